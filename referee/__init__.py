@@ -1,0 +1,27 @@
+"""referee: the Casino Hold'em hand-history referee and audit tool.
+
+The public API of the rules engine::
+
+    import referee
+    hand = referee.evaluate(["Ah", "Kd", "As", "7d", "4c", "9h", "2s"])
+    hand.category, hand.best_five, hand.description
+    profile = referee.load_profile("vivo")
+    ruling = referee.settle(profile, referee.Deal(ante=Decimal(1), ...))
+"""
+
+from __future__ import annotations
+
+from .profiles import BUILTIN as BUILTIN_PROFILES
+from .profiles import ProfileError, load_profile
+from .rules.cards import DECK, Card, CardError, parse_card, parse_cards
+from .rules.hands import CATEGORIES, HandError, HandValue, evaluate
+from .rules.profile import Profile
+from .rules.settlement import Deal, Ruling, settle
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BUILTIN_PROFILES", "CATEGORIES", "DECK", "Card", "CardError", "Deal", "HandError",
+    "HandValue", "Profile", "ProfileError", "Ruling", "__version__", "evaluate",
+    "load_profile", "parse_card", "parse_cards", "settle",
+]

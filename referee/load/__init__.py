@@ -1,0 +1,1 @@
+"""Loaders: files to raw records with their lines."""

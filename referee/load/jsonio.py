@@ -1,0 +1,127 @@
+"""Reading JSON and JSON Lines exactly, with lines.
+
+Numbers with a fraction become :class:`~decimal.Decimal` (never binary floats);
+``NaN`` and ``Infinity`` are refused; duplicate keys are refused instead of silently
+keeping the last. For a whole JSON document the standard library's pure-Python
+scanner is used with a hook that records where each value starts, so findings can
+name the line of a field; JSON Lines use the C parser, one line a record.
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import json.scanner
+from bisect import bisect_right
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from .records import LineDict
+
+
+class JsonInputError(Exception):
+    """Refused JSON input, with the 1-based line it concerns."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a ledger can hold")
+
+
+def _plain_pairs(pairs: list[tuple[str, Any]]) -> LineDict:
+    result = LineDict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}; a key may appear once")
+            seen.add(key)
+    return result
+
+
+def loads_line(text: str, line: int) -> Any:
+    """One JSON Lines record; every mapping gets ``line`` as its line."""
+    try:
+        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant,
+                          object_pairs_hook=_plain_pairs)
+    except RecursionError:
+        raise JsonInputError("invalid JSON: nested too deeply", line) from None
+    except ValueError as err:
+        raise JsonInputError(f"invalid JSON: {_reason(err)}", line) from None
+    _stamp(data, line)
+    return data
+
+
+def _stamp(data: Any, line: int) -> None:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LineDict):
+            node.line = line
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def _reason(err: ValueError) -> str:
+    if isinstance(err, json.JSONDecodeError):
+        return f"{err.msg} (column {err.colno})"
+    return str(err)
+
+
+class _LineDecoder(json.JSONDecoder):
+    """A decoder whose objects know the line of each of their values."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(parse_float=Decimal, parse_constant=_refuse_constant)
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        self._starts = starts
+        self.parse_object = self._parse_object  # type: ignore[assignment]
+        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]
+
+    def line_of(self, index: int) -> int:
+        return bisect_right(self._starts, index)
+
+    def _parse_object(self, s_and_end: tuple[str, int], strict: bool,
+                      scan_once: Callable[[str, int], tuple[Any, int]],
+                      object_hook: Any, object_pairs_hook: Any,
+                      memo: dict[str, str] | None = None) -> tuple[Any, int]:
+        value_starts: list[int] = []
+
+        def tracking_scan(string: str, index: int) -> tuple[Any, int]:
+            value_starts.append(index)
+            return scan_once(string, index)
+
+        def pairs_hook(pairs: list[tuple[str, Any]]) -> LineDict:
+            result = _plain_pairs(pairs)
+            result.line = self.line_of(s_and_end[1] - 1)
+            for (key, _), start in zip(pairs, value_starts, strict=False):
+                result.lines.setdefault(key, self.line_of(start))
+            return result
+
+        return json.decoder.JSONObject(  # type: ignore[attr-defined, no-any-return]
+            s_and_end, strict, tracking_scan, object_hook, pairs_hook, memo
+        )
+
+
+def loads_document(text: str) -> Any:
+    """A whole JSON document, every mapping a :class:`LineDict`."""
+    decoder = _LineDecoder(text)
+    try:
+        return decoder.decode(text)
+    except RecursionError:
+        raise JsonInputError("invalid JSON: nested too deeply", 1) from None
+    except json.JSONDecodeError as err:
+        raise JsonInputError(f"invalid JSON: {err.msg} (column {err.colno})", err.lineno) from None
+    except ValueError as err:
+        raise JsonInputError(f"invalid JSON: {err}", 1) from None

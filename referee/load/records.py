@@ -1,0 +1,79 @@
+"""What the loaders yield: raw records with the line each came from.
+
+Loaders know nothing of the format's meaning beyond "a session header" and "a
+round"; validation is the models' job. Every mapping is a :class:`LineDict` so a
+finding can point at the line of the very field it is about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class LineDict(dict[str, Any]):
+    """A mapping that remembers its own line and the line of each key (1-based)."""
+
+    __slots__ = ("line", "lines")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.line = 0
+        self.lines: dict[str, int] = {}
+
+    def line_of(self, key: object) -> int:
+        return self.lines.get(key, self.line) if isinstance(key, str) else self.line
+
+
+def line_at(data: object, path: tuple[int | str, ...], default: int) -> int:
+    """Line of the deepest element of ``path`` that carries a line."""
+    line = default
+    node = data
+    for key in path:
+        if isinstance(node, LineDict):
+            line = node.line_of(key) or line
+            node = node.get(key) if isinstance(key, str) else None
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+            if isinstance(node, LineDict):
+                line = node.line or line
+        else:
+            break
+    return line
+
+
+@dataclass(slots=True)
+class SessionRecord:
+    """A session header as read (``data`` is None when the document has none)."""
+
+    source: str
+    line: int
+    data: Any
+    index: int = 0
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """One round as read; ``data`` may be anything the file held."""
+
+    source: str
+    line: int
+    data: Any
+
+
+@dataclass(slots=True)
+class LoadProblem:
+    """Input that could not be read.
+
+    ``fatal`` problems stop the reading of the file (bad syntax, wrong encoding): the
+    file could not be read in full, which exits 2. Others concern one record.
+    """
+
+    source: str
+    line: int
+    message: str
+    code: str = "H004"
+    fatal: bool = False
+
+
+Record = SessionRecord | RoundRecord | LoadProblem

@@ -1,0 +1,287 @@
+"""From command-line arguments to a stream of raw records.
+
+Why streaming: a month of server logs does not fit in memory, so JSON Lines are read
+line by line and YAML document by document; nothing holds more than one session's
+document at a time. Each input is hashed as it is read so that a report can prove
+which bytes it audited.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import yaml
+
+from ..models import suggest
+from .jsonio import JsonInputError, loads_document, loads_line
+from .records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord
+from .yamlio import YamlInputError, describe_yaml_error, load_documents
+
+EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+STDIN = "-"
+TOP_KEYS = ("version", "session", "rounds", "sessions")
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+class SourceError(Exception):
+    """An argument that names nothing readable (exit 2)."""
+
+
+@dataclass(slots=True)
+class Source:
+    """One input: its name as given, its bytes' digest and size once read."""
+
+    name: str
+    path: Path | None
+    kind: str = ""
+    sha256: str = ""
+    size: int = 0
+    problems: list[LoadProblem] = field(default_factory=list)
+    data: bytes | None = None
+
+    @property
+    def unreadable(self) -> bool:
+        return any(p.fatal for p in self.problems)
+
+
+def expand(arguments: list[str]) -> list[Source]:
+    """Files, ``-``, directories (searched for hand-history files) and globs."""
+    sources: list[Source] = []
+    for arg in arguments:
+        if arg == STDIN:
+            sources.append(Source(STDIN, None))
+            continue
+        path = Path(arg)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() in EXTENSIONS and p.is_file())
+            if not found:
+                raise SourceError(f"{arg}: no *.yaml, *.yml, *.json or *.jsonl file in this directory")
+            sources.extend(Source(str(p), p) for p in found)
+        elif path.exists():
+            sources.append(Source(arg, path))
+        elif glob.has_magic(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                raise SourceError(f"{arg}: no file matches this pattern")
+            sources.extend(Source(m, Path(m)) for m in matches if Path(m).is_file())
+        else:
+            raise SourceError(f"{arg}: no such file or directory")
+    return sources
+
+
+def detect_kind(name: str, head: bytes) -> str:
+    """``yaml``, ``json`` or ``jsonl``, by extension, else by the first bytes."""
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix == ".jsonl":
+        return "jsonl"
+    if suffix == ".json":
+        return "json"
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"{"):
+        first = text.split(b"\n", 1)[0].strip()
+        return "jsonl" if first.endswith(b"}") and b"\n{" in text else "json"
+    return "yaml"
+
+
+def _digest(source: Source) -> None:
+    """Hash and size the input; stdin is read into memory once, files in chunks."""
+    sha = hashlib.sha256()
+    if source.path is None:
+        data = sys.stdin.buffer.read()
+        sha.update(data)
+        source.data = data
+        source.size = len(data)
+    else:
+        size = 0
+        with source.path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                sha.update(chunk)
+                size += len(chunk)
+        source.size = size
+    source.sha256 = sha.hexdigest()
+
+
+def _open(source: Source) -> IO[bytes]:
+    if source.data is not None:
+        import io
+
+        return io.BytesIO(source.data)
+    assert source.path is not None
+    return source.path.open("rb")
+
+
+def read(source: Source) -> Iterator[Record]:
+    """All records of one input. Problems are yielded, never raised."""
+    try:
+        _digest(source)
+        with _open(source) as fh:
+            head = fh.read(4096)
+            fh.seek(0)
+            if b"\x00" in head:
+                yield _fatal(source, 1, "binary data (NUL bytes): not a YAML, JSON or JSON Lines file")
+                return
+            source.kind = detect_kind(source.name, head)
+            if source.size == 0:
+                yield _fatal(source, 1, "the file is empty: expected a session and its rounds")
+                return
+            if source.kind == "jsonl":
+                yield from _read_jsonl(source, fh)
+            elif source.kind == "json":
+                yield from _read_json(source, fh)
+            else:
+                yield from _read_yaml(source, fh)
+    except OSError as err:
+        yield _fatal(source, 0, f"cannot read: {err.strerror or err}")
+    except MemoryError:
+        yield _fatal(source, 0, "the input is too large to hold in memory")
+
+
+def _fatal(source: Source, line: int, message: str) -> LoadProblem:
+    problem = LoadProblem(source.name, line, message, code="H000", fatal=True)
+    source.problems.append(problem)
+    return problem
+
+
+def _decode(source: Source, raw: bytes, line: int) -> str | LoadProblem:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return LoadProblem(source.name, line, f"not UTF-8 text: byte {raw[err.start]:#04x} at column {err.start + 1}",
+                           code="H000", fatal=True)
+
+
+def _read_jsonl(source: Source, fh: IO[bytes]) -> Iterator[Record]:
+    have_session = False
+    for number, raw in enumerate(fh, start=1):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if len(raw) > MAX_LINE_BYTES:
+            yield LoadProblem(source.name, number, f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB: not a record")
+            continue
+        text = _decode(source, raw, number)
+        if isinstance(text, LoadProblem):
+            text.fatal = False
+            text.code = "H004"
+            yield text
+            continue
+        if not text.strip():
+            continue
+        try:
+            data = loads_line(text, number)
+        except JsonInputError as err:
+            yield LoadProblem(source.name, number, err.message)
+            continue
+        if isinstance(data, LineDict) and "session" in data:
+            have_session = True
+            header = data.get("session")
+            extra = [k for k in data if k not in ("session", "version")]
+            if extra:
+                yield LoadProblem(source.name, number, f"unknown key {extra[0]!r} beside 'session' in a session line",
+                                  code="H002")
+            yield SessionRecord(source.name, number, header)
+        elif isinstance(data, LineDict) and "round" in data:
+            if not have_session:
+                yield LoadProblem(source.name, number, "a round before any session line: no session to audit it in",
+                                  code="H006")
+                continue
+            yield RoundRecord(source.name, number, data)
+        else:
+            yield LoadProblem(source.name, number, "a JSON Lines record is an object with a 'session' or a 'round' key")
+
+
+def _read_json(source: Source, fh: IO[bytes]) -> Iterator[Record]:
+    raw = fh.read()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    text = _decode(source, raw, 1)
+    if isinstance(text, LoadProblem):
+        text.line = raw[: raw.find(b"\n", 0)].count(b"\n") + 1 if text.line == 0 else text.line
+        source.problems.append(text)
+        yield text
+        return
+    try:
+        data = loads_document(text)
+    except JsonInputError as err:
+        yield _fatal(source, err.line, err.message)
+        return
+    yield from _document(source, data)
+
+
+def _read_yaml(source: Source, fh: IO[bytes]) -> Iterator[Record]:
+    try:
+        for index, document in enumerate(load_documents(fh)):
+            if document is None:
+                continue
+            yield from _document(source, document, index)
+    except YamlInputError as err:
+        yield _fatal(source, err.line, err.message)
+    except yaml.YAMLError as err:
+        message, line = describe_yaml_error(err)
+        if "utf-8" in message.lower() or "unicode" in message.lower() or "special characters" in message:
+            message = f"not UTF-8 text ({message})"
+        yield _fatal(source, line, message)
+    except RecursionError:
+        yield _fatal(source, 0, "the YAML is nested too deeply to be a hand history")
+
+
+def _document(source: Source, data: Any, index: int = 0) -> Iterator[Record]:
+    """The sessions of one YAML or JSON document (one session, or ``sessions:``)."""
+    line = data.line if isinstance(data, LineDict) else 1
+    if not isinstance(data, dict):
+        yield _fatal(source, line, f"a hand history is a mapping with 'session' and 'rounds', got {_kind(data)}")
+        return
+    for key in data:
+        if key not in TOP_KEYS:
+            yield LoadProblem(source.name, _line(data, key), _unknown(key, TOP_KEYS), code="H002")
+    if "sessions" in data:
+        sessions = data["sessions"]
+        if not isinstance(sessions, list):
+            yield _fatal(source, _line(data, "sessions"), f"'sessions' is a list, got {_kind(sessions)}")
+            return
+        for i, item in enumerate(sessions):
+            if not isinstance(item, dict):
+                yield LoadProblem(source.name, line, f"sessions[{i}] is a mapping with 'session' and 'rounds', got {_kind(item)}",
+                                  code="H001")
+                continue
+            yield from _one_session(source, item, index)
+    else:
+        yield from _one_session(source, data, index)
+
+
+def _one_session(source: Source, data: dict[str, Any], index: int) -> Iterator[Record]:
+    header = data.get("session")
+    line = _line(data, "session") if "session" in data else (data.line if isinstance(data, LineDict) else 1)
+    yield SessionRecord(source.name, line, header, index)
+    rounds = data.get("rounds")
+    if rounds is None:
+        yield LoadProblem(source.name, line, "the session has no 'rounds' list", code="H001")
+        return
+    if not isinstance(rounds, list):
+        yield LoadProblem(source.name, _line(data, "rounds"), f"'rounds' is a list, got {_kind(rounds)}", code="H001")
+        return
+    for item in rounds:
+        item_line = item.line if isinstance(item, LineDict) else _line(data, "rounds")
+        yield RoundRecord(source.name, item_line, item)
+
+
+def _line(data: Any, key: str) -> int:
+    return data.line_of(key) if isinstance(data, LineDict) else 1
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", LineDict: "a mapping", list: "a list", str: "text"}.get(type(value), type(value).__name__)
+
+
+def _unknown(key: str, known: tuple[str, ...]) -> str:
+    return f"unknown key {key!r}{suggest(str(key), known)}"

@@ -1,0 +1,129 @@
+"""The hand-history format, version 1, as pydantic models.
+
+These models are the format's single definition: validation, the committed JSON
+Schemas in ``schemas/`` and the format documentation all come from them. Card fields
+hold text: whether a token is one of the 52 cards is a ruling (a void deal, rule
+§07), not a validation error.
+"""
+
+from __future__ import annotations
+
+import difflib
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from .rules.profile import Category
+
+FORMAT_VERSION = 1
+MAX_AMOUNT = Decimal("1e12")
+Outcome = Literal["fold", "win", "lose", "push", "void"]
+
+Money = Annotated[
+    Decimal,
+    Field(allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT, decimal_places=6,
+          description="an exact amount: an integer or a decimal (at most 6 places)"),
+]
+Stake = Annotated[
+    Decimal,
+    Field(allow_inf_nan=False, ge=0, le=MAX_AMOUNT, decimal_places=6,
+          description="an amount staked, 0 or more, exact"),
+]
+CardToken = Annotated[StrictStr, Field(max_length=16, description="a card: Ah, AH, ah, A♥, 10h, Th, Vh (valet), ?? for unseen")]
+CardList = Annotated[list[CardToken], Field(max_length=52)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Recorded(_Strict):
+    """What the table paid and logged. Every field is optional; every field present is audited."""
+
+    void: StrictBool | None = Field(default=None, description="the table voided the deal")
+    void_reason: str | None = Field(default=None, description="the table's own words; kept, not audited")
+    outcome: Outcome | None = None
+    player_hand: Category | None = None
+    dealer_hand: Category | None = None
+    dealer_qualified: StrictBool | None = None
+    ante: Money | None = Field(default=None, description="net result of the Ante")
+    call: Money | None = Field(default=None, description="net result of the Call")
+    bonus: Money | None = Field(default=None, description="net result of the bonus stake")
+    net: Money | None = Field(default=None, description="net result of the round")
+    returned: Money | None = Field(default=None, description="total handed back, stakes included")
+    balance: Money | None = Field(default=None, description="running balance after this round")
+
+
+class Round(_Strict):
+    """One round as dealt and recorded."""
+
+    round: int = Field(ge=0, le=10**12, description="the round's number in the session, from 1")
+    time: datetime | None = None
+    ante: Stake
+    call: Stake | None = Field(default=None, description="the Call stake, when the log records it")
+    bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
+    player: CardList
+    flop: CardList
+    decision: Literal["call", "fold"]
+    turn: CardToken | None = None
+    river: CardToken | None = None
+    dealer: CardList | None = None
+    recorded: Recorded | None = None
+    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+
+
+class Session(_Strict):
+    """A session's header."""
+
+    id: StrictStr = Field(min_length=1, max_length=500)
+    profile: StrictStr = Field(default="vivo", description="a built-in profile name or a path to a profile file")
+    rounds_agreed: int | None = Field(default=None, ge=1, le=10**9)
+    opening_balance: Money | None = None
+    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+
+
+class SessionDocument(_Strict):
+    """One session and its rounds."""
+
+    version: Literal[1] | None = None
+    session: Session
+    rounds: list[Round]
+
+
+class MultiSessionDocument(_Strict):
+    """Several sessions in one document."""
+
+    version: Literal[1] | None = None
+    sessions: list[SessionDocument]
+
+
+class HandHistory(BaseModel):
+    """A YAML or JSON hand-history file: one session, or ``sessions: [...]``."""
+
+    model_config = ConfigDict(title="referee hand history, format version 1")
+    root: SessionDocument | MultiSessionDocument
+
+
+def hand_history_schema() -> dict[str, Any]:
+    """The JSON Schema of a hand-history document (what ``schemas/`` commits)."""
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(SessionDocument | MultiSessionDocument).json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "referee hand history, format version 1"
+    return schema
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """``; did you mean 'dealer'?`` for a typo, else the list of what is expected."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return f" (expected one of: {', '.join(choices)})"
+
+
+ROUND_FIELDS = tuple(Round.model_fields)
+RECORDED_FIELDS = tuple(Recorded.model_fields)
+SESSION_FIELDS = tuple(Session.model_fields)

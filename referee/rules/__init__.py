@@ -1,0 +1,1 @@
+"""The rules engine: cards, hands, profiles and settlement. Pure: no I/O, no printing."""

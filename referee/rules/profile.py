@@ -1,0 +1,126 @@
+"""Rule profiles: the paytables and options that differ between game systems.
+
+A profile is data (a YAML file validated by :class:`Profile`) so that an operator's
+own paytable is audited by the same code as the built-in ones. The built-ins, one
+per system described in RULES.md, live in ``referee/data/profiles/``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .cards import RANKS
+from .evaluator import CATEGORY_NAMES, PAIR, pack
+
+Category = Literal[
+    "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+    "straight", "three_of_a_kind", "two_pair", "pair", "high_card",
+]
+RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+Odds = Annotated[Decimal, Field(ge=0, le=1_000_000, description="net payout per unit staked (100 means 100:1)")]
+
+
+class AnteWhenNotQualified(str, Enum):
+    """How the Ante pays when the dealer does not qualify."""
+
+    PAYTABLE = "paytable"
+    EVEN_MONEY = "even_money"
+
+
+class HandThreshold(BaseModel):
+    """The weakest hand that passes: a category, and for a pair the lowest rank.
+
+    ``{category: pair, rank: "4"}`` is the dealer's pair of 4s or better;
+    ``{category: pair, rank: A}`` is a bonus's pair of aces or better.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    category: Category
+    rank: RankName | None = Field(
+        default=None, description="lowest rank of the pair (or of the category's main rank)"
+    )
+
+    def floor(self) -> int:
+        """The smallest packed hand value that passes."""
+        category = CATEGORY_NAMES.index(self.category)
+        rank = RANKS.index(self.rank) if self.rank is not None else 0
+        return pack(category, (rank,) if self.rank is not None else ())
+
+    def passes(self, value: int) -> bool:
+        return value >= self.floor()
+
+    def words(self) -> str:
+        if self.rank is None:
+            return f"{self.category.replace('_', ' ')} or better"
+        return f"{self.category.replace('_', ' ')} of {self.rank}s or better"
+
+
+class BonusRule(BaseModel):
+    """An optional side bet on the player's two cards and the flop (five cards)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    paytable: dict[Category, Odds] = Field(
+        description="net odds by the category of the player's five cards; a category absent loses"
+    )
+    minimum: HandThreshold = Field(description="the weakest hand that is paid")
+    fold_forfeits: bool = Field(description="a fold loses the bonus stake and any bonus win")
+
+
+class Profile(BaseModel):
+    """One game system's rules: what each wager pays in each situation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    description: str
+    source: str = Field(default="", description="the document the profile follows")
+    ante_paytable: dict[Category, Odds] = Field(
+        description="net odds of the Ante by the player's hand category; all ten categories"
+    )
+    call_multiple: Decimal = Field(default=Decimal(2), gt=0, le=100, description="Call stake = multiple × Ante")
+    call_win_odds: Decimal = Field(
+        default=Decimal(1), ge=0, le=1000,
+        description="net odds of the Call when the player beats a qualified dealer (0: returned)",
+    )
+    ante_when_not_qualified: AnteWhenNotQualified = Field(default=AnteWhenNotQualified.PAYTABLE)
+    dealer_qualifier: HandThreshold = Field(default=HandThreshold(category="pair", rank="4"))
+    bonus: BonusRule | None = None
+    rounds_agreed: int | None = Field(default=20, ge=1, description="counted rounds a session agrees")
+    fixed_stakes: bool = Field(default=True, description="stakes may not change within a session")
+    stake_increment: Decimal = Field(
+        default=Decimal("0.01"), gt=0,
+        description="every stake must be a whole multiple of this (0.01: cents; 1: whole units)",
+    )
+    call_requires_funds: bool = Field(
+        default=False,
+        description="where a session records an opening balance, a call it cannot cover is a finding",
+    )
+
+    @field_validator("ante_paytable")
+    @classmethod
+    def _all_categories(cls, table: dict[str, Decimal]) -> dict[str, Decimal]:
+        missing = [c for c in CATEGORY_NAMES if c not in table]
+        if missing:
+            raise ValueError(f"the Ante paytable needs every category; missing: {', '.join(missing)}")
+        return table
+
+    @model_validator(mode="after")
+    def _bonus_minimum_is_paid(self) -> Profile:
+        if self.bonus is not None and self.bonus.minimum.category not in self.bonus.paytable:
+            raise ValueError("bonus.minimum names a category that bonus.paytable does not pay")
+        return self
+
+    def dealer_qualifies(self, value: int) -> bool:
+        return self.dealer_qualifier.passes(value)
+
+
+def default_qualifier_floor() -> int:
+    """Pair of 4s: the qualifier of every game system in RULES.md."""
+    return pack(PAIR, (RANKS.index("4"),))
