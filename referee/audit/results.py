@@ -1,0 +1,184 @@
+"""What an audit produces: findings, round results, ledgers, session results.
+
+These are plain data so that reporters (text, JSON, GitHub, JUnit...) only format,
+and so that results cross process boundaries (``--jobs``) by pickling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ..models import Round
+from ..rules.settlement import Ruling
+from .codes import SEVERITY_ORDER, Severity, severity_of
+
+ZERO = Decimal(0)
+
+
+@dataclass(slots=True)
+class Finding:
+    """One disagreement between the record and the rules, or one input problem."""
+
+    code: str
+    message: str
+    file: str
+    line: int
+    round: int | None = None
+    field: str | None = None
+    expected: Any = None
+    recorded: Any = None
+    session: str | None = None
+    severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        self.severity = severity_of(self.code)
+
+    @property
+    def rank(self) -> tuple[int, str, int]:
+        return (SEVERITY_ORDER[self.severity], self.file, self.line)
+
+
+@dataclass(slots=True)
+class RoundResult:
+    """One round's audit: the record as validated, the ruling, the findings."""
+
+    number: int | None
+    file: str
+    line: int
+    session: str
+    record: Round | None = None
+    ruling: Ruling | None = None
+    findings: list[Finding] = field(default_factory=list)
+    balance: Decimal = ZERO
+    recorded_balance: Decimal | None = None
+    raw: Any = None
+
+    @property
+    def outcome(self) -> str | None:
+        return self.ruling.outcome if self.ruling else None
+
+
+@dataclass(slots=True)
+class Ledger:
+    """Running totals of a session; never a list of rows, so memory stays flat."""
+
+    opening_balance: Decimal = ZERO
+    counted_rounds: int = 0
+    void_rounds: int = 0
+    invalid_rounds: int = 0
+    staked: Decimal = ZERO
+    returned: Decimal = ZERO
+    net: Decimal = ZERO
+    recorded_net: Decimal = ZERO
+    recorded_nets: int = 0
+    closing_balance: Decimal = ZERO
+    recorded_closing_balance: Decimal | None = None
+    # Sum and sum of squares of each counted round's net per Ante, for stats.
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rtp(self) -> float | None:
+        """Return to player: everything returned over everything staked."""
+        return float(self.returned / self.staked) if self.staked else None
+
+    @property
+    def verdict(self) -> str:
+        return "player" if self.net > 0 else "bank" if self.net < 0 else "draw"
+
+    def add(self, result: RoundResult) -> None:
+        ruling = result.ruling
+        if ruling is None:
+            self.invalid_rounds += 1
+            return
+        self.outcomes[ruling.outcome] = self.outcomes.get(ruling.outcome, 0) + 1
+        if ruling.outcome == "void":
+            self.void_rounds += 1
+        else:
+            self.counted_rounds += 1
+            self.staked += ruling.staked
+            self.returned += ruling.returned
+            self.net += ruling.net
+        self.closing_balance = result.balance
+        if result.record is not None and result.record.recorded is not None:
+            recorded = result.record.recorded
+            if recorded.net is not None:
+                self.recorded_net += recorded.net
+                self.recorded_nets += 1
+            if recorded.balance is not None:
+                self.recorded_closing_balance = recorded.balance
+
+
+@dataclass(slots=True)
+class SessionInfo:
+    """A session as opened: enough for a reporter to print its heading."""
+
+    id: str
+    file: str
+    line: int
+    profile: str | None
+    profile_origin: str | None
+    profile_sha256: str | None
+    index: int = 0
+
+
+@dataclass(slots=True)
+class SessionResult:
+    """A closed session: its ledger and every finding in it (rounds' included)."""
+
+    info: SessionInfo
+    ledger: Ledger
+    findings: list[Finding]
+
+
+@dataclass(slots=True)
+class InputInfo:
+    file: str
+    kind: str
+    size: int
+    sha256: str
+    readable: bool
+
+
+@dataclass(slots=True)
+class Summary:
+    """Totals over every input, and the exit code they call for."""
+
+    files: int = 0
+    sessions: int = 0
+    rounds: int = 0
+    counted_rounds: int = 0
+    void_rounds: int = 0
+    invalid_rounds: int = 0
+    staked: Decimal = ZERO
+    returned: Decimal = ZERO
+    net: Decimal = ZERO
+    by_code: dict[str, int] = field(default_factory=dict)
+    by_severity: dict[str, int] = field(default_factory=dict)
+    unreadable: int = 0
+
+    def count(self, finding: Finding) -> None:
+        self.by_code[finding.code] = self.by_code.get(finding.code, 0) + 1
+        self.by_severity[finding.severity] = self.by_severity.get(finding.severity, 0) + 1
+
+    def add_session(self, result: SessionResult) -> None:
+        self.sessions += 1
+        ledger = result.ledger
+        self.counted_rounds += ledger.counted_rounds
+        self.void_rounds += ledger.void_rounds
+        self.invalid_rounds += ledger.invalid_rounds
+        self.rounds += ledger.counted_rounds + ledger.void_rounds + ledger.invalid_rounds
+        self.staked += ledger.staked
+        self.returned += ledger.returned
+        self.net += ledger.net
+
+    @property
+    def findings(self) -> int:
+        return sum(self.by_code.values())
+
+    def exit_code(self, strict: bool = False) -> int:
+        if self.unreadable:
+            return 2
+        failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
+        return 1 if failing else 0

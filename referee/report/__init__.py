@@ -1,0 +1,1 @@
+"""Reporters: each output format is one small module that only formats audit events."""

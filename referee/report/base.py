@@ -1,0 +1,126 @@
+"""The interface every reporter implements, and the pieces they share."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from .. import __version__
+from ..audit.codes import CODES
+from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
+from ..rules.money import plain
+
+
+class Reporter:
+    """Receives audit events in file order; writes as it goes (streaming)."""
+
+    #: Machine formats never print progress or colour.
+    machine = False
+
+    def __init__(self, out: TextIO, *, color: bool = False, quiet: bool = False, strict: bool = False) -> None:
+        self.out = out
+        self.color = color
+        self.quiet = quiet
+        self.strict = strict
+
+    def start(self) -> None:
+        """Before the first event."""
+
+    def session_opened(self, info: SessionInfo) -> None:
+        """A session begins."""
+
+    def round(self, result: RoundResult) -> None:
+        """One round audited."""
+
+    def session_closed(self, result: SessionResult) -> None:
+        """A session ends, with its ledger and findings."""
+
+    def problem(self, finding: Finding) -> None:
+        """A problem outside any session (an unreadable file, an orphan record)."""
+
+    def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
+        """After the last event."""
+
+
+def finding_dict(f: Finding) -> dict[str, Any]:
+    return {
+        "code": f.code, "name": CODES[f.code].name, "severity": f.severity, "message": f.message,
+        "file": f.file, "line": f.line, "session": f.session, "round": f.round, "field": f.field,
+        "expected": f.expected, "recorded": f.recorded,
+    }
+
+
+def ledger_dict(ledger: Ledger) -> dict[str, Any]:
+    return {
+        "counted_rounds": ledger.counted_rounds, "void_rounds": ledger.void_rounds,
+        "invalid_rounds": ledger.invalid_rounds, "staked": plain(ledger.staked),
+        "returned": plain(ledger.returned), "net": plain(ledger.net),
+        "rtp": None if ledger.rtp is None else round(ledger.rtp, 6), "verdict": ledger.verdict,
+        "opening_balance": plain(ledger.opening_balance), "closing_balance": plain(ledger.closing_balance),
+        "recorded_closing_balance": plain(ledger.recorded_closing_balance),
+        "recorded_net": plain(ledger.recorded_net) if ledger.recorded_nets else None,
+    }
+
+
+def round_dict(r: RoundResult) -> dict[str, Any]:
+    ruling = r.ruling
+    settlement = None
+    if ruling is not None:
+        settlement = {
+            "ante": plain(ruling.ante), "call": plain(ruling.call), "bonus": plain(ruling.bonus),
+            "net": plain(ruling.net), "returned": plain(ruling.returned), "staked": plain(ruling.staked),
+        }
+    return {
+        "round": r.number, "line": r.line,
+        "outcome": ruling.outcome if ruling else None,
+        "void_reason": ruling.void_reason if ruling else None,
+        "player_hand": ruling.player_hand.category if ruling and ruling.player_hand else None,
+        "dealer_hand": ruling.dealer_hand.category if ruling and ruling.dealer_hand else None,
+        "dealer_qualified": ruling.dealer_qualified if ruling else None,
+        "settlement": settlement,
+        "balance": plain(r.balance),
+        "recorded_balance": plain(r.recorded_balance),
+        "findings": [finding_dict(f) for f in r.findings],
+    }
+
+
+def session_head(info: SessionInfo) -> dict[str, Any]:
+    return {
+        "id": info.id, "file": info.file, "line": info.line, "profile": info.profile,
+        "profile_origin": info.profile_origin, "profile_sha256": info.profile_sha256,
+    }
+
+
+def input_dict(i: InputInfo) -> dict[str, Any]:
+    return {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
+
+
+def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
+    return {
+        "files": summary.files, "sessions": summary.sessions, "rounds": summary.rounds,
+        "counted_rounds": summary.counted_rounds, "void_rounds": summary.void_rounds,
+        "invalid_rounds": summary.invalid_rounds, "staked": plain(summary.staked),
+        "returned": plain(summary.returned), "net": plain(summary.net),
+        "findings": summary.findings, "by_severity": dict(sorted(summary.by_severity.items())),
+        "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
+        "exit_code": summary.exit_code(strict),
+    }
+
+
+def referee_dict() -> dict[str, Any]:
+    return {"name": "referee", "version": __version__, "format_version": 1}
+
+
+def summary_line(summary: Summary) -> str:
+    """One line over everything audited, for every format's closing word."""
+    parts = [f"{summary.files} file{'s' * (summary.files != 1)}",
+             f"{summary.sessions} session{'s' * (summary.sessions != 1)}",
+             f"{summary.rounds} rounds ({summary.counted_rounds} counted, {summary.void_rounds} void, "
+             f"{summary.invalid_rounds} invalid)"]
+    if summary.findings:
+        sev = ", ".join(f"{n} {k}{'s' * (n != 1)}" for k, n in sorted(summary.by_severity.items()))
+        codes = " ".join(f"{c}×{n}" for c, n in sorted(summary.by_code.items()))
+        found = f"{summary.findings} finding{'s' * (summary.findings != 1)} ({sev}): {codes}"
+    else:
+        found = "no findings"
+    unreadable = f"; {summary.unreadable} file(s) unreadable" if summary.unreadable else ""
+    return f"{', '.join(parts)}: {found}{unreadable}"

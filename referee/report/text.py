@@ -1,0 +1,97 @@
+"""``--format text``: findings like a linter's, then the ledger reconciliation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from tabulate import tabulate
+
+from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..rules.money import fmt, signed
+from .base import Reporter, summary_line
+
+_SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
+HEADERS = ("round", "decision", "player", "dealer", "qualified", "ante", "call", "bonus",
+           "net", "net rec.", "balance", "bal. rec.", "status")
+
+
+def finding_line(f: Finding, color: bool = False) -> str:
+    """``file:line: CODE [severity] message``, the shape editors and CI logs recognise."""
+    code = click.style(f.code, fg=_SEVERITY_COLOR[f.severity], bold=True) if color else f.code
+    return f"{f.file}:{f.line}: {code} [{f.severity}] {f.message}"
+
+
+def _short(category: str | None) -> str:
+    return category.replace("_", " ") if category else ""
+
+
+def ledger_row(r: RoundResult) -> list[Any]:
+    ruling = r.ruling
+    record = r.record
+    recorded = record.recorded if record else None
+    status = " ".join(sorted({f.code for f in r.findings})) or ("void" if ruling and ruling.outcome == "void" else "ok")
+    if ruling is None:
+        return [r.number, record.decision if record else "", "", "", "", "", "", "", "", "", fmt(r.balance), "",
+                status or "invalid"]
+    qualified = "" if ruling.dealer_qualified is None else ("yes" if ruling.dealer_qualified else "no")
+    return [
+        r.number, record.decision if record else "",
+        _short(ruling.player_hand.category if ruling.player_hand else None),
+        _short(ruling.dealer_hand.category if ruling.dealer_hand else None), qualified,
+        signed(ruling.ante), signed(ruling.call), signed(ruling.bonus) if ruling.bonus_stake else "",
+        signed(ruling.net),
+        signed(recorded.net) if recorded is not None and recorded.net is not None else "",
+        fmt(r.balance),
+        fmt(recorded.balance) if recorded is not None and recorded.balance is not None else "",
+        status,
+    ]
+
+
+class TextReporter(Reporter):
+    """Per session: its findings, its ledger table, its totals; then the summary."""
+
+    def start(self) -> None:
+        self._rows: list[list[Any]] = []
+
+    def _echo(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def session_opened(self, info: SessionInfo) -> None:
+        self._rows = []
+
+    def round(self, result: RoundResult) -> None:
+        if not self.quiet:
+            self._rows.append(ledger_row(result))
+
+    def session_closed(self, result: SessionResult) -> None:
+        info, ledger = result.info, result.ledger
+        for f in sorted(result.findings, key=lambda f: f.line):
+            self._echo(finding_line(f, self.color))
+        if self.quiet:
+            return
+        title = f"Session {info.id} ({info.file}:{info.line}), profile {info.profile or 'unknown'}"
+        self._echo(click.style(title, bold=True) if self.color else title)
+        if self._rows:
+            self._echo(tabulate(self._rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,
+                                colalign=("right", "left", "left", "left", "left") + ("right",) * 7 + ("left",)))
+        rtp = f"{ledger.rtp:.2%}" if ledger.rtp is not None else "n/a"
+        verdict = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[ledger.verdict]
+        recorded = ""
+        if ledger.recorded_closing_balance is not None:
+            recorded = f"; recorded closing balance {fmt(ledger.recorded_closing_balance)}"
+        self._echo(
+            f"Counted rounds {ledger.counted_rounds}, void {ledger.void_rounds}, invalid {ledger.invalid_rounds}; "
+            f"staked {fmt(ledger.staked)}, returned {fmt(ledger.returned)}, net {signed(ledger.net)}, "
+            f"return to player {rtp}; closing balance {fmt(ledger.closing_balance)}{recorded}. "
+            f"Session result {signed(ledger.net)}: {verdict}.")
+        self._echo()
+
+    def problem(self, finding: Finding) -> None:
+        self._echo(finding_line(finding, self.color))
+
+    def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
+        if not self.quiet:
+            for i in inputs:
+                self._echo(f"input {i.file}: {i.size} bytes, sha256 {i.sha256}")
+        self._echo(summary_line(summary))
