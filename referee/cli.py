@@ -10,9 +10,10 @@ import click
 
 from . import __version__
 from .audit.checker import Options
+from .audit.results import InputInfo, Summary
 from .audit.run import dispatch, events
 from .load.sources import SourceError, expand
-from .report.base import Reporter
+from .report.base import Reporter, summary_line
 from .report.json import JsonReporter
 from .report.text import TextReporter
 
@@ -62,12 +63,11 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s)", err=True)
     name = fmt or "text"
     options = Options(profile=profile)
-    stdout = click.get_text_stream("stdout")
+    stdout = sys.stdout
     if output:
         with open(output, "w", encoding="utf-8", newline="\n") as out:
-            reporters = [FORMATS[name](out, color=False, quiet=quiet, strict=strict)]
-            if name != "text" or True:
-                reporters.append(_SummaryOnly(stdout, strict=strict))
+            reporters = [FORMATS[name](out, color=False, quiet=quiet, strict=strict),
+                         _SummaryOnly(stdout, strict=strict)]
             summary = dispatch(events(sources, options), reporters)
     else:
         reporter = FORMATS[name](stdout, color=use_color(color, stdout), quiet=quiet, strict=strict)
@@ -78,10 +78,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
 class _SummaryOnly(Reporter):
     """With ``--output``, the terminal still gets the findings count."""
 
-    def finish(self, summary: object, inputs: object) -> None:
-        from .report.base import summary_line
-
-        self.out.write(summary_line(summary) + "\n")  # type: ignore[arg-type]
+    def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
+        self.out.write(summary_line(summary) + "\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from .rules.profile import Category
+from .rules.hands import Category
 
 FORMAT_VERSION = 1
 MAX_AMOUNT = Decimal("1e12")
@@ -31,7 +31,9 @@ Stake = Annotated[
     Field(allow_inf_nan=False, ge=0, le=MAX_AMOUNT, decimal_places=6,
           description="an amount staked, 0 or more, exact"),
 ]
-CardToken = Annotated[StrictStr, Field(max_length=16, description="a card: Ah, AH, ah, A♥, 10h, Th, Vh (valet), ?? for unseen")]
+CardToken = Annotated[
+    StrictStr, Field(max_length=16, description="a card: Ah, AH, ah, A♥, 10h, Th, Vh (valet), ?? for unseen")
+]
 CardList = Annotated[list[CardToken], Field(max_length=52)]
 
 

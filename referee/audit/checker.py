@@ -92,7 +92,8 @@ class SessionAudit:
         try:
             return Session.model_validate(record.data)
         except ValidationError as err:
-            for finding in validation_findings(err, record.data, self.file, record.line, None, "session", SESSION_FIELDS):
+            found = validation_findings(err, record.data, self.file, record.line, None, "session", SESSION_FIELDS)
+            for finding in found:
                 self._add(finding)
             return None
 
@@ -204,7 +205,7 @@ class SessionAudit:
 class _Emitter:
     """Adds findings for one round, with the line of the field each is about."""
 
-    __slots__ = ("session", "result", "data")
+    __slots__ = ("data", "result", "session")
 
     def __init__(self, session: SessionAudit, result: RoundResult, data: Any) -> None:
         self.session = session

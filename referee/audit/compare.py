@@ -94,5 +94,5 @@ _RULE_WORDS = {
 def _rule_words(ruling: Ruling, name: str) -> str:
     if name in ("net", "returned"):
         return f"outcome {ruling.outcome}"
-    rule = getattr(ruling, f"{name}_rule")
+    rule = str(getattr(ruling, f"{name}_rule"))
     return _RULE_WORDS.get(rule, rule)

@@ -86,7 +86,7 @@ class _LineDecoder(json.JSONDecoder):
             starts.append(pos + 1)
             pos = find("\n", pos + 1)
         self._starts = starts
-        self.parse_object = self._parse_object  # type: ignore[assignment]
+        self.parse_object = self._parse_object
         self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]
 
     def line_of(self, index: int) -> int:

@@ -165,7 +165,8 @@ def _read_jsonl(source: Source, fh: IO[bytes]) -> Iterator[Record]:
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         if len(raw) > MAX_LINE_BYTES:
-            yield LoadProblem(source.name, number, f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB: not a record")
+            limit = MAX_LINE_BYTES // (1024 * 1024)
+            yield LoadProblem(source.name, number, f"line longer than {limit} MiB: not a record")
             continue
         text = _decode(source, raw, number)
         if isinstance(text, LoadProblem):
@@ -249,8 +250,8 @@ def _document(source: Source, data: Any, index: int = 0) -> Iterator[Record]:
             return
         for i, item in enumerate(sessions):
             if not isinstance(item, dict):
-                yield LoadProblem(source.name, line, f"sessions[{i}] is a mapping with 'session' and 'rounds', got {_kind(item)}",
-                                  code="H001")
+                message = f"sessions[{i}] is a mapping with 'session' and 'rounds', got {_kind(item)}"
+                yield LoadProblem(source.name, line, message, code="H001")
                 continue
             yield from _one_session(source, item, index)
     else:
@@ -280,7 +281,11 @@ def _line(data: Any, key: str) -> int:
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
-    return {dict: "a mapping", LineDict: "a mapping", list: "a list", str: "text"}.get(type(value), type(value).__name__)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return "text" if isinstance(value, str) else type(value).__name__
 
 
 def _unknown(key: str, known: tuple[str, ...]) -> str:

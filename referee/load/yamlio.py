@@ -10,7 +10,7 @@ mapping remembers where it was written. libyaml's C parser is used when PyYAML h
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -37,7 +37,7 @@ class YamlInputError(Exception):
         self.line = line
 
 
-class Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class Loader(_BaseLoader):
     """Safe loader with Decimal numbers, exact lines, no duplicate keys, no aliases."""
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
@@ -92,11 +92,11 @@ Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 Loader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
 
 
-def load_documents(text: str | bytes) -> Any:
+def load_documents(text: str | bytes | IO[bytes]) -> Any:
     """Iterate the documents of a YAML stream, one at a time."""
     loader = Loader(text)
     try:
-        while loader.check_data():
+        while loader.check_data():  # type: ignore[no-untyped-call]
             yield loader.get_data()
     finally:
         loader.dispose()

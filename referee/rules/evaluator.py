@@ -92,14 +92,14 @@ def best_value_of_ranks(counts: list[int]) -> int:
     singles = sorted(order, reverse=True)
     if top_n == 3:
         trip = order[0]
-        return pack(THREE_OF_A_KIND, [trip] + [r for r in singles if r != trip][:2])
+        return pack(THREE_OF_A_KIND, [trip, *[r for r in singles if r != trip][:2]])
     pairs = sorted((r for n, r in by_count if n == 2), reverse=True)
     if len(pairs) >= 2:
         hi, lo = pairs[0], pairs[1]
         return pack(TWO_PAIR, (hi, lo, max(r for r in order if r not in (hi, lo))))
     if len(pairs) == 1:
         p = pairs[0]
-        return pack(PAIR, [p] + [r for r in singles if r != p][:3])
+        return pack(PAIR, [p, *[r for r in singles if r != p][:3]])
     return pack(HIGH_CARD, singles[:5])
 
 
@@ -116,7 +116,7 @@ def best_value_of_suited(ranks: list[int]) -> int:
 class Tables:
     """Lookup tables, built once on first use."""
 
-    __slots__ = ("ranks", "flush_suit", "suited")
+    __slots__ = ("flush_suit", "ranks", "suited")
 
     def __init__(self) -> None:
         # One rank table per hand size: the zero key of deuces would otherwise let a

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import total_ordering
-from typing import Any
+from typing import Any, Literal
 
-from .cards import RANK_NAMES, RANK_PLURALS, Card, CardError, parse_card, rank_char
 from . import evaluator
+from .cards import RANK_NAMES, RANK_PLURALS, Card, CardError, parse_card, rank_char
 from .evaluator import (
     CARD_SHIFT,
     CATEGORY_NAMES,
@@ -39,6 +39,10 @@ from .evaluator import (
 )
 
 CATEGORIES = CATEGORY_NAMES
+Category = Literal[
+    "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+    "straight", "three_of_a_kind", "two_pair", "pair", "high_card",
+]
 _CARD_KEY: dict[object, int] = {}
 
 
@@ -54,7 +58,7 @@ class HandValue:
     their best fives have the same ranks in the same roles; suits never rank.
     """
 
-    __slots__ = ("value", "cards")
+    __slots__ = ("cards", "value")
 
     value: int
     cards: tuple[Any, ...]
@@ -77,9 +81,9 @@ class HandValue:
         return hash(self.value)
 
     @property
-    def category(self) -> str:
+    def category(self) -> Category:
         """One of the ten category names, ``royal_flush`` down to ``high_card``."""
-        return CATEGORIES[self.value >> 20]
+        return CATEGORIES[self.value >> 20]  # type: ignore[return-value]
 
     @property
     def category_index(self) -> int:
@@ -150,7 +154,7 @@ def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
     """
     k = _CARD_KEY
     try:
-        a, b, c, d, e, f, g = cards  # type: ignore[misc]
+        a, b, c, d, e, f, g = cards
         key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
         n = 7
     except (ValueError, KeyError, TypeError):

@@ -8,23 +8,20 @@ per system described in RULES.md, live in ``referee/data/profiles/``.
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .cards import RANKS
 from .evaluator import CATEGORY_NAMES, PAIR, pack
+from .hands import Category
 
-Category = Literal[
-    "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-    "straight", "three_of_a_kind", "two_pair", "pair", "high_card",
-]
 RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 Odds = Annotated[Decimal, Field(ge=0, le=1_000_000, description="net payout per unit staked (100 means 100:1)")]
 
 
-class AnteWhenNotQualified(str, Enum):
+class AnteWhenNotQualified(StrEnum):
     """How the Ante pays when the dealer does not qualify."""
 
     PAYTABLE = "paytable"

@@ -1,0 +1,145 @@
+"""Hand evaluation and the order of rule §04 (issue 2, item 2)."""
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from referee import CATEGORIES, HandError, evaluate
+from referee.rules.cards import DECK, parse_cards
+
+
+def ev(text: str):
+    return evaluate(text.split())
+
+
+def test_worked_example_hands() -> None:
+    player = ev("Ah Kd As 7d 4c 9h 2s")
+    dealer = ev("Qs Qc As 7d 4c 9h 2s")
+    assert player.category == "pair" and player.description == "pair of aces, kickers K 9 7"
+    assert [str(c) for c in player.best_five] == ["Ah", "As", "Kd", "9h", "7d"]
+    assert dealer.description == "pair of queens, kickers A 9 7"
+    assert player > dealer
+
+
+def test_board_plays_for_both_is_a_tie() -> None:
+    board = "Ts Js Qd Kc Ah"
+    assert ev(f"2c 3d {board}") == ev(f"4h 5h {board}")
+
+
+def test_wheel_is_the_lowest_straight() -> None:
+    wheel = ev("Ah 2d 3s 4c 5h 9d Kc")
+    six = ev("2d 3s 4c 5h 6d Kc Jh")
+    assert wheel.category == six.category == "straight"
+    assert wheel < six
+    assert [str(c) for c in wheel.best_five] == ["5h", "4c", "3s", "2d", "Ah"]
+    assert wheel > ev("Ah Kd Qs Js 9c 2d 3h")  # any straight beats trips or less
+
+
+def test_no_wraparound() -> None:
+    assert ev("Qh Kd Ac 2s 3h 8c 9d").category == "high_card"
+
+
+def test_pair_of_threes_and_fours_and_two_pair_for_qualification() -> None:
+    from referee import load_profile
+
+    vivo = load_profile("vivo")
+    assert not vivo.dealer_qualifies(ev("3h 3d Ac Ks 9h 7c 2d").value)
+    assert vivo.dealer_qualifies(ev("4h 4d 2c 6s 9h 7c Jd").value)
+    assert vivo.dealer_qualifies(ev("2h 2d 3c 3s 9h 7c Jd").value)  # any two pair
+    assert vivo.dealer_qualifies(ev("2h 7d 9c 9s Kh Jc 3d").value)  # a board pair counts
+    assert not vivo.dealer_qualifies(ev("Ah Kd 9c 7s 5h 3c 2d").value)
+
+
+def test_kicker_from_a_third_pair() -> None:
+    hand = ev("Kh Kd 9c 9s 5h 5c 2d")
+    assert hand.category == "two_pair" and hand.description == "two pair, kings and nines, kicker 5"
+    assert hand > ev("Kh Kd 9c 9s 4h 4c 2d")
+
+
+def test_full_house_from_two_triples() -> None:
+    hand = ev("7c 7d 7h 4s 4c 4d 2s")
+    assert hand.category == "full_house" and hand.description == "full house, sevens full of fours"
+    assert hand == ev("7c 7d 7h 4s 4c Kd 2s")
+
+
+def test_six_card_flush_plays_the_top_five() -> None:
+    hand = ev("Ah 9h 7h 5h 3h 2h Kd")
+    assert hand.category == "flush"
+    assert [str(c) for c in hand.best_five] == ["Ah", "9h", "7h", "5h", "3h"]
+    assert hand == ev("Ah 9h 7h 5h 3h 4c Kd")  # the sixth flush card never counts
+
+
+def test_straight_flush_over_a_higher_straight() -> None:
+    hand = ev("5s 6s 7s 8s 9s Ts Jd")
+    assert hand.category == "straight_flush" and hand.description == "straight flush, ten high"
+    assert ev("5s 6s 7s 8s 9s Jd 2c").category == "straight_flush"
+
+
+def test_royal_flush() -> None:
+    assert ev("Ah Kh Qh Jh Th 2c 3d").category == "royal_flush"
+    assert ev("Ah Kh Qh Jh Th 9h 3d").category == "royal_flush"
+
+
+def test_suits_never_rank() -> None:
+    assert ev("Ah Kh Qh Jh 9d 2c 3d") == ev("As Ks Qs Js 9c 2d 3h")
+
+
+def test_sixth_and_seventh_cards_never_count() -> None:
+    assert ev("Ah Ad Kc Qs Jh 3c 2d") == ev("Ah Ad Kc Qs Jh 4c 3d")
+
+
+def test_four_of_a_kind_kicker() -> None:
+    assert ev("9h 9d 9c 9s Ah 2c 3d") > ev("9h 9d 9c 9s Kh Qc Jd")
+
+
+def test_five_and_six_cards() -> None:
+    assert ev("Ah Kh Qh Jh Th").category == "royal_flush"
+    assert ev("2h 2d 5c 7s 9h Jc").category == "pair"
+
+
+def test_errors() -> None:
+    with pytest.raises(HandError, match="twice"):
+        ev("Ah Ah Kc Qs Jh 3c 2d")
+    with pytest.raises(HandError, match="5, 6 or 7"):
+        ev("Ah Kd")
+    from referee import CardError
+
+    with pytest.raises(CardError):
+        ev("Ah Xx Kc Qs Jh 3c 2d")
+
+
+def test_all_five_card_hands_give_the_published_counts() -> None:
+    """All 2,598,960 five-card hands (RULES.md reference figures)."""
+    from referee.rules.evaluator import KEYS, category_of, tables, value_of_key
+
+    t = tables()
+    keys = KEYS
+    counts: Counter[int] = Counter()
+    for combo in combinations(range(52), 5):
+        a, b, c, d, e = combo
+        counts[category_of(value_of_key(keys[a] + keys[b] + keys[c] + keys[d] + keys[e], 5, t))] += 1
+    expected = {
+        "royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
+        "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "pair": 1098240, "high_card": 1302540,
+    }
+    assert {CATEGORIES[k]: v for k, v in counts.items()} == expected
+
+
+def test_distinct_five_card_values() -> None:
+    """7,462 distinct hand values among five-card hands: the order has no gaps or merges."""
+    from referee.rules.evaluator import tables
+
+    values = set()
+    for table in tables().ranks[5].values():
+        values.add(table)
+    values.update(v for k, v in tables().suited.items() if bin(k).count("1") == 5)
+    assert len(values) == 7462
+
+
+def test_parse_cards_rejects_unseen() -> None:
+    from referee import CardError
+
+    with pytest.raises(CardError):
+        parse_cards(["Ah", "??"])
+    assert len(parse_cards(str(c) for c in DECK)) == 52
