@@ -16,6 +16,7 @@ from .load.sources import SourceError, expand
 from .report.base import Reporter, summary_line
 from .report.json import JsonReporter
 from .report.text import TextReporter
+from .simulate import POLICIES
 
 FORMATS: dict[str, type[Reporter]] = {"text": TextReporter, "json": JsonReporter}
 
@@ -73,6 +74,51 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         reporter = FORMATS[name](stdout, color=use_color(color, stdout), quiet=quiet, strict=strict)
         summary = dispatch(events(sources, options), [reporter])
     sys.exit(summary.exit_code(strict))
+
+
+@main.command()
+@click.option("--profile", "profile_name", default="vivo", show_default=True, metavar="NAME|FILE",
+              help="Rule profile to deal and settle under.")
+@click.option("--sessions", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Counted rounds per session (a void deal adds a replay).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--policy", type=click.Choice(POLICIES), default="always-call", show_default=True)
+@click.option("--ante", type=click.FloatRange(min=0, min_open=True), default=1, show_default=True)
+@click.option("--bonus", type=click.FloatRange(min=0), default=0, show_default=True,
+              help="Bonus stake per round (profiles with a bonus).")
+@click.option("--faults", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Probability that a round carries one injected fault.")
+@click.option("--faults-manifest", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the injected faults (session, round, kind, code) as JSON to FILE.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default="yaml", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None)
+def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float, bonus: float,
+             faults: float, faults_manifest: str | None, fmt: str, output: str | None) -> None:
+    """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
+    from decimal import Decimal
+
+    from .profiles import ProfileError, resolve_profile
+    from .simulate import Settings, write
+
+    try:
+        profile = resolve_profile(profile_name).profile
+    except ProfileError as err:
+        raise click.BadParameter(str(err), param_hint="--profile") from None
+    settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
+                        Decimal(str(bonus)), faults)
+    out = open(output, "w", encoding="utf-8", newline="\n") if output else sys.stdout
+    try:
+        write(settings, fmt, out)
+    finally:
+        if output:
+            out.close()
+    if faults_manifest:
+        import json
+
+        with open(faults_manifest, "w", encoding="utf-8") as fh:
+            json.dump([f.as_dict() for f in settings.manifest], fh, indent=1)
+            fh.write("\n")
 
 
 class _SummaryOnly(Reporter):

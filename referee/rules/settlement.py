@@ -180,7 +180,7 @@ def settle(profile: Profile, deal: Deal) -> Ruling:
     dealer_cards = [c for c in cards.dealer if c is not None]
     dealer_hand = evaluate(dealer_cards + board) if len(dealer_cards) == 2 and len(board) == 5 else None
     qualified = profile.dealer_qualifies(dealer_hand.value) if dealer_hand is not None else None
-    bonus_hand, bonus, bonus_rule = _settle_bonus(profile, deal, private + [c for c in cards.flop if c])
+    bonus_hand, bonus, bonus_rule = _settle_bonus(profile, deal, private + [c for c in cards.flop if c is not None])
     outcome, ante, ante_rule, call, call_rule = _main_wagers(
         profile, deal, call_stake, player_hand, dealer_hand, qualified
     )
