@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 import click
@@ -107,18 +109,56 @@ def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: s
         raise click.BadParameter(str(err), param_hint="--profile") from None
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults)
-    out = open(output, "w", encoding="utf-8", newline="\n") if output else sys.stdout
-    try:
+    with open(output, "w", encoding="utf-8", newline="\n") if output else contextlib.nullcontext(sys.stdout) as out:
         write(settings, fmt, out)
-    finally:
-        if output:
-            out.close()
     if faults_manifest:
         import json
 
         with open(faults_manifest, "w", encoding="utf-8") as fh:
             json.dump([f.as_dict() for f in settings.manifest], fh, indent=1)
             fh.write("\n")
+
+
+@main.command()
+@click.argument("name", type=click.Choice(["hand-history", "profile"]), default="hand-history")
+def schema(name: str) -> None:
+    """Print the JSON Schema of a hand history or of a rule profile."""
+    from .schemas import text
+
+    click.echo(text(name), nl=False)
+
+
+@main.command()
+@click.argument("name", required=False)
+def profiles(name: str | None) -> None:
+    """List the built-in profiles with their paytables, or show one in full."""
+    from tabulate import tabulate
+
+    from .profiles import BUILTIN, ProfileError, builtin_text, resolve_profile
+    from .rules.evaluator import CATEGORY_NAMES
+    from .rules.money import fmt
+
+    if name:
+        try:
+            loaded = resolve_profile(name)
+        except ProfileError as err:
+            raise click.BadParameter(str(err), param_hint="NAME") from None
+        text = builtin_text(name).decode() if name in BUILTIN else Path(loaded.origin).read_text(encoding="utf-8")
+        click.echo(f"# {loaded.origin} sha256 {loaded.sha256}")
+        click.echo(text, nl=False)
+        return
+    loaded_all = [resolve_profile(n).profile for n in BUILTIN]
+    rows = []
+    for category in reversed(CATEGORY_NAMES):
+        row = [category.replace("_", " ")]
+        for p in loaded_all:
+            bonus = p.bonus.paytable.get(category) if p.bonus else None  # type: ignore[call-overload]
+            row.append(f"{fmt(p.ante_paytable[category])}:1"  # type: ignore[index]
+                        + (f" / {fmt(bonus)}:1" if bonus is not None else ""))
+        rows.append(row)
+    rows.append(["Call win"] + [f"{fmt(p.call_win_odds)}:1" if p.call_win_odds else "returned" for p in loaded_all])
+    rows.append(["Ante, dealer not qualified"] + [p.ante_when_not_qualified.value for p in loaded_all])
+    click.echo(tabulate(rows, headers=["Ante (/ bonus)", *list(BUILTIN)]))
 
 
 class _SummaryOnly(Reporter):

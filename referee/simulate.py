@@ -95,6 +95,7 @@ class _Session:
         self.balance = opening_balance(settings)
         self.number_shift = 0
         self.balance_drift = Decimal(0)
+        self.last_void = False
 
     def rounds(self) -> Iterator[dict[str, Any]]:
         counted = 0
@@ -103,13 +104,16 @@ class _Session:
             number += 1
             fault = self._draw_fault(number)
             record, void = self._round(number, fault)
+            self.last_void = void
             counted += not void
             yield record
 
     def _draw_fault(self, number: int) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
             return None
-        kinds = [k for k in FAULTS if number > 1 or k not in ("changed_stake", "repeated_round")]
+        # A repeated number right after a void deal would read as its replay (§07), so not there.
+        first_or_replay = number == 1 or self.last_void
+        kinds = [k for k in FAULTS if not first_or_replay or k not in ("changed_stake", "repeated_round")]
         return kinds[self.rng.randrange(len(kinds))]
 
     def _round(self, number: int, fault: str | None) -> tuple[dict[str, Any], bool]:

@@ -144,8 +144,8 @@ class SessionAudit:
             emit("S004", f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
             self.expected_number = n + 1
         else:
+            # A late round fills an earlier gap: the next expected number stays.
             emit("S009", f"round {n} is out of order (expected {expected})", "round", expected, n)
-            self.expected_number = expected + 1
         self.used_numbers.add(n)
         self.replayable = n if ruling.outcome == "void" else None
 

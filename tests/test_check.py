@@ -1,0 +1,187 @@
+"""`referee check` (issue 3): findings, voids, ledger, exit codes, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import SAMPLES, check_json, codes, run
+
+HEAD = "session:\n  id: t\n  profile: vivo\n  rounds_agreed: 1\nrounds:\n"
+WORKED = ("  - round: 1\n    ante: 1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    decision: call\n"
+          "    turn: 9♥\n    river: 2♠\n    dealer: [Q♠, Q♣]\n")
+
+
+def one(write, recorded: str = "", round_text: str = WORKED, head: str = HEAD):  # type: ignore[no-untyped-def]
+    text = head + round_text + (f"    recorded: {{{recorded}}}\n" if recorded else "")
+    return check_json(write("s.yaml", text))
+
+
+def test_clean_sample_exit_0() -> None:
+    code, report = check_json(str(SAMPLES / "clean.yaml"))
+    assert code == 0 and codes(report) == []
+    session = report["sessions"][0]
+    first = session["rounds"][0]
+    assert first["outcome"] == "win" and first["player_hand"] == "pair" and first["dealer_qualified"] is True
+    assert first["settlement"] == {"ante": 1, "call": 2, "bonus": 0, "net": 3, "returned": 6, "staked": 3}
+    assert session["ledger"]["counted_rounds"] == 20 and session["ledger"]["verdict"] in ("player", "bank", "draw")
+    assert report["inputs"][0]["sha256"] and report["summary"]["exit_code"] == 0
+
+
+def test_disputed_sample() -> None:
+    code, report = check_json(str(SAMPLES / "disputed.yaml"))
+    assert code == 1
+    assert codes(report) == ["K001", "K003", "P002", "P004", "P005", "P005"]
+    first = next(f for f in report["sessions"][0]["findings"] if f["code"] == "P004")
+    assert (first["expected"], first["recorded"], first["round"]) == (3, 2, 1)
+    assert first["line"] == 23
+
+
+def test_void_sample() -> None:
+    code, report = check_json(str(SAMPLES / "void.yaml"))
+    assert code == 1 and codes(report) == ["V001", "V003", "V003"]
+    ledger = report["sessions"][0]["ledger"]
+    assert (ledger["counted_rounds"], ledger["void_rounds"]) == (20, 3)
+    voids = [r for r in report["sessions"][0]["rounds"] if r["outcome"] == "void"]
+    assert all(r["void_reason"] for r in voids) and all(r["settlement"]["net"] == 0 for r in voids)
+
+
+def test_every_sample_other_than_disputed_and_void_is_clean() -> None:
+    for name in ("clean.yaml", "caribbean.yaml", "bonus.yaml", "log.jsonl"):
+        code, report = check_json(str(SAMPLES / name))
+        assert code == 0, (name, codes(report))
+
+
+@pytest.mark.parametrize(("recorded", "code"), [
+    ("player_hand: two_pair", "K001"),
+    ("dealer_hand: high_card", "K002"),
+    ("dealer_qualified: false", "K003"),
+    ("ante: 2", "P001"),
+    ("call: 1", "P002"),
+    ("net: 2", "P004"),
+    ("net: 3, balance: 4", "P005"),
+    ("outcome: lose", "P006"),
+    ("returned: 5", "P007"),
+    ("void: true", "V002"),
+])
+def test_record_findings(write, recorded: str, code: str) -> None:  # type: ignore[no-untyped-def]
+    exit_code, report = one(write, recorded)
+    assert exit_code == 1 and codes(report) == [code]
+
+
+def test_bonus_result_and_bonus_not_offered(write) -> None:  # type: ignore[no-untyped-def]
+    bonus_round = WORKED.replace("    ante: 1\n", "    ante: 1\n    bonus: 1\n")
+    _, report = one(write, "bonus: 6", bonus_round, HEAD.replace("vivo", "bonus-100"))
+    assert codes(report) == ["P003"]
+    _, report = one(write, "", bonus_round)
+    assert codes(report) == ["S006"]
+
+
+def test_void_settled_as_valid(write) -> None:  # type: ignore[no-untyped-def]
+    _, report = one(write, "net: 3", WORKED.replace("2♠", "A♥"))
+    assert codes(report) == ["S005", "V001"]
+
+
+def test_stakes(write) -> None:  # type: ignore[no-untyped-def]
+    _, report = one(write, "", WORKED.replace("    ante: 1\n", "    ante: 1\n    call: 1\n"))
+    assert codes(report) == ["S001"]
+    _, report = one(write, "", WORKED.replace("    ante: 1\n", "    ante: 0.001\n"))
+    assert codes(report) == ["S008"]
+    two = WORKED + WORKED.replace("round: 1", "round: 2").replace("ante: 1", "ante: 2")
+    _, report = one(write, "", two, HEAD.replace("rounds_agreed: 1", "rounds_agreed: 2"))
+    assert codes(report) == ["S002"]
+
+
+@pytest.mark.parametrize(("numbers", "expected"), [
+    ((1, 2, 2), ["S003"]), ((1, 3, 4), ["S004"]), ((2, 1, 3), ["S004", "S009"]), ((1, 2, 3), []),
+])
+def test_numbering(write, numbers: tuple[int, ...], expected: list[str]) -> None:  # type: ignore[no-untyped-def]
+    rounds = "".join(WORKED.replace("round: 1", f"round: {n}") for n in numbers)
+    _, report = one(write, "", rounds, HEAD.replace("rounds_agreed: 1", "rounds_agreed: 3"))
+    assert codes(report) == expected
+
+
+def test_round_count_is_a_warning_and_strict_fails(write) -> None:  # type: ignore[no-untyped-def]
+    path = write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 2") + WORKED)
+    code, report = check_json(path)
+    assert code == 0 and codes(report) == ["S005"]
+    code, _ = check_json("--strict", path)
+    assert code == 1
+
+
+def test_funds_under_caribbean(write) -> None:  # type: ignore[no-untyped-def]
+    head = HEAD.replace("vivo", "caribbean") + ""
+    head = head.replace("rounds_agreed: 1\n", "rounds_agreed: 1\n  opening_balance: 2\n")
+    _, report = one(write, "", WORKED, head)
+    assert codes(report) == ["S007"]
+
+
+def test_profile_override_and_unknown_profile(write) -> None:  # type: ignore[no-untyped-def]
+    path = write("s.yaml", HEAD + WORKED.replace("Q♠, Q♣", "2♥, 3♣"))
+    _code, report = check_json("--profile", "caribbean", path)
+    assert report["sessions"][0]["profile"] == "caribbean"
+    _, report = one(write, "", WORKED, HEAD.replace("vivo", "vivo2"))
+    assert codes(report) == ["H005"]
+
+
+BAD_INPUT = [
+    ("bad.yaml", "session: [unclosed\n", "H000", 2),
+    ("bad.json", '{"session": {"id": "x"}, "rounds": [}', "H000", 2),
+    ("bad.yaml", HEAD + WORKED.replace("ante: 1", "ante: abc"), "H001", 1),
+    ("bad.yaml", HEAD + WORKED.replace("player: [A♥, K♦]", "player: [14, K♦]"), "H001", 1),
+    ("bad.yaml", HEAD + WORKED.replace("dealer:", "dealr:"), "H002", 1),
+    ("bad.yaml", HEAD + WORKED.replace("    ante: 1\n", "    ante: 1\n    ante: 2\n"), "H000", 2),
+    ("bad.yaml", HEAD + WORKED.replace("decision: call", ""), "H001", 1),
+    ("bad.jsonl", '{"session": {"id": "x"}}\n{"round": 1, "ante": \n', "H004", 1),
+    ("bad.jsonl", '{"round": 1}\n', "H006", 1),
+    ("empty.yaml", "", "H000", 2),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "code", "exit_code"), BAD_INPUT)
+def test_bad_input_is_a_finding_never_a_traceback(write, name: str, text: str, code: str,  # type: ignore[no-untyped-def]
+                                                  exit_code: int) -> None:
+    got, report = check_json(write(name, text))
+    assert got == exit_code and code in codes(report)
+    all_findings = report["problems"] + [f for s in report["sessions"] for f in s["findings"]]
+    assert all(f["file"].endswith(name) and f["message"] for f in all_findings)
+
+
+def test_did_you_mean(write) -> None:  # type: ignore[no-untyped-def]
+    _, report = check_json(write("s.yaml", HEAD + WORKED.replace("dealer:", "dealr:")))
+    message = next(f for f in report["sessions"][0]["findings"] if f["code"] == "H002")["message"]
+    assert "did you mean 'dealer'" in message
+
+
+def test_one_bad_round_does_not_stop_the_others(write) -> None:  # type: ignore[no-untyped-def]
+    two = WORKED.replace("ante: 1", "ante: abc") + WORKED.replace("round: 1", "round: 2")
+    _, report = check_json(write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 1") + two))
+    rounds = report["sessions"][0]["rounds"]
+    assert rounds[0]["outcome"] is None and rounds[1]["outcome"] == "win"
+
+
+def test_stdin_and_text_format() -> None:
+    text = (SAMPLES / "disputed.yaml").read_text(encoding="utf-8")
+    code, out = run("check", "-", input=text)
+    assert code == 1 and "-:23: P004 [error] round 1" in out and "Session result" in out
+
+
+def test_json_input_has_field_lines(write) -> None:  # type: ignore[no-untyped-def]
+    text = ('{"session": {"id": "j"},\n "rounds": [\n  {"round": 1, "ante": 1, "player": ["Ah", "Kd"],\n'
+            '   "flop": ["As", "7d", "4c"], "decision": "call", "turn": "9h", "river": "2s",\n'
+            '   "dealer": ["Qs", "Qc"],\n   "recorded": {\n    "net": 2}}]}\n')
+    _, report = check_json(write("s.json", text))
+    finding = next(f for f in report["sessions"][0]["findings"] if f["code"] == "P004")
+    assert finding["line"] == 7
+
+
+def test_usage_errors_exit_2() -> None:
+    code, out = run("check", "no/such/file.yaml")
+    assert code == 2 and "no such file" in out
+    code, _ = run("check", "--format", "nope", str(SAMPLES / "clean.yaml"))
+    assert code == 2
+
+
+def test_directory_and_output(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "report.json"
+    code, text = run("check", "--format", "json", "--output", str(out), str(SAMPLES))
+    assert code == 1 and "files" in text and out.read_text().startswith('{"referee"')
