@@ -1,0 +1,58 @@
+"""Seven-card evaluations per second: referee against treys, same hands, same run.
+
+Run: python bench/eval_speed.py [N]. Needs the test extras (treys).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+from treys import Card as TCard
+from treys import Evaluator
+
+import referee
+from referee.rules.cards import DECK
+from referee.rules.evaluator import rank7
+
+
+def rate(fn, hands) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    for h in hands:
+        fn(h)
+    return len(hands) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    rng = random.Random(1)
+    hands = [tuple(rng.sample(DECK, 7)) for _ in range(n)]
+    strings = [[str(c) for c in h] for h in hands]
+    referee.evaluate(hands[0])  # build the tables before timing
+    ev = Evaluator()
+    tdeck = {c: TCard.new(str(c)) for c in DECK}
+    thands = [([tdeck[c] for c in h[:2]], [tdeck[c] for c in h[2:]]) for h in hands[: n // 4]]
+    r_eval = rate(referee.evaluate, hands)
+    r_str = rate(referee.evaluate, strings)
+    r_rank7 = rate(lambda h: rank7(*h), hands)
+    r_treys = rate(lambda h: ev.evaluate(h[0], h[1]), thands)
+    print(f"hands: {n:,} random seven-card hands (treys: {len(thands):,})")
+    print(f"referee.evaluate (Card objects)   {r_eval:>12,.0f}/s  {r_eval / r_treys:5.1f}x treys")
+    print(f"referee.evaluate (strings 'Ah')   {r_str:>12,.0f}/s  {r_str / r_treys:5.1f}x treys")
+    print(f"rank7 (bulk path, value only)     {r_rank7:>12,.0f}/s  {r_rank7 / r_treys:5.1f}x treys")
+    print(f"treys Evaluator.evaluate          {r_treys:>12,.0f}/s")
+    code = "import time; t=time.perf_counter(); import referee; print(time.perf_counter()-t)"
+    imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
+               for _ in range(5)]
+    print(f"import referee: best of 5 {min(imports):.3f} s")
+    start = time.perf_counter()
+    from referee.rules.evaluator import Tables
+
+    Tables()
+    print(f"table build (first evaluation): {time.perf_counter() - start:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
