@@ -68,7 +68,8 @@ def main() -> int:
         mark = "ok" if categories[name] == EXPECTED[name] else f"EXPECTED {EXPECTED[name]:,}"
         print(f"{name:16} {categories[name]:>12,}  {mark}")
     print(f"{'total':16} {total:>12,}")
-    print(f"dealer qualifies {qualifies:>12,}  ({qualifies / total:.5%}) {'ok' if qualifies == QUALIFIES else 'MISMATCH'}")
+    verdict = "ok" if qualifies == QUALIFIES else "MISMATCH"
+    print(f"dealer qualifies {qualifies:>12,}  ({qualifies / total:.5%}) {verdict}")
     print(f"run time {elapsed:.1f} s ({total / elapsed / 1e6:.2f} M hands/s, one core)")
     return 0 if ok else 1
 
