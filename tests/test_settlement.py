@@ -122,6 +122,13 @@ def test_fold_may_omit_turn_river_and_dealer() -> None:
     assert r.outcome == "fold" and r.dealer_hand is None and r.dealer_qualified is None
 
 
+def test_the_two_of_clubs_is_a_card_like_any_other() -> None:
+    """Card('2c') is the integer 0: no code may test cards for truth."""
+    r = settle(load_profile("bonus-aa"), deal("Ah Ad", "2c 2d 8s", "3c", "5d", "7c 7d", bonus="1"))
+    assert r.bonus_hand is not None and r.bonus_hand.category == "two_pair" and r.bonus == 7
+    assert r.player_hand is not None and r.player_hand.category == "two_pair"
+
+
 def test_fractional_stakes_are_exact() -> None:
     r = settle(load_profile("vivo"), deal("Ah 9h", "2h 5h Kd", "Jh", "3c", "7c 8d", ante="0.1"))
     assert r.ante == D("0.2") and r.returned == D("0.5")

@@ -34,7 +34,9 @@ _ALL = [
     Code("H002", "unknown-field", "error",
          "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`.",
          "`dealr: [Qs, Qc]` (did you mean 'dealer'?)"),
-    Code("H003", "duplicate-key", "error", "The same key twice in one mapping: which one the table meant is unknown.",
+    Code("H003", "duplicate-key", "error",
+         "The same key twice in one mapping: which one the table meant is unknown. In a YAML or JSON "
+         "document the file is not audited (exit 2); in JSON Lines only that line is lost.",
          "two `ante:` lines in one round"),
     Code("H004", "unreadable-record", "error",
          "A JSON Lines line that is not a JSON object with a `session` or `round` key.", "a truncated last line"),

@@ -27,6 +27,7 @@ class JsonInputError(Exception):
         super().__init__(message)
         self.message = message
         self.line = line
+        self.code = "H003" if "duplicate key" in message else "H000"
 
 
 def _refuse_constant(name: str) -> Any:

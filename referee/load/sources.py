@@ -145,8 +145,8 @@ def read(source: Source) -> Iterator[Record]:
         yield _fatal(source, 0, "the input is too large to hold in memory")
 
 
-def _fatal(source: Source, line: int, message: str) -> LoadProblem:
-    problem = LoadProblem(source.name, line, message, code="H000", fatal=True)
+def _fatal(source: Source, line: int, message: str, code: str = "H000") -> LoadProblem:
+    problem = LoadProblem(source.name, line, message, code=code, fatal=True)
     source.problems.append(problem)
     return problem
 
@@ -179,7 +179,7 @@ def _read_jsonl(source: Source, fh: IO[bytes]) -> Iterator[Record]:
         try:
             data = loads_line(text, number)
         except JsonInputError as err:
-            yield LoadProblem(source.name, number, err.message)
+            yield LoadProblem(source.name, number, err.message, code="H003" if err.code == "H003" else "H004")
             continue
         if isinstance(data, LineDict) and "session" in data:
             have_session = True
@@ -212,7 +212,7 @@ def _read_json(source: Source, fh: IO[bytes]) -> Iterator[Record]:
     try:
         data = loads_document(text)
     except JsonInputError as err:
-        yield _fatal(source, err.line, err.message)
+        yield _fatal(source, err.line, err.message, err.code)
         return
     yield from _document(source, data)
 
@@ -224,7 +224,7 @@ def _read_yaml(source: Source, fh: IO[bytes]) -> Iterator[Record]:
                 continue
             yield from _document(source, document, index)
     except YamlInputError as err:
-        yield _fatal(source, err.line, err.message)
+        yield _fatal(source, err.line, err.message, err.code)
     except yaml.YAMLError as err:
         message, line = describe_yaml_error(err)
         if "utf-8" in message.lower() or "unicode" in message.lower() or "special characters" in message:

@@ -31,10 +31,11 @@ LOADER_NAME = "libyaml (yaml.CSafeLoader)" if LIBYAML else "pure Python (yaml.Sa
 class YamlInputError(Exception):
     """Refused YAML input, with the 1-based line it concerns."""
 
-    def __init__(self, message: str, line: int) -> None:
+    def __init__(self, message: str, line: int, code: str = "H000") -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.code = code
 
 
 class Loader(_BaseLoader):
@@ -65,7 +66,7 @@ def _construct_mapping(loader: Loader, node: yaml.MappingNode) -> LineDict:
                 raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
         if key in result:
             raise YamlInputError(
-                f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line
+                f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, "H003"
             )
         result[key] = loader.construct_object(value_node, deep=True)
         lines[key] = line
