@@ -189,3 +189,11 @@ def test_directory_and_output(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "report.json"
     code, text = run("check", "--format", "json", "--output", str(out), str(SAMPLES))
     assert code == 1 and "files" in text and out.read_text().startswith('{"referee"')
+
+
+def test_non_utf8_names_the_line_and_column(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"session": {"id": "x"},\n "rounds": [], "n": "caf\xe9"}\n')
+    code, report = check_json(str(path))
+    problem = report["problems"][0]
+    assert code == 2 and problem["line"] == 2 and "column 25" in problem["message"]

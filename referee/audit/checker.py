@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..load.records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord, line_at
+from ..load.records import LoadProblem, Record, RoundRecord, SessionRecord, key_line, line_at
 from ..load.sources import Source, read
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Round, Session, suggest
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
@@ -46,21 +46,20 @@ class SessionAudit:
         self.file = record.source
         self.findings: list[Finding] = []
         self.header: Session | None = None
-        session_id = f"{Path(record.source).name}#{record.index + 1}"
+        self.id = f"{Path(record.source).name}#{record.index + 1}"
         if record.data is None:
             self._add(Finding("H001", "the document has no 'session' header", self.file, record.line))
         else:
             self.header = self._validate_header(record)
             if self.header is not None:
-                session_id = self.header.id
-        self.id = session_id
+                self.id = self.header.id
         self.loaded: LoadedProfile | None = None
         name = options.profile or (self.header.profile if self.header else "vivo")
         try:
             base = Path(record.source).parent if record.source != "-" else None
             self.loaded = resolve_profile(name, base)
         except ProfileError as err:
-            self._add(Finding("H005", str(err), self.file, _field_line(record.data, "profile", record.line),
+            self._add(Finding("H005", str(err), self.file, key_line(record.data, "profile", record.line),
                               field="profile"))
         self.info = SessionInfo(
             self.id, self.file, record.line,
@@ -84,7 +83,7 @@ class SessionAudit:
         return self.loaded.profile if self.loaded else None
 
     def _add(self, finding: Finding) -> Finding:
-        finding.session = getattr(self, "id", None)
+        finding.session = self.id
         self.findings.append(finding)
         return finding
 
@@ -219,10 +218,6 @@ class _Emitter:
         text = f"round {number}: {message}" if number is not None else message
         self.result.findings.append(self.session._add(
             Finding(code, text, self.result.file, line, number, field, plain(expected), plain(recorded))))
-
-
-def _field_line(data: Any, key: str, default: int) -> int:
-    return data.line_of(key) if isinstance(data, LineDict) else default
 
 
 def validation_findings(err: ValidationError, data: Any, file: str, line: int, number: int | None,

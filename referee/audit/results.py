@@ -75,7 +75,7 @@ class Ledger:
     recorded_nets: int = 0
     closing_balance: Decimal = ZERO
     recorded_closing_balance: Decimal | None = None
-    # Sum and sum of squares of each counted round's net per Ante, for stats.
+    # Rounds by outcome (fold, win, lose, push, void).
     outcomes: dict[str, int] = field(default_factory=dict)
 
     @property

@@ -25,6 +25,11 @@ class LineDict(dict[str, Any]):
         return self.lines.get(key, self.line) if isinstance(key, str) else self.line
 
 
+def key_line(data: object, key: str, default: int) -> int:
+    """Line of ``key`` in ``data`` when it is a :class:`LineDict`, else ``default``."""
+    return data.line_of(key) if isinstance(data, LineDict) else default
+
+
 def line_at(data: object, path: tuple[int | str, ...], default: int) -> int:
     """Line of the deepest element of ``path`` that carries a line."""
     line = default

@@ -21,7 +21,7 @@ import yaml
 
 from ..models import suggest
 from .jsonio import JsonInputError, loads_document, loads_line
-from .records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord
+from .records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord, key_line
 from .yamlio import YamlInputError, describe_yaml_error, load_documents
 
 EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
@@ -152,10 +152,13 @@ def _fatal(source: Source, line: int, message: str, code: str = "H000") -> LoadP
 
 
 def _decode(source: Source, raw: bytes, line: int) -> str | LoadProblem:
+    """UTF-8 text, or a problem naming the line and column of the first bad byte."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        return LoadProblem(source.name, line, f"not UTF-8 text: byte {raw[err.start]:#04x} at column {err.start + 1}",
+        line += raw.count(b"\n", 0, err.start)
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        return LoadProblem(source.name, line, f"not UTF-8 text: byte {raw[err.start]:#04x} at column {column}",
                            code="H000", fatal=True)
 
 
@@ -205,7 +208,6 @@ def _read_json(source: Source, fh: IO[bytes]) -> Iterator[Record]:
         raw = raw[3:]
     text = _decode(source, raw, 1)
     if isinstance(text, LoadProblem):
-        text.line = raw[: raw.find(b"\n", 0)].count(b"\n") + 1 if text.line == 0 else text.line
         source.problems.append(text)
         yield text
         return
@@ -275,7 +277,7 @@ def _one_session(source: Source, data: dict[str, Any], index: int) -> Iterator[R
 
 
 def _line(data: Any, key: str) -> int:
-    return data.line_of(key) if isinstance(data, LineDict) else 1
+    return key_line(data, key, 1)
 
 
 def _kind(value: Any) -> str:

@@ -30,10 +30,11 @@ def ledger_row(r: RoundResult) -> list[Any]:
     ruling = r.ruling
     record = r.record
     recorded = record.recorded if record else None
-    status = " ".join(sorted({f.code for f in r.findings})) or ("void" if ruling and ruling.outcome == "void" else "ok")
-    if ruling is None:
+    codes = " ".join(sorted({f.code for f in r.findings}))
+    if ruling is None:  # invalid, or its session's profile could not be loaded
         return [r.number, record.decision if record else "", "", "", "", "", "", "", "", "", fmt(r.balance), "",
-                status or "invalid"]
+                codes or "not ruled"]
+    status = codes or ("void" if ruling.outcome == "void" else "ok")
     qualified = "" if ruling.dealer_qualified is None else ("yes" if ruling.dealer_qualified else "no")
     return [
         r.number, record.decision if record else "",

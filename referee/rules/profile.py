@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .cards import RANKS
-from .evaluator import CATEGORY_NAMES, PAIR, pack
+from .evaluator import CATEGORY_NAMES, pack
 from .hands import Category
 
 RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
@@ -117,7 +117,3 @@ class Profile(BaseModel):
     def dealer_qualifies(self, value: int) -> bool:
         return self.dealer_qualifier.passes(value)
 
-
-def default_qualifier_floor() -> int:
-    """Pair of 4s: the qualifier of every game system in RULES.md."""
-    return pack(PAIR, (RANKS.index("4"),))
