@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from random import Random
 from typing import Any, Literal
 
@@ -23,9 +24,10 @@ from .rules.hands import evaluate
 from .rules.money import plain
 from .rules.profile import Profile
 from .rules.settlement import Deal, Ruling, settle
+from .rules.strategy import bonus_edge, should_call
 
-Policy = Literal["always-call", "simple"]
-POLICIES = ("always-call", "simple")
+Policy = Literal["always-call", "simple", "optimal"]
+POLICIES = ("always-call", "simple", "optimal")
 FAULTS: dict[str, str] = {
     "wrong_net": "P004",
     "wrong_wager": "P001",
@@ -81,8 +83,20 @@ def simple_policy(player: list[Card], flop: list[Card]) -> bool:
     return any(all(r + i in ranks for i in range(4)) for r in range(0, 9))
 
 
-def _decide(policy: Policy, player: list[Card], flop: list[Card]) -> bool:
-    return policy == "always-call" or simple_policy(player, flop)
+def optimal_policy(profile: Profile, player: list[Card], flop: list[Card], ante: Decimal, bonus: Decimal) -> bool:
+    """Call exactly when the exact expected value of calling beats folding (about 0.25 s)."""
+    edge = Fraction(0)
+    if bonus:
+        edge = bonus_edge(profile, evaluate(player + flop).value, Fraction(ante), Fraction(bonus))
+    return should_call(profile, [int(c) for c in player], [int(c) for c in flop], edge)
+
+
+def _decide(settings: Settings, player: list[Card], flop: list[Card], ante: Decimal, bonus: Decimal) -> bool:
+    if settings.policy == "always-call":
+        return True
+    if settings.policy == "optimal":
+        return optimal_policy(settings.profile, player, flop, ante, bonus)
+    return simple_policy(player, flop)
 
 
 class _Session:
@@ -121,7 +135,7 @@ class _Session:
         player, dealer, flop, turn, river = cards[0:2], cards[2:4], cards[4:7], cards[7], cards[8]
         ante = self.s.ante * 2 if fault == "changed_stake" else self.s.ante
         bonus = self.s.bonus if self.s.profile.bonus is not None else Decimal(0)
-        call = _decide(self.s.policy, player, flop)
+        call = _decide(self.s, player, flop, ante, bonus)
         if self.s.profile.call_requires_funds and self.balance < ante * (1 + self.s.profile.call_multiple) + bonus:
             call = False  # cannot cover the Call: the player must fold (seeds/004)
         if fault == "missing_river" and not call:

@@ -143,3 +143,21 @@ def test_parse_cards_rejects_unseen() -> None:
     with pytest.raises(CardError):
         parse_cards(["Ah", "??"])
     assert len(parse_cards(str(c) for c in DECK)) == 52
+
+
+def test_bulk_path_agrees_with_evaluate() -> None:
+    """``rank7`` (small keys, flush found from the suit nibbles) against ``evaluate``,
+    on random hands and on hands forced to hold five or more of one suit."""
+    import random
+
+    from referee.rules.evaluator import rank7
+
+    rng = random.Random(3)
+    hands = [rng.sample(range(52), 7) for _ in range(20_000)]
+    for _ in range(5_000):
+        suit = rng.randrange(4)
+        suited = rng.sample([r * 4 + suit for r in range(13)], rng.choice((5, 6, 7)))
+        others = rng.sample([c for c in range(52) if c not in suited], 7 - len(suited))
+        hands.append(suited + others)
+    for hand in hands:
+        assert rank7(*hand) == evaluate([DECK[c] for c in hand]).value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -44,9 +45,7 @@ class HandThreshold(BaseModel):
 
     def floor(self) -> int:
         """The smallest packed hand value that passes."""
-        category = CATEGORY_NAMES.index(self.category)
-        rank = RANKS.index(self.rank) if self.rank is not None else 0
-        return pack(category, (rank,) if self.rank is not None else ())
+        return _floor(self.category, self.rank)
 
     def passes(self, value: int) -> bool:
         return value >= self.floor()
@@ -55,6 +54,13 @@ class HandThreshold(BaseModel):
         if self.rank is None:
             return f"{self.category.replace('_', ' ')} or better"
         return f"{self.category.replace('_', ' ')} of {self.rank}s or better"
+
+
+@lru_cache(maxsize=64)
+def _floor(category: str, rank: str | None) -> int:
+    """Cached: settling asks for the dealer's qualifier once a round."""
+    index = CATEGORY_NAMES.index(category)
+    return pack(index, (RANKS.index(rank),) if rank is not None else ())
 
 
 class BonusRule(BaseModel):

@@ -1,0 +1,163 @@
+"""The exact value of calling: what ``optimal`` play, the decision audit and PAR rest on.
+
+At the decision the player knows five cards (two private, the flop); 47 are unseen.
+Every completion (turn and river, then the dealer's two cards) is equally likely:
+C(47,2) × C(45,2) = 1,081 × 990 = 1,070,190 of them. Counting them one by one costs a
+million evaluations; instead the dealer's hand, which is the flop plus four unseen
+cards, is evaluated once for each of the C(47,4) = 178,365 four-card sets, and each
+turn-and-river pair then sorts the 990 dealer values it meets and counts, with
+bisection, how many the dealer does not qualify with, how many the player beats, ties
+and loses to. The counts are exact integers by the player's final category, so any
+paytable settles them exactly (rule §05 and §06) without evaluating again.
+
+Passing example: Ah Kd with flop 7c 9s As (§09) calls; 2c 7d with flop Jh Qs 4c folds.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from .evaluator import (
+    CATEGORY_NAMES,
+    CATEGORY_SHIFT,
+    FLUSH_BITS,
+    SMALL_KEYS,
+    SMALL_SHIFT,
+    SUIT_START,
+    suited_value,
+    tables,
+)
+from .profile import AnteWhenNotQualified, Profile
+
+COMPLETIONS = 1_070_190
+NOT_QUALIFIED, WIN, TIE, LOSE = 0, 1, 2, 3
+OUTCOMES = ("dealer_not_qualified", "win", "tie", "lose")
+
+
+@dataclass(frozen=True, slots=True)
+class CallCounts:
+    """How the 1,070,190 completions of one decision end if the player calls.
+
+    ``counts[category][outcome]``: category is the player's final hand (0 high card
+    .. 9 royal flush), outcome one of ``OUTCOMES``. The counts sum to 1,070,190.
+    """
+
+    counts: tuple[tuple[int, int, int, int], ...]
+
+    def total(self) -> int:
+        return sum(sum(row) for row in self.counts)
+
+    def outcome(self, which: int) -> int:
+        return sum(row[which] for row in self.counts)
+
+    def call_value(self, profile: Profile) -> Fraction:
+        """Expected net of calling, in Antes (Ante and Call together), exact."""
+        call = Fraction(profile.call_multiple)
+        win_call = call * Fraction(profile.call_win_odds)
+        even = profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY
+        total = Fraction(0)
+        for category, (nq, win, _tie, lose) in enumerate(self.counts):
+            odds = Fraction(profile.ante_paytable[CATEGORY_NAMES[category]])  # type: ignore[index]
+            total += nq * (Fraction(1) if even else odds) + win * (odds + win_call) - lose * (1 + call)
+        return total / self.total()
+
+
+FOLD_VALUE = Fraction(-1)
+
+
+def call_counts(private: Sequence[int], flop: Sequence[int], qualifier: int) -> CallCounts:
+    """Exact outcome counts of calling with these cards (card indices 0..51).
+
+    ``qualifier`` is the smallest dealer hand value that qualifies
+    (``profile.dealer_qualifier.floor()``).
+    """
+    t = tables()
+    ranks7 = t.ranks[7]
+    known = set(private) | set(flop)
+    if len(known) != 5:
+        raise ValueError("the decision needs two private cards and three flop cards, all different")
+    unseen = [c for c in range(52) if c not in known]
+    keys = [SMALL_KEYS[c] for c in unseen]
+    flop_t = tuple(flop)
+    base = SUIT_START + sum(SMALL_KEYS[c] for c in flop)
+    dealer = _dealer_values(unseen, keys, flop_t, base, ranks7, t)
+    hole = SUIT_START + sum(SMALL_KEYS[c] for c in (*private, *flop))
+    pairs = list(combinations(range(47), 2))
+    bits = [(1 << i) | (1 << j) for i, j in pairs]
+    counts = [[0, 0, 0, 0] for _ in range(10)]
+    cards_p = (*private, *flop)
+    for (i, j), pb in zip(pairs, bits, strict=True):
+        key = hole + keys[i] + keys[j]
+        if key & FLUSH_BITS:
+            player = suited_value((*cards_p, unseen[i], unseen[j]), key, t)
+        else:
+            player = ranks7[key >> SMALL_SHIFT]
+        values = [dealer[pb | qb] for qb in bits if not pb & qb]
+        values.sort()
+        nq = bisect_left(values, qualifier)
+        if player < qualifier:
+            win = tie = 0
+        else:
+            below = bisect_left(values, player)
+            win = below - nq
+            tie = bisect_right(values, player, below) - below
+        row = counts[player >> CATEGORY_SHIFT]
+        row[NOT_QUALIFIED] += nq
+        row[WIN] += win
+        row[TIE] += tie
+        row[LOSE] += 990 - nq - win - tie
+    return CallCounts(tuple((a, b, c, d) for a, b, c, d in counts))
+
+
+def _dealer_values(
+    unseen: list[int], keys: list[int], flop: tuple[int, ...], base: int,
+    ranks7: dict[int, int], t: object,
+) -> dict[int, int]:
+    """The dealer's value for each four unseen cards, keyed by their bits among the 47."""
+    values: dict[int, int] = {}
+    n = len(unseen)
+    for a in range(n - 3):
+        ka, ba = base + keys[a], 1 << a
+        for b in range(a + 1, n - 2):
+            kb, bb = ka + keys[b], ba | 1 << b
+            for c in range(b + 1, n - 1):
+                kc, bc = kb + keys[c], bb | 1 << c
+                for d in range(c + 1, n):
+                    key = kc + keys[d]
+                    if key & FLUSH_BITS:
+                        cards = (*flop, unseen[a], unseen[b], unseen[c], unseen[d])
+                        values[bc | 1 << d] = suited_value(cards, key, t)  # type: ignore[arg-type]
+                    else:
+                        values[bc | 1 << d] = ranks7[key >> SMALL_SHIFT]
+    return values
+
+
+def bonus_edge(profile: Profile, five_value: int, ante: Fraction, bonus: Fraction) -> Fraction:
+    """What calling gains over folding on the side bet, in Antes.
+
+    Only a bonus that a fold forfeits matters, and then only when the five cards
+    already win it: folding loses the stake, calling collects ``stake × odds``.
+    """
+    rule = profile.bonus
+    if rule is None or not bonus or not rule.fold_forfeits or not rule.minimum.passes(five_value):
+        return Fraction(0)
+    odds = rule.paytable.get(CATEGORY_NAMES[five_value >> CATEGORY_SHIFT])  # type: ignore[call-overload]
+    if odds is None:
+        return Fraction(0)
+    return bonus * (Fraction(odds) + 1) / ante
+
+
+def should_call(
+    profile: Profile, private: Sequence[int], flop: Sequence[int], edge: Fraction = Fraction(0)
+) -> bool:
+    """Optimal play: call exactly when calling's expected value beats folding's.
+
+    ``edge`` is what calling gains on a side bet (see :func:`bonus_edge`). At exact
+    equality the player folds, risking less for the same value.
+    """
+    counts = call_counts(private, flop, profile.dealer_qualifier.floor())
+    return counts.call_value(profile) + edge > FOLD_VALUE
