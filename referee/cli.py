@@ -161,6 +161,73 @@ def profiles(name: str | None) -> None:
     click.echo(tabulate(rows, headers=["Ante (/ bonus)", *list(BUILTIN)]))
 
 
+LANG_OPTION = click.option(
+    "--lang", type=click.Choice(["en", "fr"]), default=None,
+    help="Language of the ruling [default: from LC_ALL / LC_MESSAGES / LANG, else en].",
+)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--round", "number", type=click.IntRange(min=0), required=True, help="The round's number.")
+@click.option("--session", default=None, metavar="ID", help="The session, when the file holds several.")
+@click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
+@LANG_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(file: str, number: int, session: str | None, profile: str | None, lang: str | None, fmt: str) -> None:
+    """Explain the ruling of one round of FILE, card by card and rule by rule.
+
+    A void deal and its replay share a number: both are explained, in order.
+    Exit status: 0 the record agrees, 1 it differs, 2 no such round or unreadable input.
+    """
+    import json
+
+    from .audit.explain import ExplainError, explain_rounds
+    from .i18n import Messages, default_language
+    from .report.ruling import Ruling, explanation_json
+
+    try:
+        sources = expand([file])
+        explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
+    except (SourceError, ExplainError) as err:
+        raise click.UsageError(str(err)) from None
+    messages = Messages(lang or default_language())
+    if fmt == "json":
+        doc = {"referee": __version__, "explanations": [explanation_json(e, messages) for e in explanations]}
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(Ruling(e, messages).text() for e in explanations), nl=False)
+    sys.exit(1 if any(f.severity != "info" for e in explanations for f in e.findings) else 0)
+
+
+@main.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--vs", "versus", multiple=True, metavar="CARDS",
+              help="A second hand to compare with (quoted, or --vs repeated for each card).")
+@LANG_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt: str) -> None:
+    """The category, best five and description of 5 to 7 CARDS; with --vs, which wins and why."""
+    import json
+
+    from .i18n import Messages, default_language
+    from .report.ruling import hand_report
+    from .rules.cards import CardError
+    from .rules.hands import HandError
+
+    messages = Messages(lang or default_language())
+    groups = [_split(cards)] + ([_split(versus)] if versus else [])
+    try:
+        text, doc = hand_report(groups, messages)
+    except (CardError, HandError) as err:
+        raise click.BadParameter(str(err), param_hint="CARDS") from None
+    click.echo(json.dumps(doc, indent=2, ensure_ascii=False) if fmt == "json" else text, nl=fmt == "json")
+
+
+def _split(tokens: tuple[str, ...]) -> list[str]:
+    return [t for token in tokens for t in token.replace(",", " ").split()]
+
+
 class _SummaryOnly(Reporter):
     """With ``--output``, the terminal still gets the findings count."""
 

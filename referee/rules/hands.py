@@ -228,12 +228,15 @@ def _identity(text: str) -> str:
     return text
 
 
-def rank_list(ranks: Iterable[int]) -> str:
-    return " ".join(rank_char(r) for r in ranks)
+def rank_list(ranks: Iterable[int], rank: Callable[[int], str] = rank_char, sep: str = " ") -> str:
+    return sep.join(rank(r) for r in ranks)
 
 
-def describe(value: int, tr: Callable[[str], str] = _identity) -> str:
-    """A hand in words; ``tr`` translates the templates (a gettext function).
+def describe(
+    value: int, tr: Callable[[str], str] = _identity, rank: Callable[[int], str] = rank_char, sep: str = " "
+) -> str:
+    """A hand in words; ``tr`` translates the templates (a gettext function), ``rank``
+    writes a rank letter (French writes R for K) and ``sep`` separates listed ranks.
 
     Templates use ``{rank}`` / ``{ranks}`` for a rank name (singular/plural), and
     ``{of_ranks}`` for the plural with its preposition, so that a catalogue can give
@@ -242,33 +245,38 @@ def describe(value: int, tr: Callable[[str], str] = _identity) -> str:
     category = category_of(value)
     r = ranks_of(value)
 
-    def plural(rank: int) -> str:
-        return tr(RANK_PLURALS[rank])
+    def plural(rank_: int) -> str:
+        return tr(RANK_PLURALS[rank_])
 
-    def name(rank: int) -> str:
-        return tr(RANK_NAMES[rank])
+    def name(rank_: int) -> str:
+        return tr(RANK_NAMES[rank_])
 
-    def of(rank: int) -> str:
-        return tr("of " + RANK_PLURALS[rank])
+    def of(rank_: int) -> str:
+        return tr("of " + RANK_PLURALS[rank_])
+
+    def listed(ranks: Iterable[int]) -> str:
+        return rank_list(ranks, rank, sep)
 
     if category == ROYAL_FLUSH:
         return tr("royal flush")
     if category == STRAIGHT_FLUSH:
         return tr("straight flush, {rank} high").format(rank=name(r[0]))
     if category == FOUR_OF_A_KIND:
-        return tr("four {of_ranks}, kicker {kicker}").format(of_ranks=of(r[0]), kicker=rank_char(r[1]))
+        return tr("four {of_ranks}, kicker {kicker}").format(of_ranks=of(r[0]), kicker=rank(r[1]))
     if category == FULL_HOUSE:
-        return tr("full house, {ranks} full {of_ranks}").format(ranks=plural(r[0]), of_ranks=of(r[1]))
+        return tr("full house, {ranks} full {of_ranks}").format(
+            ranks=plural(r[0]), of_ranks=of(r[1]), low=plural(r[1])
+        )
     if category == FLUSH:
-        return tr("flush, {rank} high: {cards}").format(rank=name(r[0]), cards=rank_list(r))
+        return tr("flush, {rank} high: {cards}").format(rank=name(r[0]), cards=listed(r))
     if category == STRAIGHT:
         return tr("straight, {rank} high").format(rank=name(r[0]))
     if category == THREE_OF_A_KIND:
-        return tr("three {of_ranks}, kickers {kickers}").format(of_ranks=of(r[0]), kickers=rank_list(r[1:]))
+        return tr("three {of_ranks}, kickers {kickers}").format(of_ranks=of(r[0]), kickers=listed(r[1:]))
     if category == TWO_PAIR:
         return tr("two pair, {high} and {low}, kicker {kicker}").format(
-            high=plural(r[0]), low=plural(r[1]), kicker=rank_char(r[2])
+            high=plural(r[0]), low=plural(r[1]), kicker=rank(r[2])
         )
     if category == PAIR:
-        return tr("pair {of_ranks}, kickers {kickers}").format(of_ranks=of(r[0]), kickers=rank_list(r[1:]))
-    return tr("high card {rank}, then {kickers}").format(rank=name(r[0]), kickers=rank_list(r[1:]))
+        return tr("pair {of_ranks}, kickers {kickers}").format(of_ranks=of(r[0]), kickers=listed(r[1:]))
+    return tr("high card {rank}, then {kickers}").format(rank=name(r[0]), kickers=listed(r[1:]))

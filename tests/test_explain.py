@@ -1,0 +1,206 @@
+"""`referee explain` and `referee hand` (issue 4), in English and French."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.i18n import Messages, default_language
+from referee.report.ruling import describe
+
+from .conftest import SAMPLES, run
+
+RULINGS = str(Path(__file__).parent / "data" / "rulings.yaml")
+
+
+def explain(*args: str) -> tuple[int, str]:
+    return run("explain", *args)
+
+
+def explain_json(*args: str) -> dict[str, Any]:
+    code, out = run("explain", "--format", "json", *args)
+    assert code in (0, 1)
+    doc = json.loads(out)
+    assert len(doc["explanations"]) >= 1
+    return doc["explanations"][0]  # type: ignore[no-any-return]
+
+
+def test_worked_example_in_english() -> None:
+    code, out = explain(str(SAMPLES / "clean.yaml"), "--round", "1", "--lang", "en")
+    assert code == 0
+    assert "Player  A♥ K♦" in out and "Flop    A♠ 7♦ 4♣" in out and "Dealer  Q♠ Q♣" in out
+    assert "Player: pair of aces, kickers K, 9, 7" in out
+    assert "Dealer: pair of queens, kickers A, 9, 7" in out
+    assert "The dealer qualifies: pair of queens" in out and "a pair of fours or better" in out
+    assert "Pair: aces against queens: the player wins." in out
+    assert "The dealer qualifies but loses." in out
+    assert "Ante 1: wins 1: Ante paytable, pair 1:1 (§06)" in out
+    assert "Call 2: wins 2" in out
+    assert "Net +3; total returned with the stakes 6." in out
+    assert "§02, §03, §04, §05, §06; profile vivo" in out
+
+
+def test_worked_example_in_french() -> None:
+    code, out = explain(str(SAMPLES / "clean.yaml"), "--round", "1", "--lang", "fr")
+    assert code == 0
+    assert "Joueur : paire d'as avec R, 9, 7" in out
+    assert "Donneur : paire de dames avec A, 9, 7" in out
+    assert "Le donneur est qualifié mais perd." in out
+    assert "Ante 1 : rapporte 1 : barème d'Ante, paire 1:1 (§06)" in out
+    assert "Call 2 : rapporte 2" in out
+    assert "Net +3 ; retour total avec les mises 6." in out
+
+
+CASES = {
+    # round: (English phrases, French phrases, JSON facts)
+    "1": (["The player folds: the Ante is lost", "Ante 1: loses 1: lost by the fold", "Net -1"],
+          ["Le joueur choisit Fold : Ante est perdu", "Ante 1 : perd 1 : perdu par le Fold", "Net -1"],
+          {"outcome": "fold", "net": -1, "sections": ["§02", "§05"]}),
+    "2": (["Player: royal flush", "the board plays (no private card)", "Exact tie",
+           "The board plays for both: a tie (§03).", "Ante 1: returned: exact tie", "Net 0"],
+          ["Joueur : quinte flush royale", "le tableau joue (aucune carte privée)", "Égalité exacte",
+           "Le tableau joue pour les deux : égalité (§03)."],
+          {"outcome": "push", "net": 0, "returned": 3}),
+    "3": (["Pair: aces for both.", "Kicker 1: K against Q: the player wins."],
+          ["Paire : as des deux côtés.", "Carte restante 1 : R contre D : le joueur gagne."],
+          {"outcome": "win", "net": 3}),
+    "4": (["Player: flush, ace high: A, 9, 7, 5, 2", "The dealer does not qualify (a pair of fours or better needed)",
+           "Ante 1: wins 2: Ante paytable, flush 2:1 (§06)", "Call 2: returned: the dealer does not qualify"],
+          ["Joueur : couleur hauteur as : A, 9, 7, 5, 2", "Le donneur n'est pas qualifié (il faut une paire de quatre",
+           "Ante 1 : rapporte 2 : barème d'Ante, couleur 2:1 (§06)"],
+          {"outcome": "win", "dealer_qualified": False, "net": 2}),
+    "5": (["P002 call-result: recorded.call recorded +1, the rules give +2",
+           "P004 net-result: recorded.net recorded +2, the rules give +3"],
+          ["P002 call-result : recorded.call enregistré +1, les règles donnent +2"],
+          {"outcome": "win", "net": 3}),
+}
+
+
+@pytest.mark.parametrize("number", sorted(CASES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_rulings(number: str, lang: str) -> None:
+    english, french, facts = CASES[number]
+    code, out = explain(RULINGS, "--round", number, "--lang", lang)
+    for phrase in english if lang == "en" else french:
+        assert phrase in out, phrase
+    assert code == (1 if number == "5" else 0)
+    doc = explain_json(RULINGS, "--round", number, "--lang", lang)
+    for key, value in facts.items():
+        assert doc[key] == value, key
+    assert doc["language"] == lang and doc["text"] == out
+
+
+def test_json_carries_the_facts() -> None:
+    doc = explain_json(RULINGS, "--round", "3")
+    assert doc["player"]["best_five"][:2] == ["As", "Ah"] and doc["player"]["private_cards_playing"] == ["Ah", "Kd"]
+    steps = doc["comparison"]["steps"]
+    assert [s["role"] for s in steps] == ["category", "pair", "kicker"]
+    assert steps[-1] == {"role": "kicker", "index": 1, "player": "K", "dealer": "Q", "decides": True}
+    assert doc["comparison"]["winner"] == "player"
+    assert [(w["wager"], w["net"], w["rule"]) for w in doc["wagers"]] == [("ante", 1, "paytable"),
+                                                                        ("call", 2, "call_odds")]
+    disputed = explain_json(RULINGS, "--round", "5")
+    assert {(f["code"], f["recorded"], f["expected"]) for f in disputed["findings"]} == {("P002", 1, 2),
+                                                                                         ("P004", 2, 3)}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_void_deal_and_its_replay(lang: str) -> None:
+    code, out = explain(RULINGS, "--round", "6", "--lang", lang)
+    assert code == 0  # the void was recorded as such: an info finding only
+    if lang == "en":
+        assert "The deal is incorrect: the same card dealt twice." in out
+        assert "Detail: Ks is dealt twice (player and flop)" in out
+        assert "Player: Ks 8d" in out and "Flop: Ks 2c 3c" in out
+        assert "Every stake is returned" in out
+    else:
+        assert "La distribution est incorrecte : la même carte distribuée deux fois." in out
+        assert "Toutes les mises sont rendues" in out
+    assert out.count("Round 6" if lang == "en" else "Manche 6") == 2  # the void deal, then its replay
+    doc = json.loads(run("explain", "--format", "json", RULINGS, "--round", "6")[1])
+    assert [e["outcome"] for e in doc["explanations"]] == ["void", "win"]
+    assert doc["explanations"][0]["void"]["kind"] == "duplicate_card"
+
+
+def test_disputed_sample_round_17() -> None:
+    code, out = explain(str(SAMPLES / "disputed.yaml"), "--round", "17")
+    assert code == 1 and "K001" in out and "the rules give high_card" in out
+
+
+def test_errors_exit_2() -> None:
+    code, out = explain(RULINGS, "--round", "99")
+    assert code == 2 and "no round 99" in out
+    code, out = explain(str(SAMPLES / "log.jsonl"), "--round", "1")
+    assert code == 2 and "--session" in out
+    code, out = explain("no-such-file.yaml", "--round", "1")
+    assert code == 2
+
+
+def test_session_option_picks_one() -> None:
+    code, out = explain(str(SAMPLES / "log.jsonl"), "--round", "1", "--session", "sim-vivo-6-2")
+    assert code in (0, 1) and "session sim-vivo-6-2" in out
+
+
+def test_language_from_environment() -> None:
+    assert default_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert default_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
+    assert default_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert default_language({}) == "en"
+    _, out = run("hand", "Ah", "Kd", "As", "7d", "4c", "9h", "2s", "--lang", "fr")
+    assert "paire d'as avec R 9 7" not in out and "paire d'as avec R, 9, 7" in out
+
+
+def test_hand_command() -> None:
+    code, out = run("hand", "Ah", "Kd", "As", "7d", "4c", "9h", "2s")
+    assert code == 0 and "pair of aces, kickers K, 9, 7: A♥ A♠ K♦ 9♥ 7♦" in out
+    code, out = run("hand", "Ah Kd As 7d 4c 9h 2s", "--vs", "Ac Qd As 7d 4c 9h 2s")
+    assert "Kicker 1: K against Q: the first hand wins." in out
+    code, out = run("hand", "--format", "json", "Ah", "Kd", "As", "7d", "4c", "--vs", "Ac Kc As 7d 4c")
+    doc = json.loads(out)
+    assert doc["winner"] == "tie" and doc["hands"][0]["category"] == "pair"
+    code, out = run("hand", "Ah", "Kd", "Ax", "7d", "4c")
+    assert code == 2 and "Ax" in out
+
+
+def test_every_message_is_translated() -> None:
+    """Each message the rulings above ask for has a French translation in the catalogue."""
+    asked: set[str] = set()
+    french = Messages("fr")
+    catalogue = french.catalogue._catalog  # type: ignore[attr-defined]
+
+    class Recording(Messages):
+        def __call__(self, message: str) -> str:
+            asked.add(message)
+            return super().__call__(message)
+
+    from referee.audit.checker import Options
+    from referee.audit.explain import explain_rounds
+    from referee.load.sources import expand
+    from referee.report.ruling import Ruling
+
+    recording = Recording("fr")
+    for number in range(1, 7):
+        for ex in explain_rounds(expand([RULINGS])[0], number, None, Options()):
+            Ruling(ex, recording).text()
+    for value in range(0, 10 << 20, 1 << 20):
+        describe(value | 0x54321, recording, recording.rank)
+    missing = sorted(m for m in asked if m not in catalogue)
+    assert not missing
+
+
+def test_catalogue_is_compiled() -> None:
+    """The committed .mo is the compilation of the committed .po (pybabel compile)."""
+    from io import BytesIO
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    folder = Path(__file__).parent.parent / "referee" / "locale" / "fr" / "LC_MESSAGES"
+    with open(folder / "referee.po", "rb") as fh:
+        catalogue = read_po(fh)
+    compiled = BytesIO()
+    write_mo(compiled, catalogue)
+    assert compiled.getvalue() == (folder / "referee.mo").read_bytes()
