@@ -16,11 +16,17 @@ from .audit.results import InputInfo, Summary
 from .audit.run import dispatch, events
 from .load.sources import SourceError, expand
 from .report.base import Reporter, summary_line
+from .report.github import GithubReporter
 from .report.json import JsonReporter
+from .report.jsonl import JsonLinesReporter
+from .report.junit import JunitReporter
 from .report.text import TextReporter
 from .simulate import POLICIES
 
-FORMATS: dict[str, type[Reporter]] = {"text": TextReporter, "json": JsonReporter}
+FORMATS: dict[str, type[Reporter]] = {
+    "text": TextReporter, "json": JsonReporter, "jsonl": JsonLinesReporter, "github": GithubReporter,
+    "junit": JunitReporter,
+}
 
 
 def use_color(choice: str, stream: TextIO) -> bool:
@@ -42,7 +48,7 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None,
-              help="Report format [default: text].")
+              help="Report format [default: text; github when GITHUB_ACTIONS=true].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to FILE; the summary still goes to the terminal.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
@@ -64,7 +70,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         from .load.yamlio import LOADER_NAME
 
         click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s)", err=True)
-    name = fmt or "text"
+    name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     options = Options(profile=profile)
     stdout = sys.stdout
     if output:

@@ -157,6 +157,8 @@ class Summary:
     by_code: dict[str, int] = field(default_factory=dict)
     by_severity: dict[str, int] = field(default_factory=dict)
     unreadable: int = 0
+    #: Every profile a session was ruled by: origin -> sha256 (the report's integrity block).
+    profiles: dict[str, str] = field(default_factory=dict)
 
     def count(self, finding: Finding) -> None:
         self.by_code[finding.code] = self.by_code.get(finding.code, 0) + 1

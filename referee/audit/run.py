@@ -26,6 +26,8 @@ def dispatch(stream: Iterable[Event], reporters: list[Reporter]) -> Summary:
             for r in reporters:
                 r.round(event)
         elif isinstance(event, SessionInfo):
+            if event.profile_origin is not None and event.profile_sha256 is not None:
+                summary.profiles[event.profile_origin] = event.profile_sha256
             for r in reporters:
                 r.session_opened(event)
         elif isinstance(event, SessionResult):

@@ -103,11 +103,21 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
         "findings": summary.findings, "by_severity": dict(sorted(summary.by_severity.items())),
         "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
         "exit_code": summary.exit_code(strict),
+        "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
     }
 
 
 def referee_dict() -> dict[str, Any]:
     return {"name": "referee", "version": __version__, "format_version": 1}
+
+
+def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
+    """What the report proves it audited: each input's size and SHA-256, each profile's
+    SHA-256, and the referee's version."""
+    lines = [f"input {i.file}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
+    lines += [f"profile {origin}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
+    lines.append(f"referee {__version__}")
+    return lines
 
 
 def summary_line(summary: Summary) -> str:

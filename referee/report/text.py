@@ -9,7 +9,7 @@ from tabulate import tabulate
 
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..rules.money import fmt, signed
-from .base import Reporter, summary_line
+from .base import Reporter, integrity_lines, summary_line
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
 HEADERS = ("round", "decision", "player", "dealer", "qualified", "ante", "call", "bonus",
@@ -93,6 +93,6 @@ class TextReporter(Reporter):
 
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         if not self.quiet:
-            for i in inputs:
-                self._echo(f"input {i.file}: {i.size} bytes, sha256 {i.sha256}")
+            for line in integrity_lines(summary, inputs):
+                self._echo(line)
         self._echo(summary_line(summary))

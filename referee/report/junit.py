@@ -1,0 +1,107 @@
+"""``--format junit``: JUnit XML (the Ant format Jenkins, GitLab and Azure read).
+
+A ``testsuite`` per session, a ``testcase`` per round and one named ``session`` for
+the session's own checks (header, agreed rounds, closing balance). A round with an
+error or warning is a ``failure`` carrying every message; a void deal recorded as
+void is ``skipped`` with its reason; info findings alone do not fail a round. A file
+that cannot be read is a suite of its own with one failing case. The document
+validates against the common JUnit schema (a test checks it).
+"""
+
+from __future__ import annotations
+
+import socket
+from datetime import UTC, datetime
+from xml.sax.saxutils import escape, quoteattr
+
+from .. import __version__
+from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from .base import Reporter, summary_line
+from .text import finding_line
+
+
+def failing(findings: list[Finding]) -> list[Finding]:
+    """Findings that fail a test case: errors and warnings, not infos."""
+    return [f for f in findings if f.severity != "info"]
+
+
+def _case(name: str, classname: str, body: str = "") -> str:
+    head = f"<testcase name={quoteattr(name)} classname={quoteattr(classname)} time=\"0\""
+    return f"  {head}>{body}</testcase>\n" if body else f"  {head}/>\n"
+
+
+def _failure(findings: list[Finding]) -> str:
+    codes = " ".join(sorted({f.code for f in findings}))
+    first = findings[0]
+    message = first.message if len(findings) == 1 else f"{len(findings)} findings: {codes}"
+    text = "\n".join(finding_line(f) for f in findings)
+    return f"<failure message={quoteattr(message)} type={quoteattr(codes)}>{escape(text)}</failure>"
+
+
+class JunitReporter(Reporter):
+    machine = True
+
+    def start(self) -> None:
+        self._suites = 0
+        self._stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        self._host = socket.gethostname() or "localhost"
+        self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
+
+    def session_opened(self, info: SessionInfo) -> None:
+        self._info = info
+        self._cases: list[str] = []
+        self._counts = {"tests": 0, "failures": 0, "skipped": 0}
+
+    def round(self, result: RoundResult) -> None:
+        name = f"round {result.number} (line {result.line})"
+        bad = failing(result.findings)
+        self._counts["tests"] += 1
+        if bad:
+            self._counts["failures"] += 1
+            self._cases.append(_case(name, result.session, _failure(bad)))
+        elif result.ruling is not None and result.ruling.outcome == "void":
+            self._counts["skipped"] += 1
+            reason = f"void deal: {result.ruling.void_reason}"
+            self._cases.append(_case(name, result.session, f"<skipped message={quoteattr(reason)}/>"))
+        else:
+            self._cases.append(_case(name, result.session))
+
+    def session_closed(self, result: SessionResult) -> None:
+        own = failing([f for f in result.findings if f.round is None])
+        self._counts["tests"] += 1
+        self._counts["failures"] += bool(own)
+        self._cases.append(_case("session", result.info.id, _failure(own) if own else ""))
+        ledger = result.ledger
+        out = (f"{ledger.counted_rounds} counted rounds, {ledger.void_rounds} void, {ledger.invalid_rounds} invalid; "
+               f"net {ledger.net}; profile {result.info.profile} sha256 {result.info.profile_sha256}")
+        self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
+                    {"profile": result.info.profile_origin or "", "profile.sha256": result.info.profile_sha256 or ""})
+
+    def problem(self, finding: Finding) -> None:
+        bad = [finding]
+        self._suite(finding.file, finding.file, [_case("file", finding.file, _failure(bad))],
+                    {"tests": 1, "failures": 1, "skipped": 0}, "")
+
+    def _suite(self, name: str, package: str, cases: list[str], counts: dict[str, int], out: str,
+               properties: dict[str, str] | None = None) -> None:
+        attrs = (f"name={quoteattr(name)} package={quoteattr(package)} id=\"{self._suites}\" "
+                 f"timestamp=\"{self._stamp}\" hostname={quoteattr(self._host)} tests=\"{counts['tests']}\" "
+                 f"failures=\"{counts['failures']}\" errors=\"0\" skipped=\"{counts['skipped']}\" time=\"0\"")
+        props = "".join(f"   <property name={quoteattr(k)} value={quoteattr(v)}/>\n"
+                        for k, v in (properties or {}).items())
+        self.out.write(f" <testsuite {attrs}>\n  <properties>\n{props}  </properties>\n")
+        self.out.writelines(cases)
+        self.out.write(f"  <system-out>{escape(out)}</system-out>\n  <system-err/>\n </testsuite>\n")
+        self._suites += 1
+
+    def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
+        properties = {"referee.version": __version__}
+        for n, i in enumerate(inputs):
+            properties.update({f"input.{n}.file": i.file, f"input.{n}.size": str(i.size),
+                               f"input.{n}.sha256": i.sha256})
+        for origin, sha in sorted(summary.profiles.items()):
+            properties[f"profile.{origin}"] = sha
+        self._suite("referee integrity", "referee", [], {"tests": 0, "failures": 0, "skipped": 0},
+                    summary_line(summary), properties)
+        self.out.write(f"<!-- {escape(summary_line(summary)).replace('--', '- -')} -->\n</testsuites>\n")
+

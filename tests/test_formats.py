@@ -1,0 +1,149 @@
+"""Machine formats of `referee check` (issue 5): github, junit, jsonl; pre-commit."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from referee.report.github import escape_data, escape_property
+
+from .conftest import ROOT, SAMPLES, check_json, run
+
+SAMPLE_FILES = [str(SAMPLES / "disputed.yaml"), str(SAMPLES / "void.yaml")]
+ANNOTATION = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::(?P<message>.*)$")
+
+
+def unescape(text: str) -> str:
+    for code, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(code, char)
+    return text
+
+
+def json_findings() -> list[dict[str, object]]:
+    _, report = check_json(*SAMPLE_FILES)
+    return [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+
+
+def test_github_annotations_parse_back() -> None:
+    code, out = run("check", "--format", "github", *SAMPLE_FILES)
+    assert code == 1
+    lines = out.splitlines()
+    annotations = [ANNOTATION.match(line) for line in lines if line.startswith("::")]
+    assert all(annotations)
+    parsed = []
+    for m in annotations:
+        assert m is not None
+        props = dict(p.split("=", 1) for p in m["props"].split(","))
+        parsed.append((unescape(props["file"]), int(props["line"]), unescape(m["message"])))
+    expected = [(f["file"], f["line"], f["message"]) for f in json_findings()]
+    assert Counter(parsed) == Counter(expected)
+    levels = [line.split(" ", 1)[0] for line in lines if line.startswith("::")]
+    order = {"::error": 0, "::warning": 1, "::notice": 2}
+    assert [order[x] for x in levels] == sorted(order[x] for x in levels)  # most severe first
+    assert lines[-1].startswith("2 files, 2 sessions") and "9 findings" in lines[-1]
+
+
+def test_github_escaping() -> None:
+    assert escape_data("100% sure\r\nnext") == "100%25 sure%0D%0Anext"
+    assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+    assert unescape(escape_property("x:y,z%\n")) == "x:y,z%\n"
+
+
+def test_github_is_the_default_in_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    _, out = run("check", str(SAMPLES / "disputed.yaml"))
+    assert out.startswith("::error file=")
+    _, out = run("check", "--format", "text", str(SAMPLES / "disputed.yaml"))
+    assert not out.startswith("::")
+
+
+def test_junit_validates_and_counts_match_json(tmp_path: Path) -> None:
+    import xmlschema
+
+    out = tmp_path / "report.xml"
+    code, _ = run("check", "--format", "junit", "--output", str(out), *SAMPLE_FILES)
+    assert code == 1
+    schema = xmlschema.XMLSchema(str(Path(__file__).parent / "data" / "junit-ant.xsd"))
+    schema.validate(str(out))
+    from xml.etree import ElementTree
+
+    suites = ElementTree.parse(out).getroot().findall("testsuite")
+    sessions = [s for s in suites if s.get("name") != "referee integrity"]
+    _, report = check_json(*SAMPLE_FILES)
+    assert len(sessions) == report["summary"]["sessions"]
+    tests = sum(int(s.get("tests", 0)) for s in sessions)
+    assert tests == report["summary"]["rounds"] + report["summary"]["sessions"]
+    failing_rounds = sum(1 for s in report["sessions"] for r in s["rounds"]
+                         if any(f["severity"] != "info" for f in r["findings"]))
+    failing_sessions = sum(1 for s in report["sessions"]
+                           if any(f["round"] is None and f["severity"] != "info" for f in s["findings"]))
+    assert sum(int(s.get("failures", 0)) for s in sessions) == failing_rounds + failing_sessions
+    skipped = sum(1 for s in report["sessions"] for r in s["rounds"]
+                  if r["outcome"] == "void" and not any(f["severity"] != "info" for f in r["findings"]))
+    assert sum(int(s.get("skipped", 0)) for s in sessions) == skipped == 2
+    for suite in sessions:
+        cases = suite.findall("testcase")
+        assert int(suite.get("tests", 0)) == len(cases)
+        assert int(suite.get("failures", 0)) == sum(c.find("failure") is not None for c in cases)
+    messages = "".join(f.text or "" for s in sessions for f in s.iter("failure"))
+    for finding in json_findings():
+        if finding["severity"] != "info":
+            assert finding["message"] in messages
+    integrity = {p.get("name"): p.get("value") for s in suites if s.get("name") == "referee integrity"
+                 for p in s.iter("property")}
+    assert integrity["input.0.sha256"] == report["inputs"][0]["sha256"]
+
+
+def test_jsonl_is_one_finding_a_line() -> None:
+    code, out = run("check", "--format", "jsonl", *SAMPLE_FILES)
+    assert code == 1
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert Counter((f["code"], f["file"], f["line"]) for f in lines) == Counter(
+        (f["code"], f["file"], f["line"]) for f in json_findings())
+
+
+def test_output_file_keeps_the_summary_on_the_terminal(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    code, terminal = run("check", "--format", "json", "--output", str(out), *SAMPLE_FILES)
+    assert code == 1 and json.loads(out.read_text())["summary"]["findings"] == 9
+    assert terminal.strip().startswith("2 files, 2 sessions") and "9 findings" in terminal
+
+
+def test_quiet_prints_only_findings_and_the_summary() -> None:
+    _, out = run("check", "--quiet", *SAMPLE_FILES)
+    lines = out.splitlines()
+    assert all(re.match(r"^\S+:\d+: [A-Z]\d{3} \[", line) for line in lines[:-1])
+    assert lines[-1].startswith("2 files")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_pre_commit_hook(tmp_path: Path) -> None:
+    """``pre-commit try-repo`` of this repository in a scratch one: a good log passes,
+    a bad one fails. Installs the hook's environment, so it takes a while."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env.pop("GITHUB_ACTIONS", None)
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=scratch, env=env, check=True, capture_output=True)
+
+    git("init", "-q")
+    shutil.copy(SAMPLES / "clean.yaml", scratch / "good.yaml")
+    git("add", "good.yaml")
+    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "referee-check", "--files"]
+    good = subprocess.run([*try_repo, "good.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
+    assert good.returncode == 0, good.stdout + good.stderr
+    shutil.copy(SAMPLES / "disputed.yaml", scratch / "bad.yaml")
+    git("add", "bad.yaml")
+    bad = subprocess.run([*try_repo, "bad.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
+    assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr
