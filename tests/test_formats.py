@@ -147,3 +147,39 @@ def test_pre_commit_hook(tmp_path: Path) -> None:
     git("add", "bad.yaml")
     bad = subprocess.run([*try_repo, "bad.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
     assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr
+
+
+def test_color_choices_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    disputed = str(SAMPLES / "disputed.yaml")
+    _, plain = run("check", "--quiet", disputed)
+    assert "\x1b[" not in plain  # not a terminal: auto means no colour
+    _, coloured = run("check", "--quiet", "--color", "always", disputed)
+    assert "\x1b[" in coloured
+    monkeypatch.setenv("NO_COLOR", "1")
+    from referee.cli import use_color
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    assert not use_color("auto", Tty())  # type: ignore[arg-type]
+    assert use_color("always", Tty())  # type: ignore[arg-type]
+    monkeypatch.delenv("NO_COLOR")
+    assert use_color("auto", Tty())  # type: ignore[arg-type]
+    assert not use_color("never", Tty())  # type: ignore[arg-type]
+
+
+def test_schema_and_profiles_commands() -> None:
+    code, out = run("schema")
+    assert code == 0 and json.loads(out) == json.loads((ROOT / "schemas" / "hand-history.schema.json").read_text())
+    code, out = run("schema", "profile")
+    assert code == 0 and json.loads(out) == json.loads((ROOT / "schemas" / "profile.schema.json").read_text())
+    code, out = run("profiles")
+    assert code == 0
+    header = out.splitlines()[0]
+    assert all(name in header for name in ("vivo", "caribbean", "bonus-aa", "bonus-100"))
+    assert "royal flush" in out and "100:1" in out
+    code, out = run("profiles", "caribbean")
+    assert code == 0 and "sha256" in out and "ante_when_not_qualified: even_money" in out
+    code, out = run("profiles", "nope")
+    assert code == 2 and "unknown profile" in out
