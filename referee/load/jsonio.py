@@ -45,28 +45,34 @@ def _plain_pairs(pairs: list[tuple[str, Any]]) -> LineDict:
     return result
 
 
+class _AtLine:
+    """The pairs hook of JSON Lines: every mapping of the record gets its line.
+
+    One decoder serves every line (building one costs more than decoding a record);
+    the hook reads the line being decoded from here.
+    """
+
+    line = 0
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> LineDict:
+        result = _plain_pairs(pairs)
+        result.line = self.line
+        return result
+
+
+_AT_LINE = _AtLine()
+_LINE_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_AT_LINE)
+
+
 def loads_line(text: str, line: int) -> Any:
     """One JSON Lines record; every mapping gets ``line`` as its line."""
+    _AT_LINE.line = line
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant,
-                          object_pairs_hook=_plain_pairs)
+        return _LINE_DECODER.decode(text)
     except RecursionError:
         raise JsonInputError("invalid JSON: nested too deeply", line) from None
     except ValueError as err:
         raise JsonInputError(f"invalid JSON: {_reason(err)}", line) from None
-    _stamp(data, line)
-    return data
-
-
-def _stamp(data: Any, line: int) -> None:
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, LineDict):
-            node.line = line
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
 
 
 def _reason(err: ValueError) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
-from .cards import Card, CardError, parse_card
+from .cards import SPELLINGS, Card, CardError, parse_card
 from .hands import HandValue, evaluate
 from .profile import AnteWhenNotQualified, Profile
 
@@ -110,6 +110,12 @@ class Ruling:
 def _parse_group(tokens: Sequence[object] | None, label: str) -> tuple[Card | None, ...]:
     if tokens is None:
         return ()
+    try:  # the common case: every token in a canonical spelling, one lookup each
+        fast = tuple(map(_SPELLED, tokens))  # type: ignore[arg-type]
+        if None not in fast:
+            return fast  # type: ignore[return-value]
+    except TypeError:  # an unhashable token: the slow path names it
+        pass
     cards = []
     for i, token in enumerate(tokens, start=1):
         try:
@@ -117,6 +123,9 @@ def _parse_group(tokens: Sequence[object] | None, label: str) -> tuple[Card | No
         except CardError as err:
             raise _VoidDeal("bad_card", f"{label} card {i}: {err}") from None
     return tuple(cards)
+
+
+_SPELLED = SPELLINGS.get
 
 
 class _VoidDeal(Exception):
@@ -135,6 +144,9 @@ def read_cards(deal: Deal) -> Cards:
     dealer = _parse_group(deal.dealer, "dealer")
     cards = Cards(player, flop, turn, river, dealer)
     _check_counts(cards, deal.decision)
+    dealt = [c for c in (*player, *flop, turn, river, *dealer) if c is not None]
+    if len(set(dealt)) == len(dealt):
+        return cards
     seen: dict[Card, str] = {}
     for label, group in (("player", player), ("flop", flop), ("turn", (turn,)),
                          ("river", (river,)), ("dealer", dealer)):
