@@ -13,13 +13,14 @@ import click
 from . import __version__
 from .audit.checker import Options
 from .audit.results import InputInfo, Summary
-from .audit.run import dispatch, events
+from .audit.run import audit_stream, dispatch
 from .load.sources import SourceError, expand
 from .report.base import Reporter, summary_line
 from .report.github import GithubReporter
 from .report.json import JsonReporter
 from .report.jsonl import JsonLinesReporter
 from .report.junit import JunitReporter
+from .report.progress import Progress
 from .report.text import TextReporter
 from .simulate import POLICIES
 
@@ -56,8 +57,12 @@ def main() -> None:
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the text report; NO_COLOR is respected.")
 @click.option("--verbose", "-v", is_flag=True, help="Say which YAML loader ran and other details on stderr.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr [default: on a terminal, with the text format, unless --quiet].")
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
-          strict: bool, color: str, verbose: bool) -> None:
+          strict: bool, color: str, verbose: bool, jobs: int | None, progress: bool | None) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
     Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
@@ -66,21 +71,25 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         sources = expand(list(files))
     except SourceError as err:
         raise click.UsageError(str(err)) from None
+    jobs = jobs or os.cpu_count() or 1
+    _tune_collector()
     if verbose:
         from .load.yamlio import LOADER_NAME
 
-        click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s)", err=True)
+        click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s); "
+                   f"up to {jobs} process(es)", err=True)
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     options = Options(profile=profile)
     stdout = sys.stdout
-    if output:
-        with open(output, "w", encoding="utf-8", newline="\n") as out:
-            reporters = [FORMATS[name](out, color=False, quiet=quiet, strict=strict),
-                         _SummaryOnly(stdout, strict=strict)]
-            summary = dispatch(events(sources, options), reporters)
-    else:
-        reporter = FORMATS[name](stdout, color=use_color(color, stdout), quiet=quiet, strict=strict)
-        summary = dispatch(events(sources, options), [reporter])
+    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not FORMATS[name].machine)
+    with open(output, "w", encoding="utf-8", newline="\n") if output else contextlib.nullcontext(stdout) as out:
+        reporters = [FORMATS[name](out, color=False if output else use_color(color, stdout), quiet=quiet,
+                                   strict=strict)]
+        if output:
+            reporters.append(_SummaryOnly(stdout, strict=strict))
+        stream, done, total = audit_stream(sources, options, reporters, jobs)
+        meter = Progress(sys.stderr, total, done) if show else None
+        summary = dispatch(stream, reporters, meter)
     sys.exit(summary.exit_code(strict))
 
 
@@ -232,6 +241,15 @@ def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt:
 
 def _split(tokens: tuple[str, ...]) -> list[str]:
     return [t for token in tokens for t in token.replace(",", " ").split()]
+
+
+def _tune_collector() -> None:
+    """An audit builds millions of short-lived objects and no cycles worth chasing:
+    collect the young generation less often (bench/RESULTS.md has the figures)."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
 
 
 class _SummaryOnly(Reporter):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -45,6 +46,8 @@ class Source:
     size: int = 0
     problems: list[LoadProblem] = field(default_factory=list)
     data: bytes | None = None
+    #: Bytes read so far (JSON Lines as it goes, other kinds when done): for progress.
+    consumed: int = 0
 
     @property
     def unreadable(self) -> bool:
@@ -92,7 +95,7 @@ def detect_kind(name: str, head: bytes) -> str:
     return "yaml"
 
 
-def _digest(source: Source) -> None:
+def digest(source: Source) -> None:
     """Hash and size the input; stdin is read into memory once, files in chunks."""
     sha = hashlib.sha256()
     if source.path is None:
@@ -122,7 +125,7 @@ def _open(source: Source) -> IO[bytes]:
 def read(source: Source) -> Iterator[Record]:
     """All records of one input. Problems are yielded, never raised."""
     try:
-        _digest(source)
+        digest(source)
         with _open(source) as fh:
             head = fh.read(4096)
             fh.seek(0)
@@ -139,6 +142,7 @@ def read(source: Source) -> Iterator[Record]:
                 yield from _read_json(source, fh)
             else:
                 yield from _read_yaml(source, fh)
+            source.consumed = source.size
     except OSError as err:
         yield _fatal(source, 0, f"cannot read: {err.strerror or err}")
     except MemoryError:
@@ -162,9 +166,65 @@ def _decode(source: Source, raw: bytes, line: int) -> str | LoadProblem:
                            code="H000", fatal=True)
 
 
-def _read_jsonl(source: Source, fh: IO[bytes]) -> Iterator[Record]:
-    have_session = False
-    for number, raw in enumerate(fh, start=1):
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A byte range of a JSON Lines file that starts with a session line (or the file)."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+def _is_session_line(raw: bytes) -> bool:
+    if not raw.lstrip().startswith(b'{"session"'):
+        return False
+    try:
+        return "session" in json.loads(raw)
+    except ValueError:
+        return False
+
+
+def split_jsonl(source: Source, target: int) -> list[Chunk]:
+    """Cut a JSON Lines file into chunks of about ``target`` bytes, each starting at a
+    session line, so that each chunk audits alone exactly as in the whole file."""
+    assert source.path is not None
+    chunks: list[Chunk] = []
+    start, first_line, offset = 0, 1, 0
+    with source.path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if offset - start >= target and _is_session_line(raw):
+                chunks.append(Chunk(start, offset, first_line))
+                start, first_line = offset, number
+            offset += len(raw)
+    chunks.append(Chunk(start, offset, first_line))
+    return chunks
+
+
+def read_chunk(source: Source, chunk: Chunk) -> Iterator[Record]:
+    """The records of one chunk of a JSON Lines file, numbered as in the whole file."""
+    assert source.path is not None
+    source.kind = "jsonl"
+    try:
+        with source.path.open("rb") as fh:
+            fh.seek(chunk.start)
+            lines = _bounded_lines(fh, chunk.end - chunk.start)
+            yield from _read_jsonl(source, lines, chunk.first_line, have_session=chunk.start > 0)
+    except OSError as err:
+        yield _fatal(source, 0, f"cannot read: {err.strerror or err}")
+
+
+def _bounded_lines(fh: IO[bytes], length: int) -> Iterator[bytes]:
+    for raw in fh:
+        if length <= 0:
+            return
+        length -= len(raw)
+        yield raw
+
+
+def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
+                have_session: bool = False) -> Iterator[Record]:
+    for number, raw in enumerate(fh, start=first_line):
+        source.consumed += len(raw)
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         if len(raw) > MAX_LINE_BYTES:

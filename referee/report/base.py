@@ -30,6 +30,18 @@ class Reporter:
 
     def round(self, result: RoundResult) -> None:
         """One round audited."""
+        self.take_round(self.round_payload(result))
+
+    def round_payload(self, result: RoundResult) -> Any:
+        """What this format keeps of a round, computed where the round was audited.
+
+        Must not depend on the reporter's state: with ``--jobs`` it runs in a worker
+        process and only the payload (small, picklable) travels back.
+        """
+        return None
+
+    def take_round(self, payload: Any) -> None:
+        """Add one round's payload to the report, in file order."""
 
     def session_closed(self, result: SessionResult) -> None:
         """A session ends, with its ledger and findings."""

@@ -41,8 +41,11 @@ class JsonReporter(Reporter):
         self._sessions += 1
         self._rounds = 0
 
-    def round(self, result: RoundResult) -> None:
-        self.out.write(("," if self._rounds else "") + "\n" + _dump(round_dict(result)))
+    def round_payload(self, result: RoundResult) -> Any:
+        return _dump(round_dict(result))
+
+    def take_round(self, payload: Any) -> None:
+        self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
 
     def session_closed(self, result: SessionResult) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import socket
 from datetime import UTC, datetime
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import __version__
@@ -52,19 +53,23 @@ class JunitReporter(Reporter):
         self._cases: list[str] = []
         self._counts = {"tests": 0, "failures": 0, "skipped": 0}
 
-    def round(self, result: RoundResult) -> None:
+    def round_payload(self, result: RoundResult) -> Any:
+        """``(case XML, failed, skipped)``."""
         name = f"round {result.number} (line {result.line})"
         bad = failing(result.findings)
-        self._counts["tests"] += 1
         if bad:
-            self._counts["failures"] += 1
-            self._cases.append(_case(name, result.session, _failure(bad)))
-        elif result.ruling is not None and result.ruling.outcome == "void":
-            self._counts["skipped"] += 1
+            return _case(name, result.session, _failure(bad)), True, False
+        if result.ruling is not None and result.ruling.outcome == "void":
             reason = f"void deal: {result.ruling.void_reason}"
-            self._cases.append(_case(name, result.session, f"<skipped message={quoteattr(reason)}/>"))
-        else:
-            self._cases.append(_case(name, result.session))
+            return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True
+        return _case(name, result.session), False, False
+
+    def take_round(self, payload: Any) -> None:
+        case, failed, skipped = payload
+        self._cases.append(case)
+        self._counts["tests"] += 1
+        self._counts["failures"] += failed
+        self._counts["skipped"] += skipped
 
     def session_closed(self, result: SessionResult) -> None:
         own = failing([f for f in result.findings if f.round is None])

@@ -61,9 +61,12 @@ class TextReporter(Reporter):
     def session_opened(self, info: SessionInfo) -> None:
         self._rows = []
 
-    def round(self, result: RoundResult) -> None:
-        if not self.quiet:
-            self._rows.append(ledger_row(result))
+    def round_payload(self, result: RoundResult) -> Any:
+        return None if self.quiet else ledger_row(result)
+
+    def take_round(self, payload: Any) -> None:
+        if payload is not None:
+            self._rows.append(payload)
 
     def session_closed(self, result: SessionResult) -> None:
         info, ledger = result.info, result.ledger

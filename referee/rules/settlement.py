@@ -113,7 +113,7 @@ def _parse_group(tokens: Sequence[object] | None, label: str) -> tuple[Card | No
     try:  # the common case: every token in a canonical spelling, one lookup each
         fast = tuple(map(_SPELLED, tokens))  # type: ignore[arg-type]
         if None not in fast:
-            return fast  # type: ignore[return-value]
+            return fast
     except TypeError:  # an unhashable token: the slow path names it
         pass
     cards = []
