@@ -22,6 +22,7 @@ from .report.jsonl import JsonLinesReporter
 from .report.junit import JunitReporter
 from .report.progress import Progress
 from .report.text import TextReporter
+from .rules.money import dumps
 from .simulate import POLICIES
 
 FORMATS: dict[str, type[Reporter]] = {
@@ -195,7 +196,6 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
     A void deal and its replay share a number: both are explained, in order.
     Exit status: 0 the record agrees, 1 it differs, 2 no such round or unreadable input.
     """
-    import json
 
     from .audit.explain import ExplainError, explain_rounds
     from .i18n import Messages, default_language
@@ -209,7 +209,7 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
     messages = Messages(lang or default_language())
     if fmt == "json":
         doc = {"referee": __version__, "explanations": [explanation_json(e, messages) for e in explanations]}
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        click.echo(dumps(doc, indent=2, ensure_ascii=False))
     else:
         click.echo("\n".join(Ruling(e, messages).text() for e in explanations), nl=False)
     sys.exit(1 if any(f.severity != "info" for e in explanations for f in e.findings) else 0)
@@ -223,7 +223,6 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt: str) -> None:
     """The category, best five and description of 5 to 7 CARDS; with --vs, which wins and why."""
-    import json
 
     from .i18n import Messages, default_language
     from .report.ruling import hand_report
@@ -236,7 +235,7 @@ def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt:
         text, doc = hand_report(groups, messages)
     except (CardError, HandError) as err:
         raise click.BadParameter(str(err), param_hint="CARDS") from None
-    click.echo(json.dumps(doc, indent=2, ensure_ascii=False) if fmt == "json" else text, nl=fmt == "json")
+    click.echo(dumps(doc, indent=2, ensure_ascii=False) if fmt == "json" else text, nl=fmt == "json")
 
 
 def _split(tokens: tuple[str, ...]) -> list[str]:

@@ -10,7 +10,6 @@ of a uniformly shuffled full deck (§07), without shuffling the 43 that are neve
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -21,7 +20,7 @@ from typing import Any, Literal
 from .rules.cards import DECK, Card
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.hands import evaluate
-from .rules.money import plain
+from .rules.money import dumps, plain
 from .rules.profile import Profile
 from .rules.settlement import Deal, Ruling, settle
 from .rules.strategy import bonus_edge, should_call
@@ -220,7 +219,7 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
 
 
 def _flow(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return dumps(value, ensure_ascii=False)
 
 
 def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
@@ -247,11 +246,11 @@ def write(settings: Settings, fmt: str, out: Any) -> None:
         if fmt == "yaml":
             out.write(("---\n" if index else "") + yaml_session(header, rounds))
         elif fmt == "jsonl":
-            out.write(json.dumps({"session": header}) + "\n")
+            out.write(dumps({"session": header}) + "\n")
             for r in rounds:
-                out.write(json.dumps(r, separators=(",", ":")) + "\n")
+                out.write(dumps(r, separators=(",", ":")) + "\n")
         else:
-            body = json.dumps({"session": header, "rounds": rounds}, indent=1)
+            body = dumps({"session": header, "rounds": rounds}, indent=1)
             out.write(("," if index else "") + "\n" + body)
     if fmt == "json":
         out.write("\n]}\n")

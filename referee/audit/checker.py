@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..load.records import LoadProblem, Record, RoundRecord, SessionRecord, key_line, line_at
+from ..load.records import LoadProblem, OversizedList, Record, RoundRecord, SessionRecord, key_line, line_at
 from ..load.sources import Source, read
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Round, Session, suggest
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
@@ -247,6 +247,8 @@ def _explain(error: Any) -> str:
     got = f"got {_short(value)!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
     if kind == "missing":
         return "required field is missing"
+    if isinstance(value, OversizedList):
+        return f"a list of {value.count:,} items, longer than any list of a hand history (at most 52 cards)"
     if kind == "string_type" and not isinstance(value, (dict, list)):
         return f"expected a card or text such as 'Ah' or '10♥', {got}"
     if kind == "model_type" or kind == "dict_type":
@@ -255,6 +257,8 @@ def _explain(error: Any) -> str:
 
 
 def _short(value: Any) -> Any:
+    if isinstance(value, OversizedList):
+        return repr(value)
     if isinstance(value, str) and len(value) > 60:
         return value[:57] + "..."
     if isinstance(value, (dict, list)):

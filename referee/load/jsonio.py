@@ -34,6 +34,15 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a ledger can hold")
 
 
+MAX_DIGITS = 4000
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text):,} digits is not an amount")
+    return int(text)
+
+
 def _plain_pairs(pairs: list[tuple[str, Any]]) -> LineDict:
     result = LineDict(pairs)
     if len(result) != len(pairs):
@@ -61,7 +70,8 @@ class _AtLine:
 
 
 _AT_LINE = _AtLine()
-_LINE_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_AT_LINE)
+_LINE_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant,
+                                 object_pairs_hook=_AT_LINE)
 
 
 def loads_line(text: str, line: int) -> Any:
@@ -85,7 +95,7 @@ class _LineDecoder(json.JSONDecoder):
     """A decoder whose objects know the line of each of their values."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(parse_float=Decimal, parse_constant=_refuse_constant)
+        super().__init__(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant)
         starts = [0]
         find = text.find
         pos = find("\n")

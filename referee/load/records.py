@@ -25,6 +25,19 @@ class LineDict(dict[str, Any]):
         return self.lines.get(key, self.line) if isinstance(key, str) else self.line
 
 
+class OversizedList:
+    """Stands for a list too long to be what the format expects (a million cards):
+    the loader counts its items instead of keeping them, so memory stays bounded."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __repr__(self) -> str:
+        return f"<a list of {self.count:,} items>"
+
+
 def key_line(data: object, key: str, default: int) -> int:
     """Line of ``key`` in ``data`` when it is a :class:`LineDict`, else ``default``."""
     return data.line_of(key) if isinstance(data, LineDict) else default

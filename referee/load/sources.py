@@ -29,6 +29,7 @@ EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
 STDIN = "-"
 TOP_KEYS = ("version", "session", "rounds", "sessions")
 MAX_LINE_BYTES = 16 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 
 class SourceError(Exception):
@@ -48,6 +49,8 @@ class Source:
     data: bytes | None = None
     #: Bytes read so far (JSON Lines as it goes, other kinds when done): for progress.
     consumed: int = 0
+    #: The first byte that is not UTF-8: (line, column, byte); checked for YAML.
+    utf8_error: tuple[int, int, int] | None = None
 
     @property
     def unreadable(self) -> bool:
@@ -95,22 +98,79 @@ def detect_kind(name: str, head: bytes) -> str:
     return "yaml"
 
 
-def digest(source: Source) -> None:
-    """Hash and size the input; stdin is read into memory once, files in chunks."""
+def digest(source: Source, check_text: bool = False) -> None:
+    """Hash and size the input; stdin is read into memory once, files in chunks.
+
+    With ``check_text`` the bytes are also checked to be UTF-8 on the way, and the
+    first bad byte's line and column kept (libyaml would report neither).
+    """
     sha = hashlib.sha256()
+    text = _Utf8Check() if check_text else None
     if source.path is None:
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read() if source.data is None else source.data
         sha.update(data)
         source.data = data
         source.size = len(data)
+        if text is not None:
+            text.feed(data)
     else:
         size = 0
         with source.path.open("rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 sha.update(chunk)
                 size += len(chunk)
+                if text is not None:
+                    text.feed(chunk)
         source.size = size
     source.sha256 = sha.hexdigest()
+    if text is not None:
+        source.utf8_error = text.finish()
+
+
+class _Utf8Check:
+    """Incremental UTF-8 check that knows where the first bad byte is."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+        self.line = 1
+        self.column_base = 0  # bytes since the last newline, before ``pending``
+        self.error: tuple[int, int, int] | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        if self.error is not None:
+            return
+        data = self.pending + chunk
+        try:
+            data.decode("utf-8")
+            good, self.pending = data, b""
+        except UnicodeDecodeError as err:
+            if err.reason == "unexpected end of data" and len(data) - err.start < 4:
+                good, self.pending = data[: err.start], data[err.start:]
+                try:
+                    good.decode("utf-8")
+                except UnicodeDecodeError as inner:
+                    err = inner
+                else:
+                    self._advance(good)
+                    return
+            before = data[: err.start]
+            self._advance(before)
+            self.error = (self.line, self.column_base + 1, data[err.start])
+            return
+        self._advance(good)
+
+    def _advance(self, good: bytes) -> None:
+        newlines = good.count(b"\n")
+        if newlines:
+            self.line += newlines
+            self.column_base = len(good) - good.rfind(b"\n") - 1
+        else:
+            self.column_base += len(good)
+
+    def finish(self) -> tuple[int, int, int] | None:
+        if self.error is None and self.pending:
+            self.error = (self.line, self.column_base + 1, self.pending[0])
+        return self.error
 
 
 def _open(source: Source) -> IO[bytes]:
@@ -125,19 +185,31 @@ def _open(source: Source) -> IO[bytes]:
 def read(source: Source) -> Iterator[Record]:
     """All records of one input. Problems are yielded, never raised."""
     try:
-        digest(source)
+        if source.path is None:
+            digest(source, check_text=True)
         with _open(source) as fh:
             head = fh.read(4096)
             fh.seek(0)
+            source.kind = detect_kind(source.name, head)
+            if source.path is not None:
+                digest(source, check_text=source.kind == "yaml")
             if b"\x00" in head:
                 yield _fatal(source, 1, "binary data (NUL bytes): not a YAML, JSON or JSON Lines file")
                 return
-            source.kind = detect_kind(source.name, head)
             if source.size == 0:
                 yield _fatal(source, 1, "the file is empty: expected a session and its rounds")
                 return
+            if source.kind == "yaml" and source.utf8_error is not None:
+                line, column, byte = source.utf8_error
+                yield _fatal(source, line, f"not UTF-8 text: byte {byte:#04x} at column {column}")
+                return
+            if source.kind == "json" and source.size > MAX_DOCUMENT_BYTES:
+                yield _fatal(source, 1, f"a JSON document of {source.size / 2**20:,.0f} MiB: more than "
+                             f"{MAX_DOCUMENT_BYTES // 2**20} MiB is not read at once; write JSON Lines "
+                             "(a session line, then one round a line)")
+                return
             if source.kind == "jsonl":
-                yield from _read_jsonl(source, fh)
+                yield from _read_jsonl(source, _lines(fh))
             elif source.kind == "json":
                 yield from _read_json(source, fh)
             else:
@@ -214,11 +286,43 @@ def read_chunk(source: Source, chunk: Chunk) -> Iterator[Record]:
 
 
 def _bounded_lines(fh: IO[bytes], length: int) -> Iterator[bytes]:
-    for raw in fh:
+    for raw in _lines(fh):
         if length <= 0:
             return
         length -= len(raw)
         yield raw
+
+
+class _LongLine(bytes):
+    """A line longer than ``MAX_LINE_BYTES``, skipped unread: only its length is kept."""
+
+    length = 0
+
+    def __len__(self) -> int:
+        return self.length
+
+
+def _lines(fh: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a file, none held longer than ``MAX_LINE_BYTES`` (memory stays
+    bounded however long a line is)."""
+    readline = fh.readline
+    limit = MAX_LINE_BYTES + 1
+    while True:
+        raw = readline(limit)
+        if not raw:
+            return
+        if len(raw) < limit or raw.endswith(b"\n"):
+            yield raw
+            continue
+        length = len(raw)
+        while not raw.endswith(b"\n"):
+            raw = readline(1 << 20)
+            if not raw:
+                break
+            length += len(raw)
+        long_line = _LongLine()
+        long_line.length = length
+        yield long_line
 
 
 def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,

@@ -10,14 +10,14 @@ mapping remembers where it was written. libyaml's C parser is used when PyYAML h
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from typing import IO, Any
 
 import yaml
 
-from .records import LineDict
+from .records import LineDict, OversizedList
 
 try:
     from yaml import CSafeLoader as _BaseLoader
@@ -98,91 +98,182 @@ Loader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
+_FLOAT = "tag:yaml.org,2002:float"
 _NULL = "tag:yaml.org,2002:null"
 _BOOL = "tag:yaml.org,2002:bool"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SCALAR_TAGS = (_STR, _INT, _FLOAT, _NULL, _BOOL, _TIMESTAMP, "!")
+#: Lists that may be long: a session's rounds, a document's sessions. Any other list
+#: (cards, meta) keeps at most this many items; the rest are counted, not stored.
+LONG_LISTS = ("rounds", "sessions")
+MAX_LIST_ITEMS = 1000
+MAX_DEPTH = 64
+MAX_DIGITS = 4000
 
 
 class _Builder:
-    """Python values from a composed node graph, faster than PyYAML's constructor.
+    """Python values straight from libyaml's events: no node graph, bounded memory.
 
-    Why: PyYAML constructs every node through a generic, recursive dispatch that
-    costs more than libyaml's parsing; hand histories use a handful of plain types.
-    Strings, plain integers, mappings and sequences are built here directly; every
-    other tag goes through :class:`Loader` (and so through the same rules). A node
-    met twice is an alias: refused, like a merge key.
+    Why: PyYAML composes a node graph (several objects a scalar) and then constructs
+    through a generic recursive dispatch, which costs more than libyaml's parsing and
+    holds the whole graph; a million-item list of cards took 466 MB. Here each event
+    becomes its value at once, plain scalars are resolved by YAML 1.1's rules (PyYAML's
+    own resolver table), lists other than ``rounds``/``sessions`` keep at most
+    ``MAX_LIST_ITEMS`` items, nesting stops at ``MAX_DEPTH``, and an alias or a merge
+    key is refused.
     """
 
     def __init__(self, loader: Loader) -> None:
         self.loader = loader
-        self.seen: set[int] = set()
+        # get_event never returns None before StreamEndEvent, which ends the reading.
+        self.get: Callable[[], yaml.Event] = loader.get_event  # type: ignore[assignment]
+        self.resolvers = loader.yaml_implicit_resolvers
 
-    def build(self, node: yaml.Node) -> Any:
-        key = id(node)
-        if key in self.seen:
+    def documents(self) -> Iterator[Any]:
+        get = self.get
+        get()  # StreamStartEvent
+        while True:
+            event = get()
+            if isinstance(event, yaml.StreamEndEvent):
+                return
+            with _collector_paused():
+                value = self.value(get(), 0, "")
+            get()  # DocumentEndEvent
+            yield value
+
+    def value(self, event: yaml.Event, depth: int, key: str) -> Any:
+        if isinstance(event, yaml.ScalarEvent):
+            return self.scalar(event)
+        if depth >= MAX_DEPTH:
+            raise YamlInputError(f"nested more than {MAX_DEPTH} levels deep: not a hand history",
+                                 _line_of(event))
+        if isinstance(event, yaml.MappingStartEvent):
+            self._check_tag(event, _MAP)
+            return self.mapping(event, depth + 1)
+        if isinstance(event, yaml.SequenceStartEvent):
+            self._check_tag(event, _SEQ)
+            return self.sequence(depth + 1, key)
+        if isinstance(event, yaml.AliasEvent):
             raise YamlInputError(
                 "YAML aliases (*name) are not accepted in hand histories: write the value out",
-                node.start_mark.line + 1,
+                _line_of(event),
             )
-        self.seen.add(key)
-        tag = node.tag
-        if tag == _STR:
-            return node.value
-        if tag == _MAP:
-            return self.mapping(node)  # type: ignore[arg-type]
-        if tag == _SEQ:
-            return [self.build(item) for item in node.value]
-        if tag == _INT and node.value.isdigit():
-            return int(node.value)
-        if tag == _NULL:
-            return None
-        return self.loader.construct_object(node, deep=True)
+        raise YamlInputError(f"unexpected YAML {type(event).__name__}", _line_of(event))
 
-    def mapping(self, node: yaml.MappingNode) -> LineDict:
+    def mapping(self, start: yaml.MappingStartEvent, depth: int) -> LineDict:
         result = LineDict()
-        result.line = node.start_mark.line + 1
+        result.line = _line_of(start)
         lines = result.lines
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlInputError("YAML merge keys (<<) are not accepted in hand histories",
-                                     key_node.start_mark.line + 1)
-            key = self.build(key_node)
-            line = key_node.start_mark.line + 1
+        get = self.get
+        while True:
+            event = get()
+            if isinstance(event, yaml.MappingEndEvent):
+                return result
+            line = _line_of(event)
+            if isinstance(event, yaml.ScalarEvent) and event.value == "<<" and event.implicit[0]:
+                raise YamlInputError("YAML merge keys (<<) are not accepted in hand histories", line)
+            key = self.value(event, depth, "")
             if not isinstance(key, str):
-                key = str(key) if isinstance(key, (int, bool, Decimal)) or key is None else key
-                if not isinstance(key, str):
+                if isinstance(key, (int, bool, Decimal)) or key is None:
+                    key = str(key)
+                else:
                     raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
             if key in result:
                 raise YamlInputError(
                     f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, "H003"
                 )
-            result[key] = self.build(value_node)
+            result[key] = self.value(get(), depth, key)
             lines[key] = line
-        return result
+
+    def sequence(self, depth: int, key: str) -> list[Any] | OversizedList:
+        items: list[Any] = []
+        get = self.get
+        cap = None if key in LONG_LISTS else MAX_LIST_ITEMS
+        count = 0
+        while True:
+            event = get()
+            if isinstance(event, yaml.SequenceEndEvent):
+                return items if cap is None or count <= cap else OversizedList(count)
+            count += 1
+            if cap is not None and count > cap:
+                self.skip(event)
+            else:
+                items.append(self.value(event, depth, ""))
+
+    def skip(self, event: yaml.Event) -> None:
+        """Consume one value without keeping it (the rest of an oversized list)."""
+        level = 0
+        while True:
+            if isinstance(event, yaml.AliasEvent):
+                raise YamlInputError(
+                    "YAML aliases (*name) are not accepted in hand histories: write the value out",
+                    _line_of(event),
+                )
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                level += 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                level -= 1
+            if level == 0:
+                return
+            event = self.get()
+
+    def _check_tag(self, event: yaml.CollectionStartEvent, expected: str) -> None:
+        if event.tag not in (None, "!", expected):
+            raise YamlInputError(f"YAML tag {event.tag} is not accepted in hand histories",
+                                 _line_of(event))
+
+    def scalar(self, event: yaml.ScalarEvent) -> Any:
+        value = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(value) if event.implicit[0] else _STR
+        if tag == _STR:
+            return value
+        if tag not in _SCALAR_TAGS:
+            raise YamlInputError(f"YAML tag {tag} is not accepted in hand histories", _line_of(event))
+        if tag == _INT:
+            if len(value) > MAX_DIGITS:
+                raise YamlInputError(f"a number of {len(value):,} digits is not an amount",
+                                     _line_of(event))
+            if value.isdigit():
+                return int(value)
+        if tag == _NULL:
+            return None
+        node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, TypeError, OverflowError) as err:
+            raise YamlInputError(f"{value[:40]!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {err}",
+                                 _line_of(event)) from None
+        finally:
+            self.loader.constructed_objects.clear()
+
+    def resolve(self, value: str) -> str:
+        """The tag of a plain scalar, by YAML 1.1's implicit rules (as PyYAML)."""
+        for tag, regexp in self.resolvers.get(value[:1], ()):
+            if regexp.match(value):
+                return tag  # type: ignore[no-any-return]
+        return _STR
+
+
+def _line_of(event: yaml.Event) -> int:
+    mark = event.start_mark
+    return mark.line + 1 if mark is not None else 0
 
 
 def load_documents(text: str | bytes | IO[bytes]) -> Any:
     """Iterate the documents of a YAML stream, one at a time.
 
-    The cyclic garbage collector is paused while a document is composed and built:
-    a large document is hundreds of thousands of new objects, none in a cycle, and
-    the collector would walk all of them again and again (measured: 10,000 rounds
-    load in 1.2 s paused against 3.9 s not).
+    The cyclic garbage collector is paused while a document is built: a large
+    document is hundreds of thousands of new objects, none in a cycle, and the
+    collector would walk all of them again and again (measured: 10,000 rounds load in
+    1.2 s paused against 3.9 s not).
     """
     loader = Loader(text)
     try:
-        while True:
-            with _collector_paused():
-                if not loader.check_node():
-                    break
-                node = loader.get_node()
-                document = None if node is None else _Builder(loader).build(node)
-                # PyYAML's constructor remembers every node it built (for aliases): forget
-                # them, or a stream of documents is held in memory to its end.
-                loader.constructed_objects.clear()
-                loader.recursive_objects.clear()
-            yield document
+        yield from _Builder(loader).documents()
     finally:
         loader.dispose()
 

@@ -6,10 +6,10 @@ a million rounds never sits in memory. Amounts are JSON numbers, exact.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..rules.money import dumps
 from .base import (
     Reporter,
     finding_dict,
@@ -23,7 +23,7 @@ from .base import (
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class JsonReporter(Reporter):

@@ -7,9 +7,8 @@ recorded), written as soon as its session closes.
 
 from __future__ import annotations
 
-import json
-
 from ..audit.results import Finding, SessionResult
+from ..rules.money import dumps
 from .base import Reporter, finding_dict
 
 
@@ -17,7 +16,7 @@ class JsonLinesReporter(Reporter):
     machine = True
 
     def _write(self, finding: Finding) -> None:
-        self.out.write(json.dumps(finding_dict(finding), ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.out.write(dumps(finding_dict(finding), ensure_ascii=False, separators=(",", ":")) + "\n")
 
     def session_closed(self, result: SessionResult) -> None:
         for f in result.findings:
