@@ -105,7 +105,8 @@ def test_junit_validates_and_counts_match_json(tmp_path: Path) -> None:
 def test_jsonl_is_one_finding_a_line() -> None:
     code, out = run("check", "--format", "jsonl", *SAMPLE_FILES)
     assert code == 1
-    lines = [json.loads(line) for line in out.splitlines()]
+    *lines, integrity = [json.loads(line) for line in out.splitlines()]
+    assert "code" not in integrity and integrity["summary"]["findings"] == len(lines)
     assert Counter((f["code"], f["file"], f["line"]) for f in lines) == Counter(
         (f["code"], f["file"], f["line"]) for f in json_findings())
 
@@ -183,3 +184,21 @@ def test_schema_and_profiles_commands() -> None:
     assert code == 0 and "sha256" in out and "ante_when_not_qualified: even_money" in out
     code, out = run("profiles", "nope")
     assert code == 2 and "unknown profile" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
+def test_every_format_proves_what_it_audited(fmt: str) -> None:
+    """Each input's size and SHA-256, the profile's SHA-256 and the referee's version."""
+    import hashlib
+
+    from referee import __version__
+    from referee.profiles import resolve_profile
+
+    files = [SAMPLES / "disputed.yaml", SAMPLES / "bonus.yaml"]
+    _, out = run("check", "--format", fmt, *map(str, files))
+    for path in files:
+        data = path.read_bytes()
+        assert hashlib.sha256(data).hexdigest() in out and str(len(data)) in out
+    for name in ("vivo", "bonus-100"):
+        assert resolve_profile(name).sha256 in out
+    assert __version__ in out

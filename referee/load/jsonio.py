@@ -37,10 +37,9 @@ def _refuse_constant(name: str) -> Any:
 MAX_DIGITS = 4000
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > MAX_DIGITS:
-        raise ValueError(f"a number of {len(text):,} digits is not an amount")
-    return int(text)
+def _parse_int(text: str) -> int | Decimal:
+    """Beyond int()'s digit limit a number is kept exact as a Decimal: out of any range."""
+    return Decimal(text) if len(text) > MAX_DIGITS else int(text)
 
 
 def _plain_pairs(pairs: list[tuple[str, Any]]) -> LineDict:

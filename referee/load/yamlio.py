@@ -234,9 +234,8 @@ class _Builder:
         if tag not in _SCALAR_TAGS:
             raise YamlInputError(f"YAML tag {tag} is not accepted in hand histories", _line_of(event))
         if tag == _INT:
-            if len(value) > MAX_DIGITS:
-                raise YamlInputError(f"a number of {len(value):,} digits is not an amount",
-                                     _line_of(event))
+            if len(value) > MAX_DIGITS:  # beyond int()'s digit limit: exact, and out of any range
+                return _construct_decimal(self.loader, yaml.ScalarNode(tag, value))
             if value.isdigit():
                 return int(value)
         if tag == _NULL:
