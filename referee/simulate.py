@@ -10,6 +10,7 @@ of a uniformly shuffled full deck (§07), without shuffling the 43 that are neve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -218,8 +219,13 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
         yield header, list(dealer.rounds())
 
 
+_NOT_YAML = re.compile("[\x7f-\x9f\ufeff\ufffe\uffff]")
+
+
 def _flow(value: Any) -> str:
-    return dumps(value, ensure_ascii=False)
+    """A JSON scalar or flow list, which YAML reads alike, with the characters YAML
+    forbids raw (DEL, C1 controls, BOM) escaped as JSON escapes them."""
+    return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps(value, ensure_ascii=False))
 
 
 def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
