@@ -242,6 +242,55 @@ def _split(tokens: tuple[str, ...]) -> list[str]:
     return [t for token in tokens for t in token.replace(",", " ").split()]
 
 
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.99, show_default=True,
+              help="Confidence of the intervals and level of the tests.")
+@click.option("--decisions/--no-decisions", default=True, show_default=True,
+              help="Value every decision exactly (about 0.3 s each, over --jobs processes).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes [default: the cores].")
+def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: float, decisions: bool,
+          jobs: int | None) -> None:
+    """Statistical audit of FILES: return to player, fairness of the deal, decision audit.
+
+    Exit status: 0 nothing suspect, 1 a flag or a suspect test, 2 unreadable input or bad usage.
+    """
+    from .analysis.decisions import value_all
+    from .analysis.observe import observe
+    from .analysis.stats import Inputs, compute
+    from .audit.run import events
+    from .report.stats import render, verdict
+
+    try:
+        sources = expand(list(files))
+    except SourceError as err:
+        raise click.UsageError(str(err)) from None
+    observations = observe(events(sources, Options(profile=profile)))
+    unreadable = [s.name for s in sources if s.unreadable]
+    for name in unreadable:
+        click.echo(f"{name}: cannot be read in full; run referee check on it", err=True)
+    values = None
+    if decisions:
+        count = len({(r.profile, r.known) for r in observations.rounds if r.known is not None})
+        show = sys.stderr.isatty()
+        with click.progressbar(length=count, label="valuing decisions", file=sys.stderr) if show \
+                else contextlib.nullcontext() as bar:
+            values = value_all(observations.rounds, jobs or os.cpu_count() or 1,
+                               bar.update if bar is not None else None)
+    result = compute(Inputs(observations, values, confidence))
+    if fmt == "json":
+        click.echo(dumps({"referee": {"version": __version__}, **result}, indent=1, ensure_ascii=False))
+    else:
+        click.echo(render(result), nl=False)
+    suspect = any(g["flags"] for g in result["returns"]) or any(
+        verdict(t, confidence).startswith("SUSPECT")
+        for t in [*result["fairness"]["positions"], result["fairness"]["categories"],
+                  result["fairness"]["dealer_qualification"]])
+    sys.exit(2 if unreadable else 1 if suspect else 0)
+
+
 def _tune_collector() -> None:
     """An audit builds millions of short-lived objects and no cycles worth chasing:
     collect the young generation less often (bench/RESULTS.md has the figures)."""

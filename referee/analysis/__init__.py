@@ -1,0 +1,1 @@
+"""Statistics over audited rounds: return to player, fairness of the deal, decisions."""

@@ -1,0 +1,67 @@
+"""The decision audit: the exact value of calling at every decision, against folding.
+
+Each decision is valued from all 1,070,190 completions (``rules/strategy.py``, about
+a third of a second each), in parallel over ``--jobs`` processes; identical
+situations (the same five cards under the same profile) are valued once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..profiles import resolve_profile
+from ..rules.strategy import COMPLETIONS, NOT_QUALIFIED, CallCounts, call_counts
+from .observe import Observed
+
+Situation = tuple[str, tuple[int, ...]]  # (profile origin, the five known cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Valued:
+    """One situation's exact figures, per Ante."""
+
+    call_value: Fraction
+    qualifies: Fraction  # P(dealer qualifies | calling, these cards)
+    categories: tuple[Fraction, ...]  # P(player's final category), by category index
+
+    @property
+    def best(self) -> str:
+        return "call" if self.call_value > -1 else "fold"
+
+
+def value(situation: Situation) -> Valued:
+    origin, known = situation
+    profile = resolve_profile(origin.removeprefix("builtin:")).profile
+    counts: CallCounts = call_counts(known[:2], known[2:5], profile.dealer_qualifier.floor())
+    return Valued(
+        call_value=counts.call_value(profile),
+        qualifies=Fraction(COMPLETIONS - counts.outcome(NOT_QUALIFIED), COMPLETIONS),
+        categories=tuple(Fraction(sum(row), COMPLETIONS) for row in counts.counts),
+    )
+
+
+def value_all(rounds: list[Observed], jobs: int,
+              progress: Callable[[int], None] | None = None) -> dict[Situation, Valued]:
+    """Every distinct situation among ``rounds``, valued (in ``jobs`` processes)."""
+    situations = sorted({(r.profile, r.known) for r in rounds if r.known is not None})
+    if jobs <= 1 or len(situations) < 4:
+        values = {}
+        for s in situations:
+            values[s] = value(s)
+            if progress:
+                progress(1)
+        return values
+    from ..rules.evaluator import tables
+
+    tables()
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = {}
+        for s, v in zip(situations, pool.map(value, situations, chunksize=4), strict=True):
+            results[s] = v
+            if progress:
+                progress(1)
+        return results

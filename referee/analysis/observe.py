@@ -1,0 +1,81 @@
+"""What the statistics need of each audited round, gathered once from the audit.
+
+A round counts when it was ruled and not void: the referee's own ruling (not the
+table's record) is what the statistics describe. Cards are kept as indices (0..51),
+``None`` where the record says a card was not seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..audit.results import RoundResult, SessionInfo
+
+POSITIONS = ("player 1", "player 2", "flop 1", "flop 2", "flop 3", "turn", "river", "dealer 1", "dealer 2")
+
+
+@dataclass(slots=True)
+class Observed:
+    session: str
+    number: int | None
+    file: str
+    line: int
+    profile: str
+    ante: Decimal
+    main_staked: Decimal
+    main_net: Decimal
+    net: Decimal
+    bonus: Decimal
+    bonus_stake: Decimal
+    called: bool
+    cards: tuple[int | None, ...]  # the nine positions of POSITIONS (None: not dealt or not seen)
+    player_category: str | None
+    dealer_qualified: bool | None
+
+    @property
+    def known(self) -> tuple[int, ...] | None:
+        """The five cards seen at the decision, when all were seen."""
+        five = self.cards[:5]
+        return tuple(c for c in five if c is not None) if None not in five else None
+
+
+@dataclass(slots=True)
+class Observations:
+    rounds: list[Observed] = field(default_factory=list)
+    sessions: dict[str, SessionInfo] = field(default_factory=dict)
+
+    def add(self, event: object, session: SessionInfo | None) -> None:
+        if isinstance(event, SessionInfo):
+            self.sessions[event.id] = event
+            return
+        if not isinstance(event, RoundResult) or event.ruling is None or event.ruling.outcome == "void":
+            return
+        r = event.ruling
+        c = r.cards
+        info = self.sessions.get(event.session)
+        origin = info.profile_origin if info and info.profile_origin else "builtin:vivo"
+
+        def index(card: object) -> int | None:
+            return None if card is None else int(card)  # type: ignore[call-overload]
+
+        dealer = tuple(c.dealer) if len(c.dealer) == 2 else (None, None)
+        cards = tuple(index(x) for x in (*c.player, *c.flop, c.turn, c.river, *dealer))
+        self.rounds.append(Observed(
+            session=event.session, number=event.number, file=event.file, line=event.line, profile=origin,
+            ante=r.ante_stake, main_staked=r.ante_stake + r.call_stake, main_net=r.ante + r.call, net=r.net,
+            bonus=r.bonus, bonus_stake=r.bonus_stake, called=r.outcome != "fold", cards=cards,
+            player_category=r.player_hand.category if r.player_hand is not None and r.outcome != "fold" else None,
+            dealer_qualified=r.dealer_qualified,
+        ))
+
+
+def observe(events: Iterable[object]) -> Observations:
+    found = Observations()
+    current: SessionInfo | None = None
+    for event in events:
+        if isinstance(event, SessionInfo):
+            current = event
+        found.add(event, current)
+    return found

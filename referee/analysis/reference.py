@@ -1,0 +1,23 @@
+"""Exact reference figures (RULES.md "Reference figures"), for the statistical tests.
+
+The seven-card counts are checked by ``bench/enumerate7.py`` (all 133,784,560 hands);
+the theoretical returns under optimal play come from the published exact solver
+(``vivo``) or, for other profiles, from the PAR sheet when it exists.
+"""
+
+from __future__ import annotations
+
+SEVEN_CARD_HANDS = 133_784_560
+SEVEN_CARD_COUNTS = {
+    "royal_flush": 4_324, "straight_flush": 37_260, "four_of_a_kind": 224_848, "full_house": 3_473_184,
+    "flush": 4_047_644, "straight": 6_180_020, "three_of_a_kind": 6_461_620, "two_pair": 31_433_400,
+    "pair": 58_627_800, "high_card": 23_294_460,
+}
+DEALER_QUALIFIES = 101_378_140
+
+#: Under optimal play: expected net per Ante (minus the house edge), per unit wagered
+#: (minus the element of risk), and the call rate.
+OPTIMAL = {
+    "vivo": {"net_per_ante": -0.021576, "net_per_wagered": -0.00817, "call_rate": 0.81991,
+             "source": "RULES.md (published exact solver)"},
+}

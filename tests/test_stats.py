@@ -1,0 +1,113 @@
+"""`referee stats` (issue 8): distributions, returns, fairness tests, decision audit."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from referee import DECK
+from referee.analysis.distributions import chi2_sf, gamma_q, z_for
+from referee.rules.money import dumps
+
+from .conftest import check_json, run
+
+
+def even_dof_sf(x: float, dof: int) -> float:
+    """Closed form for even degrees of freedom: e^(-x/2) * sum_{i<k} (x/2)^i / i!."""
+    half = x / 2
+    return math.exp(-half) * sum(half**i / math.factorial(i) for i in range(dof // 2))
+
+
+@pytest.mark.parametrize("dof", [2, 4, 10, 50, 52])
+def test_chi_square_against_the_closed_form(dof: int) -> None:
+    for x in (0.1, 1.0, 5.0, 20.0, 51.0, 68.0, 90.0, 150.0):
+        assert chi2_sf(x, dof) == pytest.approx(even_dof_sf(x, dof), rel=1e-10, abs=1e-300)
+
+
+def test_chi_square_critical_values() -> None:
+    """Published critical values for 51 degrees of freedom."""
+    assert chi2_sf(68.669, 51) == pytest.approx(0.05, abs=2e-4)
+    assert chi2_sf(77.386, 51) == pytest.approx(0.01, abs=1e-4)
+    assert chi2_sf(0, 51) == 1.0
+    assert gamma_q(1.0, 2.0) == pytest.approx(math.exp(-2.0))
+    assert z_for(0.99) == pytest.approx(2.5758, abs=1e-4) and z_for(0.95) == pytest.approx(1.96, abs=1e-3)
+
+
+def simulated(tmp_path: Path, rounds: int, policy: str = "always-call", seed: str = "21") -> str:
+    out = tmp_path / "s.jsonl"
+    code, _ = run("simulate", "--sessions", "1", "--rounds", str(rounds), "--seed", seed, "--policy", policy,
+                  "--format", "jsonl", "--output", str(out))
+    assert code == 0
+    return str(out)
+
+
+def stats_json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code, out = run("stats", "--format", "json", *args)
+    return code, json.loads(out)
+
+
+def test_fair_deal_passes_and_returns_match_the_ledger(tmp_path: Path) -> None:
+    log = simulated(tmp_path, 3000)
+    code, doc = stats_json("--no-decisions", log)
+    positions = doc["fairness"]["positions"]
+    assert [p["position"] for p in positions][:2] == ["player 1", "player 2"]
+    assert all(p["enough"] and p["dof"] == 51 and p["p_value"] > 0.01 for p in positions)
+    assert doc["fairness"]["dealer_qualification"]["n"] == 3000
+    _, report = check_json(log)
+    ledger = report["sessions"][0]["ledger"]
+    returns = doc["returns"][0]
+    assert returns["net_per_ante"]["mean"] == pytest.approx(ledger["net"] / 3000)
+    assert returns["rtp"]["mean"] == pytest.approx(ledger["returned"] / ledger["staked"])
+    assert returns["optimal"]["net_per_ante"] == -0.021576
+    assert code in (0, 1)
+
+
+def test_a_rigged_deck_is_flagged(tmp_path: Path) -> None:
+    """The player's first card is an ace four times in five: position 1 fails."""
+    rng = Random(5)
+    lines = [dumps({"session": {"id": "rigged", "rounds_agreed": 3000}})]
+    for number in range(1, 3001):
+        order = rng.sample(range(52), 9)
+        if rng.random() < 0.8:
+            ace = rng.choice([48, 49, 50, 51])
+            order = [ace, *[c for c in order if c != ace][:8]]
+        cards = [str(DECK[i]) for i in order]
+        lines.append(dumps({"round": number, "ante": 1, "player": cards[:2], "flop": cards[2:5],
+                            "decision": "call", "turn": cards[5], "river": cards[6], "dealer": cards[7:9]}))
+    log = tmp_path / "rigged.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, doc = stats_json("--no-decisions", str(log))
+    first = doc["fairness"]["positions"][0]
+    assert first["position"] == "player 1" and first["p_value"] < 1e-12
+    assert code == 1
+    _, text = run("stats", "--no-decisions", str(log))
+    assert "SUSPECT" in text
+
+
+def test_small_samples_say_so(tmp_path: Path) -> None:
+    code, doc = stats_json("--no-decisions", simulated(tmp_path, 40))
+    assert not any(p["enough"] for p in doc["fairness"]["positions"]) and code == 0
+    _, text = run("stats", "--no-decisions", simulated(tmp_path, 40))
+    assert "sample too small to test" in text
+
+
+def test_decision_audit(tmp_path: Path) -> None:
+    log = simulated(tmp_path, 12, "always-call", "3")
+    code, doc = stats_json("--jobs", "2", log)
+    decisions = doc["decisions"]
+    assert decisions["decisions"] == 12 and decisions["call_rate"] == 1.0
+    for m in decisions["mistakes"]:  # always-call only errs by calling a hand worth less than -1
+        assert m["decision"] == "call" and m["best"] == "fold" and m["call_value"] < -1
+        assert m["loss_per_ante"] == pytest.approx(-1 - m["call_value"])
+    total = sum(m["loss"] for m in decisions["mistakes"])
+    assert sum(decisions["cost_by_session"].values()) == pytest.approx(total)
+    assert decisions["optimal_call_rate"] == pytest.approx(1 - len(decisions["mistakes"]) / 12)
+    q = doc["fairness"]["dealer_qualification"]
+    assert q["exact_conditional"] and 0 < q["expected"] < 12
+    expected = doc["returns"][0]["expected_from_decisions"]
+    assert -3 < expected < 3
+    assert code in (0, 1)
