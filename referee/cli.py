@@ -291,6 +291,36 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     sys.exit(2 if unreadable else 1 if suspect else 0)
 
 
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The HTML file to write.")
+@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@LANG_OPTION
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
+def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool) -> None:
+    """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
+
+    Exit status as for check: 0 no findings, 1 findings, 2 unreadable input or bad usage.
+    """
+    from .audit.run import events
+    from .i18n import default_language
+    from .report.html import HtmlReporter, ReportUnavailable
+
+    try:
+        sources = expand(list(files))
+    except SourceError as err:
+        raise click.UsageError(str(err)) from None
+    _tune_collector()
+    with open(output, "w", encoding="utf-8", newline="\n") as out:
+        try:
+            reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
+        except (ReportUnavailable, ImportError) as err:
+            raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
+        summary = dispatch(events(sources, Options(profile=profile)), [reporter, _SummaryOnly(sys.stdout)])
+    sys.exit(summary.exit_code(strict))
+
+
 def _tune_collector() -> None:
     """An audit builds millions of short-lived objects and no cycles worth chasing:
     collect the young generation less often (bench/RESULTS.md has the figures)."""
