@@ -62,7 +62,7 @@ def test_fair_deal_passes_and_returns_match_the_ledger(tmp_path: Path) -> None:
     returns = doc["returns"][0]
     assert returns["net_per_ante"]["mean"] == pytest.approx(ledger["net"] / 3000)
     assert returns["rtp"]["mean"] == pytest.approx(ledger["returned"] / ledger["staked"])
-    assert returns["optimal"]["net_per_ante"] == -0.021576
+    assert round(returns["optimal"]["net_per_ante"], 6) == -0.021576  # from the shipped PAR sheet
     assert code in (0, 1)
 
 

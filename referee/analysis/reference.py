@@ -15,9 +15,19 @@ SEVEN_CARD_COUNTS = {
 }
 DEALER_QUALIFIES = 101_378_140
 
-#: Under optimal play: expected net per Ante (minus the house edge), per unit wagered
-#: (minus the element of risk), and the call rate.
-OPTIMAL = {
-    "vivo": {"net_per_ante": -0.021576, "net_per_wagered": -0.00817, "call_rate": 0.81991,
-             "source": "RULES.md (published exact solver)"},
-}
+
+
+def optimal(origin: str) -> dict[str, object] | None:
+    """Under optimal play: expected net per Ante (minus the house edge), per unit
+    wagered (minus the element of risk) and the call rate, from the PAR sheet shipped
+    for a built-in profile (``referee par``); None for a profile of one's own."""
+    from .sheet import stored_sheet
+
+    if not origin.startswith("builtin:"):
+        return None
+    sheet = stored_sheet(origin.removeprefix("builtin:"))
+    if sheet is None:
+        return None
+    main = sheet["main"]
+    return {"net_per_ante": -main["house_edge"], "net_per_wagered": -main["element_of_risk"],
+            "call_rate": main["call_rate"]["probability"], "source": "referee par (exact enumeration)"}

@@ -25,7 +25,8 @@ from ..rules.strategy import bonus_edge
 from .decisions import Situation, Valued
 from .distributions import chi2_sf, two_sided_p, z_for
 from .observe import POSITIONS, Observations, Observed
-from .reference import DEALER_QUALIFIES, OPTIMAL, SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
+from .reference import DEALER_QUALIFIES, SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
+from .reference import optimal as reference_optimal
 
 MIN_EXPECTED = 5.0
 MIN_ROUNDS = 30
@@ -64,12 +65,12 @@ def returns(rounds: list[Observed], values: dict[Situation, Valued] | None, conf
     result["bonus_net"] = float(sum((r.bonus for r in rounds), Decimal(0)))
     observed = result["net_per_ante"]
     flags = []
-    name = rounds[0].profile.removeprefix("builtin:") if rounds else ""
-    optimal = OPTIMAL.get(name)
+    optimal = reference_optimal(rounds[0].profile) if rounds else None
     result["optimal"] = optimal
-    if optimal and observed["enough"] and not observed["low"] <= optimal["net_per_ante"] <= observed["high"]:
-        flags.append(f"net per Ante {observed['mean']:+.4f} is outside its {confidence:.0%} interval around "
-                     f"the optimal play's {optimal['net_per_ante']:+.4f}")
+    target = optimal["net_per_ante"] if optimal else None
+    if isinstance(target, float) and observed["enough"] and not observed["low"] <= target <= observed["high"]:
+        flags.append(f"net per Ante {observed['mean']:+.4f}: the optimal play's {target:+.4f} is outside "
+                     f"its {confidence:.0%} interval")
     if values is not None:
         expected = [float(_decision_value(r, values[(r.profile, r.known)]))
                     for r in rounds if r.known is not None]

@@ -1,0 +1,44 @@
+"""A PAR sheet as text (tabulate tables); ``--format json`` prints the sheet itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+
+def render(sheet: dict[str, Any]) -> str:
+    main = sheet["main"]
+    lines = [f"PAR sheet: profile {sheet['profile']}, optimal play (call exactly when calling beats folding)",
+             f"cases (every deal): {main['cases']:,}", ""]
+    call = main["call_rate"]
+    lines += [
+        f"house edge (per Ante)          {main['house_edge']:.4%}   ({main['net_ante_units']} Ante units "
+        f"over {main['cases']:,} cases)",
+        f"element of risk (per wagered)  {main['element_of_risk']:.4%}   (over {main['wagered_ante_units']} "
+        "Ante units wagered)",
+        f"call rate                      {call['probability']:.4%}   ({call['count']:,} of {call['of']:,} "
+        "hole-and-flop situations, weighted)"]
+    indifferent = main.get("indifferent")
+    if indifferent and indifferent["situations"]:
+        lines.append(f"indifferent situations         {indifferent['situations']:,} (calling worth exactly -1 Ante, "
+                     "as folding: folded; calling them changes no expected value)")
+    lines.append("")
+    rows = [[name.replace("_", " "), f"{o['count']:,}", f"{o['probability']:.6f}"]
+            for name, o in main["outcomes"].items()]
+    lines += ["Outcomes", tabulate(rows, headers=["outcome", "cases", "probability"], disable_numparse=True), ""]
+    rows = [[r["category"].replace("_", " "), f"{r['ante_odds']}:1", f"{r['cases']:,}", f"{r['probability']:.6f}",
+             f"{r['not_qualified']:,}", f"{r['win']:,}", f"{r['tie']:,}", f"{r['lose']:,}",
+             f"{r['contribution']:+.6f}"] for r in main["ante_table"]]
+    lines += ["Called hands by the player's final hand (contribution: net per Ante over all cases)",
+              tabulate(rows, headers=["player's hand", "Ante pays", "cases", "probability", "dealer not qual.",
+                                      "win", "tie", "lose", "contribution"], disable_numparse=True), ""]
+    bonus = sheet.get("bonus")
+    if bonus:
+        rows = [[r["category"].replace("_", " "), f"{r['odds']}:1" if r["odds"] else "-", f"{r['paid']:,}",
+                 f"{r['lost']:,}", f"{r['probability_paid']:.6f}", f"{r['contribution']:+.6f}"] for r in bonus["table"]]
+        lines += [f"{bonus['name']} side bet: house edge {bonus['house_edge']:.4%} "
+                  f"({bonus['net_stake_units']} stake units over {bonus['cases']:,} five-card hands)",
+                  tabulate(rows, headers=["five cards", "pays", "paid", "lost", "P(paid)", "contribution"],
+                           disable_numparse=True), ""]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,127 @@
+"""`referee par` (issue 9): the exact PAR sheet, checked three ways.
+
+1. On a reduced deck (12 cards: 9 to A in two suits, 1,663,200 deals) the NumPy engine
+   agrees count for count with a brute force that plays every deal one by one, for
+   every built-in profile (so also for `caribbean` and `bonus-100`, whose figures no
+   one has published).
+2. On the full deck, random flops agree with the pure-Python exact call value
+   (itself checked against a one-by-one enumeration in test_strategy).
+3. The stored sheets hold the published figures (`vivo`: -600,123,513,880 Ante units
+   over 27,813,810,024,000 cases; bonus house edges 6.258% and 6.402%).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from referee import load_profile
+from referee.analysis.par import FULL_DECK, FlopSolver, Payoffs, Tables, Totals, solve
+from referee.analysis.sheet import bonus_sheet, main_sheet, stored_sheet
+from referee.rules.evaluator import CATEGORY_NAMES, rank7
+from referee.rules.strategy import call_counts
+
+SMALL_DECK = tuple(r * 4 + s for r in range(7, 13) for s in (0, 1))
+
+
+def brute_force(profile_name: str, deck: tuple[int, ...]) -> Totals:
+    """Every deal of ``deck`` played one by one, with the optimal decision per situation."""
+    profile = load_profile(profile_name)
+    q = profile.dealer_qualifier.floor()
+    p = Payoffs.of(profile)
+    totals = Totals()
+    for hole in combinations(deck, 2):
+        left = [c for c in deck if c not in hole]
+        for flop in combinations(left, 3):
+            rest = [c for c in left if c not in flop]
+            counts = [[0] * 4 for _ in range(10)]
+            for turn_river in combinations(rest, 2):
+                player = rank7(*hole, *flop, *turn_river)
+                cat = player >> 20
+                for dealer_cards in combinations([c for c in rest if c not in turn_river], 2):
+                    dealer = rank7(*dealer_cards, *flop, *turn_river)
+                    outcome = 0 if dealer < q else 1 if player > dealer else 2 if player == dealer else 3
+                    counts[cat][outcome] += 1
+            completions = sum(map(sum, counts))
+            value = sum(Fraction(row[0] * p.not_qualified[c] + row[1] * p.win[c] + row[3] * p.lose, p.scale)
+                        for c, row in enumerate(counts))
+            totals.cases += completions
+            totals.situations += 1
+            if value > -completions:
+                totals.calling_situations += 1
+                for c in range(10):
+                    for k in range(4):
+                        totals.counts[c][k] += counts[c][k]
+            else:
+                totals.fold += completions
+    return totals
+
+
+@pytest.mark.parametrize("name", ["vivo", "caribbean", "bonus-100"])
+def test_reduced_deck_matches_brute_force(name: str) -> None:
+    fast = solve(load_profile(name), SMALL_DECK)
+    slow = brute_force(name, SMALL_DECK)
+    assert fast.cases == slow.cases == 66 * 120 * 21 * 10
+    assert (fast.fold, fast.situations, fast.calling_situations) == (slow.fold, slow.situations,
+                                                                     slow.calling_situations)
+    assert fast.counts == slow.counts
+
+
+def test_full_deck_flops_match_the_pure_call_value() -> None:
+    profile = load_profile("vivo")
+    q = profile.dealer_qualifier.floor()
+    solver = FlopSolver(FULL_DECK, Payoffs.of(profile), q, Tables())
+    rng = random.Random(11)
+    for _ in range(2):
+        flop = tuple(sorted(rng.sample(range(52), 3)))
+        pairs, counts, completions = solver.flop_counts(flop)
+        assert completions == 1_070_190 and counts.sum() == len(pairs) * completions
+        for k in rng.sample(range(len(pairs)), 3):
+            reference = call_counts(list(pairs[k]), list(flop), q)
+            assert counts[k].tolist() == [list(row) for row in reference.counts]
+
+
+def test_stored_vivo_sheet_has_the_published_figures() -> None:
+    sheet = stored_sheet("vivo")
+    assert sheet is not None
+    main = sheet["main"]
+    assert main["cases"] == 27_813_810_024_000
+    assert main["net_ante_units"] == "-600123513880"
+    assert round(main["house_edge"] * 100, 4) == 2.1576
+    assert round(main["element_of_risk"] * 100, 3) == 0.817
+    assert round(main["call_rate"]["probability"] * 100, 3) == 81.991
+    # The published solver calls where calling is worth exactly what folding is; we fold
+    # there ("call exactly when calling beats folding"): same net, and the published
+    # outcome probabilities are those with the indifferent situations called.
+    published = {"fold": 0.180093, "dealer_not_qualified": 0.205545, "win": 0.272148, "tie": 0.024398,
+                 "lose": 0.317817}
+    indifferent = main["indifferent"]
+    assert indifferent["situations"] > 0
+    for outcome, probability in published.items():
+        assert round(indifferent["outcomes_if_called"][outcome]["probability"], 6) == probability, outcome
+    assert sum(o["count"] for o in main["outcomes"].values()) == main["cases"]
+
+
+@pytest.mark.parametrize("name, edge", [("bonus-100", 6.258), ("bonus-aa", 6.402)])
+def test_bonus_house_edges(name: str, edge: float) -> None:
+    sheet = bonus_sheet(load_profile(name))
+    assert sheet is not None and sheet["cases"] == 2_598_960
+    assert round(sheet["house_edge"] * 100, 3) == edge
+    stored = stored_sheet(name)
+    assert stored is not None and stored["bonus"] == sheet
+
+
+def test_main_sheet_arithmetic() -> None:
+    """The sheet's figures are the totals' exact ratios (a small deck keeps it quick)."""
+    profile = load_profile("vivo")
+    totals = solve(profile, SMALL_DECK)
+    sheet = main_sheet(profile, totals)
+    assert sum(row["cases"] for row in sheet["ante_table"]) == totals.cases - totals.fold
+    outcomes = sheet["outcomes"]
+    assert sum(o["count"] for o in outcomes.values()) == totals.cases
+    assert [row["category"] for row in sheet["ante_table"]] == list(reversed(CATEGORY_NAMES))
+    net = Fraction(sheet["net_ante_units"])
+    assert sheet["house_edge"] == pytest.approx(float(-net / totals.cases))
