@@ -125,3 +125,24 @@ def test_main_sheet_arithmetic() -> None:
     assert [row["category"] for row in sheet["ante_table"]] == list(reversed(CATEGORY_NAMES))
     net = Fraction(sheet["net_ante_units"])
     assert sheet["house_edge"] == pytest.approx(float(-net / totals.cases))
+
+
+def test_par_command_stored_and_differences() -> None:
+    import json
+
+    from referee.analysis.sheet import differences
+
+    from .conftest import run
+
+    code, out = run("par", "--profile", "vivo", "--stored")
+    assert code == 0 and "house edge (per Ante)          2.1576%" in out and "-600123513880" in out
+    assert "indifferent situations         36" in out
+    code, out = run("par", "--profile", "bonus-aa", "--stored", "--format", "json")
+    sheet = json.loads(out)
+    assert code == 0 and sheet["bonus"]["name"] == "Bonus AA"
+    assert differences(sheet, sheet) == []
+    changed = json.loads(out)
+    changed["main"]["cases"] += 1
+    assert differences(sheet, changed) == [f"main.cases: {sheet['main']['cases']} != {sheet['main']['cases'] + 1}"]
+    code, out = run("par", "--profile", "nope", "--stored")
+    assert code == 2
