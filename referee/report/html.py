@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from ..analysis.distributions import z_for
 from ..audit.codes import CODES
 from ..audit.explain import ExplainError, explain
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
@@ -201,7 +202,7 @@ class HtmlReporter(Reporter):
         if n > 1:
             mean = total / n
             sd = math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1))
-            half = 2.5758 * sd / math.sqrt(n)
+            half = z_for(0.99) * sd / math.sqrt(n)
             per_ante = f"{mean:+.3%} (99%: [{mean - half:+.3%}, {mean + half:+.3%}])"
         by_code = [{"code": c, "name": CODES[c].name if c in CODES else "", "severity": CODES[c].severity
                     if c in CODES else "", "count": k} for c, k in sorted(summary.by_code.items())]
