@@ -69,6 +69,9 @@ class Totals:
     # that the sheet can also say what calling them would show (same expected value).
     indifferent_situations: int = 0
     indifferent_counts: list[list[int]] = field(default_factory=lambda: [[0] * 4 for _ in range(10)])
+    #: The optimal decision of each hole pair of each flop solved, in order (bit set: call),
+    #: packed a flop at a time: the table ``decision_table`` reads.
+    decisions: list[bytes] = field(default_factory=list)
 
     def add(self, other: Totals) -> None:
         self.cases += other.cases
@@ -76,6 +79,7 @@ class Totals:
         self.situations += other.situations
         self.calling_situations += other.calling_situations
         self.indifferent_situations += other.indifferent_situations
+        self.decisions.extend(other.decisions)
         for table, theirs in ((self.counts, other.counts), (self.indifferent_counts, other.indifferent_counts)):
             for mine, row in zip(table, theirs, strict=True):
                 for k in range(4):
@@ -238,6 +242,7 @@ class FlopSolver:
         called = counts[calls].sum(axis=0)
         totals.counts = [[weight * int(called[c, k]) for k in range(4)] for c in range(10)]
         totals.indifferent_situations = weight * int(indifferent.sum())
+        totals.decisions = [np.packbits(calls).tobytes()]
         level = counts[indifferent].sum(axis=0)
         totals.indifferent_counts = [[weight * int(level[c, k]) for k in range(4)] for c in range(10)]
         return totals
@@ -282,3 +287,42 @@ def _map(work: list[tuple[Any, ...]], jobs: int) -> Iterator[Totals]:
     _tables()  # built once, shared with the forked workers
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         yield from pool.map(_solve_one, work, chunksize=2)
+
+
+class DecisionTable:
+    """Optimal play without computing: the decision of every hole pair and flop, read
+    from the bits ``solve`` found (shipped for the built-in profiles).
+
+    A situation is mapped to its flop's class by the suit permutation that makes the
+    flop canonical; any such permutation gives the same decision, by symmetry.
+    """
+
+    def __init__(self, data: bytes, deck: Sequence[int] = FULL_DECK) -> None:
+        self.deck = tuple(sorted(deck))
+        classes = flop_classes(self.deck)
+        self.index = {flop: i for i, (flop, _) in enumerate(classes)}
+        n = len(self.deck) - 3
+        self.stride = (n * (n - 1) // 2 + 7) // 8
+        if len(data) != self.stride * len(classes):
+            raise ValueError("decision table of the wrong size for this deck")
+        self.data = data
+        cards = set(self.deck)
+        self.perms = [q for q in permutations(range(4)) if all((c & ~3) | q[c & 3] in cards for c in self.deck)]
+        self.pair_index: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
+
+    def calls(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
+        best: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        for q in self.perms:
+            image = tuple(sorted((c & ~3) | q[c & 3] for c in flop))
+            if best is None or image < best[0]:
+                best = (image, tuple(sorted((c & ~3) | q[c & 3] for c in hole)))
+        assert best is not None
+        canon, pair = best
+        pairs = self.pair_index.get(canon)
+        if pairs is None:
+            rest = [c for c in self.deck if c not in canon]
+            pairs = {(rest[i], rest[j]): k for k, (i, j) in enumerate(combinations(range(len(rest)), 2))}
+            self.pair_index[canon] = pairs
+        k = pairs[(pair[0], pair[1])]
+        byte = self.data[self.index[canon] * self.stride + k // 8]
+        return bool(byte >> (7 - k % 8) & 1)

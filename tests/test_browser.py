@@ -1,0 +1,48 @@
+"""The HTML report in a real headless browser (issue 11): Debian's Chromium, driven by
+Playwright; the screenshot is kept in ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, SAMPLES, run
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="needs Debian's chromium (.ci/run installs it)")
+def test_report_opens_in_a_browser(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM is not None, "CI installs chromium: .ci/run"
+    page_file = tmp_path / "audit.html"
+    run("report", str(SAMPLES / "disputed.yaml"), str(SAMPLES / "void.yaml"), "--output", str(page_file))
+    errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 1600})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(page_file.as_uri())
+        page.wait_for_load_state("load")
+        assert page.locator(".chart svg").first.is_visible()
+        assert page.locator("table.findings").first.is_visible()
+        assert page.locator("tr.finding").count() == 9
+        artefacts = ROOT / "test-artifacts"
+        artefacts.mkdir(exist_ok=True)
+        page.screenshot(path=str(artefacts / "report.png"), full_page=False)
+        assert not page.locator("details pre").first.is_visible()  # rulings start collapsed
+        page.locator("details summary").first.click()  # and open on a click
+        assert page.locator("details pre").first.is_visible()
+        browser.close()
+    assert errors == []
+    assert all(url.startswith("file:") or url.startswith("data:") for url in requests)  # nothing from the network
