@@ -84,10 +84,20 @@ def simple_policy(player: list[Card], flop: list[Card]) -> bool:
 
 
 def optimal_policy(profile: Profile, player: list[Card], flop: list[Card], ante: Decimal, bonus: Decimal) -> bool:
-    """Call exactly when the exact expected value of calling beats folding (about 0.25 s)."""
+    """Call exactly when the exact expected value of calling beats folding.
+
+    Read from the decision table shipped with a built-in profile's PAR sheet (instant),
+    else computed over all 1,070,190 completions (about 0.3 s). A bonus that a fold
+    would forfeit changes the value of calling, so it is always computed then.
+    """
+    from .analysis.sheet import optimal_table
+
     edge = Fraction(0)
     if bonus:
         edge = bonus_edge(profile, evaluate(player + flop).value, Fraction(ante), Fraction(bonus))
+    table = optimal_table(profile) if not edge else None
+    if table is not None:
+        return table.calls([int(c) for c in player], [int(c) for c in flop])
     return should_call(profile, [int(c) for c in player], [int(c) for c in flop], edge)
 
 

@@ -1,7 +1,7 @@
 """`referee par` (issue 9): the exact PAR sheet, checked three ways.
 
 1. On a reduced deck (12 cards: 9 to A in two suits, 1,663,200 deals) the NumPy engine
-   agrees count for count with a brute force that plays every deal one by one, for
+   agrees count for count with ``solve_pure``, which plays every deal one by one, for
    every built-in profile (so also for `caribbean` and `bonus-100`, whose figures no
    one has published).
 2. On the full deck, random flops agree with the pure-Python exact call value
@@ -14,60 +14,28 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from itertools import combinations
 
 import pytest
 
 from referee import load_profile
-from referee.analysis.par import FULL_DECK, FlopSolver, Payoffs, Tables, Totals, solve
+from referee.analysis.par import FULL_DECK, FlopSolver, Payoffs, Tables, solve, solve_pure
 from referee.analysis.sheet import bonus_sheet, main_sheet, stored_sheet
-from referee.rules.evaluator import CATEGORY_NAMES, rank7
+from referee.rules.evaluator import CATEGORY_NAMES
 from referee.rules.strategy import call_counts
 
 SMALL_DECK = tuple(r * 4 + s for r in range(7, 13) for s in (0, 1))
 
 
-def brute_force(profile_name: str, deck: tuple[int, ...]) -> Totals:
-    """Every deal of ``deck`` played one by one, with the optimal decision per situation."""
-    profile = load_profile(profile_name)
-    q = profile.dealer_qualifier.floor()
-    p = Payoffs.of(profile)
-    totals = Totals()
-    for hole in combinations(deck, 2):
-        left = [c for c in deck if c not in hole]
-        for flop in combinations(left, 3):
-            rest = [c for c in left if c not in flop]
-            counts = [[0] * 4 for _ in range(10)]
-            for turn_river in combinations(rest, 2):
-                player = rank7(*hole, *flop, *turn_river)
-                cat = player >> 20
-                for dealer_cards in combinations([c for c in rest if c not in turn_river], 2):
-                    dealer = rank7(*dealer_cards, *flop, *turn_river)
-                    outcome = 0 if dealer < q else 1 if player > dealer else 2 if player == dealer else 3
-                    counts[cat][outcome] += 1
-            completions = sum(map(sum, counts))
-            value = sum(Fraction(row[0] * p.not_qualified[c] + row[1] * p.win[c] + row[3] * p.lose, p.scale)
-                        for c, row in enumerate(counts))
-            totals.cases += completions
-            totals.situations += 1
-            if value > -completions:
-                totals.calling_situations += 1
-                for c in range(10):
-                    for k in range(4):
-                        totals.counts[c][k] += counts[c][k]
-            else:
-                totals.fold += completions
-    return totals
-
-
 @pytest.mark.parametrize("name", ["vivo", "caribbean", "bonus-100"])
 def test_reduced_deck_matches_brute_force(name: str) -> None:
     fast = solve(load_profile(name), SMALL_DECK)
-    slow = brute_force(name, SMALL_DECK)
+    slow = solve_pure(load_profile(name), SMALL_DECK)
     assert fast.cases == slow.cases == 66 * 120 * 21 * 10
     assert (fast.fold, fast.situations, fast.calling_situations) == (slow.fold, slow.situations,
                                                                      slow.calling_situations)
     assert fast.counts == slow.counts
+    assert (fast.indifferent_situations, fast.indifferent_counts) == (slow.indifferent_situations,
+                                                                      slow.indifferent_counts)
 
 
 def test_full_deck_flops_match_the_pure_call_value() -> None:

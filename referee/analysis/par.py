@@ -289,6 +289,48 @@ def _map(work: list[tuple[Any, ...]], jobs: int) -> Iterator[Totals]:
         yield from pool.map(_solve_one, work, chunksize=2)
 
 
+def solve_pure(profile: Profile, deck: Sequence[int]) -> Totals:
+    """The same totals by playing every deal one by one, in pure Python: for small
+    decks (a 12-card deck's 1,663,200 deals take seconds), as an independent check of
+    the NumPy engine and where NumPy is missing. Decisions are exact (Fractions)."""
+    from ..rules.evaluator import rank7
+
+    q = profile.dealer_qualifier.floor()
+    p = Payoffs.of(profile)
+    totals = Totals()
+    for hole in combinations(sorted(deck), 2):
+        left = [c for c in sorted(deck) if c not in hole]
+        for flop in combinations(left, 3):
+            rest = [c for c in left if c not in flop]
+            counts = [[0] * 4 for _ in range(10)]
+            for turn_river in combinations(rest, 2):
+                player = rank7(*hole, *flop, *turn_river)
+                row = counts[player >> 20]
+                for dealer_cards in combinations([c for c in rest if c not in turn_river], 2):
+                    dealer = rank7(*dealer_cards, *flop, *turn_river)
+                    row[NOT_QUALIFIED if dealer < q else WIN if player > dealer else TIE if player == dealer
+                        else LOSE] += 1
+            completions = sum(map(sum, counts))
+            value = sum(Fraction(row[NOT_QUALIFIED] * p.not_qualified[c] + row[WIN] * p.win[c] + row[LOSE] * p.lose,
+                                 p.scale) for c, row in enumerate(counts))
+            totals.cases += completions
+            totals.situations += 1
+            target = totals.counts
+            if value > -completions:
+                totals.calling_situations += 1
+            elif value == -completions:
+                totals.indifferent_situations += 1
+                totals.fold += completions
+                target = totals.indifferent_counts
+            else:
+                totals.fold += completions
+                continue
+            for c in range(10):
+                for k in range(4):
+                    target[c][k] += counts[c][k]
+    return totals
+
+
 class DecisionTable:
     """Optimal play without computing: the decision of every hole pair and flop, read
     from the bits ``solve`` found (shipped for the built-in profiles).
@@ -309,20 +351,25 @@ class DecisionTable:
         cards = set(self.deck)
         self.perms = [q for q in permutations(range(4)) if all((c & ~3) | q[c & 3] in cards for c in self.deck)]
         self.pair_index: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
+        self.canonical: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def calls(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
-        best: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        for q in self.perms:
-            image = tuple(sorted((c & ~3) | q[c & 3] for c in flop))
-            if best is None or image < best[0]:
-                best = (image, tuple(sorted((c & ~3) | q[c & 3] for c in hole)))
-        assert best is not None
-        canon, pair = best
+        canon, perm = self._canonical(tuple(sorted(flop)))
+        a, b = sorted((c & ~3) | perm[c & 3] for c in hole)
         pairs = self.pair_index.get(canon)
         if pairs is None:
             rest = [c for c in self.deck if c not in canon]
             pairs = {(rest[i], rest[j]): k for k, (i, j) in enumerate(combinations(range(len(rest)), 2))}
             self.pair_index[canon] = pairs
-        k = pairs[(pair[0], pair[1])]
+        k = pairs[(a, b)]
         byte = self.data[self.index[canon] * self.stride + k // 8]
         return bool(byte >> (7 - k % 8) & 1)
+
+    def _canonical(self, flop: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The flop's class representative and a suit permutation that maps it there
+        (cached: there are 22,100 flops)."""
+        found = self.canonical.get(flop)
+        if found is None:
+            found = min((tuple(sorted((c & ~3) | q[c & 3] for c in flop)), q) for q in self.perms)
+            self.canonical[flop] = found
+        return found

@@ -19,7 +19,7 @@ from typing import Any
 from ..rules.evaluator import CATEGORY_NAMES, tables, value_of_key
 from ..rules.evaluator import KEYS as CARD_KEYS
 from ..rules.profile import Profile
-from .par import FULL_DECK, OUTCOMES, Payoffs, Totals, solve
+from .par import FULL_DECK, OUTCOMES, DecisionTable, Payoffs, Totals, solve
 
 FORMAT_VERSION = 1
 
@@ -114,6 +114,33 @@ def stored_sheet(name: str) -> dict[str, Any] | None:
     except (FileNotFoundError, OSError):
         return None
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+_DECISIONS: dict[str, DecisionTable | None] = {}
+
+
+def stored_decisions(name: str) -> DecisionTable | None:
+    """The optimal decision of every situation, shipped for a built-in profile."""
+    if name not in _DECISIONS:
+        try:
+            data = resources.files("referee").joinpath(f"data/par/{name}.decisions").read_bytes()
+        except (FileNotFoundError, OSError):
+            _DECISIONS[name] = None
+        else:
+            _DECISIONS[name] = DecisionTable(data)
+    return _DECISIONS[name]
+
+
+def optimal_table(profile: Profile) -> DecisionTable | None:
+    """The shipped decision table that is right for ``profile``: only a built-in's, and
+    only when the profile's main game is exactly that built-in's."""
+    from ..profiles import BUILTIN, resolve_profile
+
+    if profile.name not in BUILTIN:
+        return None
+    builtin = resolve_profile(profile.name).profile
+    same = Payoffs.of(builtin) == Payoffs.of(profile) and builtin.dealer_qualifier == profile.dealer_qualifier
+    return stored_decisions(profile.name) if same else None
 
 
 def differences(a: dict[str, Any], b: dict[str, Any], path: str = "") -> list[str]:

@@ -90,11 +90,57 @@ def _decision_value(r: Observed, v: Valued) -> Fraction:
 
 
 def fairness(rounds: list[Observed], values: dict[Situation, Valued] | None) -> dict[str, Any]:
+    basis = _basis(rounds, values)
     return {
         "positions": [_position(rounds, i) for i in range(len(POSITIONS))],
-        "categories": _categories(rounds, values),
-        "dealer_qualification": _qualification(rounds, values),
+        "categories": _categories(rounds, values, basis),
+        "dealer_qualification": _qualification(rounds, values, basis),
     }
+
+
+@dataclass(slots=True)
+class Basis:
+    """What the called hands' category and qualification are compared with.
+
+    ``exact``: each decision's exact conditional probabilities (decisions valued);
+    ``optimal``: every decision was optimal play's, so the PAR sheet's figures for
+    called hands hold; ``always-call``: the unconditional seven-card figures hold;
+    ``none``: the calls depend on the cards in a way not known without valuing them.
+    """
+
+    name: str
+    categories: list[float] | None = None
+    qualifies: float | None = None
+
+
+def _basis(rounds: list[Observed], values: dict[Situation, Valued] | None) -> Basis:
+    if values is not None and all(r.known is not None for r in rounds):
+        return Basis("exact")
+    if all(r.called for r in rounds):
+        return Basis("always-call", [SEVEN_CARD_COUNTS[c] / SEVEN_CARD_HANDS for c in CATEGORY_NAMES],
+                     DEALER_QUALIFIES / SEVEN_CARD_HANDS)
+    origins = {r.profile for r in rounds}
+    if len(origins) == 1 and all(r.known is not None for r in rounds):
+        figures = _optimal_figures(origins.pop(), rounds)
+        if figures is not None:
+            return figures
+    return Basis("none")
+
+
+def _optimal_figures(origin: str, rounds: list[Observed]) -> Basis | None:
+    from .sheet import optimal_table, stored_sheet
+
+    profile = resolve_profile(origin.removeprefix("builtin:")).profile
+    table = optimal_table(profile)
+    sheet = stored_sheet(profile.name) if table is not None else None
+    if table is None or sheet is None:
+        return None
+    if any(table.calls(r.known[:2], r.known[2:]) != r.called for r in rounds if r.known is not None):
+        return None
+    rows = {row["category"]: row for row in sheet["main"]["ante_table"]}
+    calls = sum(row["cases"] for row in rows.values())
+    qualified = sum(row["win"] + row["tie"] + row["lose"] for row in rows.values())
+    return Basis("optimal", [rows[c]["cases"] / calls for c in CATEGORY_NAMES], qualified / calls)
 
 
 def _position(rounds: list[Observed], i: int) -> dict[str, Any]:
@@ -106,20 +152,27 @@ def _position(rounds: list[Observed], i: int) -> dict[str, Any]:
     1/47 to the expectation of each of those.
     """
     observed = [0] * 52
-    expected = [0.0] * 52
+    seen = 0
+    known_counts = [0] * 52  # how often each card was among the five seen, in rounds showing this position
+    unknown = 0  # rounds showing this position whose five cards were not all seen
     for r in rounds:
         card = r.cards[i]
         if card is None:
             continue
         observed[card] += 1
-        if i < 5:
-            for c in range(52):
-                expected[c] += 1 / 52
-        else:
+        seen += 1
+        if i >= 5:
             known = r.known
-            unseen = [c for c in range(52) if known is None or c not in known]
-            for c in unseen:
-                expected[c] += 1 / len(unseen)
+            if known is None:
+                unknown += 1
+            else:
+                for c in known:
+                    known_counts[c] += 1
+    if i < 5:
+        expected = [seen / 52] * 52
+    else:
+        counted = seen - unknown
+        expected = [(counted - known_counts[c]) / 47 + unknown / 52 for c in range(52)]
     return {"position": POSITIONS[i], **_chi_square(observed, expected)}
 
 
@@ -134,24 +187,26 @@ def _chi_square(observed: list[int], expected: list[float]) -> dict[str, Any]:
     return {"n": n, "chi2": statistic, "dof": dof, "p_value": p, "min_expected": smallest, "enough": enough}
 
 
-def _categories(rounds: list[Observed], values: dict[Situation, Valued] | None) -> dict[str, Any]:
+def _categories(rounds: list[Observed], values: dict[Situation, Valued] | None, basis: Basis) -> dict[str, Any]:
     called = [r for r in rounds if r.called and r.player_category is not None]
     observed = [0] * 10
     expected = [0.0] * 10
-    exact = values is not None
     for r in called:
         observed[CATEGORY_NAMES.index(r.player_category)] += 1
-        if values is not None and r.known is not None:
-            for k, p in enumerate(values[(r.profile, r.known)].categories):
-                expected[k] += float(p)
-        else:
-            exact = False
-            for k, name in enumerate(CATEGORY_NAMES):
-                expected[k] += SEVEN_CARD_COUNTS[name] / SEVEN_CARD_HANDS
+        if basis.name == "exact" and values is not None and r.known is not None:
+            for k, exact in enumerate(values[(r.profile, r.known)].categories):
+                expected[k] += float(exact)
+        elif basis.categories is not None:
+            for k, share in enumerate(basis.categories):
+                expected[k] += share
+    result: dict[str, Any] = {"basis": basis.name, "exact_conditional": basis.name == "exact",
+                              "observed": dict(zip(CATEGORY_NAMES, observed, strict=True)),
+                              "expected": dict(zip(CATEGORY_NAMES, expected, strict=True))}
+    if basis.name == "none":
+        return {**result, "bins": [], "n": len(called), "chi2": 0.0, "dof": 0, "p_value": None,
+                "min_expected": 0.0, "enough": False}
     bins = _merge_small(observed, expected)
-    return {"exact_conditional": exact, "observed": dict(zip(CATEGORY_NAMES, observed, strict=True)),
-            "expected": dict(zip(CATEGORY_NAMES, expected, strict=True)), "bins": [b[0] for b in bins],
-            **_chi_square([b[1] for b in bins], [b[2] for b in bins])}
+    return {**result, "bins": [b[0] for b in bins], **_chi_square([b[1] for b in bins], [b[2] for b in bins])}
 
 
 def _merge_small(observed: list[int], expected: list[float]) -> list[tuple[str, int, float]]:
@@ -173,19 +228,21 @@ def _merge_small(observed: list[int], expected: list[float]) -> list[tuple[str, 
     return bins
 
 
-def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | None) -> dict[str, Any]:
+def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | None, basis: Basis) -> dict[str, Any]:
     seen = [r for r in rounds if r.dealer_qualified is not None]
     qualified = sum(1 for r in seen if r.dealer_qualified)
-    exact = values is not None and all(r.known is not None for r in seen)
+    exact = basis.name == "exact"
     if exact:
         probabilities = [float(values[(r.profile, r.known)].qualifies) for r in seen]  # type: ignore[index]
+    elif basis.qualifies is not None:
+        probabilities = [basis.qualifies] * len(seen)
     else:
-        probabilities = [DEALER_QUALIFIES / SEVEN_CARD_HANDS] * len(seen)
+        probabilities = []
     expected = math.fsum(probabilities)
     variance = math.fsum(p * (1 - p) for p in probabilities)
     z = (qualified - expected) / math.sqrt(variance) if variance > 0 else 0.0
-    enough = expected >= MIN_EXPECTED and len(seen) - expected >= MIN_EXPECTED
-    return {"n": len(seen), "qualified": qualified, "expected": expected,
+    enough = bool(probabilities) and expected >= MIN_EXPECTED and len(seen) - expected >= MIN_EXPECTED
+    return {"basis": basis.name, "n": len(seen), "qualified": qualified, "expected": expected,
             "rate": qualified / len(seen) if seen else None,
             "expected_rate": expected / len(seen) if seen else None, "z": z,
             "p_value": two_sided_p(z) if enough else None, "enough": enough, "exact_conditional": exact}
@@ -193,6 +250,7 @@ def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | Non
 
 def decision_audit(rounds: list[Observed], values: dict[Situation, Valued]) -> dict[str, Any]:
     mistakes = []
+    every = []
     cost: dict[str, Fraction] = defaultdict(Fraction)
     calls = best_calls = valued = 0
     for r in rounds:
@@ -208,16 +266,18 @@ def decision_audit(rounds: list[Observed], values: dict[Situation, Valued]) -> d
         best_calls += call > fold
         loss = best - chosen
         cost[r.session] += loss * Fraction(r.ante)
+        entry = {
+            "session": r.session, "round": r.number, "file": r.file, "line": r.line,
+            "cards": " ".join(_card(c) for c in r.known),
+            "decision": "call" if r.called else "fold", "best": "call" if call > fold else "fold",
+            "call_value": float(call), "fold_value": float(fold), "loss_per_ante": float(loss),
+            "loss": float(loss * Fraction(r.ante)),
+        }
+        every.append(entry)
         if loss > 0:
-            mistakes.append({
-                "session": r.session, "round": r.number, "file": r.file, "line": r.line,
-                "cards": " ".join(_card(c) for c in r.known),
-                "decision": "call" if r.called else "fold", "best": "call" if call > fold else "fold",
-                "call_value": float(call), "fold_value": float(fold), "loss_per_ante": float(loss),
-                "loss": float(loss * Fraction(r.ante)),
-            })
+            mistakes.append(entry)
     return {"decisions": valued, "call_rate": calls / valued if valued else None,
-            "optimal_call_rate": best_calls / valued if valued else None, "mistakes": mistakes,
+            "optimal_call_rate": best_calls / valued if valued else None, "mistakes": mistakes, "all": every,
             "cost_by_session": {s: float(c) for s, c in cost.items()}}
 
 

@@ -7,6 +7,12 @@ from typing import Any
 from tabulate import tabulate
 
 MAX_LISTED = 40
+BASIS = {
+    "exact": "exact for the calls made",
+    "optimal": "every decision was optimal play's: the PAR sheet's figures for called hands",
+    "always-call": "every hand called: the unconditional seven-card figures",
+    "none": "not tested: the calls depend on the cards; value the decisions (--decisions)",
+}
 
 
 def _pct(x: float | None, signed: bool = False) -> str:
@@ -63,11 +69,11 @@ def _fairness(f: dict[str, Any], conf: float) -> list[str]:
              tabulate(rows, headers=["position", "cards", "chi2", "dof", "p-value", "min expected", "verdict"],
                       disable_numparse=True), ""]
     c = f["categories"]
-    basis = "exact for the calls made" if c["exact_conditional"] else "unconditional seven-card frequencies"
+    basis = BASIS[c["basis"]]
     lines.append(f"Player's final category (called rounds; expected: {basis}): chi2 {c['chi2']:.1f}, "
                  f"{c['dof']} dof, p {_p(c['p_value'])}: {verdict(c, conf)}")
     q = f["dealer_qualification"]
-    basis = "exact for the calls made" if q["exact_conditional"] else "75.777% of all seven-card hands"
+    basis = BASIS[q["basis"]]
     lines.append(f"Dealer qualification: {q['qualified']} of {q['n']} ({_pct(q['rate'])}); expected "
                  f"{q['expected']:.1f} ({_pct(q['expected_rate'])}, {basis}); z {q['z']:+.2f}, "
                  f"p {_p(q['p_value'])}: {verdict(q, conf)}")
