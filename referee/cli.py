@@ -83,7 +83,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     options = Options(profile=profile)
     stdout = sys.stdout
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not FORMATS[name].machine)
-    with open(output, "w", encoding="utf-8", newline="\n") if output else contextlib.nullcontext(stdout) as out:
+    with _write_to(output) if output else contextlib.nullcontext(stdout) as out:
         reporters = [FORMATS[name](out, color=False if output else use_color(color, stdout), quiet=quiet,
                                    strict=strict)]
         if output:
@@ -125,12 +125,12 @@ def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: s
         raise click.BadParameter(str(err), param_hint="--profile") from None
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults)
-    with open(output, "w", encoding="utf-8", newline="\n") if output else contextlib.nullcontext(sys.stdout) as out:
+    with _write_to(output) if output and output != "-" else contextlib.nullcontext(sys.stdout) as out:
         write(settings, fmt, out)
     if faults_manifest:
         import json
 
-        with open(faults_manifest, "w", encoding="utf-8") as fh:
+        with _write_to(faults_manifest) as fh:
             json.dump([f.as_dict() for f in settings.manifest], fh, indent=1)
             fh.write("\n")
 
@@ -312,7 +312,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
     except SourceError as err:
         raise click.UsageError(str(err)) from None
     _tune_collector()
-    with open(output, "w", encoding="utf-8", newline="\n") as out:
+    with _write_to(output) as out:
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
         except (ReportUnavailable, ImportError) as err:
@@ -367,6 +367,16 @@ def par(profile_name: str, fmt: str, jobs: int | None, stored: bool, check_store
                    err=True)
     click.echo(dumps(sheet, indent=1) if fmt == "json" else render(sheet), nl=fmt == "json")
     sys.exit(1 if check_stored and found else 0)
+
+
+def _write_to(path: str) -> TextIO:
+    """An output file, or a clear usage error (exit 2) naming it and why it cannot be written."""
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as err:
+        error = click.FileError(path, hint=err.strerror or str(err))
+        error.exit_code = 2  # bad usage, as for an unreadable input
+        raise error from None
 
 
 def _tune_collector() -> None:

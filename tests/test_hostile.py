@@ -189,3 +189,16 @@ def test_unreadable_file_is_not_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "referee", "check", "--quiet", *args], capture_output=True,
                           text=True, timeout=30, check=False)
     assert "Traceback" not in done.stderr and done.returncode == 2
+
+
+@pytest.mark.parametrize("args", [
+    ["check", str(SAMPLES / "clean.yaml"), "--output", "/nonexistent/dir/r.json"],
+    ["report", str(SAMPLES / "clean.yaml"), "--output", "/nonexistent/dir/r.html"],
+    ["simulate", "--output", "/nonexistent/dir/s.yaml"],
+    ["simulate", "--output", "-", "--faults", "0.1", "--faults-manifest", "/nonexistent/dir/m.json"],
+])
+def test_an_output_that_cannot_be_written(args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "/nonexistent/dir/" in done.stderr and "No such file or directory" in done.stderr
