@@ -374,9 +374,13 @@ def _write_to(path: str) -> TextIO:
     try:
         return open(path, "w", encoding="utf-8", newline="\n")
     except OSError as err:
-        error = click.FileError(path, hint=err.strerror or str(err))
-        error.exit_code = 2  # bad usage, as for an unreadable input
-        raise error from None
+        raise _OutputError(path, hint=err.strerror or str(err)) from None
+
+
+class _OutputError(click.FileError):
+    """An output that cannot be written: bad usage, exit 2 (as an unreadable input)."""
+
+    exit_code = 2
 
 
 def _tune_collector() -> None:
