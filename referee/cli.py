@@ -14,7 +14,7 @@ from . import __version__
 from .audit.checker import Options
 from .audit.results import InputInfo, Summary
 from .audit.run import audit_stream, dispatch
-from .load.sources import SourceError, expand
+from .load.sources import Source, SourceError, expand
 from .report.base import Reporter, summary_line
 from .report.github import GithubReporter
 from .report.json import JsonReporter
@@ -68,10 +68,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
 
     Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
     """
-    try:
-        sources = expand(list(files))
-    except SourceError as err:
-        raise click.UsageError(str(err)) from None
+    sources = _sources(files)
     jobs = jobs or os.cpu_count() or 1
     _tune_collector()
     if verbose:
@@ -199,7 +196,7 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
 
     from .audit.explain import ExplainError, explain_rounds
     from .i18n import Messages, default_language
-    from .report.ruling import Ruling, explanation_json
+    from .report.ruling import RulingText, explanation_json
 
     try:
         sources = expand([file])
@@ -211,7 +208,7 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
         doc = {"referee": __version__, "explanations": [explanation_json(e, messages) for e in explanations]}
         click.echo(dumps(doc, indent=2, ensure_ascii=False))
     else:
-        click.echo("\n".join(Ruling(e, messages).text() for e in explanations), nl=False)
+        click.echo("\n".join(RulingText(e, messages).text() for e in explanations), nl=False)
     sys.exit(1 if any(f.severity != "info" for e in explanations for f in e.findings) else 0)
 
 
@@ -263,10 +260,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     from .audit.run import events
     from .report.stats import render, verdict
 
-    try:
-        sources = expand(list(files))
-    except SourceError as err:
-        raise click.UsageError(str(err)) from None
+    sources = _sources(files)
     observations = observe(events(sources, Options(profile=profile)))
     unreadable = [s.name for s in sources if s.unreadable]
     for name in unreadable:
@@ -307,10 +301,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
     from .i18n import default_language
     from .report.html import HtmlReporter, ReportUnavailable
 
-    try:
-        sources = expand(list(files))
-    except SourceError as err:
-        raise click.UsageError(str(err)) from None
+    sources = _sources(files)
     _tune_collector()
     with _write_to(output) as out:
         try:
@@ -367,6 +358,14 @@ def par(profile_name: str, fmt: str, jobs: int | None, stored: bool, check_store
                    err=True)
     click.echo(dumps(sheet, indent=1) if fmt == "json" else render(sheet), nl=fmt == "json")
     sys.exit(1 if check_stored and found else 0)
+
+
+def _sources(files: tuple[str, ...]) -> list[Source]:
+    """The inputs the arguments name, or a usage error (exit 2) saying which names nothing."""
+    try:
+        return expand(list(files))
+    except SourceError as err:
+        raise click.UsageError(str(err)) from None
 
 
 def _write_to(path: str) -> TextIO:

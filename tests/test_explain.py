@@ -179,12 +179,12 @@ def test_every_message_is_translated() -> None:
     from referee.audit.checker import Options
     from referee.audit.explain import explain_rounds
     from referee.load.sources import expand
-    from referee.report.ruling import Ruling
+    from referee.report.ruling import RulingText
 
     recording = Recording("fr")
     for number in range(1, 7):
         for ex in explain_rounds(expand([RULINGS])[0], number, None, Options()):
-            Ruling(ex, recording).text()
+            RulingText(ex, recording).text()
     for value in range(0, 10 << 20, 1 << 20):
         describe(value | 0x54321, recording, recording.rank)
     missing = sorted(m for m in asked if m not in catalogue)

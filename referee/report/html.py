@@ -29,7 +29,7 @@ from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, Sessio
 from ..i18n import Messages
 from ..rules.money import fmt, signed
 from .base import Reporter
-from .ruling import Ruling
+from .ruling import RulingText
 from .text import HEADERS, ledger_row
 
 MAX_POINTS = 2000
@@ -151,7 +151,7 @@ class HtmlReporter(Reporter):
             s.details_more += 1
             return
         try:
-            text = Ruling(explain(result, s.info), self.messages).text()
+            text = RulingText(explain(result, s.info), self.messages).text()
         except ExplainError as err:
             text = str(err)
         self.details += 1

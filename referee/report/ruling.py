@@ -61,7 +61,7 @@ def threshold_words(threshold: HandThreshold, m: Messages) -> str:
                                                         of_ranks=of_ranks)
 
 
-class Ruling:
+class RulingText:
     """Builds the text of one explanation, line by line."""
 
     def __init__(self, ex: Explanation, m: Messages) -> None:
@@ -335,7 +335,7 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, Any]:
         "sections": list(ex.sections),
         "findings": [{"code": f.code, "field": f.field, "recorded": plain(f.recorded), "expected": plain(f.expected),
                       "message": f.message} for f in ex.findings],
-        "text": Ruling(ex, m).text(),
+        "text": RulingText(ex, m).text(),
     }
 
 
