@@ -18,10 +18,10 @@ from fractions import Fraction
 import pytest
 
 from referee import load_profile
-from referee.analysis.par import FULL_DECK, FlopSolver, Payoffs, Tables, solve, solve_pure
+from referee.analysis.par import FULL_DECK, FlopSolver, Tables, solve, solve_pure
 from referee.analysis.sheet import bonus_sheet, main_sheet, stored_sheet
 from referee.rules.evaluator import CATEGORY_NAMES
-from referee.rules.strategy import call_counts
+from referee.rules.strategy import Payoffs, call_counts
 
 SMALL_DECK = tuple(r * 4 + s for r in range(7, 13) for s in (0, 1))
 

@@ -29,14 +29,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, permutations
-from math import comb, lcm
+from math import comb
 from typing import Any
 
-from ..rules.evaluator import CATEGORY_NAMES, RANK_KEYS, best_value_of_suited, tables
-from ..rules.profile import AnteWhenNotQualified, Profile
+from ..rules.evaluator import RANK_KEYS, best_value_of_suited, tables
+from ..rules.profile import Profile
+from ..rules.strategy import LOSE, NOT_QUALIFIED, TIE, WIN, Payoffs
 
-NOT_QUALIFIED, WIN, TIE, LOSE = 0, 1, 2, 3
-OUTCOMES = ("dealer_not_qualified", "win", "tie", "lose")
 SENTINEL = 1 << 24
 BIG = 1 << 25
 FULL_DECK = tuple(range(52))
@@ -84,29 +83,6 @@ class Totals:
             for mine, row in zip(table, theirs, strict=True):
                 for k in range(4):
                     mine[k] += row[k]
-
-
-@dataclass(frozen=True)
-class Payoffs:
-    """Net results per Ante, scaled to integers by ``scale``."""
-
-    scale: int
-    not_qualified: tuple[int, ...]  # by category
-    win: tuple[int, ...]  # by category
-    lose: int
-    call_stake: Fraction
-
-    @classmethod
-    def of(cls, profile: Profile) -> Payoffs:
-        ante = [Fraction(profile.ante_paytable[c]) for c in CATEGORY_NAMES]  # type: ignore[index]
-        call = Fraction(profile.call_multiple)
-        call_win = call * Fraction(profile.call_win_odds)
-        even = profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY
-        nq = [Fraction(1) if even else a for a in ante]
-        win = [a + call_win for a in ante]
-        scale = lcm(*(x.denominator for x in (*nq, *win, call)))
-        return cls(scale, tuple(int(x * scale) for x in nq), tuple(int(x * scale) for x in win),
-                   int(-(1 + call) * scale), call)
 
 
 class Tables:

@@ -19,7 +19,8 @@ from typing import Any
 from ..rules.evaluator import CATEGORY_NAMES, tables, value_of_key
 from ..rules.evaluator import KEYS as CARD_KEYS
 from ..rules.profile import Profile
-from .par import FULL_DECK, OUTCOMES, DecisionTable, Payoffs, Totals, solve
+from ..rules.strategy import OUTCOMES, Payoffs
+from .par import FULL_DECK, DecisionTable, Totals, solve
 
 FORMAT_VERSION = 1
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from math import lcm
 
 from .evaluator import (
     CATEGORY_NAMES,
@@ -56,14 +57,33 @@ class CallCounts:
 
     def call_value(self, profile: Profile) -> Fraction:
         """Expected net of calling, in Antes (Ante and Call together), exact."""
+        p = Payoffs.of(profile)
+        total = sum(nq * p.not_qualified[c] + win * p.win[c] + lose * p.lose
+                    for c, (nq, win, _tie, lose) in enumerate(self.counts))
+        return Fraction(total, p.scale * self.total())
+
+
+@dataclass(frozen=True)
+class Payoffs:
+    """Net results per Ante, scaled to integers by ``scale``."""
+
+    scale: int
+    not_qualified: tuple[int, ...]  # by category
+    win: tuple[int, ...]  # by category
+    lose: int
+    call_stake: Fraction
+
+    @classmethod
+    def of(cls, profile: Profile) -> Payoffs:
+        ante = [Fraction(profile.ante_paytable[c]) for c in CATEGORY_NAMES]  # type: ignore[index]
         call = Fraction(profile.call_multiple)
-        win_call = call * Fraction(profile.call_win_odds)
+        call_win = call * Fraction(profile.call_win_odds)
         even = profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY
-        total = Fraction(0)
-        for category, (nq, win, _tie, lose) in enumerate(self.counts):
-            odds = Fraction(profile.ante_paytable[CATEGORY_NAMES[category]])  # type: ignore[index]
-            total += nq * (Fraction(1) if even else odds) + win * (odds + win_call) - lose * (1 + call)
-        return total / self.total()
+        nq = [Fraction(1) if even else a for a in ante]
+        win = [a + call_win for a in ante]
+        scale = lcm(*(x.denominator for x in (*nq, *win, call)))
+        return cls(scale, tuple(int(x * scale) for x in nq), tuple(int(x * scale) for x in win),
+                   int(-(1 + call) * scale), call)
 
 
 FOLD_VALUE = Fraction(-1)
