@@ -18,6 +18,8 @@ from fractions import Fraction
 from random import Random
 from typing import Any, Literal
 
+from .audit import codes
+from .audit.codes import FindingCode
 from .rules.cards import DECK, Card
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.hands import evaluate
@@ -28,16 +30,16 @@ from .rules.strategy import bonus_edge, should_call
 
 Policy = Literal["always-call", "simple", "optimal"]
 POLICIES = ("always-call", "simple", "optimal")
-FAULTS: dict[str, str] = {
-    "wrong_net": "P004",
-    "wrong_wager": "P001",
-    "wrong_balance": "P005",
-    "wrong_hand": "K001",
-    "duplicate_card": "V001",
-    "missing_river": "V001",
-    "skipped_round": "S004",
-    "repeated_round": "S003",
-    "changed_stake": "S002",
+FAULTS: dict[str, FindingCode] = {
+    "wrong_net": codes.P004,
+    "wrong_wager": codes.P001,
+    "wrong_balance": codes.P005,
+    "wrong_hand": codes.K001,
+    "duplicate_card": codes.V001,
+    "missing_river": codes.V001,
+    "skipped_round": codes.S004,
+    "repeated_round": codes.S003,
+    "changed_stake": codes.S002,
 }
 
 
@@ -46,7 +48,7 @@ class Injected:
     session: str
     round: int
     kind: str
-    code: str
+    code: FindingCode
     ordinal: int = 0
 
     def as_dict(self) -> dict[str, Any]:

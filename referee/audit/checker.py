@@ -24,6 +24,8 @@ from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
+from . import codes
+from .codes import FindingCode
 from .compare import compare_record
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 
@@ -48,7 +50,7 @@ class SessionAudit:
         self.header: Session | None = None
         self.id = f"{Path(record.source).name}#{record.index + 1}"
         if record.data is None:
-            self._add(Finding("H001", "the document has no 'session' header", self.file, record.line))
+            self._add(Finding(codes.H001, "the document has no 'session' header", self.file, record.line))
         else:
             self.header = self._validate_header(record)
             if self.header is not None:
@@ -59,7 +61,7 @@ class SessionAudit:
             base = Path(record.source).parent if record.source != "-" else None
             self.loaded = resolve_profile(name, base)
         except ProfileError as err:
-            self._add(Finding("H005", str(err), self.file, key_line(record.data, "profile", record.line),
+            self._add(Finding(codes.H005, str(err), self.file, key_line(record.data, "profile", record.line),
                               field="profile"))
         self.info = SessionInfo(
             self.id, self.file, record.line,
@@ -136,43 +138,43 @@ class SessionAudit:
         elif n == self.replayable:
             self.expected_number = n + 1  # the replay of a void deal keeps its number (§07)
         elif n in self.used_numbers:
-            emit("S003", f"round number {n} is used twice (expected {expected})", "round", expected, n)
+            emit(codes.S003, f"round number {n} is used twice (expected {expected})", "round", expected, n)
             self.expected_number = expected + 1
         elif n > expected:
             missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
-            emit("S004", f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
+            emit(codes.S004, f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
             self.expected_number = n + 1
         else:
             # A late round fills an earlier gap: the next expected number stays.
-            emit("S009", f"round {n} is out of order (expected {expected})", "round", expected, n)
+            emit(codes.S009, f"round {n} is out of order (expected {expected})", "round", expected, n)
         self.used_numbers.add(n)
         self.replayable = n if ruling.outcome == "void" else None
 
     def _check_stakes(self, model: Round, profile: Profile, ruling: Ruling, emit: _Emitter) -> None:
         for name, amount in (("ante", model.ante), ("bonus", model.bonus), ("call", model.call)):
             if amount is not None and amount % profile.stake_increment:
-                emit("S008", f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
+                emit(codes.S008, f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
                      f"{fmt(profile.stake_increment)}", name, None, amount)
         if model.ante <= 0:
-            emit("S008", "the Ante stake must be more than 0", "ante", None, model.ante)
+            emit(codes.S008, "the Ante stake must be more than 0", "ante", None, model.ante)
         if model.call is not None and model.call != model.ante * profile.call_multiple:
-            emit("S001", f"Call stake {fmt(model.call)} is not {fmt(profile.call_multiple)} × Ante "
+            emit(codes.S001, f"Call stake {fmt(model.call)} is not {fmt(profile.call_multiple)} × Ante "
                  f"{fmt(model.ante)}", "call", model.ante * profile.call_multiple, model.call)
         if profile.fixed_stakes:
             if self.first_ante is None:
                 self.first_ante = model.ante
             elif model.ante != self.first_ante:
-                emit("S002", f"Ante {fmt(model.ante)} differs from the session's {fmt(self.first_ante)}; "
+                emit(codes.S002, f"Ante {fmt(model.ante)} differs from the session's {fmt(self.first_ante)}; "
                      f"profile {profile.name} fixes stakes", "ante", self.first_ante, model.ante)
         if model.bonus and profile.bonus is None:
-            emit("S006", f"bonus stake {fmt(model.bonus)} under profile {profile.name}, which has no bonus; "
+            emit(codes.S006, f"bonus stake {fmt(model.bonus)} under profile {profile.name}, which has no bonus; "
                  "it is returned", "bonus", ZERO, model.bonus)
         header = self.header
         if (profile.call_requires_funds and model.decision == "call" and header is not None
                 and header.opening_balance is not None):
             needed = model.ante + model.bonus + ruling.call_stake
             if self.balance < needed:
-                emit("S007", f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}",
+                emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}",
                      "decision", needed, self.balance)
 
     def _check_balance(self, model: Round, ruling: Ruling, emit: _Emitter) -> None:
@@ -182,7 +184,7 @@ class SessionAudit:
         expected = self.table_balance + step
         if recorded is not None and recorded.balance is not None:
             if recorded.balance != expected:
-                emit("P005", f"balance {fmt(recorded.balance)} does not follow: {fmt(self.table_balance)} "
+                emit(codes.P005, f"balance {fmt(recorded.balance)} does not follow: {fmt(self.table_balance)} "
                      f"{'+' if step >= 0 else '-'} {fmt(abs(step))} = {fmt(expected)}",
                      "recorded.balance", expected, recorded.balance)
             self.table_balance = recorded.balance
@@ -193,9 +195,12 @@ class SessionAudit:
         agreed = self.header.rounds_agreed if self.header and self.header.rounds_agreed else None
         if agreed is None and self.profile is not None:
             agreed = self.profile.rounds_agreed
-        counted = self.ledger.counted_rounds
+        # A round that could not be ruled was still played: it counts (its own finding says why it
+        # was not ruled), so one bad record is not also a wrong round count.
+        counted = self.ledger.counted_rounds + self.ledger.invalid_rounds
         if agreed is not None and counted != agreed and self.profile is not None:
-            self._add(Finding("S005", f"{counted} counted rounds, {agreed} agreed "
+            unruled = f", {self.ledger.invalid_rounds} of them not ruled" if self.ledger.invalid_rounds else ""
+            self._add(Finding(codes.S005, f"{counted} counted rounds{unruled}, {agreed} agreed "
                               f"({self.ledger.void_rounds} void rounds do not count)",
                               self.file, self.info.line, expected=agreed, recorded=counted))
         return SessionResult(self.info, self.ledger, self.findings)
@@ -211,7 +216,7 @@ class _Emitter:
         self.result = result
         self.data = data
 
-    def __call__(self, code: str, message: str, field: str, expected: Any, recorded: Any) -> None:
+    def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
         path = tuple(field.split("."))
         line = line_at(self.data, path, self.result.line)
         number = self.result.number
@@ -233,10 +238,10 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
         at = line_at(data, loc, line)
         if kind == "extra_forbidden":
             fields = RECORDED_FIELDS if len(loc) > 1 and loc[0] == "recorded" else known
-            findings.append(Finding("H002", f"{where}unknown field {path!r}{suggest(str(loc[-1]), fields)}",
+            findings.append(Finding(codes.H002, f"{where}unknown field {path!r}{suggest(str(loc[-1]), fields)}",
                                     file, at, number, path))
             continue
-        findings.append(Finding("H001", f"{where}{path or 'record'}: {_explain(error)}", file, at, number, path,
+        findings.append(Finding(codes.H001, f"{where}{path or 'record'}: {_explain(error)}", file, at, number, path,
                                 recorded=_short(error.get("input"))))
     return findings
 

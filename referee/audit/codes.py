@@ -1,94 +1,181 @@
 """The finding codes: stable names scripts and CI rules rely on, like a linter's.
 
-Each code is one entry here with its documentation; ``docs/findings.md`` is generated
-from this catalogue (a test keeps them in step). Codes are never renumbered: a code
-that is retired stays reserved.
+Each code is one typed constant here with its documentation (``codes.P005``); every
+emitter uses the constants, never a bare string, so a typo fails at import or in mypy
+(``FindingCode`` is a distinct type: ``Finding("P05", ...)`` does not type-check).
+``docs/findings.md`` is generated from this catalogue (a test keeps them in step).
+Codes are never renumbered: a code that is retired stays reserved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal, NewType
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+FindingCode = NewType("FindingCode", str)
 
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    code: str
+    code: FindingCode
     name: str
     severity: Severity
     summary: str
     example: str = ""
 
 
-_ALL = [
-    Code("H000", "unreadable-file", "error",
-         "The file cannot be read as a whole (not found, not UTF-8, invalid YAML or JSON, binary, empty). "
-         "Exit code 2.", "a YAML file with an unclosed bracket"),
-    Code("H001", "invalid-record", "error",
-         "A round or session header has a wrong type, a missing field or a value out of range; "
-         "the round is reported and not ruled, the others are audited.",
-         "`ante: abc`, `decision: raise`, `player: [14, Kd]`"),
-    Code("H002", "unknown-field", "error",
-         "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`.",
-         "`dealr: [Qs, Qc]` (did you mean 'dealer'?)"),
-    Code("H003", "duplicate-key", "error",
-         "The same key twice in one mapping: which one the table meant is unknown. In a YAML or JSON "
-         "document the file is not audited (exit 2); in JSON Lines only that line is lost.",
-         "two `ante:` lines in one round"),
-    Code("H004", "unreadable-record", "error",
-         "A JSON Lines line that is not a JSON object with a `session` or `round` key.", "a truncated last line"),
-    Code("H005", "unknown-profile", "error",
-         "The session's profile is neither built in nor a readable, valid profile file; its rounds are not ruled.",
-         "`profile: vivo2`"),
-    Code("H006", "orphan-round", "error", "A JSON Lines round before any session line.", ""),
-    Code("K001", "player-hand", "error", "The recorded player hand category differs from the rules' evaluation.",
-         "`player_hand: two_pair` for A♥ K♦ on A♠ 7♦ 4♣ 9♥ 2♠ (a pair of aces)"),
-    Code("K002", "dealer-hand", "error", "The recorded dealer hand category differs from the rules' evaluation.", ""),
-    Code("K003", "dealer-qualified", "error",
-         "The recorded dealer qualification differs: the dealer qualifies with a pair of 4s or better (§05).",
-         "`dealer_qualified: true` with a pair of 3s"),
-    Code("P001", "ante-result", "error", "The Ante's recorded net result differs from the profile's settlement.",
-         "`ante: 1` for a flush against an unqualified dealer under vivo (the paytable gives 2)"),
-    Code("P002", "call-result", "error", "The Call's recorded net result differs from the settlement.", ""),
-    Code("P003", "bonus-result", "error", "The bonus stake's recorded net result differs from the settlement.", ""),
-    Code("P004", "net-result", "error", "The round's recorded net result differs from the settlement.",
-         "`net: 2` for the §09 example (the rules give +3)"),
-    Code("P005", "running-balance", "error",
-         "The recorded balance does not follow from the previous balance and this round's net.",
-         "balance 3 after 0 and a net of +2"),
-    Code("P006", "outcome", "error", "The recorded outcome (fold, win, lose, push, void) differs.", ""),
-    Code("P007", "returned", "error", "The recorded total returned (stakes included) differs.", ""),
-    Code("S001", "call-multiple", "error", "The recorded Call stake is not the profile's multiple of the Ante.",
-         "`ante: 1, call: 1` under vivo (Call is 2 × Ante)"),
-    Code("S002", "stake-changed", "error",
-         "The Ante differs from the session's first round under a profile whose stakes are fixed (§07).", ""),
-    Code("S003", "duplicate-round", "error", "A round number that was already used (not a replay of a void deal).", ""),
-    Code("S004", "missing-round", "error", "Round numbers skipped.", "round 7 follows round 5"),
-    Code("S005", "round-count", "warning",
-         "Counted (non-void) rounds differ from the number agreed (§07; void rounds do not count).", ""),
-    Code("S006", "bonus-not-offered", "error", "A bonus stake under a profile without a bonus; it is returned.", ""),
-    Code("S007", "insufficient-funds", "error",
-         "A call the balance cannot cover, under a profile that needs funds for the Call (caribbean) "
-         "and a session with an opening balance.", ""),
-    Code("S008", "stake-increment", "error",
-         "A stake that is not a whole multiple of the profile's stake increment (e.g. a fractional unit).",
-         "`ante: 0.005` with an increment of 0.01"),
-    Code("S009", "round-order", "error", "A round number lower than expected that was never used.", ""),
-    Code("V001", "void-settled", "error",
-         "A malformed deal (§07: a card not among the 52, a card twice, a wrong count, a call without "
-         "turn, river or dealer cards) recorded as valid or settled: all stakes must be returned.", ""),
-    Code("V002", "valid-recorded-void", "error", "A correct deal recorded as void.", ""),
-    Code("V003", "void-deal", "info",
-         "A void deal, correctly handled: reported with its reason; stakes returned, not counted.", ""),
-]
+_ALL: list[Code] = []
+
+
+def _code(code: str, name: str, severity: Severity, summary: str, example: str = "") -> FindingCode:
+    """Register one code in the catalogue and give back its typed constant."""
+    typed = FindingCode(code)
+    _ALL.append(Code(typed, name, severity, summary, example))
+    return typed
+
+
+H000: Final = _code(
+    "H000", "unreadable-file", "error",
+    "The file cannot be read as a whole (not found, not UTF-8, invalid YAML or JSON, binary, empty). Exit "
+    "code 2.",
+    "a YAML file with an unclosed bracket",
+)
+H001: Final = _code(
+    "H001", "invalid-record", "error",
+    "A round or session header has a wrong type, a missing field or a value out of range; the round is "
+    "reported and not ruled, the others are audited.",
+    "`ante: abc`, `decision: raise`, `player: [14, Kd]`",
+)
+H002: Final = _code(
+    "H002", "unknown-field", "error",
+    "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`.",
+    "`dealr: [Qs, Qc]` (did you mean 'dealer'?)",
+)
+H003: Final = _code(
+    "H003", "duplicate-key", "error",
+    "The same key twice in one mapping: which one the table meant is unknown. In a YAML or JSON document "
+    "the file is not audited (exit 2); in JSON Lines only that line is lost.",
+    "two `ante:` lines in one round",
+)
+H004: Final = _code(
+    "H004", "unreadable-record", "error",
+    "A JSON Lines line that is not a JSON object with a `session` or `round` key.",
+    "a truncated last line",
+)
+H005: Final = _code(
+    "H005", "unknown-profile", "error",
+    "The session's profile is neither built in nor a readable, valid profile file; its rounds are not ruled.",
+    "`profile: vivo2`",
+)
+H006: Final = _code(
+    "H006", "orphan-round", "error",
+    "A JSON Lines round before any session line.",
+)
+K001: Final = _code(
+    "K001", "player-hand", "error",
+    "The recorded player hand category differs from the rules' evaluation.",
+    "`player_hand: two_pair` for A♥ K♦ on A♠ 7♦ 4♣ 9♥ 2♠ (a pair of aces)",
+)
+K002: Final = _code(
+    "K002", "dealer-hand", "error",
+    "The recorded dealer hand category differs from the rules' evaluation.",
+)
+K003: Final = _code(
+    "K003", "dealer-qualified", "error",
+    "The recorded dealer qualification differs: the dealer qualifies with a pair of 4s or better (§05).",
+    "`dealer_qualified: true` with a pair of 3s",
+)
+P001: Final = _code(
+    "P001", "ante-result", "error",
+    "The Ante's recorded net result differs from the profile's settlement.",
+    "`ante: 1` for a flush against an unqualified dealer under vivo (the paytable gives 2)",
+)
+P002: Final = _code(
+    "P002", "call-result", "error",
+    "The Call's recorded net result differs from the settlement.",
+)
+P003: Final = _code(
+    "P003", "bonus-result", "error",
+    "The bonus stake's recorded net result differs from the settlement.",
+)
+P004: Final = _code(
+    "P004", "net-result", "error",
+    "The round's recorded net result differs from the settlement.",
+    "`net: 2` for the §09 example (the rules give +3)",
+)
+P005: Final = _code(
+    "P005", "running-balance", "error",
+    "The recorded balance does not follow from the previous balance and this round's net.",
+    "balance 3 after 0 and a net of +2",
+)
+P006: Final = _code(
+    "P006", "outcome", "error",
+    "The recorded outcome (fold, win, lose, push, void) differs.",
+)
+P007: Final = _code(
+    "P007", "returned", "error",
+    "The recorded total returned (stakes included) differs.",
+)
+S001: Final = _code(
+    "S001", "call-multiple", "error",
+    "The recorded Call stake is not the profile's multiple of the Ante.",
+    "`ante: 1, call: 1` under vivo (Call is 2 × Ante)",
+)
+S002: Final = _code(
+    "S002", "stake-changed", "error",
+    "The Ante differs from the session's first round under a profile whose stakes are fixed (§07).",
+)
+S003: Final = _code(
+    "S003", "duplicate-round", "error",
+    "A round number that was already used (not a replay of a void deal).",
+)
+S004: Final = _code(
+    "S004", "missing-round", "error",
+    "Round numbers skipped.",
+    "round 7 follows round 5",
+)
+S005: Final = _code(
+    "S005", "round-count", "warning",
+    "Counted (non-void) rounds differ from the number agreed (§07; void rounds do not count).",
+)
+S006: Final = _code(
+    "S006", "bonus-not-offered", "error",
+    "A bonus stake under a profile without a bonus; it is returned.",
+)
+S007: Final = _code(
+    "S007", "insufficient-funds", "error",
+    "A call the balance cannot cover, under a profile that needs funds for the Call (caribbean) and a "
+    "session with an opening balance.",
+)
+S008: Final = _code(
+    "S008", "stake-increment", "error",
+    "A stake that is not a whole multiple of the profile's stake increment (e.g. a fractional unit).",
+    "`ante: 0.005` with an increment of 0.01",
+)
+S009: Final = _code(
+    "S009", "round-order", "error",
+    "A round number lower than expected that was never used.",
+)
+V001: Final = _code(
+    "V001", "void-settled", "error",
+    "A malformed deal (§07: a card not among the 52, a card twice, a wrong count, a call without turn, "
+    "river or dealer cards) recorded as valid or settled: all stakes must be returned.",
+)
+V002: Final = _code(
+    "V002", "valid-recorded-void", "error",
+    "A correct deal recorded as void.",
+)
+V003: Final = _code(
+    "V003", "void-deal", "info",
+    "A void deal, correctly handled: reported with its reason; stakes returned, not counted.",
+)
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
 
 
-def severity_of(code: str) -> Severity:
+def severity_of(code: FindingCode | str) -> Severity:
     return CODES[code].severity
 
 

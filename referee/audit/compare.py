@@ -14,10 +14,13 @@ from typing import Any
 from ..models import Recorded, Round
 from ..rules.money import signed
 from ..rules.settlement import Ruling
+from . import codes
+from .codes import FindingCode
 
-Emit = Callable[[str, str, str, Any, Any], None]
-_WAGERS = (("ante", "P001", "Ante result"), ("call", "P002", "Call result"), ("bonus", "P003", "bonus result"),
-           ("net", "P004", "net result"), ("returned", "P007", "total returned"))
+Emit = Callable[[FindingCode, str, str, Any, Any], None]
+_WAGERS = (("ante", codes.P001, "Ante result"), ("call", codes.P002, "Call result"),
+           ("bonus", codes.P003, "bonus result"), ("net", codes.P004, "net result"),
+           ("returned", codes.P007, "total returned"))
 
 
 def compare_record(model: Round, ruling: Ruling, emit: Emit) -> None:
@@ -28,7 +31,7 @@ def compare_record(model: Round, ruling: Ruling, emit: Emit) -> None:
     if recorded is None:
         return
     if recorded.void:
-        emit("V002", "the deal is correct but recorded as void", "recorded.void", False, True)
+        emit(codes.V002, "the deal is correct but recorded as void", "recorded.void", False, True)
         return
     _compare_hands(recorded, ruling, emit)
     _compare_money(recorded, ruling, emit)
@@ -42,20 +45,21 @@ def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit) -> None
         or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net"))
     )
     if settled:
-        emit("V001", f"void deal ({reason}) recorded as valid: all stakes are returned (§07)",
+        emit(codes.V001, f"void deal ({reason}) recorded as valid: all stakes are returned (§07)",
              "recorded.void" if recorded is not None and recorded.void is not None else "recorded",
              "void", "settled")
         return
-    emit("V003", f"void deal: {reason}; stakes returned, round not counted (§07)", "round", None, None)
+    emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)", "round", None, None)
     if recorded is not None:
         _compare_money(recorded, ruling, emit)
 
 
 def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
     if recorded.outcome is not None and recorded.outcome != ruling.outcome:
-        emit("P006", f"outcome recorded {recorded.outcome}, the rules give {ruling.outcome}",
+        emit(codes.P006, f"outcome recorded {recorded.outcome}, the rules give {ruling.outcome}",
              "recorded.outcome", ruling.outcome, recorded.outcome)
-    for name, code, hand in (("player_hand", "K001", ruling.player_hand), ("dealer_hand", "K002", ruling.dealer_hand)):
+    hands = (("player_hand", codes.K001, ruling.player_hand), ("dealer_hand", codes.K002, ruling.dealer_hand))
+    for name, code, hand in hands:
         value = getattr(recorded, name)
         if value is None or hand is None:
             continue
@@ -68,7 +72,7 @@ def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
         said = "qualified" if recorded.dealer_qualified else "not qualified"
         truth = "qualifies" if ruling.dealer_qualified else "does not qualify"
         why = ruling.dealer_hand.description if ruling.dealer_hand else ""
-        emit("K003", f"dealer recorded {said}, but with {why} the dealer {truth} (pair of 4s or better, §05)",
+        emit(codes.K003, f"dealer recorded {said}, but with {why} the dealer {truth} (pair of 4s or better, §05)",
              "recorded.dealer_qualified", ruling.dealer_qualified, recorded.dealer_qualified)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..models import Round
 from ..rules.settlement import Ruling
-from .codes import SEVERITY_ORDER, Severity, severity_of
+from .codes import SEVERITY_ORDER, FindingCode, Severity, severity_of
 
 ZERO = Decimal(0)
 
@@ -21,7 +21,7 @@ ZERO = Decimal(0)
 class Finding:
     """One disagreement between the record and the rules, or one input problem."""
 
-    code: str
+    code: FindingCode
     message: str
     file: str
     line: int

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from ..audit import codes
 from .records import LineDict
 
 
@@ -27,7 +28,7 @@ class JsonInputError(Exception):
         super().__init__(message)
         self.message = message
         self.line = line
-        self.code = "H003" if "duplicate key" in message else "H000"
+        self.code = codes.H003 if "duplicate key" in message else codes.H000
 
 
 def _refuse_constant(name: str) -> Any:

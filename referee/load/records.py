@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..audit import codes
+from ..audit.codes import FindingCode
+
 
 class LineDict(dict[str, Any]):
     """A mapping that remembers its own line and the line of each key (1-based)."""
@@ -90,7 +93,7 @@ class LoadProblem:
     source: str
     line: int
     message: str
-    code: str = "H004"
+    code: FindingCode = codes.H004
     fatal: bool = False
 
 

@@ -20,6 +20,8 @@ from typing import IO, Any
 
 import yaml
 
+from ..audit import codes
+from ..audit.codes import FindingCode
 from ..models import suggest
 from .jsonio import JsonInputError, loads_document, loads_line
 from .records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord, key_line
@@ -221,7 +223,7 @@ def read(source: Source) -> Iterator[Record]:
         yield _fatal(source, 0, "the input is too large to hold in memory")
 
 
-def _fatal(source: Source, line: int, message: str, code: str = "H000") -> LoadProblem:
+def _fatal(source: Source, line: int, message: str, code: FindingCode = codes.H000) -> LoadProblem:
     problem = LoadProblem(source.name, line, message, code=code, fatal=True)
     source.problems.append(problem)
     return problem
@@ -235,7 +237,7 @@ def _decode(source: Source, raw: bytes, line: int) -> str | LoadProblem:
         line += raw.count(b"\n", 0, err.start)
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
         return LoadProblem(source.name, line, f"not UTF-8 text: byte {raw[err.start]:#04x} at column {column}",
-                           code="H000", fatal=True)
+                           code=codes.H000, fatal=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +340,7 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
         text = _decode(source, raw, number)
         if isinstance(text, LoadProblem):
             text.fatal = False
-            text.code = "H004"
+            text.code = codes.H004
             yield text
             continue
         if not text.strip():
@@ -346,7 +348,8 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
         try:
             data = loads_line(text, number)
         except JsonInputError as err:
-            yield LoadProblem(source.name, number, err.message, code="H003" if err.code == "H003" else "H004")
+            code = codes.H003 if err.code == codes.H003 else codes.H004
+            yield LoadProblem(source.name, number, err.message, code=code)
             continue
         if isinstance(data, LineDict) and "session" in data:
             have_session = True
@@ -354,12 +357,12 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
             extra = [k for k in data if k not in ("session", "version")]
             if extra:
                 yield LoadProblem(source.name, number, f"unknown key {extra[0]!r} beside 'session' in a session line",
-                                  code="H002")
+                                  code=codes.H002)
             yield SessionRecord(source.name, number, header)
         elif isinstance(data, LineDict) and "round" in data:
             if not have_session:
                 yield LoadProblem(source.name, number, "a round before any session line: no session to audit it in",
-                                  code="H006")
+                                  code=codes.H006)
                 continue
             yield RoundRecord(source.name, number, data)
         else:
@@ -408,7 +411,7 @@ def _document(source: Source, data: Any, index: int = 0) -> Iterator[Record]:
         return
     for key in data:
         if key not in TOP_KEYS:
-            yield LoadProblem(source.name, _line(data, key), _unknown(key, TOP_KEYS), code="H002")
+            yield LoadProblem(source.name, _line(data, key), _unknown(key, TOP_KEYS), code=codes.H002)
     if "sessions" in data:
         sessions = data["sessions"]
         if not isinstance(sessions, list):
@@ -417,7 +420,7 @@ def _document(source: Source, data: Any, index: int = 0) -> Iterator[Record]:
         for i, item in enumerate(sessions):
             if not isinstance(item, dict):
                 message = f"sessions[{i}] is a mapping with 'session' and 'rounds', got {_kind(item)}"
-                yield LoadProblem(source.name, line, message, code="H001")
+                yield LoadProblem(source.name, line, message, code=codes.H001)
                 continue
             yield from _one_session(source, item, index)
     else:
@@ -430,10 +433,11 @@ def _one_session(source: Source, data: dict[str, Any], index: int) -> Iterator[R
     yield SessionRecord(source.name, line, header, index)
     rounds = data.get("rounds")
     if rounds is None:
-        yield LoadProblem(source.name, line, "the session has no 'rounds' list", code="H001")
+        yield LoadProblem(source.name, line, "the session has no 'rounds' list", code=codes.H001)
         return
     if not isinstance(rounds, list):
-        yield LoadProblem(source.name, _line(data, "rounds"), f"'rounds' is a list, got {_kind(rounds)}", code="H001")
+        message = f"'rounds' is a list, got {_kind(rounds)}"
+        yield LoadProblem(source.name, _line(data, "rounds"), message, code=codes.H001)
         return
     for item in rounds:
         item_line = item.line if isinstance(item, LineDict) else _line(data, "rounds")

@@ -17,6 +17,8 @@ from typing import IO, Any
 
 import yaml
 
+from ..audit import codes
+from ..audit.codes import FindingCode
 from .records import LineDict, OversizedList
 
 try:
@@ -34,7 +36,7 @@ LOADER_NAME = "libyaml (yaml.CSafeLoader)" if LIBYAML else "pure Python (yaml.Sa
 class YamlInputError(Exception):
     """Refused YAML input, with the 1-based line it concerns."""
 
-    def __init__(self, message: str, line: int, code: str = "H000") -> None:
+    def __init__(self, message: str, line: int, code: FindingCode = codes.H000) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
@@ -69,7 +71,7 @@ def _construct_mapping(loader: Loader, node: yaml.MappingNode) -> LineDict:
                 raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
         if key in result:
             raise YamlInputError(
-                f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, "H003"
+                f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, codes.H003
             )
         result[key] = loader.construct_object(value_node, deep=True)
         lines[key] = line
@@ -182,7 +184,7 @@ class _Builder:
                     raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
             if key in result:
                 raise YamlInputError(
-                    f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, "H003"
+                    f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, codes.H003
                 )
             result[key] = self.value(get(), depth, key)
             lines[key] = line
