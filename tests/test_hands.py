@@ -17,7 +17,7 @@ def test_worked_example_hands() -> None:
     player = ev("Ah Kd As 7d 4c 9h 2s")
     dealer = ev("Qs Qc As 7d 4c 9h 2s")
     assert player.category == "pair" and player.description == "pair of aces, kickers K 9 7"
-    assert [str(c) for c in player.best_five] == ["Ah", "As", "Kd", "9h", "7d"]
+    assert [str(c) for c in player.best_five_of("Ah Kd As 7d 4c 9h 2s".split())] == ["Ah", "As", "Kd", "9h", "7d"]  # noqa: SIM905
     assert dealer.description == "pair of queens, kickers A 9 7"
     assert player > dealer
 
@@ -32,7 +32,7 @@ def test_wheel_is_the_lowest_straight() -> None:
     six = ev("2d 3s 4c 5h 6d Kc Jh")
     assert wheel.category == six.category == "straight"
     assert wheel < six
-    assert [str(c) for c in wheel.best_five] == ["5h", "4c", "3s", "2d", "Ah"]
+    assert [str(c) for c in wheel.best_five_of("Ah 2d 3s 4c 5h 9d Kc".split())] == ["5h", "4c", "3s", "2d", "Ah"]  # noqa: SIM905
     assert wheel > ev("Ah Kd Qs Js 9c 2d 3h")  # any straight beats trips or less
 
 
@@ -66,7 +66,7 @@ def test_full_house_from_two_triples() -> None:
 def test_six_card_flush_plays_the_top_five() -> None:
     hand = ev("Ah 9h 7h 5h 3h 2h Kd")
     assert hand.category == "flush"
-    assert [str(c) for c in hand.best_five] == ["Ah", "9h", "7h", "5h", "3h"]
+    assert [str(c) for c in hand.best_five_of("Ah 9h 7h 5h 3h 2h Kd".split())] == ["Ah", "9h", "7h", "5h", "3h"]  # noqa: SIM905
     assert hand == ev("Ah 9h 7h 5h 3h 4c Kd")  # the sixth flush card never counts
 
 
@@ -161,3 +161,93 @@ def test_bulk_path_agrees_with_evaluate() -> None:
         hands.append(suited + others)
     for hand in hands:
         assert rank7(*hand) == evaluate([DECK[c] for c in hand]).value
+
+
+def test_one_shared_immutable_value_per_hand_value() -> None:
+    from referee import HandValue
+
+    first, second = ev("Ah Kd As 7d 4c 9h 2s"), ev("Ac Kh Ad 7s 4h 9c 2d")
+    assert first is second and first is HandValue.of(first.value)
+    assert first.ranks == (12, 11, 7, 5) and first.category_index == 1
+    with pytest.raises(AttributeError):
+        first.value = 0  # type: ignore[misc]
+    assert first.description is first.description  # computed once
+    import pickle
+
+    assert pickle.loads(pickle.dumps(first)) is first
+
+
+def test_evaluate_deal_agrees_with_evaluate() -> None:
+    import random
+
+    from referee import evaluate_deal
+
+    rng = random.Random(18)
+    for _ in range(20_000):
+        cards = rng.sample(DECK, 9)
+        if rng.random() < 0.3:  # force flushes on the board
+            suit = rng.randrange(4)
+            cards = rng.sample([c for c in DECK if c.suit == suit], 5) + cards
+            cards = list(dict.fromkeys(cards))[:9]
+        player, dealer, board = cards[:2], cards[2:4], cards[4:]
+        spelled = [str(c) for c in player]
+        mine, theirs = evaluate_deal(spelled, dealer, board)
+        assert mine is evaluate([*player, *board]) and theirs is evaluate([*dealer, *board])
+    with pytest.raises(HandError, match="twice"):
+        evaluate_deal(["Ah", "Kd"], ["ah", "2c"], ["3c", "4d", "5h", "9s", "Jc"])  # Ah in two hands
+    with pytest.raises(HandError, match="twice"):
+        evaluate_deal(["Ah", "Kd"], ["Qs", "2c"], ["3c", "4d", "5h", "9s", "Kd"])
+    with pytest.raises(HandError, match="2 \\+ 2"):
+        evaluate_deal(["Ah"], ["Qs", "2c"], ["3c", "4d", "5h", "9s", "Kd"])
+    assert evaluate_deal(["A♥", "10h"], ["Qs", "2c"], ["3c", "4d", "5h", "9s", "Kd"])[0] is ev("Ah Th 3c 4d 5h 9s Kd")
+
+
+def test_batch_agrees_with_evaluate_for_every_size() -> None:
+    import random
+
+    import numpy as np
+
+    from referee import evaluate_batch
+
+    rng = random.Random(40)
+    for size in (5, 6, 7):
+        rows = [rng.sample(range(52), size) for _ in range(20_000)]
+        for _ in range(5_000):
+            suit = rng.randrange(4)
+            suited = rng.sample([r * 4 + suit for r in range(13)], rng.randrange(5, size + 1))
+            others = rng.sample([c for c in range(52) if c not in suited], size - len(suited))
+            rows.append(suited + others)
+        values = evaluate_batch(np.array(rows, dtype=np.int8))
+        assert values.tolist() == [evaluate(r).value for r in rows]
+    with pytest.raises(HandError, match="twice"):
+        evaluate_batch(np.array([[0, 1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5, 5]]))
+    with pytest.raises(HandError, match="outside"):
+        evaluate_batch(np.array([[0, 1, 2, 3, 52]]))
+    with pytest.raises(HandError, match="rows of 5, 6 or 7"):
+        evaluate_batch(np.array([[0, 1, 2, 3]]))
+
+
+def test_all_five_card_hands_in_one_batch() -> None:
+    """All 2,598,960 five-card hands through the NumPy form: RULES.md's counts."""
+    import numpy as np
+
+    from referee import evaluate_batch
+
+    hands = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    counts = np.bincount(evaluate_batch(hands, check=False) >> 20, minlength=10).tolist()
+    assert counts == [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36, 4]
+
+
+def test_shipped_tables_are_the_built_ones() -> None:
+    """The evaluator tables shipped as package data equal a fresh build, and a damaged
+    file is refused (the tables are then built)."""
+    from referee.rules import evaluator
+
+    data = evaluator._shipped_bytes()
+    assert data is not None
+    shipped = evaluator.read_ranks(data)
+    assert shipped is not None and shipped == evaluator.Tables().ranks
+    assert evaluator.dump_ranks(shipped) == data
+    damaged = data[:-40] + bytes(40)
+    assert evaluator.read_ranks(damaged) is None
+    assert evaluator.read_ranks(b"not the tables") is None

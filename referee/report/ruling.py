@@ -348,12 +348,11 @@ def hand_report(groups: list[list[str]], m: Messages) -> tuple[str, dict[str, An
     labels = [m("First hand"), m("Second hand")] if len(hands) == 2 else [m("Hand")]
     lines: list[str] = []
     entries = []
-    for label, hand in zip(labels, hands, strict=False):
-        five = hand.best_five
+    for label, group, hand in zip(labels, groups, hands, strict=False):
+        five = hand.best_five_of(group)
         lines.append(m("{side}: {hand}: {cards}").format(side=label, hand=hand_words(hand, m), cards=cards_text(five)))
         lines.append("  " + m("category: {category}").format(category=m(CATEGORY_WORDS[hand.category])))
-        entries.append({"cards": [str(c) for c in (*hand.cards,)] if all(isinstance(c, Card) for c in hand.cards)
-                        else list(hand.cards), "category": hand.category, "description": hand.description,
+        entries.append({"cards": list(group), "category": hand.category, "description": hand.description,
                         "best_five": [str(c) for c in five]})
     doc: dict[str, Any] = {"hands": entries}
     if len(hands) == 2:

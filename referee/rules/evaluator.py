@@ -8,12 +8,19 @@ bits a suit), plus one bit per card so that a duplicated card shows as a carry. 
 seven-card hand is then seven lookups, six additions and one dict lookup.
 
 Values are ints: ``category << 20`` followed by up to five 4-bit ranks in order of
-significance, so ``>`` between values is exactly the order of rule §04. Tables are
-built on first use (about a quarter of a second) so that importing stays cheap.
+significance, so ``>`` between values is exactly the order of rule §04. The rank
+tables (the costly part: a third of a second to build) ship as package data,
+``referee/data/evaluator.tables``, checked by a digest when read; they are built
+instead if that file is missing or damaged. Either way it happens on first use, so
+that importing stays cheap.
 """
 
 from __future__ import annotations
 
+import hashlib
+import struct
+import zlib
+from importlib import resources
 from itertools import combinations
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT = 0, 1, 2, 3, 4
@@ -114,15 +121,18 @@ def best_value_of_suited(ranks: list[int]) -> int:
 
 
 class Tables:
-    """Lookup tables, built once on first use."""
+    """Lookup tables, made once on first use (``ranks`` given: read from the shipped file)."""
 
     __slots__ = ("flush_suit", "ranks", "suited")
 
-    def __init__(self) -> None:
+    def __init__(self, ranks: dict[int, dict[int, int]] | None = None) -> None:
         # One rank table per hand size: the zero key of deuces would otherwise let a
         # five-card and a seven-card multiset share a sum.
-        self.ranks: dict[int, dict[int, int]] = {5: {}, 6: {}, 7: {}}
-        self._fill_ranks([0] * 13, 0, 0, 0)
+        if ranks is None:
+            self.ranks: dict[int, dict[int, int]] = {5: {}, 6: {}, 7: {}}
+            self._fill_ranks([0] * 13, 0, 0, 0)
+        else:
+            self.ranks = ranks
         self.flush_suit = [-1] * (SUIT_FIELD + 1)
         for key in range(SUIT_FIELD + 1):
             digits = [(key >> (3 * s)) & 7 for s in range(4)]
@@ -152,13 +162,61 @@ class Tables:
 
 
 _tables: Tables | None = None
+SHIPPED = "evaluator.tables"
+_MAGIC = b"referee-evaluator-tables-1\n"
 
 
 def tables() -> Tables:
     global _tables
     if _tables is None:
-        _tables = Tables()
+        _tables = Tables(read_ranks(_shipped_bytes()))
     return _tables
+
+
+def _shipped_bytes() -> bytes | None:
+    try:
+        return resources.files("referee").joinpath("data", SHIPPED).read_bytes()
+    except OSError:  # pragma: no cover - a stripped install: build the tables instead
+        return None
+
+
+def dump_ranks(ranks: dict[int, dict[int, int]]) -> bytes:
+    """The rank tables as shipped: per size, sorted keys then values (uint32, little
+    endian), zlib-compressed, after a magic line and the SHA-256 of the payload."""
+    parts = []
+    for size in (5, 6, 7):
+        table = ranks[size]
+        keys = sorted(table)
+        parts.append(struct.pack(f"<I{len(keys)}I{len(keys)}I", len(keys), *keys, *(table[k] for k in keys)))
+    payload = b"".join(parts)
+    return _MAGIC + hashlib.sha256(payload).digest() + zlib.compress(payload, 9)
+
+
+def read_ranks(data: bytes | None) -> dict[int, dict[int, int]] | None:
+    """The rank tables from :func:`dump_ranks`'s bytes; ``None`` when absent or damaged."""
+    if data is None or not data.startswith(_MAGIC):
+        return None
+    digest, body = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
+    try:
+        payload = zlib.decompress(body)
+    except zlib.error:
+        return None
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    ranks: dict[int, dict[int, int]] = {}
+    offset = 0
+    for size in (5, 6, 7):
+        (n,) = struct.unpack_from("<I", payload, offset)
+        words = struct.unpack_from(f"<{2 * n}I", payload, offset + 4)
+        ranks[size] = dict(zip(words[:n], words[n:], strict=True))
+        offset += 4 + 8 * n
+    return ranks
+
+
+def write_shipped(path: str) -> None:
+    """Write the rank tables to ``path`` (how ``referee/data/evaluator.tables`` is made)."""
+    with open(path, "wb") as out:
+        out.write(dump_ranks(Tables().ranks))
 
 
 def value_of_key(key: int, size: int, t: Tables) -> int:

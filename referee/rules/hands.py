@@ -1,71 +1,102 @@
 """Hand values: what ``referee.evaluate`` returns.
 
-A :class:`HandValue` keeps the packed value (which alone decides the order of rule
-§04) and the cards it came from; the best five, the category name and the
-description are derived only when asked, so that evaluating millions of hands
-costs no more than the table lookups.
+There are 7,462 hand values (4,824 of them reachable from five to seven cards, as
+far as the order of rule §04 goes), so each is one shared, immutable
+:class:`HandValue`: ``evaluate`` looks it up and allocates nothing. It carries the
+packed value (which alone decides the order), the category, the ranks that break
+ties and a description computed once. Which five cards play depends on the cards,
+not on the value, so it is asked for with the cards: ``hand.best_five_of(cards)``.
+
+Each card has a key (see :data:`EVAL_KEYS`) whose sum over a hand holds one bit a
+card (a repeated card carries, so the popcount falls short), one nibble a suit
+(started at 3, so that five or more of a suit set its top bit) and the rank
+multiset's key; a hand is its cards' lookups, additions, one popcount and one dict
+lookup. :func:`evaluate_deal` rules both hands of a deal with one repeated-card
+check over all nine cards; :func:`evaluate_batch` does arrays of hands in NumPy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import total_ordering
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import evaluator
 from .cards import RANK_NAMES, RANK_PLURALS, Card, CardError, parse_card, rank_char
 from .evaluator import (
-    CARD_SHIFT,
     CATEGORY_NAMES,
     FIVE,
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
     HIGH_CARD,
-    KEYS,
     PAIR,
-    RANK_FIELD,
-    RANK_SHIFT,
+    RANK_KEYS,
     ROYAL_FLUSH,
     STRAIGHT,
     STRAIGHT_FLUSH,
-    SUIT_FIELD,
     SUIT_MASKS,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    Tables,
     category_of,
     ranks_of,
     tables,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 CATEGORIES = CATEGORY_NAMES
 Category = Literal[
     "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
     "straight", "three_of_a_kind", "two_pair", "pair", "high_card",
 ]
-_CARD_KEY: dict[object, int] = {}
 
 
 class HandError(ValueError):
     """Cards that cannot form a hand: wrong count or a card given twice."""
 
 
-@total_ordering
 class HandValue:
     """The value of a hand of 5 to 7 cards, totally ordered by rule §04.
 
     Only the best five cards count, so two hand values compare equal exactly when
-    their best fives have the same ranks in the same roles; suits never rank.
+    their best fives have the same ranks in the same roles; suits never rank. There
+    is one object per value (``HandValue.of``), shared and immutable.
     """
 
-    __slots__ = ("cards", "value")
+    __slots__ = ("_description", "category", "category_index", "ranks", "value")
 
     value: int
-    cards: tuple[Any, ...]
+    category: Category
+    category_index: int
+    ranks: tuple[int, ...]
+    _description: str | None
 
-    def __init__(self, value: int, cards: Sequence[Any]) -> None:
-        self.value = value
-        self.cards = tuple(cards)
+    def __new__(cls, value: int) -> HandValue:
+        known = _INTERNED.get(value)
+        if known is not None:
+            return known
+        self = object.__new__(cls)
+        init = object.__setattr__
+        init(self, "value", value)
+        init(self, "category_index", value >> evaluator.CATEGORY_SHIFT)
+        init(self, "category", CATEGORIES[value >> evaluator.CATEGORY_SHIFT])
+        init(self, "ranks", ranks_of(value))
+        init(self, "_description", None)
+        _INTERNED[value] = self
+        return self
+
+    @classmethod
+    def of(cls, value: int) -> HandValue:
+        """The shared object of a packed value."""
+        return _INTERNED.get(value) or cls(value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a HandValue is shared and cannot change ({name})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HandValue, (self.value,))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, HandValue):
@@ -77,44 +108,50 @@ class HandValue:
             return self.value < other.value
         return NotImplemented
 
+    def __le__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.value <= other.value
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.value > other.value
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.value >= other.value
+        return NotImplemented
+
     def __hash__(self) -> int:
         return hash(self.value)
 
     @property
-    def category(self) -> Category:
-        """One of the ten category names, ``royal_flush`` down to ``high_card``."""
-        return CATEGORIES[self.value >> 20]  # type: ignore[return-value]
+    def description(self) -> str:
+        """Plain English, e.g. ``pair of aces, kickers K 9 7`` (computed once per value)."""
+        text = self._description
+        if text is None:
+            text = describe(self.value)
+            object.__setattr__(self, "_description", text)
+        return text
 
-    @property
-    def category_index(self) -> int:
-        """0 (high card) to 9 (royal flush)."""
-        return self.value >> 20
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        """The ranks that decide ties, in the order they are compared (0 = two)."""
-        return ranks_of(self.value)
-
-    @property
-    def best_five(self) -> tuple[Card, ...]:
-        """The five cards that play, most significant first.
+    def best_five_of(self, cards: Iterable[Any]) -> tuple[Card, ...]:
+        """The five of ``cards`` (the hand this value was evaluated from) that play,
+        most significant first.
 
         Where equal ranks leave a choice (a kicker from a pair, two of three cards of
         a triple), the card given earlier in the input plays.
         """
-        return best_five(self.value, [_as_card(c) for c in self.cards])
-
-    @property
-    def description(self) -> str:
-        """Plain English, e.g. ``pair of aces, kickers K 9 7``."""
-        return describe(self.value)
+        return best_five(self.value, [_as_card(c) for c in cards])
 
     def __repr__(self) -> str:
-        cards = " ".join(str(c) for c in self.best_five)
-        return f"<HandValue {self.category} [{cards}]: {self.description}>"
+        return f"<HandValue {self.category}: {self.description}>"
 
     def __str__(self) -> str:
         return self.description
+
+
+_INTERNED: dict[int, HandValue] = {}
 
 
 def _as_card(token: object) -> Card:
@@ -124,26 +161,65 @@ def _as_card(token: object) -> Card:
     return card
 
 
-def _card_key(token: object) -> int:
-    """Key of one card given as a Card or any spelling (cached per spelling)."""
-    key = _CARD_KEY.get(token)
-    if key is None:
-        key = KEYS[_as_card(token)]
-        if isinstance(token, str):
-            _CARD_KEY[token] = key
-    return key
+# Key layout: bits 0-51 one bit a card; 52-67 one nibble a suit; 68 up the rank key.
+SUIT_AT = 52
+RANK_AT = 68
+CARD_BITS = (1 << 52) - 1
+START = 0x3333 << SUIT_AT
+FLUSH_TEST = 0x8888 << SUIT_AT
+EVAL_KEYS: tuple[int, ...] = tuple(
+    (RANK_KEYS[c >> 2] << RANK_AT) | (1 << (SUIT_AT + 4 * (c & 3))) | (1 << c) for c in range(52)
+)
+_KEY: dict[object, int] = {}
 
 
 def _prime_keys() -> None:
     from .cards import DECK, SPELLINGS
 
     for card in DECK:
-        _CARD_KEY[card] = KEYS[card]
+        _KEY[card] = EVAL_KEYS[card]
     for spelling, card in SPELLINGS.items():
-        _CARD_KEY[spelling] = KEYS[card]
+        _KEY[spelling] = EVAL_KEYS[card]
 
 
 _prime_keys()
+
+
+class _Lookup:
+    """The evaluator's tables with their values as shared :class:`HandValue` objects."""
+
+    __slots__ = ("ranks", "suited")
+
+    def __init__(self, t: Tables) -> None:
+        self.ranks = {n: {k: HandValue(v) for k, v in table.items()} for n, table in t.ranks.items()}
+        self.suited = {mask: HandValue(v) for mask, v in t.suited.items()}
+
+
+_lookup: _Lookup | None = None
+_R7: dict[int, HandValue] = {}
+
+
+def _tables() -> _Lookup:
+    global _lookup, _R7
+    if _lookup is None:
+        _lookup = _Lookup(tables())
+        _R7 = _lookup.ranks[7]
+    return _lookup
+
+
+def _suited(key: int) -> HandValue:
+    """The value of distinct cards whose key says five or more share a suit."""
+    suit = 0 if key >> (SUIT_AT + 3) & 1 else 1 if key >> (SUIT_AT + 7) & 1 else 2 if key >> (SUIT_AT + 11) & 1 else 3
+    return (_lookup or _tables()).suited[key & SUIT_MASKS[suit]]
+
+
+def _card_key(token: object) -> int:
+    key = _KEY.get(token) if isinstance(token, str | int) else None
+    return EVAL_KEYS[_as_card(token)] if key is None else key
+
+
+def _repeated(cards: Sequence[Any]) -> HandError:
+    return HandError(f"a card is given twice in {' '.join(str(_as_card(c)) for c in cards)}")
 
 
 def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
@@ -152,35 +228,80 @@ def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
     Raises :class:`CardError` for a token that is not a card and :class:`HandError`
     for a wrong count or a card given twice.
     """
-    k = _CARD_KEY
+    k = _KEY
     try:
         a, b, c, d, e, f, g = cards
-        key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-        n = 7
+        key = START + k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
     except (ValueError, KeyError, TypeError):
-        cards = tuple(cards)
-        key = _key_slow(cards)
-        n = len(cards)
-    if (key >> CARD_SHIFT).bit_count() != n:
-        raise HandError(f"a card is given twice in {' '.join(str(_as_card(c)) for c in cards)}")
-    t = evaluator._tables or tables()
-    suit = t.flush_suit[key & SUIT_FIELD]
-    hand = _new(HandValue)
-    if suit < 0:
-        hand.value = t.ranks[n][(key >> RANK_SHIFT) & RANK_FIELD]
-    else:
-        hand.value = t.suited[(key >> CARD_SHIFT) & SUIT_MASKS[suit]]
-    hand.cards = cards if type(cards) is tuple else tuple(cards)
-    return hand
+        return _evaluate_any(tuple(cards))
+    if (key & CARD_BITS).bit_count() != 7:
+        raise _repeated(cards)  # type: ignore[arg-type]
+    if key & FLUSH_TEST:
+        return _suited(key)
+    return (_R7 or _tables().ranks[7])[key >> RANK_AT]
 
 
-_new = object.__new__
+def _evaluate_any(cards: tuple[Any, ...]) -> HandValue:
+    """Any count, any token (the path ``evaluate`` leaves for everything but 7 known cards)."""
+    n = len(cards)
+    if not 5 <= n <= 7:
+        raise HandError(f"a hand has 5, 6 or 7 cards, got {n}")
+    key = START + sum(_card_key(c) for c in cards)
+    if (key & CARD_BITS).bit_count() != n:
+        raise _repeated(cards)
+    if key & FLUSH_TEST:
+        return _suited(key)
+    return _tables().ranks[n][key >> RANK_AT]
 
 
-def _key_slow(cards: Sequence[Any]) -> int:
-    if not 5 <= len(cards) <= 7:
-        raise HandError(f"a hand has 5, 6 or 7 cards, got {len(cards)}")
-    return sum(_card_key(c) for c in cards)
+def evaluate_deal(
+    player: Sequence[Any], dealer: Sequence[Any], board: Sequence[Any]
+) -> tuple[HandValue, HandValue]:
+    """Both hands of a deal: two private cards each and the five of the board.
+
+    One check for a repeated card over all nine; raises like :func:`evaluate`.
+    """
+    k = _KEY
+    try:
+        p1, p2 = player
+        d1, d2 = dealer
+        b1, b2, b3, b4, b5 = board
+        base = START + k[b1] + k[b2] + k[b3] + k[b4] + k[b5]
+        mine = k[p1] + k[p2]
+        theirs = k[d1] + k[d2]
+    except (ValueError, KeyError, TypeError):
+        return _evaluate_deal_slow(tuple(player), tuple(dealer), tuple(board))
+    if ((base + mine + theirs) & CARD_BITS).bit_count() != 9:
+        raise _repeated((*player, *dealer, *board))
+    r7 = _R7 or _tables().ranks[7]
+    key = base + mine
+    first = _suited(key) if key & FLUSH_TEST else r7[key >> RANK_AT]
+    key = base + theirs
+    return first, _suited(key) if key & FLUSH_TEST else r7[key >> RANK_AT]
+
+
+def _evaluate_deal_slow(
+    player: tuple[Any, ...], dealer: tuple[Any, ...], board: tuple[Any, ...]
+) -> tuple[HandValue, HandValue]:
+    if len(player) != 2 or len(dealer) != 2 or len(board) != 5:
+        raise HandError(f"a deal has 2 + 2 private cards and 5 on the board, got "
+                        f"{len(player)} + {len(dealer)} and {len(board)}")
+    everything = (*player, *dealer, *board)
+    if len({_as_card(c) for c in everything}) != 9:
+        raise _repeated(everything)
+    return _evaluate_any((*player, *board)), _evaluate_any((*dealer, *board))
+
+
+def evaluate_batch(cards: NDArray[Any], check: bool = True) -> NDArray[Any]:
+    """Packed values (``HandValue.value``) of many hands at once, with NumPy.
+
+    ``cards`` is an integer array of card indices (0..51), one hand a row of 5, 6 or
+    7 cards. With ``check`` a row holding a card twice or an index outside 0..51
+    raises :class:`HandError`; callers that deal from a deck may skip it.
+    """
+    from .batch import batch_values
+
+    return batch_values(cards, check)
 
 
 # Copies of each rank the best five uses, by category, in order of significance.

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Literal
 
 from .cards import SPELLINGS, Card, CardError, parse_card
-from .hands import HandValue, evaluate
+from .hands import HandValue, evaluate, evaluate_deal
 from .profile import AnteWhenNotQualified, Profile
 
 Decision = Literal["call", "fold"]
@@ -188,9 +188,13 @@ def settle(profile: Profile, deal: Deal) -> Ruling:
         )
     private = [c for c in cards.player if c is not None]
     board = list(cards.board)
-    player_hand = evaluate(private + board) if len(board) >= 3 else None
     dealer_cards = [c for c in cards.dealer if c is not None]
-    dealer_hand = evaluate(dealer_cards + board) if len(dealer_cards) == 2 and len(board) == 5 else None
+    player_hand: HandValue | None
+    dealer_hand: HandValue | None = None
+    if len(dealer_cards) == 2 and len(board) == 5:
+        player_hand, dealer_hand = evaluate_deal(private, dealer_cards, board)
+    else:
+        player_hand = evaluate(private + board) if len(board) >= 3 else None
     qualified = profile.dealer_qualifies(dealer_hand.value) if dealer_hand is not None else None
     bonus_hand, bonus, bonus_rule = _settle_bonus(profile, deal, private + [c for c in cards.flop if c is not None])
     outcome, ante, ante_rule, call, call_rule = _main_wagers(

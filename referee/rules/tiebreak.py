@@ -101,12 +101,12 @@ def fewest_private(private: Sequence[object], board: Sequence[object], value: in
     card is shown: "the board plays" is then said whenever it is true.
     """
     if len(board) == 5 and evaluate(list(board)).value == value:
-        return Play(evaluate(list(board)).best_five, ())
+        return Play(evaluate(list(board)).best_five_of(board), ())
     for card in private if len(board) >= 4 else ():
         hand = evaluate([*board, card])
         if hand.value == value:
-            five = hand.best_five
+            five = hand.best_five_of([*board, card])
             return Play(five, tuple(c for c in five if c == card))
     hand = evaluate([*board, *private])
-    five = hand.best_five
+    five = hand.best_five_of([*board, *private])
     return Play(five, tuple(c for c in five if c in private))
