@@ -37,6 +37,20 @@ def test_report_opens_in_a_browser(tmp_path: Path) -> None:
         assert page.locator(".chart svg").first.is_visible()
         assert page.locator("table.findings").first.is_visible()
         assert page.locator("tr.finding").count() == 9
+        verdict = page.locator("#verdict")  # the verdict comes first, in view without scrolling
+        assert verdict.is_visible() and verdict.bounding_box()["y"] < 200  # type: ignore[index]
+        assert verdict.locator(".word").inner_text() == "FAIL"
+        assert verdict.locator("table.index a").count() == 2
+        verdict.locator("table.index a").nth(1).click()  # the index's anchors lead to their sessions
+        assert page.evaluate("location.hash") == "#s1"
+        assert page.locator("#s1 h2").first.bounding_box()["y"] < 50  # type: ignore[index]
+        # The first chart marks rounds 1, 10 and 11 only (where the record parts from the rules).
+        assert page.locator(".chart svg").first.locator(".serie-2 circle").count() == 3
+        dispute = page.locator("article.dispute").first  # a disputed round: cards as pictures, the bottom line
+        assert dispute.locator("svg.card").count() == 9 and dispute.locator("svg.card.red").count() == 4
+        assert dispute.locator("svg.card").first.bounding_box()["width"] < 40  # type: ignore[index]
+        assert "1 is owed to the player" in dispute.locator(".bottom").inner_text()
+        page.evaluate("window.scrollTo(0, 0)")
         artefacts = ROOT / "test-artifacts"
         artefacts.mkdir(exist_ok=True)
         page.screenshot(path=str(artefacts / "report.png"), full_page=False)

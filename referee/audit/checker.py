@@ -69,6 +69,7 @@ class SessionAudit:
             self.loaded.origin if self.loaded else None,
             self.loaded.sha256 if self.loaded else None,
             record.index,
+            _player(self.header),
         )
         opening = self.header.opening_balance if self.header and self.header.opening_balance is not None else ZERO
         self.ledger = Ledger(opening_balance=opening, closing_balance=opening)
@@ -204,6 +205,13 @@ class SessionAudit:
                               f"({self.ledger.void_rounds} void rounds do not count)",
                               self.file, self.info.line, expected=agreed, recorded=counted))
         return SessionResult(self.info, self.ledger, self.findings)
+
+
+def _player(header: Session | None) -> str | None:
+    """Format 1 has no player field: a session's ``meta.player`` names one, if present."""
+    meta = header.meta if header is not None else None
+    player = meta.get("player") if meta else None
+    return None if player is None else str(player)
 
 
 class _Emitter:

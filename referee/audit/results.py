@@ -121,6 +121,8 @@ class SessionInfo:
     profile_origin: str | None
     profile_sha256: str | None
     index: int = 0
+    #: Who played, where the log says (format 1: the session's ``meta.player``), for ``recall --player``.
+    player: str | None = None
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, TextIO
 
 from .. import __version__
@@ -93,6 +94,20 @@ def round_dict(r: RoundResult) -> dict[str, Any]:
         "recorded_balance": plain(r.recorded_balance),
         "findings": [finding_dict(f) for f in r.findings],
     }
+
+
+def next_gap(gap: Decimal, result: RoundResult) -> Decimal:
+    """The gap between the recorded and the computed balance after this round, given the
+    gap before it; where the round records no balance, its recorded net moves the gap.
+    A round "parts from the rules" where the gap changes: by how much is what it owes
+    (a rise: the table credited the player more than the rules give, owed to the house)."""
+    ruling = result.ruling
+    recorded = result.record.recorded if result.record is not None else None
+    if result.recorded_balance is not None:
+        return result.recorded_balance - result.balance
+    if recorded is not None and recorded.net is not None and ruling is not None:
+        return gap + recorded.net - ruling.net
+    return gap
 
 
 def session_head(info: SessionInfo) -> dict[str, Any]:

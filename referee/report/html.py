@@ -4,7 +4,12 @@ Made with Jinja2 templates (``referee/templates``) and pygal charts rendered to 
 SVG (no script, no network when opened), in English or French through the same
 gettext catalogue as ``explain``. Sessions are rendered as they close and written to
 a spool file, then the head (integrity block and summary, known only at the end) and
-the spool are joined: a 100,000-round audit is never held twice in memory. Long
+the spool are joined: a 100,000-round audit is never held twice in memory. The head
+opens with the verdict (pass or fail, errors and warnings per session, what is owed
+each way) and an index of the sessions. A round "parts from the rules" where the gap
+between the recorded and the computed balance changes (or, without a recorded
+balance, where the recorded net differs): the chart marks those rounds only, and the
+changes add up to what is owed to the player and to the house. Long
 sessions are summarised: the ledger table keeps its first and last rounds and every
 round with a finding, the chart at most ``MAX_POINTS`` points, the rulings at most
 ``MAX_DETAILS`` rounds.
@@ -18,18 +23,21 @@ import re
 import shutil
 import tempfile
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
 from ..audit.codes import CODES
-from ..audit.explain import ExplainError, explain
+from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..i18n import Messages
+from ..i18n import N_, Messages
+from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
-from .base import Reporter
-from .ruling import RulingText
+from .base import Reporter, next_gap
+from .ruling import CATEGORY_WORDS, RulingText, hand_words
 from .text import HEADERS, ledger_row
 
 MAX_POINTS = 2000
@@ -44,6 +52,8 @@ ROW_BUDGET = 5000
 POINT_BUDGET = 20000
 COMPACT_ROWS = 10
 COMPACT_POINTS = 200
+#: The catalogue context of the report's and recall's own words (kept apart from the rulings').
+CONTEXT = "report"
 RED_CARD = re.compile(r"\b(10|[2-9TJQKA])([♥♦])")
 
 
@@ -62,6 +72,18 @@ class ReportUnavailable(Exception):
     """An optional dependency of the HTML report is missing (exit 2)."""
 
 
+def r_(m: Messages, message: str) -> str:
+    """A word of the report or recall (catalogue context ``report``)."""
+    return m.catalogue.pgettext(CONTEXT, message)
+
+
+#: Words of the ledger's cells, marked for the catalogue (context ``report``).
+CELL_WORDS = [N_(w) for w in ("call", "fold", "yes", "no", "ok", "void", "not ruled", "win", "lose", "push",
+                              "error", "warning", "info")]
+QUALIFIED_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
+COLUMN_WORDS = [N_(w) for w in (*HEADERS, "session", "time", "game", "player id", "stakes", "outcome")]
+
+
 @dataclass(slots=True)
 class _Session:
     """What one open session keeps: bounded whatever its length."""
@@ -70,7 +92,8 @@ class _Session:
     index: int
     ordinal: int = 0
     stride: int = 1
-    points: list[tuple[int, float, float | None]] = field(default_factory=list)
+    x: int = 0
+    points: list[tuple[int, int, float, float | None]] = field(default_factory=list)
     divergent: list[tuple[int, int | None, str]] = field(default_factory=list)
     divergent_more: int = 0
     head: list[dict[str, Any]] = field(default_factory=list)
@@ -79,6 +102,9 @@ class _Session:
     details: list[dict[str, Any]] = field(default_factory=list)
     details_more: int = 0
     anchors: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    gap: Decimal = Decimal(0)
+    owed_player: Decimal = Decimal(0)
+    owed_house: Decimal = Decimal(0)
 
 
 class HtmlReporter(Reporter):
@@ -96,6 +122,7 @@ class HtmlReporter(Reporter):
         self.problems: list[Finding] = []
         self.sessions = 0
         self.session: _Session | None = None
+        self.index: list[dict[str, Any]] = []
         self.details = 0
         self.rows_written = 0
         self.points_written = 0
@@ -119,9 +146,10 @@ class HtmlReporter(Reporter):
             self.per_ante[0] += 1
             self.per_ante[1] += x
             self.per_ante[2] += x * x
-        self._point(s, result)
+        parted = self._point(s, result)
         bad = [f for f in result.findings if f.severity != "info"]
-        row = {"anchor": anchor, "ordinal": s.ordinal, "cells": ledger_row(result), "flagged": bool(bad)}
+        row = {"anchor": anchor, "ordinal": s.ordinal, "cells": _words(ledger_row(result), self.messages),
+               "flagged": bool(bad)}
         if len(s.head) < HEAD_ROWS:
             s.head.append(row)
         else:
@@ -129,34 +157,45 @@ class HtmlReporter(Reporter):
                 s.flagged.append(s.tail[0])
             s.tail.append(row)
         if bad:
-            self._detail(s, result, anchor)
+            self._detail(s, result, anchor, parted)
 
-    def _point(self, s: _Session, result: RoundResult) -> None:
+    def _point(self, s: _Session, result: RoundResult) -> Decimal:
+        """One point of the chart at the round's number (a void deal and its replay share
+        it); marked only where the record parts from the rules (see the module's note)."""
         recorded = result.recorded_balance
+        change = _gap_change(s, result)
+        s.x = result.number if result.number is not None else s.x
         marked = False
-        if recorded is not None and recorded != result.balance:
+        if change:
+            if change > 0:
+                s.owed_house += change
+            else:
+                s.owed_player -= change
             if len(s.divergent) < MAX_DIVERGENT:
                 s.divergent.append((s.ordinal, result.number, s.anchors[(result.number, result.line)]))
                 marked = True
             else:
                 s.divergent_more += 1
         if s.ordinal % s.stride == 0 or marked:
-            s.points.append((s.ordinal, float(result.balance), None if recorded is None else float(recorded)))
+            s.points.append((s.ordinal, s.x, float(result.balance), None if recorded is None else float(recorded)))
             if len(s.points) >= 2 * MAX_POINTS:
                 s.points = s.points[1::2]
                 s.stride *= 2
+        return change
 
-    def _detail(self, s: _Session, result: RoundResult, anchor: str) -> None:
+    def _detail(self, s: _Session, result: RoundResult, anchor: str, parted: Decimal) -> None:
         if self.details >= MAX_DETAILS:
             s.details_more += 1
             return
+        recorded = result.record.recorded if result.record is not None else None
         try:
-            text = RulingText(explain(result, s.info), self.messages).text()
+            block = ruling_block(explain(result, s.info), self.messages,
+                                 recorded.net if recorded is not None else None, parted, result.recorded_balance)
         except ExplainError as err:
-            text = str(err)
+            block = {"error": str(err)}
         self.details += 1
         s.details.append({"anchor": f"{anchor}-ruling", "number": result.number, "line": result.line,
-                          "codes": " ".join(sorted({f.code for f in result.findings})), "text": _cards(text)})
+                          "codes": " ".join(sorted({f.code for f in result.findings})), **block})
         s.anchors[(result.number, result.line)] = f"{anchor}-ruling"
 
     def session_closed(self, result: SessionResult) -> None:
@@ -167,10 +206,11 @@ class HtmlReporter(Reporter):
         self.rows_written += len(rows)
         if self.points_written + len(s.points) > POINT_BUDGET and len(s.points) > COMPACT_POINTS:
             step = math.ceil(len(s.points) / COMPACT_POINTS)
-            marks = {x for x, _, _ in s.divergent}
+            marks = {o for o, _, _ in s.divergent}
             s.points = [p for i, p in enumerate(s.points) if i % step == 0 or p[0] in marks]
         self.points_written += len(s.points)
         shown = {r["anchor"] for r in rows}
+        m = self.messages
         findings = []
         for f in sorted(result.findings, key=lambda f: f.line):
             anchor = s.anchors.get((f.round, f.line)) or next(
@@ -178,19 +218,25 @@ class HtmlReporter(Reporter):
             if anchor is not None and not anchor.endswith("-ruling") and anchor not in shown:
                 anchor = None
             findings.append({"round": f.round, "line": f.line, "code": f.code, "severity": f.severity,
-                             "message": f.message, "anchor": anchor})
+                             "severity_word": r_(m, f.severity), "message": f.message, "anchor": anchor})
         ledger = result.ledger
-        m = self.messages
         line = m("Counted rounds {counted}, void {void}, invalid {invalid}; staked {staked}, returned "
                  "{returned}, net {net}; closing balance {closing}.").format(
             counted=ledger.counted_rounds, void=ledger.void_rounds, invalid=ledger.invalid_rounds,
             staked=fmt(ledger.staked), returned=fmt(ledger.returned), net=signed(ledger.net),
             closing=fmt(ledger.closing_balance))
+        severities = [f.severity for f in result.findings]
+        self.index.append({
+            "anchor": f"s{s.index}", "id": s.info.id, "file": s.info.file, "errors": severities.count("error"),
+            "warnings": severities.count("warning"), "owed_player": s.owed_player, "owed_house": s.owed_house,
+            "closing": fmt(ledger.closing_balance),
+            "recorded_closing": "" if ledger.recorded_closing_balance is None else fmt(ledger.recorded_closing_balance),
+        })
         self.spool.write(self.env.get_template("session.html.j2").render(
             anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=_chart(s, m),
             divergent=[{"number": n, "anchor": a} for _, n, a in s.divergent], divergent_more=s.divergent_more,
-            findings=findings, details=s.details, details_more=s.details_more, headers=HEADERS, rows=rows,
-            omitted=s.ordinal - len(rows)))
+            findings=findings, details=s.details, details_more=s.details_more,
+            headers=[r_(m, h) for h in HEADERS], rows=rows, omitted=s.ordinal - len(rows)))
         self.session = None
 
     def problem(self, finding: Finding) -> None:
@@ -204,19 +250,125 @@ class HtmlReporter(Reporter):
             sd = math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1))
             half = z_for(0.99) * sd / math.sqrt(n)
             per_ante = f"{mean:+.3%} (99%: [{mean - half:+.3%}, {mean + half:+.3%}])"
+        m = self.messages
         by_code = [{"code": c, "name": CODES[c].name if c in CODES else "", "severity": CODES[c].severity
-                    if c in CODES else "", "count": k} for c, k in sorted(summary.by_code.items())]
+                    if c in CODES else "", "severity_word": r_(m, CODES[c].severity) if c in CODES else "", "count": k}
+                   for c, k in sorted(summary.by_code.items())]
+        owed_player = sum((s["owed_player"] for s in self.index), Decimal(0))
+        owed_house = sum((s["owed_house"] for s in self.index), Decimal(0))
+        index = [{**s, "owed_player": fmt(s["owed_player"]), "owed_house": fmt(s["owed_house"])} for s in self.index]
         head = self.env.get_template("report.html.j2").render(
             lang=self.messages.language, version=_version(), audited_at=self.started.strftime("%Y-%m-%d %H:%M:%S UTC"),
             profiles=[{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())], inputs=inputs,
             summary=summary, staked=fmt(summary.staked), returned=fmt(summary.returned), net=signed(summary.net),
             rtp=f"{summary.returned / summary.staked:.3%}" if summary.staked else "n/a", per_ante=per_ante,
-            by_code=by_code, problems=self.problems)
+            by_code=by_code, problems=self.problems, passed=summary.exit_code(self.strict) == 0,
+            errors=summary.by_severity.get("error", 0), warnings=summary.by_severity.get("warning", 0),
+            owed_player=fmt(owed_player), owed_house=fmt(owed_house), index=index)
         self.out.write(head)
         self.spool.seek(0)
         shutil.copyfileobj(self.spool, self.out)
         self.spool.close()
         self.out.write("</body>\n</html>\n")
+
+
+def _gap_change(s: _Session, result: RoundResult) -> Decimal:
+    """How much this round moves the recorded balance away from the computed one."""
+    gap = next_gap(s.gap, result)
+    change, s.gap = gap - s.gap, gap
+    return change
+
+
+def _words(cells: list[Any], m: Messages) -> list[Any]:
+    """A ledger row in the reader's language (the text report's row, word by word)."""
+    out = list(cells)
+    for i in (1, 4):
+        out[i] = r_(m, out[i]) if out[i] else out[i]
+    for i in (2, 3):
+        key = str(out[i]).replace(" ", "_")
+        out[i] = m(CATEGORY_WORDS[key]) if key in CATEGORY_WORDS else out[i]
+    out[-1] = status_words(str(out[-1]), m)
+    return out
+
+
+def status_words(status: str, m: Messages) -> str:
+    """A round's status (``ok``, ``void``, ``bal. off -1``, codes) in the reader's language."""
+    if status.startswith("bal. off "):
+        return r_(m, "bal. off {amount}").format(amount=status.removeprefix("bal. off "))
+    return r_(m, status) if status in ("ok", "void", "not ruled") else status
+
+
+def bottom_line(due: Decimal, paid: Decimal | None, parted: Decimal, recorded_balance: Decimal | None,
+                m: Messages) -> str:
+    """What the table paid, what the rules give and who is owed what, in one sentence.
+    ``parted``: how far the round moved the record from the rules (a rise is owed to the house)."""
+    owed = {"owed": fmt(abs(parted))}
+    if parted and paid is not None and paid != due:
+        message = (N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the player.")
+                   if parted < 0 else
+                   N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the house."))
+        return r_(m, message).format(paid=signed(paid), due=signed(due), **owed)
+    if parted and recorded_balance is not None:
+        message = (N_("Bottom line: the rules give {due}, but the table's balance {balance} should be {expected}; "
+                      "{owed} is owed to the player.") if parted < 0 else
+                   N_("Bottom line: the rules give {due}, but the table's balance {balance} should be {expected}; "
+                      "{owed} is owed to the house."))
+        return r_(m, message).format(due=signed(due), balance=fmt(recorded_balance),
+                                     expected=fmt(recorded_balance - parted), **owed)
+    if paid is None:
+        return r_(m, "Bottom line: the rules give {due}; the table recorded no net.").format(due=signed(due))
+    return r_(m, "Bottom line: the table paid {paid}, as the rules give.").format(paid=signed(paid))
+
+
+def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
+    """A small playing card as inline SVG: the rank above its suit, hearts and diamonds
+    red; a card not seen (or not a card) is drawn face down with its token."""
+    if card is None:
+        label = html.escape(token or "??")
+        return (f'<svg class="card back" viewBox="0 0 40 56" width="30" height="42" role="img" aria-label="{label}">'
+                '<rect x="1" y="1" width="38" height="54" rx="4"/>'
+                f'<text x="20" y="33" text-anchor="middle" font-size="12">{label}</text></svg>')
+    suit = SUIT_SYMBOLS[card.suit]
+    rank = m.rank(card.rank)
+    colour = "red" if suit in "♥♦" else "black"
+    return (f'<svg class="card {colour}" viewBox="0 0 40 56" width="30" height="42" role="img" '
+            f'aria-label="{html.escape(card.symbol)}"><rect x="1" y="1" width="38" height="54" rx="4"/>'
+            f'<text x="20" y="24" text-anchor="middle" font-size="{16 if len(rank) > 1 else 19}">{rank}</text>'
+            f'<text x="20" y="47" text-anchor="middle" font-size="20">{suit}</text></svg>')
+
+
+def _parsed(token: str) -> Card | None:
+    try:
+        return parse_card(token)
+    except CardError:
+        return None
+
+
+def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = None, parted: Decimal = Decimal(0),
+                 recorded_balance: Decimal | None = None) -> dict[str, Any]:
+    """A disputed round at a glance: its cards as pictures, the two hands and the bottom
+    line; the full ruling's text to unfold."""
+    from markupsafe import Markup
+
+    r = ex.ruling
+    groups: list[tuple[str, Iterable[tuple[Card | None, str | None]]]]
+    if r.outcome == "void":
+        groups = [(m(label), [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
+    else:
+        c = r.cards
+        groups = [(m(label), [(card, None) for card in cards]) for label, cards in (
+            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn else ()),
+            ("River", (c.river,) if c.river else ()), ("Dealer", c.dealer)) if cards]
+    cards = [{"label": label, "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
+             for label, group in groups]
+    hands = []
+    if ex.player is not None:
+        hands.append(m("{label}: {cards}").format(label=m("Player"), cards=hand_words(ex.player.hand, m)))
+    if ex.dealer is not None:
+        qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
+        hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
+    return {"cards": cards, "hands": hands, "bottom": bottom_line(r.net, recorded_net, parted, recorded_balance, m),
+            "text": Markup(_cards(RulingText(ex, m).text()))}
 
 
 def _version() -> str:
@@ -246,6 +398,8 @@ def _ledger(s: _Session, compact: bool) -> list[dict[str, Any]]:
 
 
 def _chart(s: _Session, m: Messages) -> str:
+    """The running balance by round number, as computed and as recorded, with the rounds
+    where the record parts from the rules marked (on the recorded line)."""
     import pygal
     from pygal.style import Style
 
@@ -253,13 +407,13 @@ def _chart(s: _Session, m: Messages) -> str:
                   foreground_strong="#8b949e", foreground_subtle="#8b949e", colors=("#0b72d9", "#d97b0b", "#d1242f"),
                   font_family="system-ui, sans-serif")
     chart = pygal.XY(style=style, js=[], disable_xml_declaration=True, show_dots=False, width=960, height=320,
-                     x_title=m("round (in order)"), y_title=m("balance"), legend_at_bottom=True, truncate_legend=-1,
-                     explicit_size=False, print_values=False, show_x_guides=False)
-    chart.add(m("as computed"), [(x, b) for x, b, _ in s.points])
-    chart.add(m("as recorded"), [(x, r) if r is not None else None for x, _, r in s.points])
-    marks = {x for x, _, _ in s.divergent}
-    divergences: list[Any] = [(x, b) for x, b, _ in s.points if x in marks] or [None]
+                     x_title=r_(m, "round"), y_title=m("balance"), legend_at_bottom=True, truncate_legend=-1,
+                     explicit_size=False, print_values=False, show_x_guides=False,
+                     x_value_formatter=lambda x: f"{x:.0f}")
+    chart.add(m("as computed"), [(x, b) for _, x, b, _ in s.points])
+    chart.add(m("as recorded"), [(x, r) if r is not None else None for _, x, _, r in s.points])
+    marks = {o for o, _, _ in s.divergent}
+    divergences: list[Any] = [(x, b if r is None else r) for o, x, b, r in s.points if o in marks] or [None]
     chart.add(m("record parts from the rules"), divergences,
               stroke=False, show_dots=True, dots_size=4)
     return str(chart.render(is_unicode=True))
-

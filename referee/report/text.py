@@ -30,11 +30,10 @@ def ledger_row(r: RoundResult) -> list[Any]:
     ruling = r.ruling
     record = r.record
     recorded = record.recorded if record else None
-    codes = " ".join(sorted({f.code for f in r.findings}))
+    status = round_status(r)
     if ruling is None:  # invalid, or its session's profile could not be loaded
         return [r.number, record.decision if record else "", "", "", "", "", "", "", "", "", fmt(r.balance), "",
-                codes or "not ruled"]
-    status = codes or ("void" if ruling.outcome == "void" else "ok")
+                status]
     qualified = "" if ruling.dealer_qualified is None else ("yes" if ruling.dealer_qualified else "no")
     return [
         r.number, record.decision if record else "",
@@ -47,6 +46,20 @@ def ledger_row(r: RoundResult) -> list[Any]:
         fmt(recorded.balance) if recorded is not None and recorded.balance is not None else "",
         status,
     ]
+
+
+def round_status(r: RoundResult) -> str:
+    """A round's status: its finding codes; else "ok" only when every recorded field
+    matches: a recorded balance that an earlier round put off (a finding there, none
+    here) says by how much, ``bal. off -1``; else ``void`` or ``ok``."""
+    codes = " ".join(sorted({f.code for f in r.findings}))
+    if codes:
+        return codes
+    if r.ruling is None:
+        return "not ruled"
+    if r.recorded_balance is not None and r.recorded_balance != r.balance:
+        return f"bal. off {signed(r.recorded_balance - r.balance)}"
+    return "void" if r.ruling.outcome == "void" else "ok"
 
 
 class TextReporter(Reporter):

@@ -1,0 +1,272 @@
+"""``referee recall``: a round and the ones before it, from many logs, at the desk.
+
+Regulators ask that the last game and the nine before it can be recalled with their
+outcome, stakes, wins and balances. Recall streams the audit of every input (the
+same events ``check`` reports, so the rulings and running balances are the audit's)
+and keeps only a window of the last ``K`` rounds of the stream it is asked about:
+a month of logs is never held.
+
+Recall works on *round views* (:class:`RoundView`): the facts of one round whatever
+the log's format (session, round number, game id, time, player, ruling, record,
+balance). :func:`round_views` makes them from format 1's audit events; another format
+plugs in by yielding views of its own rounds (see :func:`round_views`).
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from .audit.checker import Options
+from .audit.results import Finding, RoundResult, SessionInfo
+from .audit.run import events
+from .load.sources import Source
+from .models import Recorded
+from .report.base import next_gap
+from .report.text import round_status
+from .rules.settlement import Ruling
+
+DEFAULT_LAST = 10
+#: Sessions named in a message when a query is ambiguous.
+NAMED_SESSIONS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """One round as recall shows it, whatever the format of its log."""
+
+    session: str
+    #: Unique per session opened in this recall (two sessions may share an id).
+    session_key: int
+    number: int | None
+    game: str | None
+    time: datetime | None
+    player: str | None
+    decision: str | None
+    ruling: Ruling | None
+    recorded: Recorded | None
+    balance: Decimal
+    recorded_balance: Decimal | None
+    status: str
+    file: str
+    line: int
+    findings: tuple[Finding, ...] = ()
+    #: How far this round moves the record from the rules (a rise: the table credited the
+    #: player more than the rules give; see ``report.base.next_gap``).
+    parted: Decimal = Decimal(0)
+    #: What the full ruling is explained from (format 1: the session and the round's audit).
+    detail: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """What the desk asks: whose rounds, which one, and how many up to it."""
+
+    player: str | None = None
+    session: str | None = None
+    round: int | None = None
+    game: str | None = None
+    at: datetime | None = None
+    last: int = DEFAULT_LAST
+
+    def words(self) -> str:
+        """The query in words, for the answer's heading and the not-found message."""
+        target = (f"round {self.round}" if self.round is not None else f"game {self.game}" if self.game is not None
+                  else f"the last round at or before {self.at.isoformat()}" if self.at is not None
+                  else "the last round")
+        whose = "".join([f" of player {self.player}" if self.player is not None else "",
+                         f" in session {self.session}" if self.session is not None else ""])
+        return target + whose
+
+
+@dataclass(slots=True)
+class Match:
+    """The rounds recalled for one target: the window ending with it."""
+
+    rows: list[RoundView]
+    target: int  # how many rows at the end are the target (a void deal and its replay share a number)
+
+
+@dataclass(slots=True)
+class Recall:
+    """The answer: the windows found and what was searched."""
+
+    query: Query
+    matches: list[Match]
+    files: int = 0
+    skipped_files: int = 0
+    sessions: int = 0
+    rounds: int = 0
+    seen: dict[str, int] = field(default_factory=dict)
+
+
+class RecallError(Exception):
+    """Nothing found, or a question with several answers (exit 2); the message says what was searched."""
+
+
+def round_views(sources: Iterable[Source], options: Options) -> Iterator[RoundView | SessionInfo]:
+    """The views of format 1's rounds, from the audit's events, with each session's
+    opening (so that a caller counts sessions even when they hold no round).
+
+    Format 2 (games and seats) plugs in here: a reader of its own yields a view per
+    seat of each game, with ``game`` and ``player`` set; the selection is the same.
+    """
+    info: SessionInfo | None = None
+    key = 0
+    gap = Decimal(0)
+    for event in events(sources, options):
+        if isinstance(event, SessionInfo):
+            info = event
+            key += 1
+            gap = Decimal(0)
+            yield event
+        elif isinstance(event, RoundResult) and info is not None:
+            before, gap = gap, next_gap(gap, event)
+            yield view_of(event, info, key, gap - before)
+
+
+def view_of(result: RoundResult, info: SessionInfo, key: int, parted: Decimal = Decimal(0)) -> RoundView:
+    record = result.record
+    meta = record.meta if record is not None and record.meta else {}
+    game = meta.get("game")
+    player = meta.get("player", info.player)
+    return RoundView(
+        session=result.session, session_key=key, number=result.number,
+        game=None if game is None else str(game), time=record.time if record is not None else None,
+        player=None if player is None else str(player), decision=record.decision if record is not None else None,
+        ruling=result.ruling, recorded=record.recorded if record is not None else None, balance=result.balance,
+        recorded_balance=result.recorded_balance, status=round_status(result), file=result.file, line=result.line,
+        findings=tuple(result.findings), parted=parted, detail=(info, result),
+    )
+
+
+class Selector:
+    """Keeps the last ``K`` rounds of the stream asked about and the windows that end
+    with a target; memory is ``K`` rounds (and the matches), whatever the input."""
+
+    def __init__(self, query: Query) -> None:
+        self.q = query
+        self.window: deque[RoundView] = deque(maxlen=query.last)
+        self.key: int | None = None
+        self.matches: list[Match] = []
+        self.pending: Match | None = None
+        self.best_time: datetime | None = None
+        self.seen: dict[str, int] = {}
+        self.rounds = 0
+        self.sessions = 0
+
+    def wanted(self, v: RoundView) -> bool:
+        q = self.q
+        return (q.session is None or v.session == q.session) and (q.player is None or v.player == q.player)
+
+    def feed(self, v: RoundView) -> None:
+        self.rounds += 1
+        if not self.wanted(v):
+            return
+        if v.session not in self.seen and len(self.seen) < NAMED_SESSIONS:
+            self.seen[v.session] = 0
+        if v.session in self.seen:
+            self.seen[v.session] += 1
+        if self.q.player is None and v.session_key != self.key:
+            self.window.clear()  # a session's window never reaches into another session
+            self.pending = None
+        self.key = v.session_key
+        self.window.append(v)
+        q = self.q
+        if q.round is not None or q.game is not None:
+            if (v.number == q.round) if q.round is not None else (v.game == q.game):
+                if self.pending is not None:  # the replay of a void deal: the same target, one row more
+                    self.pending.rows = list(self.window)
+                    self.pending.target = min(self.pending.target + 1, len(self.window))
+                else:
+                    self.pending = Match(list(self.window), 1)
+                    self.matches.append(self.pending)
+            else:
+                self.pending = None
+        elif q.at is not None:
+            when = _aware(v.time)
+            if when is not None and when <= q.at and (self.best_time is None or when >= self.best_time):
+                self.best_time = when
+                self.matches = [Match(list(self.window), 1)]
+
+    def finish(self) -> list[Match]:
+        q = self.q
+        if q.round is None and q.game is None and q.at is None and self.window:
+            return [Match(list(self.window), 1)]
+        return self.matches
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """Times without a zone are read as UTC, so that any two compare."""
+    if when is None or when.tzinfo is not None:
+        return when
+    return when.replace(tzinfo=UTC)
+
+
+def parse_time(text: str) -> datetime:
+    """``--at``: ISO 8601 (``2026-11-29T21:30``, ``2026-11-29 21:30:05+01:00``); no zone means UTC."""
+    when = _aware(datetime.fromisoformat(text.strip().replace("Z", "+00:00")))
+    assert when is not None
+    return when
+
+
+def recall(sources: list[Source], query: Query, options: Options | None = None) -> Recall:
+    """Stream every input and return the windows the query asks for, or raise
+    :class:`RecallError` saying what was searched."""
+    needle = query.session or query.player or query.game
+    searched = [s for s in sources if needle is None or _mentions(s, needle)]
+    selector = Selector(query)
+    for item in round_views(searched, options or Options()):
+        if isinstance(item, SessionInfo):
+            selector.sessions += 1
+        else:
+            selector.feed(item)
+    found = Recall(query, selector.finish(), len(sources), len(sources) - len(searched), selector.sessions,
+                   selector.rounds, selector.seen)
+    _check(found)
+    return found
+
+
+def _check(found: Recall) -> None:
+    q = found.query
+    where = (f"searched {found.files} file{'s' * (found.files != 1)}"
+             + (f", {found.skipped_files} not mentioning {q.session or q.player or q.game!r}"
+                if found.skipped_files else "")
+             + f": {found.sessions} session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+    if not found.matches:
+        hint = ""
+        if q.player is not None and not found.seen:
+            hint = "; format 1 names a session's player in session.meta.player (or a round's meta.player)"
+        elif q.game is not None:
+            hint = "; format 1 names a round's game in its meta.game"
+        raise RecallError(f"{q.words()}: not found ({where}){hint}")
+    if q.session is None:
+        if q.round is not None or q.game is not None:
+            names = sorted({v.session for m in found.matches for v in m.rows[len(m.rows) - m.target:]})
+        else:
+            names = sorted(found.seen) if q.player is None else []
+        if len(names) > 1:
+            raise RecallError(f"{q.words()}: the inputs hold several sessions ({', '.join(names[:NAMED_SESSIONS])}"
+                              f"{', ...' if len(names) >= NAMED_SESSIONS else ''}); choose one with --session"
+                              f"{'' if q.player else ' or --player'} ({where})")
+
+
+def _mentions(source: Source, needle: str) -> bool:
+    """Whether a file's bytes hold ``needle`` at all: a file that never mentions the
+    session, player or game asked about cannot hold its rounds, so it is not audited.
+    Stdin and names with characters a log may escape are always audited."""
+    if source.path is None or not needle.isascii() or any(c in needle for c in "\\\"'\n"):
+        return True
+    try:
+        with open(source.path, "rb") as fh:
+            if fh.seek(0, 2) == 0:
+                return True
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return data.find(needle.encode()) >= 0
+    except (OSError, ValueError):
+        return True  # let the audit report what is wrong with it

@@ -1,0 +1,190 @@
+"""``referee recall`` in words, as JSON and as a page: the rounds recalled, the running
+balance around them, and the full ruling of the round asked about."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from .. import __version__
+from ..audit.explain import ExplainError, Explanation, explain
+from ..i18n import Messages
+from ..recall import Match, Recall, RoundView
+from ..rules.money import fmt, plain, signed
+from .base import finding_dict
+from .ruling import CATEGORY_WORDS, RulingText, explanation_json
+
+
+def _when(v: RoundView) -> str:
+    return v.time.isoformat(sep=" ", timespec="seconds") if v.time is not None else ""
+
+
+def _hand(v: RoundView, side: str) -> str:
+    hand = getattr(v.ruling, f"{side}_hand", None) if v.ruling is not None else None
+    return hand.category.replace("_", " ") if hand is not None else ""
+
+
+def stakes(v: RoundView) -> str:
+    """``1 + 2`` (Ante + Call), ``+ bonus`` when there is one."""
+    r = v.ruling
+    if r is None:
+        return ""
+    parts = [r.ante_stake] + ([r.call_stake] if r.call_stake else []) + ([r.bonus_stake] if r.bonus_stake else [])
+    return " + ".join(fmt(p) for p in parts)
+
+
+def columns(found: Recall) -> list[str]:
+    """The table's columns: session, game and player only when they tell something."""
+    rows = [v for m in found.matches for v in m.rows]
+    cols = ["round"]
+    if len({v.session_key for v in rows}) > 1:
+        cols.append("session")
+    cols += [c for c, attr in (("time", "time"), ("game", "game"), ("player id", "player"))
+             if any(getattr(v, attr) is not None for v in rows)]
+    return [*cols, "decision", "stakes", "outcome", "player", "dealer", "net", "net rec.", "balance", "bal. rec.",
+            "status"]
+
+
+def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]:
+    """A row's cells; with ``m``, its words in the reader's language (the page)."""
+    r, rec = v.ruling, v.recorded
+    values = {
+        "round": "" if v.number is None else str(v.number), "session": v.session, "time": _when(v),
+        "game": v.game or "", "player id": v.player or "", "decision": v.decision or "", "stakes": stakes(v),
+        "outcome": r.outcome if r is not None else "", "player": _hand(v, "player"), "dealer": _hand(v, "dealer"),
+        "net": signed(r.net) if r is not None else "",
+        "net rec.": signed(rec.net) if rec is not None and rec.net is not None else "",
+        "balance": fmt(v.balance), "bal. rec.": fmt(v.recorded_balance) if v.recorded_balance is not None else "",
+        "status": v.status,
+    }
+    if m is not None:
+        from .html import r_, status_words
+
+        for name in ("decision", "outcome"):
+            values[name] = r_(m, values[name]) if values[name] else ""
+        for name in ("player", "dealer"):
+            key = values[name].replace(" ", "_")
+            values[name] = m(CATEGORY_WORDS[key]) if key in CATEGORY_WORDS else values[name]
+        values["status"] = status_words(v.status, m)
+    return [values[c] for c in cols]
+
+
+def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
+    """The full ruling of each target row (a void deal and its replay are both targets)."""
+    out: list[tuple[RoundView, Explanation | str]] = []
+    for v in match.rows[len(match.rows) - match.target:]:
+        if not isinstance(v.detail, tuple):  # pragma: no cover - a format without explanations
+            continue
+        info, result = v.detail
+        try:
+            out.append((v, explain(result, info)))
+        except ExplainError as err:
+            out.append((v, str(err)))
+    return out
+
+
+def bottom(v: RoundView, m: Messages) -> str:
+    """The target's bottom line: what the table paid, what the rules give, who is owed."""
+    from .html import bottom_line
+
+    if v.ruling is None:
+        return ""
+    return bottom_line(v.ruling.net, v.recorded.net if v.recorded is not None else None, v.parted,
+                       v.recorded_balance, m)
+
+
+def heading(found: Recall, match: Match) -> str:
+    rows = match.rows
+    first, last = rows[0], rows[-1]
+    span = f"round {last.number}" if len(rows) == 1 else (
+        f"{len(rows)} rounds, from round {first.number} ({first.session}) to round {last.number}"
+        if first.session != last.session else f"{len(rows)} rounds, {first.number} to {last.number}")
+    return f"Recall of {found.query.words()}: {span}, session {last.session} ({last.file}:{last.line})"
+
+
+def searched(found: Recall) -> str:
+    skipped = f", {found.skipped_files} not mentioning it skipped" if found.skipped_files else ""
+    return (f"searched {found.files} file{'s' * (found.files != 1)}{skipped}: {found.sessions} "
+            f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+
+
+def render_text(found: Recall, m: Messages) -> str:
+    from .html import r_
+
+    cols = columns(found)
+    words = m if m.language != "en" else None
+    out: list[str] = []
+    for match in found.matches:
+        out.append(heading(found, match))
+        rows = []
+        for i, v in enumerate(match.rows):
+            mark = ">" if i >= len(match.rows) - match.target else " "
+            row = cells(v, cols, words)
+            rows.append([f"{mark} {row[0]}", *row[1:]])
+        out.append(tabulate(rows, headers=[r_(m, c) for c in cols], tablefmt="simple", disable_numparse=True,
+                            colalign=("right",) + ("left",) * (len(cols) - 1)))
+        out.append("")
+        for v, ex in explanations(match):
+            if isinstance(ex, str):
+                out += [ex, ""]
+                continue
+            out.append(bottom(v, m))
+            out += [RulingText(ex, m).text().rstrip("\n"), ""]
+    out.append(searched(found))
+    return "\n".join(out) + "\n"
+
+
+def view_json(v: RoundView, target: bool) -> dict[str, Any]:
+    r, rec = v.ruling, v.recorded
+    return {
+        "session": v.session, "round": v.number, "game": v.game, "time": v.time.isoformat() if v.time else None,
+        "player": v.player, "file": v.file, "line": v.line, "target": target, "decision": v.decision,
+        "stakes": None if r is None else {"ante": plain(r.ante_stake), "call": plain(r.call_stake),
+                                          "bonus": plain(r.bonus_stake)},
+        "outcome": r.outcome if r is not None else None,
+        "player_hand": r.player_hand.category if r is not None and r.player_hand else None,
+        "dealer_hand": r.dealer_hand.category if r is not None and r.dealer_hand else None,
+        "dealer_qualified": r.dealer_qualified if r is not None else None,
+        "settlement": None if r is None else {"ante": plain(r.ante), "call": plain(r.call), "bonus": plain(r.bonus),
+                                              "net": plain(r.net), "returned": plain(r.returned)},
+        "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
+        "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance), "status": v.status,
+        "parted": plain(v.parted),
+        "findings": [finding_dict(f) for f in v.findings],
+    }
+
+
+def render_json(found: Recall, m: Messages) -> dict[str, Any]:
+    q = found.query
+    return {
+        "referee": {"name": "referee", "version": __version__},
+        "query": {"player": q.player, "session": q.session, "round": q.round, "game": q.game,
+                  "at": q.at.isoformat() if q.at else None, "last": q.last},
+        "searched": {"files": found.files, "skipped_files": found.skipped_files, "sessions": found.sessions,
+                     "rounds": found.rounds},
+        "recalls": [{
+            "heading": heading(found, match),
+            "rounds": [view_json(v, i >= len(match.rows) - match.target) for i, v in enumerate(match.rows)],
+            "rulings": [{"error": ex} if isinstance(ex, str) else explanation_json(ex, m)
+                        for _, ex in explanations(match)],
+        } for match in found.matches],
+    }
+
+
+def render_html(found: Recall, m: Messages) -> str:
+    from .html import _environment, r_, ruling_block
+
+    env = _environment(m)
+    cols = columns(found)
+    recalls = []
+    for match in found.matches:
+        rows = [{"cells": cells(v, cols, m), "target": i >= len(match.rows) - match.target}
+                for i, v in enumerate(match.rows)]
+        blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(
+            ex, m, v.recorded.net if v.recorded is not None else None, v.parted, v.recorded_balance)
+            for v, ex in explanations(match)]
+        recalls.append({"heading": heading(found, match), "rows": rows, "rulings": blocks})
+    return str(env.get_template("recall.html.j2").render(
+        lang=m.language, version=__version__, headers=[r_(m, c) for c in cols], recalls=recalls,
+        searched=searched(found)))

@@ -1,0 +1,160 @@
+"""`referee recall` (issue 20): a round and the ones before it, from many files."""
+
+from __future__ import annotations
+
+import copy
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from referee.recall import Query, RoundView, Selector
+
+from .conftest import SAMPLES, check_json, run
+
+
+def recall_json(*args: str) -> tuple[int, dict[str, Any]]:
+    code, out = run("recall", "--format", "json", *args)
+    return code, json.loads(out) if code != 2 else {"error": out}
+
+
+def rounds_of(doc: dict[str, Any], index: int = 0) -> list[dict[str, Any]]:
+    return list(doc["recalls"][index]["rounds"])
+
+
+@pytest.fixture
+def tables(tmp_path: Path) -> tuple[str, str]:
+    """Three sessions in two files: alice plays t1/a and t1/c, bob t2/b; every round has a
+    time and a game id (format 1: meta.player on the session, meta.game on the round)."""
+    clean = yaml.safe_load((SAMPLES / "clean.yaml").read_text(encoding="utf-8"))
+    docs = []
+    for day, (sid, player) in enumerate([("t1/a", "alice"), ("t2/b", "bob"), ("t1/c", "alice")]):
+        doc = copy.deepcopy(clean)
+        doc["session"].update(id=sid, meta={"player": player})
+        for r in doc["rounds"]:
+            r["time"] = f"2026-11-{27 + day}T20:{r['round']:02d}:00"
+            r["meta"] = {"game": f"G{day}-{r['round']}"}
+        docs.append(doc)
+    first, second = tmp_path / "two.yaml", tmp_path / "three.yaml"
+    first.write_text(yaml.safe_dump_all(docs[:2], allow_unicode=True, sort_keys=False), encoding="utf-8")
+    second.write_text(yaml.safe_dump(docs[2], allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return str(first), str(second)
+
+
+def test_a_round_and_the_nine_before_it() -> None:
+    code, doc = recall_json(str(SAMPLES / "disputed.yaml"), "--round", "12")
+    rows = rounds_of(doc)
+    assert [r["round"] for r in rows] == list(range(3, 13))
+    assert [r["target"] for r in rows] == [False] * 9 + [True]
+    assert code == 1  # rounds 5, 10 and 11 of the window have findings
+    _, report = check_json(str(SAMPLES / "disputed.yaml"))
+    audited = {r["round"]: r for r in report["sessions"][0]["rounds"]}
+    for r in rows:  # the audit's balances and outcomes, not a second reading of the log
+        assert r["balance"] == audited[r["round"]]["balance"]
+        assert r["recorded_balance"] == audited[r["round"]]["recorded_balance"]
+        assert r["outcome"] == audited[r["round"]]["outcome"]
+    assert rows[-1]["stakes"] == {"ante": 1, "call": 2, "bonus": 0}
+    assert [x["round"] for x in doc["recalls"][0]["rulings"]] == [12]
+    assert doc["searched"] == {"files": 1, "skipped_files": 0, "sessions": 1, "rounds": 20}
+
+
+def test_default_is_the_last_round_and_the_nine_before_it() -> None:
+    _, doc = recall_json(str(SAMPLES / "clean.yaml"))
+    assert [r["round"] for r in rounds_of(doc)] == list(range(11, 21))
+
+
+def test_a_void_deal_and_its_replay_are_both_recalled() -> None:
+    code, doc = recall_json(str(SAMPLES / "void.yaml"), "--round", "15", "--last", "4")
+    rows = rounds_of(doc)
+    assert [(r["round"], r["outcome"], r["target"]) for r in rows] == [
+        (13, "lose", False), (14, "win", False), (15, "void", True), (15, "fold", True)]
+    assert rows[2]["status"] == "V001" and code == 1
+    assert len(doc["recalls"][0]["rulings"]) == 2
+
+
+def test_text_shows_the_window_the_bottom_line_and_the_ruling() -> None:
+    _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "1", "--last", "3")
+    lines = out.splitlines()
+    assert lines[0].startswith("Recall of round 1: round 1, session table-7/2026-11-29/disputed")
+    assert any(line.split()[:2] == [">", "1"] and line.split()[-2:] == ["P002", "P004"] for line in lines)
+    assert "Bottom line: the table paid +2; the rules give +3; 1 is owed to the player." in out
+    assert "Cards as dealt" in out and out.rstrip().endswith("searched 1 file: 1 session, 20 rounds")
+
+
+def test_a_balance_put_off_earlier_is_not_ok() -> None:
+    _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "4", "--last", "3")
+    row = next(line for line in out.splitlines() if line.split()[:2] == [">", "4"])
+    assert row.split()[-4:] == ["6", "bal.", "off", "-1"]  # computed 7, recorded 6
+    _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--last", "1")
+    assert "the table's balance 8 should be 4; 4 is owed to the house" in out
+
+
+def test_sessions_players_games_and_times(tables: tuple[str, str]) -> None:
+    files = list(tables)
+    code, out = run("recall", *files, "--round", "3")
+    assert code == 2 and "several sessions (t1/a, t1/c, t2/b)" in out and "--session" in out
+    _, doc = recall_json(*files, "--session", "t2/b", "--round", "3", "--last", "2")
+    assert [(r["session"], r["round"], r["game"], r["player"]) for r in rounds_of(doc)] == [
+        ("t2/b", 2, "G1-2", "bob"), ("t2/b", 3, "G1-3", "bob")]
+    # A player's rounds run on across sessions and files.
+    _, doc = recall_json(*files, "--player", "alice", "--last", "22")
+    rows = rounds_of(doc)
+    assert [(r["session"], r["round"]) for r in rows[:3]] == [("t1/a", 19), ("t1/a", 20), ("t1/c", 1)]
+    assert rows[-1]["round"] == 20 and rows[-1]["session"] == "t1/c"
+    code, doc = recall_json(*files, "--player", "alice", "--round", "3")
+    assert code == 2 and "several sessions (t1/a, t1/c)" in doc["error"]
+    _, doc = recall_json(*files, "--game", "G1-7", "--last", "1")
+    assert [(r["session"], r["round"]) for r in rounds_of(doc)] == [("t2/b", 7)]
+    # --at: the latest round at or before the time (a time between two rounds).
+    _, doc = recall_json(*files, "--player", "alice", "--at", "2026-11-27T20:03:30", "--last", "2")
+    assert [(r["session"], r["round"]) for r in rounds_of(doc)] == [("t1/a", 2), ("t1/a", 3)]
+    _, doc = recall_json(*files, "--player", "alice", "--at", "2026-11-28T23:00Z", "--last", "1")
+    assert [(r["session"], r["round"]) for r in rounds_of(doc)] == [("t1/a", 20)]
+
+
+def test_not_found_says_what_was_searched(tables: tuple[str, str]) -> None:
+    code, out = run("recall", *tables, "--session", "t2/b", "--round", "99")
+    assert code == 2
+    assert "round 99 in session t2/b: not found (searched 2 files, 1 not mentioning 't2/b': 2 sessions, 40 rounds)" \
+        in " ".join(out.split())
+    code, out = run("recall", *tables, "--player", "carol")
+    assert code == 2 and "session.meta.player" in out
+    code, out = run("recall", *tables, "--player", "alice", "--at", "2020-01-01")
+    assert code == 2 and "not found" in out
+    code, out = run("recall", *tables, "--at", "yesterday")
+    assert code == 2 and "is not a time" in out
+    code, out = run("recall", *tables, "--round", "2", "--game", "G1-1")
+    assert code == 2 and "choose one of" in out
+
+
+def test_files_that_never_mention_the_session_are_skipped(tables: tuple[str, str]) -> None:
+    _, with_skip = recall_json(*tables, "--session", "t1/c", "--round", "5")
+    assert with_skip["searched"]["skipped_files"] == 1 and with_skip["searched"]["sessions"] == 1
+    _, alone = recall_json(tables[1], "--round", "5")
+    assert rounds_of(with_skip) == rounds_of(alone)
+
+
+def _view(n: int) -> RoundView:
+    return RoundView("s", 1, n, None, None, None, "fold", None, None, Decimal(-n), None, "ok", "f", n)
+
+
+def test_the_selector_keeps_a_window_not_the_log() -> None:
+    selector = Selector(Query(round=5_000, last=10))
+    for n in range(1, 20_001):
+        selector.feed(_view(n))
+        assert len(selector.window) <= 10
+    [match] = selector.finish()
+    assert [v.number for v in match.rows] == list(range(4_991, 5_001))
+
+
+def test_html_page(tmp_path: Path) -> None:
+    page = tmp_path / "recall.html"
+    code, _ = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "1", "--last", "2", "--format", "html",
+                  "-o", str(page), "--lang", "fr")
+    html = page.read_text(encoding="utf-8")
+    assert code == 1 and '<html lang="fr">' in html and '<tr class="target">' in html
+    assert html.count('<svg class="card') == 9  # the nine cards of the round, as pictures
+    assert '<svg class="card red"' in html and "1 est dû au joueur" in html and "<th>manche</th>" in html
