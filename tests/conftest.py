@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from referee.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
+
+Write = Callable[[str, str], str]
+"""The ``write`` fixture: writes a text file under the test's tmp_path and returns its path."""
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str]:
@@ -29,7 +33,7 @@ def codes(report: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture
-def write(tmp_path: Path):  # type: ignore[no-untyped-def]
+def write(tmp_path: Path) -> Write:
     def _write(name: str, text: str) -> str:
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")

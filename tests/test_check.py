@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from .conftest import SAMPLES, check_json, codes, run
+from .conftest import SAMPLES, Write, check_json, codes, run
 
 HEAD = "session:\n  id: t\n  profile: vivo\n  rounds_agreed: 1\nrounds:\n"
 WORKED = ("  - round: 1\n    ante: 1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    decision: call\n"
           "    turn: 9♥\n    river: 2♠\n    dealer: [Q♠, Q♣]\n")
 
 
-def one(write, recorded: str = "", round_text: str = WORKED, head: str = HEAD):  # type: ignore[no-untyped-def]
+def one(write: Write, recorded: str = "", round_text: str = WORKED, head: str = HEAD) -> tuple[int, dict[str, Any]]:
     text = head + round_text + (f"    recorded: {{{recorded}}}\n" if recorded else "")
     return check_json(write("s.yaml", text))
 
@@ -63,12 +66,12 @@ def test_every_sample_other_than_disputed_and_void_is_clean() -> None:
     ("returned: 5", "P007"),
     ("void: true", "V002"),
 ])
-def test_record_findings(write, recorded: str, code: str) -> None:  # type: ignore[no-untyped-def]
+def test_record_findings(write: Write, recorded: str, code: str) -> None:
     exit_code, report = one(write, recorded)
     assert exit_code == 1 and codes(report) == [code]
 
 
-def test_bonus_result_and_bonus_not_offered(write) -> None:  # type: ignore[no-untyped-def]
+def test_bonus_result_and_bonus_not_offered(write: Write) -> None:
     bonus_round = WORKED.replace("    ante: 1\n", "    ante: 1\n    bonus: 1\n")
     _, report = one(write, "bonus: 6", bonus_round, HEAD.replace("vivo", "bonus-100"))
     assert codes(report) == ["P003"]
@@ -76,12 +79,12 @@ def test_bonus_result_and_bonus_not_offered(write) -> None:  # type: ignore[no-u
     assert codes(report) == ["S006"]
 
 
-def test_void_settled_as_valid(write) -> None:  # type: ignore[no-untyped-def]
+def test_void_settled_as_valid(write: Write) -> None:
     _, report = one(write, "net: 3", WORKED.replace("2♠", "A♥"))
     assert codes(report) == ["S005", "V001"]
 
 
-def test_stakes(write) -> None:  # type: ignore[no-untyped-def]
+def test_stakes(write: Write) -> None:
     _, report = one(write, "", WORKED.replace("    ante: 1\n", "    ante: 1\n    call: 1\n"))
     assert codes(report) == ["S001"]
     _, report = one(write, "", WORKED.replace("    ante: 1\n", "    ante: 0.001\n"))
@@ -94,13 +97,13 @@ def test_stakes(write) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("numbers", "expected"), [
     ((1, 2, 2), ["S003"]), ((1, 3, 4), ["S004"]), ((2, 1, 3), ["S004", "S009"]), ((1, 2, 3), []),
 ])
-def test_numbering(write, numbers: tuple[int, ...], expected: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_numbering(write: Write, numbers: tuple[int, ...], expected: list[str]) -> None:
     rounds = "".join(WORKED.replace("round: 1", f"round: {n}") for n in numbers)
     _, report = one(write, "", rounds, HEAD.replace("rounds_agreed: 1", "rounds_agreed: 3"))
     assert codes(report) == expected
 
 
-def test_round_count_is_a_warning_and_strict_fails(write) -> None:  # type: ignore[no-untyped-def]
+def test_round_count_is_a_warning_and_strict_fails(write: Write) -> None:
     path = write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 2") + WORKED)
     code, report = check_json(path)
     assert code == 0 and codes(report) == ["S005"]
@@ -108,14 +111,14 @@ def test_round_count_is_a_warning_and_strict_fails(write) -> None:  # type: igno
     assert code == 1
 
 
-def test_funds_under_caribbean(write) -> None:  # type: ignore[no-untyped-def]
+def test_funds_under_caribbean(write: Write) -> None:
     head = HEAD.replace("vivo", "caribbean") + ""
     head = head.replace("rounds_agreed: 1\n", "rounds_agreed: 1\n  opening_balance: 2\n")
     _, report = one(write, "", WORKED, head)
     assert codes(report) == ["S007"]
 
 
-def test_profile_override_and_unknown_profile(write) -> None:  # type: ignore[no-untyped-def]
+def test_profile_override_and_unknown_profile(write: Write) -> None:
     path = write("s.yaml", HEAD + WORKED.replace("Q♠, Q♣", "2♥, 3♣"))
     _code, report = check_json("--profile", "caribbean", path)
     assert report["sessions"][0]["profile"] == "caribbean"
@@ -142,7 +145,7 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize(("name", "text", "code", "exit_code"), BAD_INPUT)
-def test_bad_input_is_a_finding_never_a_traceback(write, name: str, text: str, code: str,  # type: ignore[no-untyped-def]
+def test_bad_input_is_a_finding_never_a_traceback(write: Write, name: str, text: str, code: str,
                                                   exit_code: int) -> None:
     got, report = check_json(write(name, text))
     assert got == exit_code and code in codes(report)
@@ -150,13 +153,13 @@ def test_bad_input_is_a_finding_never_a_traceback(write, name: str, text: str, c
     assert all(f["file"].endswith(name) and f["message"] for f in all_findings)
 
 
-def test_did_you_mean(write) -> None:  # type: ignore[no-untyped-def]
+def test_did_you_mean(write: Write) -> None:
     _, report = check_json(write("s.yaml", HEAD + WORKED.replace("dealer:", "dealr:")))
     message = next(f for f in report["sessions"][0]["findings"] if f["code"] == "H002")["message"]
     assert "did you mean 'dealer'" in message
 
 
-def test_one_bad_round_does_not_stop_the_others(write) -> None:  # type: ignore[no-untyped-def]
+def test_one_bad_round_does_not_stop_the_others(write: Write) -> None:
     two = WORKED.replace("ante: 1", "ante: abc") + WORKED.replace("round: 1", "round: 2")
     _, report = check_json(write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 1") + two))
     rounds = report["sessions"][0]["rounds"]
@@ -169,7 +172,7 @@ def test_stdin_and_text_format() -> None:
     assert code == 1 and "-:23: P004 [error] round 1" in out and "Session result" in out
 
 
-def test_json_input_has_field_lines(write) -> None:  # type: ignore[no-untyped-def]
+def test_json_input_has_field_lines(write: Write) -> None:
     text = ('{"session": {"id": "j"},\n "rounds": [\n  {"round": 1, "ante": 1, "player": ["Ah", "Kd"],\n'
             '   "flop": ["As", "7d", "4c"], "decision": "call", "turn": "9h", "river": "2s",\n'
             '   "dealer": ["Qs", "Qc"],\n   "recorded": {\n    "net": 2}}]}\n')
@@ -185,13 +188,13 @@ def test_usage_errors_exit_2() -> None:
     assert code == 2
 
 
-def test_directory_and_output(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_directory_and_output(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     code, text = run("check", "--format", "json", "--output", str(out), str(SAMPLES))
     assert code == 1 and "files" in text and out.read_text().startswith('{"referee"')
 
 
-def test_non_utf8_names_the_line_and_column(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_non_utf8_names_the_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"session": {"id": "x"},\n "rounds": [], "n": "caf\xe9"}\n')
     code, report = check_json(str(path))

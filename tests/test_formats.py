@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,9 +28,11 @@ def unescape(text: str) -> str:
     return text
 
 
-def json_findings() -> list[dict[str, object]]:
+def json_findings() -> list[dict[str, Any]]:
     _, report = check_json(*SAMPLE_FILES)
-    return [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    findings: list[dict[str, Any]] = [f for s in report["sessions"] for f in s["findings"]]
+    problems: list[dict[str, Any]] = report["problems"]
+    return findings + problems
 
 
 def test_github_annotations_parse_back() -> None:
@@ -126,6 +129,7 @@ def test_quiet_prints_only_findings_and_the_summary() -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+@pytest.mark.slow
 def test_pre_commit_hook(tmp_path: Path) -> None:
     """``pre-commit try-repo`` of this repository in a scratch one: a good log passes,
     a bad one fails. Installs the hook's environment, so it takes a while."""

@@ -5,11 +5,11 @@ from itertools import combinations
 
 import pytest
 
-from referee import CATEGORIES, HandError, evaluate
+from referee import CATEGORIES, HandError, HandValue, evaluate
 from referee.rules.cards import DECK, parse_cards
 
 
-def ev(text: str):
+def ev(text: str) -> HandValue:
     return evaluate(text.split())
 
 
@@ -170,7 +170,7 @@ def test_one_shared_immutable_value_per_hand_value() -> None:
     assert first is second and first is HandValue.of(first.value)
     assert first.ranks == (12, 11, 7, 5) and first.category_index == 1
     with pytest.raises(AttributeError):
-        first.value = 0  # type: ignore[misc]
+        first.value = 0
     assert first.description is first.description  # computed once
     import pickle
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SAMPLES, check_json
+from .conftest import SAMPLES, Write, check_json
 
 # Runs `referee ARGS` in a child and prints its peak RSS (KiB) as the last stderr line.
 CHILD = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
@@ -115,7 +115,7 @@ def test_enormous_and_special_numbers(tmp_path: Path, kind: str) -> None:
         assert expected in out, expected
 
 
-def test_money_is_exact(write) -> None:  # type: ignore[no-untyped-def]
+def test_money_is_exact(write: Write) -> None:
     rounds = "".join(f"  - {{round: {i}, ante: 0.1, player: [2c, 7d], flop: [Jh, Qs, 4c], decision: fold, "
                      f"recorded: {{net: -0.1, balance: {-0.1 * i:.1f}}}}}\n" for i in range(1, 4))
     path = write("cents.yaml", "session: {id: c, rounds_agreed: 3}\nrounds:\n" + rounds)
@@ -163,6 +163,7 @@ def test_latin1_names_line_and_column(tmp_path: Path) -> None:
     assert code == 2 and ":2: H000" in out and "byte 0xe9 at column 10" in out
 
 
+@pytest.mark.slow
 def test_a_directory_of_10000_files(tmp_path: Path) -> None:
     folder = tmp_path / "many"
     folder.mkdir()

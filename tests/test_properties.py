@@ -21,7 +21,7 @@ from referee.rules.money import dumps
 from referee.simulate import yaml_session
 
 VIVO = load_profile("vivo")
-TEXT = st.characters(blacklist_categories=("Cs",))  # any text that can be written as UTF-8
+TEXT = st.characters(exclude_categories=["Cs"])  # any text that can be written as UTF-8
 amounts = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("1000"), places=2)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from .conftest import check_json, run
 
 @pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
 @pytest.mark.parametrize("policy", ["always-call", "simple"])
-def test_simulated_logs_are_clean(tmp_path, profile: str, policy: str) -> None:  # type: ignore[no-untyped-def]
+def test_simulated_logs_are_clean(tmp_path: Path, profile: str, policy: str) -> None:
     for fmt in ("yaml", "json", "jsonl"):
         out = tmp_path / f"sim.{fmt}"
         code, _ = run("simulate", "--profile", profile, "--policy", policy, "--sessions", "2", "--rounds", "30",
@@ -22,7 +23,7 @@ def test_simulated_logs_are_clean(tmp_path, profile: str, policy: str) -> None: 
         assert code == 0 and report["summary"]["findings"] == 0 and report["summary"]["counted_rounds"] == 60
 
 
-def test_faults_are_all_found_and_nothing_else(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_faults_are_all_found_and_nothing_else(tmp_path: Path) -> None:
     log, manifest = tmp_path / "f.jsonl", tmp_path / "m.json"
     code, _ = run("simulate", "--profile", "bonus-aa", "--sessions", "10", "--rounds", "40", "--seed", "5",
                   "--bonus", "1", "--faults", "0.15", "--faults-manifest", str(manifest), "--format", "jsonl",
@@ -36,7 +37,7 @@ def test_faults_are_all_found_and_nothing_else(tmp_path) -> None:  # type: ignor
     assert found == expected
 
 
-def test_reproducible(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_reproducible(tmp_path: Path) -> None:
     outputs = []
     for name in ("a", "b"):
         out = tmp_path / f"{name}.yaml"
@@ -45,7 +46,7 @@ def test_reproducible(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert outputs[0] == outputs[1]
 
 
-def test_always_call_dealer_qualification_rate(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_always_call_dealer_qualification_rate(tmp_path: Path) -> None:
     """With always-call the dealer's cards are dealt every round: the rate is 75.777% (RULES.md).
 
     20,000 rounds; binomial standard error 0.303 percentage points; tolerance 4 sigma.

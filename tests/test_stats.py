@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ def simulated(tmp_path: Path, rounds: int, policy: str = "always-call", seed: st
     return str(out)
 
 
-def stats_json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+def stats_json(*args: str) -> tuple[int, dict[str, Any]]:
     code, out = run("stats", "--format", "json", *args)
     return code, json.loads(out)
 
@@ -113,6 +114,7 @@ def test_decision_audit(tmp_path: Path) -> None:
     assert code in (0, 1)
 
 
+@pytest.mark.slow
 def test_worked_example_decision_is_a_correct_call() -> None:
     """§09: A♥ K♦ with flop A♠ 7♦ 4♣ calls, and calling is right, with its exact value."""
     from referee import load_profile, parse_cards
@@ -132,6 +134,7 @@ def test_worked_example_decision_is_a_correct_call() -> None:
     assert "Decisions: 20 valued exactly" in text
 
 
+@pytest.mark.slow
 def test_optimal_play_200000_rounds(tmp_path: Path) -> None:
     """200,000 vivo rounds of optimal play (read from the shipped decision table): the
     observed return's 99% interval holds the exact house edge, and no fairness test

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -90,6 +91,7 @@ def test_bonus_edge_only_when_a_fold_forfeits_a_won_bonus() -> None:
     assert bonus_edge(load_profile("bonus-100"), pair_aces, Fraction(1), Fraction(1)) == 0
 
 
+@pytest.mark.slow
 def test_optimal_call_rate() -> None:
     """The optimal call rate is 81.991% (RULES.md). 20,000 random decisions (read from the
     shipped decision table): binomial standard error 0.27 points; tolerance 4 sigma."""
@@ -104,6 +106,7 @@ def test_optimal_call_rate() -> None:
     assert abs(calls / n - p) < 4 * sigma
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["vivo", "caribbean", "bonus-100"])
 def test_shipped_decision_table_agrees_with_the_exact_value(name: str) -> None:
     """The table the PAR engine wrote and the pure-Python exact value decide alike."""
@@ -119,7 +122,7 @@ def test_shipped_decision_table_agrees_with_the_exact_value(name: str) -> None:
 
 
 @pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
-def test_optimal_simulated_logs_are_clean(tmp_path, profile: str) -> None:  # type: ignore[no-untyped-def]
+def test_optimal_simulated_logs_are_clean(tmp_path: Path, profile: str) -> None:
     out = tmp_path / "sim.yaml"
     code, _ = run("simulate", "--profile", profile, "--policy", "optimal", "--rounds", "6", "--seed", "3",
                   "--bonus", "1", "--output", str(out))

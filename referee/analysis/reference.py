@@ -1,6 +1,6 @@
 """Exact reference figures (RULES.md "Reference figures"), for the statistical tests.
 
-The seven-card counts are checked by ``bench/enumerate7.py`` (all 133,784,560 hands);
+The seven-card counts are checked by ``scripts/enumerate7.py`` (all 133,784,560 hands);
 the theoretical returns under optimal play come from the published exact solver
 (``vivo``) or, for other profiles, from the PAR sheet when it exists.
 """

@@ -1,6 +1,6 @@
 """Regenerate the hand-written-looking samples in samples/ (clean, disputed, void).
 
-Run: python bench/make_samples.py. The rounds come from `referee simulate` (seed 17);
+Run: python scripts/make_samples.py. The rounds come from `referee simulate` (seed 17);
 round 1 is replaced by the worked example of §09, written with suit symbols as a
 table's log would. The disputed and void sessions then alter a few records by hand.
 """

@@ -1,6 +1,6 @@
 """Enumerate all 133,784,560 seven-card hands: category counts and dealer qualification.
 
-Run: python bench/enumerate7.py. Prints the counts, compares them with RULES.md, and
+Run: python scripts/enumerate7.py. Prints the counts, compares them with RULES.md, and
 prints the run time. Exit status 1 on any difference.
 """
 
