@@ -16,6 +16,7 @@ from __future__ import annotations
 from .profiles import BUILTIN as BUILTIN_PROFILES
 from .profiles import ProfileError, load_profile
 from .rules.cards import DECK, Card, CardError, parse_card, parse_cards
+from .rules.category import Category
 from .rules.hands import CATEGORIES, HandError, HandValue, evaluate, evaluate_batch, evaluate_deal
 from .rules.profile import Profile
 from .rules.settlement import Deal, Ruling, settle
@@ -23,7 +24,7 @@ from .rules.settlement import Deal, Ruling, settle
 __version__ = "0.1.0"
 
 __all__ = [
-    "BUILTIN_PROFILES", "CATEGORIES", "DECK", "Card", "CardError", "Deal", "HandError",
+    "BUILTIN_PROFILES", "CATEGORIES", "DECK", "Card", "CardError", "Category", "Deal", "HandError",
     "HandValue", "Profile", "ProfileError", "Ruling", "__version__", "evaluate", "evaluate_batch", "evaluate_deal",
     "load_profile", "parse_card", "parse_cards", "settle",
 ]

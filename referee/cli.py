@@ -165,8 +165,8 @@ def profiles(name: str | None) -> None:
     for category in reversed(CATEGORY_NAMES):
         row = [category.replace("_", " ")]
         for p in loaded_all:
-            bonus = p.bonus.paytable.get(category) if p.bonus else None  # type: ignore[call-overload]
-            row.append(f"{fmt(p.ante_paytable[category])}:1"  # type: ignore[index]
+            bonus = p.bonus.paytable.get(category) if p.bonus else None
+            row.append(f"{fmt(p.ante_paytable[category])}:1"
                         + (f" / {fmt(bonus)}:1" if bonus is not None else ""))
         rows.append(row)
     rows.append(["Call win"] + [f"{fmt(p.call_win_odds)}:1" if p.call_win_odds else "returned" for p in loaded_all])

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from .rules.hands import Category
+from .rules.category import Category
 
 FORMAT_VERSION = 1
 MAX_AMOUNT = Decimal("1e12")

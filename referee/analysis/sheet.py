@@ -42,7 +42,7 @@ def main_sheet(profile: Profile, totals: Totals) -> dict[str, Any]:
         net_scaled += contribution
         table.append({"category": CATEGORY_NAMES[c], "cases": nq + win + tie + lose,
                       "probability": (nq + win + tie + lose) / cases,
-                      "ante_odds": str(profile.ante_paytable[CATEGORY_NAMES[c]]),  # type: ignore[index]
+                      "ante_odds": str(profile.ante_paytable[CATEGORY_NAMES[c]]),
                       "not_qualified": nq, "win": win, "tie": tie, "lose": lose,
                       "net": str(Fraction(contribution, p.scale)),
                       "contribution": contribution / p.scale / cases})
@@ -91,7 +91,7 @@ def bonus_sheet(profile: Profile) -> dict[str, Any] | None:
     net = Fraction(0)
     rows = []
     for c in range(9, -1, -1):
-        odds = rule.paytable.get(CATEGORY_NAMES[c])  # type: ignore[call-overload]
+        odds = rule.paytable.get(CATEGORY_NAMES[c])
         contribution = paid[c] * Fraction(odds or 0) - unpaid[c]
         net += contribution
         rows.append({"category": CATEGORY_NAMES[c], "odds": None if odds is None else str(odds),

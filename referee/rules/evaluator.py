@@ -23,13 +23,12 @@ import zlib
 from importlib import resources
 from itertools import combinations
 
+from .category import CATEGORY_SHIFT as CATEGORY_SHIFT
+from .category import Category
+
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT = 0, 1, 2, 3, 4
 FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH = 5, 6, 7, 8, 9
-CATEGORY_NAMES = (
-    "high_card", "pair", "two_pair", "three_of_a_kind", "straight",
-    "flush", "full_house", "four_of_a_kind", "straight_flush", "royal_flush",
-)
-CATEGORY_SHIFT = 20
+CATEGORY_NAMES = Category.ranked()  # the enum, weakest first: CATEGORY_NAMES[HIGH_CARD] is Category.HIGH_CARD
 ACE, FIVE = 12, 3
 
 # Rank keys whose sums over any multiset of at most seven ranks (each at most four

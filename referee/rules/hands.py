@@ -18,10 +18,11 @@ check over all nine cards; :func:`evaluate_batch` does arrays of hands in NumPy.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from . import evaluator
 from .cards import RANK_NAMES, RANK_PLURALS, Card, CardError, parse_card, rank_char
+from .category import Category
 from .evaluator import (
     CATEGORY_NAMES,
     FIVE,
@@ -46,11 +47,7 @@ from .evaluator import (
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-CATEGORIES = CATEGORY_NAMES
-Category = Literal[
-    "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-    "straight", "three_of_a_kind", "two_pair", "pair", "high_card",
-]
+CATEGORIES = CATEGORY_NAMES  # Category.ranked(), kept as the package's public name
 
 
 class HandError(ValueError):

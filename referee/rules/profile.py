@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .cards import RANKS
-from .evaluator import CATEGORY_NAMES, pack
-from .hands import Category
+from .category import Category
+from .evaluator import pack
 
 RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 Odds = Annotated[Decimal, Field(ge=0, le=1_000_000, description="net payout per unit staked (100 means 100:1)")]
@@ -57,10 +57,9 @@ class HandThreshold(BaseModel):
 
 
 @lru_cache(maxsize=64)
-def _floor(category: str, rank: str | None) -> int:
+def _floor(category: Category, rank: str | None) -> int:
     """Cached: settling asks for the dealer's qualifier once a round."""
-    index = CATEGORY_NAMES.index(category)
-    return pack(index, (RANKS.index(rank),) if rank is not None else ())
+    return pack(Category(category).order, (RANKS.index(rank),) if rank is not None else ())
 
 
 class BonusRule(BaseModel):
@@ -109,7 +108,7 @@ class Profile(BaseModel):
     @field_validator("ante_paytable")
     @classmethod
     def _all_categories(cls, table: dict[str, Decimal]) -> dict[str, Decimal]:
-        missing = [c for c in CATEGORY_NAMES if c not in table]
+        missing = [c for c in Category.ranked() if c not in table]
         if missing:
             raise ValueError(f"the Ante paytable needs every category; missing: {', '.join(missing)}")
         return table

@@ -75,7 +75,7 @@ class Payoffs:
 
     @classmethod
     def of(cls, profile: Profile) -> Payoffs:
-        ante = [Fraction(profile.ante_paytable[c]) for c in CATEGORY_NAMES]  # type: ignore[index]
+        ante = [Fraction(profile.ante_paytable[c]) for c in CATEGORY_NAMES]
         call = Fraction(profile.call_multiple)
         call_win = call * Fraction(profile.call_win_odds)
         even = profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY
@@ -165,7 +165,7 @@ def bonus_edge(profile: Profile, five_value: int, ante: Fraction, bonus: Fractio
     rule = profile.bonus
     if rule is None or not bonus or not rule.fold_forfeits or not rule.minimum.passes(five_value):
         return Fraction(0)
-    odds = rule.paytable.get(CATEGORY_NAMES[five_value >> CATEGORY_SHIFT])  # type: ignore[call-overload]
+    odds = rule.paytable.get(CATEGORY_NAMES[five_value >> CATEGORY_SHIFT])
     if odds is None:
         return Fraction(0)
     return bonus * (Fraction(odds) + 1) / ante
