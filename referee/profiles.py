@@ -36,6 +36,12 @@ def builtin_text(name: str) -> bytes:
     return resources.files("referee").joinpath("data", "profiles", f"{name}.yaml").read_bytes()
 
 
+def builtin_rules(name: str) -> bytes:
+    """The words of a built-in's rules (``NAME.rules.yaml``), kept beside the profile so
+    that the profile's bytes, and so its SHA-256 in every report, do not change with them."""
+    return resources.files("referee").joinpath("data", "profiles", f"{name}.rules.yaml").read_bytes()
+
+
 def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedProfile:
     """A built-in by name, else a file (relative paths against ``base_dir`` first)."""
     key = (name_or_path, str(base_dir))
@@ -51,7 +57,10 @@ def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedPr
         except OSError as err:
             raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
         origin = str(path)
-    loaded = LoadedProfile(parse_profile(data, origin), origin, hashlib.sha256(data).hexdigest())
+    profile = parse_profile(data, origin)
+    if name_or_path in BUILTIN and not profile.rules:
+        profile = _with_rules(profile, builtin_rules(name_or_path), f"{origin}.rules")
+    loaded = LoadedProfile(profile, origin, hashlib.sha256(data).hexdigest())
     _cache[key] = loaded
     return loaded
 
@@ -82,6 +91,14 @@ def parse_profile(data: bytes, origin: str) -> Profile:
         first = err.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "(top)"
         raise ProfileError(f"profile {origin}: {field}: {first['msg']}") from None
+
+
+def _with_rules(profile: Profile, data: bytes, origin: str) -> Profile:
+    documents = list(load_documents(data))
+    try:
+        return Profile.model_validate({**profile.model_dump(exclude={"rules"}), "rules": documents[0]})
+    except ValidationError as err:  # pragma: no cover - a test loads every built-in
+        raise ProfileError(f"profile {origin}: {err.errors()[0]['msg']}") from None
 
 
 def load_profile(name_or_path: str) -> Profile:

@@ -38,10 +38,10 @@ def test_worked_example_in_english() -> None:
     assert "The dealer qualifies: pair of queens" in out and "a pair of fours or better" in out
     assert "Pair: aces against queens: the player wins." in out
     assert "The dealer qualifies but loses." in out
-    assert "Ante 1: wins 1: Ante paytable, pair 1:1 (§06)" in out
+    assert "Ante 1: wins 1: Ante paytable, pair 1:1\n" in out
     assert "Call 2: wins 2" in out
     assert "Net +3; total returned with the stakes 6." in out
-    assert "§02, §03, §04, §05, §06; profile vivo" in out
+    assert "profile vivo (" in out and "§06: \"Net Ante payouts: royal flush 100:1;" in out
 
 
 def test_worked_example_in_french() -> None:
@@ -50,7 +50,8 @@ def test_worked_example_in_french() -> None:
     assert "Joueur : paire d'as avec R, 9, 7" in out
     assert "Donneur : paire de dames avec A, 9, 7" in out
     assert "Le donneur est qualifié mais perd." in out
-    assert "Ante 1 : rapporte 1 : barème d'Ante, paire 1:1 (§06)" in out
+    assert "Ante 1 : rapporte 1 : barème d'Ante, paire 1:1\n" in out
+    assert "Joueur   A♥ R♦" in out and "Donneur  D♠ D♣" in out  # French rank letters, as in the words
     assert "Call 2 : rapporte 2" in out
     assert "Net +3 ; retour total avec les mises 6." in out
 
@@ -61,21 +62,23 @@ CASES = {
           ["Le joueur choisit Fold : Ante est perdu", "Ante 1 : perd 1 : perdu par le Fold", "Net -1"],
           {"outcome": "fold", "net": -1, "sections": ["§02", "§05"]}),
     "2": (["Player: royal flush", "the board plays (no private card)", "Exact tie",
-           "The board plays for both: a tie (§03).", "Ante 1: returned: exact tie", "Net 0"],
+           "The board plays for both: a tie.", "Ante 1: returned: exact tie", "Net 0"],
           ["Joueur : quinte flush royale", "le tableau joue (aucune carte privée)", "Égalité exacte",
-           "Le tableau joue pour les deux : égalité (§03)."],
+           "Le tableau joue pour les deux : égalité."],
           {"outcome": "push", "net": 0, "returned": 3}),
     "3": (["Pair: aces for both.", "Kicker 1: K against Q: the player wins."],
           ["Paire : as des deux côtés.", "Carte restante 1 : R contre D : le joueur gagne."],
           {"outcome": "win", "net": 3}),
     "4": (["Player: flush, ace high: A, 9, 7, 5, 2", "The dealer does not qualify (a pair of fours or better needed)",
-           "Ante 1: wins 2: Ante paytable, flush 2:1 (§06)", "Call 2: returned: the dealer does not qualify"],
+           "Ante 1: wins 2: Ante paytable, flush 2:1", "Call 2: returned: the dealer does not qualify"],
           ["Joueur : couleur hauteur as : A, 9, 7, 5, 2", "Le donneur n'est pas qualifié (il faut une paire de quatre",
-           "Ante 1 : rapporte 2 : barème d'Ante, couleur 2:1 (§06)"],
+           "Ante 1 : rapporte 2 : barème d'Ante, couleur 2:1"],
           {"outcome": "win", "dealer_qualified": False, "net": 2}),
-    "5": (["P002 call-result: recorded.call recorded +1, the rules give +2",
-           "P004 net-result: recorded.net recorded +2, the rules give +3"],
-          ["P002 call-result : recorded.call enregistré +1, les règles donnent +2"],
+    "5": (["The table paid +2; the rules give +3; 1 is owed to the player.",
+           "P002 call-result: the Call's result: the table recorded +1, the rules give +2.",
+           "P004 net-result: the net result: the table recorded +2, the rules give +3."],
+          ["La table a payé +2 ; les règles donnent +3 ; 1 est dû au joueur.",
+           "P002 call-result : le résultat de Call : la table a enregistré +1, les règles donnent +2."],
           {"outcome": "win", "net": 3}),
 }
 
@@ -115,7 +118,7 @@ def test_void_deal_and_its_replay(lang: str) -> None:
     if lang == "en":
         assert "The deal is incorrect: the same card dealt twice." in out
         assert "Detail: Ks is dealt twice (player and flop)" in out
-        assert "Player: Ks 8d" in out and "Flop: Ks 2c 3c" in out
+        assert "Player: K♠ 8♦" in out and "Flop: K♠ 2♣ 3♣" in out
         assert "Every stake is returned" in out
     else:
         assert "La distribution est incorrecte : la même carte distribuée deux fois." in out
@@ -128,7 +131,7 @@ def test_void_deal_and_its_replay(lang: str) -> None:
 
 def test_disputed_sample_round_17() -> None:
     code, out = explain(str(SAMPLES / "disputed.yaml"), "--round", "17")
-    assert code == 1 and "K001" in out and "the rules give high_card" in out
+    assert code == 1 and "K001" in out and "the table recorded two pair, the rules give high card." in out
 
 
 def test_errors_exit_2() -> None:
@@ -186,6 +189,9 @@ def test_every_message_is_translated() -> None:
     for number in range(1, 7):
         for ex in explain_rounds(expand([RULINGS])[0], number, None, Options()):
             RulingText(ex, recording).text()
+    for session, number in PROFILE_CASES:
+        for ex in explain_rounds(expand([PROFILES])[0], int(number), session, Options()):
+            RulingText(ex, recording).text()
     for value in range(0, 10 << 20, 1 << 20):
         describe(value | 0x54321, recording, recording.rank)
     missing = sorted(m for m in asked if m not in catalogue)
@@ -207,3 +213,92 @@ def test_catalogue_is_compiled() -> None:
     compiled = BytesIO()
     write_mo(compiled, catalogue)
     assert compiled.getvalue() == (folder / "referee.mo").read_bytes()
+
+
+PROFILES = str(Path(__file__).parent / "data" / "rulings-profiles.yaml")
+# (session, round): {language: phrases}. Each kind of wager line, each bottom line, the
+# quoted rule of each, in both languages.
+PROFILE_CASES: dict[tuple[str, str], dict[str, list[str]]] = {
+    ("bonus-aa", "1"): {
+        "en": ["The table paid -2; the rules give -2; nobody is owed anything.",
+               "Bonus 1: loses 1: the fold forfeits the bonus",
+               "seeds/002, Description du jeu: « Si le joueur choisit de se coucher, il déclare forfait"],
+        "fr": ["La table a payé -2 ; les règles donnent -2 ; personne ne doit rien.",
+               "Bonus 1 : perd 1 : le Fold fait perdre le bonus"]},
+    ("bonus-aa", "2"): {
+        "en": ["The table paid +8; the rules give +10; 2 is owed to the player.",
+               "Player: three of a kind, threes, kickers K, 9: 3♥ 3♣ 3♦ K♣ 9♦",
+               "Bonus 1: wins 7: Bonus AA paytable, three of a kind 7:1",
+               "Tableau des gains du Bonus AA : Couleur ou mieux 25 pour 1",
+               "P003 bonus-result: the bonus's result: the table recorded +5, the rules give +7."],
+        "fr": ["La table a payé +8 ; les règles donnent +10 ; 2 est dû au joueur.",
+               "Joueur : brelan de trois avec R, 9 : 3♥ 3♣ 3♦ R♣ 9♦",
+               "Bonus 1 : rapporte 7 : barème Bonus AA, brelan 7:1"]},
+    ("bonus-aa", "3"): {
+        "en": ["The table paid +4; the rules give +2; 2 is owed to the bank.",
+               "Bonus 1: loses 1: the player's five cards are not a pair of aces or better"],
+        "fr": ["La table a payé +4 ; les règles donnent +2 ; 2 est dû à la banque."]},
+    ("caribbean", "1"): {
+        "en": ["The table paid +2; the rules give +1; 1 is owed to the bank.",
+               "Ante 1: wins 1: even money: the dealer does not qualify",
+               "« Si le croupier ne se qualifie pas, il paie la mise ante à même de l'argent",
+               "K003 dealer-qualified: the dealer's qualification: the table recorded qualified, "
+               "the rules give not qualified."],
+        "fr": ["La table a payé +2 ; les règles donnent +1 ; 1 est dû à la banque.",
+               "la table a enregistré qualifié, les règles donnent non qualifié."]},
+    ("bonus-100", "1"): {
+        "en": ["The table paid +50; the rules give +50; nobody is owed anything.",
+               "Player: four of a kind, kings, kicker 10: K♠ K♣ K♥ K♦ 10♥", "Turn    10♥",
+               "Call 2: returned: the profile returns the Call when the player beats a qualified dealer",
+               "Bonus 1: wins 40: Bonus paytable, four of a kind 40:1"],
+        "fr": ["Joueur : carré de rois avec 10 : R♠ R♣ R♥ R♦ 10♥", "Joueur   R♥ R♦",
+               "Call 2 : rendu : le profil rend Call quand le joueur bat un donneur qualifié",
+               "« Si le croupier se qualifie et que vous le battez, la mise initiale rapporte"]},
+    ("bonus-100", "2"): {
+        "en": ["The record does not say what the table paid; the rules give -4.",
+               "Call 2: loses 2: the qualified dealer wins",
+               "P006 outcome: the outcome: the table recorded a win, the rules give a loss.",
+               "K001 player-hand: the player's hand: the table recorded pair, the rules give high card."],
+        "fr": ["L'enregistrement ne dit pas ce que la table a payé ; les règles donnent -4.",
+               "Donneur : brelan de valets avec R, 8 : V♠ V♥ V♦ R♦ 8♠",
+               "P006 outcome : l'issue : la table a enregistré un gain, les règles donnent une perte."]},
+}
+
+
+@pytest.mark.parametrize("key", sorted(PROFILE_CASES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_rulings_under_each_profile(key: tuple[str, str], lang: str) -> None:
+    """The answer first, the rule quoted, the record in words, under every built-in."""
+    session, number = key
+    _, out = explain(PROFILES, "--session", session, "--round", number, "--lang", lang)
+    for phrase in PROFILE_CASES[key][lang]:
+        assert phrase in out, phrase
+    lines = out.splitlines()
+    assert lines[2] == ("Bottom line" if lang == "en" else "En bref")  # the answer comes first
+    record = out[out.index("The record" if lang == "en" else "L'enregistrement"):]
+    assert not any(word in record for word in ("True", "False", "None", "recorded.", "_"))
+    if lang == "fr":  # French letters: no K, Q, J, T in a French card line
+        cards = out[out.index("Cartes distribuées"):out.index("Décision")]
+        assert not any(f"{rank}{suit}" in cards for rank in "KQJT" for suit in "♣♦♥♠")
+
+
+def test_each_quote_once_and_from_the_profile() -> None:
+    """A ruling quotes each passage once; a custom profile's own words are quoted."""
+    _, out = explain(RULINGS, "--round", "5")
+    assert out.count("§05: \"") == 2  # qualification and the win: two passages of §05
+    custom = Path(__file__).parent / "data" / "house.yaml"
+    _, out = run("explain", RULINGS, "--round", "5", "--profile", str(custom))
+    assert "House rules 3.2: \"Our dealer pays the Call at 1:1 when beaten.\"" in out
+    assert "§06" not in out  # the built-in's words are not the house's
+
+
+def test_every_rule_has_words_and_a_topic() -> None:
+    """The wording is a match over Rule (mypy checks it): every rule has a sentence in both
+    languages and for check, and each rule that is applied to a stake cites a topic."""
+    from referee.audit.compare import rule_words
+    from referee.report.ruling import topic_of
+    from referee.rules.payout import Rule
+
+    for rule in Rule:
+        assert rule_words(rule)
+        assert topic_of(rule) is not None or rule is Rule.NOT_OFFERED

@@ -9,6 +9,9 @@ from decimal import Decimal as D
 import pytest
 
 from referee import Deal, load_profile, settle
+from referee.rules.category import Category
+from referee.rules.payout import Rule, Wager
+from referee.rules.settlement import Ruling
 
 
 def deal(player: str, flop: str, turn: str | None = None, river: str | None = None,
@@ -74,7 +77,7 @@ def test_strong_hand_against_a_qualified_dealer() -> None:
 
 def test_caribbean_even_money_when_the_dealer_does_not_qualify() -> None:
     r = settle(load_profile("caribbean"), deal("Ah 9h", "2h 5h Kd", "Jh", "3c", "7c 8d"))
-    assert (r.outcome, r.ante, r.call, r.ante_rule) == ("win", 1, 0, "even_money")
+    assert (r.outcome, r.ante, r.call, rule(r, Wager.ANTE)) == ("win", 1, 0, Rule.EVEN_MONEY)
     r2 = settle(load_profile("caribbean"), deal("Ah 9h", "2h 5h Kd", "Jh", "3c", "7c 7d"))
     assert (r2.ante, r2.call) == (2, 2)  # paytable and even money against a qualified dealer
 
@@ -90,18 +93,18 @@ def test_bonus_100_call_is_returned_and_bonus_settled_on_the_deal() -> None:
 def test_bonus_aa_fold_forfeits_and_tiers() -> None:
     profile = load_profile("bonus-aa")
     folded = settle(profile, deal("A♥ A♦", "A♠ A♣ 4♣", decision="fold", bonus="1"))
-    assert (folded.ante, folded.bonus, folded.bonus_rule) == (-1, -1, "forfeited")
+    assert (folded.ante, folded.bonus, rule(folded, Wager.BONUS)) == (-1, -1, Rule.FORFEITED)
     flush = settle(profile, deal("2h 9h", "4h Jh Kh", "3c", "5d", "7c 7d", bonus="1"))
     assert flush.bonus == 25
     kings = settle(profile, deal("Kh Kd", "4h Jc 8s", "3c", "5d", "7c 7d", bonus="1"))
-    assert kings.bonus == -1  # a pair below aces loses
+    assert kings.bonus == -1 and rule(kings, Wager.BONUS) is Rule.BONUS_MISSED  # a pair below aces loses
     aces = settle(profile, deal("Ah Ad", "4h Jc 8s", "3c", "5d", "7c 7d", bonus="1"))
     assert aces.bonus == 7
 
 
 def test_bonus_stake_under_a_profile_without_bonus_is_returned() -> None:
     r = settle(load_profile("vivo"), deal("A♥ K♦", "A♠ 7♦ 4♣", "9♥", "2♠", "Q♠ Q♣", bonus="1"))
-    assert (r.bonus, r.bonus_rule, r.returned) == (0, "not_offered", 7)
+    assert (r.bonus, rule(r, Wager.BONUS), r.returned) == (0, Rule.NOT_OFFERED, 7)
 
 
 @pytest.mark.parametrize(("d", "kind"), [
@@ -136,3 +139,38 @@ def test_the_two_of_clubs_is_a_card_like_any_other() -> None:
 def test_fractional_stakes_are_exact() -> None:
     r = settle(load_profile("vivo"), deal("Ah 9h", "2h 5h Kd", "Jh", "3c", "7c 8d", ante="0.1"))
     assert r.ante == D("0.2") and r.returned == D("0.5")
+
+
+def rule(ruling: Ruling, wager: Wager) -> Rule | None:
+    line = ruling.line(wager)
+    return line.rule if line is not None else None
+
+
+def test_one_line_a_wager_staked() -> None:
+    """The lines are the record: a fold has no Call line, a bonus line only when staked,
+    and the totals are the lines' sums."""
+    vivo = load_profile("vivo")
+    folded = settle(vivo, deal("2c 7d", "Js 8s 4h", decision="fold"))
+    assert [(ln.wager, ln.stake, ln.result, ln.rule) for ln in folded.lines] == [(Wager.ANTE, 1, -1, Rule.FOLDED)]
+    won = settle(vivo, deal("A♥ K♦", "A♠ 7♦ 4♣", "9♥", "2♠", "Q♠ Q♣"))
+    assert [(ln.wager, ln.rule, ln.odds, ln.category) for ln in won.lines] == [
+        (Wager.ANTE, Rule.ANTE_PAYTABLE, 1, Category.PAIR), (Wager.CALL, Rule.CALL_ODDS, 1, None)]
+    assert won.net == sum(ln.result for ln in won.lines) == 3 and won.staked == 3 and won.returned == 6
+    lost = settle(vivo, deal("2c 7d", "Js 8s 4h", "Kd", "3c", "Jh Jd"))
+    assert [ln.rule for ln in lost.lines] == [Rule.DEALER_WINS, Rule.DEALER_WINS] and lost.net == -3
+    returned = settle(load_profile("bonus-100"), deal("A♥ K♦", "A♠ 7♦ 4♣", "9♥", "2♠", "Q♠ Q♣"))
+    assert rule(returned, Wager.CALL) is Rule.CALL_RETURNED_ON_WIN and returned.call == 0
+    void = settle(vivo, deal("Ah Kd", "Ah 7d 4c", "9h", "2s", "Qs Qc", bonus="1"))
+    assert [(ln.wager, ln.rule) for ln in void.lines] == [(w, Rule.VOID) for w in Wager]
+
+
+def test_a_new_profile_value_changes_the_lines_only_through_the_payout_rules() -> None:
+    """What settles a wager is payout.main_terms: a profile that returns the Call and pays
+    the Ante even money is settled, valued and worded by the same terms."""
+    from referee.rules.payout import Ending, main_terms
+
+    custom = load_profile("vivo").model_copy(update={"call_win_odds": D(0)})
+    ante, call = main_terms(custom, Ending.WIN, Category.FLUSH)
+    assert (ante.rule, ante.net, call.rule, call.net) == (Rule.ANTE_PAYTABLE, 2, Rule.CALL_RETURNED_ON_WIN, 0)
+    r = settle(custom, deal("Ah 5h", "2h 7h 9h", "Jc", "3s", "Qc Qd"))
+    assert (r.ante, r.call, rule(r, Wager.CALL)) == (2, 0, Rule.CALL_RETURNED_ON_WIN)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import Any, assert_never
 
 from ..models import Recorded, Round
 from ..rules.money import signed
+from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
 from . import codes
 from .codes import FindingCode
@@ -87,16 +88,37 @@ def _compare_money(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
                  f"({_rule_words(ruling, name)})", f"recorded.{name}", truth, value)
 
 
-_RULE_WORDS = {
-    "paytable": "Ante paytable", "even_money": "even money", "call_odds": "Call odds", "returned": "returned",
-    "push": "push", "lost": "lost", "folded": "fold loses the Ante", "forfeited": "fold forfeits the bonus",
-    "bonus_paytable": "bonus paytable", "not_offered": "no bonus in this profile: returned", "none": "no stake",
-    "void": "void: returned",
-}
-
-
 def _rule_words(ruling: Ruling, name: str) -> str:
     if name in ("net", "returned"):
         return f"outcome {ruling.outcome}"
-    rule = str(getattr(ruling, f"{name}_rule"))
-    return _RULE_WORDS.get(rule, rule)
+    line = ruling.line(Wager(name))
+    return rule_words(line.rule) if line is not None else "no stake"
+
+
+def rule_words(rule: Rule) -> str:
+    """The rule in the few words of a ``check`` finding; mypy checks that every rule has some."""
+    match rule:
+        case Rule.ANTE_PAYTABLE:
+            return "Ante paytable"
+        case Rule.EVEN_MONEY:
+            return "even money"
+        case Rule.CALL_ODDS:
+            return "Call odds"
+        case Rule.CALL_RETURNED | Rule.CALL_RETURNED_ON_WIN:
+            return "returned"
+        case Rule.PUSH:
+            return "push"
+        case Rule.DEALER_WINS | Rule.BONUS_MISSED:
+            return "lost"
+        case Rule.FOLDED:
+            return "fold loses the Ante"
+        case Rule.FORFEITED:
+            return "fold forfeits the bonus"
+        case Rule.BONUS_PAYTABLE:
+            return "bonus paytable"
+        case Rule.NOT_OFFERED:
+            return "no bonus in this profile: returned"
+        case Rule.VOID:
+            return "void: returned"
+        case _:
+            assert_never(rule)

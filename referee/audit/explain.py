@@ -1,20 +1,22 @@
 """The facts of a ruling, for ``referee explain`` and the HTML report.
 
 An explanation is data, not prose: which cards play, why the dealer qualifies, where
-the comparison is decided, which rule settled each wager, what the record got wrong.
+the comparison is decided, what the table paid, what the record got wrong; which rule
+settled each wager is the ruling's own lines (``ruling.lines``).
 Reporters put it into words in the reader's language (``report/ruling.py``), so the
 English and French rulings cannot say different things.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from ..load.sources import Source
 from ..profiles import ProfileError, resolve_profile
 from ..rules.hands import HandValue
+from ..rules.payout import Rule
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling
 from ..rules.tiebreak import Play, TieBreak, fewest_private, tie_break
@@ -28,18 +30,6 @@ class Side:
 
     hand: HandValue
     play: Play
-
-
-@dataclass(frozen=True, slots=True)
-class Wager:
-    """One wager's settlement: ``rule`` as in :class:`Ruling`; ``odds`` for paytable lines."""
-
-    name: str
-    stake: Decimal
-    net: Decimal
-    rule: str
-    odds: Decimal | None = None
-    category: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +47,10 @@ class Explanation:
     player: Side | None
     dealer: Side | None
     comparison: TieBreak | None
-    wagers: tuple[Wager, ...]
     sections: tuple[str, ...]
     findings: tuple[Finding, ...]
+    #: What the table paid in all (its recorded net result), when the record says.
+    table_net: Decimal | None = None
     #: The cards as the record wrote them, by group ("Player", "Flop", ...): what a
     #: void deal is shown with, since its cards could not all be read.
     recorded_cards: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -120,9 +111,29 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
         file=result.file, line=result.line, session=result.session, number=result.number,
         profile=loaded.profile, profile_origin=loaded.origin, profile_sha256=loaded.sha256,
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
-        wagers=tuple(_wagers(ruling, loaded.profile)), sections=_sections(ruling),
-        findings=tuple(result.findings), recorded_cards=_recorded_cards(result),
+        sections=_sections(ruling), findings=tuple(result.findings), recorded_cards=_recorded_cards(result),
+        table_net=_table_net(result),
     )
+
+
+def _table_net(result: RoundResult) -> Decimal | None:
+    """The table's net result for the round: recorded, or made of what it recorded
+    (the total returned less the stakes, or every wager's result); a deal recorded
+    void with no amounts returned the stakes (0)."""
+    record, ruling = result.record, result.ruling
+    if record is None or record.recorded is None or ruling is None:
+        return None
+    recorded = record.recorded
+    if recorded.net is not None:
+        return recorded.net
+    if recorded.returned is not None:
+        return recorded.returned - ruling.staked
+    parts = [getattr(recorded, line.wager.value) for line in ruling.lines]
+    if parts and all(p is not None for p in parts):
+        return sum(parts, Decimal(0))
+    if recorded.void:
+        return Decimal(0)
+    return None
 
 
 def _recorded_cards(result: RoundResult) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -139,25 +150,6 @@ def _side(hand: HandValue, private: Iterable[object], board: Iterable[object]) -
     return Side(hand, fewest_private(mine, list(board), hand.value))
 
 
-def _wagers(ruling: Ruling, profile: Profile) -> Iterator[Wager]:
-    category = ruling.player_hand.category if ruling.player_hand is not None else None
-    ante_odds = None
-    if ruling.ante_rule == "paytable" and category is not None:
-        ante_odds = profile.ante_paytable[category]
-    elif ruling.ante_rule == "even_money":
-        ante_odds = Decimal(1)
-    yield Wager("ante", ruling.ante_stake, ruling.ante, ruling.ante_rule, ante_odds, category)
-    if ruling.call_stake:
-        odds = profile.call_win_odds if ruling.call_rule == "call_odds" else None
-        yield Wager("call", ruling.call_stake, ruling.call, ruling.call_rule, odds)
-    if ruling.bonus_stake:
-        bonus_category = ruling.bonus_hand.category if ruling.bonus_hand is not None else None
-        odds = None
-        if ruling.bonus_rule == "bonus_paytable" and profile.bonus is not None and bonus_category is not None:
-            odds = profile.bonus.paytable.get(bonus_category)
-        yield Wager("bonus", ruling.bonus_stake, ruling.bonus, ruling.bonus_rule, odds, bonus_category)
-
-
 def _sections(ruling: Ruling) -> tuple[str, ...]:
     """The guide's sections (§02-§07) this ruling applied, in order."""
     if ruling.outcome == "void":
@@ -168,7 +160,7 @@ def _sections(ruling: Ruling) -> tuple[str, ...]:
     if ruling.dealer_qualified:
         sections.append("§04")
     sections.append("§05")
-    if ruling.ante_rule == "paytable":
+    if any(line.rule is Rule.ANTE_PAYTABLE for line in ruling.lines):
         sections.append("§06")
     return tuple(sections)
 

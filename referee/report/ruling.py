@@ -9,42 +9,79 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, assert_never
 
 from ..audit.codes import CODES
-from ..audit.explain import Explanation, Side, Wager
+from ..audit.explain import Explanation, Side
 from ..i18n import N_, Messages
-from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card, rank_char
-from ..rules.evaluator import CATEGORY_NAMES
+from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
+from ..rules.category import Category
 from ..rules.hands import HandValue, describe
 from ..rules.money import fmt, plain, signed
-from ..rules.profile import HandThreshold
+from ..rules.payout import Rule, Wager
+from ..rules.profile import HandThreshold, Topic
+from ..rules.settlement import Line
 from ..rules.tiebreak import Step, TieBreak
 
-CATEGORY_WORDS = {
-    "royal_flush": N_("royal flush"), "straight_flush": N_("straight flush"),
-    "four_of_a_kind": N_("four of a kind"), "full_house": N_("full house"), "flush": N_("flush"),
-    "straight": N_("straight"), "three_of_a_kind": N_("three of a kind"), "two_pair": N_("two pair"),
-    "pair": N_("pair"), "high_card": N_("high card"),
+CATEGORY_WORDS: dict[str, str] = {  # keyed by Category (a str: plain names find it too)
+    Category.ROYAL_FLUSH: N_("royal flush"), Category.STRAIGHT_FLUSH: N_("straight flush"),
+    Category.FOUR_OF_A_KIND: N_("four of a kind"), Category.FULL_HOUSE: N_("full house"),
+    Category.FLUSH: N_("flush"), Category.STRAIGHT: N_("straight"), Category.THREE_OF_A_KIND: N_("three of a kind"),
+    Category.TWO_PAIR: N_("two pair"), Category.PAIR: N_("pair"), Category.HIGH_CARD: N_("high card"),
 }
 ROLE_WORDS = {
     "category": N_("Category"), "quads": N_("Four of a kind"), "trips": N_("Three of a kind"),
     "pair": N_("Pair"), "high_pair": N_("High pair"), "low_pair": N_("Low pair"), "kicker": N_("Kicker {n}"),
     "top_card": N_("Top card"), "card": N_("Card {n}"),
 }
-WAGER_WORDS = {"ante": N_("Ante"), "call": N_("Call"), "bonus": N_("Bonus")}
+WAGER_WORDS = {Wager.ANTE: N_("Ante"), Wager.CALL: N_("Call"), Wager.BONUS: N_("Bonus")}
 VOID_WORDS = {
     "bad_card": N_("a card that is not one of the 52"),
     "duplicate_card": N_("the same card dealt twice"),
     "wrong_count": N_("a wrong number of cards"),
     "incomplete_call": N_("a call without turn, river and dealer cards"),
 }
+# What a finding's field is, for "The record" (a field not listed is shown as named).
+FIELD_WORDS = {
+    "recorded.ante": N_("the Ante's result"), "recorded.call": N_("the Call's result"),
+    "recorded.bonus": N_("the bonus's result"), "recorded.net": N_("the net result"),
+    "recorded.returned": N_("the total returned"), "recorded.balance": N_("the balance"),
+    "recorded.outcome": N_("the outcome"), "recorded.player_hand": N_("the player's hand"),
+    "recorded.dealer_hand": N_("the dealer's hand"), "recorded.dealer_qualified": N_("the dealer's qualification"),
+    "recorded.void": N_("the void"), "recorded": N_("the settlement"), "round": N_("the round number"),
+    "ante": N_("the Ante stake"), "call": N_("the Call stake"), "bonus": N_("the bonus stake"),
+}
+# Recorded and expected values that are words, not amounts.
+VALUE_WORDS = {
+    "win": N_("a win"), "lose": N_("a loss"), "push": N_("a push"), "fold": N_("a fold"), "void": N_("void"),
+    "settled": N_("settled"),
+}
+QUALIFIED_WORDS = {True: N_("qualified"), False: N_("not qualified")}
+VOID_FLAG_WORDS = {True: N_("void"), False: N_("not void")}
 # Rank names are marked here so that the catalogue carries them (hands.describe asks for them).
 _RANK_MESSAGES = [N_(w) for w in (*RANK_NAMES, *RANK_PLURALS)] + [N_("of " + w) for w in RANK_PLURALS]
 
 
-def cards_text(cards: Iterable[Card | None]) -> str:
-    return " ".join("??" if c is None else c.symbol for c in cards)
+def card_text(token: object, m: Messages | None = None) -> str:
+    """A card with its suit symbol, its rank as the ruling's words write it: ``10♠``
+    (not ``T♠``), French ``R♦`` for the king."""
+    card = token if isinstance(token, Card) or token is None else parse_card(token)
+    if card is None:
+        return "??"
+    return (m.rank(card.rank) if m is not None else rank_char(card.rank)) + SUIT_SYMBOLS[card.suit]
+
+
+def cards_text(cards: Iterable[object], m: Messages | None = None) -> str:
+    return " ".join(card_text(c, m) for c in cards)
+
+
+def token_text(token: str, m: Messages) -> str:
+    """A card as recorded: written like the others when it is one, else as it was."""
+    try:
+        card = parse_card(token)
+    except CardError:
+        return token
+    return card_text(card, m)
 
 
 def hand_words(hand: HandValue, m: Messages) -> str:
@@ -61,33 +98,76 @@ def threshold_words(threshold: HandThreshold, m: Messages) -> str:
                                                         of_ranks=of_ranks)
 
 
+def topic_of(rule: Rule) -> Topic | None:
+    """The passage of the profile's rules that a wager settled by ``rule`` quotes."""
+    match rule:
+        case Rule.ANTE_PAYTABLE:
+            return Topic.PAYTABLE
+        case Rule.EVEN_MONEY | Rule.CALL_RETURNED:
+            return Topic.NOT_QUALIFIED
+        case Rule.CALL_ODDS | Rule.CALL_RETURNED_ON_WIN:
+            return Topic.WIN
+        case Rule.PUSH:
+            return Topic.TIE
+        case Rule.DEALER_WINS:
+            return Topic.LOSE
+        case Rule.FOLDED:
+            return Topic.FOLD
+        case Rule.BONUS_PAYTABLE | Rule.BONUS_MISSED:
+            return Topic.BONUS
+        case Rule.FORFEITED:
+            return Topic.BONUS_FOLD
+        case Rule.NOT_OFFERED:
+            return None
+        case Rule.VOID:
+            return Topic.VOID
+        case _:
+            assert_never(rule)
+
+
+def bottom_line(ex: Explanation, m: Messages) -> str:
+    """What the table paid, what the rules give and who is owed what, in one sentence."""
+    rules = ex.ruling.net
+    if ex.table_net is None:
+        return m("The record does not say what the table paid; the rules give {rules}.").format(rules=signed(rules))
+    words = {"table": signed(ex.table_net), "rules": signed(rules), "amount": fmt(abs(rules - ex.table_net))}
+    if ex.table_net == rules:
+        return m("The table paid {table}; the rules give {rules}; nobody is owed anything.").format(**words)
+    if ex.table_net < rules:
+        return m("The table paid {table}; the rules give {rules}; {amount} is owed to the player.").format(**words)
+    return m("The table paid {table}; the rules give {rules}; {amount} is owed to the bank.").format(**words)
+
+
 class RulingText:
-    """Builds the text of one explanation, line by line."""
+    """Builds the text of one explanation, line by line: the bottom line first, then the
+    cards, the hands and the rules, each part quoting the words of the rule it applies."""
 
     def __init__(self, ex: Explanation, m: Messages) -> None:
         self.ex, self.m = ex, m
         self.lines: list[str] = []
+        self.quoted: set[tuple[str, str]] = set()
 
     def text(self) -> str:
         ex, m = self.ex, self.m
         r = ex.ruling
         self.say(m("Round {number}, session {session} ({file}, line {line})").format(
             number=ex.number, session=ex.session, file=ex.file, line=ex.line))
+        self.heading(m("Bottom line"))
+        self.say("  " + bottom_line(ex, m))
         self.cards()
         if r.outcome == "void":
             self.void()
         elif r.outcome == "fold":
             self.heading(m("Decision"))
-            self.say("  " + m("The player folds: the Ante is lost and the round ends (§02, §05)."))
+            self.say("  " + m("The player folds: the Ante is lost and the round ends."))
         else:
             self.hands()
             self.qualification()
             self.comparison()
         self.settlement()
         self.heading(m("Rules applied"))
-        self.say("  " + m("{sections}; profile {profile} ({source}), sha256 {sha256}").format(
-            sections=", ".join(ex.sections), profile=ex.profile.name, source=ex.profile.source or ex.profile_origin,
-            sha256=ex.profile_sha256))
+        self.say("  " + m("profile {profile} ({source}), sha256 {sha256}").format(
+            profile=ex.profile.name, source=ex.profile.source or ex.profile_origin, sha256=ex.profile_sha256))
         self.record()
         return "\n".join(self.lines) + "\n"
 
@@ -97,27 +177,42 @@ class RulingText:
     def heading(self, title: str) -> None:
         self.lines.extend(["", title])
 
+    def quote(self, topic: Topic | None) -> None:
+        """The profile's words for ``topic``, once a ruling; nothing if it has none."""
+        passage = self.ex.profile.rules.get(topic) if topic is not None else None
+        if passage is None:
+            return
+        text, language = passage.quote(self.m.language)
+        if (passage.cite, text) in self.quoted:
+            return
+        self.quoted.add((passage.cite, text))
+        quoted = f"« {text} »" if language == "fr" else f"\"{text}\""
+        if language != self.m.language:
+            quoted += " " + self.m("(in French)" if language == "fr" else "(in English)")
+        self.say("  " + self.m("{cite}: {quote}").format(cite=passage.cite, quote=quoted))
+
     def cards(self) -> None:
         m, c, r = self.m, self.ex.ruling.cards, self.ex.ruling
         self.heading(m("Cards as dealt"))
         if r.outcome == "void":
             self.say("  " + m("As recorded (the deal is void, so not read as cards):"))
             for label, tokens in self.ex.recorded_cards:
-                self.say("  " + m("{label}: {cards}").format(label=m(label), cards=" ".join(tokens)))
+                self.say("  " + m("{label}: {cards}").format(
+                    label=m(label), cards=" ".join(token_text(t, m) for t in tokens)))
         else:
             rows = [(m("Player"), c.player), (m("Flop"), c.flop), (m("Turn"), (c.turn,) if c.turn is not None else ()),
                     (m("River"), (c.river,) if c.river is not None else ()), (m("Dealer"), c.dealer)]
             width = max(len(label) for label, _ in rows)
             for label, group in rows:
-                self.say(f"  {label:<{width}}  {cards_text(group) if group else '—'}")
-        stakes = ", ".join(f"{m(WAGER_WORDS[w.name])} {fmt(w.stake)}" for w in self.ex.wagers)
+                self.say(f"  {label:<{width}}  {cards_text(group, m) if group else '—'}")
+        stakes = ", ".join(f"{m(WAGER_WORDS[line.wager])} {fmt(line.stake)}" for line in r.lines)
         decision = m("Call") if r.call_stake else m("Fold")
         self.say("  " + m("Decision: {decision}; stakes: {stakes}").format(decision=decision, stakes=stakes))
 
     def void(self) -> None:
         m, r = self.m, self.ex.ruling
         assert r.void is not None
-        self.heading(m("Void deal (§07)"))
+        self.heading(m("Void deal"))
         self.say("  " + m("The deal is incorrect: {what}.").format(what=m(VOID_WORDS[r.void.kind])))
         self.say("  " + m("Detail: {reason}").format(reason=r.void.reason))
         self.say("  " + m("Every stake is returned; the round is not counted and is dealt again."))
@@ -125,27 +220,28 @@ class RulingText:
     def side(self, label: str, side: Side) -> None:
         m = self.m
         self.say("  " + m("{side}: {hand}: {cards}").format(
-            side=label, hand=hand_words(side.hand, m), cards=cards_text(side.play.best_five)))  # type: ignore[arg-type]
+            side=label, hand=hand_words(side.hand, m), cards=cards_text(side.play.best_five, m)))
         used = len(side.play.private)
         if used == 0:
             playing = m("the board plays (no private card)")
         elif used == 1:
-            playing = m("1 private card plays: {cards}").format(cards=cards_text(side.play.private))  # type: ignore[arg-type]
+            playing = m("1 private card plays: {cards}").format(cards=cards_text(side.play.private, m))
         else:
-            playing = m("2 private cards play: {cards}").format(cards=cards_text(side.play.private))  # type: ignore[arg-type]
+            playing = m("2 private cards play: {cards}").format(cards=cards_text(side.play.private, m))
         self.say("    " + playing)
 
     def hands(self) -> None:
         m, ex = self.m, self.ex
-        self.heading(m("Best five of seven (§03)"))
+        self.heading(m("Best five of seven"))
         if ex.player is not None:
             self.side(m("Player"), ex.player)
         if ex.dealer is not None:
             self.side(m("Dealer"), ex.dealer)
+        self.quote(Topic.BEST_FIVE)
 
     def qualification(self) -> None:
         m, ex = self.m, self.ex
-        self.heading(m("Qualification (§05)"))
+        self.heading(m("Qualification"))
         if ex.dealer is None:
             return
         words = dict(hand=hand_words(ex.dealer.hand, m), threshold=threshold_words(ex.profile.dealer_qualifier, m))
@@ -153,66 +249,74 @@ class RulingText:
             self.say("  " + m("The dealer qualifies: {hand} is {threshold}.").format(**words))
         else:
             self.say("  " + m("The dealer does not qualify ({threshold} needed): {hand}.").format(**words))
-            self.say("  " + m("The hands are not compared: the Ante is paid and the Call returned (§05)."))
+            self.say("  " + m("The hands are not compared: the Ante is paid and the Call returned."))
+        self.quote(Topic.QUALIFICATION)
 
     def comparison(self) -> None:
         m, tb = self.m, self.ex.comparison
         if tb is None:
             return
-        self.heading(m("Comparison (§04)"))
+        self.heading(m("Comparison"))
         for line in comparison_lines(tb, m):
             self.say("  " + line)
         ex = self.ex
         if tb.winner == "tie" and ex.player and ex.dealer and not ex.player.play.private and not ex.dealer.play.private:
-            self.say("  " + m("The board plays for both: a tie (§03)."))
+            self.say("  " + m("The board plays for both: a tie."))
         if tb.winner == "player":
             self.say("  " + m("The dealer qualifies but loses."))
         elif tb.winner == "dealer":
             self.say("  " + m("The qualified dealer wins."))
+        self.quote(Topic.RANKING)
 
     def settlement(self) -> None:
-        m, ex = self.m, self.ex
+        m, r = self.m, self.ex.ruling
         self.heading(m("Settlement"))
-        for wager in ex.wagers:
+        for line in r.lines:
             self.say("  " + m("{wager} {stake}: {result}: {why}").format(
-                wager=m(WAGER_WORDS[wager.name]), stake=fmt(wager.stake), result=result_words(wager, m),
-                why=self.why(wager)))
-        r = ex.ruling
+                wager=m(WAGER_WORDS[line.wager]), stake=fmt(line.stake), result=result_words(line, m),
+                why=self.why(line)))
         self.say("  " + m("Net {net}; total returned with the stakes {returned}.").format(
             net=signed(r.net), returned=fmt(r.returned)))
+        for line in r.lines:
+            self.quote(topic_of(line.rule))
 
-    def why(self, w: Wager) -> str:
+    def why(self, line: Line) -> str:
+        """The rule in words: one sentence a rule, and mypy checks that none is missing."""
         m, ex = self.m, self.ex
-        category = m(CATEGORY_WORDS[w.category]) if w.category else ""
-        odds = fmt(w.odds) if w.odds is not None else ""
-        if w.rule == "paytable":
-            return m("Ante paytable, {category} {odds}:1 (§06)").format(category=category, odds=odds)
-        if w.rule == "even_money":
-            return m("even money: the dealer does not qualify")
-        if w.rule == "call_odds":
-            return m("the Call pays {odds}:1 when the player beats a qualified dealer").format(odds=odds)
-        if w.rule == "returned":
-            if ex.ruling.dealer_qualified:
+        category = m(CATEGORY_WORDS[line.category]) if line.category else ""
+        odds = fmt(line.odds) if line.odds is not None else ""
+        match line.rule:
+            case Rule.ANTE_PAYTABLE:
+                return m("Ante paytable, {category} {odds}:1").format(category=category, odds=odds)
+            case Rule.EVEN_MONEY:
+                return m("even money: the dealer does not qualify")
+            case Rule.CALL_ODDS:
+                return m("the Call pays {odds}:1 when the player beats a qualified dealer").format(odds=odds)
+            case Rule.CALL_RETURNED:
+                return m("the dealer does not qualify")
+            case Rule.CALL_RETURNED_ON_WIN:
                 return m("the profile returns the Call when the player beats a qualified dealer")
-            return m("the dealer does not qualify")
-        if w.rule == "push":
-            return m("exact tie: the stake is returned")
-        if w.rule == "lost" and w.name == "bonus":
-            minimum = ex.profile.bonus.minimum if ex.profile.bonus else None
-            below = threshold_words(minimum, m) if minimum else ""
-            return m("the player's five cards are not {minimum}").format(minimum=below)
-        if w.rule == "lost":
-            return m("the qualified dealer wins")
-        if w.rule == "folded":
-            return m("lost by the fold")
-        if w.rule == "forfeited":
-            return m("the fold forfeits the bonus")
-        if w.rule == "bonus_paytable":
-            name = ex.profile.bonus.name if ex.profile.bonus else ""
-            return m("{name} paytable, {category} {odds}:1").format(name=name, category=category, odds=odds)
-        if w.rule == "not_offered":
-            return m("the profile has no bonus")
-        return m("the deal is void: every stake is returned")
+            case Rule.PUSH:
+                return m("exact tie: the stake is returned")
+            case Rule.BONUS_MISSED:
+                minimum = ex.profile.bonus.minimum if ex.profile.bonus else None
+                below = threshold_words(minimum, m) if minimum else ""
+                return m("the player's five cards are not {minimum}").format(minimum=below)
+            case Rule.DEALER_WINS:
+                return m("the qualified dealer wins")
+            case Rule.FOLDED:
+                return m("lost by the fold")
+            case Rule.FORFEITED:
+                return m("the fold forfeits the bonus")
+            case Rule.BONUS_PAYTABLE:
+                name = ex.profile.bonus.name if ex.profile.bonus else ""
+                return m("{name} paytable, {category} {odds}:1").format(name=name, category=category, odds=odds)
+            case Rule.NOT_OFFERED:
+                return m("the profile has no bonus")
+            case Rule.VOID:
+                return m("the deal is void: every stake is returned")
+            case _:
+                assert_never(line.rule)
 
     def record(self) -> None:
         m, ex = self.m, self.ex
@@ -227,39 +331,49 @@ class RulingText:
 RESULT_FIELDS = ("ante", "call", "bonus", "net")
 
 
-def result_words(w: Wager, m: Messages) -> str:
-    if w.net > 0:
-        return m("wins {amount}").format(amount=fmt(w.net))
-    if w.net < 0:
-        return m("loses {amount}").format(amount=fmt(-w.net))
+def result_words(line: Line, m: Messages) -> str:
+    if line.result > 0:
+        return m("wins {amount}").format(amount=fmt(line.result))
+    if line.result < 0:
+        return m("loses {amount}").format(amount=fmt(-line.result))
     return m("returned")
 
 
 def finding_words(code: str, field: str | None, recorded: Any, expected: Any, message: str, m: Messages) -> str:
+    """One finding, once: its code and, where the record and the rules disagree on a
+    value, the two values in words; else (in English) the finding's message."""
     title = f"{code} {CODES[code].name}" if code in CODES else code
     if recorded is not None or expected is not None:
-        text = m("{finding}: {field} recorded {recorded}, the rules give {expected}").format(
-            finding=title, field=field or "", recorded=_value(recorded, field), expected=_value(expected, field))
-    else:
-        text = title
-    return text + (f" ({message})" if m.language == "en" else "")
+        what = m(FIELD_WORDS[field]) if field in FIELD_WORDS else (field or "")
+        said = m("{finding}: {field}: the table recorded {recorded}, the rules give {expected}.")
+        return said.format(finding=title, field=what, recorded=value_words(recorded, field, m),
+                           expected=value_words(expected, field, m))
+    return title + (f" ({message})" if m.language == "en" else "")
 
 
-def _value(value: Any, field: str | None) -> str:
-    """A recorded or expected value; results (not stakes or balances) with their sign."""
+def value_words(value: Any, field: str | None, m: Messages) -> str:
+    """A recorded or expected value in words: results (not stakes or balances) with their
+    sign, categories and outcomes named, yes/no facts said (never ``True``)."""
+    if isinstance(value, bool):
+        flags = QUALIFIED_WORDS if field == "recorded.dealer_qualified" else VOID_FLAG_WORDS
+        return m(flags[value])
     result = field is not None and field.startswith("recorded.") and field.rsplit(".", 1)[1] in RESULT_FIELDS
-    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+    if isinstance(value, int | float | Decimal):
         amount = Decimal(str(value))
         return signed(amount) if result else fmt(amount)
     if value is None:
         return "—"
+    if isinstance(value, str) and value in Category.__members__.values():
+        return m(CATEGORY_WORDS[Category(value)])
+    if isinstance(value, str) and value in VALUE_WORDS:
+        return m(VALUE_WORDS[value])
     return str(value)
 
 
 def step_value(step: Step, side: int, m: Messages) -> str:
     value = step.first if side == 0 else step.second
     if step.role == "category":
-        return m(CATEGORY_WORDS[CATEGORY_NAMES[value]])
+        return m(CATEGORY_WORDS[Category.at(value)])
     if step.role in ("kicker", "card", "top_card"):
         return m.rank(value)
     return m(RANK_PLURALS[value])
@@ -302,8 +416,8 @@ def tie_break_json(tb: TieBreak | None) -> dict[str, Any] | None:
     steps = []
     for s in tb.steps:
         if s.role == "category":
-            player: Any = CATEGORY_NAMES[s.first]
-            dealer: Any = CATEGORY_NAMES[s.second]
+            player: Any = Category.at(s.first).value
+            dealer: Any = Category.at(s.second).value
         else:
             player, dealer = rank_char(s.first), rank_char(s.second)
         steps.append({"role": s.role, "index": s.index, "player": player, "dealer": dealer, "decides": s.decides})
@@ -329,8 +443,9 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, Any]:
         "dealer_qualified": r.dealer_qualified,
         "qualifier": ex.profile.dealer_qualifier.words(),
         "comparison": tie_break_json(ex.comparison),
-        "wagers": [{"wager": w.name, "stake": plain(w.stake), "net": plain(w.net), "rule": w.rule,
-                    "odds": plain(w.odds), "category": w.category} for w in ex.wagers],
+        "wagers": [{"wager": line.wager.value, "stake": plain(line.stake), "net": plain(line.result),
+                    "rule": line.rule.code, "odds": plain(line.odds),
+                    "category": line.category.value if line.category else None} for line in r.lines],
         "net": plain(r.net), "staked": plain(r.staked), "returned": plain(r.returned),
         "sections": list(ex.sections),
         "findings": [{"code": f.code, "field": f.field, "recorded": plain(f.recorded), "expected": plain(f.expected),
@@ -350,7 +465,8 @@ def hand_report(groups: list[list[str]], m: Messages) -> tuple[str, dict[str, An
     entries = []
     for label, group, hand in zip(labels, groups, hands, strict=False):
         five = hand.best_five_of(group)
-        lines.append(m("{side}: {hand}: {cards}").format(side=label, hand=hand_words(hand, m), cards=cards_text(five)))
+        lines.append(m("{side}: {hand}: {cards}").format(side=label, hand=hand_words(hand, m),
+                                                         cards=cards_text(five, m)))
         lines.append("  " + m("category: {category}").format(category=m(CATEGORY_WORDS[hand.category])))
         entries.append({"cards": list(group), "category": hand.category, "description": hand.description,
                         "best_five": [str(c) for c in five]})

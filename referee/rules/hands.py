@@ -380,7 +380,8 @@ def describe(
     if category == STRAIGHT_FLUSH:
         return tr("straight flush, {rank} high").format(rank=name(r[0]))
     if category == FOUR_OF_A_KIND:
-        return tr("four {of_ranks}, kicker {kicker}").format(of_ranks=of(r[0]), kicker=rank(r[1]))
+        return tr("four of a kind, {ranks}, kicker {kicker}").format(
+            ranks=plural(r[0]), of_ranks=of(r[0]), kicker=rank(r[1]))
     if category == FULL_HOUSE:
         return tr("full house, {ranks} full {of_ranks}").format(
             ranks=plural(r[0]), of_ranks=of(r[1]), low=plural(r[1])
@@ -390,7 +391,8 @@ def describe(
     if category == STRAIGHT:
         return tr("straight, {rank} high").format(rank=name(r[0]))
     if category == THREE_OF_A_KIND:
-        return tr("three {of_ranks}, kickers {kickers}").format(of_ranks=of(r[0]), kickers=listed(r[1:]))
+        return tr("three of a kind, {ranks}, kickers {kickers}").format(
+            ranks=plural(r[0]), of_ranks=of(r[0]), kickers=listed(r[1:]))
     if category == TWO_PAIR:
         return tr("two pair, {high} and {low}, kicker {kicker}").format(
             high=plural(r[0]), low=plural(r[1]), kicker=rank(r[2])

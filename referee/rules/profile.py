@@ -75,6 +75,43 @@ class BonusRule(BaseModel):
     fold_forfeits: bool = Field(description="a fold loses the bonus stake and any bonus win")
 
 
+class Topic(StrEnum):
+    """The part of a ruling that quotes a passage of the rules (see :class:`Passage`)."""
+
+    FOLD = "fold"  # the fold loses the Ante
+    BEST_FIVE = "best_five"  # each side's best five of seven
+    RANKING = "ranking"  # how two hands of a category compare
+    QUALIFICATION = "qualification"  # when the dealer qualifies
+    NOT_QUALIFIED = "not_qualified"  # what Ante and Call get when the dealer does not
+    WIN = "win"  # the player beats a qualified dealer
+    TIE = "tie"  # an exact tie with a qualified dealer
+    LOSE = "lose"  # a qualified dealer wins
+    PAYTABLE = "paytable"  # the Ante paytable
+    BONUS = "bonus"  # the side bet and its paytable
+    BONUS_FOLD = "bonus_fold"  # what a fold does to the side bet
+    VOID = "void"  # an incorrect deal
+
+
+class Passage(BaseModel):
+    """The words of one rule, quoted by a ruling: where they come from and the text in
+    the languages the document exists in (a ruling in another language quotes one of
+    them as written)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cite: str = Field(min_length=1, max_length=200, description="where the words are: a section, a heading")
+    text: dict[Literal["en", "fr"], Annotated[str, Field(min_length=1, max_length=2000)]] = Field(
+        min_length=1, description="the words, by language (en, fr)"
+    )
+
+    def quote(self, language: str) -> tuple[str, str]:
+        """The text in ``language`` if the document has it, else as written; and its language."""
+        for lang, words in self.text.items():
+            if lang == language:
+                return words, lang
+        return next(iter(self.text.values())), next(iter(self.text))
+
+
 class Profile(BaseModel):
     """One game system's rules: what each wager pays in each situation."""
 
@@ -103,6 +140,11 @@ class Profile(BaseModel):
     call_requires_funds: bool = Field(
         default=False,
         description="where a session records an opening balance, a call it cannot cover is a finding",
+    )
+    rules: dict[Topic, Passage] = Field(
+        default_factory=dict,
+        description="the words of the rules, quoted by explain: fold, best_five, ranking, qualification, "
+        "not_qualified, win, tie, lose, paytable, bonus, bonus_fold, void (the built-ins ship theirs beside them)",
     )
 
     @field_validator("ante_paytable")

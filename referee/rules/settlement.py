@@ -1,20 +1,23 @@
 """Settling one round under a profile: the ruling the referee stands behind.
 
-The ruling keeps every fact an explanation needs (cards, hands, which rule paid each
-wager), so that ``check``, ``explain``, ``simulate`` and ``report`` all say the same
-thing: there is one place where a round is settled.
+The ruling keeps every fact an explanation needs (cards, hands, and a line per wager
+saying which rule of :mod:`referee.rules.payout` settled it, at what odds), so that
+``check``, ``explain``, ``simulate`` and ``report`` all read the same record: there is
+one place where a round is settled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
 from .cards import SPELLINGS, Card, CardError, parse_card
+from .category import Category
 from .hands import HandValue, evaluate, evaluate_deal
-from .profile import AnteWhenNotQualified, Profile
+from .payout import Ending, Rule, Term, Wager, bonus_term, main_terms
+from .profile import Profile
 
 Decision = Literal["call", "fold"]
 Outcome = Literal["fold", "win", "lose", "push", "void"]
@@ -63,39 +66,82 @@ class Void:
 
 
 @dataclass(frozen=True, slots=True)
-class Ruling:
-    """The settlement of one round. Amounts are net results; ``returned`` adds stakes.
+class Line:
+    """One wager's settlement: the one record every report reads.
 
-    ``ante_rule``, ``call_rule`` and ``bonus_rule`` say which rule settled each wager
-    (``paytable``, ``even_money``, ``call_odds``, ``returned``, ``push``, ``lost``,
-    ``folded``, ``forfeited``, ``bonus_paytable``, ``not_offered``, ``none``, ``void``).
+    ``result`` is the net result (a winning stake is also returned); ``odds`` are the
+    odds paid, for the rules that pay; ``category`` is the hand the wager was settled
+    on (the player's final hand for the Ante, the five-card hand for a bonus).
     """
+
+    wager: Wager
+    stake: Decimal
+    result: Decimal
+    rule: Rule
+    odds: Decimal | None = None
+    category: Category | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The settlement of one round: the facts (cards, hands, qualification) and one
+    :class:`Line` per wager staked. Amounts are net results; ``returned`` adds stakes."""
 
     outcome: Outcome
     cards: Cards
+    lines: tuple[Line, ...]
     void: Void | None = None
     player_hand: HandValue | None = None
     dealer_hand: HandValue | None = None
     bonus_hand: HandValue | None = None
     dealer_qualified: bool | None = None
-    ante_stake: Decimal = ZERO
-    call_stake: Decimal = ZERO
-    bonus_stake: Decimal = ZERO
-    ante: Decimal = ZERO
-    call: Decimal = ZERO
-    bonus: Decimal = ZERO
-    ante_rule: str = "none"
-    call_rule: str = "none"
-    bonus_rule: str = "none"
-    notes: tuple[str, ...] = field(default=())
+
+    def line(self, wager: Wager) -> Line | None:
+        """The wager's line, or None when it was not staked."""
+        for line in self.lines:
+            if line.wager is wager:
+                return line
+        return None
+
+    def _result(self, wager: Wager) -> Decimal:
+        line = self.line(wager)
+        return line.result if line is not None else ZERO
+
+    def _stake(self, wager: Wager) -> Decimal:
+        line = self.line(wager)
+        return line.stake if line is not None else ZERO
+
+    @property
+    def ante(self) -> Decimal:
+        return self._result(Wager.ANTE)
+
+    @property
+    def call(self) -> Decimal:
+        return self._result(Wager.CALL)
+
+    @property
+    def bonus(self) -> Decimal:
+        return self._result(Wager.BONUS)
+
+    @property
+    def ante_stake(self) -> Decimal:
+        return self._stake(Wager.ANTE)
+
+    @property
+    def call_stake(self) -> Decimal:
+        return self._stake(Wager.CALL)
+
+    @property
+    def bonus_stake(self) -> Decimal:
+        return self._stake(Wager.BONUS)
 
     @property
     def net(self) -> Decimal:
-        return self.ante + self.call + self.bonus
+        return sum((line.result for line in self.lines), ZERO)
 
     @property
     def staked(self) -> Decimal:
-        return self.ante_stake + self.call_stake + self.bonus_stake
+        return sum((line.stake for line in self.lines), ZERO)
 
     @property
     def returned(self) -> Decimal:
@@ -180,12 +226,9 @@ def settle(profile: Profile, deal: Deal) -> Ruling:
     try:
         cards = read_cards(deal)
     except _VoidDeal as void:
-        return Ruling(
-            outcome="void", cards=Cards(), void=Void(void.kind, void.reason),
-            ante_stake=deal.ante, call_stake=call_stake, bonus_stake=deal.bonus,
-            ante_rule="void", call_rule="void" if call_stake else "none",
-            bonus_rule="void" if deal.bonus else "none",
-        )
+        stakes = ((Wager.ANTE, deal.ante), (Wager.CALL, call_stake), (Wager.BONUS, deal.bonus))
+        voided = tuple(Line(w, stake, ZERO, Rule.VOID) for w, stake in stakes if stake or w is Wager.ANTE)
+        return Ruling(outcome="void", cards=Cards(), lines=voided, void=Void(void.kind, void.reason))
     private = [c for c in cards.player if c is not None]
     board = list(cards.board)
     dealer_cards = [c for c in cards.dealer if c is not None]
@@ -196,51 +239,46 @@ def settle(profile: Profile, deal: Deal) -> Ruling:
     else:
         player_hand = evaluate(private + board) if len(board) >= 3 else None
     qualified = profile.dealer_qualifies(dealer_hand.value) if dealer_hand is not None else None
-    bonus_hand, bonus, bonus_rule = _settle_bonus(profile, deal, private + [c for c in cards.flop if c is not None])
-    outcome, ante, ante_rule, call, call_rule = _main_wagers(
-        profile, deal, call_stake, player_hand, dealer_hand, qualified
-    )
+    ending = _ending(deal.decision, player_hand, dealer_hand, qualified)
+    category = player_hand.category if player_hand is not None else None
+    ante, call = main_terms(profile, ending, category or Category.HIGH_CARD)
+    lines = [Line(Wager.ANTE, deal.ante, _times(deal.ante, ante), ante.rule, ante.odds, category)]
+    if call_stake:
+        lines.append(Line(Wager.CALL, call_stake, _times(call_stake, call), call.rule, call.odds))
+    bonus_hand = None
+    if deal.bonus:
+        if profile.bonus is not None:
+            bonus_hand = evaluate(private + [c for c in cards.flop if c is not None])
+        term = bonus_term(profile, bonus_hand.value if bonus_hand is not None else None, deal.decision == "fold")
+        lines.append(Line(Wager.BONUS, deal.bonus, _times(deal.bonus, term), term.rule, term.odds,
+                          bonus_hand.category if bonus_hand is not None else None))
     return Ruling(
-        outcome=outcome, cards=cards, player_hand=player_hand, dealer_hand=dealer_hand,
-        bonus_hand=bonus_hand, dealer_qualified=qualified, ante_stake=deal.ante,
-        call_stake=call_stake, bonus_stake=deal.bonus, ante=ante, call=call, bonus=bonus,
-        ante_rule=ante_rule, call_rule=call_rule, bonus_rule=bonus_rule,
+        outcome=_OUTCOMES[ending], cards=cards, lines=tuple(lines), player_hand=player_hand,
+        dealer_hand=dealer_hand, bonus_hand=bonus_hand, dealer_qualified=qualified,
     )
 
 
-def _main_wagers(
-    profile: Profile, deal: Deal, call_stake: Decimal,
-    player: HandValue | None, dealer: HandValue | None, qualified: bool | None,
-) -> tuple[Outcome, Decimal, str, Decimal, str]:
-    """Outcome and net Ante and Call: the table of RULES.md, row by row."""
-    if deal.decision == "fold":
-        return "fold", -deal.ante, "folded", ZERO, "none"
+def _times(stake: Decimal, term: Term) -> Decimal:
+    """The net result of a stake: exactly ``0`` when returned (not ``0.00``)."""
+    return stake * term.net if term.net else ZERO
+
+
+_OUTCOMES: dict[Ending, Outcome] = {
+    Ending.FOLD: "fold", Ending.NOT_QUALIFIED: "win", Ending.WIN: "win", Ending.TIE: "push", Ending.LOSE: "lose",
+}
+
+
+def _ending(
+    decision: Decision, player: HandValue | None, dealer: HandValue | None, qualified: bool | None
+) -> Ending:
+    """How the main game ends: the rows of RULES.md's settlement table."""
+    if decision == "fold":
+        return Ending.FOLD
     assert player is not None and dealer is not None  # read_cards guarantees a full deal
-    odds = profile.ante_paytable[player.category]
     if not qualified:
-        if profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY:
-            return "win", deal.ante, "even_money", ZERO, "returned"
-        return "win", deal.ante * odds, "paytable", ZERO, "returned"
+        return Ending.NOT_QUALIFIED
     if player > dealer:
-        call_rule = "call_odds" if profile.call_win_odds else "returned"
-        return "win", deal.ante * odds, "paytable", call_stake * profile.call_win_odds, call_rule
+        return Ending.WIN
     if player == dealer:
-        return "push", ZERO, "push", ZERO, "push"
-    return "lose", -deal.ante, "lost", -call_stake, "lost"
-
-
-def _settle_bonus(
-    profile: Profile, deal: Deal, five: list[Card]
-) -> tuple[HandValue | None, Decimal, str]:
-    if not deal.bonus:
-        return None, ZERO, "none"
-    rule = profile.bonus
-    if rule is None:
-        return None, ZERO, "not_offered"
-    hand = evaluate(five)
-    if deal.decision == "fold" and rule.fold_forfeits:
-        return hand, -deal.bonus, "forfeited"
-    odds = rule.paytable.get(hand.category)
-    if odds is not None and rule.minimum.passes(hand.value):
-        return hand, deal.bonus * odds, "bonus_paytable"
-    return hand, -deal.bonus, "lost"
+        return Ending.TIE
+    return Ending.LOSE
