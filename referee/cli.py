@@ -133,9 +133,9 @@ def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: s
 
 
 @main.command()
-@click.argument("name", type=click.Choice(["hand-history", "profile"]), default="hand-history")
+@click.argument("name", type=click.Choice(["hand-history", "table-history", "profile"]), default="hand-history")
 def schema(name: str) -> None:
-    """Print the JSON Schema of a hand history or of a rule profile."""
+    """Print the JSON Schema of a hand history (format 1), a table history (format 2) or a rule profile."""
     from .schemas import text
 
     click.echo(text(name), nl=False)

@@ -11,14 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from .models import hand_history_schema
+from .models2 import table_history_schema
 from .rules.profile import Profile
 
-NAMES = ("hand-history", "profile")
+NAMES = ("hand-history", "table-history", "profile")
 
 
 def schema(name: str) -> dict[str, Any]:
     if name == "hand-history":
         return hand_history_schema()
+    if name == "table-history":
+        return table_history_schema()
     result = Profile.model_json_schema()
     result["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     result["title"] = "referee rule profile"

@@ -17,7 +17,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..load.records import LoadProblem, OversizedList, Record, RoundRecord, SessionRecord, key_line, line_at
+from ..load.records import (
+    GameRecord,
+    LoadProblem,
+    OversizedList,
+    Record,
+    RoundRecord,
+    SeatRecord,
+    SessionRecord,
+    key_line,
+    line_at,
+)
 from ..load.sources import Source, read
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Round, Session, suggest
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
@@ -28,8 +38,9 @@ from . import codes
 from .codes import FindingCode
 from .compare import compare_record
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
+from .table import GameResult, TableAudit, misplaced, settle_formats
 
-Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo
+Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult
 ZERO = Decimal(0)
 
 
@@ -282,25 +293,41 @@ def _short(value: Any) -> Any:
 
 
 def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event]:
-    """Audit a stream of records (one file's or a chunk's) in order."""
-    current: SessionAudit | None = None
-    for record in records:
-        if isinstance(record, RoundRecord):
+    """Audit a stream of records (one file's or a chunk's) in order; format-2 sessions
+    (games and seats) go to :class:`referee.audit.table.TableAudit`."""
+    current: SessionAudit | TableAudit | None = None
+    for record in settle_formats(records):
+        if isinstance(current, TableAudit) and isinstance(record, (GameRecord, SeatRecord, RoundRecord)):
+            yield from current.take(record)
+        elif isinstance(record, RoundRecord):
             if current is None:  # pragma: no cover - loaders open a session first
                 continue
-            yield current.audit_round(record)
+            yield current.audit_round(record)  # type: ignore[union-attr]
         elif isinstance(record, SessionRecord):
             if current is not None:
-                yield current.close()
-            current = SessionAudit(record, options)
+                yield from _close(current)
+            current = TableAudit(record, options) if record.format == 2 else SessionAudit(record, options)
             yield current.info
+        elif isinstance(record, (GameRecord, SeatRecord)):
+            finding = misplaced(record)
+            if current is not None:
+                current._add(finding)
+            else:  # pragma: no cover - loaders open a session first
+                yield finding
         else:
             yield from _problem(record, current)
     if current is not None:
+        yield from _close(current)
+
+
+def _close(current: SessionAudit | TableAudit) -> Iterator[Event]:
+    if isinstance(current, TableAudit):
+        yield from current.close()
+    else:
         yield current.close()
 
 
-def _problem(problem: LoadProblem, current: SessionAudit | None) -> Iterator[Event]:
+def _problem(problem: LoadProblem, current: SessionAudit | TableAudit | None) -> Iterator[Event]:
     finding = Finding(problem.code, problem.message, problem.source, problem.line)
     if current is not None and not problem.fatal:
         current._add(finding)

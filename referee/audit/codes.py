@@ -73,6 +73,30 @@ H006: Final = _code(
     "H006", "orphan-round", "error",
     "A JSON Lines round before any session line.",
 )
+H007: Final = _code(
+    "H007", "orphan-seat", "error",
+    "A format-2 seat that belongs to no game: a JSON Lines seat line that does not follow its game's line; "
+    "also a game in a format-1 session or a round in a format-2 one.",
+    '`{"game": "8812345", "seat": {...}}` after the line of game 8812344',
+)
+G001: Final = _code(
+    "G001", "game-cards-differ", "error",
+    "The same game id recorded twice (two lines, two files) with different cards: one deal has one set of "
+    "cards.",
+    "game 8812344 with river 2♠ in one export and 3♠ in another",
+)
+G002: Final = _code(
+    "G002", "player-twice", "error",
+    "A player seated twice in one game (in one record, or in two records of the same game); a repeated seat "
+    "is not settled a second time.",
+    "p-1001 twice among the seats of game 8812344",
+)
+G003: Final = _code(
+    "G003", "cancelled-game-paid", "error",
+    "A cancelled game whose seat is recorded as settled (an outcome or a non-zero result): a cancelled game "
+    "refunds every stake.",
+    "`status: cancelled` with `recorded: {outcome: win, net: 3}`",
+)
 K001: Final = _code(
     "K001", "player-hand", "error",
     "The recorded player hand category differs from the rules' evaluation.",
@@ -170,6 +194,27 @@ V002: Final = _code(
 V003: Final = _code(
     "V003", "void-deal", "info",
     "A void deal, correctly handled: reported with its reason; stakes returned, not counted.",
+)
+W001: Final = _code(
+    "W001", "wallet-debit", "error",
+    "The wallet's debits for a seat differ from the stakes placed (Ante, Bonus, and the Call when called).",
+    "debits of 1 for a call on an Ante of 1 (stakes 3)",
+)
+W002: Final = _code(
+    "W002", "wallet-credit", "error",
+    "The wallet's credits for a seat differ from what the rules return (stakes kept plus winnings; nothing "
+    "for a void or cancelled game, whose stakes are refunded).",
+    "a credit of 5 where the §09 example returns 6",
+)
+W003: Final = _code(
+    "W003", "wallet-refund", "error",
+    "The wallet's cancels and refunds for a seat do not match the game: a void or cancelled game refunds "
+    "every stake; any other game refunds nothing.",
+    "a cancelled game with no refund",
+)
+W004: Final = _code(
+    "W004", "wallet-duplicate-transaction", "error",
+    "The same wallet transaction id twice in a session: one transaction moves money once.",
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

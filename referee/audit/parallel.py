@@ -25,6 +25,7 @@ from ..load.sources import Chunk, Source, detect_kind, read_chunk, split_jsonl
 from ..report.base import Reporter
 from .checker import Event, Options, audit_records, audit_source
 from .results import InputInfo, RoundResult
+from .table import GameFingerprint, GameResult
 
 CHUNK_BYTES = 8 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024
@@ -40,6 +41,14 @@ class Rendered:
     """One round as the reporters keep it: a payload per reporter, in their order."""
 
     payloads: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedGame:
+    """One format-2 game as the reporters keep it, and what two records of it must share."""
+
+    payloads: tuple[Any, ...]
+    fingerprint: GameFingerprint
 
 
 @dataclass(slots=True)
@@ -82,17 +91,19 @@ def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> list[Task]:
     return tasks
 
 
-def run_task(task: Task, options: Options, specs: list[ReporterSpec]) -> list[Event | Rendered]:
+def run_task(task: Task, options: Options, specs: list[ReporterSpec]) -> list[Event | Rendered | RenderedGame]:
     """Audit one task in a worker; rounds come back as payloads."""
     reporters = [cls(None, quiet=quiet, strict=strict) for cls, quiet, strict in specs]  # type: ignore[arg-type]
     if task.chunk is None:
         events: Iterator[Event] = audit_source(task.source, options)
     else:
         events = audit_records(read_chunk(task.source, task.chunk), options)
-    out: list[Event | Rendered] = []
+    out: list[Event | Rendered | RenderedGame] = []
     for event in events:
         if isinstance(event, RoundResult):
             out.append(Rendered(tuple(r.round_payload(event) for r in reporters)))
+        elif isinstance(event, GameResult):
+            out.append(RenderedGame(tuple(r.game_payload(event) for r in reporters), event.fingerprint))
         else:
             out.append(event)
     if task.chunk is not None:
@@ -109,7 +120,7 @@ class _ChunkDone:
 def parallel_events(
     tasks: list[Task], options: Options, reporters: list[Reporter], jobs: int,
     on_bytes: Callable[[int], None] | None = None,
-) -> Iterator[Event | Rendered]:
+) -> Iterator[Event | Rendered | RenderedGame]:
     """Every event of every task (see :func:`plan`), in order, audited by ``jobs`` processes."""
     from ..load.sources import digest
     from ..rules.evaluator import tables
@@ -118,7 +129,7 @@ def parallel_events(
     specs: list[ReporterSpec] = [(type(r), r.quiet, r.strict) for r in reporters]
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: deque[tuple[Task, Future[list[Event | Rendered]]]] = deque()
+        pending: deque[tuple[Task, Future[list[Event | Rendered | RenderedGame]]]] = deque()
         queue = iter(tasks)
         for task in queue:
             pending.append((task, pool.submit(run_task, task, options, specs)))

@@ -31,6 +31,9 @@ class Finding:
     recorded: Any = None
     session: str | None = None
     severity: Severity = "error"
+    #: Format 2: the game and the player the finding is about.
+    game: str | None = None
+    player: str | None = None
 
     def __post_init__(self) -> None:
         self.severity = severity_of(self.code)
@@ -161,6 +164,18 @@ class Summary:
     unreadable: int = 0
     #: Every profile a session was ruled by: origin -> sha256 (the report's integrity block).
     profiles: dict[str, str] = field(default_factory=dict)
+    #: Format 2: games by what became of them, and their seats (seats also count as rounds).
+    games: dict[str, int] = field(default_factory=dict)
+
+    def add_table(self, result: SessionResult, counts: Any) -> None:
+        """A format-2 session: its games (a :class:`referee.audit.table.GameCounts`) and its
+        money; its seats are not format-1 rounds."""
+        self.sessions += 1
+        self.staked += result.ledger.staked
+        self.returned += result.ledger.returned
+        self.net += result.ledger.net
+        for name in ("games", "counted", "void", "cancelled", "invalid", "seats"):
+            self.games[name] = self.games.get(name, 0) + getattr(counts, name)
 
     def count(self, finding: Finding) -> None:
         self.by_code[finding.code] = self.by_code.get(finding.code, 0) + 1

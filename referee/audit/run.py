@@ -8,8 +8,9 @@ from ..load.sources import Source
 from ..report.base import Reporter
 from ..report.progress import Progress
 from .checker import Event, Options, audit_source
-from .parallel import Rendered
+from .parallel import Rendered, RenderedGame
 from .results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from .table import GameIndex, GameResult, TableSessionResult
 
 
 def events(sources: Iterable[Source], options: Options) -> Iterator[Event]:
@@ -21,7 +22,7 @@ PARALLEL_MIN_BYTES = 1 << 20
 
 
 def audit_stream(sources: list[Source], options: Options, reporters: list[Reporter],
-                 jobs: int) -> tuple[Iterator[Event | Rendered], Callable[[], int], int]:
+                 jobs: int) -> tuple[Iterator[Event | Rendered | RenderedGame], Callable[[], int], int]:
     """The events of an audit (in processes when it pays), a callable saying how many
     input bytes are done, and the total bytes."""
     from .parallel import chunk_bytes_for, parallel_events, plan
@@ -47,15 +48,23 @@ def _size(source: Source) -> int:
         return 0
 
 
-def dispatch(stream: Iterable[Event | Rendered], reporters: list[Reporter],
+def dispatch(stream: Iterable[Event | Rendered | RenderedGame], reporters: list[Reporter],
              progress: Progress | None = None) -> Summary:
     """Send every event to every reporter; count what the summary needs."""
     summary = Summary()
     inputs: list[InputInfo] = []
+    index = GameIndex()  # format 2: two records of one game must agree
     for r in reporters:
         r.start()
     for event in stream:
-        if isinstance(event, Rendered):
+        if isinstance(event, (GameResult, RenderedGame)):
+            index.see(event.fingerprint)
+            for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedGame)
+                                  else [r.game_payload(event) for r in reporters], strict=True):
+                r.take_game(payload)
+            if progress is not None:
+                progress.tick()
+        elif isinstance(event, Rendered):
             for r, payload in zip(reporters, event.payloads, strict=True):
                 r.take_round(payload)
             if progress is not None:
@@ -71,7 +80,11 @@ def dispatch(stream: Iterable[Event | Rendered], reporters: list[Reporter],
             for r in reporters:
                 r.session_opened(event)
         elif isinstance(event, SessionResult):
-            summary.add_session(event)
+            if isinstance(event, TableSessionResult):
+                index.settle(event)
+                summary.add_table(event, event.games)
+            else:
+                summary.add_session(event)
             for f in event.findings:
                 summary.count(f)
             for r in reporters:

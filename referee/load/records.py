@@ -71,11 +71,32 @@ class SessionRecord:
     line: int
     data: Any
     index: int = 0
+    #: 2 for a live-table session (games and seats, ``referee.models2``); 0 when only
+    #: the records that follow can tell (a JSON Lines session line).
+    format: int = 1
 
 
 @dataclass(slots=True)
 class RoundRecord:
     """One round as read; ``data`` may be anything the file held."""
+
+    source: str
+    line: int
+    data: Any
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game of a format-2 session as read (its seats inline or not)."""
+
+    source: str
+    line: int
+    data: Any
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """A JSON Lines seat line: ``data`` is the whole line (``game`` and ``seat``)."""
 
     source: str
     line: int
@@ -97,4 +118,4 @@ class LoadProblem:
     fatal: bool = False
 
 
-Record = SessionRecord | RoundRecord | LoadProblem
+Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem

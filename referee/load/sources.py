@@ -25,6 +25,7 @@ from ..audit.codes import FindingCode
 from ..models import suggest
 from .jsonio import JsonInputError, loads_document, loads_line
 from .records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord, key_line
+from .table import is_table_document, table_document, table_line
 from .yamlio import YamlInputError, describe_yaml_error, load_documents
 
 EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
@@ -354,11 +355,21 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
         if isinstance(data, LineDict) and "session" in data:
             have_session = True
             header = data.get("session")
-            extra = [k for k in data if k not in ("session", "version")]
+            extra = [k for k in data if k not in ("session", "version", "format")]
             if extra:
                 yield LoadProblem(source.name, number, f"unknown key {extra[0]!r} beside 'session' in a session line",
                                   code=codes.H002)
-            yield SessionRecord(source.name, number, header)
+            # Format 2 says so, or its header's fields do; otherwise its first record will tell.
+            table = data.get("format") == 2 or (isinstance(header, dict) and "opening_balances" in header)
+            yield SessionRecord(source.name, number, header, format=2 if table else 0)
+        elif isinstance(data, LineDict) and ("game" in data or "seat" in data):
+            record = table_line(source.name, number, data)
+            if not have_session:
+                yield LoadProblem(source.name, number, "a game or seat before any session line: no session to "
+                                  "audit it in", code=codes.H006)
+                continue
+            assert record is not None
+            yield record
         elif isinstance(data, LineDict) and "round" in data:
             if not have_session:
                 yield LoadProblem(source.name, number, "a round before any session line: no session to audit it in",
@@ -406,6 +417,9 @@ def _read_yaml(source: Source, fh: IO[bytes]) -> Iterator[Record]:
 def _document(source: Source, data: Any, index: int = 0) -> Iterator[Record]:
     """The sessions of one YAML or JSON document (one session, or ``sessions:``)."""
     line = data.line if isinstance(data, LineDict) else 1
+    if is_table_document(data):
+        yield from table_document(source.name, data, index)
+        return
     if not isinstance(data, dict):
         yield _fatal(source, line, f"a hand history is a mapping with 'session' and 'rounds', got {_kind(data)}")
         return

@@ -109,7 +109,7 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _SCALAR_TAGS = (_STR, _INT, _FLOAT, _NULL, _BOOL, _TIMESTAMP, "!")
 #: Lists that may be long: a session's rounds, a document's sessions. Any other list
 #: (cards, meta) keeps at most this many items; the rest are counted, not stored.
-LONG_LISTS = ("rounds", "sessions")
+LONG_LISTS = ("rounds", "sessions", "games", "seats")
 MAX_LIST_ITEMS = 1000
 MAX_DEPTH = 64
 MAX_DIGITS = 4000

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from .. import __version__
 from ..audit.codes import CODES
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
+from ..audit.table import GameResult
 from ..rules.money import plain
 
 
@@ -44,6 +45,14 @@ class Reporter:
     def take_round(self, payload: Any) -> None:
         """Add one round's payload to the report, in file order."""
 
+    def game_payload(self, result: GameResult) -> Any:
+        """What this format keeps of a format-2 game (its seats included); pure, like
+        :meth:`round_payload`."""
+        return None
+
+    def take_game(self, payload: Any) -> None:
+        """Add one game's payload to the report, in file order."""
+
     def session_closed(self, result: SessionResult) -> None:
         """A session ends, with its ledger and findings."""
 
@@ -55,11 +64,15 @@ class Reporter:
 
 
 def finding_dict(f: Finding) -> dict[str, Any]:
-    return {
+    found = {
         "code": f.code, "name": CODES[f.code].name, "severity": f.severity, "message": f.message,
         "file": f.file, "line": f.line, "session": f.session, "round": f.round, "field": f.field,
         "expected": f.expected, "recorded": f.recorded,
     }
+    if f.game is not None or f.player is not None:  # format 2 only: format 1's findings keep their shape
+        found["game"] = f.game
+        found["player"] = f.player
+    return found
 
 
 def ledger_dict(ledger: Ledger) -> dict[str, Any]:
@@ -131,7 +144,7 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
         "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
         "exit_code": summary.exit_code(strict),
         "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
-    }
+    } | ({"games": dict(summary.games)} if summary.games else {})
 
 
 def referee_dict() -> dict[str, Any]:
@@ -150,9 +163,14 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
 def summary_line(summary: Summary) -> str:
     """One line over everything audited, for every format's closing word."""
     parts = [f"{summary.files} file{'s' * (summary.files != 1)}",
-             f"{summary.sessions} session{'s' * (summary.sessions != 1)}",
-             f"{summary.rounds} rounds ({summary.counted_rounds} counted, {summary.void_rounds} void, "
-             f"{summary.invalid_rounds} invalid)"]
+             f"{summary.sessions} session{'s' * (summary.sessions != 1)}"]
+    if summary.games:
+        g = summary.games
+        parts.append(f"{g['games']} games ({g['counted']} counted, {g['void']} void, {g['cancelled']} cancelled, "
+                     f"{g['invalid']} invalid) with {g['seats']} seats")
+    if summary.rounds or not summary.games:
+        parts.append(f"{summary.rounds} rounds ({summary.counted_rounds} counted, {summary.void_rounds} void, "
+                     f"{summary.invalid_rounds} invalid)")
     if summary.findings:
         sev = ", ".join(f"{n} {k}{'s' * (n != 1)}" for k, n in sorted(summary.by_severity.items()))
         codes = " ".join(f"{c}×{n}" for c, n in sorted(summary.by_code.items()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..audit.table import GameResult, TableSessionInfo, TableSessionResult
 from ..rules.money import dumps
 from .base import (
     Reporter,
@@ -20,6 +21,7 @@ from .base import (
     session_head,
     summary_dict,
 )
+from .table import game_dict, session_tail
 
 
 def _dump(value: Any) -> str:
@@ -36,8 +38,12 @@ class JsonReporter(Reporter):
         self._problems: list[Finding] = []
 
     def session_opened(self, info: SessionInfo) -> None:
-        head = _dump(session_head(info))
-        self.out.write(("," if self._sessions else "") + "\n" + head[:-1] + ',"rounds":[')
+        fields = session_head(info)
+        if isinstance(info, TableSessionInfo):
+            fields.update({"format": 2, "table": info.table, "currency": info.currency})
+        head = _dump(fields)
+        body = '"games":[' if isinstance(info, TableSessionInfo) else '"rounds":['
+        self.out.write(("," if self._sessions else "") + "\n" + head[:-1] + "," + body)
         self._sessions += 1
         self._rounds = 0
 
@@ -48,9 +54,19 @@ class JsonReporter(Reporter):
         self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
 
+    def game_payload(self, result: GameResult) -> Any:
+        return _dump(game_dict(result))
+
+    def take_game(self, payload: Any) -> None:
+        self.take_round(payload)
+
     def session_closed(self, result: SessionResult) -> None:
-        self.out.write('],"ledger":' + _dump(ledger_dict(result.ledger)) + ',"findings":'
-                       + _dump([finding_dict(f) for f in result.findings]) + "}")
+        if isinstance(result, TableSessionResult):
+            tail = session_tail(result)
+            self.out.write('],"players":' + _dump(tail["players"]) + ',"ledger":' + _dump(tail["ledger"]))
+        else:
+            self.out.write('],"ledger":' + _dump(ledger_dict(result.ledger)))
+        self.out.write(',"findings":' + _dump([finding_dict(f) for f in result.findings]) + "}")
 
     def problem(self, finding: Finding) -> None:
         self._problems.append(finding)

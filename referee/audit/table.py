@@ -1,0 +1,814 @@
+"""Auditing format 2, the live table: one deal per game, many seats on it.
+
+Why a game is ruled once: every seat at a shared-hand table plays the same cards, so
+the deal is validated, voided (§07) and evaluated once per game, with unit stakes, and
+each seat's ruling is that unit ruling scaled by the seat's own Ante and Bonus (every
+amount of the settlement table is a stake times odds, so scaling is exact). At a table
+where each seat has its own two cards, each seat is ruled with its cards, and a card
+dealt twice anywhere in the game voids the whole game.
+
+The audit streams like format 1: a game is held only until its last seat is read,
+then a :class:`GameResult` goes to the reporters. Per player it keeps a ledger and two
+balance chains (by the rules, and as the table kept it); per session a ledger over
+every seat and counts of games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
+from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
+from ..profiles import LoadedProfile, ProfileError, resolve_profile
+from ..rules.cards import CardError, parse_card
+from ..rules.hands import HandValue
+from ..rules.money import fmt, plain
+from ..rules.profile import Profile
+from ..rules.settlement import Cards, Deal, Ruling, Void, settle
+from . import codes
+from .codes import FindingCode
+from .compare import compare_record
+from .results import Finding, Ledger, SessionInfo, SessionResult
+
+ZERO = Decimal(0)
+ONE = Decimal(1)
+#: Problems held while a JSON Lines session's format is not yet known (bounded).
+MAX_PENDING = 1000
+
+
+# ----------------------------------------------------------------------------- results
+
+@dataclass(slots=True)
+class SeatResult:
+    """One seat's audit: the seat as validated, its ruling (None when not ruled), findings."""
+
+    player_id: str | None
+    file: str
+    line: int
+    record: Seat | None = None
+    ruling: Ruling | None = None
+    cancelled: bool = False
+    findings: list[Finding] = field(default_factory=list)
+    balance: Decimal = ZERO
+    recorded_balance: Decimal | None = None
+
+    @property
+    def outcome(self) -> str | None:
+        if self.cancelled:
+            return "cancelled"
+        return self.ruling.outcome if self.ruling else None
+
+    @property
+    def staked(self) -> Decimal:
+        if self.ruling is not None:
+            return self.ruling.staked
+        return stakes_of(self.record, None) if self.cancelled and self.record is not None else ZERO
+
+    def settlement(self) -> dict[str, Decimal] | None:
+        """Net result of each wager, the net, what is handed back and what was staked."""
+        if self.ruling is not None:
+            r = self.ruling
+            return {"ante": r.ante, "call": r.call, "bonus": r.bonus, "net": r.net, "returned": r.returned,
+                    "staked": r.staked}
+        if self.cancelled:
+            staked = self.staked
+            return {"ante": ZERO, "call": ZERO, "bonus": ZERO, "net": ZERO, "returned": staked, "staked": staked}
+        return None
+
+
+@dataclass(slots=True)
+class GameResult:
+    """One game's audit: its ruling facts once, each seat's result, the game's own findings."""
+
+    game: str | None
+    number: int | None
+    file: str
+    line: int
+    session: str
+    status: str | None = None
+    record: Game | None = None
+    outcome: str | None = None
+    void_reason: str | None = None
+    player_hand: HandValue | None = None
+    dealer_hand: HandValue | None = None
+    dealer_qualified: bool | None = None
+    seats: list[SeatResult] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    #: The cards as read (canonical spellings), for comparing two records of one game.
+    cards: tuple[str, ...] | None = None
+
+    @property
+    def fingerprint(self) -> GameFingerprint:
+        return GameFingerprint(self.game, self.session, self.file, self.line, self.cards,
+                               tuple(s.player_id for s in self.seats if s.player_id is not None))
+
+
+@dataclass(frozen=True, slots=True)
+class GameFingerprint:
+    """What two records of one game must agree on: small enough to travel from workers."""
+
+    game: str | None
+    session: str
+    file: str
+    line: int
+    cards: tuple[str, ...] | None
+    players: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class GameCounts:
+    """Games of a session by what became of them."""
+
+    games: int = 0
+    counted: int = 0
+    void: int = 0
+    cancelled: int = 0
+    invalid: int = 0
+    seats: int = 0
+
+    def add(self, game: GameResult) -> None:
+        self.games += 1
+        self.seats += len(game.seats)
+        if game.status is None:
+            self.invalid += 1
+        elif game.status == "cancelled":
+            self.cancelled += 1
+        elif game.outcome == "void":
+            self.void += 1
+        else:
+            self.counted += 1
+
+
+@dataclass(slots=True)
+class TableSessionInfo(SessionInfo):
+    """A format-2 session as opened."""
+
+    table: str | None = None
+    currency: str | None = None
+
+
+@dataclass(slots=True)
+class PlayerLedger:
+    player_id: str
+    ledger: Ledger
+
+
+@dataclass(slots=True)
+class TableSessionResult(SessionResult):
+    """A closed format-2 session: ``ledger`` is over every seat (a seat counts as a
+    round), ``players`` each player's own, ``games`` the games by status."""
+
+    players: list[PlayerLedger] = field(default_factory=list)
+    games: GameCounts = field(default_factory=GameCounts)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def stakes_of(seat: Seat | None, profile: Profile | None, multiple: Decimal | None = None) -> Decimal:
+    """Everything a seat put on the table: Ante, Bonus, and the Call when it called."""
+    if seat is None:
+        return ZERO
+    if multiple is None:
+        multiple = profile.call_multiple if profile is not None else Decimal(2)
+    call = seat.call if seat.call is not None else seat.ante * multiple
+    return seat.ante + seat.bonus + (call if seat.decision == "call" else ZERO)
+
+
+def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
+    """The ruling of a seat staking ``ante`` and ``bonus``, from the unit ruling (Ante 1,
+    Bonus 1) of the same cards and decision: every net is a stake times odds."""
+    if ante == unit.ante_stake and bonus == unit.bonus_stake:
+        return unit
+    return replace(
+        unit, ante_stake=ante, call_stake=unit.call_stake * ante, bonus_stake=bonus,
+        ante=unit.ante * ante, call=unit.call * ante, bonus=unit.bonus * bonus if bonus else ZERO,
+        bonus_rule=unit.bonus_rule if bonus else "none", bonus_hand=unit.bonus_hand if bonus else None,
+    )
+
+
+def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
+    """A seat of a game voided as a whole (a card dealt twice across seats, §07)."""
+    return Ruling(outcome="void", cards=Cards(), void=Void("duplicate_card", reason), ante_stake=ante,
+                  call_stake=call_stake, bonus_stake=bonus, ante_rule="void",
+                  call_rule="void" if call_stake else "none", bonus_rule="void" if bonus else "none")
+
+
+def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:
+    """Card tokens in one spelling (``A♥`` and ``Ah`` are the same card); unreadable
+    tokens kept as written."""
+    out = []
+    for token in tokens or ():
+        try:
+            card = parse_card(token)
+        except CardError:
+            out.append(str(token))
+            continue
+        out.append("??" if card is None else str(card))
+    return tuple(out)
+
+
+def _validation_findings(err: ValidationError, data: Any, file: str, line: int, known: tuple[str, ...],
+                         prefix: str = "") -> list[Finding]:
+    from .checker import validation_findings
+
+    return validation_findings(err, data, file, line, None, prefix, known)
+
+
+class _Player:
+    """One player's running state in a session."""
+
+    __slots__ = ("balance", "first_ante", "funded", "id", "ledger", "table_balance")
+
+    def __init__(self, player_id: str, opening: Decimal | None) -> None:
+        self.id = player_id
+        start = opening if opening is not None else ZERO
+        self.ledger = Ledger(opening_balance=start, closing_balance=start)
+        self.balance = start
+        self.table_balance = start
+        self.first_ante: Decimal | None = None
+        self.funded = opening is not None
+
+
+def book(ledger: Ledger, seat: SeatResult) -> None:
+    """Add a seat to a ledger (the player's, or the session's where a seat is a round)."""
+    ruling = seat.ruling
+    if ruling is None and not seat.cancelled:
+        ledger.invalid_rounds += 1
+        return
+    outcome = seat.outcome or "void"
+    ledger.outcomes[outcome] = ledger.outcomes.get(outcome, 0) + 1
+    if ruling is None or ruling.outcome == "void":
+        ledger.void_rounds += 1
+    else:
+        ledger.counted_rounds += 1
+        ledger.staked += ruling.staked
+        ledger.returned += ruling.returned
+        ledger.net += ruling.net
+    recorded = seat.record.recorded if seat.record is not None else None
+    if recorded is not None:
+        if recorded.net is not None:
+            ledger.recorded_net += recorded.net
+            ledger.recorded_nets += 1
+        if recorded.balance is not None:
+            ledger.recorded_closing_balance = recorded.balance
+
+
+# ----------------------------------------------------------------------------- the audit
+
+class _Emit:
+    """Adds findings about one seat or one game, with the line of the field."""
+
+    __slots__ = ("audit", "data", "drop", "findings", "game", "line", "player", "prefix")
+
+    def __init__(self, audit: TableAudit, findings: list[Finding], data: Any, line: int, game: str | None,
+                 player: str | None, drop: tuple[str, ...] = ()) -> None:
+        self.audit = audit
+        self.findings = findings
+        self.data = data
+        self.line = line
+        self.game = game
+        self.player = player
+        self.drop = drop
+        self.prefix = _where(game, player)
+
+    def __call__(self, code: str, message: str, field: str, expected: Any, recorded: Any) -> None:
+        if code in self.drop:
+            return
+        line = line_at(self.data, tuple(field.split(".")), self.line) if field else self.line
+        self.add(Finding(code, self.prefix + message, self.audit.file, line, None, field or None,
+                         plain(expected), plain(recorded)))
+
+    def add(self, finding: Finding) -> None:
+        finding.game = self.game
+        finding.player = self.player
+        self.findings.append(self.audit._add(finding))
+
+
+def _where(game: str | None, player: str | None) -> str:
+    parts = [f"game {game}" if game is not None else "game ?"]
+    if player is not None:
+        parts.append(f"player {player}")
+    return ", ".join(parts) + ": "
+
+
+class _OpenGame:
+    """A game being read: its record, and its seats as they come."""
+
+    __slots__ = ("data", "id", "line", "result", "seats")
+
+    def __init__(self, record: GameRecord, game_id: str | None, result: GameResult) -> None:
+        self.data = record.data
+        self.line = record.line
+        self.id = game_id
+        self.result = result
+        self.seats: list[tuple[Any, int]] = []
+
+
+class TableAudit:
+    """The running state of one format-2 session."""
+
+    def __init__(self, record: SessionRecord, options: Any) -> None:
+        self.file = record.source
+        self.findings: list[Finding] = []
+        self.header: TableSession | None = None
+        self.id = f"{Path(record.source).name}#{record.index + 1}"
+        if record.data is None:
+            self._add(Finding(codes.H001, "the document has no 'session' header", self.file, record.line))
+        else:
+            try:
+                self.header = TableSession.model_validate(record.data)
+                self.id = self.header.id
+            except ValidationError as err:
+                for finding in _validation_findings(err, record.data, self.file, record.line,
+                                                    TABLE_SESSION_FIELDS, "session"):
+                    self._add(finding)
+        self.loaded: LoadedProfile | None = None
+        name = options.profile or (self.header.profile if self.header else "vivo")
+        try:
+            base = Path(record.source).parent if record.source != "-" else None
+            self.loaded = resolve_profile(name, base)
+        except ProfileError as err:
+            line = record.data.line_of("profile") if isinstance(record.data, LineDict) else record.line
+            self._add(Finding(codes.H005, str(err), self.file, line, field="profile"))
+        header = self.header
+        self.info = TableSessionInfo(
+            self.id, self.file, record.line, self.loaded.profile.name if self.loaded else None,
+            self.loaded.origin if self.loaded else None, self.loaded.sha256 if self.loaded else None, record.index,
+            header.table if header else None, header.currency if header else None)
+        self.openings: dict[str, Decimal] = dict(header.opening_balances or {}) if header else {}
+        self.players: dict[str, _Player] = {}
+        self.ledger = Ledger()
+        self.counts = GameCounts()
+        self.open: _OpenGame | None = None
+        self.expected_number = 1
+        self.replayable: int | None = None
+        self.used_numbers: set[int] = set()
+        self.seen_games: set[str] = set()
+        self.transactions: set[str] = set()
+
+    @property
+    def profile(self) -> Profile | None:
+        return self.loaded.profile if self.loaded else None
+
+    def _add(self, finding: Finding) -> Finding:
+        finding.session = self.id
+        self.findings.append(finding)
+        return finding
+
+    # -- records in
+
+    def take(self, record: Record) -> Iterator[GameResult]:
+        """A game, a seat line, or a record that has no place in a format-2 session."""
+        if isinstance(record, GameRecord):
+            yield from self.flush()
+            self._open_game(record)
+        elif isinstance(record, SeatRecord):
+            self._seat_line(record)
+        elif isinstance(record, RoundRecord):
+            self._add(Finding(codes.H007, "a format-1 round in a format-2 session (games and seats): not audited",
+                              record.source, record.line))
+
+    def flush(self) -> Iterator[GameResult]:
+        if self.open is not None:
+            game, self.open = self.open, None
+            yield self._finish(game)
+
+    def close(self) -> Iterator[GameResult | TableSessionResult]:
+        yield from self.flush()
+        self.ledger.opening_balance = sum((p.ledger.opening_balance for p in self.players.values()), ZERO)
+        self.ledger.closing_balance = sum((p.ledger.closing_balance for p in self.players.values()), ZERO)
+        recorded = [p.ledger.recorded_closing_balance for p in self.players.values()]
+        if recorded and all(r is not None for r in recorded):
+            self.ledger.recorded_closing_balance = sum((r for r in recorded if r is not None), ZERO)
+        players = [PlayerLedger(p.id, p.ledger) for p in self.players.values()]
+        yield TableSessionResult(self.info, self.ledger, self.findings, players, self.counts)
+
+    def _open_game(self, record: GameRecord) -> None:
+        data = record.data
+        raw_id = data.get("game") if isinstance(data, dict) else None
+        game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+        result = GameResult(game_id, None, record.source, record.line, self.id)
+        game = _OpenGame(record, game_id, result)
+        if isinstance(data, dict) and isinstance(data.get("seats"), list):
+            for item in data["seats"]:
+                game.seats.append((item, item.line if isinstance(item, LineDict) and item.line else record.line))
+        self.open = game
+
+    def _seat_line(self, record: SeatRecord) -> None:
+        data = record.data
+        raw_id = data.get("game")
+        game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+        if self.open is None or game_id is None or game_id != self.open.id:
+            after = f" (the game read last is {self.open.id})" if self.open is not None else ""
+            self._add(Finding(codes.H007, f"a seat line of game {game_id} that does not follow its game's line{after}",
+                              record.source, record.line, game=game_id))
+            return
+        extra = [k for k in data if k not in ("game", "seat")]
+        if extra:
+            self._add(Finding(codes.H002, f"unknown key {extra[0]!r} beside 'game' and 'seat' in a seat line",
+                              record.source, record.line, game=game_id))
+        self.open.seats.append((data.get("seat"), record.line))
+
+    # -- one game
+
+    def _finish(self, game: _OpenGame) -> GameResult:
+        result = game.result
+        data = game.data
+        model = None
+        if not isinstance(data, dict):
+            _Emit(self, result.findings, data, game.line, game.id, None)(
+                codes.H001, "a game is a mapping", "", None, None)
+        else:
+            try:
+                model = Game.model_validate({k: v for k, v in data.items() if k != "seats"})
+            except ValidationError as err:
+                emit = _Emit(self, result.findings, data, game.line, game.id, None)
+                for finding in _validation_findings(err, data, self.file, game.line, GAME_FIELDS):
+                    finding.message = emit.prefix + finding.message
+                    emit.add(finding)
+        seats = self._validate_seats(game, result)
+        profile = self.profile
+        if model is not None and profile is not None:
+            result.record = model
+            result.number = model.round
+            result.status = model.status
+            result.cards = (*canonical(model.player), *canonical(model.flop), *canonical([model.turn]),
+                            *canonical([model.river]), *canonical(model.dealer))
+            self._rule_game(model, data, profile, seats, result)
+        else:
+            for seat, _ in seats:
+                if seat.player_id is not None:
+                    self._player(seat.player_id)
+        for seat in result.seats:
+            self._book(seat)
+        self.counts.add(result)
+        return result
+
+    def _validate_seats(self, game: _OpenGame, result: GameResult) -> list[tuple[SeatResult, Any]]:
+        seats: list[tuple[SeatResult, Any]] = []
+        seated: set[str] = set()
+        for data, line in game.seats:
+            raw = data.get("player_id") if isinstance(data, dict) else None
+            player = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+            seat = SeatResult(player, self.file, line)
+            result.seats.append(seat)
+            emit = _Emit(self, seat.findings, data, line, game.id, player)
+            try:
+                seat.record = Seat.model_validate(data)
+            except ValidationError as err:
+                for finding in _validation_findings(err, data, self.file, line, SEAT_FIELDS):
+                    finding.message = emit.prefix + finding.message
+                    emit.add(finding)
+                continue
+            if player in seated:
+                emit(codes.G002, f"seated twice in game {game.id}: this seat is not settled again", "player_id",
+                     None, player)
+                seat.record = None
+                continue
+            seated.add(seat.record.player_id)
+            seats.append((seat, data))
+        return seats
+
+    def _rule_game(self, model: Game, data: Any, profile: Profile, seats: list[tuple[SeatResult, Any]],
+                   result: GameResult) -> None:
+        game_emit = _Emit(self, result.findings, data, result.line, result.game, None)
+        if model.status == "cancelled":
+            result.outcome = "cancelled"
+            for seat, data in seats:
+                seat.cancelled = True
+                self._audit_seat(seat, data, profile, None, result)
+            self._number(model, False, game_emit, result)
+            return
+        per_seat = model.player is None
+        rulings = _Rulings(profile, model)
+        whole_void = self._cross_seat_duplicates(model, seats) if per_seat else None
+        for seat, data in seats:
+            record = seat.record
+            assert record is not None
+            if not per_seat and record.player is not None:
+                _Emit(self, seat.findings, data, seat.line, result.game, seat.player_id)(
+                    codes.H001, "the seat has its own cards at a game with a shared hand; not ruled", "player",
+                    None, None)
+                continue
+            if whole_void is not None:
+                call = record.ante * profile.call_multiple if record.decision == "call" else ZERO
+                seat.ruling = void_ruling(whole_void, record.ante, call, record.bonus)
+            else:
+                seat.ruling = rulings.seat(record)
+            self._audit_seat(seat, data, profile, seat.ruling, result, game_void=whole_void is not None
+                             or (not per_seat and rulings.shared_void))
+        self._describe(result, rulings, whole_void, per_seat)
+        void = result.outcome == "void"
+        if void and (whole_void is not None or not per_seat):
+            game_emit(codes.V003, f"void deal: {result.void_reason}; stakes returned, game not counted (§07)",
+                      "", None, None)
+        self._number(model, void, game_emit, result)
+
+    def _describe(self, result: GameResult, rulings: _Rulings, whole_void: str | None, per_seat: bool) -> None:
+        """The game's own line of the report: its outcome and hands, when one deal says them."""
+        if whole_void is not None:
+            result.outcome, result.void_reason = "void", whole_void
+            return
+        unit = rulings.reference()
+        if unit is None:
+            return
+        if unit.outcome == "void":
+            if not per_seat:
+                result.outcome, result.void_reason = "void", unit.void_reason
+            return
+        result.dealer_hand, result.dealer_qualified = unit.dealer_hand, unit.dealer_qualified
+        if not per_seat:
+            result.player_hand = unit.player_hand
+            result.outcome = unit.outcome if unit.outcome != "fold" else None
+
+    def _cross_seat_duplicates(self, model: Game, seats: list[tuple[SeatResult, Any]]) -> str | None:
+        """With a hand per seat, the same card in two places anywhere in the game voids it."""
+        seen: dict[Any, str] = {}
+        groups: list[tuple[str, Iterable[object]]] = [
+            ("flop", model.flop or ()), ("turn", [model.turn]), ("river", [model.river]),
+            ("dealer", model.dealer or ())]
+        groups += [(f"player {s.player_id}", s.record.player or ()) for s, _ in seats if s.record is not None]
+        for label, tokens in groups:
+            for token in tokens:
+                if token is None:
+                    continue
+                try:
+                    card = parse_card(token)
+                except CardError:
+                    continue
+                if card is None:
+                    continue
+                if card in seen and seen[card] != label:
+                    return f"{card} is dealt twice ({seen[card]} and {label})"
+                seen.setdefault(card, label)
+        return None
+
+    def _audit_seat(self, seat: SeatResult, data: Any, profile: Profile, ruling: Ruling | None,
+                    game: GameResult, game_void: bool = False) -> None:
+        record = seat.record
+        assert record is not None and seat.player_id is not None
+        player = self._player(seat.player_id)
+        emit = _Emit(self, seat.findings, data, seat.line, game.game, seat.player_id,
+                     drop=(codes.V003,) if game_void else ())
+        self._check_stakes(record, profile, player, emit)
+        if ruling is None:
+            self._check_cancelled(record, emit)
+        else:
+            compare_record(_AsRound(record), ruling, emit)  # type: ignore[arg-type]
+        staked = ruling.staked if ruling is not None else stakes_of(record, profile)
+        refunded = ruling is None or ruling.outcome == "void"
+        if record.wallet is not None:
+            returned = ZERO if refunded or ruling is None else ruling.returned
+            self._check_wallet(record, staked, returned, refunded, emit)
+        self._check_balance(record, ruling.net if ruling is not None else ZERO, player, emit)
+        seat.balance = player.balance
+        seat.recorded_balance = record.recorded.balance if record.recorded else None
+
+    def _check_stakes(self, seat: Seat, profile: Profile, player: _Player, emit: _Emit) -> None:
+        for name, amount in (("ante", seat.ante), ("bonus", seat.bonus), ("call", seat.call)):
+            if amount is not None and amount % profile.stake_increment:
+                emit(codes.S008, f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
+                     f"{fmt(profile.stake_increment)}", name, None, amount)
+        if seat.ante <= 0:
+            emit(codes.S008, "the Ante stake must be more than 0", "ante", None, seat.ante)
+        if seat.call is not None and seat.call != seat.ante * profile.call_multiple:
+            emit(codes.S001, f"Call stake {fmt(seat.call)} is not {fmt(profile.call_multiple)} × Ante "
+                 f"{fmt(seat.ante)}", "call", seat.ante * profile.call_multiple, seat.call)
+        if profile.fixed_stakes:
+            if player.first_ante is None:
+                player.first_ante = seat.ante
+            elif seat.ante != player.first_ante:
+                emit(codes.S002, f"Ante {fmt(seat.ante)} differs from the player's {fmt(player.first_ante)} in this "
+                     f"session; profile {profile.name} fixes stakes", "ante", player.first_ante, seat.ante)
+        if seat.bonus and profile.bonus is None:
+            emit(codes.S006, f"bonus stake {fmt(seat.bonus)} under profile {profile.name}, which has no bonus; "
+                 "it is returned", "bonus", ZERO, seat.bonus)
+        if profile.call_requires_funds and seat.decision == "call" and player.funded:
+            needed = seat.ante + seat.bonus + seat.ante * profile.call_multiple
+            if player.balance < needed:
+                emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(player.balance)}",
+                     "decision", needed, player.balance)
+
+    def _check_cancelled(self, seat: Seat, emit: _Emit) -> None:
+        recorded = seat.recorded
+        if recorded is None:
+            return
+        paid = [name for name in ("ante", "call", "bonus", "net") if getattr(recorded, name)]
+        if (recorded.outcome is not None and recorded.outcome != "void") or paid:
+            said = recorded.outcome or f"{paid[0]} {fmt(getattr(recorded, paid[0]))}"
+            emit(codes.G003, f"the game was cancelled but the seat is recorded as settled ({said}): every stake is "
+                 "refunded", "recorded", "cancelled", "settled")
+
+    def _check_wallet(self, seat: Seat, staked: Decimal, returned: Decimal, refunded: bool, emit: _Emit) -> None:
+        moves = seat.wallet or []
+        totals = {"debit": ZERO, "credit": ZERO, "cancel": ZERO, "refund": ZERO}
+        for move in moves:
+            totals[move.kind] += move.amount
+            if move.id in self.transactions:
+                emit(codes.W004, f"wallet transaction {move.id} is used twice in this session", "wallet", None, move.id)
+            self.transactions.add(move.id)
+        if totals["debit"] != staked:
+            emit(codes.W001, f"wallet debits {fmt(totals['debit'])}, the stakes placed are {fmt(staked)}", "wallet",
+                 staked, totals["debit"])
+        if totals["credit"] != returned:
+            why = "a void or cancelled game pays nothing" if refunded else "what the rules return"
+            emit(codes.W002, f"wallet credits {fmt(totals['credit'])}, expected {fmt(returned)} ({why})", "wallet",
+                 returned, totals["credit"])
+        back = totals["cancel"] + totals["refund"]
+        expected = staked if refunded else ZERO
+        if back != expected:
+            why = "a void or cancelled game refunds every stake" if refunded else "the game was settled"
+            emit(codes.W003, f"wallet cancels and refunds {fmt(back)}, expected {fmt(expected)} ({why})", "wallet",
+                 expected, back)
+
+    def _check_balance(self, seat: Seat, net: Decimal, player: _Player, emit: _Emit) -> None:
+        recorded = seat.recorded
+        player.balance += net
+        step = recorded.net if recorded is not None and recorded.net is not None else net
+        expected = player.table_balance + step
+        if recorded is not None and recorded.balance is not None:
+            if recorded.balance != expected:
+                emit(codes.P005, f"balance {fmt(recorded.balance)} does not follow: {fmt(player.table_balance)} "
+                     f"{'+' if step >= 0 else '-'} {fmt(abs(step))} = {fmt(expected)}",
+                     "recorded.balance", expected, recorded.balance)
+            player.table_balance = recorded.balance
+        else:
+            player.table_balance = expected
+
+    def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
+        """The table's sequence, when recorded: a second record of a game is not a new number."""
+        assert result.game is not None
+        again = result.game in self.seen_games
+        self.seen_games.add(result.game)
+        n = model.round
+        if n is None or again:
+            return
+        expected = self.expected_number
+        if n == expected or n == self.replayable:
+            self.expected_number = n + 1
+        elif n in self.used_numbers:
+            emit(codes.S003, f"round number {n} is used twice (expected {expected})", "round", expected, n)
+            self.expected_number = expected + 1
+        elif n > expected:
+            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
+            emit(codes.S004, f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
+            self.expected_number = n + 1
+        else:
+            emit(codes.S009, f"round {n} is out of order (expected {expected})", "round", expected, n)
+        self.used_numbers.add(n)
+        self.replayable = n if void else None
+
+    def _player(self, player_id: str) -> _Player:
+        player = self.players.get(player_id)
+        if player is None:
+            player = self.players[player_id] = _Player(player_id, self.openings.get(player_id))
+        return player
+
+    def _book(self, seat: SeatResult) -> None:
+        book(self.ledger, seat)
+        if seat.player_id is not None and seat.record is not None:
+            player = self._player(seat.player_id)
+            book(player.ledger, seat)
+            player.ledger.closing_balance = player.balance
+
+
+class _AsRound:
+    """What :func:`compare_record` reads of a round: its ``recorded`` block."""
+
+    __slots__ = ("recorded",)
+
+    def __init__(self, seat: Seat) -> None:
+        self.recorded = seat.recorded
+
+
+class _Rulings:
+    """The rulings of one game: the deal settled once per decision (unit stakes), then
+    scaled per seat; with a hand per seat, once per distinct hand and decision."""
+
+    __slots__ = ("cache", "model", "profile", "seats")
+
+    def __init__(self, profile: Profile, model: Game) -> None:
+        self.profile = profile
+        self.model = model
+        self.cache: dict[Any, Ruling] = {}
+        self.seats: dict[tuple[Any, ...], Ruling] = {}
+
+    def unit(self, decision: str, player: tuple[str, ...] | None) -> Ruling:
+        key = (decision, player)
+        ruling = self.cache.get(key)
+        if ruling is None:
+            m = self.model
+            hand = player if player is not None else (m.player or ())
+            deal = Deal(ONE, hand, m.flop or (), decision, m.turn, m.river, m.dealer, ONE)  # type: ignore[arg-type]
+            ruling = self.cache[key] = settle(self.profile, deal)
+        return ruling
+
+    def seat(self, seat: Seat) -> Ruling:
+        own = tuple(seat.player) if seat.player is not None else None
+        key = (seat.decision, own, seat.ante, seat.bonus)
+        ruling = self.seats.get(key)
+        if ruling is None:
+            ruling = self.seats[key] = scaled(self.unit(seat.decision, own), seat.ante, seat.bonus)
+        return ruling
+
+    @property
+    def shared_void(self) -> bool:
+        return any(r.outcome == "void" for r in self.cache.values())
+
+    def reference(self) -> Ruling | None:
+        """A ruling that shows the whole deal (a call's, when any seat called)."""
+        for (decision, _), ruling in self.cache.items():
+            if decision == "call":
+                return ruling
+        return next(iter(self.cache.values()), None)
+
+
+# ----------------------------------------------------------------------------- records of one game
+
+class GameIndex:
+    """Every game id of the audit, across sessions and files: a game recorded twice (two
+    lines, two files, two exports) must carry the same cards and no player twice.
+
+    Why in the parent: with ``--jobs`` two records of a game may be audited in two
+    processes; the parent sees every game in file order, so one-process and parallel
+    reports agree. A finding goes to the session being read when the second record
+    comes (its game and player ids and line say where)."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, tuple[tuple[str, ...] | None, set[str], str, int]] = {}
+        self.pending: list[Finding] = []
+
+    def see(self, fp: GameFingerprint) -> None:
+        if fp.game is None:
+            return
+        known = self.games.get(fp.game)
+        if known is None:
+            self.games[fp.game] = (fp.cards, set(fp.players), fp.file, fp.line)
+            return
+        cards, players, file, line = known
+        where = f"{file}:{line}"
+        if fp.cards is not None and cards is not None and fp.cards != cards:
+            self._add(fp, None, codes.G001, f"game {fp.game}: recorded again with other cards: {' '.join(fp.cards)} "
+                      f"here, {' '.join(cards)} at {where}", " ".join(cards), " ".join(fp.cards))
+        elif cards is None:
+            self.games[fp.game] = (fp.cards, players, file, line)
+        for player in dict.fromkeys(fp.players):
+            if player in players:
+                self._add(fp, player, codes.G002, f"game {fp.game}, player {player}: seated again in a second record "
+                          f"of the game (first at {where})", None, player)
+        players.update(fp.players)
+
+    def _add(self, fp: GameFingerprint, player: str | None, code: str, message: str, expected: Any,
+             recorded: Any) -> None:
+        self.pending.append(Finding(code, message, fp.file, fp.line, None, "game" if player is None else "player_id",
+                                    expected, recorded, fp.session, game=fp.game, player=player))
+
+    def settle(self, result: SessionResult) -> None:
+        """The findings found while this session was read join its findings."""
+        if self.pending:
+            result.findings.extend(self.pending)
+            self.pending = []
+
+
+# ----------------------------------------------------------------------------- formats
+
+def settle_formats(records: Iterable[Record]) -> Iterator[Record]:
+    """Give every session its format: a JSON Lines session line says nothing, so the
+    first record after it tells (a game or a seat: format 2; anything else: 1)."""
+    pending: SessionRecord | None = None
+    held: list[Record] = []
+    for record in records:
+        if pending is None:
+            if isinstance(record, SessionRecord) and record.format == 0:
+                pending = record
+                continue
+            yield record
+            continue
+        if isinstance(record, LoadProblem) and not record.fatal and len(held) < MAX_PENDING:
+            held.append(record)
+            continue
+        pending.format = 2 if isinstance(record, (GameRecord, SeatRecord)) else 1
+        yield pending
+        yield from held
+        pending, held = None, []
+        if isinstance(record, SessionRecord) and record.format == 0:
+            pending = record
+        else:
+            yield record
+    if pending is not None:
+        pending.format = 1
+        yield pending
+        yield from held
+
+
+def misplaced(record: GameRecord | SeatRecord) -> Finding:
+    """A game or seat record in a format-1 session."""
+    return Finding(codes.H007, "a format-2 game or seat in a format-1 session (rounds): not audited", record.source,
+                   record.line)
+

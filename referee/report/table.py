@@ -1,0 +1,80 @@
+"""What every report says of format 2: games, their seats, players' ledgers.
+
+One place for the shapes so that JSON, JSON Lines, text, GitHub and JUnit name games
+and players alike (``docs/format.md`` documents the JSON).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..audit.results import Ledger
+from ..audit.table import GameCounts, GameResult, PlayerLedger, SeatResult, TableSessionResult
+from ..rules.money import plain
+
+
+def seat_dict(seat: SeatResult) -> dict[str, Any]:
+    from .base import finding_dict
+
+    settlement = seat.settlement()
+    return {
+        "player_id": seat.player_id, "line": seat.line, "outcome": seat.outcome,
+        "decision": seat.record.decision if seat.record is not None else None,
+        "settlement": None if settlement is None else {k: plain(v) for k, v in settlement.items()},
+        "balance": plain(seat.balance), "recorded_balance": plain(seat.recorded_balance),
+        "findings": [finding_dict(f) for f in seat.findings],
+    }
+
+
+def game_dict(game: GameResult) -> dict[str, Any]:
+    from .base import finding_dict
+
+    return {
+        "game": game.game, "line": game.line, "round": game.number, "status": game.status,
+        "outcome": game.outcome, "void_reason": game.void_reason,
+        "player_hand": game.player_hand.category if game.player_hand else None,
+        "dealer_hand": game.dealer_hand.category if game.dealer_hand else None,
+        "dealer_qualified": game.dealer_qualified,
+        "seats": [seat_dict(s) for s in game.seats],
+        "findings": [finding_dict(f) for f in game.findings],
+    }
+
+
+def _money(ledger: Ledger) -> dict[str, Any]:
+    return {
+        "staked": plain(ledger.staked), "returned": plain(ledger.returned), "net": plain(ledger.net),
+        "rtp": None if ledger.rtp is None else round(ledger.rtp, 6), "verdict": ledger.verdict,
+        "opening_balance": plain(ledger.opening_balance), "closing_balance": plain(ledger.closing_balance),
+        "recorded_closing_balance": plain(ledger.recorded_closing_balance),
+        "recorded_net": plain(ledger.recorded_net) if ledger.recorded_nets else None,
+    }
+
+
+def player_ledger_dict(ledger: Ledger) -> dict[str, Any]:
+    """A player's games (a seat each) and money; ``verdict`` is the player's result."""
+    cancelled = ledger.outcomes.get("cancelled", 0)
+    return {
+        "games": ledger.counted_rounds + ledger.void_rounds + ledger.invalid_rounds,
+        "counted_games": ledger.counted_rounds, "void_games": ledger.void_rounds - cancelled,
+        "cancelled_games": cancelled, "invalid_games": ledger.invalid_rounds, **_money(ledger),
+    }
+
+
+def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> dict[str, Any]:
+    """The session's games and seats, and the money over every seat."""
+    cancelled = ledger.outcomes.get("cancelled", 0)
+    return {
+        "games": counts.games, "counted_games": counts.counted, "void_games": counts.void,
+        "cancelled_games": counts.cancelled, "invalid_games": counts.invalid, "players": players,
+        "seats": counts.seats, "counted_seats": ledger.counted_rounds, "void_seats": ledger.void_rounds - cancelled,
+        "cancelled_seats": cancelled, "invalid_seats": ledger.invalid_rounds, **_money(ledger),
+    }
+
+
+def players_list(players: list[PlayerLedger]) -> list[dict[str, Any]]:
+    return [{"player_id": p.player_id, "ledger": player_ledger_dict(p.ledger)} for p in players]
+
+
+def session_tail(result: TableSessionResult) -> dict[str, Any]:
+    return {"players": players_list(result.players),
+            "ledger": table_ledger_dict(result.ledger, result.games, len(result.players))}

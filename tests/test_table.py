@@ -1,0 +1,184 @@
+"""Format 2, the live table (issue 19): one deal per game, many seats, the wallet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import check_json, run
+
+DEAL = {"player": ["A♥", "K♦"], "flop": ["A♠", "7♦", "4♣"], "turn": "9♥", "river": "2♠", "dealer": ["Q♠", "Q♣"]}
+
+
+def seat(who: str, ante: int = 1, decision: str = "call", **extra: Any) -> dict[str, Any]:
+    return {"player_id": who, "ante": ante, "decision": decision, **extra}
+
+
+def doc(games: list[dict[str, Any]], **session: Any) -> str:
+    return json.dumps({"format": 2, "session": {"id": "T", "profile": "vivo", **session}, "games": games},
+                      ensure_ascii=False)
+
+
+def jsonl(games: list[dict[str, Any]], inline: bool = True, **session: Any) -> str:
+    lines = [json.dumps({"session": {"id": "T", "profile": "vivo", **session}})]
+    for game in games:
+        seats = game.get("seats", [])
+        head = game if inline else {k: v for k, v in game.items() if k != "seats"}
+        lines.append(json.dumps(head, ensure_ascii=False))
+        if not inline:
+            lines += [json.dumps({"game": game["game"], "seat": s}) for s in seats]
+    return "\n".join(lines) + "\n"
+
+
+def put(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def findings(report: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
+    found = [(f["code"], f.get("game"), f.get("player")) for s in report["sessions"] for f in s["findings"]]
+    return sorted(found + [(f["code"], f.get("game"), f.get("player")) for f in report["problems"]],
+                  key=lambda x: (x[0], str(x[1]), str(x[2])))
+
+
+def test_one_shared_deal_settles_every_seat_by_its_own_stakes(tmp_path: Path) -> None:
+    games = [{"game": "g1", "round": 1, **DEAL, "seats": [
+        seat("p1", recorded={"net": 3, "returned": 6, "balance": 103}),
+        seat("p2", ante=2, recorded={"ante": 2, "call": 4, "net": 6}),
+        seat("p3", decision="fold", recorded={"net": -1, "outcome": "fold"}),
+    ]}]
+    code, report = check_json(put(tmp_path, "t.yaml", doc(games, opening_balances={"p1": 100})))
+    assert code == 0, findings(report)
+    game = report["sessions"][0]["games"][0]
+    assert (game["game"], game["outcome"], game["player_hand"], game["dealer_hand"], game["dealer_qualified"]) == \
+        ("g1", "win", "pair", "pair", True)
+    by_player = {s["player_id"]: s for s in game["seats"]}
+    assert by_player["p2"]["settlement"] == {"ante": 2, "call": 4, "bonus": 0, "net": 6, "returned": 12,
+                                             "staked": 6}
+    assert by_player["p3"]["outcome"] == "fold" and by_player["p3"]["settlement"]["net"] == -1
+    players = {p["player_id"]: p["ledger"] for p in report["sessions"][0]["players"]}
+    assert players["p1"]["closing_balance"] == 103 and players["p1"]["verdict"] == "player"
+    assert players["p3"]["verdict"] == "bank"
+    ledger = report["sessions"][0]["ledger"]
+    assert (ledger["games"], ledger["seats"], ledger["net"], ledger["players"]) == (1, 3, 8, 3)
+    assert report["summary"]["games"]["seats"] == 3
+
+
+def test_the_deal_is_evaluated_once_per_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.audit import table
+
+    calls = []
+    real = table.settle
+
+    def counting(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(table, "settle", counting)
+    seats = [seat(f"p{i}", ante=1 + i % 5, decision="call" if i % 3 else "fold", bonus=0) for i in range(60)]
+    code, report = check_json(put(tmp_path, "t.json", doc([{"game": "g", **DEAL, "seats": seats}])))
+    assert code == 0 and len(report["sessions"][0]["games"][0]["seats"]) == 60
+    assert len(calls) == 2  # once for the callers, once for the folders
+
+
+def test_seat_lines_audit_as_inline_seats(tmp_path: Path) -> None:
+    games = [{"game": str(n), "round": n, **DEAL, "seats": [
+        seat("a", recorded={"net": 3}), seat("b", ante=2, recorded={"net": 5})]} for n in (1, 2)]
+    _, inline = check_json(put(tmp_path, "a.jsonl", jsonl(games)))
+    _, lines = check_json(put(tmp_path, "b.jsonl", jsonl(games, inline=False)))
+    assert findings(inline) == findings(lines) == [("P004", "1", "b"), ("P004", "2", "b")]
+    assert [s["line"] for g in lines["sessions"][0]["games"] for s in g["seats"]] == [3, 4, 6, 7]
+    assert [g["line"] for g in lines["sessions"][0]["games"]] == [2, 5]
+
+
+def test_a_seat_line_after_another_game_is_an_orphan(tmp_path: Path) -> None:
+    text = jsonl([{"game": "1", **DEAL}, {"game": "2", **DEAL}], inline=False)
+    text += json.dumps({"game": "1", "seat": seat("a")}) + "\n"
+    code, report = check_json(put(tmp_path, "o.jsonl", text))
+    assert code == 1 and findings(report) == [("H007", "1", None)]
+
+
+def test_cancelled_game_refunds_every_stake(tmp_path: Path) -> None:
+    refund = [{"id": "t1", "kind": "debit", "amount": 3}, {"id": "t2", "kind": "refund", "amount": 3}]
+    good = {"game": "c1", "status": "cancelled", **DEAL, "seats": [seat("a", recorded={"net": 0}, wallet=refund)]}
+    code, report = check_json(put(tmp_path, "c.yaml", doc([good])))
+    assert code == 0 and report["sessions"][0]["games"][0]["seats"][0]["outcome"] == "cancelled"
+    assert report["sessions"][0]["ledger"]["cancelled_games"] == 1
+    paid = {"game": "c2", "status": "cancelled", **DEAL, "seats": [
+        seat("a", recorded={"outcome": "win", "net": 3},
+             wallet=[{"id": "t1", "kind": "debit", "amount": 3}, {"id": "t2", "kind": "credit", "amount": 6}])]}
+    _, report = check_json(put(tmp_path, "p.yaml", doc([paid])))
+    assert findings(report) == [("G003", "c2", "a"), ("W002", "c2", "a"), ("W003", "c2", "a")]
+
+
+def test_per_seat_cards_share_one_deck(tmp_path: Path) -> None:
+    board = {k: v for k, v in DEAL.items() if k != "player"}
+    ok = {"game": "s1", **board, "seats": [seat("a", player=["A♥", "K♦"], recorded={"net": 3}),
+                                           seat("b", player=["2♣", "3♣"], recorded={"outcome": "lose"})]}
+    code, report = check_json(put(tmp_path, "s.yaml", doc([ok])))
+    assert code == 0 and report["sessions"][0]["games"][0]["dealer_hand"] == "pair"
+    twice = {"game": "s2", **board, "seats": [seat("a", player=["A♥", "K♦"]), seat("b", player=["A♥", "3♣"])]}
+    code, report = check_json(put(tmp_path, "d.yaml", doc([twice])))
+    game = report["sessions"][0]["games"][0]
+    assert game["outcome"] == "void" and "dealt twice" in game["void_reason"]
+    assert all(s["outcome"] == "void" and s["settlement"]["net"] == 0 for s in game["seats"])
+    assert findings(report) == [("V003", "s2", None)]
+
+
+def test_wallet_mismatches_name_expected_and_recorded(tmp_path: Path) -> None:
+    wallet = [{"id": "t1", "kind": "debit", "amount": 1}, {"id": "t2", "kind": "credit", "amount": 5},
+              {"id": "t2", "kind": "refund", "amount": 1}]
+    game = {"game": "w", **DEAL, "seats": [seat("a", wallet=wallet)]}
+    code, report = check_json(put(tmp_path, "w.yaml", doc([game])))
+    assert code == 1
+    found = {f["code"]: f for f in report["sessions"][0]["findings"]}
+    assert sorted(found) == ["W001", "W002", "W003", "W004"]
+    assert (found["W001"]["expected"], found["W001"]["recorded"]) == (3, 1)
+    assert (found["W002"]["expected"], found["W002"]["recorded"]) == (6, 5)
+    assert (found["W003"]["expected"], found["W003"]["recorded"]) == (0, 1)
+    assert found["W001"]["game"] == "w" and found["W001"]["player"] == "a"
+
+
+def test_two_records_of_a_game_must_agree(tmp_path: Path) -> None:
+    first = put(tmp_path, "a.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("a")]}]))
+    same = put(tmp_path, "b.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("b")]}]))
+    code, report = check_json(first, same)
+    assert code == 0, findings(report)
+    other = put(tmp_path, "c.jsonl", jsonl([{"game": "g", **DEAL, "river": "3♠", "seats": [seat("a")]}]))
+    _, report = check_json(first, other)
+    assert findings(report) == [("G001", "g", None), ("G002", "g", "a")]
+    twice = put(tmp_path, "d.yaml", doc([{"game": "g", **DEAL, "seats": [seat("a"), seat("a")]}]))
+    _, report = check_json(twice)
+    assert findings(report) == [("G002", "g", "a")] and report["sessions"][0]["ledger"]["invalid_seats"] == 1
+
+
+def test_balance_chain_per_player(tmp_path: Path) -> None:
+    games = [{"game": str(n), "round": n, **DEAL, "seats": [
+        seat("a", recorded={"balance": 3 * n}), seat("b", decision="fold", recorded={"balance": -n - (n > 1)})]}
+        for n in (1, 2, 3)]
+    _, report = check_json(put(tmp_path, "b.yaml", doc(games)))
+    assert findings(report) == [("P005", "2", "b")]
+    players = {p["player_id"]: p["ledger"] for p in report["sessions"][0]["players"]}
+    assert players["a"]["closing_balance"] == 9 and players["b"]["recorded_closing_balance"] == -4
+
+
+def test_numbering_and_stakes_of_a_table(tmp_path: Path) -> None:
+    games = [{"game": str(n), "round": n, **DEAL, "seats": [seat("a", ante=1 if n < 3 else 2)]} for n in (1, 2, 3, 5)]
+    _, report = check_json(put(tmp_path, "n.yaml", doc(games)))
+    assert findings(report) == [("S002", "3", "a"), ("S002", "5", "a"), ("S004", "5", None)]
+
+
+def test_every_format_names_game_and_player(tmp_path: Path) -> None:
+    path = put(tmp_path, "f.yaml", doc([{"game": "g7", **DEAL, "seats": [seat("p9", recorded={"net": 2})]}]))
+    for fmt in ("text", "github", "jsonl", "junit"):
+        code, out = run("check", "--format", fmt, path)
+        assert code == 1 and "game g7" in out and "player p9" in out, fmt
+
+
+def test_schema_command_prints_the_table_schema() -> None:
+    code, out = run("schema", "table-history")
+    assert code == 0 and json.loads(out)["title"] == "referee table history, format version 2"
