@@ -44,6 +44,21 @@ def session(*rounds: str, agreed: int | None = None, profile: str = "vivo", head
     return HEAD.format(n=count).replace("vivo", profile).replace("rounds:\n", head + "rounds:\n") + "".join(rounds)
 
 
+TABLE_LINE = '{"session": {"id": "t", "profile": "vivo", "opening_balances": {}}}\n'
+GAME = ("  - game: g1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n    river: 2♠\n"
+        "    dealer: [Q♠, Q♣]\n    seats:\n      - {player_id: a, ante: 1, decision: call}\n")
+
+
+def table(games: str) -> str:
+    return "format: 2\nsession: {id: t, profile: vivo}\ngames:\n" + games
+
+
+def wallet(*moves: str, same_id: bool = False) -> str:
+    listed = ", ".join(f"{{id: t{0 if same_id else i}, kind: {m.split()[0]}, amount: {m.split()[1]}}}"
+                       for i, m in enumerate(moves))
+    return GAME.replace("decision: call}", f"decision: call, wallet: [{listed}]}}")
+
+
 CODE_CASES = [
     Case("H000 unreadable file", "session: [unclosed\n", ("H000",)),
     Case("H001 invalid record", session(worked(replace=(("ante: 1", "ante: abc"),))), ("H001",)),
@@ -78,6 +93,19 @@ CODE_CASES = [
          ("S005", "V001")),
     Case("V002 valid recorded void", session(worked(recorded="void: true")), ("V002",)),
     Case("V003 void deal", session(worked(1, replace=(("2♠", "A♥"),)), worked(1), agreed=1), ("V003",)),
+    # Format 2 (issue 19): a table session, its games and seats, the wallet.
+    Case("H007 orphan seat", TABLE_LINE + '{"game": "g9", "seat": {"player_id": "a", "ante": 1, "decision": "fold"}}\n',
+         ("H007",), "s.jsonl"),
+    Case("G001 game cards differ", table(GAME + GAME.replace("2♠", "3♠").replace("player_id: a", "player_id: b")),
+         ("G001",)),
+    Case("G002 player twice", table(GAME + "      - {player_id: a, ante: 1, decision: call}\n"), ("G002",)),
+    Case("G003 cancelled game paid", table(GAME.replace("game: g1", "game: g1\n    status: cancelled")
+                                           .replace("decision: call}", "decision: call, recorded: {net: 3}}")),
+         ("G003",)),
+    Case("W001 wallet debit", table(wallet("debit 1", "credit 6")), ("W001",)),
+    Case("W002 wallet credit", table(wallet("debit 3", "credit 5")), ("W002",)),
+    Case("W003 wallet refund", table(wallet("debit 3", "credit 6", "refund 1")), ("W003",)),
+    Case("W004 wallet duplicate transaction", table(wallet("debit 3", "credit 6", same_id=True)), ("W004",)),
 ]
 
 
@@ -107,7 +135,7 @@ def test_constants_are_named_after_their_code() -> None:
 
 def test_no_bare_code_strings_outside_the_catalogue() -> None:
     """Emitters use the constants: a quoted code anywhere else in the package is a slip."""
-    bare = re.compile(r"""["'][HKPSV]\d{3}["']""")
+    bare = re.compile(r"""["'][GHKPSVW]\d{3}["']""")
     offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "referee").rglob("*.py")
                  if path.name != "codes.py" and bare.search(path.read_text(encoding="utf-8"))]
     assert offenders == []

@@ -267,7 +267,7 @@ class _Emit:
     __slots__ = ("audit", "data", "drop", "findings", "game", "line", "player", "prefix")
 
     def __init__(self, audit: TableAudit, findings: list[Finding], data: Any, line: int, game: str | None,
-                 player: str | None, drop: tuple[str, ...] = ()) -> None:
+                 player: str | None, drop: tuple[FindingCode, ...] = ()) -> None:
         self.audit = audit
         self.findings = findings
         self.data = data
@@ -277,7 +277,7 @@ class _Emit:
         self.drop = drop
         self.prefix = _where(game, player)
 
-    def __call__(self, code: str, message: str, field: str, expected: Any, recorded: Any) -> None:
+    def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
         if code in self.drop:
             return
         line = line_at(self.data, tuple(field.split(".")), self.line) if field else self.line
@@ -764,7 +764,7 @@ class GameIndex:
                           f"of the game (first at {where})", None, player)
         players.update(fp.players)
 
-    def _add(self, fp: GameFingerprint, player: str | None, code: str, message: str, expected: Any,
+    def _add(self, fp: GameFingerprint, player: str | None, code: FindingCode, message: str, expected: Any,
              recorded: Any) -> None:
         self.pending.append(Finding(code, message, fp.file, fp.line, None, "game" if player is None else "player_id",
                                     expected, recorded, fp.session, game=fp.game, player=player))
