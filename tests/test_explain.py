@@ -189,8 +189,8 @@ def test_every_message_is_translated() -> None:
     for number in range(1, 7):
         for ex in explain_rounds(expand([RULINGS])[0], number, None, Options()):
             RulingText(ex, recording).text()
-    for session, number in PROFILE_CASES:
-        for ex in explain_rounds(expand([PROFILES])[0], int(number), session, Options()):
+    for session, round_number in PROFILE_CASES:
+        for ex in explain_rounds(expand([PROFILES])[0], int(round_number), session, Options()):
             RulingText(ex, recording).text()
     for value in range(0, 10 << 20, 1 << 20):
         describe(value | 0x54321, recording, recording.rank)

@@ -10,7 +10,7 @@ from random import Random
 
 import pytest
 
-from referee import DECK, evaluate, load_profile, parse_cards
+from referee import DECK, Category, evaluate, load_profile, parse_cards
 from referee.rules.evaluator import rank7
 from referee.rules.strategy import (
     COMPLETIONS,
@@ -84,7 +84,7 @@ def test_bonus_edge_only_when_a_fold_forfeits_a_won_bonus() -> None:
     aa = load_profile("bonus-aa")
     assert aa.bonus is not None and aa.bonus.fold_forfeits
     pair_aces = evaluate(parse_cards(["Ah", "Ad", "7c", "9s", "2d"])).value
-    odds = Fraction(aa.bonus.paytable["pair"])
+    odds = Fraction(aa.bonus.paytable[Category.PAIR])
     assert bonus_edge(aa, pair_aces, Fraction(1), Fraction(1)) == odds + 1
     pair_kings = evaluate(parse_cards(["Kh", "Kd", "7c", "9s", "2d"])).value
     assert bonus_edge(aa, pair_kings, Fraction(1), Fraction(1)) == 0
