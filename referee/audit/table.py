@@ -29,8 +29,9 @@ from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.cards import CardError, parse_card
 from ..rules.hands import HandValue
 from ..rules.money import fmt, plain
+from ..rules.payout import Rule, Wager
 from ..rules.profile import Profile
-from ..rules.settlement import Cards, Deal, Ruling, Void, settle
+from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record
@@ -182,21 +183,20 @@ def stakes_of(seat: Seat | None, profile: Profile | None, multiple: Decimal | No
 
 def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
     """The ruling of a seat staking ``ante`` and ``bonus``, from the unit ruling (Ante 1,
-    Bonus 1) of the same cards and decision: every net is a stake times odds."""
+    Bonus 1) of the same cards and decision: every line's stake and net times the seat's."""
     if ante == unit.ante_stake and bonus == unit.bonus_stake:
         return unit
-    return replace(
-        unit, ante_stake=ante, call_stake=unit.call_stake * ante, bonus_stake=bonus,
-        ante=unit.ante * ante, call=unit.call * ante, bonus=unit.bonus * bonus if bonus else ZERO,
-        bonus_rule=unit.bonus_rule if bonus else "none", bonus_hand=unit.bonus_hand if bonus else None,
-    )
+    factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
+    lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
+                  for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
+    return replace(unit, lines=lines, bonus_hand=unit.bonus_hand if bonus else None)
 
 
 def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
     """A seat of a game voided as a whole (a card dealt twice across seats, §07)."""
-    return Ruling(outcome="void", cards=Cards(), void=Void("duplicate_card", reason), ante_stake=ante,
-                  call_stake=call_stake, bonus_stake=bonus, ante_rule="void",
-                  call_rule="void" if call_stake else "none", bonus_rule="void" if bonus else "none")
+    stakes = ((Wager.ANTE, ante), (Wager.CALL, call_stake), (Wager.BONUS, bonus))
+    lines = tuple(Line(w, stake, ZERO, Rule.VOID) for w, stake in stakes if stake or w is Wager.ANTE)
+    return Ruling(outcome="void", cards=Cards(), lines=lines, void=Void("duplicate_card", reason))
 
 
 def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:
