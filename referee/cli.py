@@ -143,9 +143,18 @@ def schema(name: str) -> None:
 
 @main.command()
 @click.argument("name", required=False)
-def profiles(name: str | None) -> None:
-    """List the built-in profiles with their paytables, or show one in full."""
+@click.option("--template", is_flag=True,
+              help="Print a commented profile to start a house's own from (Vivo's rules): > house.yaml")
+def profiles(name: str | None, template: bool) -> None:
+    """List the built-in profiles with their paytables, or show one in full (a built-in
+    or a file: a file with problems has them all listed, with their lines)."""
     from tabulate import tabulate
+
+    if template:
+        from .profile_template import TEMPLATE
+
+        click.echo(TEMPLATE, nl=False)
+        return
 
     from .profiles import BUILTIN, ProfileError, builtin_text, resolve_profile
     from .rules.evaluator import CATEGORY_NAMES

@@ -3,21 +3,45 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+import yaml
 from pydantic import ValidationError
 
+from .load.records import LineDict, line_at
 from .load.yamlio import YamlInputError, load_documents
+from .models import suggest
+from .rules.evaluator import CATEGORY_NAMES
 from .rules.profile import Profile
 
 BUILTIN = ("vivo", "caribbean", "bonus-aa", "bonus-100")
 DEFAULT = "vivo"
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileProblem:
+    """One problem of a profile file, where it is: read like a log's finding."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+
+
 class ProfileError(ValueError):
-    """A profile that cannot be found or is not valid; the message names the field."""
+    """A profile that cannot be found or is not valid. ``problems`` lists every problem
+    of an invalid file with its line; the message says them all, one a line."""
+
+    def __init__(self, message: str, problems: list[ProfileProblem] | None = None) -> None:
+        self.problems = problems or []
+        super().__init__("\n".join([message, *map(str, self.problems)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,20 +101,175 @@ def _find(name_or_path: str, base_dir: Path | None) -> Path:
 
 
 def parse_profile(data: bytes, origin: str) -> Profile:
+    """A profile from its YAML; every problem at once (with lines and did-you-mean) in
+    one :class:`ProfileError`. The notations the tool prints are read too: odds ``3:1``,
+    ``returned``, categories ``two pair``, ranks ``4`` or ``10`` unquoted."""
+    from .load.yamlio import describe_yaml_error
+
     try:
         documents = list(load_documents(data))
     except YamlInputError as err:
-        raise ProfileError(f"profile {origin}:{err.line}: {err.message}") from None
-    except Exception as err:  # yaml.YAMLError and decoding errors
-        raise ProfileError(f"profile {origin}: not valid YAML: {str(err).splitlines()[0]}") from None
+        raise _invalid(origin, [ProfileProblem(origin, err.line, err.message)]) from None
+    except yaml.YAMLError as err:
+        message, line = describe_yaml_error(err)
+        raise _invalid(origin, [ProfileProblem(origin, line, message)]) from None
+    except ValueError as err:  # decoding
+        raise _invalid(origin, [ProfileProblem(origin, 0, f"not UTF-8 text: {err}")]) from None
     if len(documents) != 1 or not isinstance(documents[0], dict):
-        raise ProfileError(f"profile {origin}: expected one YAML mapping")
+        raise _invalid(origin, [ProfileProblem(origin, 1, "expected one YAML mapping (key: value lines)")])
+    document = documents[0]
+    found = normalise(document)
+    problems = [ProfileProblem(origin, line, message) for line, message in found]
     try:
-        return Profile.model_validate(documents[0])
+        profile = Profile.model_validate(document)
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(top)"
-        raise ProfileError(f"profile {origin}: {field}: {first['msg']}") from None
+        said = {message.split(":")[0] for _, message in found}  # one problem per key
+        problems += [ProfileProblem(origin, line, message) for line, message in explain_errors(err, document)
+                     if message.split(":")[0] not in said]
+        profile = None
+    if problems or profile is None:
+        raise _invalid(origin, sorted(problems, key=lambda p: p.line))
+    return profile
+
+
+def _invalid(origin: str, problems: list[ProfileProblem]) -> ProfileError:
+    count = f"{len(problems)} problems" if len(problems) != 1 else "1 problem"
+    return ProfileError(f"profile {origin} is not valid ({count}):", problems)
+
+
+ODDS = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::|to)\s*(\d+(?:\.\d+)?)\s*$")
+FRENCH_RANKS = {"R": "K", "D": "Q", "V": "J", "10": "T"}
+
+
+def normalise(document: dict[str, Any]) -> list[tuple[int, str]]:
+    """Rewrite, in place, the notations people copy from the tool's own output into the
+    profile's canonical values; the problems found on the way (odds that are not exact)."""
+    problems: list[tuple[int, str]] = []
+    for table, where in ((document.get("ante_paytable"), "ante_paytable"),
+                         (_get(document, "bonus", "paytable"), "bonus.paytable")):
+        if isinstance(table, dict):
+            _rename_keys(table)
+            for key in list(table):
+                table[key] = _odds(table[key], f"{where}.{key}", _line(table, key), problems)
+    if "call_win_odds" in document:
+        value = document["call_win_odds"]
+        document["call_win_odds"] = 0 if value == "returned" else _odds(
+            value, "call_win_odds", _line(document, "call_win_odds"), problems)
+    if isinstance(document.get("ante_when_not_qualified"), str):
+        document["ante_when_not_qualified"] = _word(document["ante_when_not_qualified"])
+    for threshold in (document.get("dealer_qualifier"), _get(document, "bonus", "minimum")):
+        if isinstance(threshold, dict):
+            if isinstance(threshold.get("category"), str):
+                threshold["category"] = _word(threshold["category"])
+            rank = threshold.get("rank")
+            if isinstance(rank, (int, str)) and not isinstance(rank, bool):
+                text = str(rank).strip().upper()
+                threshold["rank"] = FRENCH_RANKS.get(text, text)
+    return problems
+
+
+def _get(document: dict[str, Any], *path: str) -> Any:
+    value: Any = document
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _line(mapping: Any, key: str) -> int:
+    return mapping.line_of(key) if isinstance(mapping, LineDict) else 0
+
+
+def _word(text: str) -> str:
+    """``Two Pair``, ``two-pair``, ``even money`` -> ``two_pair``, ``even_money``."""
+    return re.sub(r"[\s-]+", "_", text.strip().lower())
+
+
+def _rename_keys(table: dict[str, Any]) -> None:
+    for key in list(table):
+        new = _word(key) if isinstance(key, str) else key
+        if new != key and new not in table:
+            table[new] = table.pop(key)
+            if isinstance(table, LineDict):
+                table.lines[new] = table.lines.get(key, table.line)
+
+
+def _odds(value: Any, where: str, line: int, problems: list[tuple[int, str]]) -> Any:
+    """``3:1`` (or ``3 to 1``) -> 3; ``3:2`` -> 1.5; odds that are not an exact decimal are a problem."""
+    if not isinstance(value, str):
+        return value
+    match = ODDS.match(value)
+    if match is None:
+        return value  # the model says what is wrong with it
+    won, staked = Decimal(match[1]), Decimal(match[2])
+    if not staked:
+        problems.append((line, f"{where}: odds {value!r} stake nothing"))
+        return value
+    odds = won / staked
+    if odds * staked != won:
+        problems.append((line, f"{where}: odds {value!r} are not an exact decimal; write the net payout per unit, "
+                               f"e.g. {odds.quantize(Decimal('0.0001'))}"))
+        return value
+    return odds.normalize() if odds == odds.to_integral_value() else odds
+
+
+def explain_errors(err: ValidationError, document: Any) -> list[tuple[int, str]]:
+    """Each pydantic error in plain words, with the line of the key it is about."""
+    out = []
+    for error in err.errors(include_url=False):
+        loc = tuple(error["loc"])
+        is_key = bool(loc) and loc[-1] == "[key]"
+        path_loc = loc[:-1] if is_key else loc
+        path = ".".join(str(p) for p in path_loc) or "(top)"
+        line = line_at(document, path_loc, getattr(document, "line", 1) or 1)
+        out.append((line, f"{path}: {_plain(error, path_loc, is_key)}"))
+    return out
+
+
+def _plain(error: Any, loc: tuple[Any, ...], is_key: bool) -> str:
+    kind = error["type"]
+    value = error.get("input")
+    got = f"got {value!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
+    ctx = error.get("ctx") or {}
+    if kind == "extra_forbidden":
+        return f"unknown key{suggest(str(loc[-1]), _fields(loc[:-1]))}"
+    if kind in ("literal_error", "enum"):
+        choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        what = ("unknown hand category" if is_key or loc[-1] == "category" else "unknown rank" if loc[-1] == "rank"
+                else "unknown value")
+        return f"{what} {value!r}{suggest(str(value), choices)}"
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "value_error":
+        return str(error["msg"]).removeprefix("Value error, ")
+    words = {
+        "decimal_parsing": "expected a number (odds may be written 3:1)", "decimal_type": "expected a number",
+        "int_parsing": "expected a whole number", "int_type": "expected a whole number",
+        "bool_parsing": "expected true or false", "bool_type": "expected true or false",
+        "string_type": "expected text", "dict_type": "expected a mapping (key: value lines)",
+        "model_type": "expected a mapping (key: value lines)",
+        "string_pattern_mismatch": "expected lowercase letters, digits, '.', '_' or '-'",
+        "greater_than_equal": f"must be at least {ctx.get('ge')}", "greater_than": f"must be more than {ctx.get('gt')}",
+        "less_than_equal": f"must be at most {ctx.get('le')}", "less_than": f"must be less than {ctx.get('lt')}",
+        "decimal_max_places": f"at most {ctx.get('decimal_places')} decimal places",
+        "decimal_max_digits": f"at most {ctx.get('max_digits')} digits",
+        "finite_number": "must be a finite number",
+    }
+    if kind in words:
+        return f"{words[kind]}, {got}"
+    return f"{str(error['msg']).replace('Input should be', 'should be')}, {got}"
+
+
+def _fields(loc: tuple[Any, ...]) -> tuple[str, ...]:
+    """The keys a mapping at ``loc`` may hold, for did-you-mean."""
+    from .rules.profile import BonusRule, HandThreshold
+
+    if loc in (("dealer_qualifier",), ("bonus", "minimum")):
+        return tuple(HandThreshold.model_fields)
+    if loc == ("bonus",):
+        return tuple(BonusRule.model_fields)
+    if loc in (("ante_paytable",), ("bonus", "paytable")):
+        return tuple(CATEGORY_NAMES)
+    return tuple(Profile.model_fields)
 
 
 def _with_rules(profile: Profile, data: bytes, origin: str) -> Profile:

@@ -72,8 +72,11 @@ class SessionAudit:
             base = Path(record.source).parent if record.source != "-" else None
             self.loaded = resolve_profile(name, base)
         except ProfileError as err:
-            self._add(Finding(codes.H005, str(err), self.file, key_line(record.data, "profile", record.line),
-                              field="profile"))
+            self._add(Finding(codes.H005, str(err).splitlines()[0], self.file,
+                              key_line(record.data, "profile", record.line), field="profile"))
+            for problem in err.problems:  # each at its own line of the profile, as a log's findings
+                self._add(Finding(codes.H005, f"profile: {problem.message}", problem.file, problem.line,
+                                  field="profile"))
         self.info = SessionInfo(
             self.id, self.file, record.line,
             self.loaded.profile.name if self.loaded else None,

@@ -255,7 +255,9 @@ class _Builder:
         """The tag of a plain scalar, by YAML 1.1's implicit rules (as PyYAML)."""
         for tag, regexp in self.resolvers.get(value[:1], ()):
             if regexp.match(value):
-                return tag  # type: ignore[no-any-return]
+                # YAML 1.1's base-60 numbers (3:1 read as 181) stay text, as in YAML 1.2:
+                # a profile's odds written 3:1 are odds, and no log means base 60.
+                return _STR if tag in (_INT, _FLOAT) and ":" in value else str(tag)
         return _STR
 
 
