@@ -255,7 +255,7 @@ def _split(tokens: tuple[str, ...]) -> list[str]:
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.99, show_default=True,
               help="Confidence of the intervals and level of the tests.")
 @click.option("--decisions/--no-decisions", default=True, show_default=True,
-              help="Value every decision exactly (about 0.3 s each, over --jobs processes).")
+              help="Value every decision exactly (from the cached per-situation table, built on first use).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes [default: the cores].")
 def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: float, decisions: bool,
           jobs: int | None) -> None:

@@ -32,6 +32,15 @@ def codes(report: dict[str, Any]) -> list[str]:
     return sorted(found + [f["code"] for f in report["problems"]])
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Decision tables built by tests go to a temporary cache, never the user's."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("REFEREE_CACHE_DIR", str(tmp_path_factory.mktemp("referee-cache")))
+    yield
+    mp.undo()
+
+
 @pytest.fixture
 def write(tmp_path: Path) -> Write:
     def _write(name: str, text: str) -> str:

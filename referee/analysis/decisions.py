@@ -1,8 +1,11 @@
 """The decision audit: the exact value of calling at every decision, against folding.
 
-Each decision is valued from all 1,070,190 completions (``rules/strategy.py``, about
-a third of a second each), in parallel over ``--jobs`` processes; identical
-situations (the same five cards under the same profile) are valued once.
+Each decision is valued from all 1,070,190 completions. Situations whose flop class
+is in the cached per-situation table (``analysis/situations.py``), or worth adding to
+it, are read from there, at thousands a second; the others are counted one by one
+(``rules/strategy.py``, about a third of a second each), in parallel over ``--jobs``
+processes. Identical situations (the same five cards under the same profile) are
+valued once. Both ways give the same exact figures.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from fractions import Fraction
 from ..profiles import resolve_profile
 from ..rules.strategy import COMPLETIONS, NOT_QUALIFIED, CallCounts, call_counts
 from .observe import Observed
+from .situations import table_values
 
 Situation = tuple[str, tuple[int, ...]]  # (profile origin, the five known cards)
 
@@ -45,23 +49,27 @@ def value(situation: Situation) -> Valued:
 
 
 def value_all(rounds: list[Observed], jobs: int,
-              progress: Callable[[int], None] | None = None) -> dict[Situation, Valued]:
-    """Every distinct situation among ``rounds``, valued (in ``jobs`` processes)."""
-    situations = sorted({(r.profile, r.known) for r in rounds if r.known is not None})
+              progress: Callable[[int], None] | None = None, tables: bool = True) -> dict[Situation, Valued]:
+    """Every distinct situation among ``rounds``, valued (in ``jobs`` processes);
+    ``tables=False`` counts every one of them one by one."""
+    everything = sorted({(r.profile, r.known) for r in rounds if r.known is not None})
+    values: dict[Situation, Valued] = {}
+    if tables:
+        for s, (call, qualifies, categories) in table_values(everything, jobs, progress).items():
+            values[s] = Valued(call, qualifies, categories)
+    situations = [s for s in everything if s not in values]
     if jobs <= 1 or len(situations) < 4:
-        values = {}
         for s in situations:
             values[s] = value(s)
             if progress:
                 progress(1)
         return values
-    from ..rules.evaluator import tables
+    from ..rules.evaluator import tables as evaluator_tables
 
-    tables()
+    evaluator_tables()
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        results = {}
         for s, v in zip(situations, pool.map(value, situations, chunksize=4), strict=True):
-            results[s] = v
+            values[s] = v
             if progress:
                 progress(1)
-        return results
+        return values
