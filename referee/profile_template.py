@@ -69,4 +69,13 @@ fixed_stakes: true
 stake_increment: 0.01
 # Where a session records an opening balance, a call it cannot cover is a finding (S007).
 call_requires_funds: false
+
+# The words of your rules, quoted by referee explain beside each ruling (optional), by
+# topic: fold, best_five, ranking, qualification, not_qualified, win, tie, lose,
+# paytable, bonus, bonus_fold, void; each with where the words are and the text in
+# English (en) and/or French (fr). Remove the '#' to quote your own:
+# rules:
+#   qualification:
+#     cite: "House rules, section 5"
+#     text: {en: "The dealer qualifies with a pair of fours or better."}
 """

@@ -13,7 +13,8 @@ from referee.profiles import ProfileError, parse_profile, resolve_profile
 
 from .conftest import SAMPLES, check_json, run
 
-RULES_ONLY = {"name", "description", "source"}
+#: What is not a rule of play: the name, the words about the profile and the rule texts it quotes.
+RULES_ONLY = {"name", "description", "source", "rules"}
 
 BAD = """\
 name: house
@@ -116,12 +117,14 @@ def test_template_loads_and_rules_as_vivo(tmp_path: Path) -> None:
     house = resolve_profile(str(path)).profile
     assert house.name == "house"
     assert house.model_dump(exclude=RULES_ONLY) == resolve_profile("vivo").profile.model_dump(exclude=RULES_ONLY)
-    lines = TEMPLATE.splitlines()
-    start = lines.index("# bonus:")
-    end = lines.index("", start)
-    uncommented = "\n".join([*lines[:start], *(line[2:] for line in lines[start:end]), *lines[end:]])
-    bonus = parse_profile(uncommented.encode(), "t")  # the commented bonus is valid too: Bonus AA's
-    assert bonus.bonus == resolve_profile("bonus-aa").profile.bonus
+    lines = [*TEMPLATE.splitlines(), ""]
+    for block in ("# bonus:", "# rules:"):  # the commented blocks are valid too
+        start = lines.index(block)
+        end = lines.index("", start)
+        lines = [*lines[:start], *(line[2:] for line in lines[start:end]), *lines[end:]]
+    bonus = parse_profile("\n".join(lines).encode(), "t")
+    assert bonus.bonus == resolve_profile("bonus-aa").profile.bonus  # Bonus AA's
+    assert [str(topic) for topic in bonus.rules] == ["qualification"]
     assert bonus.model_dump(exclude=RULES_ONLY | {"bonus"}) == house.model_dump(exclude=RULES_ONLY | {"bonus"})
     # and a log audited under it is audited as under vivo
     code, report = check_json(str(SAMPLES / "disputed.yaml"), "--profile", str(path))
