@@ -62,8 +62,12 @@ def main() -> None:
               help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
 @click.option("--progress/--no-progress", default=None,
               help="Progress on stderr [default: on a terminal, with the text format, unless --quiet].")
+@click.option("--all-rows", is_flag=True,
+              help="Text format: every round of every session (by default, sessions over 200 rounds show "
+                   "their flagged rounds).")
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
-          strict: bool, color: str, verbose: bool, jobs: int | None, progress: bool | None) -> None:
+          strict: bool, color: str, verbose: bool, jobs: int | None, progress: bool | None,
+          all_rows: bool) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
     Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
@@ -81,8 +85,9 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     stdout = sys.stdout
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not FORMATS[name].machine)
     with _write_to(output) if output else contextlib.nullcontext(stdout) as out:
+        extra = {"all_rows": all_rows} if FORMATS[name] is TextReporter else {}
         reporters = [FORMATS[name](out, color=False if output else use_color(color, stdout), quiet=quiet,
-                                   strict=strict)]
+                                   strict=strict, **extra)]
         if output:
             reporters.append(_SummaryOnly(stdout, strict=strict))
         stream, done, total = audit_stream(sources, options, reporters, jobs)

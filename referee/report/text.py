@@ -1,4 +1,10 @@
-"""``--format text``: findings like a linter's, then the ledger reconciliation."""
+"""``--format text``: findings like a linter's, then the ledger reconciliation.
+
+The ledger table is for people: a session of up to :data:`SHORT_SESSION` rounds
+shows every round; a longer one shows its flagged rounds (those with a finding)
+and says how many it left out, since a 200,000-row table is read by nobody and
+costs more to lay out than the whole audit. ``--all-rows`` prints every row.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from ..rules.money import fmt, signed
 from .base import Reporter, integrity_lines, summary_line
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
+SHORT_SESSION = 200
 HEADERS = ("round", "decision", "player", "dealer", "qualified", "ante", "call", "bonus",
            "net", "net rec.", "balance", "bal. rec.", "status")
 
@@ -65,21 +72,41 @@ def round_status(r: RoundResult) -> str:
 class TextReporter(Reporter):
     """Per session: its findings, its ledger table, its totals; then the summary."""
 
+    def __init__(self, *args: Any, all_rows: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.all_rows = all_rows
+
     def start(self) -> None:
         self._rows: list[list[Any]] = []
+        self._flags: list[bool] = []
+        self._seen = 0
+        self._filtered = False
 
     def _echo(self, text: str = "") -> None:
         self.out.write(text + "\n")
 
     def session_opened(self, info: SessionInfo) -> None:
-        self._rows = []
+        self._rows, self._flags, self._seen, self._filtered = [], [], 0, False
 
     def round_payload(self, result: RoundResult) -> Any:
-        return None if self.quiet else ledger_row(result)
+        return None if self.quiet else (ledger_row(result), bool(result.findings))
 
     def take_round(self, payload: Any) -> None:
-        if payload is not None:
-            self._rows.append(payload)
+        """Keep every row while the session is short; past that, the flagged ones only
+        (so that memory stays flat however long the session)."""
+        if payload is None:
+            return
+        row, flagged = payload
+        self._seen += 1
+        if self.all_rows or self._seen <= SHORT_SESSION:
+            self._rows.append(row)
+            self._flags.append(flagged)
+            return
+        if not self._filtered:
+            self._rows = [r for r, f in zip(self._rows, self._flags, strict=True) if f]
+            self._flags, self._filtered = [], True
+        if flagged:
+            self._rows.append(row)
 
     def session_closed(self, result: SessionResult) -> None:
         info, ledger = result.info, result.ledger
@@ -92,6 +119,9 @@ class TextReporter(Reporter):
         if self._rows:
             self._echo(tabulate(self._rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,
                                 colalign=("right", "left", "left", "left", "left") + ("right",) * 7 + ("left",)))
+        if len(self._rows) < self._seen:
+            self._echo(f"{len(self._rows)} of {self._seen} rounds shown: a session over {SHORT_SESSION} rounds "
+                       f"shows the flagged ones (--all-rows prints every round).")
         rtp = f"{ledger.rtp:.2%}" if ledger.rtp is not None else "n/a"
         verdict = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[ledger.verdict]
         recorded = ""

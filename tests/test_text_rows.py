@@ -1,0 +1,53 @@
+"""The text report's ledger table (issue 18): every round of a short session; the
+flagged rounds of a long one, with a line saying how many are shown; ``--all-rows``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from referee.report.text import SHORT_SESSION
+
+from .conftest import run
+
+
+def _log(tmp_path: Path, rounds: int, faults: str) -> str:
+    out = tmp_path / f"s{rounds}.jsonl"
+    code, _ = run("simulate", "--sessions", "2", "--rounds", str(rounds), "--seed", "18", "--faults", faults,
+                  "--format", "jsonl", "--output", str(out))
+    assert code == 0
+    return str(out)
+
+
+ROW = re.compile(r"^\s+\d+\s+(call|fold)\s")
+
+
+def _rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if ROW.match(line)]
+
+
+def test_long_sessions_show_their_flagged_rounds(tmp_path: Path) -> None:
+    log = _log(tmp_path, SHORT_SESSION + 50, "0.05")
+    _, text = run("check", "--no-progress", log)
+    _, doc_text = run("check", "--format", "json", log)
+    doc = json.loads(doc_text)
+    flagged = [{r["round"] for r in s["rounds"] if r["findings"]} for s in doc["sessions"]]
+    totals = [len(s["rounds"]) for s in doc["sessions"]]
+    shown = _rows(text)
+    assert len(shown) == sum(len(f) for f in flagged) > 0
+    assert all(int(line.split()[0]) in flagged[0] | flagged[1] for line in shown)
+    for f, total in zip(flagged, totals, strict=True):
+        assert f"{len(f)} of {total} rounds shown" in text
+    _, everything = run("check", "--no-progress", "--all-rows", log)
+    assert len(_rows(everything)) == sum(totals)
+    assert "rounds shown" not in everything
+
+
+def test_short_sessions_show_every_round(tmp_path: Path) -> None:
+    log = _log(tmp_path, 30, "0.1")
+    _, text = run("check", "--no-progress", log)
+    _, with_flag = run("check", "--no-progress", "--all-rows", log)
+    assert text == with_flag and "rounds shown" not in text
+    assert len(_rows(text)) >= 60
+
