@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from types import FrameType
+from typing import Any, TextIO
 
 import click
 
@@ -14,7 +17,9 @@ from . import __version__
 from .audit.checker import Options
 from .audit.results import InputInfo, Summary
 from .audit.run import audit_stream, dispatch
+from .errors import UserError
 from .load.sources import Source, SourceError, expand
+from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
 from .report.base import Reporter, summary_line
 from .report.github import GithubReporter
 from .report.json import JsonReporter
@@ -40,7 +45,136 @@ def use_color(choice: str, stream: TextIO) -> bool:
     return stream.isatty()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Exit statuses (the table in README.md and docs/limits.md).
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, EXIT_TERMINATED = 0, 1, 2, 130, 141, 143
+#: Set to show the traceback of an unexpected error (otherwise one line, exit 2).
+DEBUG_VARIABLE = "REFEREE_DEBUG"
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main process so that it unwinds like Ctrl-C: temporary
+    output files are removed and the previous report stays."""
+
+
+class RefereeGroup(click.Group):
+    """The one entry wrapper of every command: whatever happens, one line on stderr at
+    most and an exit status from the table (0 clean, 1 findings, 2 usage, input, output or
+    internal problems, 130 Ctrl-C, 141 output pipe closed, 143 SIGTERM); never a
+    traceback, never 1 for anything but findings."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        sys.exit(run_guarded(lambda: super(RefereeGroup, self).main(*args, **kwargs)))
+
+
+def run_guarded(call: Callable[[], Any]) -> int:
+    """Run ``call`` (a command) and turn its outcome into an exit status."""
+    previous = _catch_sigterm()
+    try:
+        try:
+            status = _status(call())
+        except SystemExit as stop:
+            status = _status(stop.code)
+        sys.stdout.flush()
+        return status
+    except (PipeClosed, BrokenPipeError):
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
+    except UserError as err:
+        return _fail(str(err), stdout_broken=isinstance(err, OutputError))
+    except click.ClickException as err:
+        err.show()
+        return EXIT_USAGE
+    except (click.Abort, KeyboardInterrupt) as err:
+        if isinstance(err.__cause__, EOFError):
+            return _fail("standard input was closed")
+        click.echo("referee: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        click.echo("referee: terminated", err=True)
+        return EXIT_TERMINATED
+    except OSError as err:
+        return _os_error(err)
+    except Exception as err:
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        first = (str(err).splitlines() or [""])[0]
+        return _fail(f"internal error: {type(err).__name__}: {first} (set {DEBUG_VARIABLE}=1 for the traceback)")
+    finally:
+        _restore_sigterm(previous)
+
+
+def _status(code: object) -> int:
+    if code is None:
+        return EXIT_CLEAN
+    if isinstance(code, int):
+        return code
+    click.echo(f"referee: {code}", err=True)
+    return EXIT_USAGE
+
+
+def _fail(message: str, stdout_broken: bool = False) -> int:
+    if stdout_broken:
+        _silence_stdout()
+    with contextlib.suppress(OSError):
+        click.echo(f"referee: {message}", err=True)
+    return EXIT_USAGE
+
+
+def _os_error(err: OSError) -> int:
+    """An OSError no code caught: most likely writing standard output (``> /dev/full``)."""
+    import errno
+
+    if err.errno == errno.EPIPE:
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return _fail(f"cannot write standard output: {err.strerror or err}", stdout_broken=True)
+    if err.filename:
+        return _fail(f"{err.filename}: {err.strerror or err}")
+    if err.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+        return _fail(f"cannot write the output: {err.strerror}", stdout_broken=True)
+    return _fail(err.strerror or str(err))
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that the interpreter's last flush of what is
+    still buffered fails neither loudly nor with status 120 (the Python docs' recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test runner's capture)
+
+
+def _catch_sigterm() -> Any:
+    """SIGTERM raises :class:`Terminated` in this process; a forked worker that inherits
+    the handler dies as by default."""
+    main_pid = os.getpid()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != main_pid:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None
+
+
+def _restore_sigterm(previous: Any) -> None:
+    if previous is not None:
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGTERM, previous)
+
+
+@click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def main() -> None:
     """Casino Hold'em hand-history referee: re-rules recorded rounds and audits the ledger."""
@@ -51,8 +185,9 @@ def main() -> None:
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None,
               help="Report format [default: text; github when GITHUB_ACTIONS=true].")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the report to FILE; the summary still goes to the terminal.")
+@click.option("--output", "-o", metavar="FILE", default=None,
+              help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
+                   "terminal.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
 @click.option("--strict", is_flag=True, help="Warnings fail the check too.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
@@ -72,6 +207,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
 
     Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
     """
+    _check_profile(profile)
+    guard([("--output", output)], [*files, *([profile] if profile else [])])
     sources = _sources(files)
     jobs = jobs or os.cpu_count() or 1
     _tune_collector()
@@ -84,12 +221,13 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     options = Options(profile=profile)
     stdout = sys.stdout
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not FORMATS[name].machine)
-    with _write_to(output) if output else contextlib.nullcontext(stdout) as out:
+    to_file = output not in (None, STDOUT)
+    with open_output(output or STDOUT) as out:
         extra = {"all_rows": all_rows} if FORMATS[name] is TextReporter else {}
-        reporters = [FORMATS[name](out, color=False if output else use_color(color, stdout), quiet=quiet,
+        reporters = [FORMATS[name](out, color=False if to_file else use_color(color, stdout), quiet=quiet,
                                    strict=strict, **extra)]
-        if output:
-            reporters.append(_SummaryOnly(stdout, strict=strict))
+        if to_file:
+            reporters.append(_SummaryOnly(guarded(stdout, STDOUT), strict=strict))
         stream, done, total = audit_stream(sources, options, reporters, jobs)
         meter = Progress(sys.stderr, total, done) if show else None
         summary = dispatch(stream, reporters, meter)
@@ -109,10 +247,10 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
               help="Bonus stake per round (profiles with a bonus).")
 @click.option("--faults", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Probability that a round carries one injected fault.")
-@click.option("--faults-manifest", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--faults-manifest", metavar="FILE", default=None,
               help="Write the injected faults (session, round, kind, code) as JSON to FILE.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default="yaml", show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None)
+@click.option("--output", "-o", metavar="FILE", default=None, help="The log to write ('-' or none: standard output).")
 def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float, bonus: float,
              faults: float, faults_manifest: str | None, fmt: str, output: str | None) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
@@ -121,20 +259,23 @@ def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: s
     from .profiles import ProfileError, resolve_profile
     from .simulate import Settings, write
 
+    guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
         profile = resolve_profile(profile_name).profile
     except ProfileError as err:
         raise click.BadParameter(str(err), param_hint="--profile") from None
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults)
-    with _write_to(output) if output and output != "-" else contextlib.nullcontext(sys.stdout) as out:
+    with contextlib.ExitStack() as outputs:
+        # Both files are committed together, the log last: an interrupted run leaves neither.
+        out = outputs.enter_context(open_output(output or STDOUT))
+        manifest = outputs.enter_context(open_output(faults_manifest)) if faults_manifest else None
         write(settings, fmt, out)
-    if faults_manifest:
-        import json
+        if manifest is not None:
+            import json
 
-        with _write_to(faults_manifest) as fh:
-            json.dump([f.as_dict() for f in settings.manifest], fh, indent=1)
-            fh.write("\n")
+            json.dump([f.as_dict() for f in settings.manifest], manifest, indent=1)
+            manifest.write("\n")
 
 
 @main.command()
@@ -212,6 +353,7 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
     from .i18n import Messages, default_language
     from .report.ruling import RulingText, explanation_json
 
+    _check_profile(profile)
     try:
         sources = expand([file])
         explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
@@ -274,6 +416,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     from .audit.run import events
     from .report.stats import render, verdict
 
+    _check_profile(profile)
     sources = _sources(files)
     observations = observe(events(sources, Options(profile=profile)))
     unreadable = [s.name for s in sources if s.unreadable]
@@ -313,8 +456,8 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to FILE instead of the terminal.")
+@click.option("--output", "-o", metavar="FILE", default=None,
+              help="Write to FILE (atomically) instead of the terminal ('-': standard output).")
 def recall(files: tuple[str, ...], player: str | None, session: str | None, number: int | None, game: str | None,
            at: str | None, last: int, profile: str | None, lang: str | None, fmt: str, output: str | None) -> None:
     """Recall a round and the ones before it (default: the last round and the nine before
@@ -335,6 +478,8 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     except ValueError:
         raise click.BadParameter(f"{at!r} is not a time (ISO 8601, e.g. 2026-11-29T21:30)",
                                  param_hint="--at") from None
+    _check_profile(profile)
+    guard([("--output", output)], [*files, *([profile] if profile else [])])
     sources = _sources(files)
     query = Query(player, session, number, game, when, last)
     try:
@@ -351,7 +496,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
             raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
     else:
         text = render_text(found, messages)
-    with _write_to(output) if output else contextlib.nullcontext(sys.stdout) as out:
+    with open_output(output or STDOUT) as out:
         out.write(text)
     unreadable = [s.name for s in sources if s.unreadable]
     differs = any(f.severity != "info" for m in found.matches for v in m.rows for f in v.findings)
@@ -360,8 +505,8 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), required=True,
-              help="The HTML file to write.")
+@click.option("--output", "-o", metavar="FILE", required=True,
+              help="The HTML file to write ('-': standard output, the summary then on stderr).")
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @LANG_OPTION
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
@@ -374,14 +519,17 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
     from .i18n import default_language
     from .report.html import HtmlReporter, ReportUnavailable
 
+    _check_profile(profile)
+    guard([("--output", output)], [*files, *([profile] if profile else [])])
     sources = _sources(files)
     _tune_collector()
-    with _write_to(output) as out:
+    terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)
+    with open_output(output) as out:
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
         except (ReportUnavailable, ImportError) as err:
             raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
-        summary = dispatch(events(sources, Options(profile=profile)), [reporter, _SummaryOnly(sys.stdout)])
+        summary = dispatch(events(sources, Options(profile=profile)), [reporter, _SummaryOnly(terminal)])
     sys.exit(summary.exit_code(strict))
 
 
@@ -441,18 +589,17 @@ def _sources(files: tuple[str, ...]) -> list[Source]:
         raise click.UsageError(str(err)) from None
 
 
-def _write_to(path: str) -> TextIO:
-    """An output file, or a clear usage error (exit 2) naming it and why it cannot be written."""
+def _check_profile(profile: str | None) -> None:
+    """``--profile`` names a built-in or a readable, valid file: else a usage error (exit 2)
+    before any input is read, not a finding pinned to each session's header."""
+    if profile is None:
+        return
+    from .profiles import ProfileError, resolve_profile
+
     try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as err:
-        raise _OutputError(path, hint=err.strerror or str(err)) from None
-
-
-class _OutputError(click.FileError):
-    """An output that cannot be written: bad usage, exit 2 (as an unreadable input)."""
-
-    exit_code = 2
+        resolve_profile(profile)
+    except ProfileError as err:
+        raise click.BadParameter(str(err), param_hint="--profile") from None
 
 
 def _tune_collector() -> None:

@@ -13,9 +13,11 @@ import json
 from collections.abc import Callable
 from fractions import Fraction
 from importlib import resources
+from importlib.resources.abc import Traversable
 from itertools import combinations
 from typing import Any
 
+from ..errors import MissingDataError
 from ..rules.evaluator import CATEGORY_NAMES, tables, value_of_key
 from ..rules.evaluator import KEYS as CARD_KEYS
 from ..rules.profile import Profile
@@ -109,12 +111,30 @@ def compute_sheet(profile: Profile, jobs: int = 1, progress: Callable[[int], Non
 
 
 def stored_sheet(name: str) -> dict[str, Any] | None:
-    """The sheet shipped with the package for a built-in profile, if any."""
-    try:
-        text = resources.files("referee").joinpath(f"data/par/{name}.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
+    """The sheet shipped with the package for a built-in profile (None for any other name)."""
+    data = _shipped(name, "json")
+    return None if data is None else json.loads(data)
+
+
+def shipped_folder() -> Traversable:
+    """Where the PAR sheets and decision tables ship: ``referee/data/par``."""
+    return resources.files("referee").joinpath("data", "par")
+
+
+def _shipped(name: str, kind: str) -> bytes | None:
+    """``data/par/NAME.KIND``: None for a name that is not built in; for a built-in, a
+    missing file is a broken installation (:class:`MissingDataError`), never a silent
+    fall-back to the slow path."""
+    from ..profiles import BUILTIN
+
+    if name not in BUILTIN:
         return None
-    return json.loads(text)  # type: ignore[no-any-return]
+    resource = shipped_folder().joinpath(f"{name}.{kind}")
+    try:
+        return resource.read_bytes()
+    except OSError as err:
+        raise MissingDataError(f"referee's data file {resource} cannot be read ({err.strerror or err}): "
+                               "the installation is incomplete; reinstall referee") from None
 
 
 _DECISIONS: dict[str, DecisionTable | None] = {}
@@ -123,12 +143,8 @@ _DECISIONS: dict[str, DecisionTable | None] = {}
 def stored_decisions(name: str) -> DecisionTable | None:
     """The optimal decision of every situation, shipped for a built-in profile."""
     if name not in _DECISIONS:
-        try:
-            data = resources.files("referee").joinpath(f"data/par/{name}.decisions").read_bytes()
-        except (FileNotFoundError, OSError):
-            _DECISIONS[name] = None
-        else:
-            _DECISIONS[name] = DecisionTable(data)
+        data = _shipped(name, "decisions")
+        _DECISIONS[name] = None if data is None else DecisionTable(data)
     return _DECISIONS[name]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any, TextIO
 
@@ -147,6 +148,23 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
     } | ({"games": dict(summary.games)} if summary.games else {})
 
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, safe for a terminal or a CI log: line breaks, tabs and every
+    control character (escape sequences included) are written as ``\\n``, ``\\x1b``,
+    ``\\u2028``. Names and recorded strings come from files nobody vouches for: a file
+    name with a newline must not forge a finding line or a workflow command."""
+    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
+
+
 def referee_dict() -> dict[str, Any]:
     return {"name": "referee", "version": __version__, "format_version": 1}
 
@@ -154,8 +172,8 @@ def referee_dict() -> dict[str, Any]:
 def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     """What the report proves it audited: each input's size and SHA-256, each profile's
     SHA-256, and the referee's version."""
-    lines = [f"input {i.file}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
-    lines += [f"profile {origin}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
+    lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
+    lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines.append(f"referee {__version__}")
     return lines
 

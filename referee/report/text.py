@@ -15,7 +15,7 @@ from tabulate import tabulate
 
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..rules.money import fmt, signed
-from .base import Reporter, integrity_lines, summary_line
+from .base import Reporter, integrity_lines, printable, summary_line
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
 SHORT_SESSION = 200
@@ -26,7 +26,7 @@ HEADERS = ("round", "decision", "player", "dealer", "qualified", "ante", "call",
 def finding_line(f: Finding, color: bool = False) -> str:
     """``file:line: CODE [severity] message``, the shape editors and CI logs recognise."""
     code = click.style(f.code, fg=_SEVERITY_COLOR[f.severity], bold=True) if color else f.code
-    return f"{f.file}:{f.line}: {code} [{f.severity}] {f.message}"
+    return f"{printable(f.file)}:{f.line}: {code} [{f.severity}] {printable(f.message)}"
 
 
 def _short(category: str | None) -> str:
@@ -114,7 +114,8 @@ class TextReporter(Reporter):
             self._echo(finding_line(f, self.color))
         if self.quiet:
             return
-        title = f"Session {info.id} ({info.file}:{info.line}), profile {info.profile or 'unknown'}"
+        title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
+                 f"profile {printable(info.profile or 'unknown')}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(tabulate(self._rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
+import math
+from collections.abc import Callable, Iterator
 from decimal import Decimal
+from typing import Any
 
 
 def fmt(amount: Decimal | int) -> str:
@@ -30,18 +32,55 @@ def plain(value: object) -> object:
     return value
 
 
-_MARK = "\x00decimal:"
-_MARKED = re.compile(r'"\\u0000decimal:(-?[0-9]+(?:\.[0-9]+)?)"')
+class _HasDecimal(Exception):
+    """Raised by the fast encoder's ``default`` hook at the first Decimal."""
 
 
-def _exact(value: object) -> str:
-    if isinstance(value, Decimal) and value.is_finite():
-        return _MARK + format(value, "f")
+def _no_decimal(value: object) -> object:
+    if isinstance(value, Decimal):
+        raise _HasDecimal
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
-def dumps(value: object, **options: object) -> str:
+def _number(value: float | Decimal, allow_nan: bool = False) -> str:
+    """A JSON number: a Decimal exactly as it is (``0.1``, ``100``), a float as ``json`` writes it."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{value} is not a JSON number")
+        return format(value, "f")
+    if value != value or value in (math.inf, -math.inf):
+        if not allow_nan:
+            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
+        return "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+class ExactEncoder(json.JSONEncoder):
+    """``json``'s own encoder, with Decimals written as JSON numbers digit for digit.
+
+    It reuses the standard library's pure-Python encoding loop, telling it that a
+    Decimal is a number and how to write one: so every other byte is what
+    ``json.dumps`` writes, and no string is ever mistaken for a number.
+    """
+
+    def iterencode(self, o: object, _one_shot: bool = False) -> Iterator[str]:
+        encoder = json.encoder.encode_basestring_ascii if self.ensure_ascii else json.encoder.encode_basestring
+        make = json.encoder._make_iterencode  # type: ignore[attr-defined]
+        iterate: Callable[[object, int], Iterator[str]] = make(
+            {} if self.check_circular else None, self.default, encoder, self.indent,
+            lambda value: _number(value, self.allow_nan), self.key_separator, self.item_separator,
+            self.sort_keys, self.skipkeys, _one_shot, float=(float, Decimal))
+        return iterate(o, 0)
+
+
+def dumps(value: object, **options: Any) -> str:
     """``json.dumps`` that writes Decimals as exact JSON numbers (``0.1``, never
-    ``0.1000000000000000055``): amounts never pass through a binary float."""
-    text = json.dumps(value, default=_exact, **options)  # type: ignore[arg-type]
-    return _MARKED.sub(r"\1", text) if "\\u0000decimal:" in text else text
+    ``0.1000000000000000055``): amounts never pass through a binary float.
+
+    Values without a Decimal (the usual case: :func:`plain` makes whole amounts ints)
+    take the C encoder; the first Decimal sends the value to :class:`ExactEncoder`.
+    """
+    try:
+        return json.dumps(value, default=_no_decimal, **options)
+    except _HasDecimal:
+        return json.dumps(value, cls=ExactEncoder, **options)

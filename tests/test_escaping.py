@@ -1,0 +1,76 @@
+"""Names and recorded strings from untrusted files (issue 16): escaped in the text and
+GitHub formats so they cannot forge a finding line or a workflow command; the JSON
+writer keeps every string a string and every Decimal exact."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+from referee.report.base import printable
+from referee.rules.money import dumps
+
+from .conftest import SAMPLES, run
+
+FORGED = "x.yaml\n::error file=forged.yaml,line=1::forged\nforged.yaml:1: P001 [error] forged"
+
+
+def test_the_json_writer_never_turns_a_string_into_a_number() -> None:
+    doc = {"id": "\u0000decimal:42", "ids": ["\x00decimal:-1.5"], "stake": Decimal("0.1"), "big": Decimal("1E+2")}
+    text = dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    assert json.loads(text, parse_float=Decimal) == {"id": "\x00decimal:42", "ids": ["\x00decimal:-1.5"],
+                                                     "stake": Decimal("0.1"), "big": 100}
+    assert '"stake":0.1' in text and '"big":100' in text
+
+
+def test_the_json_writer_writes_what_json_writes_around_the_decimals() -> None:
+    plain = {"a": [1, 2.5, None, True, "é\n"], "b": {"c": {}}, "d": []}
+    for options in ({}, {"indent": 1}, {"indent": 2, "ensure_ascii": False}, {"separators": (",", ":")}):
+        assert dumps({**plain, "m": Decimal("0.25")}, **options) == \
+            json.dumps({**plain, "m": 0.25}, **options)  # type: ignore[arg-type]
+        assert dumps(plain, **options) == json.dumps(plain, **options)  # type: ignore[arg-type]
+
+
+def test_a_session_id_that_looks_like_a_marker_stays_a_string(tmp_path: Path) -> None:
+    text = (SAMPLES / "clean.yaml").read_text(encoding="utf-8").replace(
+        'id: "table-7/2026-11-29/evening"', 'id: "\\0decimal:42"', 1)
+    path = tmp_path / "marker.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out = run("check", "--format", "json", str(path))
+    assert code == 0
+    assert json.loads(out)["sessions"][0]["id"] == "\x00decimal:42"
+
+
+def test_printable_escapes_line_breaks_and_controls_only() -> None:
+    assert printable("samples/clean.yaml") == "samples/clean.yaml"
+    assert printable("a\nb\r\tc\x1b[31m\u2028é") == "a\\nb\\r\\tc\\x1b[31m\\u2028é"
+
+
+def _forged_input(tmp_path: Path) -> Path:
+    path = tmp_path / FORGED
+    shutil.copy(SAMPLES / "disputed.yaml", path)
+    return path
+
+
+def test_a_file_name_cannot_forge_a_workflow_command(tmp_path: Path) -> None:
+    path = _forged_input(tmp_path)
+    code, out = run("check", "--format", "github", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert not any(line.startswith("::error file=forged") for line in lines)
+    annotations = [line for line in lines if line.startswith("::")]
+    assert len(annotations) == 6 and all("%0A" in a for a in annotations)
+    assert not any(line.startswith("forged") for line in lines)
+
+
+def test_a_file_name_cannot_forge_a_finding_line(tmp_path: Path) -> None:
+    path = _forged_input(tmp_path)
+    code, out = run("check", "--color", "never", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert not any(line.startswith(("forged", "::")) for line in lines)
+    findings = [line for line in lines if line.startswith(printable(str(path)) + ":")]
+    assert len(findings) == 6 and all("\\n::error" in line for line in findings)
+    assert any(line.startswith("input ") and "\\n::error" in line for line in lines)
