@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from referee.cli import main
 from referee.output import OutputError, open_output
 
-from .conftest import SAMPLES
+from .conftest import SAMPLES, run
 
 CLEAN = SAMPLES / "clean.yaml"
 
@@ -69,16 +69,16 @@ def _glob(logs: Path) -> tuple[list[str], str]:
 def test_an_output_that_is_an_input_is_refused(logs: Path, case, command: str) -> None:  # type: ignore[no-untyped-def]
     inputs, output = case(logs)
     before = (logs / "clean.yaml").read_bytes()
-    done = referee(command, *inputs, "--output", output)
-    assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr and "input" in done.stderr
+    code, out = run(command, *inputs, "--output", output)
+    assert code == 2, out
+    assert out.startswith(f"referee: --output {output} ") and "input" in out
     assert (logs / "clean.yaml").read_bytes() == before
     assert not (logs / "sub").exists() and not (logs / "report.yaml").exists()
 
 
 def test_an_output_beside_the_inputs_that_the_audit_would_not_read_is_allowed(logs: Path) -> None:
-    done = referee("check", str(logs), "--quiet", "--output", str(logs / "report.txt"))
-    assert done.returncode == 0, done.stderr
+    code, out = run("check", str(logs), "--quiet", "--output", str(logs / "report.txt"))
+    assert code == 0, out
     assert "no findings" in (logs / "report.txt").read_text()
 
 
@@ -86,17 +86,18 @@ def test_simulate_never_writes_over_its_profile_or_one_output_over_the_other(tmp
     profile = tmp_path / "house.yaml"
     profile.write_bytes((Path(__file__).resolve().parent.parent / "referee/data/profiles/vivo.yaml").read_bytes())
     before = profile.read_bytes()
-    done = referee("simulate", "--profile", str(profile), "--output", str(profile))
-    assert done.returncode == 2 and profile.read_bytes() == before
-    done = referee("simulate", "--faults", "0.5", "--output", str(tmp_path / "a.yaml"),
-                   "--faults-manifest", str(tmp_path / "a.yaml"))
-    assert done.returncode == 2 and "same file" in done.stderr and not (tmp_path / "a.yaml").exists()
-    done = referee("simulate", "--faults", "0.5", "--output", "-", "--faults-manifest", "-")
-    assert done.returncode == 2 and "standard output" in done.stderr
+    code, out = run("simulate", "--profile", str(profile), "--output", str(profile))
+    assert code == 2 and profile.read_bytes() == before
+    code, out = run("simulate", "--faults", "0.5", "--output", str(tmp_path / "a.yaml"),
+                    "--faults-manifest", str(tmp_path / "a.yaml"))
+    assert code == 2 and "same file" in out and not (tmp_path / "a.yaml").exists()
+    code, out = run("simulate", "--faults", "0.5", "--output", "-", "--faults-manifest", "-")
+    assert code == 2 and "standard output" in out
 
 
 # --- '-' is standard output ----------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["check", str(CLEAN), "--format", "json", "-o", "-"],
     ["report", str(CLEAN), "-o", "-"],
@@ -118,6 +119,7 @@ def test_dash_is_standard_output(tmp_path: Path, args: list[str]) -> None:
 
 # --- atomic writes ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_run_leaves_the_previous_output(tmp_path: Path, sig: signal.Signals, status: int) -> None:
     target = tmp_path / "big.jsonl"
@@ -136,6 +138,7 @@ def test_an_interrupted_run_leaves_the_previous_output(tmp_path: Path, sig: sign
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_two_runs_writing_one_path_leave_one_whole_report(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
     children = [subprocess.Popen([sys.executable, "-m", "referee", "check", "--format", "json", "--output",
@@ -175,6 +178,7 @@ def test_an_output_that_is_a_directory_is_an_error(tmp_path: Path) -> None:
 
 # --- write errors, closed pipes --------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, to_stdout", [
     (["check", str(CLEAN)], True),
     (["check", str(CLEAN), "--format", "json", "--output", "/dev/full"], False),
@@ -196,8 +200,9 @@ def test_a_full_disk_is_one_line_and_exit_2(args: list[str], to_stdout: bool) ->
     assert "/dev/full" in lines[0] or "standard output" in lines[0] or "the output" in lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
-    ["simulate", "--rounds", "50000", "--format", "jsonl"],
+    ["simulate", "--sessions", "500", "--rounds", "100", "--format", "jsonl"],
     ["check", str(SAMPLES)],
 ])
 def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
@@ -218,10 +223,12 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     ["check", str(CLEAN)], ["stats", str(CLEAN), "--no-decisions"], ["report", str(CLEAN), "-o", "r.html"],
     ["explain", str(CLEAN), "--round", "1"], ["simulate"], ["par", "--stored"],
 ])
-def test_an_unknown_profile_is_a_usage_error_for_every_command(tmp_path: Path, args: list[str]) -> None:
-    done = referee(*args, "--profile", "no-such-profile", cwd=tmp_path)
-    assert done.returncode == 2
-    assert "--profile" in done.stderr and "no-such-profile" in done.stderr
+def test_an_unknown_profile_is_a_usage_error_for_every_command(tmp_path: Path, args: list[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = run(*args, "--profile", "no-such-profile")
+    assert code == 2
+    assert "--profile" in out and "no-such-profile" in out and "H005" not in out
     assert not (tmp_path / "r.html").exists()
 
 

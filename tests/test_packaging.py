@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA_FOLDERS = ("data", "locale", "templates")
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
     source = tmp_path / "source"
     source.mkdir()
