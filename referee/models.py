@@ -13,17 +13,27 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
 
 from .rules.category import Category
 
 FORMAT_VERSION = 1
+#: The largest stake. Results and balances may be far larger: a royal flush at the
+#: largest Ante under a profile paying up to 1,000,000:1 (and a Call of 100 × Ante)
+#: is under 10^21, so any stake the format accepts gives results it can hold.
 MAX_AMOUNT = Decimal("1e12")
+MAX_RESULT = Decimal("1e24")
 Outcome = Literal["fold", "win", "lose", "push", "void"]
+
+
+def _word(value: Any) -> Any:
+    """Decision words are case-insensitive: ``Call``, ``FOLD``."""
+    return value.strip().lower() if isinstance(value, str) else value
+
 
 Money = Annotated[
     Decimal,
-    Field(allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT, decimal_places=6,
+    Field(allow_inf_nan=False, ge=-MAX_RESULT, le=MAX_RESULT, decimal_places=6,
           description="an exact amount: an integer or a decimal (at most 6 places)"),
 ]
 Stake = Annotated[
@@ -68,7 +78,7 @@ class Round(_Strict):
     bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
     player: CardList
     flop: CardList
-    decision: Literal["call", "fold"]
+    decision: Annotated[Literal["call", "fold"], BeforeValidator(_word)]
     turn: CardToken | None = None
     river: CardToken | None = None
     dealer: CardList | None = None

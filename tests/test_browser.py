@@ -36,7 +36,7 @@ def test_report_opens_in_a_browser(tmp_path: Path) -> None:
         page.wait_for_load_state("load")
         assert page.locator(".chart svg").first.is_visible()
         assert page.locator("table.findings").first.is_visible()
-        assert page.locator("tr.finding").count() == 9
+        assert page.locator("tr.finding").count() == 8
         verdict = page.locator("#verdict")  # the verdict comes first, in view without scrolling
         assert verdict.is_visible() and verdict.bounding_box()["y"] < 200  # type: ignore[index]
         assert verdict.locator(".word").inner_text() == "FAIL"
@@ -47,7 +47,7 @@ def test_report_opens_in_a_browser(tmp_path: Path) -> None:
         # The first chart marks rounds 1, 10 and 11 only (where the record parts from the rules).
         assert page.locator(".chart svg").first.locator(".serie-2 circle").count() == 3
         dispute = page.locator("article.dispute").first  # a disputed round: cards as pictures, the bottom line
-        assert dispute.locator("svg.card").count() == 9 and dispute.locator("svg.card.red").count() == 4
+        assert dispute.locator("svg.card").count() == 8 and dispute.locator("svg.card.red").count() == 4
         assert dispute.locator("svg.card").first.bounding_box()["width"] < 40  # type: ignore[index]
         assert "1 is owed to the player" in dispute.locator(".bottom").inner_text()
         page.evaluate("window.scrollTo(0, 0)")

@@ -51,7 +51,7 @@ def test_github_annotations_parse_back() -> None:
     levels = [line.split(" ", 1)[0] for line in lines if line.startswith("::")]
     order = {"::error": 0, "::warning": 1, "::notice": 2}
     assert [order[x] for x in levels] == sorted(order[x] for x in levels)  # most severe first
-    assert lines[-1].startswith("2 files, 2 sessions") and "9 findings" in lines[-1]
+    assert lines[-1].startswith("2 files, 2 sessions") and "8 findings" in lines[-1]
 
 
 def test_github_escaping() -> None:
@@ -117,8 +117,8 @@ def test_jsonl_is_one_finding_a_line() -> None:
 def test_output_file_keeps_the_summary_on_the_terminal(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     code, terminal = run("check", "--format", "json", "--output", str(out), *SAMPLE_FILES)
-    assert code == 1 and json.loads(out.read_text())["summary"]["findings"] == 9
-    assert terminal.strip().startswith("2 files, 2 sessions") and "9 findings" in terminal
+    assert code == 1 and json.loads(out.read_text())["summary"]["findings"] == 8
+    assert terminal.strip().startswith("2 files, 2 sessions") and "8 findings" in terminal
 
 
 def test_quiet_prints_only_findings_and_the_summary() -> None:

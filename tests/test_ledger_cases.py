@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from referee.audit import codes
 from referee.audit.codes import CODES
 
-from .conftest import ROOT, check_json
+from .conftest import ROOT, Write, check_json
 from .conftest import codes as found_codes
 
 HEAD = "session:\n  id: t\n  profile: vivo\n  rounds_agreed: {n}\n  opening_balance: 0\nrounds:\n"
@@ -81,7 +82,7 @@ CODE_CASES = [
                                       profile="bonus-100"), ("P003",)),
     Case("S001 call multiple", session(worked(replace=(("ante: 1\n", "ante: 1\n    call: 1\n"),))), ("S001",)),
     Case("S002 stake changed", session(worked(1), worked(2, replace=(("ante: 1", "ante: 2"),))), ("S002",)),
-    Case("S003 duplicate round", session(worked(1), worked(2), worked(2), agreed=3), ("S003",)),
+    Case("S003 duplicate round", session(worked(1), worked(2), worked(2), agreed=2), ("S003",)),
     Case("S004 missing round", session(worked(1), worked(3), agreed=2), ("S004",)),
     Case("S005 round count", session(worked(1), agreed=2), ("S005",)),
     Case("S006 bonus not offered", session(worked(replace=(("ante: 1\n", "ante: 1\n    bonus: 1\n"),))), ("S006",)),
@@ -113,13 +114,13 @@ def _ids(cases: list[Case]) -> list[str]:
     return [c.name for c in cases]
 
 
-def run_case(write, case: Case) -> list[str]:  # type: ignore[no-untyped-def]
+def run_case(write: Write, case: Case) -> list[str]:
     _, report = check_json(write(case.file, case.text))
     return found_codes(report)
 
 
 @pytest.mark.parametrize("case", CODE_CASES, ids=_ids(CODE_CASES))
-def test_code_case(write, case: Case) -> None:  # type: ignore[no-untyped-def]
+def test_code_case(write: Write, case: Case) -> None:
     assert run_case(write, case) == sorted(case.expected)
 
 
@@ -139,3 +140,161 @@ def test_no_bare_code_strings_outside_the_catalogue() -> None:
     offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "referee").rglob("*.py")
                  if path.name != "codes.py" and bare.search(path.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+# --- The issue's cases: one minimal session each, exact codes -----------------------------------------------
+
+LOSE = "  - round: {n}\n    ante: 1\n    player: [2♣, 7♦]\n    flop: [J♥, Q♠, 4♣]\n    decision: fold\n"
+FOLD = LOSE  # a fold loses the Ante: net -1
+
+
+def fold(n: int, recorded: str = "", extra: str = "") -> str:
+    return LOSE.format(n=n) + extra + (f"    recorded: {{{recorded}}}\n" if recorded else "")
+
+
+def jsonl_round(n: int, balance: int | None = None) -> str:
+    rec = f', "recorded": {{"net": -1, "balance": {balance}}}' if balance is not None else ""
+    return (f'{{"round": {n}, "ante": 1, "player": ["2c", "7d"], "flop": ["Jh", "Qs", "4c"], '
+            f'"decision": "fold"{rec}}}\n')
+
+
+VOID_AS_LOSS = worked(2, "outcome: lose, net: -3, balance: 0", (("2♠", "A♥"),))
+ISSUE_CASES = [
+    Case("wrong net beside a right balance is P004 alone",
+         session(worked(1, "net: 2, balance: 3"), worked(2, "net: 3, balance: 6")), ("P004",)),
+    Case("wrong net carried into the balances is P004 alone",
+         session(worked(1, "net: 2, balance: 2"), worked(2, "net: 3, balance: 5")), ("P004",)),
+    Case("a wrong balance the table carries on is one P005",
+         session(worked(1, "balance: 4"), worked(2, "balance: 7"), worked(3, "balance: 10")), ("P005",)),
+    Case("a one-off balance slip corrected next round is one P005",
+         session(worked(1, "balance: 4"), worked(2, "balance: 6"), worked(3, "balance: 9")), ("P005",)),
+    Case("void deal recorded as a loss is V001 alone; the next balance follows it",
+         session(worked(1, "balance: 3"), VOID_AS_LOSS, worked(2, "balance: 3"), agreed=2), ("V001",)),
+    Case("void deal recorded as a loss without a balance; the next right balance is clean",
+         session(worked(1, "balance: 3"), worked(2, "outcome: lose, net: -3", (("2♠", "A♥"),)),
+                 worked(2, "balance: 6"), agreed=2), ("V001",)),
+    Case("an unrulable round keeps its number (H001 alone)",
+         session(worked(1), worked(2, replace=(("ante: 1", "ante: abc"),)), worked(3)), ("H001",)),
+    Case("an unknown field keeps its number (H002 alone)",
+         session(worked(1), worked(2, replace=(("dealer:", "dealr:"),)), worked(3)), ("H002",)),
+    Case("an unrulable round's readable balance anchors the table's chain",
+         session(worked(1, "balance: 3"), worked(2, "balance: 10", (("ante: 1", "ante: abc"),)),
+                 worked(3, "balance: 13")), ("H001",)),
+    Case("an unrulable round without a balance: the next balance re-anchors",
+         session(worked(1, "balance: 3"), worked(2, "", (("ante: 1", "ante: abc"),)),
+                 worked(3, "balance: 40")), ("H001",)),
+    Case("a duplicated record is S003 once and the next round is in order",
+         session(worked(1), worked(2, "balance: 6"), worked(2, "balance: 6"), worked(3, "balance: 9"), agreed=3),
+         ("S003",)),
+    Case("a valid deal recorded void is V002 alone; its replay keeps the number",
+         session(worked(1, "void: true, net: 0, balance: 0"), worked(1, "balance: 3"), worked(2, "balance: 6"),
+                 agreed=2), ("V002",)),
+    Case("outcome: void on a valid deal is V002 alone",
+         session(worked(1, "outcome: void"), worked(1), agreed=1), ("V002",)),
+    Case("a valid deal recorded void without a replay is V002 alone", session(worked(1, "void: true")), ("V002",)),
+    Case("a fold with call: 0 is right", session(fold(1, extra="    call: 0\n")), ()),
+    Case("a fold with call: 2 is S001", session(fold(1, extra="    call: 2\n")), ("S001",)),
+    Case("one odd Ante in the first round is one S002",
+         session(worked(1, replace=(("ante: 1", "ante: 2"),)), worked(2), worked(3)), ("S002",)),
+    Case("one odd Ante in the middle is one S002",
+         session(worked(1), worked(2, replace=(("ante: 1", "ante: 2"),)), worked(3)), ("S002",)),
+    Case("a stake change that lasts is one S002",
+         session(worked(1), *(worked(n, replace=(("ante: 1", "ante: 2"),)) for n in (2, 3, 4))), ("S002",)),
+    Case("a bad optional recorded field is a finding on it; the round is still ruled and audited",
+         session(worked(1, "player_hand: two pair, net: 2")), ("H001", "P004")),
+    Case("decision words are case-insensitive", session(worked(1, replace=(("decision: call", "decision: Call"),))),
+         ()),
+    Case("a token that is not a card, unrecorded: V003 (void under §07)",
+         session(worked(1, replace=(("7♦", "7♦♦"),)), worked(1), agreed=1), ("V003",)),
+    Case("a token that is not a card, recorded as settled: V001",
+         session(worked(1, "net: 3", (("7♦", "7♦♦"),)), worked(1), agreed=1), ("V001",)),
+    Case("a royal flush at Ante 10^10 is ruled and holds its result",
+         session(worked(1, "net: 1020000000000, returned: 1050000000000",
+                        (("ante: 1", "ante: 10000000000"), ("A♥, K♦", "A♥, K♥"), ("A♠, 7♦, 4♣", "Q♥, J♥, 10♥"),
+                         ("Q♠, Q♣", "Q♠, Q♣")))), ()),
+    Case("a fold that records one dealer card is a fold, not a void deal",
+         session(fold(1, "outcome: fold, net: -1", "    dealer: [K♠]\n")), ()),
+    Case("a fold that records turn and river: the hand at the fold is right",
+         session(fold(1, "player_hand: high_card", "    turn: 2♦\n    river: 9♠\n")), ()),
+    Case("a fold that records turn and river: the seven-card hand is right too",
+         session(fold(1, "player_hand: pair", "    turn: 2♦\n    river: 9♠\n")), ()),
+    Case("a fold that records turn and river: any other hand is K001",
+         session(fold(1, "player_hand: flush", "    turn: 2♦\n    river: 9♠\n")), ("K001",)),
+    Case("a bonus stake that changes within a session is no finding",
+         session(worked(1, replace=(("ante: 1\n", "ante: 1\n    bonus: 1\n"),)),
+                 worked(2, replace=(("ante: 1\n", "ante: 1\n    bonus: 2\n"),)), worked(3), profile="bonus-aa"), ()),
+    Case("S007 when no balance covers the call",
+         session(fold(1), worked(2), profile="caribbean").replace("opening_balance: 0", "opening_balance: 3"),
+         ("S007",)),
+    Case("no S007 when the table's balance covers the call (its overpayment is the finding)",
+         session(fold(1, "net: 1, balance: 4"), worked(2), profile="caribbean")
+         .replace("opening_balance: 0", "opening_balance: 3"), ("P004",)),
+    Case("a void call deal risks nothing: V003, no S007",
+         session(worked(1, replace=(("    river: 2♠\n", ""),)), worked(1), profile="caribbean", agreed=1)
+         .replace("opening_balance: 0", "opening_balance: 3"), ("V003",)),
+    Case("JSON Lines: rounds after an unreadable session line belong to no session",
+         '{"session": {"id": "a", "rounds_agreed": 1, "opening_balance": 0}}\n' + jsonl_round(1, -1)
+         + '{"session": {"id": "b", "rounds_agr\n' + jsonl_round(1, -1) + jsonl_round(2, -2)
+         + '{"session": {"id": "c", "rounds_agreed": 1, "opening_balance": 0}}\n' + jsonl_round(1, -1),
+         ("H004",), "s.jsonl"),
+    Case("JSON Lines: a broken round line keeps its number",
+         '{"session": {"id": "a", "rounds_agreed": 3, "opening_balance": 0}}\n' + jsonl_round(1, -1)
+         + '{"round": 2, "ante": 1, "play\n' + jsonl_round(3, -3), ("H004",), "s.jsonl"),
+    Case("JSON Lines: rounds before any session line are one H006",
+         jsonl_round(1) + jsonl_round(2) + '{"session": {"id": "a", "rounds_agreed": 1}}\n' + jsonl_round(1),
+         ("H006",), "s.jsonl"),
+]
+
+
+@pytest.mark.parametrize("case", ISSUE_CASES, ids=_ids(ISSUE_CASES))
+def test_issue_case(write: Write, case: Case) -> None:
+    assert run_case(write, case) == sorted(case.expected)
+
+
+def _findings(write: Write, case: Case) -> list[dict[str, Any]]:
+    _, report = check_json(write(case.file, case.text))
+    found: list[dict[str, Any]] = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    return found
+
+
+def _case(name: str) -> Case:
+    return next(c for c in ISSUE_CASES if c.name.startswith(name))
+
+
+def test_p005_says_which_chain_and_by_how_much(write: Write) -> None:
+    (finding,) = _findings(write, _case("a wrong balance the table carries on"))
+    assert finding["message"] == ("round 1: balance 4 does not follow from the opening balance 0: by the rules "
+                                  "and by the nets the table recorded 0 + 3 = 3 (1 more)")
+    text = session(worked(1, "net: 2, balance: 5"))
+    (finding,) = [f for f in _findings(write, Case("x", text, ())) if f["code"] == "P005"]
+    assert "by the rules 0 + 3 = 3 (2 more)" in finding["message"]
+    assert "by the nets the table recorded 0 + 2 = 2 (3 more)" in finding["message"]
+
+
+def test_a_non_card_token_points_at_its_line_and_names_the_slip(write: Write) -> None:
+    (finding,) = _findings(write, _case("a token that is not a card, recorded as settled"))
+    assert finding["line"] == 10 and finding["field"] == "flop[1]"  # the flop's line, not the recorded block's
+    assert "'7♦♦' is not one of the 52 cards" in finding["message"] and "§07" in finding["message"]
+    assert "transcription slip for 7d" in finding["message"]
+
+
+def test_the_skipped_rounds_are_counted_and_located(write: Write) -> None:
+    case = _case("JSON Lines: rounds after an unreadable session line")
+    (finding,) = _findings(write, case)
+    assert finding["line"] == 3 and finding["session"] is None
+    assert "2 rounds (lines 4-5) belong to no session" in finding["message"]
+    _, report = check_json(write(case.file, case.text))
+    assert [s["ledger"]["counted_rounds"] for s in report["sessions"]] == [1, 1]
+
+
+def test_did_you_mean_a_category(write: Write) -> None:
+    h001 = next(f for f in _findings(write, _case("a bad optional recorded field")) if f["code"] == "H001")
+    assert h001["field"] == "recorded.player_hand" and "did you mean 'two_pair'" in h001["message"]
+
+
+def test_k003_names_the_profile_qualifier(write: Write) -> None:
+    profile = (ROOT / "referee" / "data" / "profiles" / "vivo.yaml").read_text(encoding="utf-8")
+    write("sixes.yaml", profile.replace("name: vivo", "name: sixes").replace('rank: "4"', 'rank: "6"'))
+    text = session(worked(1, "dealer_qualified: true", (("Q♠, Q♣", "5♠, 5♣"),)), profile="sixes.yaml")
+    (finding,) = _findings(write, Case("x", text, ()))
+    assert finding["code"] == "K003" and "pair of 6s or better" in finding["message"]

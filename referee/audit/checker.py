@@ -9,13 +9,14 @@ file is done. Nothing is held but the current session's running state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from ..load.records import (
     GameRecord,
@@ -29,14 +30,16 @@ from ..load.records import (
     line_at,
 )
 from ..load.sources import Source, read
-from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Round, Session, suggest
+from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
 from . import codes
 from .codes import FindingCode
-from .compare import compare_record
+from .compare import compare_record, void_detail
+from .ledger import Numbering, advance, judge, lose_track, number_round, reanchor, stake_check
+from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
@@ -88,11 +91,13 @@ class SessionAudit:
         opening = self.header.opening_balance if self.header and self.header.opening_balance is not None else ZERO
         self.ledger = Ledger(opening_balance=opening, closing_balance=opening)
         self.balance = opening  # by the rules
-        self.table_balance = opening  # as the table kept it (recorded where known)
-        self.expected_number = 1
-        self.replayable: int | None = None
-        self.used_numbers: set[int] = set()
-        self.first_ante: Decimal | None = None
+        # As the table kept it: anchored by the opening balance, else by the first recorded one.
+        self.chain = ledger_opening(self.header.opening_balance if self.header else None)
+        self.numbering = Numbering()
+        self.stake: Decimal | None = None
+        self.antes: dict[Decimal, int] = {}
+        self.last_data: Any = None
+        self.table_voided_number: int | None = None
         self.keep_raw = options.keep_raw
 
     @property
@@ -117,53 +122,89 @@ class SessionAudit:
         data = record.data
         number = data.get("round") if isinstance(data, dict) and isinstance(data.get("round"), int) else None
         result = RoundResult(number, record.source, record.line, self.id, raw=data if self.keep_raw else None)
-        try:
-            model = Round.model_validate(data)
-        except ValidationError as err:
-            for finding in validation_findings(err, data, self.file, record.line, number, "", ROUND_FIELDS):
-                result.findings.append(self._add(finding))
-            result.balance = self.balance
-            self.ledger.add(result)
-            return result
-        result.record = model
+        repeated = data is not None and data == self.last_data and isinstance(data, dict)
+        self.last_data = data
+        if repeated:
+            return self._repeated(result, number)
+        model = self._validate_round(data, record.line, number, result)
         profile = self.profile
-        if profile is None:
-            result.balance = self.balance
-            self.ledger.add(result)
-            return result
+        if model is None or profile is None:
+            return self._unruled(result, data, number)
+        result.record = model
         deal = Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,
                     model.dealer, model.bonus)
         ruling = settle(profile, deal)
         result.ruling = ruling
         emit = _Emitter(self, result, data)
-        self._check_numbering(model, ruling, emit)
+        recorded = model.recorded
+        table_void = recorded is not None and (recorded.void is True or recorded.outcome == "void")
+        if self.table_voided_number is not None and model.round == self.table_voided_number:
+            self.ledger.table_voided += 1  # the replay of a valid deal the table voided: counted once
+        self.table_voided_number = model.round if table_void and ruling.outcome != "void" else None
+        found = number_round(self.numbering, model.round, False, ruling.outcome == "void" or table_void)
+        if found is not None:
+            emit(found.code, found.message, "round", found.expected, model.round)
         self._check_stakes(model, profile, ruling, emit)
-        compare_record(model, ruling, emit)
-        self._check_balance(model, ruling, emit)
+        compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(model, ruling))
+        self._check_balance(model, ruling, table_void, emit)
         result.balance = self.balance
-        result.recorded_balance = model.recorded.balance if model.recorded else None
+        result.recorded_balance = recorded.balance if recorded else None
+        result.table_void = table_void
         self.ledger.add(result)
         return result
 
-    def _check_numbering(self, model: Round, ruling: Ruling, emit: _Emitter) -> None:
-        n = model.round
-        expected = self.expected_number
-        if n == expected:
-            self.expected_number = n + 1
-        elif n == self.replayable:
-            self.expected_number = n + 1  # the replay of a void deal keeps its number (§07)
-        elif n in self.used_numbers:
-            emit(codes.S003, f"round number {n} is used twice (expected {expected})", "round", expected, n)
-            self.expected_number = expected + 1
-        elif n > expected:
-            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
-            emit(codes.S004, f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
-            self.expected_number = n + 1
-        else:
-            # A late round fills an earlier gap: the next expected number stays.
-            emit(codes.S009, f"round {n} is out of order (expected {expected})", "round", expected, n)
-        self.used_numbers.add(n)
-        self.replayable = n if ruling.outcome == "void" else None
+    def _repeated(self, result: RoundResult, number: int | None) -> RoundResult:
+        """A record repeated verbatim: one S003; not ruled, counted or chained again."""
+        found = number_round(self.numbering, number, True, False)
+        result.repeated = True
+        result.balance = self.balance
+        if found is not None:
+            _Emitter(self, result, None)(found.code, found.message, "round", found.expected, number)
+        self.ledger.add(result)
+        return result
+
+    def _validate_round(self, data: Any, line: int, number: int | None, result: RoundResult) -> Round | None:
+        """The round as a model, or None. A bad optional field (in ``recorded``, ``time``,
+        ``meta``) is a finding on that field and is left out: the round is still ruled."""
+        try:
+            return Round.model_validate(data)
+        except ValidationError as err:
+            for finding in validation_findings(err, data, self.file, line, number, "", ROUND_FIELDS):
+                result.findings.append(self._add(finding))
+            cleaned = _without_optional_errors(data, err)
+            if cleaned is None:
+                return None
+            try:
+                return Round.model_validate(cleaned)
+            except ValidationError:
+                return None
+
+    def _unruled(self, result: RoundResult, data: Any, number: int | None) -> RoundResult:
+        """A round that cannot be ruled keeps its number; its recorded balance, when
+        readable, still anchors the table's chain."""
+        recorded = data.get("recorded") if isinstance(data, dict) else None
+        table_void = isinstance(recorded, dict) and (recorded.get("void") is True or recorded.get("outcome") == "void")
+        found = number_round(self.numbering, number, False, table_void)
+        if found is not None:
+            _Emitter(self, result, data)(found.code, found.message, "round", found.expected, number)
+        net = _readable_money(recorded, "net")
+        self.chain = advance(self.chain, net if net is not None else (ZERO if table_void else None), None)
+        balance = _readable_money(recorded, "balance")
+        if balance is not None:
+            self.chain = reanchor(self.chain, balance, False, number)
+        result.balance = self.balance
+        self.ledger.add(result)
+        return result
+
+    def unreadable_round(self, problem: LoadProblem) -> None:
+        """A JSON Lines round line that cannot be read but whose number can: it is
+        present (numbering, count), its nets unknown."""
+        found = number_round(self.numbering, problem.round_number, False, False)
+        if found is not None:
+            self._add(Finding(found.code, f"round {problem.round_number}: {found.message}", problem.source,
+                              problem.line, problem.round_number, "round", found.expected, problem.round_number))
+        self.chain = lose_track(self.chain)
+        self.ledger.invalid_rounds += 1
 
     def _check_stakes(self, model: Round, profile: Profile, ruling: Ruling, emit: _Emitter) -> None:
         for name, amount in (("ante", model.ante), ("bonus", model.bonus), ("call", model.call)):
@@ -172,39 +213,59 @@ class SessionAudit:
                      f"{fmt(profile.stake_increment)}", name, None, amount)
         if model.ante <= 0:
             emit(codes.S008, "the Ante stake must be more than 0", "ante", None, model.ante)
-        if model.call is not None and model.call != model.ante * profile.call_multiple:
-            emit(codes.S001, f"Call stake {fmt(model.call)} is not {fmt(profile.call_multiple)} × Ante "
-                 f"{fmt(model.ante)}", "call", model.ante * profile.call_multiple, model.call)
+        if model.call is not None and model.call != ruling.call_stake:
+            if model.decision == "fold":
+                emit(codes.S001, f"Call stake {fmt(model.call)} on a fold: a fold places no Call stake",
+                     "call", ZERO, model.call)
+            else:
+                emit(codes.S001, f"Call stake {fmt(model.call)} is not {fmt(profile.call_multiple)} × Ante "
+                     f"{fmt(model.ante)}", "call", ruling.call_stake, model.call)
         if profile.fixed_stakes:
-            if self.first_ante is None:
-                self.first_ante = model.ante
-            elif model.ante != self.first_ante:
-                emit(codes.S002, f"Ante {fmt(model.ante)} differs from the session's {fmt(self.first_ante)}; "
-                     f"profile {profile.name} fixes stakes", "ante", self.first_ante, model.ante)
+            self._check_fixed_ante(model, profile, emit)
         if model.bonus and profile.bonus is None:
             emit(codes.S006, f"bonus stake {fmt(model.bonus)} under profile {profile.name}, which has no bonus; "
                  "it is returned", "bonus", ZERO, model.bonus)
-        header = self.header
-        if (profile.call_requires_funds and model.decision == "call" and header is not None
-                and header.opening_balance is not None):
-            needed = model.ante + model.bonus + ruling.call_stake
-            if self.balance < needed:
-                emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}",
-                     "decision", needed, self.balance)
+        self._check_funds(model, profile, ruling, emit)
 
-    def _check_balance(self, model: Round, ruling: Ruling, emit: _Emitter) -> None:
+    def _check_fixed_ante(self, model: Round, profile: Profile, emit: _Emitter) -> None:
+        """One odd Ante is one S002: the session's stake is the Ante most of its rounds
+        so far used (the first Ante until another is used by more rounds)."""
+        self.stake, finding = stake_check(self.antes, self.stake, model.ante)
+        if finding is not None:
+            emit(codes.S002, f"Ante {fmt(model.ante)} differs from the session's {fmt(finding)}; "
+                 f"profile {profile.name} fixes stakes", "ante", finding, model.ante)
+
+    def _check_funds(self, model: Round, profile: Profile, ruling: Ruling, emit: _Emitter) -> None:
+        """S007 only when no reading of the balance covers the call: neither the rules'
+        balance nor the table's (an earlier wrong payment is its own finding). A void
+        deal risks nothing and is not checked."""
+        header = self.header
+        if (not profile.call_requires_funds or model.decision != "call" or ruling.outcome == "void"
+                or header is None or header.opening_balance is None):
+            return
+        needed = model.ante + model.bonus + ruling.call_stake
+        table = self.chain.table_balance
+        best = self.balance if table is None else max(self.balance, table)
+        if best < needed:
+            kept = f" (as the table kept it {fmt(table)})" if table is not None and table != self.balance else ""
+            emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}{kept}",
+                 "decision", needed, best)
+
+    def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter) -> None:
         recorded = model.recorded
         self.balance += ruling.net
-        step = recorded.net if recorded is not None and recorded.net is not None else ruling.net
-        expected = self.table_balance + step
-        if recorded is not None and recorded.balance is not None:
-            if recorded.balance != expected:
-                emit(codes.P005, f"balance {fmt(recorded.balance)} does not follow: {fmt(self.table_balance)} "
-                     f"{'+' if step >= 0 else '-'} {fmt(abs(step))} = {fmt(expected)}",
-                     "recorded.balance", expected, recorded.balance)
-            self.table_balance = recorded.balance
-        else:
-            self.table_balance = expected
+        table_net = ruling.net
+        if recorded is not None and recorded.net is not None:
+            table_net = recorded.net
+        elif table_void:
+            table_net = ZERO
+        self.chain = advance(self.chain, table_net, ruling.net)
+        if recorded is None or recorded.balance is None:
+            return
+        broken = judge(self.chain, recorded.balance)
+        if broken is not None:
+            emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
+        self.chain = reanchor(self.chain, recorded.balance, broken is not None, model.round)
 
     def close(self) -> SessionResult:
         agreed = self.header.rounds_agreed if self.header and self.header.rounds_agreed else None
@@ -212,7 +273,8 @@ class SessionAudit:
             agreed = self.profile.rounds_agreed
         # A round that could not be ruled was still played: it counts (its own finding says why it
         # was not ruled), so one bad record is not also a wrong round count.
-        counted = self.ledger.counted_rounds + self.ledger.invalid_rounds
+        # A valid deal the table voided (V002) was replayed: the table's count leaves it out.
+        counted = self.ledger.counted_rounds + self.ledger.invalid_rounds - self.ledger.table_voided
         if agreed is not None and counted != agreed and self.profile is not None:
             unruled = f", {self.ledger.invalid_rounds} of them not ruled" if self.ledger.invalid_rounds else ""
             self._add(Finding(codes.S005, f"{counted} counted rounds{unruled}, {agreed} agreed "
@@ -239,12 +301,59 @@ class _Emitter:
         self.data = data
 
     def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
-        path = tuple(field.split("."))
-        line = line_at(self.data, path, self.result.line)
+        line = line_at(self.data, field_path(field), self.result.line)
         number = self.result.number
         text = f"round {number}: {message}" if number is not None else message
         self.result.findings.append(self.session._add(
             Finding(code, text, self.result.file, line, number, field, plain(expected), plain(recorded))))
+
+
+def field_path(field: str) -> tuple[str | int, ...]:
+    """``flop[2]`` -> ``("flop", 2)``; ``recorded.net`` -> ``("recorded", "net")``."""
+    path: list[str | int] = []
+    for part in field.replace("[", ".[").split("."):
+        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+            path.append(int(part[1:-1]))
+        elif part:
+            path.append(part)
+    return tuple(path)
+
+
+_OPTIONAL = ("recorded", "time", "meta")
+
+
+def _without_optional_errors(data: Any, err: ValidationError) -> dict[str, Any] | None:
+    """The round without the optional fields that failed, or None when a field the
+    ruling needs failed (then the round cannot be ruled)."""
+    if not isinstance(data, dict):
+        return None
+    drop_top: set[str] = set()
+    drop_recorded: set[str] = set()
+    for error in err.errors(include_url=False):
+        loc = tuple(error["loc"])
+        if not loc or loc[0] not in _OPTIONAL:
+            return None
+        if loc[0] == "recorded" and len(loc) > 1 and isinstance(data.get("recorded"), dict):
+            drop_recorded.add(str(loc[1]))
+        else:
+            drop_top.add(str(loc[0]))
+    cleaned = {k: v for k, v in data.items() if k not in drop_top}
+    if drop_recorded and "recorded" in cleaned:
+        cleaned["recorded"] = {k: v for k, v in cleaned["recorded"].items() if k not in drop_recorded}
+    return cleaned
+
+
+_MONEY: TypeAdapter[Decimal] = TypeAdapter(Money)
+
+
+def _readable_money(recorded: Any, name: str) -> Decimal | None:
+    """A recorded amount of a round that failed validation, when it is itself valid."""
+    if not isinstance(recorded, dict) or name not in recorded or isinstance(recorded[name], bool):
+        return None
+    try:
+        return _MONEY.validate_python(recorded[name])
+    except ValidationError:
+        return None
 
 
 def validation_findings(err: ValidationError, data: Any, file: str, line: int, number: int | None,
@@ -280,6 +389,10 @@ def _explain(error: Any) -> str:
         return f"expected a card or text such as 'Ah' or '10♥', {got}"
     if kind == "model_type" or kind == "dict_type":
         return f"expected a mapping, {got}"
+    if kind in ("literal_error", "enum") and isinstance(value, str):
+        choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
+        if choices:
+            return f"{got}{suggest(value.strip().lower().replace(' ', '_').replace('-', '_'), choices)}"
     return f"{error['msg']}; {got}"
 
 
@@ -317,6 +430,12 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
                 current._add(finding)
             else:  # pragma: no cover - loaders open a session first
                 yield finding
+        elif isinstance(record, LoadProblem) and record.ends_session:
+            # An unreadable session line: what follows belongs to no session, not to the last one.
+            if current is not None:
+                yield from _close(current)
+                current = None
+            yield Finding(record.code, record.message, record.source, record.line)
         else:
             yield from _problem(record, current)
     if current is not None:
@@ -331,9 +450,11 @@ def _close(current: SessionAudit | TableAudit) -> Iterator[Event]:
 
 
 def _problem(problem: LoadProblem, current: SessionAudit | TableAudit | None) -> Iterator[Event]:
-    finding = Finding(problem.code, problem.message, problem.source, problem.line)
+    finding = Finding(problem.code, problem.message, problem.source, problem.line, problem.round_number)
     if current is not None and not problem.fatal:
         current._add(finding)
+        if problem.round_number is not None and isinstance(current, SessionAudit):
+            current.unreadable_round(problem)
     else:
         yield finding
 

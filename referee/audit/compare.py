@@ -8,10 +8,13 @@ consequence; the auditor needs the one finding that says the deal was void
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, assert_never
 
 from ..models import Recorded, Round
+from ..rules.cards import Card, CardError, parse_card
+from ..rules.hands import evaluate
 from ..rules.money import signed
 from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
@@ -24,38 +27,106 @@ _WAGERS = (("ante", codes.P001, "Ante result"), ("call", codes.P002, "Call resul
            ("returned", codes.P007, "total returned"))
 
 
-def compare_record(model: Round, ruling: Ruling, emit: Emit) -> None:
+@dataclass(frozen=True, slots=True)
+class VoidDetail:
+    """Why a deal is void, said for the auditor, and the field (card) it is about."""
+
+    reason: str
+    field: str
+
+
+def compare_record(model: Round, ruling: Ruling, emit: Emit, qualifier: str = "pair of 4s or better",
+                   detail: VoidDetail | None = None) -> None:
+    """``qualifier``: the profile's dealer qualifier in words (the K003 message names it)."""
     recorded = model.recorded
     if ruling.outcome == "void":
-        _compare_void(recorded, ruling, emit)
+        _compare_void(recorded, ruling, emit, detail)
         return
     if recorded is None:
         return
-    if recorded.void:
-        emit(codes.V002, "the deal is correct but recorded as void", "recorded.void", False, True)
+    if recorded.void or recorded.outcome == "void":
+        field = "recorded.void" if recorded.void else "recorded.outcome"
+        emit(codes.V002, "the deal is correct but recorded as void", field, False, True)
         return
-    _compare_hands(recorded, ruling, emit)
+    _compare_hands(recorded, ruling, emit, qualifier)
     _compare_money(recorded, ruling, emit)
 
 
-def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit) -> None:
-    reason = ruling.void_reason or "malformed deal"
+def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None) -> None:
+    reason = detail.reason if detail else ruling.void_reason or "malformed deal"
     settled = recorded is not None and (
         recorded.void is False
         or (recorded.outcome is not None and recorded.outcome != "void")
         or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net"))
     )
     if settled:
+        field = detail.field if detail else (
+            "recorded.void" if recorded is not None and recorded.void is not None else "recorded")
         emit(codes.V001, f"void deal ({reason}) recorded as valid: all stakes are returned (§07)",
-             "recorded.void" if recorded is not None and recorded.void is not None else "recorded",
-             "void", "settled")
+             field, "void", "settled")
         return
-    emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)", "round", None, None)
+    emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)",
+         detail.field if detail else "round", None, None)
     if recorded is not None:
         _compare_money(recorded, ruling, emit)
 
 
-def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
+def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
+    """For a token that is not a card: its own field, §07, and the card one obvious
+    edit would give (a transcription slip), when there is exactly one."""
+    if ruling.void is None or ruling.void.kind != "bad_card":
+        return None
+    groups: list[tuple[str, list[str]]] = [("player", list(model.player)), ("flop", list(model.flop))]
+    for name in ("turn", "river"):
+        token = getattr(model, name)
+        if token is not None:
+            groups.append((name, [token]))
+    if model.dealer is not None:
+        groups.append(("dealer", list(model.dealer)))
+    dealt: set[Card] = set()
+    bad: tuple[str, int, str] | None = None
+    for name, tokens in groups:
+        for i, token in enumerate(tokens):
+            try:
+                card = parse_card(token)
+            except CardError:
+                if bad is None:
+                    bad = (name, i, token)
+                continue
+            if card is not None:
+                dealt.add(card)
+    if bad is None:  # pragma: no cover - a bad_card void always has a bad token
+        return None
+    name, index, token = bad
+    field = name if name in ("turn", "river") else f"{name}[{index}]"
+    where = name if name in ("turn", "river") else f"{name} card {index + 1}"
+    fix = one_edit_card(token, dealt)
+    slip = f"; it may be a transcription slip for {fix}" if fix is not None else "; it may be a transcription slip"
+    return VoidDetail(f"{where} {token!r} is not one of the 52 cards, so the deal is void under §07{slip}", field)
+
+
+_ALPHABET = "23456789TJQKAcdhs♣♦♥♠01"
+
+
+def one_edit_card(token: str, dealt: set[Card]) -> Card | None:
+    """The one card (not already dealt) that a single edit of ``token`` spells: a
+    character deleted, replaced, inserted, or two swapped. None when zero or several."""
+    edits = {token[:i] + token[i + 1:] for i in range(len(token))}
+    edits |= {token[:i] + c + token[i + 1:] for i in range(len(token)) for c in _ALPHABET}
+    edits |= {token[:i] + c + token[i:] for i in range(len(token) + 1) for c in _ALPHABET}
+    edits |= {token[:i] + token[i + 1] + token[i] + token[i + 2:] for i in range(len(token) - 1)}
+    found: set[Card] = set()
+    for text in edits:
+        try:
+            card = parse_card(text)
+        except CardError:
+            continue
+        if card is not None and card not in dealt:
+            found.add(card)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit, qualifier: str) -> None:
     if recorded.outcome is not None and recorded.outcome != ruling.outcome:
         emit(codes.P006, f"outcome recorded {recorded.outcome}, the rules give {ruling.outcome}",
              "recorded.outcome", ruling.outcome, recorded.outcome)
@@ -64,7 +135,7 @@ def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
         value = getattr(recorded, name)
         if value is None or hand is None:
             continue
-        if value != hand.category:
+        if value != hand.category and not (name == "player_hand" and value == _hand_at_fold(ruling)):
             who = name.split("_")[0]
             emit(code, f"{who} hand recorded {value}, the rules give {hand.category} ({hand.description})",
                  f"recorded.{name}", hand.category, value)
@@ -73,8 +144,17 @@ def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:
         said = "qualified" if recorded.dealer_qualified else "not qualified"
         truth = "qualifies" if ruling.dealer_qualified else "does not qualify"
         why = ruling.dealer_hand.description if ruling.dealer_hand else ""
-        emit(codes.K003, f"dealer recorded {said}, but with {why} the dealer {truth} (pair of 4s or better, §05)",
+        emit(codes.K003, f"dealer recorded {said}, but with {why} the dealer {truth} ({qualifier}, §05)",
              "recorded.dealer_qualified", ruling.dealer_qualified, recorded.dealer_qualified)
+
+
+def _hand_at_fold(ruling: Ruling) -> str | None:
+    """A fold that records turn and river: the hand the player folded (two cards and
+    the flop) is as right a ``player_hand`` as the seven-card one (docs/ledger.md)."""
+    if ruling.outcome != "fold" or ruling.cards.turn is None:
+        return None
+    cards = [c for c in (*ruling.cards.player, *ruling.cards.flop) if c is not None]
+    return evaluate(cards).category if len(cards) == 5 else None
 
 
 def _compare_money(recorded: Recorded, ruling: Ruling, emit: Emit) -> None:

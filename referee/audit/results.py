@@ -57,6 +57,10 @@ class RoundResult:
     balance: Decimal = ZERO
     recorded_balance: Decimal | None = None
     raw: Any = None
+    #: A verbatim copy of the previous record: reported once (S003), not counted again.
+    repeated: bool = False
+    #: The table recorded the deal void (``void: true`` or ``outcome: void``).
+    table_void: bool = False
 
     @property
     def outcome(self) -> str | None:
@@ -71,6 +75,8 @@ class Ledger:
     counted_rounds: int = 0
     void_rounds: int = 0
     invalid_rounds: int = 0
+    #: Valid deals the table recorded void and then replayed (V002): the table's count leaves them out.
+    table_voided: int = 0
     staked: Decimal = ZERO
     returned: Decimal = ZERO
     net: Decimal = ZERO
@@ -92,9 +98,12 @@ class Ledger:
 
     def add(self, result: RoundResult) -> None:
         ruling = result.ruling
+        if result.repeated:
+            return
         if ruling is None:
             self.invalid_rounds += 1
             return
+
         self.outcomes[ruling.outcome] = self.outcomes.get(ruling.outcome, 0) + 1
         if ruling.outcome == "void":
             self.void_rounds += 1

@@ -116,6 +116,10 @@ class LoadProblem:
     message: str
     code: FindingCode = codes.H004
     fatal: bool = False
+    #: The number of a round whose line cannot be read, when the line still shows it.
+    round_number: int | None = None
+    #: An unreadable session line: the rounds after it belong to no session.
+    ends_session: bool = False
 
 
 Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem

@@ -12,6 +12,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -328,8 +329,37 @@ def _lines(fh: IO[bytes]) -> Iterator[bytes]:
         yield long_line
 
 
+_SESSION_START = re.compile(rb'^\s*\{\s*"session"\s*:')
+_ROUND_START = re.compile(rb'^\s*\{\s*"round"\s*:\s*(\d{1,12})\s*[,}]')
+
+
+@dataclass(slots=True)
+class _Skipped:
+    """Rounds that belong to no session: after an unreadable session line, or before
+    any session line. One finding says how many and where, once the run ends."""
+
+    problem: LoadProblem
+    count: int = 0
+    first: int = 0
+    last: int = 0
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        self.first = self.first or line
+        self.last = line
+
+    def finish(self) -> LoadProblem:
+        p = self.problem
+        if self.count:
+            lines = f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+            rounds = f"{self.count} round{'s' * (self.count != 1)}"
+            p.message += f"; {rounds} ({lines}) belong to no session and were skipped, not audited"
+        return p
+
+
 def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
                 have_session: bool = False) -> Iterator[Record]:
+    skipped: _Skipped | None = None
     for number, raw in enumerate(fh, start=first_line):
         source.consumed += len(raw)
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -350,9 +380,26 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
             data = loads_line(text, number)
         except JsonInputError as err:
             code = codes.H003 if err.code == codes.H003 else codes.H004
-            yield LoadProblem(source.name, number, err.message, code=code)
+            problem = LoadProblem(source.name, number, err.message, code=code)
+            if _SESSION_START.match(raw):
+                if skipped is not None:
+                    yield skipped.finish()
+                problem.message = f"unreadable session line ({err.message})"
+                problem.ends_session = True
+                skipped = _Skipped(problem)
+                continue
+            found = _ROUND_START.match(raw)
+            if skipped is not None and found:
+                skipped.add(number)
+                continue
+            if found:
+                problem.round_number = int(found.group(1))
+            yield problem
             continue
         if isinstance(data, LineDict) and "session" in data:
+            if skipped is not None:
+                yield skipped.finish()
+                skipped = None
             have_session = True
             header = data.get("session")
             extra = [k for k in data if k not in ("session", "version", "format")]
@@ -371,13 +418,17 @@ def _read_jsonl(source: Source, fh: Iterable[bytes], first_line: int = 1,
             assert record is not None
             yield record
         elif isinstance(data, LineDict) and "round" in data:
-            if not have_session:
-                yield LoadProblem(source.name, number, "a round before any session line: no session to audit it in",
-                                  code=codes.H006)
+            if skipped is None and not have_session:
+                skipped = _Skipped(LoadProblem(source.name, number, "rounds before any session line",
+                                               code=codes.H006))
+            if skipped is not None:
+                skipped.add(number)
                 continue
             yield RoundRecord(source.name, number, data)
         else:
             yield LoadProblem(source.name, number, "a JSON Lines record is an object with a 'session' or a 'round' key")
+    if skipped is not None:
+        yield skipped.finish()
 
 
 def _read_json(source: Source, fh: IO[bytes]) -> Iterator[Record]:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
+
+# Exact money: the default 28 significant digits cannot hold a result of 10^20 with six
+# decimal places times a fractional odds, nor a long ledger's sum of them; 60 can.
+decimal.DefaultContext.prec = 60
+decimal.getcontext().prec = 60
 
 
 def fmt(amount: Decimal | int) -> str:

@@ -210,7 +210,9 @@ def _check_counts(cards: Cards, decision: Decision) -> None:
         seen = sum(1 for c in group if c is not None)
         if len(group) != want or seen != want:
             raise _VoidDeal("wrong_count", f"the {label} needs {want} cards, the record has {seen}")
-    if cards.dealer and len(cards.dealer) != 2:
+    # After a fold the dealer's cards settle nothing: a log that shows one of them is not
+    # a wrong deal (docs/ledger.md); more than two is.
+    if cards.dealer and (len(cards.dealer) > 2 or (len(cards.dealer) != 2 and decision == "call")):
         raise _VoidDeal("wrong_count", f"the dealer has 2 cards, the record has {len(cards.dealer)}")
     if decision == "call":
         missing = [name for name, card in (("turn", cards.turn), ("river", cards.river)) if card is None]
