@@ -14,6 +14,7 @@ plugs in by yielding views of its own rounds (see :func:`round_views`).
 
 from __future__ import annotations
 
+import itertools
 import mmap
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -32,6 +33,8 @@ from .report.text import round_status
 from .rules.settlement import Ruling
 
 DEFAULT_LAST = 10
+#: Every session opened gets its own key, even across calls (two sessions may share an id).
+_KEYS = itertools.count(1)
 #: Sessions named in a message when a query is ambiguous.
 NAMED_SESSIONS = 8
 
@@ -100,6 +103,8 @@ class Recall:
     matches: list[Match]
     files: int = 0
     skipped_files: int = 0
+    #: Files not audited because later files already held the last rounds asked for.
+    unneeded_files: int = 0
     sessions: int = 0
     rounds: int = 0
     seen: dict[str, int] = field(default_factory=dict)
@@ -122,7 +127,7 @@ def round_views(sources: Iterable[Source], options: Options) -> Iterator[RoundVi
     for event in events(sources, options):
         if isinstance(event, SessionInfo):
             info = event
-            key += 1
+            key = next(_KEYS)
             gap = Decimal(0)
             yield event
         elif isinstance(event, RoundResult) and info is not None:
@@ -220,16 +225,45 @@ def recall(sources: list[Source], query: Query, options: Options | None = None) 
     :class:`RecallError` saying what was searched."""
     needle = query.session or query.player or query.game
     searched = [s for s in sources if needle is None or _mentions(s, needle)]
+    found = Recall(query, [], len(sources), len(sources) - len(searched))
+    if query.round is None and query.game is None and query.at is None and needle is not None:
+        _latest(searched, query, options or Options(), found)
+    else:
+        selector = _run(searched, query, options or Options(), found)
+        found.matches = selector.finish()
+    _check(found)
+    return found
+
+
+def _run(sources: list[Source], query: Query, options: Options, found: Recall) -> Selector:
     selector = Selector(query)
-    for item in round_views(searched, options or Options()):
+    for item in round_views(sources, options):
         if isinstance(item, SessionInfo):
             selector.sessions += 1
         else:
             selector.feed(item)
-    found = Recall(query, selector.finish(), len(sources), len(sources) - len(searched), selector.sessions,
-                   selector.rounds, selector.seen)
-    _check(found)
-    return found
+    found.sessions += selector.sessions
+    found.rounds += selector.rounds
+    for name, count in selector.seen.items():
+        if name in found.seen or len(found.seen) < NAMED_SESSIONS:
+            found.seen[name] = found.seen.get(name, 0) + count
+    return selector
+
+
+def _latest(sources: list[Source], query: Query, options: Options, found: Recall) -> None:
+    """The last rounds of a player or a session: the files are read from the last, and
+    earlier files only while the rounds found are fewer than asked (a session never
+    spans files, so a later file's rounds never depend on an earlier file's)."""
+    rows: list[RoundView] = []
+    for done, source in enumerate(reversed(sources), start=1):
+        windows = _run([source], query, options, found).finish()
+        if windows:
+            rows = windows[-1].rows + rows
+        if len(rows) >= query.last or (rows and query.player is None):
+            found.unneeded_files = len(sources) - done
+            break
+    if rows:
+        found.matches = [Match(rows[-query.last:], 1)]
 
 
 def _check(found: Recall) -> None:
@@ -237,6 +271,7 @@ def _check(found: Recall) -> None:
     where = (f"searched {found.files} file{'s' * (found.files != 1)}"
              + (f", {found.skipped_files} not mentioning {q.session or q.player or q.game!r}"
                 if found.skipped_files else "")
+             + (f", {found.unneeded_files} earlier not needed" if found.unneeded_files else "")
              + f": {found.sessions} session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
     if not found.matches:
         hint = ""

@@ -58,7 +58,7 @@ def test_a_round_and_the_nine_before_it() -> None:
         assert r["outcome"] == audited[r["round"]]["outcome"]
     assert rows[-1]["stakes"] == {"ante": 1, "call": 2, "bonus": 0}
     assert [x["round"] for x in doc["recalls"][0]["rulings"]] == [12]
-    assert doc["searched"] == {"files": 1, "skipped_files": 0, "sessions": 1, "rounds": 20}
+    assert doc["searched"] == {"files": 1, "skipped_files": 0, "unneeded_files": 0, "sessions": 1, "rounds": 20}
 
 
 def test_default_is_the_last_round_and_the_nine_before_it() -> None:
@@ -80,7 +80,7 @@ def test_text_shows_the_window_the_bottom_line_and_the_ruling() -> None:
     lines = out.splitlines()
     assert lines[0].startswith("Recall of round 1: round 1, session table-7/2026-11-29/disputed")
     assert any(line.split()[:2] == [">", "1"] and line.split()[-2:] == ["P002", "P004"] for line in lines)
-    assert "Bottom line: the table paid +2; the rules give +3; 1 is owed to the player." in out
+    assert "The table paid +2; the rules give +3; 1 is owed to the player." in out
     assert "Cards as dealt" in out and out.rstrip().endswith("searched 1 file: 1 session, 20 rounds")
 
 
@@ -100,7 +100,11 @@ def test_sessions_players_games_and_times(tables: tuple[str, str]) -> None:
     assert [(r["session"], r["round"], r["game"], r["player"]) for r in rounds_of(doc)] == [
         ("t2/b", 2, "G1-2", "bob"), ("t2/b", 3, "G1-3", "bob")]
     # A player's rounds run on across sessions and files.
+    _, doc = recall_json(*files, "--player", "alice", "--last", "3")
+    assert [r["round"] for r in rounds_of(doc)] == [18, 19, 20]  # the last file held them: the first is not read
+    assert doc["searched"]["unneeded_files"] == 1 and doc["searched"]["rounds"] == 20
     _, doc = recall_json(*files, "--player", "alice", "--last", "22")
+    assert doc["searched"]["unneeded_files"] == 0 and doc["searched"]["rounds"] == 60
     rows = rounds_of(doc)
     assert [(r["session"], r["round"]) for r in rows[:3]] == [("t1/a", 19), ("t1/a", 20), ("t1/c", 1)]
     assert rows[-1]["round"] == 20 and rows[-1]["session"] == "t1/c"

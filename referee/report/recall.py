@@ -105,6 +105,7 @@ def heading(found: Recall, match: Match) -> str:
 
 def searched(found: Recall) -> str:
     skipped = f", {found.skipped_files} not mentioning it skipped" if found.skipped_files else ""
+    skipped += f", {found.unneeded_files} earlier not needed" if found.unneeded_files else ""
     return (f"searched {found.files} file{'s' * (found.files != 1)}{skipped}: {found.sessions} "
             f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
 
@@ -129,7 +130,8 @@ def render_text(found: Recall, m: Messages) -> str:
             if isinstance(ex, str):
                 out += [ex, ""]
                 continue
-            out.append(bottom(v, m))
+            if v.parted and v.ruling is not None and (v.recorded is None or v.recorded.net in (None, v.ruling.net)):
+                out += [bottom(v, m), ""]  # a balance put off: the ruling's own bottom line speaks of the net only
             out += [RulingText(ex, m).text().rstrip("\n"), ""]
     out.append(searched(found))
     return "\n".join(out) + "\n"
@@ -161,7 +163,8 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
         "referee": {"name": "referee", "version": __version__},
         "query": {"player": q.player, "session": q.session, "round": q.round, "game": q.game,
                   "at": q.at.isoformat() if q.at else None, "last": q.last},
-        "searched": {"files": found.files, "skipped_files": found.skipped_files, "sessions": found.sessions,
+        "searched": {"files": found.files, "skipped_files": found.skipped_files,
+                     "unneeded_files": found.unneeded_files, "sessions": found.sessions,
                      "rounds": found.rounds},
         "recalls": [{
             "heading": heading(found, match),
