@@ -182,3 +182,19 @@ def test_every_format_names_game_and_player(tmp_path: Path) -> None:
 def test_schema_command_prints_the_table_schema() -> None:
     code, out = run("schema", "table-history")
     assert code == 0 and json.loads(out)["title"] == "referee table history, format version 2"
+
+
+def test_text_and_junit_reports_of_a_table(tmp_path: Path) -> None:
+    games = [{"game": "g1", **DEAL, "seats": [seat("a", recorded={"net": 2}), seat("b", decision="fold")]},
+             {"game": "g2", "status": "cancelled", **DEAL, "seats": [seat("a")]}]
+    path = put(tmp_path, "r.yaml", doc(games))
+    code, out = run("check", path)
+    assert code == 1
+    assert "Games 2 (1 counted, 0 void, 1 cancelled, 0 invalid), 3 seats, 2 players" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith(("g1 ", "g2 ", "a ", "b "))]
+    assert rows[0][:2] == ["g1", "settled"] and rows[0][-1] == "P004"
+    assert rows[1][:2] == ["g2", "cancelled"]
+    assert rows[2][0] == "a" and rows[2][-1] == "player" and rows[3][-1] == "bank"
+    _, xml = run("check", "--format", "junit", path)
+    assert 'name="game g1 (line' in xml and xml.count("P004 [error] game g1, player a") == 1
+    assert 'tests="3" failures="1" errors="0" skipped="1"' in xml

@@ -17,7 +17,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .. import __version__
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..audit.table import GameResult, TableSessionResult
 from .base import Reporter, summary_line
+from .table import table_totals
 from .text import finding_line
 
 
@@ -39,6 +41,10 @@ def _failure(findings: list[Finding]) -> str:
     return f"<failure message={quoteattr(message)} type={quoteattr(codes)}>{escape(text)}</failure>"
 
 
+def _key(f: Finding) -> tuple[object, ...]:
+    return (f.code, f.file, f.line, f.game, f.player, f.message)
+
+
 class JunitReporter(Reporter):
     machine = True
 
@@ -52,6 +58,7 @@ class JunitReporter(Reporter):
         self._info = info
         self._cases: list[str] = []
         self._counts = {"tests": 0, "failures": 0, "skipped": 0}
+        self._in_games: set[tuple[object, ...]] = set()
 
     def round_payload(self, result: RoundResult) -> Any:
         """``(case XML, failed, skipped)``."""
@@ -64,6 +71,25 @@ class JunitReporter(Reporter):
             return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True
         return _case(name, result.session), False, False
 
+    def game_payload(self, result: GameResult) -> Any:
+        """A format-2 game is one case (its seats' findings in it): ``(case XML, failed,
+        skipped, keys of the findings it holds)``."""
+        name = f"game {result.game} (line {result.line})"
+        found = result.findings + [f for s in result.seats for f in s.findings]
+        keys = frozenset(_key(f) for f in found)
+        bad = failing(found)
+        if bad:
+            return _case(name, result.session, _failure(bad)), True, False, keys
+        if result.outcome in ("void", "cancelled"):
+            reason = f"void deal: {result.void_reason}" if result.outcome == "void" else "cancelled game"
+            return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True, keys
+        return _case(name, result.session), False, False, keys
+
+    def take_game(self, payload: Any) -> None:
+        *rest, keys = payload
+        self._in_games |= keys
+        self.take_round(tuple(rest))
+
     def take_round(self, payload: Any) -> None:
         case, failed, skipped = payload
         self._cases.append(case)
@@ -72,13 +98,15 @@ class JunitReporter(Reporter):
         self._counts["skipped"] += skipped
 
     def session_closed(self, result: SessionResult) -> None:
-        own = failing([f for f in result.findings if f.round is None])
+        own = failing([f for f in result.findings if f.round is None and _key(f) not in self._in_games])
         self._counts["tests"] += 1
         self._counts["failures"] += bool(own)
         self._cases.append(_case("session", result.info.id, _failure(own) if own else ""))
         ledger = result.ledger
         out = (f"{ledger.counted_rounds} counted rounds, {ledger.void_rounds} void, {ledger.invalid_rounds} invalid; "
                f"net {ledger.net}; profile {result.info.profile} sha256 {result.info.profile_sha256}")
+        if isinstance(result, TableSessionResult):
+            out = f"{table_totals(result)} Profile {result.info.profile} sha256 {result.info.profile_sha256}"
         self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
                     {"profile": result.info.profile_origin or "", "profile.sha256": result.info.profile_sha256 or ""})
 

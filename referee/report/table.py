@@ -6,6 +6,7 @@ and players alike (``docs/format.md`` documents the JSON).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ..audit.results import Ledger
@@ -78,3 +79,58 @@ def players_list(players: list[PlayerLedger]) -> list[dict[str, Any]]:
 def session_tail(result: TableSessionResult) -> dict[str, Any]:
     return {"players": players_list(result.players),
             "ledger": table_ledger_dict(result.ledger, result.games, len(result.players))}
+
+
+# ----------------------------------------------------------------------------- text
+
+GAME_HEADERS = ("game", "round", "status", "player", "dealer", "qualified", "seats", "calls", "staked", "net",
+                "findings")
+PLAYER_HEADERS = ("player", "games", "counted", "void", "cancelled", "invalid", "staked", "returned", "net", "rtp",
+                  "balance", "bal. rec.", "verdict")
+
+
+def _short(category: str | None) -> str:
+    return category.replace("_", " ") if category else ""
+
+
+def game_row(game: GameResult) -> list[Any]:
+    """One line of the text report per game: the deal's facts once, the seats summed."""
+    from ..rules.money import fmt, signed
+
+    ruled = [s for s in game.seats if s.settlement() is not None]
+    staked = sum((s.settlement()["staked"] for s in ruled), Decimal(0))  # type: ignore[index]
+    net = sum((s.settlement()["net"] for s in ruled), Decimal(0))  # type: ignore[index]
+    codes = sorted({f.code for f in game.findings} | {f.code for s in game.seats for f in s.findings})
+    qualified = "" if game.dealer_qualified is None else ("yes" if game.dealer_qualified else "no")
+    status = game.status or "invalid"
+    if game.outcome == "void":
+        status = "void"
+    return [game.game or "?", "" if game.number is None else game.number, status,
+            _short(game.player_hand.category if game.player_hand else None),
+            _short(game.dealer_hand.category if game.dealer_hand else None), qualified, len(game.seats),
+            sum(1 for s in game.seats if s.record is not None and s.record.decision == "call"),
+            fmt(staked), signed(net), " ".join(codes) or "ok"]
+
+
+def player_rows(result: TableSessionResult) -> list[list[Any]]:
+    from ..rules.money import fmt, signed
+
+    rows = []
+    for p in result.players:
+        d = player_ledger_dict(p.ledger)
+        rec = p.ledger.recorded_closing_balance
+        rows.append([p.player_id, d["games"], d["counted_games"], d["void_games"], d["cancelled_games"],
+                     d["invalid_games"], fmt(p.ledger.staked), fmt(p.ledger.returned), signed(p.ledger.net),
+                     f"{p.ledger.rtp:.2%}" if p.ledger.rtp is not None else "n/a", fmt(p.ledger.closing_balance),
+                     fmt(rec) if rec is not None else "", p.ledger.verdict])
+    return rows
+
+
+def table_totals(result: TableSessionResult) -> str:
+    from ..rules.money import fmt, signed
+
+    ledger, g = result.ledger, result.games
+    rtp = f"{ledger.rtp:.2%}" if ledger.rtp is not None else "n/a"
+    return (f"Games {g.games} ({g.counted} counted, {g.void} void, {g.cancelled} cancelled, {g.invalid} invalid), "
+            f"{g.seats} seats, {len(result.players)} players; staked {fmt(ledger.staked)}, returned "
+            f"{fmt(ledger.returned)}, net {signed(ledger.net)} for the players, return to player {rtp}.")

@@ -14,8 +14,10 @@ import click
 from tabulate import tabulate
 
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..audit.table import GameResult, TableSessionResult
 from ..rules.money import fmt, signed
 from .base import Reporter, integrity_lines, printable, summary_line
+from .table import GAME_HEADERS, PLAYER_HEADERS, game_row, player_rows, table_totals
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
 SHORT_SESSION = 200
@@ -108,11 +110,20 @@ class TextReporter(Reporter):
         if flagged:
             self._rows.append(row)
 
+    def game_payload(self, result: GameResult) -> Any:
+        return None if self.quiet else game_row(result)
+
+    def take_game(self, payload: Any) -> None:
+        self.take_round(payload)
+
     def session_closed(self, result: SessionResult) -> None:
         info, ledger = result.info, result.ledger
         for f in sorted(result.findings, key=lambda f: f.line):
             self._echo(finding_line(f, self.color))
         if self.quiet:
+            return
+        if isinstance(result, TableSessionResult):
+            self._table_closed(result)
             return
         title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
                  f"profile {printable(info.profile or 'unknown')}")
@@ -133,6 +144,21 @@ class TextReporter(Reporter):
             f"staked {fmt(ledger.staked)}, returned {fmt(ledger.returned)}, net {signed(ledger.net)}, "
             f"return to player {rtp}; closing balance {fmt(ledger.closing_balance)}{recorded}. "
             f"Session result {signed(ledger.net)}: {verdict}.")
+        self._echo()
+
+    def _table_closed(self, result: TableSessionResult) -> None:
+        """A format-2 session: a line per game, a line per player, the table's totals."""
+        info = result.info
+        title = (f"Table session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
+                 f"profile {printable(info.profile or 'unknown')}")
+        self._echo(click.style(title, bold=True) if self.color else title)
+        if self._rows:
+            self._echo(tabulate(self._rows, headers=GAME_HEADERS, tablefmt="simple", disable_numparse=True))
+        self._echo()
+        if result.players:
+            self._echo(tabulate(player_rows(result), headers=PLAYER_HEADERS, tablefmt="simple",
+                                disable_numparse=True))
+        self._echo(table_totals(result))
         self._echo()
 
     def problem(self, finding: Finding) -> None:
