@@ -105,7 +105,9 @@ def game_row(game: GameResult) -> list[Any]:
     status = game.status or "invalid"
     if game.outcome == "void":
         status = "void"
-    return [game.game or "?", "" if game.number is None else game.number, status,
+    from .base import printable
+
+    return [printable(game.game or "?"), "" if game.number is None else game.number, status,
             _short(game.player_hand.category if game.player_hand else None),
             _short(game.dealer_hand.category if game.dealer_hand else None), qualified, len(game.seats),
             sum(1 for s in game.seats if s.record is not None and s.record.decision == "call"),
@@ -114,12 +116,13 @@ def game_row(game: GameResult) -> list[Any]:
 
 def player_rows(result: TableSessionResult) -> list[list[Any]]:
     from ..rules.money import fmt, signed
+    from .base import printable
 
     rows = []
     for p in result.players:
         d = player_ledger_dict(p.ledger)
         rec = p.ledger.recorded_closing_balance
-        rows.append([p.player_id, d["games"], d["counted_games"], d["void_games"], d["cancelled_games"],
+        rows.append([printable(p.player_id), d["games"], d["counted_games"], d["void_games"], d["cancelled_games"],
                      d["invalid_games"], fmt(p.ledger.staked), fmt(p.ledger.returned), signed(p.ledger.net),
                      f"{p.ledger.rtp:.2%}" if p.ledger.rtp is not None else "n/a", fmt(p.ledger.closing_balance),
                      fmt(rec) if rec is not None else "", p.ledger.verdict])

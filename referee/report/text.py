@@ -111,7 +111,8 @@ class TextReporter(Reporter):
             self._rows.append(row)
 
     def game_payload(self, result: GameResult) -> Any:
-        return None if self.quiet else game_row(result)
+        flagged = bool(result.findings) or any(s.findings for s in result.seats)
+        return None if self.quiet else (game_row(result), flagged)
 
     def take_game(self, payload: Any) -> None:
         self.take_round(payload)
@@ -154,6 +155,9 @@ class TextReporter(Reporter):
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(tabulate(self._rows, headers=GAME_HEADERS, tablefmt="simple", disable_numparse=True))
+        if len(self._rows) < self._seen:
+            self._echo(f"{len(self._rows)} of {self._seen} games shown: a session over {SHORT_SESSION} games "
+                       f"shows the flagged ones (--all-rows prints every game).")
         self._echo()
         if result.players:
             self._echo(tabulate(player_rows(result), headers=PLAYER_HEADERS, tablefmt="simple",
