@@ -35,6 +35,8 @@ from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record
+from .ledger import BalanceState, Numbering, advance, judge, number_round, reanchor, stake_check
+from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
 
 ZERO = Decimal(0)
@@ -221,17 +223,19 @@ def _validation_findings(err: ValidationError, data: Any, file: str, line: int, 
 
 
 class _Player:
-    """One player's running state in a session."""
+    """One player's running state in a session: the two balance chains of
+    ``docs/ledger.md`` (by the rules; as the table kept it) and the stake they play."""
 
-    __slots__ = ("balance", "first_ante", "funded", "id", "ledger", "table_balance")
+    __slots__ = ("antes", "balance", "chain", "funded", "id", "ledger", "stake")
 
     def __init__(self, player_id: str, opening: Decimal | None) -> None:
         self.id = player_id
         start = opening if opening is not None else ZERO
         self.ledger = Ledger(opening_balance=start, closing_balance=start)
         self.balance = start
-        self.table_balance = start
-        self.first_ante: Decimal | None = None
+        self.chain: BalanceState = ledger_opening(opening)
+        self.antes: dict[Decimal, int] = {}
+        self.stake: Decimal | None = None
         self.funded = opening is not None
 
 
@@ -346,9 +350,7 @@ class TableAudit:
         self.ledger = Ledger()
         self.counts = GameCounts()
         self.open: _OpenGame | None = None
-        self.expected_number = 1
-        self.replayable: int | None = None
-        self.used_numbers: set[int] = set()
+        self.numbering = Numbering()
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
 
@@ -566,7 +568,7 @@ class TableAudit:
         if record.wallet is not None:
             returned = ZERO if refunded or ruling is None else ruling.returned
             self._check_wallet(record, staked, returned, refunded, emit)
-        self._check_balance(record, ruling.net if ruling is not None else ZERO, player, emit)
+        self._check_balance(record, ruling.net if ruling is not None else ZERO, refunded, player, emit)
         seat.balance = player.balance
         seat.recorded_balance = record.recorded.balance if record.recorded else None
 
@@ -581,11 +583,10 @@ class TableAudit:
             emit(codes.S001, f"Call stake {fmt(seat.call)} is not {fmt(profile.call_multiple)} × Ante "
                  f"{fmt(seat.ante)}", "call", seat.ante * profile.call_multiple, seat.call)
         if profile.fixed_stakes:
-            if player.first_ante is None:
-                player.first_ante = seat.ante
-            elif seat.ante != player.first_ante:
-                emit(codes.S002, f"Ante {fmt(seat.ante)} differs from the player's {fmt(player.first_ante)} in this "
-                     f"session; profile {profile.name} fixes stakes", "ante", player.first_ante, seat.ante)
+            player.stake, odd = stake_check(player.antes, player.stake, seat.ante)
+            if odd is not None:
+                emit(codes.S002, f"Ante {fmt(seat.ante)} differs from the player's {fmt(odd)} in this session; "
+                     f"profile {profile.name} fixes stakes", "ante", odd, seat.ante)
         if seat.bonus and profile.bonus is None:
             emit(codes.S006, f"bonus stake {fmt(seat.bonus)} under profile {profile.name}, which has no bonus; "
                  "it is returned", "bonus", ZERO, seat.bonus)
@@ -627,42 +628,34 @@ class TableAudit:
             emit(codes.W003, f"wallet cancels and refunds {fmt(back)}, expected {fmt(expected)} ({why})", "wallet",
                  expected, back)
 
-    def _check_balance(self, seat: Seat, net: Decimal, player: _Player, emit: _Emit) -> None:
+    def _check_balance(self, seat: Seat, net: Decimal, void: bool, player: _Player, emit: _Emit) -> None:
+        """The player's chains (``docs/ledger.md``): a recorded balance is right when it
+        follows from the last recorded one by the table's nets or by the rules'."""
         recorded = seat.recorded
         player.balance += net
-        step = recorded.net if recorded is not None and recorded.net is not None else net
-        expected = player.table_balance + step
-        if recorded is not None and recorded.balance is not None:
-            if recorded.balance != expected:
-                emit(codes.P005, f"balance {fmt(recorded.balance)} does not follow: {fmt(player.table_balance)} "
-                     f"{'+' if step >= 0 else '-'} {fmt(abs(step))} = {fmt(expected)}",
-                     "recorded.balance", expected, recorded.balance)
-            player.table_balance = recorded.balance
-        else:
-            player.table_balance = expected
+        table_net = net
+        if recorded is not None and recorded.net is not None:
+            table_net = recorded.net
+        elif void:
+            table_net = ZERO
+        player.chain = advance(player.chain, table_net, net)
+        if recorded is None or recorded.balance is None:
+            return
+        broken = judge(player.chain, recorded.balance)
+        if broken is not None:
+            emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
+        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None)
 
     def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
         """The table's sequence, when recorded: a second record of a game is not a new number."""
         assert result.game is not None
         again = result.game in self.seen_games
         self.seen_games.add(result.game)
-        n = model.round
-        if n is None or again:
+        if model.round is None or again:
             return
-        expected = self.expected_number
-        if n == expected or n == self.replayable:
-            self.expected_number = n + 1
-        elif n in self.used_numbers:
-            emit(codes.S003, f"round number {n} is used twice (expected {expected})", "round", expected, n)
-            self.expected_number = expected + 1
-        elif n > expected:
-            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
-            emit(codes.S004, f"round {missing} missing: round {n} follows round {expected - 1}", "round", expected, n)
-            self.expected_number = n + 1
-        else:
-            emit(codes.S009, f"round {n} is out of order (expected {expected})", "round", expected, n)
-        self.used_numbers.add(n)
-        self.replayable = n if void else None
+        found = number_round(self.numbering, model.round, False, void)
+        if found is not None:
+            emit(found.code, found.message, "round", found.expected, model.round)
 
     def _player(self, player_id: str) -> _Player:
         player = self.players.get(player_id)
