@@ -114,3 +114,33 @@ def test_par_command_stored_and_differences() -> None:
     assert differences(sheet, changed) == [f"main.cases: {sheet['main']['cases']} != {sheet['main']['cases'] + 1}"]
     code, out = run("par", "--profile", "nope", "--stored")
     assert code == 2
+
+
+def test_shipped_decisions_only_for_the_same_whole_payout_table() -> None:
+    """'Same game as a built-in' compares the whole payout table as settle pays it: a
+    profile named like a built-in but paying one line differently gets no stored table;
+    one that differs only where money is not at stake (words, rounds) gets it."""
+    from decimal import Decimal
+
+    from referee.analysis.sheet import optimal_table
+    from referee.rules.category import Category
+
+    vivo = load_profile("vivo")
+    assert optimal_table(vivo) is not None
+    same_game = vivo.model_copy(update={"rounds_agreed": 10, "rules": {}, "description": "another house"})
+    assert optimal_table(same_game) is optimal_table(vivo)
+    richer_flush = vivo.model_copy(update={"ante_paytable": {**vivo.ante_paytable, Category.FLUSH: Decimal(3)}})
+    returned_call = vivo.model_copy(update={"call_win_odds": Decimal(0)})
+    even_money = load_profile("caribbean").ante_when_not_qualified
+    caribbean_rule = vivo.model_copy(update={"ante_when_not_qualified": even_money})
+    for other in (richer_flush, returned_call, caribbean_rule):
+        assert optimal_table(other) is None
+
+
+def test_payoffs_are_the_settlement_terms() -> None:
+    """The engines' payoffs come from payout.main_terms, the terms settle applies."""
+    caribbean = Payoffs.of(load_profile("caribbean"))
+    assert {row[0] for row in caribbean.table} == {caribbean.scale}  # even money, any hand
+    vivo = Payoffs.of(load_profile("vivo"))
+    assert vivo.table[9] == (100, 102, 0, -3) and vivo.fold == -1 and vivo.scale == 1
+    assert Payoffs.of(load_profile("bonus-100")).table[5][1] == 2  # flush 2:1, the Call returned

@@ -204,12 +204,10 @@ class FlopSolver:
         np = self.np
         m = counts.shape[0]
         p = self.payoffs
-        nq_pay = np.array(p.not_qualified, dtype=np.int64)
-        win_pay = np.array(p.win, dtype=np.int64)
-        value = (counts[:, :, NOT_QUALIFIED] * nq_pay + counts[:, :, WIN] * win_pay).sum(axis=1) \
-            + counts[:, :, LOSE].sum(axis=1) * p.lose
-        calls = value > -p.scale * completions
-        indifferent = value == -p.scale * completions
+        pay = np.array(p.table, dtype=np.int64)  # [category, outcome]
+        value = (counts * pay).sum(axis=(1, 2))
+        calls = value > p.fold * completions
+        indifferent = value == p.fold * completions
         totals = Totals()
         totals.situations = weight * m
         totals.calling_situations = weight * int(calls.sum())
@@ -287,14 +285,14 @@ def solve_pure(profile: Profile, deck: Sequence[int]) -> Totals:
                     row[NOT_QUALIFIED if dealer < q else WIN if player > dealer else TIE if player == dealer
                         else LOSE] += 1
             completions = sum(map(sum, counts))
-            value = sum(Fraction(row[NOT_QUALIFIED] * p.not_qualified[c] + row[WIN] * p.win[c] + row[LOSE] * p.lose,
-                                 p.scale) for c, row in enumerate(counts))
+            value = Fraction(p.value(counts), p.scale)
             totals.cases += completions
             totals.situations += 1
             target = totals.counts
-            if value > -completions:
+            fold = Fraction(p.fold * completions, p.scale)
+            if value > fold:
                 totals.calling_situations += 1
-            elif value == -completions:
+            elif value == fold:
                 totals.indifferent_situations += 1
                 totals.fold += completions
                 target = totals.indifferent_counts

@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import MissingDataError
 from ..rules.evaluator import CATEGORY_NAMES, tables, value_of_key
 from ..rules.evaluator import KEYS as CARD_KEYS
+from ..rules.payout import MainGame, bonus_term
 from ..rules.profile import Profile
 from ..rules.strategy import OUTCOMES, Payoffs
 from .par import FULL_DECK, DecisionTable, Totals, solve
@@ -36,11 +37,11 @@ def main_sheet(profile: Profile, totals: Totals) -> dict[str, Any]:
     cases = totals.cases
     calls = cases - totals.fold
     by_outcome = [sum(row[k] for row in totals.counts) for k in range(4)]
-    net_scaled = -totals.fold * p.scale
+    net_scaled = totals.fold * p.fold
     table = []
     for c in range(9, -1, -1):
         nq, win, tie, lose = totals.counts[c]
-        contribution = nq * p.not_qualified[c] + win * p.win[c] + lose * p.lose
+        contribution = sum(n * pay for n, pay in zip(totals.counts[c], p.table[c], strict=True))
         net_scaled += contribution
         table.append({"category": CATEGORY_NAMES[c], "cases": nq + win + tie + lose,
                       "probability": (nq + win + tie + lose) / cases,
@@ -79,16 +80,18 @@ def bonus_sheet(profile: Profile) -> dict[str, Any] | None:
     if rule is None:
         return None
     t = tables()
-    floor = rule.minimum.floor()
+    pays: dict[int, bool] = {}  # by hand value: whether settle pays the bonus (payout.bonus_term)
     paid = [0] * 10
     unpaid = [0] * 10
     for five in combinations(range(52), 5):
         value = value_of_key(sum(CARD_KEYS[c] for c in five), 5, t)
-        category = value >> 20
-        if CATEGORY_NAMES[category] in rule.paytable and value >= floor:
-            paid[category] += 1
+        wins = pays.get(value)
+        if wins is None:
+            wins = pays[value] = bonus_term(profile, value, folded=False).rule.pays
+        if wins:
+            paid[value >> 20] += 1
         else:
-            unpaid[category] += 1
+            unpaid[value >> 20] += 1
     total = sum(paid) + sum(unpaid)
     net = Fraction(0)
     rows = []
@@ -150,13 +153,13 @@ def stored_decisions(name: str) -> DecisionTable | None:
 
 def optimal_table(profile: Profile) -> DecisionTable | None:
     """The shipped decision table that is right for ``profile``: only a built-in's, and
-    only when the profile's main game is exactly that built-in's."""
+    only when the profile's main game is exactly that built-in's: the whole payout table
+    (every ending, every category, as ``settle`` pays it), the Call and the qualifier."""
     from ..profiles import BUILTIN, resolve_profile
 
     if profile.name not in BUILTIN:
         return None
-    builtin = resolve_profile(profile.name).profile
-    same = Payoffs.of(builtin) == Payoffs.of(profile) and builtin.dealer_qualifier == profile.dealer_qualifier
+    same = MainGame.of(resolve_profile(profile.name).profile) == MainGame.of(profile)
     return stored_decisions(profile.name) if same else None
 
 

@@ -19,12 +19,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import lcm
 
+from .category import CATEGORY_SHIFT, Category
 from .evaluator import (
-    CATEGORY_NAMES,
-    CATEGORY_SHIFT,
     FLUSH_BITS,
     SMALL_KEYS,
     SMALL_SHIFT,
@@ -32,7 +32,8 @@ from .evaluator import (
     suited_value,
     tables,
 )
-from .profile import AnteWhenNotQualified, Profile
+from .payout import Ending, MainGame, bonus_term
+from .profile import Profile
 
 COMPLETIONS = 1_070_190
 NOT_QUALIFIED, WIN, TIE, LOSE = 0, 1, 2, 3
@@ -58,35 +59,47 @@ class CallCounts:
     def call_value(self, profile: Profile) -> Fraction:
         """Expected net of calling, in Antes (Ante and Call together), exact."""
         p = Payoffs.of(profile)
-        total = sum(nq * p.not_qualified[c] + win * p.win[c] + lose * p.lose
-                    for c, (nq, win, _tie, lose) in enumerate(self.counts))
-        return Fraction(total, p.scale * self.total())
+        return Fraction(p.value(self.counts), p.scale * self.total())
 
 
 @dataclass(frozen=True)
 class Payoffs:
-    """Net results per Ante, scaled to integers by ``scale``."""
+    """Net results per Ante (Ante and Call together) by the player's final category and
+    how the game ends, scaled to integers by ``scale``: the profile's payout rules
+    (:func:`referee.rules.payout.main_terms`, the ones ``settle`` applies) in the form the
+    counting engines need. ``game`` is the whole table they come from; two profiles with
+    equal ``game`` are the same game."""
 
     scale: int
-    not_qualified: tuple[int, ...]  # by category
-    win: tuple[int, ...]  # by category
-    lose: int
+    table: tuple[tuple[int, int, int, int], ...]  # [category order][NOT_QUALIFIED, WIN, TIE, LOSE]
+    fold: int
     call_stake: Fraction
+    game: MainGame
 
     @classmethod
     def of(cls, profile: Profile) -> Payoffs:
-        ante = [Fraction(profile.ante_paytable[c]) for c in CATEGORY_NAMES]
-        call = Fraction(profile.call_multiple)
-        call_win = call * Fraction(profile.call_win_odds)
-        even = profile.ante_when_not_qualified is AnteWhenNotQualified.EVEN_MONEY
-        nq = [Fraction(1) if even else a for a in ante]
-        win = [a + call_win for a in ante]
-        scale = lcm(*(x.denominator for x in (*nq, *win, call)))
-        return cls(scale, tuple(int(x * scale) for x in nq), tuple(int(x * scale) for x in win),
-                   int(-(1 + call) * scale), call)
+        return _payoffs(MainGame.of(profile))
+
+    def value(self, counts: Sequence[Sequence[int]]) -> int:
+        """The scaled net of outcome counts ``counts[category][outcome]``."""
+        return sum(n * pay for row, pays in zip(counts, self.table, strict=True)
+                   for n, pay in zip(row, pays, strict=True))
+
+    def by_outcome(self, outcome: int) -> tuple[int, ...]:
+        """One outcome's scaled net for each category (high card first)."""
+        return tuple(row[outcome] for row in self.table)
 
 
-FOLD_VALUE = Fraction(-1)
+@lru_cache(maxsize=16)
+def _payoffs(game: MainGame) -> Payoffs:
+    """Cached by the game (a value): the decision audit asks once a situation."""
+    ends = (Ending.NOT_QUALIFIED, Ending.WIN, Ending.TIE, Ending.LOSE)
+    nets = [[Fraction(game.net(e, c)) for e in ends] for c in Category.ranked()]
+    fold = Fraction(game.net(Ending.FOLD, Category.HIGH_CARD))
+    call = Fraction(game.call_multiple)
+    scale = lcm(*(x.denominator for x in (*(x for row in nets for x in row), fold, call)))
+    table = tuple((int(a * scale), int(b * scale), int(c * scale), int(d * scale)) for a, b, c, d in nets)
+    return Payoffs(scale, table, int(fold * scale), call, game)
 
 
 def call_counts(private: Sequence[int], flop: Sequence[int], qualifier: int) -> CallCounts:
@@ -157,18 +170,14 @@ def _dealer_values(
 
 
 def bonus_edge(profile: Profile, five_value: int, ante: Fraction, bonus: Fraction) -> Fraction:
-    """What calling gains over folding on the side bet, in Antes.
-
-    Only a bonus that a fold forfeits matters, and then only when the five cards
-    already win it: folding loses the stake, calling collects ``stake × odds``.
-    """
-    rule = profile.bonus
-    if rule is None or not bonus or not rule.fold_forfeits or not rule.minimum.passes(five_value):
+    """What calling gains over folding on the side bet, in Antes: the difference between
+    the bonus's settlement after a call and after a fold (``payout.bonus_term``, as
+    ``settle`` applies it). Only a bonus that a fold forfeits differs, and then only when
+    the five cards already win it: folding loses the stake, calling collects ``stake × odds``."""
+    if not bonus or profile.bonus is None:
         return Fraction(0)
-    odds = rule.paytable.get(CATEGORY_NAMES[five_value >> CATEGORY_SHIFT])
-    if odds is None:
-        return Fraction(0)
-    return bonus * (Fraction(odds) + 1) / ante
+    called, folded = bonus_term(profile, five_value, False), bonus_term(profile, five_value, True)
+    return bonus * (Fraction(called.net) - Fraction(folded.net)) / ante if called.rule.pays else Fraction(0)
 
 
 def should_call(
@@ -180,4 +189,10 @@ def should_call(
     equality the player folds, risking less for the same value.
     """
     counts = call_counts(private, flop, profile.dealer_qualifier.floor())
-    return counts.call_value(profile) + edge > FOLD_VALUE
+    return counts.call_value(profile) + edge > fold_value(profile)
+
+
+def fold_value(profile: Profile) -> Fraction:
+    """What folding is worth, in Antes (the fold's Ante line: -1 in every profile so far)."""
+    p = Payoffs.of(profile)
+    return Fraction(p.fold, p.scale)
