@@ -10,6 +10,7 @@ import pytest
 
 from referee.profile_template import TEMPLATE
 from referee.profiles import ProfileError, parse_profile, resolve_profile
+from referee.rules.category import Category
 
 from .conftest import SAMPLES, check_json, run
 
@@ -101,7 +102,7 @@ def test_the_notations_the_tool_prints_are_read() -> None:
            .replace("rank: 4}", "rank: 10}")
            .replace("ante_when_not_qualified: paytable", "ante_when_not_qualified: even money"))
     profile = parse_profile(odd.encode(), "t")
-    assert profile.call_win_odds == 0 and profile.ante_paytable["full_house"] == Decimal("1.5")
+    assert profile.call_win_odds == 0 and profile.ante_paytable[Category.FULL_HOUSE] == Decimal("1.5")
     assert profile.dealer_qualifier.rank == "T" and profile.ante_when_not_qualified == "even_money"
     queens = parse_profile(TEMPLATE.replace("rank: 4}", "rank: q}").encode(), "t")
     assert queens.dealer_qualifier.rank == "Q"

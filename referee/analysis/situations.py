@@ -35,7 +35,7 @@ from typing import Any
 
 from ..profiles import resolve_profile
 from ..rules.profile import Profile
-from ..rules.strategy import COMPLETIONS, LOSE, NOT_QUALIFIED, WIN, Payoffs
+from ..rules.strategy import COMPLETIONS, NOT_QUALIFIED, Payoffs
 
 PAIRS = 1176  # C(49, 2) hole pairs a flop
 TURN_RIVER = 1081  # C(47, 2)
@@ -58,7 +58,7 @@ def cache_root() -> Path:
 def digest(profile: Profile) -> str:
     """What a table's figures depend on: the payouts (as exact integers) and the qualifier."""
     p = Payoffs.of(profile)
-    text = repr((FORMAT, p.scale, p.not_qualified, p.win, p.lose, profile.dealer_qualifier.floor()))
+    text = repr((FORMAT, p.scale, p.table, p.fold, profile.dealer_qualifier.floor()))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -112,8 +112,7 @@ def build_block(profile: Profile, flop: tuple[int, ...]) -> bytes:
     solver = FlopSolver(FULL_DECK, p, profile.dealer_qualifier.floor(), _tables())
     _, counts, completions = solver.flop_counts(flop)
     assert completions == COMPLETIONS and counts.shape == (PAIRS, 10, 4)
-    exact = [sum(int(row[NOT_QUALIFIED]) * p.not_qualified[c] + int(row[WIN]) * p.win[c] + int(row[LOSE]) * p.lose
-                 for c, row in enumerate(pair)) for pair in counts.tolist()]
+    exact = [p.value(pair) for pair in counts.tolist()]
     numerators = np.array(exact, dtype=np.int64)
     if numerators.tolist() != exact:  # pragma: no cover - payouts beyond 64 bits
         raise OverflowError("call values beyond 64 bits")
