@@ -251,8 +251,15 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
               help="Write the injected faults (session, round, kind, code) as JSON to FILE.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default="yaml", show_default=True)
 @click.option("--output", "-o", metavar="FILE", default=None, help="The log to write ('-' or none: standard output).")
-def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float, bonus: float,
-             faults: float, faults_manifest: str | None, fmt: str, output: str | None) -> None:
+@click.option("--seats", metavar="N|A-B", default=None,
+              help="Deal a live table in format 2: N seats a game, or A to B; --rounds counts games. Players mix "
+                   "policies unless --policy is given.")
+@click.option("--seat-lines", is_flag=True, help="With --seats and --format jsonl: one line a seat after its game.")
+@click.option("--own-cards", is_flag=True, help="With --seats: each seat its own two cards (at most 22 seats).")
+@click.pass_context
+def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
+             bonus: float, faults: float, faults_manifest: str | None, fmt: str, output: str | None,
+             seats: str | None, seat_lines: bool, own_cards: bool) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
     from decimal import Decimal
 
@@ -266,10 +273,34 @@ def simulate(profile_name: str, sessions: int, rounds: int, seed: int, policy: s
         raise click.BadParameter(str(err), param_hint="--profile") from None
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults)
+    table = None
+    if seats is not None:
+        from .simulate_table import TableSettings, parse_seats
+
+        try:
+            span = parse_seats(seats)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--seats") from None
+        chosen = ctx.get_parameter_source("policy") is not click.core.ParameterSource.DEFAULT
+        table = TableSettings(profile, span, sessions, rounds, seed, policy if chosen else "mix",
+                              Decimal(str(bonus)), faults, own_cards)
     with contextlib.ExitStack() as outputs:
         # Both files are committed together, the log last: an interrupted run leaves neither.
         out = outputs.enter_context(open_output(output or STDOUT))
         manifest = outputs.enter_context(open_output(faults_manifest)) if faults_manifest else None
+        if table is not None:
+            from .simulate_table import write_tables
+
+            try:
+                write_tables(table, fmt, out, seat_lines)
+            except ValueError as err:
+                raise click.UsageError(str(err)) from None
+            if manifest is not None:
+                import json
+
+                json.dump([f.as_dict() for f in table.manifest], manifest, indent=1)
+                manifest.write("\n")
+            return
         write(settings, fmt, out)
         if manifest is not None:
             import json

@@ -198,3 +198,56 @@ def test_text_and_junit_reports_of_a_table(tmp_path: Path) -> None:
     _, xml = run("check", "--format", "junit", path)
     assert 'name="game g1 (line' in xml and xml.count("P004 [error] game g1, player a") == 1
     assert 'tests="3" failures="1" errors="0" skipped="1"' in xml
+
+
+def _simulate(tmp_path: Path, name: str, *args: str) -> str:
+    out = tmp_path / name
+    code, _ = run("simulate", *args, "--output", str(out))
+    assert code == 0
+    return str(out)
+
+
+@pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
+def test_simulated_tables_are_clean(tmp_path: Path, profile: str) -> None:
+    for fmt, extra in (("yaml", ()), ("jsonl", ()), ("jsonl", ("--seat-lines",)), ("yaml", ("--own-cards",))):
+        log = _simulate(tmp_path, f"t.{fmt}", "--seats", "1-9", "--rounds", "40", "--sessions", "2", "--seed", "3",
+                        "--profile", profile, "--bonus", "1", "--format", fmt, *extra)
+        code, report = check_json(log)
+        assert code == 0, (fmt, extra, findings(report)[:5])
+        games = report["summary"]["games"]
+        assert games["counted"] + games["cancelled"] >= 80 and games["seats"] >= 80
+
+
+def test_table_faults_are_found_exactly_as_the_manifest_says(tmp_path: Path) -> None:
+    from collections import Counter
+
+    manifest = tmp_path / "m.json"
+    for extra in ((), ("--seat-lines",)):
+        log = _simulate(tmp_path, "f.jsonl", "--seats", "2-12", "--rounds", "150", "--sessions", "3", "--seed", "8",
+                        "--profile", "bonus-aa", "--bonus", "1", "--faults", "0.15", "--format", "jsonl",
+                        "--faults-manifest", str(manifest), *extra)
+        injected = json.loads(manifest.read_text())
+        assert {i["kind"] for i in injected} == {"cards_differ", "wallet_credit", "wallet_debit", "player_twice",
+                                                 "cancelled_paid"}
+        _, report = check_json(log)
+        found = Counter((s["id"], f["game"], f["player"], f["code"]) for s in report["sessions"]
+                        for f in s["findings"])
+        expected = Counter((i["session"], i["game"], i["player"], i["code"]) for i in injected)
+        assert found == expected
+
+
+@pytest.mark.slow
+def test_jobs_keep_games_whole_and_reports_identical(tmp_path: Path) -> None:
+    log = _simulate(tmp_path, "big.jsonl", "--seats", "20-40", "--rounds", "60", "--sessions", "8", "--seed", "2",
+                    "--faults", "0.1", "--format", "jsonl", "--seat-lines")
+    assert Path(log).stat().st_size > 2 << 20
+    outputs = [run("check", "--format", "json", "--jobs", jobs, log) for jobs in ("1", "2")]
+    assert outputs[0] == outputs[1] and outputs[0][0] == 1
+
+
+def test_simulated_tables_are_reproducible(tmp_path: Path) -> None:
+    a = _simulate(tmp_path, "a.yaml", "--seats", "5", "--rounds", "10", "--seed", "9", "--faults", "0.3")
+    b = _simulate(tmp_path, "b.yaml", "--seats", "5", "--rounds", "10", "--seed", "9", "--faults", "0.3")
+    assert Path(a).read_bytes() == Path(b).read_bytes()
+    code, out = run("simulate", "--seats", "30", "--own-cards")
+    assert code == 2 and "at most 22" in out

@@ -1,0 +1,316 @@
+"""Dealing live-table sessions in format 2: one deal per game, many seats, a wallet.
+
+Why a separate simulator: a live table is not N format-1 sessions side by side. One
+deal is shared by every seat (or, at a land-based table, each seat gets its own two
+cards from the same deck), players come and go between games, each with their own
+stake and way of playing, and the wallet moves money per bet. The faults are the
+table's own kinds: two records of one game with different cards, a wallet that moved
+the wrong amount, a player seated twice, a cancelled game that was paid anyway. The
+manifest says which finding each fault must give, seat by seat.
+
+Reproducible like :mod:`referee.simulate`: one ``random.Random(seed)`` drives
+everything in a fixed order.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from decimal import Decimal
+from random import Random
+from typing import Any, Literal, TextIO
+
+from .audit import codes
+from .audit.codes import FindingCode
+from .rules.cards import DECK, Card
+from .rules.money import dumps, plain
+from .rules.profile import Profile
+from .rules.settlement import Deal, Ruling, settle
+from .simulate import POLICIES, Policy, optimal_policy, simple_policy
+
+TABLE_FAULTS: dict[str, tuple[FindingCode, ...]] = {
+    "cards_differ": (codes.G001,),  # a second record of the game, a card changed
+    "wallet_credit": (codes.W002,),  # the payout moved one unit too many
+    "wallet_debit": (codes.W001,),  # a stake not debited
+    "player_twice": (codes.G002,),  # a seat written twice
+    "cancelled_paid": (codes.G003, codes.W003),  # a cancelled game paid (W002 too where a seat was credited)
+}
+ANTES = (Decimal(1), Decimal(2), Decimal(5))
+OWN_CARDS_MAX_SEATS = 22  # 52 cards: 5 board, 2 dealer, 2 a seat
+CANCELLED_RATE = 0.01  # games cancelled (and refunded) correctly
+SPLIT_RATE = 0.02  # games written as two records (an export per seat range), cards identical
+
+
+def parse_seats(text: str) -> tuple[int, int]:
+    """``7`` or ``1-7``: the fewest and most seats taken at a game."""
+    low, _, high = text.partition("-")
+    try:
+        a, b = int(low), int(high or low)
+    except ValueError:
+        raise ValueError(f"{text!r}: expected a number of seats such as 7, or a range such as 1-7") from None
+    if not 1 <= a <= b:
+        raise ValueError(f"{text!r}: seats run from 1 up, the range low to high")
+    return a, b
+
+
+@dataclass(slots=True)
+class TableFault:
+    session: str
+    game: str
+    player: str | None
+    kind: str
+    code: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "game": self.game, "player": self.player, "kind": self.kind,
+                "code": self.code}
+
+
+@dataclass(slots=True)
+class TableSettings:
+    profile: Profile
+    seats: tuple[int, int] = (7, 7)
+    sessions: int = 1
+    games: int = 20
+    seed: int = 0
+    policy: str = "mix"
+    bonus: Decimal = Decimal(0)
+    faults: float = 0.0
+    own_cards: bool = False
+    manifest: list[TableFault] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Player:
+    id: str
+    ante: Decimal
+    bonus: Decimal
+    policy: Policy
+    balance: Decimal
+
+
+class _Table:
+    """One session at one table: the players, the running balances, the transactions."""
+
+    def __init__(self, s: TableSettings, rng: Random, index: int) -> None:
+        self.s = s
+        self.rng = rng
+        self.id = f"sim-table-{s.profile.name}-{s.seed}-{index + 1}"
+        self.table = f"T{index + 1}"
+        pool = max(s.seats[1] + s.seats[1] // 2, 2)
+        policies: tuple[Policy, ...] = ("always-call", "simple") if s.policy == "mix" else (s.policy,)  # type: ignore[assignment]
+        opening = Decimal(1000)
+        self.players = [
+            _Player(f"p-{index + 1}-{n + 1:03d}", ANTES[n % len(ANTES)],
+                    s.bonus if s.profile.bonus is not None else Decimal(0), policies[n % len(policies)], opening)
+            for n in range(pool)]
+        self.transactions = 0
+
+    def header(self) -> dict[str, Any]:
+        return {"id": self.id, "profile": self.s.profile.name, "table": self.table, "currency": "EUR",
+                "opening_balances": {p.id: plain(p.balance) for p in self.players}}
+
+    def games(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for number in range(1, self.s.games + 1):
+            out.extend(self._game(number))
+        return out
+
+    def _tx(self) -> str:
+        self.transactions += 1
+        return f"{self.id}/tx-{self.transactions}"
+
+    def _game(self, number: int) -> list[dict[str, Any]]:
+        rng, s = self.rng, self.s
+        low, high = s.seats
+        count = rng.randint(low, high)
+        seated = rng.sample(self.players, count)
+        own = s.own_cards
+        cards = [DECK[i] for i in rng.sample(range(52), 7 + 2 * (count if own else 1))]
+        dealer, flop, turn, river = cards[0:2], cards[2:5], cards[5], cards[6]
+        hands = [cards[7 + 2 * i: 9 + 2 * i] for i in range(count)] if own else [cards[7:9]] * count
+        game_id = f"{self.table}-{number:06d}"
+        fault = self._draw_fault()
+        cancelled = fault == "cancelled_paid" or (fault is None and rng.random() < CANCELLED_RATE)
+        game: dict[str, Any] = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",
+                                "dealer_id": f"d-{1 + number % 3}"}
+        if not own:
+            game["player"] = [str(c) for c in hands[0]]
+        game.update({"flop": [str(c) for c in flop], "turn": str(turn), "river": str(river),
+                     "dealer": [str(c) for c in dealer]})
+        seats = [self._seat(p, hand, flop, turn, river, dealer, own, cancelled and fault is None)
+                 for p, hand in zip(seated, hands, strict=True)]
+        game["seats"] = seats
+        records = [game]
+        if fault is not None:
+            records = self._inject(fault, game, seats)
+        elif len(seats) > 1 and rng.random() < SPLIT_RATE:
+            cut = rng.randint(1, len(seats) - 1)
+            second = {k: v for k, v in game.items() if k not in ("round", "seats")}
+            second["seats"] = seats[cut:]
+            game["seats"] = seats[:cut]
+            records = [game, second]
+        return records
+
+    def _draw_fault(self) -> str | None:
+        if not self.s.faults or self.rng.random() >= self.s.faults:
+            return None
+        kinds = list(TABLE_FAULTS)
+        return kinds[self.rng.randrange(len(kinds))]
+
+    def _seat(self, p: _Player, hand: list[Card], flop: list[Card], turn: Card, river: Card, dealer: list[Card],
+              own: bool, refunded: bool) -> dict[str, Any]:
+        call = self._decide(p, hand, flop)
+        decision: Literal["call", "fold"] = "call" if call else "fold"
+        ruling = settle(self.s.profile, Deal(p.ante, hand, flop, decision, turn, river, dealer, p.bonus))
+        seat: dict[str, Any] = {"player_id": p.id, "ante": plain(p.ante)}
+        if p.bonus:
+            seat["bonus"] = plain(p.bonus)
+        seat["decision"] = decision
+        if own:
+            seat["player"] = [str(c) for c in hand]
+        wallet = [{"id": self._tx(), "kind": "debit", "amount": plain(p.ante + p.bonus)}]
+        if ruling.call_stake:
+            wallet.append({"id": self._tx(), "kind": "debit", "amount": plain(ruling.call_stake)})
+        if refunded:
+            wallet.append({"id": self._tx(), "kind": "refund", "amount": plain(ruling.staked)})
+            seat["recorded"] = {"outcome": "void", "net": 0, "balance": plain(p.balance)}
+        else:
+            p.balance += ruling.net
+            if ruling.returned:
+                wallet.append({"id": self._tx(), "kind": "credit", "amount": plain(ruling.returned)})
+            seat["recorded"] = _recorded(ruling, p.balance)
+        seat["wallet"] = wallet
+        seat["_returned"] = ruling.returned
+        return seat
+
+    def _decide(self, p: _Player, hand: list[Card], flop: list[Card]) -> bool:
+        if p.policy == "always-call":
+            return True
+        if p.policy == "optimal":
+            return optimal_policy(self.s.profile, hand, flop, p.ante, p.bonus)
+        return simple_policy(hand, flop)
+
+    def _inject(self, kind: str, game: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rng, gid = self.rng, game["game"]
+        note = self._note
+        if kind == "cards_differ":
+            dealt = {*game.get("player", []), *game["flop"], game["turn"], game["river"], *game["dealer"]}
+            dealt |= {c for seat in seats for c in seat.get("player", [])}
+            unseen = [str(c) for c in DECK if str(c) not in dealt]
+            second = {k: v for k, v in game.items() if k not in ("round", "seats")}
+            second["river"] = unseen[rng.randrange(len(unseen))]
+            second["seats"] = []
+            note(gid, None, kind, codes.G001)
+            return [game, second]
+        if kind == "player_twice":
+            seat = seats[rng.randrange(len(seats))]
+            seats.append(copy.deepcopy(seat))
+            note(gid, seat["player_id"], kind, codes.G002)
+        elif kind == "wallet_credit":
+            seat = seats[rng.randrange(len(seats))]
+            credits = [m for m in seat["wallet"] if m["kind"] == "credit"]
+            if credits:
+                credits[0]["amount"] = plain(Decimal(str(credits[0]["amount"])) + 1)
+            else:
+                seat["wallet"].append({"id": self._tx(), "kind": "credit", "amount": 1})
+            note(gid, seat["player_id"], kind, codes.W002)
+        elif kind == "wallet_debit":
+            seat = seats[rng.randrange(len(seats))]
+            seat["wallet"].pop(0)
+            note(gid, seat["player_id"], kind, codes.W001)
+        elif kind == "cancelled_paid":
+            for seat in seats:
+                note(gid, seat["player_id"], kind, codes.G003)
+                note(gid, seat["player_id"], kind, codes.W003)
+                if seat["_returned"]:
+                    note(gid, seat["player_id"], kind, codes.W002)
+        return [game]
+
+    def _note(self, game: str, player: str | None, kind: str, code: str) -> None:
+        self.s.manifest.append(TableFault(self.id, game, player, kind, code))
+
+
+def _recorded(ruling: Ruling, balance: Decimal) -> dict[str, Any]:
+    recorded: dict[str, Any] = {"outcome": ruling.outcome}
+    if ruling.player_hand is not None:
+        recorded["player_hand"] = ruling.player_hand.category
+    if ruling.dealer_hand is not None:
+        recorded["dealer_hand"] = ruling.dealer_hand.category
+        recorded["dealer_qualified"] = ruling.dealer_qualified
+    recorded["ante"] = plain(ruling.ante)
+    recorded["call"] = plain(ruling.call)
+    if ruling.bonus_stake:
+        recorded["bonus"] = plain(ruling.bonus)
+    recorded["net"] = plain(ruling.net)
+    recorded["balance"] = plain(balance)
+    return recorded
+
+
+def simulate_tables(settings: TableSettings) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Each session's header and its game records, in order."""
+    rng = Random(settings.seed)
+    out = []
+    for index in range(settings.sessions):
+        table = _Table(settings, rng, index)
+        out.append((table.header(), table.games()))
+    return out
+
+
+def _clean(game: dict[str, Any]) -> dict[str, Any]:
+    if "seats" in game:
+        game = {**game, "seats": [{k: v for k, v in s.items() if not k.startswith("_")} for s in game["seats"]]}
+    return game
+
+
+def write_tables(settings: TableSettings, fmt: str, out: TextIO, seat_lines: bool = False) -> None:
+    """Write format 2: ``yaml`` (one document a session), ``json`` (one session) or
+    ``jsonl`` (seats inline, or with ``seat_lines`` one line a seat after its game)."""
+    if settings.own_cards and settings.seats[1] > OWN_CARDS_MAX_SEATS:
+        raise ValueError(f"with a hand per seat a deck deals at most {OWN_CARDS_MAX_SEATS} seats")
+    if fmt == "json" and settings.sessions != 1:
+        raise ValueError("a format-2 JSON document holds one session: use yaml or jsonl for several")
+    for index, (header, games) in enumerate(simulate_tables(settings)):
+        games = [_clean(g) for g in games]
+        if fmt == "jsonl":
+            out.write(dumps({"session": header, "format": 2}, ensure_ascii=False, separators=(",", ":")) + "\n")
+            for game in games:
+                head = {k: v for k, v in game.items() if k != "seats"} if seat_lines else game
+                out.write(dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n")
+                if seat_lines:
+                    for seat in game["seats"]:
+                        out.write(dumps({"game": game["game"], "seat": seat}, ensure_ascii=False,
+                                        separators=(",", ":")) + "\n")
+        elif fmt == "json":
+            out.write(dumps({"format": 2, "session": header, "games": games}, ensure_ascii=False, indent=1) + "\n")
+        else:
+            out.write(("---\n" if index else "") + _yaml(header, games))
+
+
+def _yaml(header: dict[str, Any], games: list[dict[str, Any]]) -> str:
+    """Block YAML whose values are JSON flow scalars and lists (YAML reads them alike)."""
+    from .simulate import _flow
+
+    lines = ["format: 2", "session:"]
+    for key, value in header.items():
+        lines.append(f"  {key}: {_flow(value)}")
+    lines.append("games:")
+    for game in games:
+        first = True
+        for key, value in game.items():
+            prefix = "  - " if first else "    "
+            first = False
+            if key != "seats":
+                lines.append(f"{prefix}{key}: {_flow(value)}")
+                continue
+            lines.append(f"{prefix}seats:" if value else f"{prefix}seats: []")
+            for seat in value:
+                inner = True
+                for k, v in seat.items():
+                    lead = "      - " if inner else "        "
+                    inner = False
+                    lines.append(f"{lead}{k}: {_flow(v)}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["POLICIES", "TABLE_FAULTS", "TableSettings", "parse_seats", "write_tables"]
