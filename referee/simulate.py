@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from copy import deepcopy
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -30,31 +31,50 @@ from .rules.strategy import bonus_edge, should_call
 
 Policy = Literal["always-call", "simple", "optimal"]
 POLICIES = ("always-call", "simple", "optimal")
+#: Every fault kind and the one finding it must give (the manifest says so per fault).
 FAULTS: dict[str, FindingCode] = {
-    "wrong_net": codes.P004,
-    "wrong_wager": codes.P001,
-    "wrong_balance": codes.P005,
-    "wrong_hand": codes.K001,
-    "duplicate_card": codes.V001,
-    "missing_river": codes.V001,
+    "wrong_net": codes.P004,          # net +1 and the balance carries it (the wallet was paid wrong)
+    "net_only": codes.P004,           # net +1 beside a right balance (only the field was wrong)
+    "wrong_wager": codes.P001,        # the Ante's result +1
+    "wrong_balance": codes.P005,      # balance +5, carried on by the table
+    "balance_slip": codes.P005,       # balance +7 this round only, right again the next
+    "wrong_hand": codes.K001,         # the next category
+    "mistyped_field": codes.H001,     # player_hand spelt "two pair": the round is still ruled
+    "duplicate_card": codes.V001,     # a card twice, settled as valid
+    "missing_river": codes.V001,      # a call without a river, settled as valid
+    "non_card_token": codes.V001,     # a transcription slip ("Kdd"), settled as valid
+    "void_as_loss": codes.V001,       # a card twice, recorded as a loss
+    "recorded_void": codes.V002,      # a valid deal recorded void, replayed under its number
     "skipped_round": codes.S004,
-    "repeated_round": codes.S003,
-    "changed_stake": codes.S002,
+    "repeated_round": codes.S003,     # a round numbered as the one before
+    "duplicated_record": codes.S003,  # the same record written twice
+    "changed_stake": codes.S002,      # one round at twice the Ante
+    "wrong_call_stake": codes.S001,   # call: 2 × Ante on a fold, or 1 × Ante on a call
+    "broken_line": codes.H004,        # JSON Lines only: a round line cut short
+    "broken_session_line": codes.H004,  # JSON Lines only: a session line cut short
 }
+#: Faults of the JSON Lines text itself, drawn only when writing JSON Lines.
+LINE_FAULTS = ("broken_line", "broken_session_line")
+#: Faults whose rounds the table voids and replays.
+VOID_FAULTS = ("duplicate_card", "missing_river", "non_card_token", "void_as_loss", "recorded_void")
+_BREAK = "\x00break"  # marks a record whose JSON Lines line is written cut short
 
 
 @dataclass(slots=True)
 class Injected:
     session: str
-    round: int
+    round: int | None
     kind: str
     code: FindingCode
     ordinal: int = 0
+    line: int | None = None
+    record: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """``round`` is the number as written in the file; ``ordinal`` the round's position."""
+        """``round`` is the number as written in the file; ``ordinal`` the round's position;
+        ``codes`` every finding the fault must give; ``line`` where (JSON Lines output)."""
         return {"session": self.session, "round": self.round, "ordinal": self.ordinal, "kind": self.kind,
-                "code": self.code}
+                "code": self.code, "codes": [self.code], "line": self.line}
 
 
 @dataclass(slots=True)
@@ -68,6 +88,8 @@ class Settings:
     bonus: Decimal = Decimal(0)
     faults: float = 0.0
     manifest: list[Injected] = field(default_factory=list)
+    #: The output format: faults of the JSON Lines text are drawn only for ``jsonl``.
+    format: str = "yaml"
 
 
 def simple_policy(player: list[Card], flop: list[Card]) -> bool:
@@ -112,7 +134,13 @@ def _decide(settings: Settings, player: list[Card], flop: list[Card], ante: Deci
 
 
 class _Session:
-    """Deals one session's rounds with its running numbering and balances."""
+    """Deals one session's rounds with its running numbering and balances.
+
+    Faults are drawn where the audit can see them: a fault the state around it would
+    hide (a wrong balance right after a round whose nets are unreadable, a second slip
+    on a slip, a stake change that would become the session's stake) is not drawn
+    there; docs/ledger.md says why each is undetectable.
+    """
 
     def __init__(self, settings: Settings, rng: Random, session_id: str) -> None:
         self.s = settings
@@ -122,6 +150,9 @@ class _Session:
         self.number_shift = 0
         self.balance_drift = Decimal(0)
         self.last_void = False
+        self.last_fault: str | None = None
+        self.antes = [0, 0]  # rounds at the session's Ante, at a changed one
+        self.slip = Decimal(0)
 
     def rounds(self) -> Iterator[dict[str, Any]]:
         counted = 0
@@ -131,21 +162,38 @@ class _Session:
             fault = self._draw_fault(number)
             record, void = self._round(number, fault)
             self.last_void = void
+            self.last_fault = fault
             counted += not void
             yield record
+            if fault == "duplicated_record":
+                copy = deepcopy(record)
+                self.s.manifest[-1].record = copy
+                yield copy
 
     def _draw_fault(self, number: int) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
             return None
-        # A repeated number right after a void deal would read as its replay (§07), so not there.
-        first_or_replay = number == 1 or self.last_void
-        kinds = [k for k in FAULTS if not first_or_replay or k not in ("changed_stake", "repeated_round")]
+        excluded = {"broken_session_line"}
+        if self.s.format != "jsonl":
+            excluded |= set(LINE_FAULTS)
+        if number == 1 or self.last_void:
+            # A repeated or skipped number right after a void deal would read as its replay (§07).
+            excluded |= {"changed_stake", "repeated_round", "skipped_round", "broken_line"}
+        if self.last_fault == "broken_line":
+            excluded |= {"wrong_balance", "balance_slip"}  # no chain to check them against
+        if self.last_fault in ("balance_slip", "wrong_balance"):
+            excluded |= {"balance_slip"}  # a second slip of the same size reads as the first carried on
+        if self.antes[0] < self.antes[1] + 1 or not self.s.profile.fixed_stakes:
+            excluded.add("changed_stake")  # it would be the session's stake, not an odd one
+        kinds = [k for k in FAULTS if k not in excluded]
         return kinds[self.rng.randrange(len(kinds))]
 
     def _round(self, number: int, fault: str | None) -> tuple[dict[str, Any], bool]:
         cards = [DECK[i] for i in self.rng.sample(range(52), 9)]
         player, dealer, flop, turn, river = cards[0:2], cards[2:4], cards[4:7], cards[7], cards[8]
         ante = self.s.ante * 2 if fault == "changed_stake" else self.s.ante
+        if fault != "broken_line":
+            self.antes[ante != self.s.ante] += 1
         bonus = self.s.bonus if self.s.profile.bonus is not None else Decimal(0)
         call = _decide(self.s, player, flop, ante, bonus)
         if self.s.profile.call_requires_funds and self.balance < ante * (1 + self.s.profile.call_multiple) + bonus:
@@ -157,8 +205,8 @@ class _Session:
         ruling = settle(self.s.profile, deal)
         record = self._record(number, deal, ruling)
         if fault is not None:
-            self._inject(fault, record, number)
-        return record, fault in ("duplicate_card", "missing_river")
+            self._inject(fault, record, number, ruling)
+        return record, fault in VOID_FAULTS
 
     def _record(self, number: int, deal: Deal, ruling: Ruling) -> dict[str, Any]:
         self.balance += ruling.net
@@ -187,30 +235,65 @@ class _Session:
         record["recorded"] = recorded
         return record
 
-    def _inject(self, kind: str, record: dict[str, Any], number: int) -> None:
+    def _inject(self, kind: str, record: dict[str, Any], number: int, ruling: Ruling) -> None:
         recorded = record["recorded"]
-        if kind == "wrong_net":
+        if kind in ("wrong_net", "net_only"):
             recorded["net"] = plain(Decimal(str(recorded["net"])) + 1)
-            recorded["balance"] = plain(Decimal(str(recorded["balance"])) + 1)
-            self.balance_drift += 1
+            if kind == "wrong_net":
+                recorded["balance"] = plain(Decimal(str(recorded["balance"])) + 1)
+                self.balance_drift += 1
         elif kind == "wrong_wager":
             recorded["ante"] = plain(Decimal(str(recorded["ante"])) + 1)
-        elif kind == "wrong_balance":
-            self.balance_drift += 5
-            recorded["balance"] = plain(Decimal(str(recorded["balance"])) + 5)
+        elif kind in ("wrong_balance", "balance_slip"):
+            step = 5 if kind == "wrong_balance" else 7
+            self.balance_drift += step if kind == "wrong_balance" else 0
+            recorded["balance"] = plain(Decimal(str(recorded["balance"])) + step)
         elif kind == "wrong_hand":
             current = CATEGORY_NAMES.index(recorded["player_hand"])
             recorded["player_hand"] = CATEGORY_NAMES[(current + 1) % len(CATEGORY_NAMES)]
-        elif kind == "duplicate_card":
+        elif kind == "mistyped_field":
+            hand = str(recorded["player_hand"])
+            recorded["player_hand"] = hand.replace("_", " ") if "_" in hand else hand + "s"
+        elif kind in ("duplicate_card", "void_as_loss"):
             record["flop"][2] = record["player"][0]
+            if kind == "void_as_loss":
+                self._settle_as(recorded, ruling, -ruling.staked, "lose")
         elif kind == "missing_river":
             del record["river"]
+        elif kind == "non_card_token":
+            record["flop"][1] += record["flop"][1][-1]  # "Kd" -> "Kdd": one deletion away from the card
+        elif kind == "recorded_void":
+            for name in ("player_hand", "dealer_hand", "dealer_qualified", "ante", "call", "bonus"):
+                recorded.pop(name, None)
+            self._settle_as(recorded, ruling, Decimal(0), "void")
+            recorded["void"] = True
+            self.number_shift -= 1  # the table replays the deal under the same number (§07)
         elif kind == "skipped_round":
             self.number_shift += 1
             record["round"] += 1
         elif kind == "repeated_round":
             record["round"] -= 1
-        self.s.manifest.append(Injected(self.id, record["round"], kind, FAULTS[kind], number))
+        elif kind == "changed_stake":
+            pass  # dealt at twice the Ante in _round
+        elif kind == "wrong_call_stake":
+            record["call"] = plain(Decimal(str(record["ante"])) * (2 if record["decision"] == "fold" else 1))
+        elif kind == "broken_line":
+            record[_BREAK] = True
+        self.s.manifest.append(Injected(self.id, record["round"], kind, FAULTS[kind], number, record=record))
+
+    def _settle_as(self, recorded: dict[str, Any], ruling: Ruling, net: Decimal, outcome: str) -> None:
+        """The table settled the round with ``net`` instead of the rules' net; its balance follows."""
+        self.balance_drift += net - ruling.net
+        recorded["outcome"] = outcome
+        recorded["net"] = plain(net)
+        recorded["balance"] = plain(self.balance + self.balance_drift)
+        if outcome == "lose":
+            for name in ("player_hand", "dealer_hand", "dealer_qualified"):
+                recorded.pop(name, None)
+            recorded["ante"] = plain(-ruling.ante_stake)
+            recorded["call"] = plain(-ruling.call_stake)
+            if "bonus" in recorded:
+                recorded["bonus"] = plain(-ruling.bonus_stake)
 
 
 def opening_balance(settings: Settings) -> Decimal:
@@ -227,8 +310,18 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
         session_id = f"sim-{settings.profile.name}-{settings.seed}-{index + 1}"
         header = {"id": session_id, "profile": settings.profile.name, "rounds_agreed": settings.rounds,
                   "opening_balance": plain(opening_balance(settings))}
+        broken = settings.faults > 0 and settings.format == "jsonl" and rng.random() < settings.faults / 2
+        first = len(settings.manifest)
         dealer = _Session(settings, rng, session_id)
-        yield header, list(dealer.rounds())
+        rounds = list(dealer.rounds())
+        if broken:
+            # Its rounds belong to no session: the faults in them are never audited; one
+            # finding at the session line says how many rounds were skipped.
+            del settings.manifest[first:]
+            header[_BREAK] = True
+            settings.manifest.append(Injected(session_id, None, "broken_session_line",
+                                              FAULTS["broken_session_line"], record=header))
+        yield header, rounds
 
 
 _NOT_YAML = re.compile("[\x7f-\x9f\ufeff\ufffe\uffff]")
@@ -257,18 +350,32 @@ def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
 
 
 def write(settings: Settings, fmt: str, out: Any) -> None:
-    """Write every session in ``yaml`` (one document each), ``json`` or ``jsonl``."""
+    """Write every session in ``yaml`` (one document each), ``json`` or ``jsonl``.
+
+    For JSON Lines the manifest also gets the line of each fault."""
+    settings.format = fmt
     if fmt == "json":
         out.write('{"version": 1, "sessions": [')
+    line = 0
     for index, (header, rounds) in enumerate(simulate(settings)):
         if fmt == "yaml":
             out.write(("---\n" if index else "") + yaml_session(header, rounds))
         elif fmt == "jsonl":
-            out.write(dumps({"session": header}) + "\n")
-            for r in rounds:
-                out.write(dumps(r, separators=(",", ":")) + "\n")
+            lines: dict[int, int] = {}
+            for record, text in [(header, dumps({"session": _unmarked(header)}))] + [
+                    (r, dumps(_unmarked(r), separators=(",", ":"))) for r in rounds]:
+                line += 1
+                lines[id(record)] = line
+                out.write((text[: len(text) // 2] if _BREAK in record else text) + "\n")
+            for injected in settings.manifest:
+                if injected.record is not None and id(injected.record) in lines:
+                    injected.line = lines[id(injected.record)]
         else:
             body = dumps({"session": header, "rounds": rounds}, indent=1)
             out.write(("," if index else "") + "\n" + body)
     if fmt == "json":
         out.write("\n]}\n")
+
+
+def _unmarked(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != _BREAK} if _BREAK in record else record

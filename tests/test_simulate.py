@@ -30,10 +30,12 @@ def test_faults_are_all_found_and_nothing_else(tmp_path: Path) -> None:
                   "--output", str(log))
     assert code == 0
     injected = json.loads(manifest.read_text())
-    assert len({i["kind"] for i in injected}) == 9
+    assert len({i["kind"] for i in injected}) >= 12  # tests/test_faults.py covers every kind
     _, report = check_json(str(log))
-    found = Counter((f["session"], f["round"], f["code"]) for s in report["sessions"] for f in s["findings"])
-    expected = Counter((i["session"], i["round"], i["code"]) for i in injected)
+    everything = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    found = Counter((f["session"], f["round"], f["code"], f["line"]) for f in everything)
+    expected = Counter((None if i["kind"] == "broken_session_line" else i["session"], i["round"], code, i["line"])
+                       for i in injected for code in i["codes"])
     assert found == expected
 
 

@@ -60,13 +60,17 @@ def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail:
         or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net"))
     )
     if settled:
-        field = detail.field if detail else (
-            "recorded.void" if recorded is not None and recorded.void is not None else "recorded")
+        if detail is not None:
+            emit(codes.V001, f"{reason}; recorded as valid: all stakes are returned", detail.field, "void", "settled")
+            return
+        field = "recorded.void" if recorded is not None and recorded.void is not None else "recorded"
         emit(codes.V001, f"void deal ({reason}) recorded as valid: all stakes are returned (§07)",
              field, "void", "settled")
         return
-    emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)",
-         detail.field if detail else "round", None, None)
+    if detail is not None:
+        emit(codes.V003, f"{reason}; stakes returned, round not counted", detail.field, None, None)
+    else:
+        emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)", "round", None, None)
     if recorded is not None:
         _compare_money(recorded, ruling, emit)
 
@@ -101,8 +105,8 @@ def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
     field = name if name in ("turn", "river") else f"{name}[{index}]"
     where = name if name in ("turn", "river") else f"{name} card {index + 1}"
     fix = one_edit_card(token, dealt)
-    slip = f"; it may be a transcription slip for {fix}" if fix is not None else "; it may be a transcription slip"
-    return VoidDetail(f"{where} {token!r} is not one of the 52 cards, so the deal is void under §07{slip}", field)
+    slip = f"a transcription slip for {fix}?" if fix is not None else "perhaps a transcription slip"
+    return VoidDetail(f"{where} {token!r} is not one of the 52 cards ({slip}): the deal is void under §07", field)
 
 
 _ALPHABET = "23456789TJQKAcdhs♣♦♥♠01"

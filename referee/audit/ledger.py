@@ -6,8 +6,8 @@ recorded balance is right when it follows from the last recorded balance plus ei
 the nets the table recorded since, or the ruled nets since (the wallet was paid right,
 only a net field was wrong). Only a balance that follows from neither is a break, and
 after a break the table's new figure anchors the chain, so one wrong balance is one
-finding; the last right balance is kept beside it, so a one-off slip that the table
-corrected on the next round is one finding too.
+finding; the anchors before a break are kept beside it (three at most), so a one-off
+slip that the table corrected on the next round is one finding too.
 
 Numbering follows the same spirit: every round present keeps its number, a record
 repeated verbatim is one ``S003`` and the next round is in order.
@@ -139,13 +139,16 @@ def judge(state: BalanceState, recorded: Decimal) -> BalanceBreak | None:
 
 
 def reanchor(state: BalanceState, recorded: Decimal, broke: bool, number: int | None) -> BalanceState:
-    """The recorded balance becomes the anchor; after a break, the last right anchor
-    stays beside it so a corrected slip is not a second finding."""
+    """The recorded balance becomes the anchor. After a break the anchors before it
+    stay beside it (at most three in all): a slip the table corrected, or a wrong
+    balance it carried on, is then one finding, not two."""
     fresh = Anchor(recorded, trusted=not broke, round=number)
     if not broke:
         return BalanceState((fresh,))
-    good = next((a for a in state.anchors if a.trusted), None)
-    return BalanceState((fresh, good) if good is not None else (fresh,))
+    return BalanceState((fresh, *state.anchors[:MAX_ANCHORS - 1]))
+
+
+MAX_ANCHORS = 3
 
 
 def lose_track(state: BalanceState) -> BalanceState:
