@@ -13,7 +13,8 @@ child process:
   unread, so one file is audited.
 * ``check --jobs 1`` of the same files, for scale: recall should cost what the audit costs.
 
-Prints seconds and rounds per second, with the peak resident memory of the
+Prints CPU seconds (user + system, so that a busy machine does not change the figure)
+and rounds per CPU second, with the peak resident memory of the
 300,000-round recall (the window is ten rounds: memory must not grow with the log).
 """
 
@@ -23,6 +24,7 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,12 +64,18 @@ def month(folder: Path) -> list[Path]:
 
 
 def timed(*args: str) -> tuple[float, int, str]:
+    """CPU seconds (user + system) of one run in a child, its peak RSS (KiB) and output.
+    CPU time, not wall time: the figure should not depend on what else the machine runs."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", RSS, *args], capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(done.stdout + done.stderr)
-    return elapsed, int(done.stderr.strip().splitlines()[-1]), done.stdout
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    print(f"  ({' '.join(args[:4])} ...: {cpu:.1f} s CPU, {wall:.1f} s wall)", file=sys.stderr)
+    return cpu, int(done.stderr.strip().splitlines()[-1]), done.stdout
 
 
 def main() -> None:

@@ -28,7 +28,6 @@ from .audit.results import Finding, RoundResult, SessionInfo
 from .audit.run import events
 from .load.sources import Source
 from .models import Recorded
-from .report.base import next_gap
 from .report.text import round_status
 from .rules.settlement import Ruling
 
@@ -59,9 +58,6 @@ class RoundView:
     file: str
     line: int
     findings: tuple[Finding, ...] = ()
-    #: How far this round moves the record from the rules (a rise: the table credited the
-    #: player more than the rules give; see ``report.base.next_gap``).
-    parted: Decimal = Decimal(0)
     #: What the full ruling is explained from (format 1: the session and the round's audit).
     detail: Any = None
 
@@ -123,19 +119,16 @@ def round_views(sources: Iterable[Source], options: Options) -> Iterator[RoundVi
     """
     info: SessionInfo | None = None
     key = 0
-    gap = Decimal(0)
     for event in events(sources, options):
         if isinstance(event, SessionInfo):
             info = event
             key = next(_KEYS)
-            gap = Decimal(0)
             yield event
         elif isinstance(event, RoundResult) and info is not None:
-            before, gap = gap, next_gap(gap, event)
-            yield view_of(event, info, key, gap - before)
+            yield view_of(event, info, key)
 
 
-def view_of(result: RoundResult, info: SessionInfo, key: int, parted: Decimal = Decimal(0)) -> RoundView:
+def view_of(result: RoundResult, info: SessionInfo, key: int) -> RoundView:
     record = result.record
     meta = record.meta if record is not None and record.meta else {}
     game = meta.get("game")
@@ -146,7 +139,7 @@ def view_of(result: RoundResult, info: SessionInfo, key: int, parted: Decimal = 
         player=None if player is None else str(player), decision=record.decision if record is not None else None,
         ruling=result.ruling, recorded=record.recorded if record is not None else None, balance=result.balance,
         recorded_balance=result.recorded_balance, status=round_status(result), file=result.file, line=result.line,
-        findings=tuple(result.findings), parted=parted, detail=(info, result),
+        findings=tuple(result.findings), detail=(info, result),
     )
 
 

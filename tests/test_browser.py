@@ -44,10 +44,10 @@ def test_report_opens_in_a_browser(tmp_path: Path) -> None:
         verdict.locator("table.index a").nth(1).click()  # the index's anchors lead to their sessions
         assert page.evaluate("location.hash") == "#s1"
         assert page.locator("#s1 h2").first.bounding_box()["y"] < 50  # type: ignore[index]
-        # The first chart marks rounds 1, 10 and 11 only (where the record parts from the rules).
-        assert page.locator(".chart svg").first.locator(".serie-2 circle").count() == 3
+        # The first chart marks rounds 1 and 10 only (where the record parts from the rules).
+        assert page.locator(".chart svg").first.locator(".serie-2 circle").count() == 2
         dispute = page.locator("article.dispute").first  # a disputed round: cards as pictures, the bottom line
-        assert dispute.locator("svg.card").count() == 8 and dispute.locator("svg.card.red").count() == 4
+        assert dispute.locator("svg.card").count() == 9 and dispute.locator("svg.card.red").count() == 4
         assert dispute.locator("svg.card").first.bounding_box()["width"] < 40  # type: ignore[index]
         assert "1 is owed to the player" in dispute.locator(".bottom").inner_text()
         page.evaluate("window.scrollTo(0, 0)")

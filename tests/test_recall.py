@@ -89,7 +89,7 @@ def test_a_balance_put_off_earlier_is_not_ok() -> None:
     row = next(line for line in out.splitlines() if line.split()[:2] == [">", "4"])
     assert row.split()[-4:] == ["6", "bal.", "off", "-1"]  # computed 7, recorded 6
     _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--last", "1")
-    assert "the table's balance 8 should be 4; 4 is owed to the house" in out
+    assert "Bottom line: the rules give -3, but the table recorded the balance 8 where 4 follows." in out
 
 
 def test_sessions_players_games_and_times(tables: tuple[str, str]) -> None:

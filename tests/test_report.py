@@ -6,6 +6,8 @@ import hashlib
 import re
 from pathlib import Path
 
+import yaml
+
 from referee.i18n import Messages
 
 from .conftest import SAMPLES, check_json, run
@@ -80,9 +82,10 @@ def test_every_word_of_the_report_and_recall_is_translated() -> None:
                (Path(html.__file__).parent / "recall.py").read_text(encoding="utf-8")]
     asked = set(html.CELL_WORDS) | set(html.COLUMN_WORDS)
     for source in sources:
-        asked |= set(re.findall(r'r_\(m, "([^"]+)"\)', source))
+        asked |= {"".join(re.findall(r'"([^"]*)"', call))
+                  for call in re.findall(r'r_\(m, ((?:"[^"]*"\s*)+)\)', source)}
         asked |= {"".join(re.findall(r'"([^"]*)"', call)) for call in re.findall(r'N_\((".*?")\)', source, re.S)}
-    assert len(asked) >= 40
+    assert len(asked) >= 35 and any("balance {balance} where" in w for w in asked)
     missing = sorted(w for w in asked if f"report\x04{w}" not in catalogue)
     assert not missing
 
@@ -94,27 +97,27 @@ def test_verdict_index_and_what_is_owed(tmp_path: Path) -> None:
     assert re.findall(r'<a href="#(s\d)">', verdict) == ["s0", "s1"]
     _, report = check_json(*map(str, FILES))
     owed = []
-    for session in report["sessions"]:  # owed each way: every change of the gap between the two balances
-        gap, player, house = 0, 0, 0
-        for r in session["rounds"]:
-            change = r["recorded_balance"] - r["balance"] - gap
-            gap += change
-            player, house = player - min(change, 0), house + max(change, 0)
-        owed.append((player, house))
-    assert owed == [(5, 4), (0, 3)]  # disputed: +1 (round 1) and +4 (round 11) to the player, 4 (round 10) back
+    for path, session in zip(FILES, report["sessions"], strict=True):  # each round's recorded net against the rules'
+        logged = yaml.safe_load(path.read_text(encoding="utf-8"))["rounds"]
+        diffs = [r["settlement"]["net"] - x["recorded"]["net"] for r, x in zip(session["rounds"], logged, strict=True)
+                 if "net" in x.get("recorded", {})]
+        owed.append((sum(d for d in diffs if d > 0), -sum(d for d in diffs if d < 0)))
+    assert owed == [(1, 0), (0, 3)]  # disputed: round 1 paid +2 for +3; void: round 15 settled +3 for a void deal
     rows = re.findall(r"<tr><td><a href=\"#s\d\">.*?</tr>", verdict, re.S)
     assert [[c for c in re.findall(r'<td class="n[^"]*">([^<]*)</td>', row)][2:4] for row in rows] == [
         [str(p), str(h)] for p, h in owed]
-    assert "Owed to the player: 5; owed to the house: 7" in page
+    assert "Owed to the player: 1; owed to the house: 3" in page
 
 
 def test_chart_marks_only_the_rounds_that_part_from_the_rules(tmp_path: Path) -> None:
     page = render(tmp_path)
     first = page[page.index('<section class="session" id="s0">'):page.index('<section class="session" id="s1">')]
     marks = re.search(r"The record parts from the rules at rounds:(.*?)</p>", first, re.S)
-    assert marks is not None and re.findall(r">(\d+)</a>", marks.group(1)) == ["1", "10", "11"]
+    # Round 1 pays +2 for +3 (rounds 2-9 carry it, unmarked); round 10 records a balance that does not
+    # follow (round 11's follows again from round 9's: not marked).
+    assert marks is not None and re.findall(r">(\d+)</a>", marks.group(1)) == ["1", "10"]
     dots = first[first.index('<g class="series serie-2 color-2"><g class="dots">'):]
-    assert re.findall(r'<desc class="value">(\d+): ', dots.split("</g></g>")[0]) == ["1", "10", "11"]
+    assert re.findall(r'<desc class="value">(\d+): ', dots.split("</g></g>")[0]) == ["1", "10"]
     second = page[page.index('<section class="session" id="s1">'):]
     axis = re.search(r'<g class="axis x">(.*?)</g></g>(?!<g class="guides">)', second, re.S)
     labels = [int(x) for x in re.findall(r"<title>(\d+)</title>", axis.group(1))] if axis else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, TextIO
 
@@ -110,18 +111,34 @@ def round_dict(r: RoundResult) -> dict[str, Any]:
     }
 
 
-def next_gap(gap: Decimal, result: RoundResult) -> Decimal:
-    """The gap between the recorded and the computed balance after this round, given the
-    gap before it; where the round records no balance, its recorded net moves the gap.
-    A round "parts from the rules" where the gap changes: by how much is what it owes
-    (a rise: the table credited the player more than the rules give, owed to the house)."""
+#: The recorded fields that are money: a finding on one is where the record parts from the rules.
+MONEY_FIELDS = frozenset({"recorded.ante", "recorded.call", "recorded.bonus", "recorded.net", "recorded.returned",
+                          "recorded.balance"})
+
+
+def parts_from_rules(result: RoundResult) -> bool:
+    """Whether this round's record parts from the rules in money: a finding on a recorded
+    amount or balance, or a void deal settled (or a valid one voided). The audit gives
+    one finding per root cause, so a balance an earlier round put off is not marked again."""
+    return any(f.field in MONEY_FIELDS or f.code in ("V001", "V002") for f in result.findings)
+
+
+def owed(result: RoundResult) -> Decimal:
+    """What the rules give minus what the table recorded as the round's net (positive:
+    owed to the player; negative: to the house); 0 where the record has no net."""
     ruling = result.ruling
     recorded = result.record.recorded if result.record is not None else None
-    if result.recorded_balance is not None:
-        return result.recorded_balance - result.balance
-    if recorded is not None and recorded.net is not None and ruling is not None:
-        return gap + recorded.net - ruling.net
-    return gap
+    if ruling is None or recorded is None or recorded.net is None:
+        return Decimal(0)
+    return ruling.net - recorded.net
+
+
+def balance_break(findings: Iterable[Finding]) -> tuple[Decimal, Decimal] | None:
+    """A recorded balance that does not follow (P005): what was recorded and what follows."""
+    for f in findings:
+        if f.code == "P005" and f.recorded is not None and f.expected is not None:
+            return Decimal(str(f.recorded)), Decimal(str(f.expected))
+    return None
 
 
 def session_head(info: SessionInfo) -> dict[str, Any]:

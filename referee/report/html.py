@@ -6,10 +6,10 @@ gettext catalogue as ``explain``. Sessions are rendered as they close and writte
 a spool file, then the head (integrity block and summary, known only at the end) and
 the spool are joined: a 100,000-round audit is never held twice in memory. The head
 opens with the verdict (pass or fail, errors and warnings per session, what is owed
-each way) and an index of the sessions. A round "parts from the rules" where the gap
-between the recorded and the computed balance changes (or, without a recorded
-balance, where the recorded net differs): the chart marks those rounds only, and the
-changes add up to what is owed to the player and to the house. Long
+each way: the sum of each round's recorded net against the rules') and an index of
+the sessions. The chart marks the rounds whose record parts from the rules in money
+(a finding on a recorded amount or balance: one per root cause, so the rounds after a
+wrong payout, whose balances carry it, are not marked). Long
 sessions are summarised: the ledger table keeps its first and last rounds and every
 round with a finding, the chart at most ``MAX_POINTS`` points, the rulings at most
 ``MAX_DETAILS`` rounds.
@@ -36,7 +36,7 @@ from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, Sessio
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
-from .base import Reporter, next_gap
+from .base import Reporter, balance_break, owed, parts_from_rules
 from .ruling import CATEGORY_WORDS, RulingText, hand_words
 from .text import HEADERS, ledger_row
 
@@ -102,7 +102,6 @@ class _Session:
     details: list[dict[str, Any]] = field(default_factory=list)
     details_more: int = 0
     anchors: dict[tuple[int | None, int], str] = field(default_factory=dict)
-    gap: Decimal = Decimal(0)
     owed_player: Decimal = Decimal(0)
     owed_house: Decimal = Decimal(0)
 
@@ -146,7 +145,7 @@ class HtmlReporter(Reporter):
             self.per_ante[0] += 1
             self.per_ante[1] += x
             self.per_ante[2] += x * x
-        parted = self._point(s, result)
+        self._point(s, result)
         bad = [f for f in result.findings if f.severity != "info"]
         row = {"anchor": anchor, "ordinal": s.ordinal, "cells": _words(ledger_row(result), self.messages),
                "flagged": bool(bad)}
@@ -157,20 +156,20 @@ class HtmlReporter(Reporter):
                 s.flagged.append(s.tail[0])
             s.tail.append(row)
         if bad:
-            self._detail(s, result, anchor, parted)
+            self._detail(s, result, anchor)
 
-    def _point(self, s: _Session, result: RoundResult) -> Decimal:
+    def _point(self, s: _Session, result: RoundResult) -> None:
         """One point of the chart at the round's number (a void deal and its replay share
         it); marked only where the record parts from the rules (see the module's note)."""
         recorded = result.recorded_balance
-        change = _gap_change(s, result)
+        due = owed(result)
+        if due > 0:
+            s.owed_player += due
+        else:
+            s.owed_house -= due
         s.x = result.number if result.number is not None else s.x
         marked = False
-        if change:
-            if change > 0:
-                s.owed_house += change
-            else:
-                s.owed_player -= change
+        if parts_from_rules(result):
             if len(s.divergent) < MAX_DIVERGENT:
                 s.divergent.append((s.ordinal, result.number, s.anchors[(result.number, result.line)]))
                 marked = True
@@ -181,16 +180,15 @@ class HtmlReporter(Reporter):
             if len(s.points) >= 2 * MAX_POINTS:
                 s.points = s.points[1::2]
                 s.stride *= 2
-        return change
 
-    def _detail(self, s: _Session, result: RoundResult, anchor: str, parted: Decimal) -> None:
+    def _detail(self, s: _Session, result: RoundResult, anchor: str) -> None:
         if self.details >= MAX_DETAILS:
             s.details_more += 1
             return
         recorded = result.record.recorded if result.record is not None else None
         try:
             block = ruling_block(explain(result, s.info), self.messages,
-                                 recorded.net if recorded is not None else None, parted, result.recorded_balance)
+                                 recorded.net if recorded is not None else None, balance_break(result.findings))
         except ExplainError as err:
             block = {"error": str(err)}
         self.details += 1
@@ -272,13 +270,6 @@ class HtmlReporter(Reporter):
         self.out.write("</body>\n</html>\n")
 
 
-def _gap_change(s: _Session, result: RoundResult) -> Decimal:
-    """How much this round moves the recorded balance away from the computed one."""
-    gap = next_gap(s.gap, result)
-    change, s.gap = gap - s.gap, gap
-    return change
-
-
 def _words(cells: list[Any], m: Messages) -> list[Any]:
     """A ledger row in the reader's language (the text report's row, word by word)."""
     out = list(cells)
@@ -298,23 +289,17 @@ def status_words(status: str, m: Messages) -> str:
     return r_(m, status) if status in ("ok", "void", "not ruled") else status
 
 
-def bottom_line(due: Decimal, paid: Decimal | None, parted: Decimal, recorded_balance: Decimal | None,
-                m: Messages) -> str:
-    """What the table paid, what the rules give and who is owed what, in one sentence.
-    ``parted``: how far the round moved the record from the rules (a rise is owed to the house)."""
-    owed = {"owed": fmt(abs(parted))}
-    if parted and paid is not None and paid != due:
+def bottom_line(due: Decimal, paid: Decimal | None, broken: tuple[Decimal, Decimal] | None, m: Messages) -> str:
+    """What the table paid, what the rules give and who is owed what, in one sentence;
+    ``broken``: a recorded balance that does not follow (recorded, what follows)."""
+    if paid is not None and paid != due:
         message = (N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the player.")
-                   if parted < 0 else
+                   if due > paid else
                    N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the house."))
-        return r_(m, message).format(paid=signed(paid), due=signed(due), **owed)
-    if parted and recorded_balance is not None:
-        message = (N_("Bottom line: the rules give {due}, but the table's balance {balance} should be {expected}; "
-                      "{owed} is owed to the player.") if parted < 0 else
-                   N_("Bottom line: the rules give {due}, but the table's balance {balance} should be {expected}; "
-                      "{owed} is owed to the house."))
-        return r_(m, message).format(due=signed(due), balance=fmt(recorded_balance),
-                                     expected=fmt(recorded_balance - parted), **owed)
+        return r_(m, message).format(paid=signed(paid), due=signed(due), owed=fmt(abs(due - paid)))
+    if broken is not None:
+        return r_(m, "Bottom line: the rules give {due}, but the table recorded the balance {balance} where "
+                     "{expected} follows.").format(due=signed(due), balance=fmt(broken[0]), expected=fmt(broken[1]))
     if paid is None:
         return r_(m, "Bottom line: the rules give {due}; the table recorded no net.").format(due=signed(due))
     return r_(m, "Bottom line: the table paid {paid}, as the rules give.").format(paid=signed(paid))
@@ -344,8 +329,8 @@ def _parsed(token: str) -> Card | None:
         return None
 
 
-def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = None, parted: Decimal = Decimal(0),
-                 recorded_balance: Decimal | None = None) -> dict[str, Any]:
+def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = None,
+                 broken: tuple[Decimal, Decimal] | None = None) -> dict[str, Any]:
     """A disputed round at a glance: its cards as pictures, the two hands and the bottom
     line; the full ruling's text to unfold."""
     from markupsafe import Markup
@@ -367,7 +352,7 @@ def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = No
     if ex.dealer is not None:
         qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
         hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
-    return {"cards": cards, "hands": hands, "bottom": bottom_line(r.net, recorded_net, parted, recorded_balance, m),
+    return {"cards": cards, "hands": hands, "bottom": bottom_line(r.net, recorded_net, broken, m),
             "text": Markup(_cards(RulingText(ex, m).text()))}
 
 

@@ -12,7 +12,7 @@ from ..audit.explain import ExplainError, Explanation, explain
 from ..i18n import Messages
 from ..recall import Match, Recall, RoundView
 from ..rules.money import fmt, plain, signed
-from .base import finding_dict
+from .base import balance_break, finding_dict
 from .ruling import CATEGORY_WORDS, RulingText, explanation_json
 
 
@@ -90,8 +90,8 @@ def bottom(v: RoundView, m: Messages) -> str:
 
     if v.ruling is None:
         return ""
-    return bottom_line(v.ruling.net, v.recorded.net if v.recorded is not None else None, v.parted,
-                       v.recorded_balance, m)
+    return bottom_line(v.ruling.net, v.recorded.net if v.recorded is not None else None,
+                       balance_break(v.findings), m)
 
 
 def heading(found: Recall, match: Match) -> str:
@@ -130,7 +130,8 @@ def render_text(found: Recall, m: Messages) -> str:
             if isinstance(ex, str):
                 out += [ex, ""]
                 continue
-            if v.parted and v.ruling is not None and (v.recorded is None or v.recorded.net in (None, v.ruling.net)):
+            paid = v.recorded.net if v.recorded is not None else None
+            if balance_break(v.findings) and v.ruling is not None and paid in (None, v.ruling.net):
                 out += [bottom(v, m), ""]  # a balance put off: the ruling's own bottom line speaks of the net only
             out += [RulingText(ex, m).text().rstrip("\n"), ""]
     out.append(searched(found))
@@ -152,7 +153,6 @@ def view_json(v: RoundView, target: bool) -> dict[str, Any]:
                                               "net": plain(r.net), "returned": plain(r.returned)},
         "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
         "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance), "status": v.status,
-        "parted": plain(v.parted),
         "findings": [finding_dict(f) for f in v.findings],
     }
 
@@ -185,7 +185,7 @@ def render_html(found: Recall, m: Messages) -> str:
         rows = [{"cells": cells(v, cols, m), "target": i >= len(match.rows) - match.target}
                 for i, v in enumerate(match.rows)]
         blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(
-            ex, m, v.recorded.net if v.recorded is not None else None, v.parted, v.recorded_balance)
+            ex, m, v.recorded.net if v.recorded is not None else None, balance_break(v.findings))
             for v, ex in explanations(match)]
         recalls.append({"heading": heading(found, match), "rows": rows, "rulings": blocks})
     return str(env.get_template("recall.html.j2").render(
