@@ -132,19 +132,20 @@ class Tables:
             self._fill_ranks([0] * 13, 0, 0, 0)
         else:
             self.ranks = ranks
+        # The suit of five or more among at most seven cards, by the suits' 3-bit counts.
         self.flush_suit = [-1] * (SUIT_FIELD + 1)
         for key in range(SUIT_FIELD + 1):
-            digits = [(key >> (3 * s)) & 7 for s in range(4)]
-            if sum(digits) <= 7:
-                for s, n in enumerate(digits):
-                    if n >= 5:
+            if key & 0o4444 and (key & 7) + (key >> 3 & 7) + (key >> 6 & 7) + (key >> 9 & 7) <= 7:
+                for s in range(4):
+                    if key >> (3 * s) & 7 >= 5:
                         self.flush_suit[key] = s
         self.suited: dict[int, int] = {}
         for n in (5, 6, 7):
             for combo in combinations(range(13), n):
                 value = best_value_of_suited(list(combo))
+                mask = sum(1 << (r * 4) for r in combo)
                 for s in range(4):
-                    self.suited[sum(1 << (r * 4 + s) for r in combo)] = value
+                    self.suited[mask << s] = value
 
     def _fill_ranks(self, counts: list[int], rank: int, size: int, key: int) -> None:
         if rank == 13:

@@ -185,11 +185,23 @@ _prime_keys()
 class _Lookup:
     """The evaluator's tables with their values as shared :class:`HandValue` objects."""
 
-    __slots__ = ("ranks", "suited")
+    __slots__ = ("_tables", "ranks", "suited")
 
     def __init__(self, t: Tables) -> None:
-        self.ranks = {n: {k: HandValue(v) for k, v in table.items()} for n, table in t.ranks.items()}
+        self._tables = t
         self.suited = {mask: HandValue(v) for mask, v in t.suited.items()}
+        self.ranks: dict[int, dict[int, HandValue]] = {}
+        self.size(7)
+
+    def size(self, n: int) -> dict[int, HandValue]:
+        """The rank table of ``n`` cards (five and six made on first use: only the bonus
+        and explanations need them)."""
+        table = self.ranks.get(n)
+        if table is None:
+            ints = self._tables.ranks[n]
+            shared = {v: HandValue(v) for v in set(ints.values())}
+            table = self.ranks[n] = {k: shared[v] for k, v in ints.items()}
+        return table
 
 
 _lookup: _Lookup | None = None
@@ -248,7 +260,7 @@ def _evaluate_any(cards: tuple[Any, ...]) -> HandValue:
         raise _repeated(cards)
     if key & FLUSH_TEST:
         return _suited(key)
-    return _tables().ranks[n][key >> RANK_AT]
+    return _tables().size(n)[key >> RANK_AT]
 
 
 def evaluate_deal(
