@@ -38,6 +38,8 @@ from ..rules.settlement import Deal, Ruling, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record, void_detail
+from .fast import SettleMemo, plain_round, verify_model, verify_ruling
+from .fast import mode as fast_mode
 from .ledger import Numbering, advance, judge, lose_track, number_round, reanchor, stake_check
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
@@ -99,6 +101,9 @@ class SessionAudit:
         self.last_data: Any = None
         self.table_voided_number: int | None = None
         self.keep_raw = options.keep_raw
+        # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
+        self.fast = None if fast_mode() == "off" else fast_mode()
+        self.memo = SettleMemo(self.loaded.profile) if self.fast and self.loaded else None
 
     @property
     def profile(self) -> Profile | None:
@@ -131,9 +136,12 @@ class SessionAudit:
         if model is None or profile is None:
             return self._unruled(result, data, number)
         result.record = model
-        deal = Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,
-                    model.dealer, model.bonus)
-        ruling = settle(profile, deal)
+        ruling = self.memo.settle(model) if self.memo is not None else None
+        if ruling is None:
+            ruling = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, model.turn,
+                                          model.river, model.dealer, model.bonus))
+        elif self.fast == "verify":
+            verify_ruling(ruling, profile, model)
         result.ruling = ruling
         emit = _Emitter(self, result, data)
         recorded = model.recorded
@@ -166,6 +174,12 @@ class SessionAudit:
     def _validate_round(self, data: Any, line: int, number: int | None, result: RoundResult) -> Round | None:
         """The round as a model, or None. A bad optional field (in ``recorded``, ``time``,
         ``meta``) is a finding on that field and is left out: the round is still ruled."""
+        if self.fast:  # a plain record is built directly, as validation would (audit/fast.py)
+            model = plain_round(data)
+            if model is not None:
+                if self.fast == "verify":
+                    verify_model(model, data)
+                return model
         try:
             return Round.model_validate(data)
         except ValidationError as err:

@@ -1,0 +1,131 @@
+"""Issue 18's audit figures, each a ratio measured in this run.
+
+Run: python bench/check_speed.py [WORKDIR] [--memory-max ROUNDS]. Generates (once,
+with ``referee simulate``) in WORKDIR (default: the temp directory) a clean and a
+10%-faulty 200,000-round JSON Lines log and a 20,000-round YAML log, then prints:
+
+* ``referee check --jobs 1`` as a command (a child process: start-up included) on
+  the clean log, ``--format json`` and ``--format text``, against a bare loop that
+  only ``json.loads`` each line of the same file (targets <= 3x, stretch 2x);
+* the same on the faulty log (target <= 6x);
+* YAML against a bare ``yaml.load_all`` with ``CSafeLoader`` (target <= 0.6x);
+* ``--jobs 2`` against ``--jobs 1`` on the clean log (target >= 1.7x on an idle
+  machine);
+* peak resident memory of the check from 20,000 rounds up to ``--memory-max``
+  (default 1,000,000; target <= 60 MB and flat).
+
+This machine is shared: every figure is the best of ``REPEAT`` runs (default 3),
+each command's runs interleaved with the bare parse's, so that a ratio compares runs
+that met the same load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+REFEREE = [sys.executable, "-m", "referee"]
+REPEAT = int(os.environ.get("REPEAT", "3"))
+# Runs the command in a child and prints its peak RSS (KiB) on the last stderr line.
+RSS = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
+       "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+       "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
+       "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+
+
+def make(path: Path, fmt: str, rounds: int, faults: float = 0.0) -> Path:
+    if not path.exists():
+        sessions = max(1, rounds // 1000)
+        subprocess.run([*REFEREE, "simulate", "--sessions", str(sessions), "--rounds", str(min(rounds, 1000)),
+                        "--seed", "18", "--faults", str(faults), "--format", fmt, "--output", str(path)],
+                       check=True, capture_output=True)
+    return path
+
+
+def check(path: Path, fmt: str = "json", jobs: int = 1) -> tuple[float, int]:
+    """Seconds and peak RSS (KiB) of one ``referee check`` command."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", RSS, "check", str(path), "--format", fmt, "--output",
+                           os.devnull, "--jobs", str(jobs), "--no-progress"], capture_output=True, text=True,
+                          check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(done.stderr)
+    return elapsed, int(done.stderr.strip().splitlines()[-1])
+
+
+def bare_json(path: Path) -> float:
+    start = time.perf_counter()
+    loads = json.loads
+    with path.open("rb") as fh:
+        for line in fh:
+            loads(line)
+    return time.perf_counter() - start
+
+
+def bare_yaml(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as fh:
+        for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader):
+            pass
+    return time.perf_counter() - start
+
+
+def best_pair(run, bare):  # type: ignore[no-untyped-def]
+    """Best of REPEAT of a command and of its bare baseline, interleaved."""
+    runs, bares = [], []
+    for _ in range(REPEAT):
+        bares.append(bare())
+        runs.append(run())
+    return min(runs, key=lambda r: r[0]), min(bares)
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    memory_max = 1_000_000
+    if "--memory-max" in sys.argv:
+        memory_max = int(sys.argv[sys.argv.index("--memory-max") + 1])
+        args = [a for a in args if a != str(memory_max)]
+    work = Path(args[0] if args else tempfile.gettempdir())
+    clean = make(work / "referee-18-clean-200k.jsonl", "jsonl", 200_000)
+    faulty = make(work / "referee-18-faulty-200k.jsonl", "jsonl", 200_000, 0.1)
+    ylog = make(work / "referee-18-20k.yaml", "yaml", 20_000)
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}; best of {REPEAT}")
+
+    for label, path, target in (("clean", clean, 3), ("10% faulty", faulty, 6)):
+        for fmt in ("json", "text"):
+            (t, rss), t_bare = best_pair(lambda p=path, f=fmt: check(p, f), lambda p=path: bare_json(p))
+            print(f"JSONL 200k {label}, --format {fmt}: check {t:.1f} s, bare json.loads {t_bare:.2f} s: "
+                  f"{t / t_bare:.2f}x (target <= {target}x); peak RSS {rss / 1024:.0f} MB")
+
+    (t, _), t_bare = best_pair(lambda: check(ylog), lambda: bare_yaml(ylog))
+    print(f"YAML 20k: check {t:.1f} s, bare CSafeLoader {t_bare:.1f} s: {t / t_bare:.2f}x (target <= 0.6x)")
+
+    ones, twos = [], []
+    for _ in range(REPEAT):
+        ones.append(check(clean, jobs=1)[0])
+        twos.append(check(clean, jobs=2)[0])
+    print(f"JSONL 200k --jobs 2: {min(twos):.1f} s against --jobs 1 {min(ones):.1f} s: "
+          f"{min(ones) / min(twos):.2f}x (target >= 1.7x on an idle machine)")
+
+    sizes = [n for n in (20_000, 200_000, 1_000_000) if n <= memory_max]
+    peaks = []
+    for n in sizes:
+        path = clean if n == 200_000 else make(work / f"referee-18-clean-{n // 1000}k.jsonl", "jsonl", n)
+        peaks.append(check(path)[1] / 1024)
+    print("peak RSS, --format json --jobs 1: " + ", ".join(f"{n:,} rounds {p:.0f} MB" for n, p in zip(sizes, peaks,
+                                                                                                        strict=True))
+          + " (target <= 60 MB, flat)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""The fast path: rounds proven plain are read and settled without the general machinery.
+
+A round is taken on the fast path only when every one of these holds; anything else
+goes to the full audit, from the same state, so the report cannot tell the two apart:
+
+* **a strict decode.** :func:`plain_round` accepts a record only when it can build,
+  without pydantic's validation, exactly the :class:`~referee.models.Round` that
+  validation would: known keys, exact types (an ``int`` is not a ``bool``), amounts
+  that are ints or finite Decimals of at most six places within range, card tokens
+  that are short strings, no ``time`` or ``meta`` (those are left to pydantic);
+* **known, distinct cards.** :class:`SettleMemo` needs all nine cards in one of the
+  spellings of :data:`~referee.rules.cards.SPELLINGS`, none twice;
+* **a settlement seen before.** A ruling depends on the cards only through the
+  decision, the stakes (as written: ``1`` and ``1.0`` are different keys), both
+  categories, the dealer's qualification, the comparison of the hands and the
+  bonus hand's category and qualification. The first round of each such key is
+  settled by the real :func:`~referee.rules.settlement.settle`; the rest reuse its
+  lines with their own cards and hands.
+
+Checks, comparison and ledger still run on every round, as in the full audit.
+``REFEREE_FAST=0`` turns the fast path off (the tests run both ways and compare the
+reports byte for byte); ``REFEREE_FAST=verify`` takes it and also runs the full path
+on every round, raising if the two differ.
+"""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+from typing import Any
+
+from ..models import MAX_AMOUNT, RECORDED_FIELDS, ROUND_FIELDS, Recorded, Round
+from ..rules.cards import SPELLINGS
+from ..rules.category import Category
+from ..rules.hands import HandError, evaluate, evaluate_deal
+from ..rules.profile import Profile
+from ..rules.settlement import Cards, Deal, Ruling, settle
+
+_ROUND_KEYS = frozenset(ROUND_FIELDS) - {"time", "meta"}
+_RECORDED_KEYS = frozenset(RECORDED_FIELDS)
+_MONEY = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
+_OUTCOMES = frozenset(("fold", "win", "lose", "push", "void"))
+_CATEGORIES = {c.value: c for c in Category}
+_CARD = SPELLINGS.get
+_MAX_ROUND = 10**12
+_ROUND_DEFAULTS = {name: field.get_default(call_default_factory=True) for name, field in Round.model_fields.items()}
+_RECORDED_DEFAULTS = {name: None for name in Recorded.model_fields}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _build(cls: type[Any], defaults: dict[str, Any], values: dict[str, Any]) -> Any:
+    """A model instance as validation leaves it: every field in declaration order, the
+    fields given marked as set. (``model_construct`` does the same in 25 times the time.)"""
+    fields = defaults | values
+    model = _new(cls)
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", set(values))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
+
+
+def mode() -> str:
+    """``on`` (default), ``off`` (``REFEREE_FAST=0``) or ``verify``."""
+    value = os.environ.get("REFEREE_FAST", "1").strip().lower()
+    if value in ("0", "off", "no", "false"):
+        return "off"
+    return "verify" if value == "verify" else "on"
+
+
+def _amount(value: object, low: Decimal) -> Decimal | None:
+    """The Decimal pydantic's ``Money``/``Stake`` would give, or None when unsure."""
+    if isinstance(value, int) and type(value) is int:  # not a bool
+        return Decimal(value) if low <= value <= MAX_AMOUNT else None
+    if isinstance(value, Decimal) and type(value) is Decimal:
+        exponent = value.as_tuple().exponent
+        if (isinstance(exponent, int) and exponent >= -6 and low <= value <= MAX_AMOUNT
+                and not (value.is_signed() and value.is_zero())):
+            return value
+    return None
+
+
+_ZERO = Decimal(0)
+
+
+def _tokens(value: object) -> bool:
+    if type(value) is not list or len(value) > 52:
+        return False
+    return all(type(t) is str and len(t) <= 16 for t in value)
+
+
+def _token(value: object) -> bool:
+    return value is None or (isinstance(value, str) and type(value) is str and len(value) <= 16)
+
+
+def plain_round(data: object) -> Round | None:
+    """The validated model of a plain record, built directly; None when not plain."""
+    if not isinstance(data, dict) or not data.keys() <= _ROUND_KEYS:
+        return None
+    number = data.get("round")
+    if type(number) is not int or not 0 <= number <= _MAX_ROUND:
+        return None
+    values: dict[str, Any] = {"round": number}
+    ante = _amount(data.get("ante"), _ZERO)
+    if ante is None:
+        return None
+    values["ante"] = ante
+    for name in ("call", "bonus"):
+        if name in data:
+            raw = data[name]
+            if raw is None and name == "call":
+                values[name] = None
+                continue
+            amount = _amount(raw, _ZERO)
+            if amount is None:
+                return None
+            values[name] = amount
+    player, flop = data.get("player"), data.get("flop")
+    if not _tokens(player) or not _tokens(flop):
+        return None
+    values["player"], values["flop"] = player, flop
+    decision = data.get("decision")
+    if (decision != "call" and decision != "fold") or type(decision) is not str:
+        return None
+    values["decision"] = decision
+    for name in ("turn", "river"):
+        if name in data:
+            if not _token(data[name]):
+                return None
+            values[name] = data[name]
+    if "dealer" in data:
+        dealer = data["dealer"]
+        if dealer is not None and not _tokens(dealer):
+            return None
+        values["dealer"] = dealer
+    if "recorded" in data:
+        raw = data["recorded"]
+        if raw is None:
+            values["recorded"] = None
+        else:
+            recorded = _plain_recorded(raw)
+            if recorded is None:
+                return None
+            values["recorded"] = recorded
+    return _build(Round, _ROUND_DEFAULTS, values)  # type: ignore[no-any-return]
+
+
+def _plain_recorded(data: object) -> Recorded | None:
+    if not isinstance(data, dict) or not data.keys() <= _RECORDED_KEYS:
+        return None
+    values: dict[str, Any] = {}
+    for key, raw in data.items():
+        if raw is None:
+            values[key] = None
+        elif key in _MONEY:
+            amount = _amount(raw, -MAX_AMOUNT)
+            if amount is None:
+                return None
+            values[key] = amount
+        elif key == "void" or key == "dealer_qualified":
+            if type(raw) is not bool:
+                return None
+            values[key] = raw
+        elif key == "outcome":
+            if type(raw) is not str or raw not in _OUTCOMES:
+                return None
+            values[key] = raw
+        elif key == "void_reason":
+            if type(raw) is not str:
+                return None
+            values[key] = raw
+        else:  # player_hand, dealer_hand
+            category = _CATEGORIES.get(raw) if type(raw) is str else None
+            if category is None:
+                return None
+            values[key] = category
+    return _build(Recorded, _RECORDED_DEFAULTS, values)  # type: ignore[no-any-return]
+
+
+class SettleMemo:
+    """Settlements by what they depend on, for one profile (see the module's docstring)."""
+
+    __slots__ = ("memo", "profile")
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.memo: dict[tuple[Any, ...], Ruling] = {}
+
+    def settle(self, model: Round) -> Ruling | None:
+        """The ruling of a round with nine known, distinct cards; None otherwise."""
+        dealer = model.dealer
+        turn, river = model.turn, model.river
+        if dealer is None or turn is None or river is None or len(dealer) != 2 or len(model.player) != 2 \
+                or len(model.flop) != 3:
+            return None
+        p1, p2 = (_CARD(t) for t in model.player)
+        f1, f2, f3 = (_CARD(t) for t in model.flop)
+        d1, d2 = (_CARD(t) for t in dealer)
+        t, r = _CARD(turn), _CARD(river)
+        if p1 is None or p2 is None or f1 is None or f2 is None or f3 is None or d1 is None or d2 is None \
+                or t is None or r is None:
+            return None
+        try:
+            player, dealer_hand = evaluate_deal((p1, p2), (d1, d2), (f1, f2, f3, t, r))
+        except HandError:  # a card twice: the full path voids it
+            return None
+        profile = self.profile
+        qualified = profile.dealer_qualifies(dealer_hand.value)
+        order = 1 if player.value > dealer_hand.value else 0 if player.value == dealer_hand.value else -1
+        bonus = model.bonus
+        bonus_hand = None
+        bonus_key: tuple[Any, ...] = ()
+        if bonus and profile.bonus is not None:
+            bonus_hand = evaluate((p1, p2, f1, f2, f3))
+            bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
+        key = (model.decision, str(model.ante), str(bonus), player.category, dealer_hand.category, qualified,
+               order, bonus_key)
+        cards = Cards((p1, p2), (f1, f2, f3), t, r, (d1, d2))
+        known = self.memo.get(key)
+        if known is None:
+            known = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, turn, river, dealer,
+                                         bonus))
+            if known.outcome == "void":  # pragma: no cover - nine distinct known cards never void
+                return known
+            self.memo[key] = known
+            return known
+        return Ruling(known.outcome, cards, known.lines, None, player, dealer_hand, bonus_hand,
+                      known.dealer_qualified)
+
+
+class FastPathMismatch(AssertionError):
+    """``REFEREE_FAST=verify`` found the fast path differing from the full one."""
+
+
+def verify_model(model: Round, data: object) -> None:
+    """Under ``verify``: the fast decode must equal pydantic's validation, field for field."""
+    if plain_round(data) is None:
+        return
+    full = Round.model_validate(data)
+    same = (model == full and repr(model) == repr(full) and model.model_fields_set == full.model_fields_set
+            and (model.recorded is None or full.recorded is None
+                 or model.recorded.model_fields_set == full.recorded.model_fields_set))
+    if not same:
+        raise FastPathMismatch(f"fast decode {model!r} differs from validation {full!r}")
+
+
+def verify_ruling(ruling: Ruling, profile: Profile, model: Round) -> None:
+    """Under ``verify``: a memoised ruling must equal the real settlement, amounts as written."""
+    full = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,
+                                model.dealer, model.bonus))
+    if ruling != full or repr(ruling) != repr(full):
+        raise FastPathMismatch(f"memoised ruling {ruling!r} differs from settle() {full!r}")

@@ -1,0 +1,155 @@
+"""The fast path (issue 18) changes nothing a report says: every format, byte for byte,
+with the fast path off (``REFEREE_FAST=0``) and on in ``verify`` mode (which also
+runs the full path on every round it takes and raises if the two differ), over the
+samples, simulated logs with every kind of fault, and hand-made hostile rounds."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.audit import fast
+from referee.models import Round
+
+from .conftest import SAMPLES, run
+
+FORMATS = ("text", "json", "jsonl", "github", "junit")
+
+
+class Raw:
+    """A number written exactly as given (``1.0000000``, ``-0``, ``1E+2``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _dump(record: dict[str, Any]) -> str:
+    text = json.dumps(record, ensure_ascii=False, default=lambda o: f"@@{o.text}@@")
+    return text.replace('"@@', "").replace('@@"', "")
+
+
+MUTATIONS: list[tuple[str, Any]] = [
+    ("ante", Raw("1.0")), ("ante", Raw("1.0000000")), ("ante", Raw("-0")), ("ante", 0), ("ante", Raw("1E+2")),
+    ("ante", True), ("ante", "1"), ("ante", Raw("1.5")), ("ante", 10**13), ("ante", Raw("0.0000001")),
+    ("ante", Raw("2.000000")), ("bonus", 1), ("bonus", Raw("0.5")), ("call", 2), ("call", 3), ("call", None),
+    ("round", True), ("round", Raw("1.0")), ("round", -1), ("round", "3"), ("round", 1), ("round", 10**13),
+    ("decision", "Call"), ("decision", "fold"), ("turn", None), ("river", "??"), ("river", "Xx"),
+    ("turn", "a" * 17), ("turn", 5), ("dealer", ["Ah"]), ("dealer", None), ("flop", ["2c", "3d"]),
+    ("player", ["ah", "A♥"]), ("player", ["10h", "Th"]), ("player", ["Ah", "Ah"]), ("player", "Ah Kd"),
+    ("time", "2026-01-01T00:00:00Z"), ("time", "yesterday"), ("meta", {"x": 1}), ("meta", []), ("extra", 1),
+    ("recorded.player_hand", "Pair"), ("recorded.player_hand", "two pair"), ("recorded.void", 1),
+    ("recorded.dealer_qualified", "yes"), ("recorded.net", Raw("1.0000001")), ("recorded.balance", "3"),
+    ("recorded.net", Raw("-0")), ("recorded.unknown", 1), ("recorded.outcome", "won"), ("recorded", None),
+    ("recorded", []), ("recorded.void_reason", 3), ("recorded.ante", Raw("-1.00")), ("recorded.balance", None),
+]
+
+
+def _mutated(base: list[str], seed: int) -> str:
+    """``base``'s lines with one mutation on most round lines, some cards respelt."""
+    rng = random.Random(seed)
+    lines = [base[0]]
+    for i, line in enumerate(base[1:]):
+        record = json.loads(line)
+        if "round" in record and rng.random() < 0.8:
+            field, value = MUTATIONS[(seed * 7 + i) % len(MUTATIONS)]
+            target = record
+            if field.startswith("recorded.") and isinstance(record.get("recorded"), dict):
+                target, field = record["recorded"], field.split(".", 1)[1]
+            target[field] = value
+        lines.append(_dump(record))
+    lines.append(lines[3].replace('"ante":', '"ante":1,"ante":', 1))  # a duplicate key
+    return "\n".join(lines) + "\n"
+
+
+def _simulated(tmp_path: Path, profile: str, fmt: str, faults: str, seed: str, bonus: str = "0") -> Path:
+    out = tmp_path / f"{profile}-{seed}-{faults}.{fmt}"
+    code, _ = run("simulate", "--profile", profile, "--sessions", "2", "--rounds", "30", "--seed", seed,
+                  "--faults", faults, "--bonus", bonus, "--format", fmt, "--output", str(out))
+    assert code == 0
+    return out
+
+
+def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for fmt in FORMATS:
+        monkeypatch.setenv("REFEREE_FAST", "0")
+        full = run("check", "--format", fmt, "--jobs", "1", "--no-progress", str(path))
+        monkeypatch.setenv("REFEREE_FAST", "verify")
+        quick = run("check", "--format", fmt, "--jobs", "1", "--no-progress", str(path))
+        assert _unstamped(quick) == _unstamped(full), (path.name, fmt)
+
+
+def _unstamped(outcome: tuple[int, str]) -> tuple[int, str]:
+    """JUnit's timestamp is the clock's, not the audit's."""
+    code, text = outcome
+    return code, re.sub(r'timestamp="[^"]*"', 'timestamp=""', text)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir()))
+def test_samples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _both_ways(SAMPLES / name, monkeypatch)
+
+
+@pytest.mark.parametrize(("profile", "bonus"), [("vivo", "0"), ("caribbean", "0"), ("bonus-aa", "1"),
+                                                 ("bonus-100", "0.5"), ("vivo", "1")])
+def test_simulated_faults(profile: str, bonus: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for fmt, faults in (("jsonl", "0.6"), ("yaml", "0.3"), ("jsonl", "0")):
+        _both_ways(_simulated(tmp_path, profile, fmt, faults, "18", bonus), monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hostile_rounds(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1")
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(_mutated(base.read_text(encoding="utf-8").splitlines(), seed), encoding="utf-8")
+    _both_ways(path, monkeypatch)
+
+
+def test_the_fast_path_is_taken_on_plain_rounds_only(tmp_path: Path) -> None:
+    """Plain simulated rounds are decoded fast, exactly as validation would; every
+    mutation that pydantic would read differently (or refuse) is left to it."""
+    base = _simulated(tmp_path, "vivo", "jsonl", "0", "4").read_text(encoding="utf-8").splitlines()
+    rounds = [json.loads(line, parse_float=Decimal) for line in base if '"round"' in line]
+    assert all(fast.plain_round(r) == Round.model_validate(r) for r in rounds)
+    taken = 0
+    for field, value in MUTATIONS:
+        record = json.loads(base[1], parse_float=Decimal)
+        if field.startswith("recorded."):
+            record["recorded"][field.split(".", 1)[1]] = value
+        else:
+            record[field] = value
+        record = json.loads(_dump(record), parse_float=Decimal)
+        model = fast.plain_round(record)
+        if model is None:
+            continue
+        taken += 1
+        full = Round.model_validate(record)
+        assert model == full and repr(model) == repr(full) and model.model_fields_set == full.model_fields_set
+    assert 0 < taken < len(MUTATIONS)
+
+
+def test_memo_settles_as_settle(tmp_path: Path) -> None:
+    from referee import load_profile
+    from referee.rules.settlement import Deal, settle
+
+    profile = load_profile("bonus-aa")
+    memo = fast.SettleMemo(profile)
+    base = _simulated(tmp_path, "bonus-aa", "jsonl", "0", "5", "1").read_text(encoding="utf-8").splitlines()
+    served = 0
+    for line in base:
+        record = json.loads(line, parse_float=Decimal)
+        if "round" not in record:
+            continue
+        model = Round.model_validate(record)
+        ruling = memo.settle(model)
+        assert ruling is not None
+        full = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,
+                                    model.dealer, model.bonus))
+        assert ruling == full and repr(ruling) == repr(full)
+        served += 1
+    assert served == 60 and len(memo.memo) < served
