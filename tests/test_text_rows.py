@@ -20,7 +20,7 @@ def _log(tmp_path: Path, rounds: int, faults: str) -> str:
     return str(out)
 
 
-ROW = re.compile(r"^\s+\d+\s+(call|fold)\s")
+ROW = re.compile(r"^\s+\d+  ")  # a table row: right-aligned round number, then the columns
 
 
 def _rows(text: str) -> list[str]:
