@@ -60,6 +60,8 @@ class SeatResult:
     findings: list[Finding] = field(default_factory=list)
     balance: Decimal = ZERO
     recorded_balance: Decimal | None = None
+    #: The ruling's (net, staked, returned), computed once per ruling of the game.
+    totals: tuple[Decimal, Decimal, Decimal] | None = None
 
     @property
     def outcome(self) -> str | None:
@@ -239,6 +241,12 @@ class _Player:
         self.funded = opening is not None
 
 
+def totals_of(ruling: Ruling) -> tuple[Decimal, Decimal, Decimal]:
+    """(net, staked, returned): each a sum over the ruling's lines, so worth keeping."""
+    net, staked = ruling.net, ruling.staked
+    return net, staked, staked + net
+
+
 def book(ledger: Ledger, seat: SeatResult) -> None:
     """Add a seat to a ledger (the player's, or the session's where a seat is a round)."""
     ruling = seat.ruling
@@ -251,9 +259,10 @@ def book(ledger: Ledger, seat: SeatResult) -> None:
         ledger.void_rounds += 1
     else:
         ledger.counted_rounds += 1
-        ledger.staked += ruling.staked
-        ledger.returned += ruling.returned
-        ledger.net += ruling.net
+        net, staked, returned = seat.totals or totals_of(ruling)
+        ledger.staked += staked
+        ledger.returned += returned
+        ledger.net += net
     recorded = seat.record.recorded if seat.record is not None else None
     if recorded is not None:
         if recorded.net is not None:
@@ -501,8 +510,9 @@ class TableAudit:
             if whole_void is not None:
                 call = record.ante * profile.call_multiple if record.decision == "call" else ZERO
                 seat.ruling = void_ruling(whole_void, record.ante, call, record.bonus)
+                seat.totals = totals_of(seat.ruling)
             else:
-                seat.ruling = rulings.seat(record)
+                seat.ruling, seat.totals = rulings.seat(record)
             self._audit_seat(seat, data, profile, seat.ruling, result, game_void=whole_void is not None
                              or (not per_seat and rulings.shared_void))
         self._describe(result, rulings, whole_void, per_seat)
@@ -563,12 +573,11 @@ class TableAudit:
             self._check_cancelled(record, emit)
         else:
             compare_record(_AsRound(record), ruling, emit)  # type: ignore[arg-type]
-        staked = ruling.staked if ruling is not None else stakes_of(record, profile)
+        net, staked, returned = seat.totals or (ZERO, stakes_of(record, profile), ZERO)
         refunded = ruling is None or ruling.outcome == "void"
         if record.wallet is not None:
-            returned = ZERO if refunded or ruling is None else ruling.returned
-            self._check_wallet(record, staked, returned, refunded, emit)
-        self._check_balance(record, ruling.net if ruling is not None else ZERO, refunded, player, emit)
+            self._check_wallet(record, staked, ZERO if refunded else returned, refunded, emit)
+        self._check_balance(record, net, refunded, player, emit)
         seat.balance = player.balance
         seat.recorded_balance = record.recorded.balance if record.recorded else None
 
@@ -690,7 +699,7 @@ class _Rulings:
         self.profile = profile
         self.model = model
         self.cache: dict[Any, Ruling] = {}
-        self.seats: dict[tuple[Any, ...], Ruling] = {}
+        self.seats: dict[tuple[Any, ...], tuple[Ruling, tuple[Decimal, Decimal, Decimal]]] = {}
 
     def unit(self, decision: str, player: tuple[str, ...] | None) -> Ruling:
         key = (decision, player)
@@ -702,13 +711,14 @@ class _Rulings:
             ruling = self.cache[key] = settle(self.profile, deal)
         return ruling
 
-    def seat(self, seat: Seat) -> Ruling:
+    def seat(self, seat: Seat) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:
         own = tuple(seat.player) if seat.player is not None else None
         key = (seat.decision, own, seat.ante, seat.bonus)
-        ruling = self.seats.get(key)
-        if ruling is None:
-            ruling = self.seats[key] = scaled(self.unit(seat.decision, own), seat.ante, seat.bonus)
-        return ruling
+        found = self.seats.get(key)
+        if found is None:
+            ruling = scaled(self.unit(seat.decision, own), seat.ante, seat.bonus)
+            found = self.seats[key] = (ruling, totals_of(ruling))
+        return found
 
     @property
     def shared_void(self) -> bool:
