@@ -251,3 +251,13 @@ def test_simulated_tables_are_reproducible(tmp_path: Path) -> None:
     assert Path(a).read_bytes() == Path(b).read_bytes()
     code, out = run("simulate", "--seats", "30", "--own-cards")
     assert code == 2 and "at most 22" in out
+
+
+def test_the_table_samples_and_the_readme_agree() -> None:
+    from .conftest import ROOT, SAMPLES
+
+    code, out = run("check", "--quiet", str(SAMPLES / "table.yaml"))
+    shown = out.replace(str(SAMPLES / "table.yaml"), "samples/table.yaml")
+    assert code == 1 and shown in (ROOT / "README.md").read_text(encoding="utf-8")
+    code, _ = run("check", str(SAMPLES / "table.jsonl"))
+    assert code == 0
