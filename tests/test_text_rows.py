@@ -51,3 +51,23 @@ def test_short_sessions_show_every_round(tmp_path: Path) -> None:
     assert text == with_flag and "rounds shown" not in text
     assert len(_rows(text)) >= 60
 
+
+
+def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
+    """A round without findings travels unformatted; formatted, it is ``ledger_row``'s row."""
+    from referee.audit.checker import Options
+    from referee.audit.results import RoundResult
+    from referee.audit.run import events
+    from referee.load.sources import expand
+    from referee.report.text import _formatted, _unformatted, ledger_row
+
+    out = tmp_path / "b.jsonl"
+    code, _ = run("simulate", "--profile", "bonus-aa", "--sessions", "2", "--rounds", "150", "--seed", "9",
+                  "--bonus", "1", "--faults", "0.2", "--policy", "optimal", "--format", "jsonl", "--output", str(out))
+    assert code == 0
+    compared = 0
+    for event in events(expand([str(out)]), Options()):
+        if isinstance(event, RoundResult) and event.ruling is not None:
+            assert _formatted(_unformatted(event)) == ledger_row(event)
+            compared += 1
+    assert compared > 250

@@ -178,6 +178,12 @@ def _plain_recorded(data: object) -> Recorded | None:
     return _build(Recorded, _RECORDED_DEFAULTS, values)  # type: ignore[no-any-return]
 
 
+#: The wager lines of every memoised settlement, by identity: the rulings that share
+#: them share everything a report line says of a settlement, so a reporter may write
+#: that part once (``report/json.py``). Bounded by the number of distinct settlements.
+SHARED_LINES: dict[int, tuple[Any, ...]] = {}
+
+
 class SettleMemo:
     """Settlements by what they depend on, for one profile (see the module's docstring)."""
 
@@ -224,6 +230,7 @@ class SettleMemo:
             if known.outcome == "void":  # pragma: no cover - nine distinct known cards never void
                 return known
             self.memo[key] = known
+            SHARED_LINES[id(known.lines)] = known.lines
             return known
         return Ruling(known.outcome, cards, known.lines, None, player, dealer_hand, bonus_hand,
                       known.dealer_qualified)

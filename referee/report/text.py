@@ -57,6 +57,33 @@ def ledger_row(r: RoundResult) -> list[Any]:
     ]
 
 
+def _unformatted(r: RoundResult) -> tuple[Any, ...]:
+    """What :func:`ledger_row` writes of a ruled round, before formatting (small, picklable)."""
+    ruling = r.ruling
+    assert ruling is not None
+    record = r.record
+    recorded = record.recorded if record else None
+    return (r.number, record.decision if record else "",
+            ruling.player_hand.category if ruling.player_hand else None,
+            ruling.dealer_hand.category if ruling.dealer_hand else None, ruling.dealer_qualified,
+            ruling.ante, ruling.call, ruling.bonus if ruling.bonus_stake else None, ruling.net,
+            recorded.net if recorded is not None else None, r.balance,
+            recorded.balance if recorded is not None else None, round_status(r))
+
+
+def _formatted(raw: tuple[Any, ...]) -> list[Any]:
+    """:func:`ledger_row` of the round :func:`_unformatted` read (the tests compare both)."""
+    number, decision, player, dealer, qualified, ante, call, bonus, net, recorded_net, balance, recorded_balance, \
+        status = raw
+    return [
+        number, decision, _short(player), _short(dealer),
+        "" if qualified is None else ("yes" if qualified else "no"),
+        signed(ante), signed(call), signed(bonus) if bonus is not None else "", signed(net),
+        signed(recorded_net) if recorded_net is not None else "", fmt(balance),
+        fmt(recorded_balance) if recorded_balance is not None else "", status,
+    ]
+
+
 def round_status(r: RoundResult) -> str:
     """A round's status: its finding codes; else "ok" only when every recorded field
     matches: a recorded balance that an earlier round put off (a finding there, none
@@ -91,7 +118,13 @@ class TextReporter(Reporter):
         self._rows, self._flags, self._seen, self._filtered = [], [], 0, False
 
     def round_payload(self, result: RoundResult) -> Any:
-        return None if self.quiet else (ledger_row(result), bool(result.findings))
+        """``(row, flagged)``; a row without findings is sent unformatted (most of a long
+        session's rows are never printed), see :func:`_unformatted`."""
+        if self.quiet:
+            return None
+        if result.findings or result.ruling is None:
+            return ledger_row(result), bool(result.findings)
+        return _unformatted(result), False
 
     def take_round(self, payload: Any) -> None:
         """Keep every row while the session is short; past that, the flagged ones only
@@ -101,7 +134,7 @@ class TextReporter(Reporter):
         row, flagged = payload
         self._seen += 1
         if self.all_rows or self._seen <= SHORT_SESSION:
-            self._rows.append(row)
+            self._rows.append(row if isinstance(row, list) else _formatted(row))
             self._flags.append(flagged)
             return
         if not self._filtered:
