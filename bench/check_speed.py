@@ -16,7 +16,8 @@ with ``referee simulate``) in WORKDIR (default: the temp directory) a clean and 
 
 This machine is shared: every figure is the best of ``REPEAT`` runs (default 3),
 each command's runs interleaved with the bare parse's, so that a ratio compares runs
-that met the same load.
+that met the same load; CPU seconds (user + system, workers included) are printed
+beside wall seconds, and their ratio is the one a loaded machine disturbs least.
 """
 
 from __future__ import annotations
@@ -34,11 +35,14 @@ import yaml
 
 REFEREE = [sys.executable, "-m", "referee"]
 REPEAT = int(os.environ.get("REPEAT", "3"))
-# Runs the command in a child and prints its peak RSS (KiB) on the last stderr line.
+# Runs the command in a child and prints its peak RSS (KiB) and CPU seconds (its own and
+# its workers', user + system) on the last stderr line.
 RSS = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
        "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
        "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
-       "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+       "me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+       "cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"
+       "print(peak[0] if peak else me.ru_maxrss, cpu, file=sys.stderr)")
 
 
 def make(path: Path, fmt: str, rounds: int, faults: float = 0.0) -> Path:
@@ -50,8 +54,8 @@ def make(path: Path, fmt: str, rounds: int, faults: float = 0.0) -> Path:
     return path
 
 
-def check(path: Path, fmt: str = "json", jobs: int = 1) -> tuple[float, int]:
-    """Seconds and peak RSS (KiB) of one ``referee check`` command."""
+def check(path: Path, fmt: str = "json", jobs: int = 1) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (KiB) and CPU seconds of one ``referee check`` command."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", RSS, "check", str(path), "--format", fmt, "--output",
                            os.devnull, "--jobs", str(jobs), "--no-progress"], capture_output=True, text=True,
@@ -59,33 +63,37 @@ def check(path: Path, fmt: str = "json", jobs: int = 1) -> tuple[float, int]:
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 1):
         raise SystemExit(done.stderr)
-    return elapsed, int(done.stderr.strip().splitlines()[-1])
+    rss, cpu = done.stderr.strip().splitlines()[-1].split()
+    return elapsed, int(rss), float(cpu)
 
 
-def bare_json(path: Path) -> float:
-    start = time.perf_counter()
+def bare_json(path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the bare parse."""
+    start, cpu = time.perf_counter(), time.process_time()
     loads = json.loads
     with path.open("rb") as fh:
         for line in fh:
             loads(line)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
-def bare_yaml(path: Path) -> float:
-    start = time.perf_counter()
+def bare_yaml(path: Path) -> tuple[float, float]:
+    start, cpu = time.perf_counter(), time.process_time()
     with path.open("rb") as fh:
         for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader):
             pass
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def best_pair(run, bare):  # type: ignore[no-untyped-def]
-    """Best of REPEAT of a command and of its bare baseline, interleaved."""
+    """Best of REPEAT of a command and of its bare baseline, interleaved: the fastest
+    wall time of each, and the least CPU time of each."""
     runs, bares = [], []
     for _ in range(REPEAT):
         bares.append(bare())
         runs.append(run())
-    return min(runs, key=lambda r: r[0]), min(bares)
+    return (min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs),
+            min(b[0] for b in bares), min(b[1] for b in bares))
 
 
 def main() -> None:
@@ -103,12 +111,14 @@ def main() -> None:
 
     for label, path, target in (("clean", clean, 3), ("10% faulty", faulty, 6)):
         for fmt in ("json", "text"):
-            (t, rss), t_bare = best_pair(lambda p=path, f=fmt: check(p, f), lambda p=path: bare_json(p))
-            print(f"JSONL 200k {label}, --format {fmt}: check {t:.1f} s, bare json.loads {t_bare:.2f} s: "
-                  f"{t / t_bare:.2f}x (target <= {target}x); peak RSS {rss / 1024:.0f} MB")
+            wall, rss, cpu, b_wall, b_cpu = best_pair(lambda p=path, f=fmt: check(p, f), lambda p=path: bare_json(p))
+            print(f"JSONL 200k {label}, --format {fmt}: check {wall:.1f} s ({cpu:.1f} s CPU), bare json.loads "
+                  f"{b_wall:.2f} s ({b_cpu:.2f} s CPU): {wall / b_wall:.2f}x wall, {cpu / b_cpu:.2f}x CPU "
+                  f"(target <= {target}x); peak RSS {rss / 1024:.0f} MB")
 
-    (t, _), t_bare = best_pair(lambda: check(ylog), lambda: bare_yaml(ylog))
-    print(f"YAML 20k: check {t:.1f} s, bare CSafeLoader {t_bare:.1f} s: {t / t_bare:.2f}x (target <= 0.6x)")
+    wall, _, cpu, b_wall, b_cpu = best_pair(lambda: check(ylog), lambda: bare_yaml(ylog))
+    print(f"YAML 20k: check {wall:.1f} s ({cpu:.1f} s CPU), bare CSafeLoader {b_wall:.1f} s ({b_cpu:.1f} s CPU): "
+          f"{wall / b_wall:.2f}x wall, {cpu / b_cpu:.2f}x CPU (target <= 0.6x)")
 
     ones, twos = [], []
     for _ in range(REPEAT):

@@ -200,10 +200,12 @@ class SettleMemo:
         if dealer is None or turn is None or river is None or len(dealer) != 2 or len(model.player) != 2 \
                 or len(model.flop) != 3:
             return None
-        p1, p2 = (_CARD(t) for t in model.player)
-        f1, f2, f3 = (_CARD(t) for t in model.flop)
-        d1, d2 = (_CARD(t) for t in dealer)
-        t, r = _CARD(turn), _CARD(river)
+        card = _CARD
+        player_tokens, flop_tokens = model.player, model.flop
+        p1, p2 = card(player_tokens[0]), card(player_tokens[1])
+        f1, f2, f3 = card(flop_tokens[0]), card(flop_tokens[1]), card(flop_tokens[2])
+        d1, d2 = card(dealer[0]), card(dealer[1])
+        t, r = card(turn), card(river)
         if p1 is None or p2 is None or f1 is None or f2 is None or f3 is None or d1 is None or d2 is None \
                 or t is None or r is None:
             return None
