@@ -342,7 +342,7 @@ def profiles(name: str | None, template: bool) -> None:
             loaded = resolve_profile(name)
         except ProfileError as err:
             raise click.BadParameter(str(err), param_hint="NAME") from None
-        text = builtin_text(name).decode() if name in BUILTIN else Path(loaded.origin).read_text(encoding="utf-8")
+        text = builtin_text(name).decode() if name in BUILTIN else Path(loaded.origin.name).read_text(encoding="utf-8")
         click.echo(f"# {loaded.origin} sha256 {loaded.sha256}")
         click.echo(text, nl=False)
         return

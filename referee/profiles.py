@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import ValidationError
@@ -44,12 +44,46 @@ class ProfileError(ValueError):
         super().__init__("\n".join([message, *map(str, self.problems)]))
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class ProfileOrigin:
+    """Where a profile came from, as a value: a built-in by name or a file by path.
+
+    Code asks it (``builtin``, ``resolve()``) instead of taking apart the text reports
+    print; ``str()`` is that text, ``builtin:vivo`` or the path, unchanged in every
+    output.
+    """
+
+    kind: Literal["builtin", "file"]
+    name: str  # the built-in's name, or the file's path as found
+
+    @classmethod
+    def of_builtin(cls, name: str) -> ProfileOrigin:
+        return cls("builtin", name)
+
+    @property
+    def builtin(self) -> str | None:
+        """The built-in's name, or None for a file."""
+        return self.name if self.kind == "builtin" else None
+
+    @property
+    def label(self) -> str:
+        """How a table of figures names it: the built-in's name, else the path."""
+        return self.name
+
+    def resolve(self) -> LoadedProfile:
+        """The profile itself (cached: loaded once a process)."""
+        return resolve_profile(self.name)
+
+    def __str__(self) -> str:
+        return f"builtin:{self.name}" if self.kind == "builtin" else self.name
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedProfile:
     """A profile with where it came from and the digest of its bytes (for integrity)."""
 
     profile: Profile
-    origin: str
+    origin: ProfileOrigin
     sha256: str
 
 
@@ -73,15 +107,15 @@ def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedPr
     if cached is not None:
         return cached
     if name_or_path in BUILTIN:
-        data, origin = builtin_text(name_or_path), f"builtin:{name_or_path}"
+        data, origin = builtin_text(name_or_path), ProfileOrigin.of_builtin(name_or_path)
     else:
         path = _find(name_or_path, base_dir)
         try:
             data = path.read_bytes()
         except OSError as err:
             raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
-        origin = str(path)
-    profile = parse_profile(data, origin)
+        origin = ProfileOrigin("file", str(path))
+    profile = parse_profile(data, str(origin))
     if name_or_path in BUILTIN and not profile.rules:
         profile = _with_rules(profile, builtin_rules(name_or_path), f"{origin}.rules")
     loaded = LoadedProfile(profile, origin, hashlib.sha256(data).hexdigest())

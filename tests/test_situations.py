@@ -13,6 +13,7 @@ from referee import load_profile
 from referee.analysis import situations
 from referee.analysis.decisions import Valued, value, value_all
 from referee.analysis.observe import Observed
+from referee.profiles import ProfileOrigin
 
 SUIT_ORDERS = [(0, 1, 2, 3), (1, 0, 3, 2), (3, 2, 1, 0), (2, 3, 0, 1), (1, 2, 3, 0)]
 
@@ -31,11 +32,12 @@ def _one_class(rng: random.Random, n: int) -> list[tuple[int, ...]]:
     return found
 
 
-@pytest.mark.parametrize("origin", ["builtin:vivo", "builtin:bonus-aa"])
-def test_table_values_equal_the_one_by_one_count(origin: str, tmp_path: Path,
+@pytest.mark.parametrize("name", ["vivo", "bonus-aa"])
+def test_table_values_equal_the_one_by_one_count(name: str, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path))
-    rng = random.Random(origin)
+    origin = ProfileOrigin.of_builtin(name)
+    rng = random.Random(str(origin))
     wanted = [(origin, k) for k in _one_class(rng, 4)]
     served = situations.table_values(wanted, jobs=1)
     assert set(served) == set(wanted)
@@ -43,7 +45,7 @@ def test_table_values_equal_the_one_by_one_count(origin: str, tmp_path: Path,
         exact = value(s)
         assert served[s] == (exact.call_value, exact.qualifies, exact.categories), s
     # Stored: a fresh table reads the block from disk; a damaged block is refused and rebuilt.
-    profile = load_profile(origin.removeprefix("builtin:"))
+    profile = load_profile(name)
     table = situations.SituationTable(profile)
     (block,) = table.dir.iterdir()
     index = int(block.stem.split("-")[1])
@@ -59,7 +61,7 @@ def test_table_values_equal_the_one_by_one_count(origin: str, tmp_path: Path,
 
 def test_a_lone_situation_is_counted_by_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path))
-    lone = [("builtin:vivo", (48, 44, 51, 26, 9))]
+    lone = [(ProfileOrigin.of_builtin("vivo"), (48, 44, 51, 26, 9))]
     assert situations.table_values(lone, jobs=1) == {}
     assert not (tmp_path / "situations").exists()
 
@@ -69,7 +71,7 @@ def test_value_all_same_with_and_without_tables(tmp_path: Path, monkeypatch: pyt
     rng = random.Random(18)
     knowns = [*_one_class(rng, 3), tuple(rng.sample(range(52), 5))]
     one = Decimal(1)
-    rounds = [Observed(session="s", number=i, file="f", line=i, profile="builtin:caribbean", ante=one,
+    rounds = [Observed(session="s", number=i, file="f", line=i, profile=ProfileOrigin.of_builtin("caribbean"), ante=one,
                        main_staked=one, main_net=one, net=one, bonus=one, bonus_stake=one, called=True,
                        cards=(*k, None, None, None, None), player_category=None, dealer_qualified=None)
               for i, k in enumerate(knowns)]

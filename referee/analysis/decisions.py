@@ -16,12 +16,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..profiles import resolve_profile
+from ..profiles import ProfileOrigin
 from ..rules.strategy import COMPLETIONS, NOT_QUALIFIED, CallCounts, call_counts
 from .observe import Observed
 from .situations import table_values
 
-Situation = tuple[str, tuple[int, ...]]  # (profile origin, the five known cards)
+Situation = tuple[ProfileOrigin, tuple[int, ...]]  # (profile origin, the five known cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Valued:
 
 def value(situation: Situation) -> Valued:
     origin, known = situation
-    profile = resolve_profile(origin.removeprefix("builtin:")).profile
+    profile = origin.resolve().profile
     counts: CallCounts = call_counts(known[:2], known[2:5], profile.dealer_qualifier.floor())
     return Valued(
         call_value=counts.call_value(profile),

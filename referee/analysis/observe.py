@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..audit.results import RoundResult, SessionInfo
+from ..profiles import DEFAULT, ProfileOrigin
 
 POSITIONS = ("player 1", "player 2", "flop 1", "flop 2", "flop 3", "turn", "river", "dealer 1", "dealer 2")
 
@@ -22,7 +23,7 @@ class Observed:
     number: int | None
     file: str
     line: int
-    profile: str
+    profile: ProfileOrigin
     ante: Decimal
     main_staked: Decimal
     main_net: Decimal
@@ -55,7 +56,7 @@ class Observations:
         r = event.ruling
         c = r.cards
         info = self.sessions.get(event.session)
-        origin = info.profile_origin if info and info.profile_origin else "builtin:vivo"
+        origin = info.profile_origin if info and info.profile_origin else ProfileOrigin.of_builtin(DEFAULT)
 
         def index(card: object) -> int | None:
             return None if card is None else int(card)  # type: ignore[call-overload]

@@ -7,6 +7,11 @@ the theoretical returns under optimal play come from the published exact solver
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..profiles import ProfileOrigin
+
 SEVEN_CARD_HANDS = 133_784_560
 SEVEN_CARD_COUNTS = {
     "royal_flush": 4_324, "straight_flush": 37_260, "four_of_a_kind": 224_848, "full_house": 3_473_184,
@@ -17,15 +22,15 @@ DEALER_QUALIFIES = 101_378_140
 
 
 
-def optimal(origin: str) -> dict[str, object] | None:
+def optimal(origin: ProfileOrigin) -> dict[str, object] | None:
     """Under optimal play: expected net per Ante (minus the house edge), per unit
     wagered (minus the element of risk) and the call rate, from the PAR sheet shipped
     for a built-in profile (``referee par``); None for a profile of one's own."""
     from .sheet import stored_sheet
 
-    if not origin.startswith("builtin:"):
+    if origin.builtin is None:
         return None
-    sheet = stored_sheet(origin.removeprefix("builtin:"))
+    sheet = stored_sheet(origin.builtin)
     if sheet is None:
         return None
     main = sheet["main"]

@@ -33,7 +33,7 @@ from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any
 
-from ..profiles import resolve_profile
+from ..profiles import ProfileOrigin
 from ..rules.profile import Profile
 from ..rules.strategy import COMPLETIONS, NOT_QUALIFIED, Payoffs
 
@@ -197,28 +197,28 @@ def _numpy_available() -> bool:
     return True
 
 
-def _build(args: tuple[str, int]) -> tuple[str, int, bytes]:
+def _build(args: tuple[ProfileOrigin, int]) -> tuple[ProfileOrigin, int, bytes]:
     origin, index = args
-    profile = resolve_profile(origin.removeprefix("builtin:")).profile
+    profile = origin.resolve().profile
     return origin, index, build_block(profile, classes().flops[index])
 
 
 def table_values(
-    situations: Iterable[tuple[str, tuple[int, ...]]], jobs: int,
+    situations: Iterable[tuple[ProfileOrigin, tuple[int, ...]]], jobs: int,
     progress: Callable[[int], None] | None = None,
-) -> dict[tuple[str, tuple[int, ...]], CallValue]:
+) -> dict[tuple[ProfileOrigin, tuple[int, ...]], CallValue]:
     """The situations the tables can serve (building the classes worth building), with
     their figures; the others are left for the one-by-one count."""
     if not _numpy_available():
         return {}
     c = classes()
-    tables: dict[str, SituationTable] = {}
-    located: dict[tuple[str, tuple[int, ...]], tuple[int, int]] = {}
-    wanted: dict[tuple[str, int], int] = {}
+    tables: dict[ProfileOrigin, SituationTable] = {}
+    located: dict[tuple[ProfileOrigin, tuple[int, ...]], tuple[int, int]] = {}
+    wanted: dict[tuple[ProfileOrigin, int], int] = {}
     for origin, known in situations:
         table = tables.get(origin)
         if table is None:
-            table = tables[origin] = SituationTable(resolve_profile(origin.removeprefix("builtin:")).profile)
+            table = tables[origin] = SituationTable(origin.resolve().profile)
         index, pair = c.locate(known)
         located[(origin, known)] = (index, pair)
         if not table.load(index):
@@ -238,7 +238,7 @@ def table_values(
     return found
 
 
-def _map(work: list[tuple[str, int]], jobs: int) -> Iterable[tuple[str, int, bytes]]:
+def _map(work: list[tuple[ProfileOrigin, int]], jobs: int) -> Iterable[tuple[ProfileOrigin, int, bytes]]:
     if jobs <= 1 or len(work) < 2:
         yield from map(_build, work)
         return
@@ -253,7 +253,9 @@ def _map(work: list[tuple[str, int]], jobs: int) -> Iterable[tuple[str, int, byt
         yield from pool.map(_build, work, chunksize=1)
 
 
-def build_all(profile: Profile, origin: str, jobs: int, progress: Callable[[int], None] | None = None) -> Path:
+def build_all(
+    profile: Profile, origin: ProfileOrigin, jobs: int, progress: Callable[[int], None] | None = None
+) -> Path:
     """Fill the whole table of a profile (every class not yet cached); its directory."""
     table = SituationTable(profile)
     missing = [(origin, i) for i in range(len(classes().flops)) if not table.load(i)]

@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..profiles import resolve_profile
+from ..profiles import ProfileOrigin
 from ..rules.evaluator import CATEGORY_NAMES
 from ..rules.hands import evaluate
 from ..rules.strategy import bonus_edge
@@ -127,10 +127,10 @@ def _basis(rounds: list[Observed], values: dict[Situation, Valued] | None) -> Ba
     return Basis("none")
 
 
-def _optimal_figures(origin: str, rounds: list[Observed]) -> Basis | None:
+def _optimal_figures(origin: ProfileOrigin, rounds: list[Observed]) -> Basis | None:
     from .sheet import optimal_table, stored_sheet
 
-    profile = resolve_profile(origin.removeprefix("builtin:")).profile
+    profile = origin.resolve().profile
     table = optimal_table(profile)
     sheet = stored_sheet(profile.name) if table is not None else None
     if table is None or sheet is None:
@@ -285,7 +285,7 @@ def _edge(r: Observed) -> Fraction:
     """What calling gains on a bonus a fold would forfeit (see ``strategy.bonus_edge``)."""
     if not r.bonus_stake or r.known is None:
         return Fraction(0)
-    profile = resolve_profile(r.profile.removeprefix("builtin:")).profile
+    profile = r.profile.resolve().profile
     return bonus_edge(profile, evaluate(list(r.known)).value, Fraction(r.ante), Fraction(r.bonus_stake))
 
 
@@ -297,16 +297,16 @@ def _card(index: int) -> str:
 
 def compute(inputs: Inputs) -> dict[str, Any]:
     rounds = inputs.observations.rounds
-    by_profile: dict[str, list[Observed]] = defaultdict(list)
-    by_stake: dict[tuple[str, Decimal], list[Observed]] = defaultdict(list)
+    by_profile: dict[ProfileOrigin, list[Observed]] = defaultdict(list)
+    by_stake: dict[tuple[ProfileOrigin, Decimal], list[Observed]] = defaultdict(list)
     for r in rounds:
         by_profile[r.profile].append(r)
         by_stake[(r.profile, r.ante)].append(r)
     result: dict[str, Any] = {
         "confidence": inputs.confidence, "rounds": len(rounds), "sessions": len({r.session for r in rounds}),
-        "returns": [{"profile": p.removeprefix("builtin:"), **returns(rs, inputs.values, inputs.confidence)}
+        "returns": [{"profile": p.label, **returns(rs, inputs.values, inputs.confidence)}
                     for p, rs in sorted(by_profile.items())],
-        "returns_by_stake": [{"profile": p.removeprefix("builtin:"), "ante": float(a),
+        "returns_by_stake": [{"profile": p.label, "ante": float(a),
                               **returns(rs, inputs.values, inputs.confidence)}
                              for (p, a), rs in sorted(by_stake.items())],
         "fairness": fairness(rounds, inputs.values),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..load.sources import Source
-from ..profiles import ProfileError, resolve_profile
+from ..profiles import ProfileError
 from ..rules.hands import HandValue
 from ..rules.payout import Rule
 from ..rules.profile import Profile
@@ -93,9 +93,8 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
     if result.ruling is None or info.profile_origin is None:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no profile"
         raise ExplainError(f"{result.file}:{result.line}: round {result.number} cannot be ruled: {problems}")
-    origin = info.profile_origin
     try:
-        loaded = resolve_profile(origin.removeprefix("builtin:"))
+        loaded = info.profile_origin.resolve()
     except ProfileError as err:  # pragma: no cover - the audit loaded it a moment ago
         raise ExplainError(str(err)) from None
     ruling = result.ruling
@@ -109,7 +108,7 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
             comparison = tie_break(ruling.player_hand, ruling.dealer_hand)
     return Explanation(
         file=result.file, line=result.line, session=result.session, number=result.number,
-        profile=loaded.profile, profile_origin=loaded.origin, profile_sha256=loaded.sha256,
+        profile=loaded.profile, profile_origin=str(loaded.origin), profile_sha256=loaded.sha256,
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
         sections=_sections(ruling), findings=tuple(result.findings), recorded_cards=_recorded_cards(result),
         table_net=_table_net(result),

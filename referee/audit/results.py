@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..models import Round
+from ..profiles import ProfileOrigin
 from ..rules.settlement import Ruling
 from .codes import SEVERITY_ORDER, FindingCode, Severity, severity_of
 
@@ -130,7 +131,7 @@ class SessionInfo:
     file: str
     line: int
     profile: str | None
-    profile_origin: str | None
+    profile_origin: ProfileOrigin | None
     profile_sha256: str | None
     index: int = 0
     #: Who played, where the log says (format 1: the session's ``meta.player``), for ``recall --player``.

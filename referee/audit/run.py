@@ -76,7 +76,7 @@ def dispatch(stream: Iterable[Event | Rendered | RenderedGame], reporters: list[
                 progress.tick()
         elif isinstance(event, SessionInfo):
             if event.profile_origin is not None and event.profile_sha256 is not None:
-                summary.profiles[event.profile_origin] = event.profile_sha256
+                summary.profiles[str(event.profile_origin)] = event.profile_sha256
             for r in reporters:
                 r.session_opened(event)
         elif isinstance(event, SessionResult):

@@ -144,7 +144,8 @@ def balance_break(findings: Iterable[Finding]) -> tuple[Decimal, Decimal] | None
 def session_head(info: SessionInfo) -> dict[str, Any]:
     return {
         "id": info.id, "file": info.file, "line": info.line, "profile": info.profile,
-        "profile_origin": info.profile_origin, "profile_sha256": info.profile_sha256,
+        "profile_origin": str(info.profile_origin) if info.profile_origin else None,
+        "profile_sha256": info.profile_sha256,
     }
 
 

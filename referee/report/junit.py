@@ -108,7 +108,8 @@ class JunitReporter(Reporter):
         if isinstance(result, TableSessionResult):
             out = f"{table_totals(result)} Profile {result.info.profile} sha256 {result.info.profile_sha256}"
         self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
-                    {"profile": result.info.profile_origin or "", "profile.sha256": result.info.profile_sha256 or ""})
+                    {"profile": str(result.info.profile_origin or ""),
+                     "profile.sha256": result.info.profile_sha256 or ""})
 
     def problem(self, finding: Finding) -> None:
         bad = [finding]
