@@ -44,13 +44,19 @@ H000: Final = _code(
 )
 H001: Final = _code(
     "H001", "invalid-record", "error",
-    "A round or session header has a wrong type, a missing field or a value out of range; the round is "
-    "reported and not ruled, the others are audited.",
-    "`ante: abc`, `decision: raise`, `player: [14, Kd]`",
+    "A round or session header has a wrong type, a missing field or a value out of range. A round whose "
+    "deal or stakes cannot be read is not ruled, but keeps its number and counts toward the agreed "
+    "rounds, and its recorded balance, when readable, anchors the table's chain. A bad optional field (in "
+    "`recorded`, `time`, `meta`) is reported on that field, with a did-you-mean for category and outcome "
+    "words, and the round is still ruled and every other field audited.",
+    "`ante: abc`, `decision: raise`, `player: [14, Kd]`, `player_hand: two pair` (did you mean "
+    "'two_pair'?)",
 )
 H002: Final = _code(
     "H002", "unknown-field", "error",
-    "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`.",
+    "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`. An "
+    "unknown field in `recorded` is left out and the round still ruled; elsewhere in a round, the round is not "
+    "ruled (it keeps its number).",
     "`dealr: [Qs, Qc]` (did you mean 'dealer'?)",
 )
 H003: Final = _code(
@@ -61,7 +67,10 @@ H003: Final = _code(
 )
 H004: Final = _code(
     "H004", "unreadable-record", "error",
-    "A JSON Lines line that is not a JSON object with a `session` or `round` key.",
+    "A JSON Lines line that is not a JSON object with a `session` or `round` key. A broken round line "
+    "that still shows its number keeps that number (its nets are unknown: the next recorded balance "
+    "re-anchors). A broken session line: the rounds up to the next readable session line belong to no "
+    "session, and this one finding says how many were skipped and on which lines.",
     "a truncated last line",
 )
 H005: Final = _code(
@@ -71,7 +80,8 @@ H005: Final = _code(
 )
 H006: Final = _code(
     "H006", "orphan-round", "error",
-    "A JSON Lines round before any session line.",
+    "JSON Lines rounds before any session line: one finding for the run, saying how many and on which "
+    "lines.",
 )
 H007: Final = _code(
     "H007", "orphan-seat", "error",
@@ -99,7 +109,8 @@ G003: Final = _code(
 )
 K001: Final = _code(
     "K001", "player-hand", "error",
-    "The recorded player hand category differs from the rules' evaluation.",
+    "The recorded player hand category differs from the rules' evaluation. After a fold that records turn "
+    "and river, the hand at the fold (two cards and the flop) and the seven-card hand are both right.",
     "`player_hand: two_pair` for A♥ K♦ on A♠ 7♦ 4♣ 9♥ 2♠ (a pair of aces)",
 )
 K002: Final = _code(
@@ -108,7 +119,8 @@ K002: Final = _code(
 )
 K003: Final = _code(
     "K003", "dealer-qualified", "error",
-    "The recorded dealer qualification differs: the dealer qualifies with a pair of 4s or better (§05).",
+    "The recorded dealer qualification differs from the profile's qualifier (a pair of 4s or better under "
+    "the built-in profiles, §05); the message names the qualifier in force.",
     "`dealer_qualified: true` with a pair of 3s",
 )
 P001: Final = _code(
@@ -126,12 +138,16 @@ P003: Final = _code(
 )
 P004: Final = _code(
     "P004", "net-result", "error",
-    "The round's recorded net result differs from the settlement.",
+    "The round's recorded net result differs from the settlement. A balance that follows from the ruled "
+    "net beside it is right: P004 alone.",
     "`net: 2` for the §09 example (the rules give +3)",
 )
 P005: Final = _code(
     "P005", "running-balance", "error",
-    "The recorded balance does not follow from the previous balance and this round's net.",
+    "The recorded balance follows neither from the last recorded balance plus the nets the table recorded "
+    "since, nor from it plus the ruled nets since (docs/ledger.md); the message says which chain it "
+    "breaks and by how much. One break is one finding: the next balance may follow from the new figure or "
+    "from the ones before it.",
     "balance 3 after 0 and a net of +2",
 )
 P006: Final = _code(
@@ -144,16 +160,20 @@ P007: Final = _code(
 )
 S001: Final = _code(
     "S001", "call-multiple", "error",
-    "The recorded Call stake is not the profile's multiple of the Ante.",
-    "`ante: 1, call: 1` under vivo (Call is 2 × Ante)",
+    "The recorded Call stake is not the profile's multiple of the Ante on a call, or not 0 on a fold (a "
+    "fold places no Call stake).",
+    "`ante: 1, call: 1` under vivo (Call is 2 × Ante); `call: 2` on a fold",
 )
 S002: Final = _code(
     "S002", "stake-changed", "error",
-    "The Ante differs from the session's first round under a profile whose stakes are fixed (§07).",
+    "The Ante differs from the session's stake under a profile whose stakes are fixed (§07). The stake is "
+    "the Ante most of the session's rounds so far used, so one odd Ante is one finding (an odd first Ante "
+    "is found on round 2). The bonus stake may change between rounds.",
 )
 S003: Final = _code(
     "S003", "duplicate-round", "error",
-    "A round number that was already used (not a replay of a void deal).",
+    "A round number already used (not the replay of a deal that was void or recorded void), or a record "
+    "repeated verbatim (then not ruled or counted again); either way the next round is in order.",
 )
 S004: Final = _code(
     "S004", "missing-round", "error",
@@ -162,7 +182,8 @@ S004: Final = _code(
 )
 S005: Final = _code(
     "S005", "round-count", "warning",
-    "Counted (non-void) rounds differ from the number agreed (§07; void rounds do not count).",
+    "Counted rounds differ from the number agreed (§07). Void deals, and valid deals the table voided and "
+    "replayed, do not count; rounds that cannot be ruled do.",
 )
 S006: Final = _code(
     "S006", "bonus-not-offered", "error",
@@ -170,8 +191,9 @@ S006: Final = _code(
 )
 S007: Final = _code(
     "S007", "insufficient-funds", "error",
-    "A call the balance cannot cover, under a profile that needs funds for the Call (caribbean) and a "
-    "session with an opening balance.",
+    "A call that neither the rules' balance nor the table's covers, under a profile that needs funds for "
+    "the Call (caribbean) and a session with an opening balance. A void deal risks nothing and is not "
+    "checked.",
 )
 S008: Final = _code(
     "S008", "stake-increment", "error",
@@ -185,15 +207,18 @@ S009: Final = _code(
 V001: Final = _code(
     "V001", "void-settled", "error",
     "A malformed deal (§07: a card not among the 52, a card twice, a wrong count, a call without turn, "
-    "river or dealer cards) recorded as valid or settled: all stakes must be returned.",
+    "river or dealer cards) recorded as valid or settled: all stakes must be returned. A token that is "
+    "not a card is reported on its own field, naming the card when one edit of it spells one.",
 )
 V002: Final = _code(
     "V002", "valid-recorded-void", "error",
-    "A correct deal recorded as void.",
+    "A correct deal recorded as void (`void: true` or `outcome: void`); the table's replay under the same "
+    "number is in order and counts instead of it.",
 )
 V003: Final = _code(
     "V003", "void-deal", "info",
-    "A void deal, correctly handled: reported with its reason; stakes returned, not counted.",
+    "A void deal, correctly handled: reported with its reason (a token that is not a card on its own "
+    "field); stakes returned, not counted.",
 )
 W001: Final = _code(
     "W001", "wallet-debit", "error",
