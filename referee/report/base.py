@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any, TextIO
 
 from .. import __version__
+from ..audit import codes
 from ..audit.codes import CODES
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult
@@ -120,7 +121,7 @@ def parts_from_rules(result: RoundResult) -> bool:
     """Whether this round's record parts from the rules in money: a finding on a recorded
     amount or balance, or a void deal settled (or a valid one voided). The audit gives
     one finding per root cause, so a balance an earlier round put off is not marked again."""
-    return any(f.field in MONEY_FIELDS or f.code in ("V001", "V002") for f in result.findings)
+    return any(f.field in MONEY_FIELDS or f.code in (codes.V001, codes.V002) for f in result.findings)
 
 
 def owed(result: RoundResult) -> Decimal:
@@ -136,7 +137,7 @@ def owed(result: RoundResult) -> Decimal:
 def balance_break(findings: Iterable[Finding]) -> tuple[Decimal, Decimal] | None:
     """A recorded balance that does not follow (P005): what was recorded and what follows."""
     for f in findings:
-        if f.code == "P005" and f.recorded is not None and f.expected is not None:
+        if f.code == codes.P005 and f.recorded is not None and f.expected is not None:
             return Decimal(str(f.recorded)), Decimal(str(f.expected))
     return None
 
