@@ -268,11 +268,12 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
 
     guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
-        profile = resolve_profile(profile_name).profile
+        loaded = resolve_profile(profile_name)
     except ProfileError as err:
         raise click.BadParameter(str(err), param_hint="--profile") from None
+    profile = loaded.profile
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
-                        Decimal(str(bonus)), faults)
+                        Decimal(str(bonus)), faults, profile_reference=_profile_reference(loaded.origin, output))
     table = None
     if seats is not None:
         from .simulate_table import TableSettings, parse_seats
@@ -618,6 +619,18 @@ def _sources(files: tuple[str, ...]) -> list[Source]:
         return expand(list(files))
     except SourceError as err:
         raise click.UsageError(str(err)) from None
+
+
+def _profile_reference(origin: str, output: str | None) -> str | None:
+    """How a simulated log names a profile file so that ``referee check`` audits it as is:
+    relative to the log's folder (where check looks first), absolute for standard output.
+    None for a built-in: the sessions name it."""
+    if origin.startswith("builtin:"):
+        return None
+    path = os.path.abspath(origin)
+    if output in (None, STDOUT):
+        return path
+    return os.path.relpath(path, os.path.dirname(os.path.abspath(output)))
 
 
 def _check_profile(profile: str | None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, DecimalException
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -88,6 +88,14 @@ class LoadedProfile:
 
 
 _cache: dict[tuple[str, str], LoadedProfile] = {}
+
+
+def profile_label(name: str | None, origin: str | None) -> str | None:
+    """``name``, or ``name (from ORIGIN)`` when a profile that is not the built-in of that
+    name calls itself by it: a report must not pass an operator's paytable off as vivo's."""
+    if name in BUILTIN and origin is not None and origin != f"builtin:{name}":
+        return f"{name} (from {origin})"
+    return name
 
 
 def builtin_text(name: str) -> bytes:
@@ -238,10 +246,14 @@ def _odds(value: Any, where: str, line: int, problems: list[tuple[int, str]]) ->
     if not staked:
         problems.append((line, f"{where}: odds {value!r} stake nothing"))
         return value
-    odds = won / staked
-    if odds * staked != won:
-        problems.append((line, f"{where}: odds {value!r} are not an exact decimal; write the net payout per unit, "
-                               f"e.g. {odds.quantize(Decimal('0.0001'))}"))
+    try:
+        odds = won / staked
+        if odds * staked != won:
+            problems.append((line, f"{where}: odds {value!r} are not an exact decimal; write the net payout per "
+                                   f"unit, e.g. {odds.quantize(Decimal('0.0001'))}"))
+            return value
+    except DecimalException:  # a quotient too long to round to 4 places: no decimal error is a crash
+        problems.append((line, f"{where}: odds {value!r} are out of range"))
         return value
     return odds.normalize() if odds == odds.to_integral_value() else odds
 

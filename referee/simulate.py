@@ -90,6 +90,9 @@ class Settings:
     manifest: list[Injected] = field(default_factory=list)
     #: The output format: faults of the JSON Lines text are drawn only for ``jsonl``.
     format: str = "yaml"
+    #: What the sessions' ``profile`` field says: the profile's name by default; for a
+    #: profile file, a path that ``referee check`` resolves (see ``referee.cli._profile_reference``).
+    profile_reference: str | None = None
 
 
 def simple_policy(player: list[Card], flop: list[Card]) -> bool:
@@ -310,7 +313,8 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
     rng = Random(settings.seed)
     for index in range(settings.sessions):
         session_id = f"sim-{settings.profile.name}-{settings.seed}-{index + 1}"
-        header = {"id": session_id, "profile": settings.profile.name, "rounds_agreed": settings.rounds,
+        header = {"id": session_id, "profile": settings.profile_reference or settings.profile.name,
+                  "rounds_agreed": settings.rounds,
                   "opening_balance": plain(opening_balance(settings))}
         broken = settings.faults > 0 and settings.format == "jsonl" and rng.random() < settings.faults / 2
         first = len(settings.manifest)

@@ -137,6 +137,14 @@ class SessionInfo:
     #: Who played, where the log says (format 1: the session's ``meta.player``), for ``recall --player``.
     player: str | None = None
 
+    @property
+    def profile_label(self) -> str | None:
+        """The profile's name as shown to people: with its origin when a custom profile
+        takes a built-in's name (``vivo (from house.yaml)``)."""
+        from ..profiles import profile_label
+
+        return profile_label(self.profile, self.profile_origin)
+
 
 @dataclass(slots=True)
 class SessionResult:

@@ -104,9 +104,9 @@ class JunitReporter(Reporter):
         self._cases.append(_case("session", result.info.id, _failure(own) if own else ""))
         ledger = result.ledger
         out = (f"{ledger.counted_rounds} counted rounds, {ledger.void_rounds} void, {ledger.invalid_rounds} invalid; "
-               f"net {ledger.net}; profile {result.info.profile} sha256 {result.info.profile_sha256}")
+               f"net {ledger.net}; profile {result.info.profile_label} sha256 {result.info.profile_sha256}")
         if isinstance(result, TableSessionResult):
-            out = f"{table_totals(result)} Profile {result.info.profile} sha256 {result.info.profile_sha256}"
+            out = f"{table_totals(result)} Profile {result.info.profile_label} sha256 {result.info.profile_sha256}"
         self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
                     {"profile": str(result.info.profile_origin or ""),
                      "profile.sha256": result.info.profile_sha256 or ""})

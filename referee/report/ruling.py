@@ -14,6 +14,7 @@ from typing import Any, assert_never
 from ..audit.codes import CODES
 from ..audit.explain import Explanation, Side
 from ..i18n import N_, Messages
+from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category
 from ..rules.hands import HandValue, describe
@@ -167,7 +168,8 @@ class RulingText:
         self.settlement()
         self.heading(m("Rules applied"))
         self.say("  " + m("profile {profile} ({source}), sha256 {sha256}").format(
-            profile=ex.profile.name, source=ex.profile.source or ex.profile_origin, sha256=ex.profile_sha256))
+            profile=profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name,
+            source=ex.profile.source or ex.profile_origin, sha256=ex.profile_sha256))
         self.record()
         return "\n".join(self.lines) + "\n"
 

@@ -160,7 +160,7 @@ class TextReporter(Reporter):
             self._table_closed(result)
             return
         title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
-                 f"profile {printable(info.profile or 'unknown')}")
+                 f"profile {printable(info.profile_label or 'unknown')}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(tabulate(self._rows, headers=HEADERS, tablefmt="simple", disable_numparse=True,

@@ -19,7 +19,12 @@ from .category import Category
 from .evaluator import pack
 
 RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-Odds = Annotated[Decimal, Field(ge=0, le=1_000_000, description="net payout per unit staked (100 means 100:1)")]
+#: Odds, multiples and increments are money: at most 6 decimal places (as stakes) and a
+#: sane size, so that no profile can make an amount of a million digits (``1e-999999``)
+#: or a remainder the decimal context cannot compute (``stake_increment: 1e-30``).
+MONEY_PLACES = 6
+Odds = Annotated[Decimal, Field(ge=0, le=1_000_000, decimal_places=MONEY_PLACES,
+                                description="net payout per unit staked (100 means 100:1)")]
 
 
 class AnteWhenNotQualified(StrEnum):
@@ -123,9 +128,10 @@ class Profile(BaseModel):
     ante_paytable: dict[Category, Odds] = Field(
         description="net odds of the Ante by the player's hand category; all ten categories"
     )
-    call_multiple: Decimal = Field(default=Decimal(2), gt=0, le=100, description="Call stake = multiple × Ante")
+    call_multiple: Decimal = Field(default=Decimal(2), gt=0, le=100, decimal_places=MONEY_PLACES,
+                                   description="Call stake = multiple × Ante")
     call_win_odds: Decimal = Field(
-        default=Decimal(1), ge=0, le=1000,
+        default=Decimal(1), ge=0, le=1000, decimal_places=MONEY_PLACES,
         description="net odds of the Call when the player beats a qualified dealer (0: returned)",
     )
     ante_when_not_qualified: AnteWhenNotQualified = Field(default=AnteWhenNotQualified.PAYTABLE)
@@ -134,7 +140,7 @@ class Profile(BaseModel):
     rounds_agreed: int | None = Field(default=20, ge=1, description="counted rounds a session agrees")
     fixed_stakes: bool = Field(default=True, description="stakes may not change within a session")
     stake_increment: Decimal = Field(
-        default=Decimal("0.01"), gt=0,
+        default=Decimal("0.01"), gt=0, le=1_000_000, decimal_places=MONEY_PLACES,
         description="every stake must be a whole multiple of this (0.01: cents; 1: whole units)",
     )
     call_requires_funds: bool = Field(
