@@ -48,6 +48,11 @@ def test_printable_escapes_line_breaks_and_controls_only() -> None:
     assert printable("a\nb\r\tc\x1b[31m\u2028é") == "a\\nb\\r\\tc\\x1b[31m\\u2028é"
 
 
+def _findings_in_disputed() -> int:
+    _, out = run("check", "--format", "json", str(SAMPLES / "disputed.yaml"))
+    return int(json.loads(out)["summary"]["findings"])
+
+
 def _forged_input(tmp_path: Path) -> Path:
     path = tmp_path / FORGED
     shutil.copy(SAMPLES / "disputed.yaml", path)
@@ -61,7 +66,7 @@ def test_a_file_name_cannot_forge_a_workflow_command(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert not any(line.startswith("::error file=forged") for line in lines)
     annotations = [line for line in lines if line.startswith("::")]
-    assert len(annotations) == 6 and all("%0A" in a for a in annotations)
+    assert len(annotations) == _findings_in_disputed() and all("%0A" in a for a in annotations)
     assert not any(line.startswith("forged") for line in lines)
 
 
@@ -72,5 +77,5 @@ def test_a_file_name_cannot_forge_a_finding_line(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert not any(line.startswith(("forged", "::")) for line in lines)
     findings = [line for line in lines if line.startswith(printable(str(path)) + ":")]
-    assert len(findings) == 6 and all("\\n::error" in line for line in findings)
+    assert len(findings) == _findings_in_disputed() and all("\\n::error" in line for line in findings)
     assert any(line.startswith("input ") and "\\n::error" in line for line in lines)

@@ -33,7 +33,7 @@ def with_line(key: str, value: str) -> tuple[str, int]:
     ("high_card", "1e-999999", "at most 6 decimal places"),
     ("royal_flush", "0.1234567", "at most 6 decimal places"),
     ("royal_flush", "1e999999", "at most 1000000"),
-    ("royal_flush", "'99999999999999999999999999999999:3'", "out of range"),
+    ("royal_flush", "'9999999999999999999999999999999999999999999999999999999999999999999999:7'", "out of range"),
     ("royal_flush", "'1:1000000000'", "at most 6 decimal places"),
     ("royal_flush", ".nan", "finite"),
     ("call_win_odds", "1e-999999", "at most 6 decimal places"),
