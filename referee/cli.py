@@ -20,6 +20,7 @@ from .audit.run import audit_stream, dispatch
 from .errors import UserError
 from .load.sources import Source, SourceError, expand
 from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
+from .profiles import ProfileOrigin
 from .report.base import Reporter, summary_line
 from .report.github import GithubReporter
 from .report.json import JsonReporter
@@ -621,13 +622,13 @@ def _sources(files: tuple[str, ...]) -> list[Source]:
         raise click.UsageError(str(err)) from None
 
 
-def _profile_reference(origin: str, output: str | None) -> str | None:
+def _profile_reference(origin: ProfileOrigin, output: str | None) -> str | None:
     """How a simulated log names a profile file so that ``referee check`` audits it as is:
     relative to the log's folder (where check looks first), absolute for standard output.
     None for a built-in: the sessions name it."""
-    if origin.startswith("builtin:"):
+    if origin.builtin is not None:
         return None
-    path = os.path.abspath(origin)
+    path = os.path.abspath(origin.name)
     if output in (None, STDOUT):
         return path
     return os.path.relpath(path, os.path.dirname(os.path.abspath(output)))

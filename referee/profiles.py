@@ -90,10 +90,10 @@ class LoadedProfile:
 _cache: dict[tuple[str, str], LoadedProfile] = {}
 
 
-def profile_label(name: str | None, origin: str | None) -> str | None:
+def profile_label(name: str | None, origin: ProfileOrigin | str | None) -> str | None:
     """``name``, or ``name (from ORIGIN)`` when a profile that is not the built-in of that
     name calls itself by it: a report must not pass an operator's paytable off as vivo's."""
-    if name in BUILTIN and origin is not None and origin != f"builtin:{name}":
+    if name in BUILTIN and origin is not None and str(origin) != f"builtin:{name}":
         return f"{name} (from {origin})"
     return name
 
