@@ -447,7 +447,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     from .analysis.observe import observe
     from .analysis.stats import Inputs, compute
     from .audit.run import events
-    from .report.stats import render, verdict
+    from .report.stats import render
 
     _check_profile(profile)
     sources = _sources(files)
@@ -465,14 +465,10 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
                                bar.update if bar is not None else None)
     result = compute(Inputs(observations, values, confidence))
     if fmt == "json":
-        click.echo(dumps({"referee": {"version": __version__}, **result}, indent=1, ensure_ascii=False))
+        click.echo(dumps({"referee": {"version": __version__}, **result.to_json()}, indent=1, ensure_ascii=False))
     else:
         click.echo(render(result), nl=False)
-    suspect = any(g["flags"] for g in result["returns"]) or any(
-        verdict(t, confidence).startswith("SUSPECT")
-        for t in [*result["fairness"]["positions"], result["fairness"]["categories"],
-                  result["fairness"]["dealer_qualification"]])
-    sys.exit(2 if unreadable else 1 if suspect else 0)
+    sys.exit(2 if unreadable else 1 if result.suspect else 0)
 
 
 @main.command()

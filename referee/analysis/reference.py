@@ -7,6 +7,7 @@ the theoretical returns under optimal play come from the published exact solver
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,7 +23,17 @@ DEALER_QUALIFIES = 101_378_140
 
 
 
-def optimal(origin: ProfileOrigin) -> dict[str, object] | None:
+@dataclass(frozen=True, slots=True)
+class OptimalPlay:
+    """The PAR sheet's figures for optimal play (fields in the order ``stats`` writes them)."""
+
+    net_per_ante: float
+    net_per_wagered: float
+    call_rate: float
+    source: str
+
+
+def optimal(origin: ProfileOrigin) -> OptimalPlay | None:
     """Under optimal play: expected net per Ante (minus the house edge), per unit
     wagered (minus the element of risk) and the call rate, from the PAR sheet shipped
     for a built-in profile (``referee par``); None for a profile of one's own."""
@@ -34,5 +45,5 @@ def optimal(origin: ProfileOrigin) -> dict[str, object] | None:
     if sheet is None:
         return None
     main = sheet["main"]
-    return {"net_per_ante": -main["house_edge"], "net_per_wagered": -main["element_of_risk"],
-            "call_rate": main["call_rate"]["probability"], "source": "referee par (exact enumeration)"}
+    return OptimalPlay(-main["house_edge"], -main["element_of_risk"], main["call_rate"]["probability"],
+                       "referee par (exact enumeration)")

@@ -11,12 +11,12 @@ unconditional ones (which hold only for a player who always calls).
 
 from __future__ import annotations
 
+import enum
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 from ..profiles import ProfileOrigin
 from ..rules.evaluator import CATEGORY_NAMES
@@ -25,11 +25,54 @@ from ..rules.strategy import bonus_edge
 from .decisions import Situation, Valued
 from .distributions import chi2_sf, two_sided_p, z_for
 from .observe import POSITIONS, Observations, Observed
-from .reference import DEALER_QUALIFIES, SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
+from .reference import DEALER_QUALIFIES, SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS, OptimalPlay
 from .reference import optimal as reference_optimal
 
 MIN_EXPECTED = 5.0
 MIN_ROUNDS = 30
+
+# Field metadata read by to_json: leave the key out when the value is None (the key is
+# absent from the JSON, not null), or write the fields of a nested record in its place.
+OMIT_NONE = {"omit_none": True}
+FLATTEN = {"flatten": True}
+
+
+def to_json(value: object) -> object:
+    """The JSON shape of a result: dataclass fields in declaration order (that order is
+    the order of the keys in ``stats --format json``), lists and dicts walked."""
+    if is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, object] = {}
+        for f in fields(value):
+            item = getattr(value, f.name)
+            if f.metadata.get("omit_none") and item is None:
+                continue
+            if f.metadata.get("flatten"):
+                nested = to_json(item)
+                assert isinstance(nested, dict)
+                out.update(nested)
+            else:
+                out[f.name] = to_json(item)
+        return out
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    return value
+
+
+class Verdict(enum.Enum):
+    """What a test says; the exit code of ``referee stats`` is picked from it."""
+
+    OK = "ok"
+    TOO_SMALL = "sample too small to test"
+    SUSPECT = "suspect"
+
+
+def judge(enough: bool, p_value: float | None, confidence: float) -> Verdict:
+    """Too small when the sample cannot mean anything; suspect when p < 1 - confidence."""
+    if not enough:
+        return Verdict.TOO_SMALL
+    return Verdict.OK if p_value is None or p_value >= 1 - confidence else Verdict.SUSPECT
 
 
 @dataclass(slots=True)
@@ -39,49 +82,211 @@ class Inputs:
     confidence: float
 
 
-def interval(samples: list[float], confidence: float) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A mean with its normal-approximation interval; None throughout when n is 0."""
+
+    n: int
+    mean: float | None
+    low: float | None
+    high: float | None
+    sd: float | None
+    enough: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    mean: float
+    low: float
+    high: float
+
+
+@dataclass(slots=True, kw_only=True)
+class Returns:
+    """Return to player of one group of rounds (a profile, or a profile and a stake).
+
+    The fields are in the order of the keys of ``stats --format json``; the optional
+    ones are left out of it when None."""
+
+    profile: str
+    ante: float | None = field(default=None, metadata=OMIT_NONE)
+    rounds: int
+    net_per_ante: Interval
+    net_per_wagered: Bounds | None = field(default=None, metadata=OMIT_NONE)
+    rtp: Bounds | None = field(default=None, metadata=OMIT_NONE)
+    bonus_net: float
+    optimal: OptimalPlay | None
+    expected_from_decisions: float | None = field(default=None, metadata=OMIT_NONE)
+    flags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ChiSquare:
+    n: int
+    chi2: float
+    dof: int
+    p_value: float | None
+    min_expected: float
+    enough: bool
+
+    def verdict(self, confidence: float) -> Verdict:
+        return judge(self.enough, self.p_value, confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class PositionTest:
+    """The 52 card frequencies at one dealt position."""
+
+    position: str
+    test: ChiSquare = field(metadata=FLATTEN)
+
+    def verdict(self, confidence: float) -> Verdict:
+        return self.test.verdict(confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryTest:
+    """The player's final category over called rounds, rare categories merged into bins."""
+
+    basis: str
+    exact_conditional: bool
+    observed: dict[str, int]
+    expected: dict[str, float]
+    bins: list[str]
+    test: ChiSquare = field(metadata=FLATTEN)
+
+    def verdict(self, confidence: float) -> Verdict:
+        return self.test.verdict(confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class QualificationTest:
+    """How often the dealer qualified, against the exact or reference expectation."""
+
+    basis: str
+    n: int
+    qualified: int
+    expected: float
+    rate: float | None
+    expected_rate: float | None
+    z: float
+    p_value: float | None
+    enough: bool
+    exact_conditional: bool
+
+    def verdict(self, confidence: float) -> Verdict:
+        return judge(self.enough, self.p_value, confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    positions: list[PositionTest]
+    categories: CategoryTest
+    dealer_qualification: QualificationTest
+
+    def tests(self) -> list[PositionTest | CategoryTest | QualificationTest]:
+        return [*self.positions, self.categories, self.dealer_qualification]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One valued decision: what was played, what was best, and what it cost."""
+
+    session: str
+    round: int | None
+    file: str
+    line: int
+    cards: str
+    decision: str
+    best: str
+    call_value: float
+    fold_value: float
+    loss_per_ante: float
+    loss: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionAudit:
+    decisions: int
+    call_rate: float | None
+    optimal_call_rate: float | None
+    mistakes: list[Decision]
+    all: list[Decision]
+    cost_by_session: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Everything ``referee stats`` reports."""
+
+    confidence: float
+    rounds: int
+    sessions: int
+    returns: list[Returns]
+    returns_by_stake: list[Returns]
+    fairness: Fairness
+    decisions: DecisionAudit | None
+
+    @property
+    def suspect(self) -> bool:
+        """A flag on a profile's return or a suspect fairness test: exit status 1."""
+        return any(g.flags for g in self.returns) or any(
+            t.verdict(self.confidence) is Verdict.SUSPECT for t in self.fairness.tests())
+
+    def to_json(self) -> dict[str, object]:
+        data = to_json(self)
+        assert isinstance(data, dict)
+        return data
+
+
+def interval(samples: list[float], confidence: float) -> Interval:
     n = len(samples)
     if n == 0:
-        return {"n": 0, "mean": None, "low": None, "high": None, "sd": None, "enough": False}
+        return Interval(0, None, None, None, None, False)
     mean = math.fsum(samples) / n
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in samples) / (n - 1)) if n > 1 else 0.0
     half = z_for(confidence) * sd / math.sqrt(n)
-    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half, "sd": sd, "enough": n >= MIN_ROUNDS}
+    return Interval(n, mean, mean - half, mean + half, sd, n >= MIN_ROUNDS)
 
 
-def returns(rounds: list[Observed], values: dict[Situation, Valued] | None, confidence: float) -> dict[str, Any]:
+def returns(profile: str, rounds: list[Observed], values: dict[Situation, Valued] | None, confidence: float,
+            ante: float | None = None) -> Returns:
     per_ante = [float(r.main_net / r.ante) for r in rounds]
     staked = math.fsum(float(r.main_staked) for r in rounds)
     net = math.fsum(float(r.main_net) for r in rounds)
     ratio = net / staked if staked else None
-    result: dict[str, Any] = {"rounds": len(rounds), "net_per_ante": interval(per_ante, confidence)}
+    optimal = reference_optimal(rounds[0].profile) if rounds else None
+    result = Returns(profile=profile, ante=ante, rounds=len(rounds), net_per_ante=interval(per_ante, confidence),
+                     bonus_net=float(sum((r.bonus for r in rounds), Decimal(0))), optimal=optimal)
     if ratio is not None and len(rounds) > 1:
         mean_staked = staked / len(rounds)
         residuals = [float(r.main_net) - ratio * float(r.main_staked) for r in rounds]
         sd = math.sqrt(math.fsum(x * x for x in residuals) / (len(rounds) - 1)) / mean_staked
         half = z_for(confidence) * sd / math.sqrt(len(rounds))
-        result["net_per_wagered"] = {"mean": ratio, "low": ratio - half, "high": ratio + half}
-        result["rtp"] = {"mean": 1 + ratio, "low": 1 + ratio - half, "high": 1 + ratio + half}
-    result["bonus_net"] = float(sum((r.bonus for r in rounds), Decimal(0)))
-    observed = result["net_per_ante"]
-    flags = []
-    optimal = reference_optimal(rounds[0].profile) if rounds else None
-    result["optimal"] = optimal
-    target = optimal["net_per_ante"] if optimal else None
-    if isinstance(target, float) and observed["enough"] and not observed["low"] <= target <= observed["high"]:
-        flags.append(f"net per Ante {observed['mean']:+.4f}: the optimal play's {target:+.4f} is outside "
-                     f"its {confidence:.0%} interval")
+        result.net_per_wagered = Bounds(ratio, ratio - half, ratio + half)
+        result.rtp = Bounds(1 + ratio, 1 + ratio - half, 1 + ratio + half)
+    observed = result.net_per_ante
+    target = optimal.net_per_ante if optimal else None
+    if target is not None and _outside(observed, target):
+        result.flags.append(f"net per Ante {observed.mean:+.4f}: the optimal play's {target:+.4f} is outside "
+                            f"its {confidence:.0%} interval")
     if values is not None:
         expected = [float(_decision_value(r, values[(r.profile, r.known)]))
                     for r in rounds if r.known is not None]
         if expected:
             mean = math.fsum(expected) / len(expected)
-            result["expected_from_decisions"] = mean
-            if observed["enough"] and not observed["low"] <= mean <= observed["high"]:
-                flags.append(f"net per Ante {observed['mean']:+.4f}: outside its {confidence:.0%} interval around "
-                             f"the exact expectation of the decisions made, {mean:+.4f}")
-    result["flags"] = flags
+            result.expected_from_decisions = mean
+            if _outside(observed, mean):
+                result.flags.append(f"net per Ante {observed.mean:+.4f}: outside its {confidence:.0%} interval "
+                                    f"around the exact expectation of the decisions made, {mean:+.4f}")
     return result
+
+
+def _outside(observed: Interval, target: float) -> bool:
+    """A large enough sample whose interval misses the target."""
+    if not observed.enough or observed.low is None or observed.high is None:
+        return False
+    return not observed.low <= target <= observed.high
 
 
 def _decision_value(r: Observed, v: Valued) -> Fraction:
@@ -89,13 +294,10 @@ def _decision_value(r: Observed, v: Valued) -> Fraction:
     return v.call_value if r.called else Fraction(-1)
 
 
-def fairness(rounds: list[Observed], values: dict[Situation, Valued] | None) -> dict[str, Any]:
+def fairness(rounds: list[Observed], values: dict[Situation, Valued] | None) -> Fairness:
     basis = _basis(rounds, values)
-    return {
-        "positions": [_position(rounds, i) for i in range(len(POSITIONS))],
-        "categories": _categories(rounds, values, basis),
-        "dealer_qualification": _qualification(rounds, values, basis),
-    }
+    return Fairness([_position(rounds, i) for i in range(len(POSITIONS))], _categories(rounds, values, basis),
+                    _qualification(rounds, values, basis))
 
 
 @dataclass(slots=True)
@@ -143,7 +345,7 @@ def _optimal_figures(origin: ProfileOrigin, rounds: list[Observed]) -> Basis | N
     return Basis("optimal", [rows[c]["cases"] / calls for c in CATEGORY_NAMES], qualified / calls)
 
 
-def _position(rounds: list[Observed], i: int) -> dict[str, Any]:
+def _position(rounds: list[Observed], i: int) -> PositionTest:
     """Chi-square of the 52 card frequencies at one dealt position (51 degrees of freedom).
 
     Player and flop cards are uniform over 52 in every round. The turn, river and
@@ -173,10 +375,10 @@ def _position(rounds: list[Observed], i: int) -> dict[str, Any]:
     else:
         counted = seen - unknown
         expected = [(counted - known_counts[c]) / 47 + unknown / 52 for c in range(52)]
-    return {"position": POSITIONS[i], **_chi_square(observed, expected)}
+    return PositionTest(POSITIONS[i], _chi_square(observed, expected))
 
 
-def _chi_square(observed: list[int], expected: list[float]) -> dict[str, Any]:
+def _chi_square(observed: list[int], expected: list[float]) -> ChiSquare:
     n = sum(observed)
     cells = [(o, e) for o, e in zip(observed, expected, strict=True) if e > 0]
     smallest = min((e for _, e in cells), default=0.0)
@@ -184,10 +386,10 @@ def _chi_square(observed: list[int], expected: list[float]) -> dict[str, Any]:
     statistic = math.fsum((o - e) ** 2 / e for o, e in cells) if cells else 0.0
     dof = len(cells) - 1
     p = chi2_sf(statistic, dof) if enough and dof > 0 else None
-    return {"n": n, "chi2": statistic, "dof": dof, "p_value": p, "min_expected": smallest, "enough": enough}
+    return ChiSquare(n, statistic, dof, p, smallest, enough)
 
 
-def _categories(rounds: list[Observed], values: dict[Situation, Valued] | None, basis: Basis) -> dict[str, Any]:
+def _categories(rounds: list[Observed], values: dict[Situation, Valued] | None, basis: Basis) -> CategoryTest:
     called = [r for r in rounds if r.called and r.player_category is not None]
     observed = [0] * 10
     expected = [0.0] * 10
@@ -199,14 +401,13 @@ def _categories(rounds: list[Observed], values: dict[Situation, Valued] | None, 
         elif basis.categories is not None:
             for k, share in enumerate(basis.categories):
                 expected[k] += share
-    result: dict[str, Any] = {"basis": basis.name, "exact_conditional": basis.name == "exact",
-                              "observed": dict(zip(CATEGORY_NAMES, observed, strict=True)),
-                              "expected": dict(zip(CATEGORY_NAMES, expected, strict=True))}
+    counts = dict(zip(CATEGORY_NAMES, observed, strict=True))
+    shares = dict(zip(CATEGORY_NAMES, expected, strict=True))
     if basis.name == "none":
-        return {**result, "bins": [], "n": len(called), "chi2": 0.0, "dof": 0, "p_value": None,
-                "min_expected": 0.0, "enough": False}
+        return CategoryTest(basis.name, False, counts, shares, [], ChiSquare(len(called), 0.0, 0, None, 0.0, False))
     bins = _merge_small(observed, expected)
-    return {**result, "bins": [b[0] for b in bins], **_chi_square([b[1] for b in bins], [b[2] for b in bins])}
+    return CategoryTest(basis.name, basis.name == "exact", counts, shares, [b[0] for b in bins],
+                        _chi_square([b[1] for b in bins], [b[2] for b in bins]))
 
 
 def _merge_small(observed: list[int], expected: list[float]) -> list[tuple[str, int, float]]:
@@ -228,12 +429,13 @@ def _merge_small(observed: list[int], expected: list[float]) -> list[tuple[str, 
     return bins
 
 
-def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | None, basis: Basis) -> dict[str, Any]:
+def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | None,
+                   basis: Basis) -> QualificationTest:
     seen = [r for r in rounds if r.dealer_qualified is not None]
     qualified = sum(1 for r in seen if r.dealer_qualified)
     exact = basis.name == "exact"
-    if exact:
-        probabilities = [float(values[(r.profile, r.known)].qualifies) for r in seen]  # type: ignore[index]
+    if exact and values is not None:  # the exact basis: every round's five cards known and valued
+        probabilities = [float(values[(r.profile, r.known)].qualifies) for r in seen if r.known is not None]
     elif basis.qualifies is not None:
         probabilities = [basis.qualifies] * len(seen)
     else:
@@ -242,15 +444,14 @@ def _qualification(rounds: list[Observed], values: dict[Situation, Valued] | Non
     variance = math.fsum(p * (1 - p) for p in probabilities)
     z = (qualified - expected) / math.sqrt(variance) if variance > 0 else 0.0
     enough = bool(probabilities) and expected >= MIN_EXPECTED and len(seen) - expected >= MIN_EXPECTED
-    return {"basis": basis.name, "n": len(seen), "qualified": qualified, "expected": expected,
-            "rate": qualified / len(seen) if seen else None,
-            "expected_rate": expected / len(seen) if seen else None, "z": z,
-            "p_value": two_sided_p(z) if enough else None, "enough": enough, "exact_conditional": exact}
+    return QualificationTest(basis.name, len(seen), qualified, expected, qualified / len(seen) if seen else None,
+                             expected / len(seen) if seen else None, z, two_sided_p(z) if enough else None,
+                             enough, exact)
 
 
-def decision_audit(rounds: list[Observed], values: dict[Situation, Valued]) -> dict[str, Any]:
-    mistakes = []
-    every = []
+def decision_audit(rounds: list[Observed], values: dict[Situation, Valued]) -> DecisionAudit:
+    mistakes: list[Decision] = []
+    every: list[Decision] = []
     cost: dict[str, Fraction] = defaultdict(Fraction)
     calls = best_calls = valued = 0
     for r in rounds:
@@ -266,19 +467,16 @@ def decision_audit(rounds: list[Observed], values: dict[Situation, Valued]) -> d
         best_calls += call > fold
         loss = best - chosen
         cost[r.session] += loss * Fraction(r.ante)
-        entry = {
-            "session": r.session, "round": r.number, "file": r.file, "line": r.line,
-            "cards": " ".join(_card(c) for c in r.known),
-            "decision": "call" if r.called else "fold", "best": "call" if call > fold else "fold",
-            "call_value": float(call), "fold_value": float(fold), "loss_per_ante": float(loss),
-            "loss": float(loss * Fraction(r.ante)),
-        }
+        entry = Decision(session=r.session, round=r.number, file=r.file, line=r.line,
+                         cards=" ".join(_card(c) for c in r.known),
+                         decision="call" if r.called else "fold", best="call" if call > fold else "fold",
+                         call_value=float(call), fold_value=float(fold), loss_per_ante=float(loss),
+                         loss=float(loss * Fraction(r.ante)))
         every.append(entry)
         if loss > 0:
             mistakes.append(entry)
-    return {"decisions": valued, "call_rate": calls / valued if valued else None,
-            "optimal_call_rate": best_calls / valued if valued else None, "mistakes": mistakes, "all": every,
-            "cost_by_session": {s: float(c) for s, c in cost.items()}}
+    return DecisionAudit(valued, calls / valued if valued else None, best_calls / valued if valued else None,
+                         mistakes, every, {s: float(c) for s, c in cost.items()})
 
 
 def _edge(r: Observed) -> Fraction:
@@ -295,21 +493,19 @@ def _card(index: int) -> str:
     return str(DECK[index])
 
 
-def compute(inputs: Inputs) -> dict[str, Any]:
+def compute(inputs: Inputs) -> Stats:
     rounds = inputs.observations.rounds
     by_profile: dict[ProfileOrigin, list[Observed]] = defaultdict(list)
     by_stake: dict[tuple[ProfileOrigin, Decimal], list[Observed]] = defaultdict(list)
     for r in rounds:
         by_profile[r.profile].append(r)
         by_stake[(r.profile, r.ante)].append(r)
-    result: dict[str, Any] = {
-        "confidence": inputs.confidence, "rounds": len(rounds), "sessions": len({r.session for r in rounds}),
-        "returns": [{"profile": p.label, **returns(rs, inputs.values, inputs.confidence)}
-                    for p, rs in sorted(by_profile.items())],
-        "returns_by_stake": [{"profile": p.label, "ante": float(a),
-                              **returns(rs, inputs.values, inputs.confidence)}
-                             for (p, a), rs in sorted(by_stake.items())],
-        "fairness": fairness(rounds, inputs.values),
-        "decisions": decision_audit(rounds, inputs.values) if inputs.values is not None else None,
-    }
-    return result
+    return Stats(
+        confidence=inputs.confidence, rounds=len(rounds), sessions=len({r.session for r in rounds}),
+        returns=[returns(p.label, rs, inputs.values, inputs.confidence)
+                 for p, rs in sorted(by_profile.items())],
+        returns_by_stake=[returns(p.label, rs, inputs.values, inputs.confidence, float(a))
+                          for (p, a), rs in sorted(by_stake.items())],
+        fairness=fairness(rounds, inputs.values),
+        decisions=decision_audit(rounds, inputs.values) if inputs.values is not None else None,
+    )

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import assert_never
 
 from tabulate import tabulate
+
+from ..analysis.stats import (
+    CategoryTest,
+    DecisionAudit,
+    Fairness,
+    PositionTest,
+    QualificationTest,
+    Returns,
+    Stats,
+    Verdict,
+)
 
 MAX_LISTED = 40
 BASIS = {
@@ -25,74 +36,81 @@ def _p(p: float | None) -> str:
     return "n/a" if p is None else f"{p:.4f}"
 
 
-def verdict(test: dict[str, Any], confidence: float) -> str:
-    if not test.get("enough"):
-        return "sample too small to test"
-    p = test.get("p_value")
-    return "ok" if p is None or p >= 1 - confidence else f"SUSPECT (p < {1 - confidence:g})"
+def verdict(test: PositionTest | CategoryTest | QualificationTest, confidence: float) -> str:
+    """The words of a test's verdict (the exit code is picked from the Verdict, not from these)."""
+    match test.verdict(confidence):
+        case Verdict.TOO_SMALL:
+            return "sample too small to test"
+        case Verdict.OK:
+            return "ok"
+        case Verdict.SUSPECT:
+            return f"SUSPECT (p < {1 - confidence:g})"
+        case unknown:
+            assert_never(unknown)
 
 
-def render(stats: dict[str, Any]) -> str:
-    conf = stats["confidence"]
-    lines = [f"referee stats: {stats['rounds']:,} ruled rounds in {stats['sessions']} session(s); "
+def render(stats: Stats) -> str:
+    conf = stats.confidence
+    lines = [f"referee stats: {stats.rounds:,} ruled rounds in {stats.sessions} session(s); "
              f"intervals and tests at {conf:.0%}", ""]
-    lines += _returns("Return to player (main game: Ante and Call), by profile", stats["returns"], conf, False)
-    lines += _returns("By stake level", stats["returns_by_stake"], conf, True)
-    lines += _fairness(stats["fairness"], conf)
-    if stats["decisions"] is not None:
-        lines += _decisions(stats["decisions"])
+    lines += _returns("Return to player (main game: Ante and Call), by profile", stats.returns, conf, False)
+    lines += _returns("By stake level", stats.returns_by_stake, conf, True)
+    lines += _fairness(stats.fairness, conf)
+    if stats.decisions is not None:
+        lines += _decisions(stats.decisions)
     else:
         lines += ["Decisions: not valued (--no-decisions).", ""]
     return "\n".join(lines) + "\n"
 
 
-def _returns(title: str, groups: list[dict[str, Any]], conf: float, stake: bool) -> list[str]:
-    rows, flags = [], []
+def _returns(title: str, groups: list[Returns], conf: float, stake: bool) -> list[str]:
+    rows: list[list[object]] = []
+    flags: list[str] = []
     for g in groups:
-        per = g["net_per_ante"]
-        interval = f"[{_pct(per['low'], True)}, {_pct(per['high'], True)}]" if per["n"] > 1 else "n/a"
-        rtp = g.get("rtp", {}).get("mean")
-        optimal = g["optimal"]["net_per_ante"] if g.get("optimal") else None
-        rows.append([g["profile"], *([g["ante"]] if stake else []), g["rounds"], _pct(per["mean"], True), interval,
-                     _pct(g.get("expected_from_decisions"), True), _pct(optimal, True) if optimal is not None
+        per = g.net_per_ante
+        interval = f"[{_pct(per.low, True)}, {_pct(per.high, True)}]" if per.n > 1 else "n/a"
+        rtp = g.rtp.mean if g.rtp is not None else None
+        optimal = g.optimal.net_per_ante if g.optimal is not None else None
+        rows.append([g.profile, *([g.ante] if stake else []), g.rounds, _pct(per.mean, True), interval,
+                     _pct(g.expected_from_decisions, True), _pct(optimal, True) if optimal is not None
                      else "unknown", _pct(rtp)])
-        flags += [f"  ! {g['profile']}: {f}" for f in g["flags"]]
+        flags += [f"  ! {g.profile}: {f}" for f in g.flags]
     headers = ["profile", *(["ante"] if stake else []), "rounds", "net/Ante", f"{conf:.0%} interval",
                "expected (decisions)", "optimal play", "RTP (per wagered)"]
     return [title, tabulate(rows, headers=headers, disable_numparse=True), *flags, ""]
 
 
-def _fairness(f: dict[str, Any], conf: float) -> list[str]:
-    rows = [[t["position"], t["n"], f"{t['chi2']:.1f}", t["dof"], _p(t["p_value"]), f"{t['min_expected']:.1f}",
-             verdict(t, conf)] for t in f["positions"]]
+def _fairness(f: Fairness, conf: float) -> list[str]:
+    rows = [[t.position, t.test.n, f"{t.test.chi2:.1f}", t.test.dof, _p(t.test.p_value),
+             f"{t.test.min_expected:.1f}", verdict(t, conf)] for t in f.positions]
     lines = ["Fairness of the deal: 52 card frequencies at each dealt position (chi-square, 51 degrees of freedom)",
              tabulate(rows, headers=["position", "cards", "chi2", "dof", "p-value", "min expected", "verdict"],
                       disable_numparse=True), ""]
-    c = f["categories"]
-    basis = BASIS[c["basis"]]
-    lines.append(f"Player's final category (called rounds; expected: {basis}): chi2 {c['chi2']:.1f}, "
-                 f"{c['dof']} dof, p {_p(c['p_value'])}: {verdict(c, conf)}")
-    q = f["dealer_qualification"]
-    basis = BASIS[q["basis"]]
-    lines.append(f"Dealer qualification: {q['qualified']} of {q['n']} ({_pct(q['rate'])}); expected "
-                 f"{q['expected']:.1f} ({_pct(q['expected_rate'])}, {basis}); z {q['z']:+.2f}, "
-                 f"p {_p(q['p_value'])}: {verdict(q, conf)}")
+    c = f.categories
+    basis = BASIS[c.basis]
+    lines.append(f"Player's final category (called rounds; expected: {basis}): chi2 {c.test.chi2:.1f}, "
+                 f"{c.test.dof} dof, p {_p(c.test.p_value)}: {verdict(c, conf)}")
+    q = f.dealer_qualification
+    basis = BASIS[q.basis]
+    lines.append(f"Dealer qualification: {q.qualified} of {q.n} ({_pct(q.rate)}); expected "
+                 f"{q.expected:.1f} ({_pct(q.expected_rate)}, {basis}); z {q.z:+.2f}, "
+                 f"p {_p(q.p_value)}: {verdict(q, conf)}")
     return [*lines, ""]
 
 
-def _decisions(d: dict[str, Any]) -> list[str]:
-    lines = [f"Decisions: {d['decisions']:,} valued exactly (all 1,070,190 completions each); call rate "
-             f"{_pct(d['call_rate'])}, optimal play would call {_pct(d['optimal_call_rate'])}; "
-             f"{len(d['mistakes'])} decision(s) lost expected value"]
-    if d["mistakes"]:
-        rows = [[m["session"], m["round"], m["cards"], m["decision"], m["best"], f"{m['call_value']:+.4f}",
-                 f"{m['loss_per_ante']:.4f}", f"{m['loss']:.4f}"]
-                for m in sorted(d["mistakes"], key=lambda m: -m["loss"])[:MAX_LISTED]]
+def _decisions(d: DecisionAudit) -> list[str]:
+    lines = [f"Decisions: {d.decisions:,} valued exactly (all 1,070,190 completions each); call rate "
+             f"{_pct(d.call_rate)}, optimal play would call {_pct(d.optimal_call_rate)}; "
+             f"{len(d.mistakes)} decision(s) lost expected value"]
+    if d.mistakes:
+        rows = [[m.session, m.round, m.cards, m.decision, m.best, f"{m.call_value:+.4f}",
+                 f"{m.loss_per_ante:.4f}", f"{m.loss:.4f}"]
+                for m in sorted(d.mistakes, key=lambda m: -m.loss)[:MAX_LISTED]]
         lines.append(tabulate(rows, headers=["session", "round", "hand + flop", "played", "best", "EV call",
                                              "loss/Ante", "loss"], disable_numparse=True))
-        if len(d["mistakes"]) > MAX_LISTED:
-            lines.append(f"... and {len(d['mistakes']) - MAX_LISTED} more (all in --format json)")
-    costs = [[s, f"{c:.4f}"] for s, c in sorted(d["cost_by_session"].items())]
+        if len(d.mistakes) > MAX_LISTED:
+            lines.append(f"... and {len(d.mistakes) - MAX_LISTED} more (all in --format json)")
+    costs = [[s, f"{c:.4f}"] for s, c in sorted(d.cost_by_session.items())]
     lines += ["Strategy cost by session (expected value given up):",
               tabulate(costs, headers=["session", "cost"], disable_numparse=True)]
     return [*lines, ""]
