@@ -20,6 +20,7 @@ from .audit.run import audit_stream, dispatch
 from .errors import UserError
 from .load.sources import Source, SourceError, expand
 from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
+from .profiles import DEFAULT as DEFAULT_PROFILE
 from .profiles import ProfileOrigin
 from .report.base import Reporter, summary_line
 from .report.github import GithubReporter
@@ -236,7 +237,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
 
 
 @main.command()
-@click.option("--profile", "profile_name", default="vivo", show_default=True, metavar="NAME|FILE",
+@click.option("--profile", "profile_name", default=DEFAULT_PROFILE, show_default=True, metavar="NAME|FILE",
               help="Rule profile to deal and settle under.")
 @click.option("--sessions", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--rounds", type=click.IntRange(min=1), default=20, show_default=True,
@@ -563,7 +564,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
 
 
 @main.command()
-@click.option("--profile", "profile_name", default="vivo", show_default=True, metavar="NAME|FILE")
+@click.option("--profile", "profile_name", default=DEFAULT_PROFILE, show_default=True, metavar="NAME|FILE")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes [default: the cores].")
 @click.option("--stored", is_flag=True, help="Print the sheet shipped with referee (built-in profiles) at once.")

@@ -15,8 +15,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
 
+from .profiles import DEFAULT as DEFAULT_PROFILE
 from .rules.category import Category
 
+#: The version of this format: what ``version:`` may say (``Literal[1]`` below, as
+#: Literal takes no constant) and what the schema's title and ``simulate`` write.
 FORMAT_VERSION = 1
 #: The largest stake. Results and balances may be far larger: a royal flush at the
 #: largest Ante under a profile paying up to 1,000,000:1 (and a Call of 100 × Ante)
@@ -90,7 +93,8 @@ class Session(_Strict):
     """A session's header."""
 
     id: StrictStr = Field(min_length=1, max_length=500)
-    profile: StrictStr = Field(default="vivo", description="a built-in profile name or a path to a profile file")
+    profile: StrictStr = Field(default=DEFAULT_PROFILE,
+                               description="a built-in profile name or a path to a profile file")
     rounds_agreed: int | None = Field(default=None, ge=1, le=10**9)
     opening_balance: Money | None = None
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
@@ -111,20 +115,13 @@ class MultiSessionDocument(_Strict):
     sessions: list[SessionDocument]
 
 
-class HandHistory(BaseModel):
-    """A YAML or JSON hand-history file: one session, or ``sessions: [...]``."""
-
-    model_config = ConfigDict(title="referee hand history, format version 1")
-    root: SessionDocument | MultiSessionDocument
-
-
 def hand_history_schema() -> dict[str, Any]:
     """The JSON Schema of a hand-history document (what ``schemas/`` commits)."""
     from pydantic import TypeAdapter
 
     schema = TypeAdapter(SessionDocument | MultiSessionDocument).json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "referee hand history, format version 1"
+    schema["title"] = f"referee hand history, format version {FORMAT_VERSION}"
     return schema
 
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from .audit import codes
 from .audit.codes import FindingCode
+from .models import FORMAT_VERSION
 from .rules.cards import DECK, Card
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.hands import evaluate
@@ -361,7 +362,7 @@ def write(settings: Settings, fmt: str, out: Any) -> None:
     For JSON Lines the manifest also gets the line of each fault."""
     settings.format = fmt
     if fmt == "json":
-        out.write('{"version": 1, "sessions": [')
+        out.write(f'{{"version": {FORMAT_VERSION}, "sessions": [')
     line = 0
     for index, (header, rounds) in enumerate(simulate(settings)):
         if fmt == "yaml":

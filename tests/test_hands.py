@@ -168,7 +168,7 @@ def test_one_shared_immutable_value_per_hand_value() -> None:
 
     first, second = ev("Ah Kd As 7d 4c 9h 2s"), ev("Ac Kh Ad 7s 4h 9c 2d")
     assert first is second and first is HandValue.of(first.value)
-    assert first.ranks == (12, 11, 7, 5) and first.category_index == 1
+    assert first.ranks == (12, 11, 7, 5) and first.category == "pair"
     with pytest.raises(AttributeError):
         first.value = 0
     assert first.description is first.description  # computed once

@@ -19,6 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..profiles import ProfileOrigin
+from ..rules.category import Category
 from ..rules.evaluator import CATEGORY_NAMES
 from ..rules.hands import evaluate
 from ..rules.strategy import bonus_edge
@@ -150,8 +151,8 @@ class CategoryTest:
 
     basis: str
     exact_conditional: bool
-    observed: dict[str, int]
-    expected: dict[str, float]
+    observed: dict[Category, int]
+    expected: dict[Category, float]
     bins: list[str]
     test: ChiSquare = field(metadata=FLATTEN)
 

@@ -31,6 +31,7 @@ from ..load.records import (
 )
 from ..load.sources import Source, read
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
+from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
@@ -72,7 +73,7 @@ class SessionAudit:
             if self.header is not None:
                 self.id = self.header.id
         self.loaded: LoadedProfile | None = None
-        name = options.profile or (self.header.profile if self.header else "vivo")
+        name = options.profile or (self.header.profile if self.header else DEFAULT_PROFILE)
         try:
             base = Path(record.source).parent if record.source != "-" else None
             self.loaded = resolve_profile(name, base)

@@ -13,7 +13,7 @@ from typing import Any
 from ..models import Round
 from ..profiles import ProfileOrigin
 from ..rules.settlement import Ruling
-from .codes import SEVERITY_ORDER, FindingCode, Severity, severity_of
+from .codes import FindingCode, Severity, severity_of
 
 ZERO = Decimal(0)
 
@@ -38,10 +38,6 @@ class Finding:
 
     def __post_init__(self) -> None:
         self.severity = severity_of(self.code)
-
-    @property
-    def rank(self) -> tuple[int, str, int]:
-        return (SEVERITY_ORDER[self.severity], self.file, self.line)
 
 
 @dataclass(slots=True)

@@ -44,38 +44,12 @@ class YamlInputError(Exception):
 
 
 class Loader(_BaseLoader):
-    """Safe loader with Decimal numbers, exact lines, no duplicate keys, no aliases."""
+    """libyaml's event parser, and PyYAML's scalar constructors with exact floats.
 
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        if node in self.constructed_objects:
-            raise YamlInputError(
-                "YAML aliases (*name) are not accepted in hand histories: write the value out",
-                node.start_mark.line + 1,
-            )
-        return super().construct_object(node, deep=deep)
-
-
-def _construct_mapping(loader: Loader, node: yaml.MappingNode) -> LineDict:
-    result = LineDict()
-    result.line = node.start_mark.line + 1
-    lines = result.lines
-    for key_node, value_node in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
-            raise YamlInputError("YAML merge keys (<<) are not accepted in hand histories",
-                                 key_node.start_mark.line + 1)
-        key = loader.construct_object(key_node, deep=True)
-        line = key_node.start_mark.line + 1
-        if not isinstance(key, str):
-            key = str(key) if isinstance(key, (int, bool, Decimal)) or key is None else key
-            if not isinstance(key, str):
-                raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
-        if key in result:
-            raise YamlInputError(
-                f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, codes.H003
-            )
-        result[key] = loader.construct_object(value_node, deep=True)
-        lines[key] = line
-    return result
+    Only the events and the scalar constructors are used: :class:`_Builder` makes the
+    mappings and lists itself (lines, duplicate keys, aliases, bounds), so PyYAML's
+    node graph is never composed.
+    """
 
 
 def _construct_decimal(loader: Loader, node: yaml.ScalarNode) -> Decimal:
@@ -94,13 +68,10 @@ def _construct_decimal(loader: Loader, node: yaml.ScalarNode) -> Decimal:
                              node.start_mark.line + 1) from None
 
 
-Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-Loader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
-
-
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
+Loader.add_constructor(_FLOAT, _construct_decimal)
 _NULL = "tag:yaml.org,2002:null"
 _BOOL = "tag:yaml.org,2002:bool"
 _MAP = "tag:yaml.org,2002:map"

@@ -62,11 +62,10 @@ class HandValue:
     is one object per value (``HandValue.of``), shared and immutable.
     """
 
-    __slots__ = ("_description", "category", "category_index", "ranks", "value")
+    __slots__ = ("_description", "category", "ranks", "value")
 
     value: int
     category: Category
-    category_index: int
     ranks: tuple[int, ...]
     _description: str | None
 
@@ -77,7 +76,6 @@ class HandValue:
         self = object.__new__(cls)
         init = object.__setattr__
         init(self, "value", value)
-        init(self, "category_index", value >> evaluator.CATEGORY_SHIFT)
         init(self, "category", CATEGORIES[value >> evaluator.CATEGORY_SHIFT])
         init(self, "ranks", ranks_of(value))
         init(self, "_description", None)
