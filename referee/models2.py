@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr
 
 from .models import CardList, CardToken, Money, Recorded, Stake
+from .profiles import DEFAULT as DEFAULT_PROFILE
 
 FORMAT = 2
 GameStatus = Literal["settled", "cancelled"]
@@ -91,7 +92,8 @@ class TableSession(_Strict):
     """A table session's header."""
 
     id: Identifier
-    profile: StrictStr = Field(default="vivo", description="a built-in profile name or a path to a profile file")
+    profile: StrictStr = Field(default=DEFAULT_PROFILE,
+                               description="a built-in profile name or a path to a profile file")
     table: StrictStr | None = Field(default=None, max_length=500, description="the table; kept as provenance")
     currency: StrictStr | None = Field(default=None, max_length=16)
     opening_balances: dict[str, Money] | None = Field(default=None, description="each player's opening balance")

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
 from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
+from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.cards import CardError, parse_card
 from ..rules.hands import HandValue
@@ -342,7 +343,7 @@ class TableAudit:
                                                     TABLE_SESSION_FIELDS, "session"):
                     self._add(finding)
         self.loaded: LoadedProfile | None = None
-        name = options.profile or (self.header.profile if self.header else "vivo")
+        name = options.profile or (self.header.profile if self.header else DEFAULT_PROFILE)
         try:
             base = Path(record.source).parent if record.source != "-" else None
             self.loaded = resolve_profile(name, base)
