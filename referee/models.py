@@ -15,12 +15,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
 
-from .profiles import DEFAULT as DEFAULT_PROFILE
 from .rules.category import Category
 
 #: The version of this format: what ``version:`` may say (``Literal[1]`` below, as
 #: Literal takes no constant) and what the schema's title and ``simulate`` write.
 FORMAT_VERSION = 1
+#: The profile of a session that names none (also ``profiles.DEFAULT`` and every
+#: ``--profile`` default): defined here, where the format says it, as profiles reads models.
+DEFAULT_PROFILE = "vivo"
 #: The largest stake. Results and balances may be far larger: a royal flush at the
 #: largest Ante under a profile paying up to 1,000,000:1 (and a Call of 100 × Ante)
 #: is under 10^21, so any stake the format accepts gives results it can hold.

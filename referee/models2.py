@@ -19,8 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr
 
-from .models import CardList, CardToken, Money, Recorded, Stake
-from .profiles import DEFAULT as DEFAULT_PROFILE
+from .models import DEFAULT_PROFILE, CardList, CardToken, Money, Recorded, Stake
 
 FORMAT = 2
 GameStatus = Literal["settled", "cancelled"]

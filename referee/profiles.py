@@ -15,12 +15,12 @@ from pydantic import ValidationError
 
 from .load.records import LineDict, line_at
 from .load.yamlio import YamlInputError, load_documents
-from .models import suggest
+from .models import DEFAULT_PROFILE, suggest
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.profile import Profile
 
 BUILTIN = ("vivo", "caribbean", "bonus-aa", "bonus-100")
-DEFAULT = "vivo"
+DEFAULT = DEFAULT_PROFILE
 
 
 @dataclass(frozen=True, slots=True)
