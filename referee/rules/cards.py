@@ -56,7 +56,12 @@ class CardError(ValueError):
 
 
 class Card(int):
-    """One of the 52 cards. Compares and hashes as its index (rank * 4 + suit)."""
+    """One of the 52 cards. Compares and hashes as its index (rank * 4 + suit).
+
+    >>> ace = parse_card("A♥")
+    >>> ace, int(ace), ace.rank, ace.suit, ace.symbol
+    (Card('Ah'), 50, 12, 2, 'A♥')
+    """
 
     __slots__ = ()
 
@@ -98,6 +103,17 @@ def parse_card(token: object) -> Card | None:
     """Read one card token; ``None`` for a card not seen (``??`` or absent).
 
     Raises :class:`CardError` naming the token and what is wrong with it.
+
+    Every spelling of a card is the same object:
+
+    >>> {parse_card(t) for t in ("Th", "10h", "TH", "10♥", " 10♡ ")}
+    {Card('Th')}
+    >>> parse_card("D♠"), parse_card("??")  # a French dame; a card not seen
+    (Card('Qs'), None)
+    >>> parse_card("1h")
+    Traceback (most recent call last):
+    ...
+    referee.rules.cards.CardError: '1h' is not a card: '1' is not a rank (expected 2-9, 10 or T, J/V, Q/D, K/R, A)
     """
     if token is None:
         return None
@@ -135,7 +151,11 @@ def _diagnose(text: str) -> str:
 
 
 def parse_cards(tokens: Iterable[object]) -> list[Card]:
-    """Read several tokens; every one must be a seen card."""
+    """Read several tokens; every one must be a seen card.
+
+    >>> parse_cards(["A♠", "7d", "4c"])
+    [Card('As'), Card('7d'), Card('4c')]
+    """
     cards = []
     for token in tokens:
         card = parse_card(token)
@@ -146,5 +166,9 @@ def parse_cards(tokens: Iterable[object]) -> list[Card]:
 
 
 def rank_char(rank: int) -> str:
-    """The rank as written in descriptions: ``T`` is written ``10``."""
+    """The rank as written in descriptions: ``T`` is written ``10``.
+
+    >>> rank_char(8), rank_char(12)
+    ('10', 'A')
+    """
     return "10" if rank == 8 else RANKS[rank]

@@ -234,6 +234,24 @@ def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
 
     Raises :class:`CardError` for a token that is not a card and :class:`HandError`
     for a wrong count or a card given twice.
+
+    The worked example of §09: the player's aces beat the dealer's queens.
+
+    >>> board = "A♠ 7♦ 4♣ 9♥ 2♠".split()
+    >>> player, dealer = evaluate(["A♥", "K♦", *board]), evaluate(["Q♠", "Q♣", *board])
+    >>> player.category.value, player.description, player > dealer
+    ('pair', 'pair of aces, kickers K 9 7', True)
+
+    Only the best five count: when the board plays for both, the hands tie.
+
+    >>> evaluate("2c 3d Ts Js Qd Kc Ah".split()) == evaluate("4h 5h Ts Js Qd Kc Ah".split())
+    True
+    >>> evaluate("Ah 2d 3c 4s 5h Kd Kc".split()).description  # the ace plays low in the wheel
+    'straight, five high'
+    >>> evaluate("Ah Ad 7c 4s 5h 9d Ah".split())
+    Traceback (most recent call last):
+    ...
+    referee.rules.hands.HandError: a card is given twice in Ah Ad 7c 4s 5h 9d Ah
     """
     k = _KEY
     try:
@@ -330,7 +348,13 @@ def straight_ranks(top: int) -> list[int]:
 
 
 def best_five(value: int, cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The five of ``cards`` that make ``value``, most significant first."""
+    """The five of ``cards`` that make ``value``, most significant first.
+
+    >>> from .cards import parse_cards
+    >>> cards = parse_cards("A♥ K♦ A♠ 7♦ 4♣ 9♥ 2♠".split())
+    >>> best_five(evaluate(cards).value, cards)
+    (Card('Ah'), Card('As'), Card('Kd'), Card('9h'), Card('7d'))
+    """
     category = category_of(value)
     ranks = ranks_of(value)
     if category in (FLUSH, STRAIGHT_FLUSH, ROYAL_FLUSH):

@@ -16,7 +16,11 @@ decimal.getcontext().prec = 60
 
 
 def fmt(amount: Decimal | int) -> str:
-    """``3``, ``-1``, ``2.5``: never ``3.00``, ``1E+2`` or ``-0``."""
+    """``3``, ``-1``, ``2.5``: never ``3.00``, ``1E+2`` or ``-0``.
+
+    >>> [fmt(Decimal(t)) for t in ("3.00", "1E+2", "-0", "2.50", "0.10")]
+    ['3', '100', '0', '2.5', '0.1']
+    """
     if isinstance(amount, int):
         return str(amount)
     if amount == amount.to_integral_value():
@@ -25,7 +29,11 @@ def fmt(amount: Decimal | int) -> str:
 
 
 def signed(amount: Decimal | int) -> str:
-    """``+3``, ``-1``, ``0``."""
+    """``+3``, ``-1``, ``0``.
+
+    >>> signed(Decimal("3.0")), signed(-1), signed(Decimal("-0.00"))
+    ('+3', '-1', '0')
+    """
     text = fmt(amount)
     return f"+{text}" if amount > 0 else text
 
@@ -85,6 +93,11 @@ def dumps(value: object, **options: Any) -> str:
 
     Values without a Decimal (the usual case: :func:`plain` makes whole amounts ints)
     take the C encoder; the first Decimal sends the value to :class:`ExactEncoder`.
+
+    >>> dumps({"net": plain(Decimal("-0.10")), "staked": plain(Decimal("3.00")), "note": "0.1"})
+    '{"net": -0.1, "staked": 3, "note": "0.1"}'
+    >>> dumps([Decimal("1234567890.123456789012")])  # more digits than a float holds
+    '[1234567890.123456789012]'
     """
     try:
         return json.dumps(value, default=_no_decimal, **options)
