@@ -39,7 +39,7 @@ from ..rules.settlement import Deal, Ruling, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record, void_detail
-from .fast import SettleMemo, plain_round, verify_model, verify_ruling
+from .fast import memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
 from .ledger import Numbering, advance, judge, lose_track, number_round, reanchor, stake_check
 from .ledger import opening as ledger_opening
@@ -104,7 +104,8 @@ class SessionAudit:
         self.keep_raw = options.keep_raw
         # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
         self.fast = None if fast_mode() == "off" else fast_mode()
-        self.memo = SettleMemo(self.loaded.profile) if self.fast and self.loaded else None
+        self.memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
+            if self.fast and self.loaded else None
 
     @property
     def profile(self) -> Profile | None:

@@ -184,6 +184,21 @@ def _plain_recorded(data: object) -> Recorded | None:
 SHARED_LINES: dict[int, tuple[Any, ...]] = {}
 
 
+#: Distinct settlements kept per profile: enough for any table's stakes; past it, new
+#: ones are settled in full every time, so memory stays bounded whatever the stakes.
+MEMO_LIMIT = 20_000
+_MEMOS: dict[tuple[str, str], SettleMemo] = {}
+
+
+def memo_for(profile: Profile, origin: str, sha256: str) -> SettleMemo:
+    """One memo per profile (by origin and content digest), shared by its sessions."""
+    key = (origin, sha256)
+    memo = _MEMOS.get(key)
+    if memo is None or memo.profile != profile:
+        memo = _MEMOS[key] = SettleMemo(profile)
+    return memo
+
+
 class SettleMemo:
     """Settlements by what they depend on, for one profile (see the module's docstring)."""
 
@@ -231,8 +246,9 @@ class SettleMemo:
                                          bonus))
             if known.outcome == "void":  # pragma: no cover - nine distinct known cards never void
                 return known
-            self.memo[key] = known
-            SHARED_LINES[id(known.lines)] = known.lines
+            if len(self.memo) < MEMO_LIMIT:
+                self.memo[key] = known
+                SHARED_LINES[id(known.lines)] = known.lines
             return known
         return Ruling(known.outcome, cards, known.lines, None, player, dealer_hand, bonus_hand,
                       known.dealer_qualified)
