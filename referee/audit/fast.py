@@ -190,9 +190,9 @@ MEMO_LIMIT = 20_000
 _MEMOS: dict[tuple[str, str], SettleMemo] = {}
 
 
-def memo_for(profile: Profile, origin: str, sha256: str) -> SettleMemo:
+def memo_for(profile: Profile, origin: object, sha256: str) -> SettleMemo:
     """One memo per profile (by origin and content digest), shared by its sessions."""
-    key = (origin, sha256)
+    key = (str(origin), sha256)
     memo = _MEMOS.get(key)
     if memo is None or memo.profile != profile:
         memo = _MEMOS[key] = SettleMemo(profile)
