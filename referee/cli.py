@@ -371,17 +371,24 @@ LANG_OPTION = click.option(
 
 @main.command()
 @click.argument("file")
-@click.option("--round", "number", type=click.IntRange(min=0), required=True, help="The round's number.")
+@click.option("--round", "number", type=click.IntRange(min=0), default=None, help="The round's number.")
+@click.option("--game", default=None, metavar="ID", help="A live table's game (format 2): each seat's ruling.")
+@click.option("--player", "player_id", default=None, metavar="P", help="With --game: only this player's seat.")
 @click.option("--session", default=None, metavar="ID", help="The session, when the file holds several.")
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
 @LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def explain(file: str, number: int, session: str | None, profile: str | None, lang: str | None, fmt: str) -> None:
-    """Explain the ruling of one round of FILE, card by card and rule by rule.
+def explain(file: str, number: int | None, game: str | None, player_id: str | None, session: str | None,
+            profile: str | None, lang: str | None, fmt: str) -> None:
+    """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
 
     A void deal and its replay share a number: both are explained, in order.
     Exit status: 0 the record agrees, 1 it differs, 2 no such round or unreadable input.
     """
+    if (number is None) == (game is None):
+        raise click.UsageError("give --round N (format 1) or --game ID (format 2)")
+    if player_id is not None and game is None:
+        raise click.UsageError("--player goes with --game")
 
     from .audit.explain import ExplainError, explain_rounds
     from .i18n import Messages, default_language
@@ -390,7 +397,13 @@ def explain(file: str, number: int, session: str | None, profile: str | None, la
     _check_profile(profile)
     try:
         sources = expand([file])
-        explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
+        if game is not None:
+            from .audit.explain_table import explain_game
+
+            explanations = explain_game(sources[0], game, player_id, session, Options(profile=profile))
+        else:
+            assert number is not None
+            explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
     except (SourceError, ExplainError) as err:
         raise click.UsageError(str(err)) from None
     messages = Messages(lang or default_language())

@@ -261,3 +261,37 @@ def test_the_table_samples_and_the_readme_agree() -> None:
     assert code == 1 and shown in (ROOT / "README.md").read_text(encoding="utf-8")
     code, _ = run("check", str(SAMPLES / "table.jsonl"))
     assert code == 0
+
+
+def test_explain_a_seat_of_a_game() -> None:
+    from .conftest import SAMPLES
+
+    table = str(SAMPLES / "table.yaml")
+    code, out = run("explain", table, "--game", "8812347", "--player", "p-1002")
+    assert code == 1 and out.startswith("Game 8812347, player p-1002, session CH-7/2026-11-29/evening")
+    assert "royal flush" in out and "W002" in out and "P001" in out
+    code, out = run("explain", table, "--game", "8812344", "--format", "json")
+    explained = json.loads(out)["explanations"]
+    assert code == 0 and [e["player_id"] for e in explained] == ["p-1001", "p-1002", "p-1003"]
+    assert {e["game"] for e in explained} == {"8812344"}
+    for args in (("--game", "8812346"), ("--game", "nope"), ("--game", "8812344", "--player", "p-9"),
+                 ("--round", "1", "--game", "8812344"), ("--player", "p-1001", "--round", "1")):
+        code, _ = run("explain", table, *args)
+        assert code == 2, args
+
+
+def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Path) -> None:
+    log = _simulate(tmp_path, "s.jsonl", "--seats", "30", "--rounds", "40", "--seed", "5", "--format", "jsonl")
+    _, report = check_json(log)
+    seats = sum(len(g["seats"]) for g in report["sessions"][0]["games"] if g["status"] == "settled")
+    games = sum(1 for g in report["sessions"][0]["games"] if g["status"] == "settled")
+    assert report["sessions"][0]["table"] == "T1" and report["sessions"][0]["currency"] == "EUR"
+    _, out = run("stats", "--no-decisions", "--format", "json", log)
+    stats = json.loads(out)
+    assert stats["rounds"] == seats and stats["games"] == games
+    assert all(p["n"] == games for p in stats["fairness"]["positions"])
+    assert sum(g["rounds"] for g in stats["returns_by_player"]) == seats
+    assert [g["table"] for g in stats["returns_by_table"]] == ["T1"]
+    assert {g["dealer"] for g in stats["returns_by_dealer"]} == {"d-1", "d-2", "d-3"}
+    _, text = run("stats", "--no-decisions", log)
+    assert f"Live tables: {games} games" in text and "By dealer" in text

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..audit.results import RoundResult, SessionInfo
+from ..audit.table import GameResult, TableSessionInfo
 from ..profiles import DEFAULT, ProfileOrigin
+from ..rules.settlement import Ruling
 
 POSITIONS = ("player 1", "player 2", "flop 1", "flop 2", "flop 3", "turn", "river", "dealer 1", "dealer 2")
 
@@ -34,6 +36,12 @@ class Observed:
     cards: tuple[int | None, ...]  # the nine positions of POSITIONS (None: not dealt or not seen)
     player_category: str | None
     dealer_qualified: bool | None
+    #: Format 2: who played, at which table, who dealt; ``repeat`` marks every seat of a
+    #: game after the first, so that the deal is tested once per game.
+    player: str | None = None
+    table: str | None = None
+    dealer_id: str | None = None
+    repeat: bool = False
 
     @property
     def known(self) -> tuple[int, ...] | None:
@@ -51,11 +59,30 @@ class Observations:
         if isinstance(event, SessionInfo):
             self.sessions[event.id] = event
             return
+        if isinstance(event, GameResult):
+            self._game(event)
+            return
         if not isinstance(event, RoundResult) or event.ruling is None or event.ruling.outcome == "void":
             return
-        r = event.ruling
+        self._ruled(event.ruling, event.session, event.number, event.file, event.line)
+
+    def _game(self, game: GameResult) -> None:
+        """Every ruled seat of a live-table game; the deal itself counts once."""
+        info = self.sessions.get(game.session)
+        table = info.table if isinstance(info, TableSessionInfo) else None
+        dealer_id = game.record.dealer_id if game.record is not None else None
+        first = True
+        for seat in game.seats:
+            if seat.ruling is None or seat.ruling.outcome == "void":
+                continue
+            self._ruled(seat.ruling, game.session, game.number, seat.file, seat.line)
+            self.rounds[-1].player, self.rounds[-1].table = seat.player_id, table or game.session
+            self.rounds[-1].dealer_id, self.rounds[-1].repeat = dealer_id, not first
+            first = False
+
+    def _ruled(self, r: Ruling, session: str, number: int | None, file: str, line: int) -> None:
         c = r.cards
-        info = self.sessions.get(event.session)
+        info = self.sessions.get(session)
         origin = info.profile_origin if info and info.profile_origin else ProfileOrigin.of_builtin(DEFAULT)
 
         def index(card: object) -> int | None:
@@ -64,7 +91,7 @@ class Observations:
         dealer = tuple(c.dealer) if len(c.dealer) == 2 else (None, None)
         cards = tuple(index(x) for x in (*c.player, *c.flop, c.turn, c.river, *dealer))
         self.rounds.append(Observed(
-            session=event.session, number=event.number, file=event.file, line=event.line, profile=origin,
+            session=session, number=number, file=file, line=line, profile=origin,
             ante=r.ante_stake, main_staked=r.ante_stake + r.call_stake, main_net=r.ante + r.call, net=r.net,
             bonus=r.bonus, bonus_stake=r.bonus_stake, called=r.outcome != "fold", cards=cards,
             player_category=r.player_hand.category if r.player_hand is not None and r.outcome != "fold" else None,

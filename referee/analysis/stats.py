@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from ..profiles import ProfileOrigin
 from ..rules.category import Category
@@ -111,6 +112,10 @@ class Returns:
 
     profile: str
     ante: float | None = field(default=None, metadata=OMIT_NONE)
+    #: Format 2 groups: the player, table or dealer the rounds (seats) are of.
+    player: str | None = field(default=None, metadata=OMIT_NONE)
+    table: str | None = field(default=None, metadata=OMIT_NONE)
+    dealer: str | None = field(default=None, metadata=OMIT_NONE)
     rounds: int
     net_per_ante: Interval
     net_per_wagered: Bounds | None = field(default=None, metadata=OMIT_NONE)
@@ -227,6 +232,11 @@ class Stats:
     returns_by_stake: list[Returns]
     fairness: Fairness
     decisions: DecisionAudit | None
+    #: Live tables (format 2): games whose deal was tested (once each), returns by group.
+    games: int | None = field(default=None, metadata=OMIT_NONE)
+    returns_by_player: list[Returns] | None = field(default=None, metadata=OMIT_NONE)
+    returns_by_table: list[Returns] | None = field(default=None, metadata=OMIT_NONE)
+    returns_by_dealer: list[Returns] | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def suspect(self) -> bool:
@@ -501,12 +511,42 @@ def compute(inputs: Inputs) -> Stats:
     for r in rounds:
         by_profile[r.profile].append(r)
         by_stake[(r.profile, r.ante)].append(r)
+    table: dict[str, Any] = {}
+    if any(r.player is not None for r in rounds):
+        table = {"games": sum(1 for r in rounds if r.player is not None and not r.repeat),
+                 "returns_by_player": _grouped(rounds, "player", inputs),
+                 "returns_by_table": _grouped(rounds, "table", inputs),
+                 "returns_by_dealer": _grouped(rounds, "dealer_id", inputs)}
     return Stats(
         confidence=inputs.confidence, rounds=len(rounds), sessions=len({r.session for r in rounds}),
         returns=[returns(p.label, rs, inputs.values, inputs.confidence)
                  for p, rs in sorted(by_profile.items())],
         returns_by_stake=[returns(p.label, rs, inputs.values, inputs.confidence, float(a))
                           for (p, a), rs in sorted(by_stake.items())],
-        fairness=fairness(rounds, inputs.values),
+        # A live table's deal is tested once per game, however many seats played it.
+        fairness=fairness([r for r in rounds if not r.repeat], inputs.values),
         decisions=decision_audit(rounds, inputs.values) if inputs.values is not None else None,
+        **table,
     )
+
+
+def _grouped(rounds: list[Observed], key: str, inputs: Inputs) -> list[Returns]:
+    """Returns of a live table's seats by player, table or dealer (each group's first profile)."""
+    from dataclasses import replace
+
+    groups: dict[str, list[Observed]] = defaultdict(list)
+    for r in rounds:
+        value = getattr(r, key)
+        if value is not None:
+            groups[value].append(r)
+    out = []
+    for k, rs in sorted(groups.items()):
+        found = returns(rs[0].profile.label, rs, inputs.values, inputs.confidence)
+        if key == "player":
+            found = replace(found, player=k)
+        elif key == "table":
+            found = replace(found, table=k)
+        else:
+            found = replace(found, dealer=k)
+        out.append(found)
+    return out

@@ -54,6 +54,9 @@ class Explanation:
     #: The cards as the record wrote them, by group ("Player", "Flop", ...): what a
     #: void deal is shown with, since its cards could not all be read.
     recorded_cards: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Format 2: the game and the seat's player the round is.
+    game: str | None = None
+    player_id: str | None = None
 
 
 class ExplainError(Exception):

@@ -354,7 +354,7 @@ class TableAudit:
         self.info = TableSessionInfo(
             self.id, self.file, record.line, self.loaded.profile.name if self.loaded else None,
             self.loaded.origin if self.loaded else None, self.loaded.sha256 if self.loaded else None, record.index,
-            header.table if header else None, header.currency if header else None)
+            table=header.table if header else None, currency=header.currency if header else None)
         self.openings: dict[str, Decimal] = dict(header.opening_balances or {}) if header else {}
         self.players: dict[str, _Player] = {}
         self.ledger = Ledger()

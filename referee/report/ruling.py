@@ -151,8 +151,12 @@ class RulingText:
     def text(self) -> str:
         ex, m = self.ex, self.m
         r = ex.ruling
-        self.say(m("Round {number}, session {session} ({file}, line {line})").format(
-            number=ex.number, session=ex.session, file=ex.file, line=ex.line))
+        if ex.game is not None:
+            self.say(m("Game {game}, player {player}, session {session} ({file}, line {line})").format(
+                game=ex.game, player=ex.player_id, session=ex.session, file=ex.file, line=ex.line))
+        else:
+            self.say(m("Round {number}, session {session} ({file}, line {line})").format(
+                number=ex.number, session=ex.session, file=ex.file, line=ex.line))
         self.heading(m("Bottom line"))
         self.say("  " + bottom_line(ex, m))
         self.cards()
@@ -431,6 +435,7 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, Any]:
     c = r.cards
     return {
         "file": ex.file, "line": ex.line, "session": ex.session, "round": ex.number,
+        **({"game": ex.game, "player_id": ex.player_id} if ex.game is not None else {}),
         "language": m.language,
         "profile": {"name": ex.profile.name, "origin": ex.profile_origin, "sha256": ex.profile_sha256},
         "cards": None if r.outcome == "void" else {

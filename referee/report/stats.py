@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import assert_never
 
 from tabulate import tabulate
@@ -55,6 +56,13 @@ def render(stats: Stats) -> str:
              f"intervals and tests at {conf:.0%}", ""]
     lines += _returns("Return to player (main game: Ante and Call), by profile", stats.returns, conf, False)
     lines += _returns("By stake level", stats.returns_by_stake, conf, True)
+    if stats.games is not None:  # live tables (format 2): the deal is tested once per game
+        lines += [f"Live tables: {stats.games:,} games; every seat counts for the returns, each deal once for the "
+                  "fairness tests.", ""]
+        for name, groups in (("player", stats.returns_by_player), ("table", stats.returns_by_table),
+                             ("dealer", stats.returns_by_dealer)):
+            labelled = [replace(g, profile=str(getattr(g, name))) for g in groups or []]
+            lines += _returns(f"By {name} (the first column names the {name})", labelled, conf, False)
     lines += _fairness(stats.fairness, conf)
     if stats.decisions is not None:
         lines += _decisions(stats.decisions)
