@@ -295,3 +295,13 @@ def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Pa
     assert {g["dealer"] for g in stats["returns_by_dealer"]} == {"d-1", "d-2", "d-3"}
     _, text = run("stats", "--no-decisions", log)
     assert f"Live tables: {games} games" in text and "By dealer" in text
+
+
+def test_html_report_has_the_players_of_a_table(tmp_path: Path) -> None:
+    from .conftest import SAMPLES
+
+    out = tmp_path / "r.html"
+    code, _ = run("report", str(SAMPLES / "table.yaml"), "-o", str(out))
+    html = out.read_text(encoding="utf-8")
+    assert code == 1 and "<h3>Players</h3>" in html and "Games 4 (3 counted, 0 void, 1 cancelled" in html
+    assert html.count("<td>p-100") == 3

@@ -33,11 +33,13 @@ from ..analysis.distributions import z_for
 from ..audit.codes import CODES
 from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..audit.table import TableSessionResult
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
 from .base import Reporter, balance_break, owed, parts_from_rules
 from .ruling import CATEGORY_WORDS, RulingText, hand_words
+from .table import PLAYER_HEADERS, player_rows, table_totals
 from .text import HEADERS, ledger_row
 
 MAX_POINTS = 2000
@@ -230,7 +232,12 @@ class HtmlReporter(Reporter):
             "closing": fmt(ledger.closing_balance),
             "recorded_closing": "" if ledger.recorded_closing_balance is None else fmt(ledger.recorded_closing_balance),
         })
+        players: list[list[Any]] = []
+        if isinstance(result, TableSessionResult):  # a live table (format 2): its players and totals
+            line = table_totals(result)
+            players = player_rows(result)
         self.spool.write(self.env.get_template("session.html.j2").render(
+            players=players, player_headers=PLAYER_HEADERS,
             anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=_chart(s, m),
             divergent=[{"number": n, "anchor": a} for _, n, a in s.divergent], divergent_more=s.divergent_more,
             findings=findings, details=s.details, details_more=s.details_more,
