@@ -20,6 +20,9 @@ from decimal import Decimal
 from referee.analysis import situations
 from referee.analysis.decisions import value, value_all
 from referee.analysis.observe import Observed
+from referee.profiles import ProfileOrigin
+
+VIVO = ProfileOrigin.of_builtin("vivo")
 
 
 def main() -> None:
@@ -36,7 +39,7 @@ def main() -> None:
         perm = rng.sample(range(4), 4)
         hole = rng.sample([x for x in range(52) if x not in flop], 2)
         known = tuple((x & ~3) | perm[x & 3] for x in (*hole, *flop))
-        rounds.append(Observed(session="s", number=i, file="f", line=i, profile="builtin:vivo", ante=one,
+        rounds.append(Observed(session="s", number=i, file="f", line=i, profile=VIVO, ante=one,
                                main_staked=one, main_net=one, net=one, bonus=one, bonus_stake=one, called=True,
                                cards=(*known, None, None, None, None), player_category=None, dealer_qualified=None))
     distinct = len({r.known for r in rounds})

@@ -186,7 +186,11 @@ class SituationTable:
         numerators, nq, cats = self.blocks[index]
         return (Fraction(int(numerators[pair]), self.scale * COMPLETIONS),
                 Fraction(COMPLETIONS - int(nq[pair]), COMPLETIONS),
-                tuple(Fraction(n * DEALERS, COMPLETIONS) for n in cats[pair].tolist()))
+                tuple(map(_SHARE.__getitem__, cats[pair].tolist())))
+
+
+# The share of completions of n turn-and-river pairs out of 1,081: made once, not per situation.
+_SHARE = tuple(Fraction(n * DEALERS, COMPLETIONS) for n in range(TURN_RIVER + 1))
 
 
 def _numpy_available() -> bool:
