@@ -286,7 +286,8 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
             raise click.BadParameter(str(err), param_hint="--seats") from None
         chosen = ctx.get_parameter_source("policy") is not click.core.ParameterSource.DEFAULT
         table = TableSettings(profile, span, sessions, rounds, seed, policy if chosen else "mix",
-                              Decimal(str(bonus)), faults, own_cards)
+                              Decimal(str(bonus)), faults, own_cards,
+                              profile_reference=settings.profile_reference)
     with contextlib.ExitStack() as outputs:
         # Both files are committed together, the log last: an interrupted run leaves neither.
         out = outputs.enter_context(open_output(output or STDOUT))

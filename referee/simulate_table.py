@@ -78,6 +78,8 @@ class TableSettings:
     faults: float = 0.0
     own_cards: bool = False
     manifest: list[TableFault] = field(default_factory=list)
+    #: The sessions' ``profile`` field for a profile file: a path check resolves (as in simulate.Settings).
+    profile_reference: str | None = None
 
 
 @dataclass(slots=True)
@@ -107,8 +109,8 @@ class _Table:
         self.transactions = 0
 
     def header(self) -> dict[str, Any]:
-        return {"id": self.id, "profile": self.s.profile.name, "table": self.table, "currency": "EUR",
-                "opening_balances": {p.id: plain(p.balance) for p in self.players}}
+        return {"id": self.id, "profile": self.s.profile_reference or self.s.profile.name, "table": self.table,
+                "currency": "EUR", "opening_balances": {p.id: plain(p.balance) for p in self.players}}
 
     def games(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

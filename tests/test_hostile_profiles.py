@@ -86,8 +86,9 @@ def test_a_custom_profile_named_like_a_built_in_shows_its_origin(tmp_path: Path)
     assert "), profile vivo\n" in out and "(from" not in out  # the built-in itself: its name alone
 
 
-@pytest.mark.parametrize("to_stdout", [False, True])
+@pytest.mark.parametrize("to_stdout, seats", [(False, ()), (True, ()), (False, ("--seats", "3"))])
 def test_a_log_simulated_under_a_profile_file_is_audited_as_is(tmp_path: Path, to_stdout: bool,
+                                                               seats: tuple[str, ...],
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     text, _ = with_line("pair", "2")  # named vivo, pays a pair 2:1: the built-in would find errors
     (tmp_path / "profiles").mkdir()
@@ -100,9 +101,9 @@ def test_a_log_simulated_under_a_profile_file_is_audited_as_is(tmp_path: Path, t
         log.write_text(out, encoding="utf-8")
     else:
         code, _ = run("simulate", "--profile", "profiles/house.yaml", "--rounds", "40", "--seed", "3",
-                      "--output", str(log))
+                      "--output", str(log), *seats)
     assert code == 0
-    header = log.read_text(encoding="utf-8").splitlines()[2]
+    [header] = [line for line in log.read_text(encoding="utf-8").splitlines()[:5] if "profile:" in line]
     assert header.endswith('/house.yaml"') and ("../profiles/" in header) != to_stdout
     monkeypatch.chdir(ROOT)
     code, out = run("check", "--format", "json", str(log))
