@@ -302,3 +302,22 @@ def test_every_rule_has_words_and_a_topic() -> None:
     for rule in Rule:
         assert rule_words(rule)
         assert topic_of(rule) is not None or rule is Rule.NOT_OFFERED
+
+
+@pytest.mark.parametrize("name", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
+def test_each_built_in_ships_the_words_of_every_rule_it_applies(name: str) -> None:
+    """Every topic a ruling under the built-in can quote has a passage, in the language of
+    the profile's document (vivo's guide exists in both)."""
+    from referee.profiles import load_profile
+    from referee.rules.profile import Topic
+
+    profile = load_profile(name)
+    needed = set(Topic) - {Topic.BONUS, Topic.BONUS_FOLD}
+    if profile.bonus is not None:
+        needed.add(Topic.BONUS)
+        if profile.bonus.fold_forfeits:
+            needed.add(Topic.BONUS_FOLD)
+    assert needed <= set(profile.rules)
+    assert all("fr" in passage.text for passage in profile.rules.values())  # every document has French
+    if name == "vivo":  # the guide also exists in English (seeds/003)
+        assert all("en" in passage.text for passage in profile.rules.values())
