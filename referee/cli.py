@@ -6,7 +6,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -14,12 +14,12 @@ from typing import Any, TextIO
 import click
 
 from . import __version__
-from .audit.checker import Options
+from .audit.checker import Event, Options
 from .audit.results import InputInfo, Summary
-from .audit.run import audit_stream, dispatch
 from .errors import UserError
-from .load.sources import Source, SourceError, expand
+from .load.inputs import Source, SourceError, expand
 from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
+from .pipeline import audit_stream, dispatch, events
 from .profiles import DEFAULT as DEFAULT_PROFILE
 from .profiles import ProfileOrigin
 from .report.base import Reporter, summary_line
@@ -230,10 +230,10 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
                                    strict=strict, **extra)]
         if to_file:
             reporters.append(_SummaryOnly(guarded(stdout, STDOUT), strict=strict))
-        stream, done, total = audit_stream(sources, options, reporters, jobs)
-        meter = Progress(sys.stderr, total, done) if show else None
-        summary = dispatch(stream, reporters, meter)
-    sys.exit(summary.exit_code(strict))
+        stream = audit_stream(sources, options, reporters, jobs, _note)
+        meter = Progress(sys.stderr, stream.total, stream.done) if show else None
+        summary = dispatch(stream.events, reporters, meter)
+    sys.exit(_exit_code(summary, strict))
 
 
 @main.command()
@@ -397,7 +397,7 @@ def explain(file: str, number: int | None, game: str | None, player_id: str | No
 
     _check_profile(profile)
     try:
-        sources = expand([file])
+        sources = expand([file], _note)
         if game is not None:
             from .audit.explain_table import explain_game
 
@@ -461,15 +461,19 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     from .analysis.decisions import value_all
     from .analysis.observe import observe
     from .analysis.stats import Inputs, compute
-    from .audit.run import events
     from .report.stats import render
 
     _check_profile(profile)
     sources = _sources(files)
-    observations = observe(events(sources, Options(profile=profile)))
-    unreadable = [s.name for s in sources if s.unreadable]
+    inputs: list[InputInfo] = []
+    observations = observe(_kept(events(sources, Options(profile=profile)), inputs))
+    unreadable = [i.file for i in inputs if not i.readable]
     for name in unreadable:
         click.echo(f"{name}: cannot be read in full; run referee check on it", err=True)
+    if not unreadable and not observations.rounds:
+        click.echo("nothing to describe: no round of the inputs was ruled (none, or all void or invalid); "
+                   "run referee check on them", err=True)
+        sys.exit(2)
     values = None
     if decisions:
         count = len({(r.profile, r.known) for r in observations.rounds if r.known is not None})
@@ -542,7 +546,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
         text = render_text(found, messages)
     with open_output(output or STDOUT) as out:
         out.write(text)
-    unreadable = [s.name for s in sources if s.unreadable]
+    unreadable = found.unreadable
     differs = any(f.severity != "info" for m in found.matches for v in m.rows for f in v.findings)
     sys.exit(2 if unreadable else 1 if differs else 0)
 
@@ -554,12 +558,14 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @LANG_OPTION
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
-def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
+def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool,
+           jobs: int | None) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
     Exit status as for check: 0 no findings, 1 findings, 2 unreadable input or bad usage.
     """
-    from .audit.run import events
     from .i18n import default_language
     from .report.html import HtmlReporter, ReportUnavailable
 
@@ -573,8 +579,10 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
         except (ReportUnavailable, ImportError) as err:
             raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
-        summary = dispatch(events(sources, Options(profile=profile)), [reporter, _SummaryOnly(terminal)])
-    sys.exit(summary.exit_code(strict))
+        reporters = [reporter, _SummaryOnly(terminal)]
+        stream = audit_stream(sources, Options(profile=profile), reporters, jobs or os.cpu_count() or 1, _note)
+        summary = dispatch(stream.events, reporters)
+    sys.exit(_exit_code(summary, strict))
 
 
 @main.command()
@@ -628,7 +636,7 @@ def par(profile_name: str, fmt: str, jobs: int | None, stored: bool, check_store
 def _sources(files: tuple[str, ...]) -> list[Source]:
     """The inputs the arguments name, or a usage error (exit 2) saying which names nothing."""
     try:
-        return expand(list(files))
+        return expand(list(files), _note)
     except SourceError as err:
         raise click.UsageError(str(err)) from None
 
@@ -643,6 +651,26 @@ def _profile_reference(origin: ProfileOrigin, output: str | None) -> str | None:
     if output in (None, STDOUT):
         return path
     return os.path.relpath(path, os.path.dirname(os.path.abspath(output)))
+
+
+def _note(message: str) -> None:
+    click.echo(f"referee: {message}", err=True)
+
+
+def _exit_code(summary: Summary, strict: bool) -> int:
+    """The summary's exit code; nothing audited at all is exit 2, never a pass."""
+    code = summary.exit_code(strict)
+    if code == 2 and summary.rounds == 0 and not summary.games.get("games") and not summary.unreadable:
+        click.echo("referee: nothing audited: the inputs hold no round", err=True)
+    return code
+
+
+def _kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
+    """The events, keeping what each input was (readable or not) on the way."""
+    for event in stream:
+        if isinstance(event, InputInfo):
+            inputs.append(event)
+        yield event
 
 
 def _check_profile(profile: str | None) -> None:

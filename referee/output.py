@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from .errors import UserError
+from .load.inputs import EXTENSIONS
 
 STDOUT = "-"
-#: The extensions an input folder is searched for (referee.load.sources reads the same).
-HAND_HISTORY_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+#: The extensions an input folder is searched for.
+HAND_HISTORY_EXTENSIONS = EXTENSIONS
 
 
 class OutputError(UserError):

@@ -24,10 +24,10 @@ from decimal import Decimal
 from typing import Any
 
 from .audit.checker import Options
-from .audit.results import Finding, RoundResult, SessionInfo
-from .audit.run import events
-from .load.sources import Source
+from .audit.results import Finding, InputInfo, RoundResult, SessionInfo
+from .load.inputs import Source
 from .models import Recorded
+from .pipeline import events
 from .report.text import round_status
 from .rules.settlement import Ruling
 
@@ -104,13 +104,16 @@ class Recall:
     sessions: int = 0
     rounds: int = 0
     seen: dict[str, int] = field(default_factory=dict)
+    #: Inputs that could not be read in full (exit 2).
+    unreadable: list[str] = field(default_factory=list)
 
 
 class RecallError(Exception):
     """Nothing found, or a question with several answers (exit 2); the message says what was searched."""
 
 
-def round_views(sources: Iterable[Source], options: Options) -> Iterator[RoundView | SessionInfo]:
+def round_views(sources: Iterable[Source], options: Options,
+                unreadable: list[str] | None = None) -> Iterator[RoundView | SessionInfo]:
     """The views of format 1's rounds, from the audit's events, with each session's
     opening (so that a caller counts sessions even when they hold no round).
 
@@ -126,6 +129,8 @@ def round_views(sources: Iterable[Source], options: Options) -> Iterator[RoundVi
             yield event
         elif isinstance(event, RoundResult) and info is not None:
             yield view_of(event, info, key)
+        elif isinstance(event, InputInfo) and not event.readable and unreadable is not None:
+            unreadable.append(event.file)
 
 
 def view_of(result: RoundResult, info: SessionInfo, key: int) -> RoundView:
@@ -230,7 +235,7 @@ def recall(sources: list[Source], query: Query, options: Options | None = None) 
 
 def _run(sources: list[Source], query: Query, options: Options, found: Recall) -> Selector:
     selector = Selector(query)
-    for item in round_views(sources, options):
+    for item in round_views(sources, options, found.unreadable):
         if isinstance(item, SessionInfo):
             selector.sessions += 1
         else:

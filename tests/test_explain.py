@@ -182,7 +182,7 @@ def test_every_message_is_translated() -> None:
 
     from referee.audit.checker import Options
     from referee.audit.explain import explain_rounds
-    from referee.load.sources import expand
+    from referee.load.inputs import expand
     from referee.report.ruling import RulingText
 
     recording = Recording("fr")

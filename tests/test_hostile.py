@@ -14,19 +14,27 @@ import pytest
 
 from .conftest import SAMPLES, Write, check_json
 
-# Runs `referee ARGS` in a child and prints its peak RSS (KiB) as the last stderr line.
+# Runs `referee ARGS` in a child and prints the peak RSS (KiB) of it or of any of its
+# worker processes, whichever is larger, as the last stderr line.
 CHILD = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
          "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit as e:\n"
          "    code = e.code\nelse:\n    code = 0\n"
-         "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
-         "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+         "peak = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
+         "peak = peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+         "print(max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss), file=sys.stderr)\n"
          "sys.exit(code)")
 ROUND = "  - {round: 1, ante: 1, player: [Ah, Kd], flop: [2c, 3c, 4c], decision: fold}\n"
 
 
-def bounded(path: Path, seconds: float, megabytes: int, *extra: str) -> tuple[int, str]:
-    """Run ``referee check --quiet --jobs 1 PATH``; assert the bounds and no traceback."""
-    done = subprocess.run([sys.executable, "-c", CHILD, "check", "--quiet", "--jobs", "1", *extra, str(path)],
+@pytest.fixture(params=["1", "2"])
+def jobs(request: pytest.FixtureRequest) -> str:
+    """Every bound holds in one process and with workers."""
+    return str(request.param)
+
+
+def bounded(path: Path, seconds: float, megabytes: int, jobs: str) -> tuple[int, str]:
+    """Run ``referee check --quiet --jobs JOBS PATH``; assert the bounds and no traceback."""
+    done = subprocess.run([sys.executable, "-c", CHILD, "check", "--quiet", "--jobs", jobs, str(path)],
                           capture_output=True, text=True, timeout=seconds, check=False)
     *_, rss = done.stderr.strip().splitlines()
     assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
@@ -36,12 +44,12 @@ def bounded(path: Path, seconds: float, megabytes: int, *extra: str) -> tuple[in
     return done.returncode, done.stdout
 
 
-def test_alias_bomb(tmp_path: Path) -> None:
+def test_alias_bomb(tmp_path: Path, jobs: str) -> None:
     lines = ['  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     lines += [f"  a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
     path = tmp_path / "bomb.yaml"
     path.write_text("session:\n  id: x\n  meta:\n" + "\n".join("  " + line for line in lines) + "\nrounds: []\n")
-    code, out = bounded(path, 5, 100)
+    code, out = bounded(path, 5, 100, jobs)
     assert code == 2 and "YAML aliases" in out and ":5: H000" in out
 
 
@@ -51,37 +59,37 @@ def test_alias_bomb(tmp_path: Path) -> None:
     ("deep.json", '{"session": ' + "[" * 100_000 + "]" * 100_000 + "}"),
     ("deep.jsonl", '{"session": ' + "[" * 100_000 + "]" * 100_000 + "}\n"),
 ])
-def test_deep_nesting(tmp_path: Path, name: str, text: str) -> None:
+def test_deep_nesting(tmp_path: Path, name: str, text: str, jobs: str) -> None:
     path = tmp_path / name
     path.write_text(text)
-    _, out = bounded(path, 10, 150)
+    _, out = bounded(path, 10, 150, jobs)
     assert "nest" in out
 
 
-def test_a_100_mb_line_in_json_lines(tmp_path: Path) -> None:
+def test_a_100_mb_line_in_json_lines(tmp_path: Path, jobs: str) -> None:
     path = tmp_path / "long.jsonl"
     with path.open("w") as fh:
         fh.write('{"session": {"id": "s"}}\n{"round": 1, "meta": "' + "x" * 100_000_000 + '"}\n')
         fh.write('{"round": 1, "ante": 1, "player": ["Ah", "Kd"], "flop": ["2c", "3c", "4c"], "decision": "fold"}\n')
-    code, out = bounded(path, 30, 150)
+    code, out = bounded(path, 30, 150, jobs)
     assert code == 1 and ":2: H004" in out and "longer than 16 MiB" in out
     assert "2 rounds" not in out and "1 rounds (1 counted" in out  # the next line is still audited
 
 
 @pytest.mark.parametrize("kind", ["json", "yaml"])
-def test_a_20_mb_line_in_a_document_is_read(tmp_path: Path, kind: str) -> None:
+def test_a_20_mb_line_in_a_document_is_read(tmp_path: Path, kind: str, jobs: str) -> None:
     path = tmp_path / f"long.{kind}"
     ident = "x" * 20_000_000
     if kind == "json":
         path.write_text('{"session": {"id": "' + ident + '"}, "rounds": []}')
     else:
         path.write_text('session: {id: "' + ident + '"}\nrounds: []\n')
-    code, out = bounded(path, 30, 300)
+    code, out = bounded(path, 30, 300, jobs)
     assert code == 1 and "session.id" in out and "at most 500 characters" in out
 
 
 @pytest.mark.parametrize("kind", ["json", "yaml"])
-def test_a_million_items_where_a_card_is_expected(tmp_path: Path, kind: str) -> None:
+def test_a_million_items_where_a_card_is_expected(tmp_path: Path, kind: str, jobs: str) -> None:
     path = tmp_path / f"million.{kind}"
     if kind == "json":
         path.write_text('{"session": {"id": "m"}, "rounds": [{"round": 1, "ante": 1, "player": ['
@@ -89,12 +97,12 @@ def test_a_million_items_where_a_card_is_expected(tmp_path: Path, kind: str) -> 
     else:
         path.write_text("session: {id: m}\nrounds:\n  - round: 1\n    ante: 1\n    player: ["
                         + ",".join(["Ah"] * 1_000_000) + "]\n    flop: [2c, 3c, 4c]\n    decision: fold\n")
-    code, out = bounded(path, 30, 200)
+    code, out = bounded(path, 30, 200, jobs)
     assert code == 1 and "player" in out and ("1,000,000 items" in out or "1000000" in out)
 
 
 @pytest.mark.parametrize("kind", ["yaml", "jsonl"])
-def test_enormous_and_special_numbers(tmp_path: Path, kind: str) -> None:
+def test_enormous_and_special_numbers(tmp_path: Path, kind: str, jobs: str) -> None:
     rounds = [("1e400", "less than or equal to 1E+12"), ("9" * 5000, "round 2: ante: Input should be less than"),
               ("-0", "more than 0")]
     if kind == "yaml":
@@ -109,7 +117,7 @@ def test_enormous_and_special_numbers(tmp_path: Path, kind: str) -> None:
             for i, (v, _) in enumerate(rounds, start=1))
     path = tmp_path / f"numbers.{kind}"
     path.write_text(body)
-    code, out = bounded(path, 10, 150)
+    code, out = bounded(path, 10, 150, jobs)
     assert code == 1  # one bad round never stops the others
     for _, expected in rounds:
         assert expected in out, expected
@@ -156,10 +164,10 @@ def test_encodings_and_binary(tmp_path: Path, name: str, data: bytes, expected: 
         assert str(path) in done.stdout
 
 
-def test_latin1_names_line_and_column(tmp_path: Path) -> None:
+def test_latin1_names_line_and_column(tmp_path: Path, jobs: str) -> None:
     path = tmp_path / "latin1.yaml"
     path.write_bytes("session:\n  id: café\nrounds: []\n".encode("latin-1"))
-    code, out = bounded(path, 10, 100)
+    code, out = bounded(path, 10, 100, jobs)
     assert code == 2 and ":2: H000" in out and "byte 0xe9 at column 10" in out
 
 

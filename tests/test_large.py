@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.audit.parallel import plan
 from referee.cli import main
-from referee.load.sources import expand
+from referee.load.inputs import expand
+from referee.pipeline import plan
 from referee.report.progress import Progress
 
 from .conftest import SAMPLES, run
@@ -43,7 +43,7 @@ def test_chunks_start_at_session_lines(tmp_path: Path) -> None:
     source = expand([big])[0]
     lines = Path(big).read_bytes().splitlines(keepends=True)
     tasks = plan([source], 256 * 1024)
-    assert tasks[0].chunk is not None and tasks[0].chunk.start == 0
+    assert tasks[0].chunk is not None and tasks[0].chunk.span.start == 0
     offset = 0
     starts = {}
     for number, raw in enumerate(lines, start=1):
@@ -51,9 +51,10 @@ def test_chunks_start_at_session_lines(tmp_path: Path) -> None:
         offset += len(raw)
     for task in tasks:
         assert task.chunk is not None
-        number, raw = starts[task.chunk.start]
-        assert task.chunk.first_line == number and raw.startswith(b'{"session"')
-    assert tasks[-1].chunk is not None and tasks[-1].chunk.end == offset and tasks[-1].last
+        number, raw = starts[task.chunk.span.start]
+        assert task.chunk.span.first_line == number and raw.startswith(b'{"session"')
+    assert tasks[-1].chunk is not None and tasks[-1].chunk.span.end == offset and tasks[-1].plan is not None
+    assert tasks[-1].plan.size == offset and all(t.plan is None for t in tasks[:-1])
 
 
 def test_no_progress_off_a_terminal_or_in_machine_formats(tmp_path: Path) -> None:

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from referee import DECK, Deal, load_profile, settle
 from referee.audit.checker import Options, audit_source
-from referee.audit.run import dispatch
+from referee.load.inputs import Source
+from referee.load.reading import Reading
 from referee.load.records import RoundRecord, SessionRecord
-from referee.load.sources import Source, read
+from referee.pipeline import dispatch
 from referee.report.json import JsonReporter
 from referee.report.text import TextReporter
 from referee.rules.money import dumps
@@ -50,7 +51,7 @@ def sessions(draw: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def records_of(name: str, data: bytes) -> list[Any]:
-    return [r for r in read(Source(name, None, data=data)) if isinstance(r, (SessionRecord, RoundRecord))]
+    return [r for r in Reading(Source(name, None, data=data)).records() if isinstance(r, (SessionRecord, RoundRecord))]
 
 
 def plain(value: Any) -> Any:

@@ -57,8 +57,8 @@ def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
     """A round without findings travels unformatted; formatted, it is ``ledger_row``'s row."""
     from referee.audit.checker import Options
     from referee.audit.results import RoundResult
-    from referee.audit.run import events
-    from referee.load.sources import expand
+    from referee.load.inputs import expand
+    from referee.pipeline import events
     from referee.report.text import _formatted, _unformatted, ledger_row
 
     out = tmp_path / "b.jsonl"

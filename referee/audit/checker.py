@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from ..load.inputs import Source
+from ..load.reading import Reading
 from ..load.records import (
     GameRecord,
     LoadProblem,
@@ -29,7 +31,6 @@ from ..load.records import (
     key_line,
     line_at,
 )
-from ..load.sources import Source, read
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
 from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
@@ -475,7 +476,12 @@ def _problem(problem: LoadProblem, current: SessionAudit | TableAudit | None) ->
         yield finding
 
 
+def audit_reading(reading: Reading, options: Options) -> Iterator[Event]:
+    """Audit one input in one pass, then say what it was (digest, size, readable)."""
+    yield from audit_records(reading.records(), options)
+    yield InputInfo(reading.name, reading.kind, reading.size, reading.sha256, not reading.fatal)
+
+
 def audit_source(source: Source, options: Options) -> Iterator[Event]:
-    """Audit one input, then say what it was (digest, size, readable)."""
-    yield from audit_records(read(source), options)
-    yield InputInfo(source.name, source.kind, source.size, source.sha256, not source.unreadable)
+    """Audit one input (see :func:`audit_reading`)."""
+    return audit_reading(Reading(source), options)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..load.sources import Source
+from ..load.inputs import Source
 from ..profiles import ProfileError
 from ..rules.hands import HandValue
 from ..rules.payout import Rule

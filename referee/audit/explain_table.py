@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..load.sources import Source
+from ..load.inputs import Source
 from ..models import Round
 from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain

@@ -211,7 +211,11 @@ class Summary:
         return sum(self.by_code.values())
 
     def exit_code(self, strict: bool = False) -> int:
+        """0 clean, 1 findings, 2 an input not read in full, or nothing audited at all
+        (no round nor game: a check that checked nothing must not pass)."""
         if self.unreadable:
             return 2
         failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
-        return 1 if failing else 0
+        if failing:
+            return 1
+        return 2 if self.rounds == 0 and not self.games.get("games") else 0

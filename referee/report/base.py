@@ -33,15 +33,12 @@ class Reporter:
     def session_opened(self, info: SessionInfo) -> None:
         """A session begins."""
 
-    def round(self, result: RoundResult) -> None:
-        """One round audited."""
-        self.take_round(self.round_payload(result))
-
     def round_payload(self, result: RoundResult) -> Any:
         """What this format keeps of a round, computed where the round was audited.
 
-        Must not depend on the reporter's state: with ``--jobs`` it runs in a worker
-        process and only the payload (small, picklable) travels back.
+        Every round goes through here, then :meth:`take_round`, in one process or
+        several. Must not depend on the reporter's state: with ``--jobs`` it runs in a
+        worker process and only the payload (small, picklable) travels back.
         """
         return None
 

@@ -134,7 +134,11 @@ class HtmlReporter(Reporter):
         self.session = _Session(info, self.sessions)
         self.sessions += 1
 
-    def round(self, result: RoundResult) -> None:
+    def round_payload(self, result: RoundResult) -> RoundResult:
+        """The whole round: its ruling is explained here when it has findings."""
+        return result
+
+    def take_round(self, result: RoundResult) -> None:
         s = self.session
         if s is None:  # pragma: no cover - rounds always follow a session
             return

@@ -20,8 +20,8 @@ import atheris
 
 with atheris.instrument_imports():
     from referee.audit.checker import Options, audit_source
-    from referee.audit.run import dispatch
-    from referee.load.sources import Source
+    from referee.load.inputs import Source
+    from referee.pipeline import dispatch
     from referee.report.github import GithubReporter
     from referee.report.json import JsonReporter
     from referee.report.junit import JunitReporter

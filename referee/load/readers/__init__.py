@@ -1,0 +1,32 @@
+"""The readers: one module a format, each turning a hashed byte stream into records.
+
+Registered here as the reporters are in the command line: adding a format is a module
+with a ``read(reading, stream)`` function and a line in :data:`READERS` (and, if its
+files can be told by their first bytes, a line in :func:`detect_kind`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+from ..reading import Reading, Stream
+from ..records import Record
+from . import json, jsonl, yaml
+
+Reader = Callable[[Reading, Stream], Iterator[Record]]
+
+READERS: dict[str, Reader] = {"yaml": yaml.read, "json": json.read, "jsonl": jsonl.read}
+SUFFIXES = {".jsonl": "jsonl", ".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def detect_kind(name: str, head: bytes) -> str:
+    """``yaml``, ``json`` or ``jsonl``, by extension, else by the first bytes."""
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"{"):
+        first = text.split(b"\n", 1)[0].strip()
+        return "jsonl" if first.endswith(b"}") and b"\n{" in text else "json"
+    return "yaml"

@@ -1,0 +1,163 @@
+"""JSON Lines: a session line, then one round a line, read line by line.
+
+Why bounded lines: a month of server logs does not fit in memory, and one line of
+100 MB must not either; a line longer than ``MAX_LINE_BYTES`` is skipped unread (only
+its length is kept) and reported, and the next line is audited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from ...audit import codes
+from ..jsonio import JsonInputError, loads_line
+from ..reading import Reading, Stream
+from ..records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord
+from ..table import table_line
+from .text import decode
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+def read(reading: Reading, stream: Stream) -> Iterator[Record]:
+    span = reading.span
+    if span is None:
+        return records(reading.name, lines(stream))
+    return records(reading.name, lines(stream), span.first_line, have_session=span.start > 0)
+
+
+class LongLine(bytes):
+    """A line longer than ``MAX_LINE_BYTES``, skipped unread: only its length is kept."""
+
+    length = 0
+
+    def __len__(self) -> int:
+        return self.length
+
+
+def lines(fh: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a file, none held longer than ``MAX_LINE_BYTES`` (memory stays
+    bounded however long a line is)."""
+    readline = fh.readline
+    limit = MAX_LINE_BYTES + 1
+    while True:
+        raw = readline(limit)
+        if not raw:
+            return
+        if len(raw) < limit or raw.endswith(b"\n"):
+            yield raw
+            continue
+        length = len(raw)
+        while not raw.endswith(b"\n"):
+            raw = readline(1 << 20)
+            if not raw:
+                break
+            length += len(raw)
+        long_line = LongLine()
+        long_line.length = length
+        yield long_line
+
+
+_SESSION_START = re.compile(rb'^\s*\{\s*"session"\s*:')
+_ROUND_START = re.compile(rb'^\s*\{\s*"round"\s*:\s*(\d{1,12})\s*[,}]')
+
+
+@dataclass(slots=True)
+class _Skipped:
+    """Rounds that belong to no session: after an unreadable session line, or before
+    any session line. One finding says how many and where, once the run ends."""
+
+    problem: LoadProblem
+    count: int = 0
+    first: int = 0
+    last: int = 0
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        self.first = self.first or line
+        self.last = line
+
+    def finish(self) -> LoadProblem:
+        p = self.problem
+        if self.count:
+            lines = f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+            rounds = f"{self.count} round{'s' * (self.count != 1)}"
+            p.message += f"; {rounds} ({lines}) belong to no session and were skipped, not audited"
+        return p
+
+
+def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: bool = False) -> Iterator[Record]:
+    """The records of JSON Lines, numbered from ``first_line``; ``have_session`` when
+    they continue a session opened before (a chunk under ``--jobs``)."""
+    skipped: _Skipped | None = None
+    for number, raw in enumerate(fh, start=first_line):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if len(raw) > MAX_LINE_BYTES:
+            limit = MAX_LINE_BYTES // (1024 * 1024)
+            yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
+            continue
+        text = decode(name, raw, number)
+        if isinstance(text, LoadProblem):
+            text.fatal = False
+            text.code = codes.H004
+            yield text
+            continue
+        if not text.strip():
+            continue
+        try:
+            data = loads_line(text, number)
+        except JsonInputError as err:
+            code = codes.H003 if err.code == codes.H003 else codes.H004
+            problem = LoadProblem(name, number, err.message, code=code)
+            if _SESSION_START.match(raw):
+                if skipped is not None:
+                    yield skipped.finish()
+                problem.message = f"unreadable session line ({err.message})"
+                problem.ends_session = True
+                skipped = _Skipped(problem)
+                continue
+            found = _ROUND_START.match(raw)
+            if skipped is not None and found:
+                skipped.add(number)
+                continue
+            if found:
+                problem.round_number = int(found.group(1))
+            yield problem
+            continue
+        if isinstance(data, LineDict) and "session" in data:
+            if skipped is not None:
+                yield skipped.finish()
+                skipped = None
+            have_session = True
+            header = data.get("session")
+            extra = [k for k in data if k not in ("session", "version", "format")]
+            if extra:
+                yield LoadProblem(name, number, f"unknown key {extra[0]!r} beside 'session' in a session line",
+                                  code=codes.H002)
+            # Format 2 says so, or its header's fields do; otherwise its first record will tell.
+            table = data.get("format") == 2 or (isinstance(header, dict) and "opening_balances" in header)
+            yield SessionRecord(name, number, header, format=2 if table else 0)
+        elif isinstance(data, LineDict) and ("game" in data or "seat" in data):
+            record = table_line(name, number, data)
+            if not have_session:
+                yield LoadProblem(name, number, "a game or seat before any session line: no session to "
+                                  "audit it in", code=codes.H006)
+                continue
+            assert record is not None
+            yield record
+        elif isinstance(data, LineDict) and "round" in data:
+            if skipped is None and not have_session:
+                skipped = _Skipped(LoadProblem(name, number, "rounds before any session line",
+                                               code=codes.H006))
+            if skipped is not None:
+                skipped.add(number)
+                continue
+            yield RoundRecord(name, number, data)
+        else:
+            yield LoadProblem(name, number, "a JSON Lines record is an object with a 'session' or a 'round' key")
+    if skipped is not None:
+        yield skipped.finish()

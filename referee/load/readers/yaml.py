@@ -1,0 +1,50 @@
+"""YAML: document by document, built from libyaml events with bounds
+(:mod:`referee.load.yamlio`), the bytes checked as UTF-8 as they are read so that the
+first bad byte is named by line and column."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import yaml
+
+from ..reading import Reading, Stream
+from ..records import LoadProblem, Record
+from ..yamlio import YamlInputError, describe_yaml_error, load_documents
+from .document import sessions
+
+
+def read(reading: Reading, stream: Stream) -> Iterator[Record]:
+    try:
+        for index, document in enumerate(load_documents(stream)):
+            if stream.utf8_error is not None:
+                break
+            if document is None:
+                continue
+            yield from sessions(reading, document, index)
+    except YamlInputError as err:
+        yield _not_text(reading, stream) or reading.fail(err.line, err.message, err.code)
+        return
+    except yaml.YAMLError as err:
+        message, line = describe_yaml_error(err)
+        if "utf-8" in message.lower() or "unicode" in message.lower() or "special characters" in message:
+            message = f"not UTF-8 text ({message})"
+        yield _not_text(reading, stream) or reading.fail(line, message)
+        return
+    except RecursionError:
+        yield _not_text(reading, stream) or reading.fail(0, "the YAML is nested too deeply to be a hand history")
+        return
+    problem = _not_text(reading, stream)
+    if problem is not None:
+        yield problem
+
+
+def _not_text(reading: Reading, stream: Stream) -> LoadProblem | None:
+    """The first byte that is not UTF-8 in the whole input, as a fatal problem, if any:
+    it wins over a syntax error it caused, and a bad byte after the last document still
+    makes the file unreadable."""
+    error = stream.first_bad_byte()
+    if error is None:
+        return None
+    line, column, byte = error
+    return reading.fail(line, f"not UTF-8 text: byte {byte:#04x} at column {column}")
