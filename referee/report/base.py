@@ -200,8 +200,9 @@ def summary_line(summary: Summary) -> str:
              f"{summary.sessions} session{'s' * (summary.sessions != 1)}"]
     if summary.games:
         g = summary.games
-        parts.append(f"{g['games']} games ({g['counted']} counted, {g['void']} void, {g['cancelled']} cancelled, "
-                     f"{g['invalid']} invalid) with {g['seats']} seats")
+        parts.append(f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "
+                     f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} "
+                     f"seat{'s' * (g['seats'] != 1)}")
     if summary.rounds or not summary.games:
         parts.append(f"{summary.rounds} rounds ({summary.counted_rounds} counted, {summary.void_rounds} void, "
                      f"{summary.invalid_rounds} invalid)")
