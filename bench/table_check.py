@@ -1,6 +1,6 @@
 """Format 2 at a live table (issue 19): ``check`` on 1,000 games x 200 seats.
 
-Run: python bench/table_check.py [WORKDIR]. Generates (once, with ``referee simulate
+Run: python bench/table_check.py [WORKDIR [REPEAT]]. Generates (once, with ``referee simulate
 --seats 200``) the same table log twice in WORKDIR (default: the temp directory):
 seats inline in each game line, and as separate seat lines after their game (10
 sessions of 100 games, 200,000 seats). Then prints, each measured in this run:
@@ -13,7 +13,7 @@ sessions of 100 games, 200,000 seats). Then prints, each measured in this run:
   session lines, so games stay whole).
 
 The machine may be shared: CPU times are the child's own (``RUSAGE_CHILDREN``), and
-each figure is the best of ``REPEAT`` runs.
+each figure is the best of REPEAT runs (default 3).
 """
 
 from __future__ import annotations
@@ -72,7 +72,9 @@ def bare(path: Path) -> float:
 
 
 def main() -> None:
+    global REPEAT
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir())
+    REPEAT = int(sys.argv[2]) if len(sys.argv) > 2 else REPEAT
     work.mkdir(parents=True, exist_ok=True)
     logs = {"seats inline": make(work / "table-inline.jsonl"),
             "seat lines": make(work / "table-lines.jsonl", "--seat-lines")}
