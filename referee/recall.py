@@ -8,8 +8,8 @@ a month of logs is never held.
 
 Recall works on *round views* (:class:`RoundView`): the facts of one round whatever
 the log's format (session, round number, game id, time, player, ruling, record,
-balance). :func:`round_views` makes them from format 1's audit events; another format
-plugs in by yielding views of its own rounds (see :func:`round_views`).
+balance). :func:`round_views` makes them from the audit's events: a format-1 round is
+one view, a format-2 game one view per seat (:func:`seat_views`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .load.inputs import Source
 from .models import Recorded
 from .pipeline import events
 from .report.text import round_status
+from .rules.money import signed
 from .rules.settlement import Ruling
 
 DEFAULT_LAST = 10
@@ -117,9 +118,11 @@ def round_views(sources: Iterable[Source], options: Options,
     """The views of format 1's rounds, from the audit's events, with each session's
     opening (so that a caller counts sessions even when they hold no round).
 
-    Format 2 (games and seats) plugs in here: a reader of its own yields a view per
-    seat of each game, with ``game`` and ``player`` set; the selection is the same.
+    Format 2 (games and seats): a view per seat of each game, with ``game`` and
+    ``player`` set; the selection is the same.
     """
+    from .audit.table import GameResult
+
     info: SessionInfo | None = None
     key = 0
     for event in events(sources, options):
@@ -131,6 +134,34 @@ def round_views(sources: Iterable[Source], options: Options,
             yield view_of(event, info, key)
         elif isinstance(event, InputInfo) and not event.readable and unreadable is not None:
             unreadable.append(event.file)
+        elif isinstance(event, GameResult):
+            yield from seat_views(event, key)
+
+
+def seat_views(game: Any, key: int) -> Iterator[RoundView]:
+    """Format 2: a view per seat of a game (its player's ruling and balance; the game's
+    own findings on every seat). The full ruling of a seat is ``explain --game``'s."""
+    record = game.record
+    when = (record.settled or record.started) if record is not None else None
+    for seat in game.seats:
+        findings = (*game.findings, *seat.findings)
+        seat_record = seat.record
+        yield RoundView(
+            session=game.session, session_key=key, number=game.number, game=game.game, time=when,
+            player=seat.player_id, decision=seat_record.decision if seat_record is not None else None,
+            ruling=seat.ruling, recorded=seat_record.recorded if seat_record is not None else None,
+            balance=seat.balance, recorded_balance=seat.recorded_balance,
+            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings)
+
+
+def _seat_status(seat: Any, findings: tuple[Finding, ...]) -> str:
+    codes = " ".join(sorted({f.code for f in findings}))
+    if codes:
+        return codes
+    if seat.recorded_balance is not None and seat.recorded_balance != seat.balance:
+        return f"bal. off {signed(seat.recorded_balance - seat.balance)}"
+    return "cancelled" if seat.cancelled else "not ruled" if seat.ruling is None else (
+        "void" if seat.ruling.outcome == "void" else "ok")
 
 
 def view_of(result: RoundResult, info: SessionInfo, key: int) -> RoundView:

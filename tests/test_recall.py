@@ -162,3 +162,19 @@ def test_html_page(tmp_path: Path) -> None:
     assert code == 1 and '<html lang="fr">' in html and '<tr class="target">' in html
     assert html.count('<svg class="card') == 9  # the nine cards of the round, as pictures
     assert '<svg class="card red"' in html and "1 est dû au joueur" in html and "<th>manche</th>" in html
+
+
+def test_format_2_a_view_per_seat() -> None:
+    """A live table (format 2): each seat of a game is a row; --game recalls all of its
+    seats, --player a player's seats across games, each with its own balance."""
+    table = str(SAMPLES / "table.yaml")
+    _, doc = recall_json(table, "--game", "8812345", "--last", "4")
+    rows = rounds_of(doc)
+    assert [(r["game"], r["player"], r["target"]) for r in rows] == [
+        ("8812344", "p-1003", False), ("8812345", "p-1001", True), ("8812345", "p-1002", True),
+        ("8812345", "p-1003", True)]
+    assert rows[2]["status"] == "W002" and rows[2]["time"] == "2026-11-29T20:17:52+00:00"
+    _, doc = recall_json(table, "--player", "p-1002", "--last", "3")
+    rows = rounds_of(doc)
+    assert [r["game"] for r in rows] == ["8812344", "8812345", "8812347"]
+    assert [r["balance"] for r in rows] == [206, 208, 412] and rows[-1]["recorded_balance"] == 252
