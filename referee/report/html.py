@@ -108,6 +108,24 @@ class _Session:
     owed_house: Decimal = Decimal(0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """One round as the page keeps it; ``flagged`` is the whole round when it has a
+    finding (its ruling is explained), else None."""
+
+    number: int | None
+    line: int
+    balance: Decimal
+    recorded_balance: Decimal | None
+    per_ante: float | None
+    cells: list[Any]
+    #: What the rules give minus the recorded net (see ``owed``), and whether the
+    #: record parts from the rules in money (``parts_from_rules``).
+    owed: Decimal
+    parts: bool
+    flagged: RoundResult | None
+
+
 class HtmlReporter(Reporter):
     machine = True
 
@@ -134,48 +152,54 @@ class HtmlReporter(Reporter):
         self.session = _Session(info, self.sessions)
         self.sessions += 1
 
-    def round_payload(self, result: RoundResult) -> RoundResult:
-        """The whole round: its ruling is explained here when it has findings."""
-        return result
+    def round_payload(self, result: RoundResult) -> _Round:
+        """What the page keeps of a round (small, picklable under ``--jobs``); the whole
+        round only when it has a finding, whose ruling is explained."""
+        ruling = result.ruling
+        per_ante = None
+        if ruling is not None and ruling.outcome != "void" and ruling.ante_stake:
+            per_ante = float(ruling.net / ruling.ante_stake)
+        bad = any(f.severity != "info" for f in result.findings)
+        return _Round(result.number, result.line, result.balance, result.recorded_balance, per_ante,
+                      ledger_row(result), owed(result), parts_from_rules(result), result if bad else None)
 
-    def take_round(self, result: RoundResult) -> None:
+    def take_round(self, result: _Round) -> None:
         s = self.session
         if s is None:  # pragma: no cover - rounds always follow a session
             return
         s.ordinal += 1
         anchor = f"s{s.index}-r{s.ordinal}"
         s.anchors[(result.number, result.line)] = anchor
-        ruling = result.ruling
-        if ruling is not None and ruling.outcome != "void" and ruling.ante_stake:
-            x = float(ruling.net / ruling.ante_stake)
+        if result.per_ante is not None:
+            x = result.per_ante
             self.per_ante[0] += 1
             self.per_ante[1] += x
             self.per_ante[2] += x * x
         self._point(s, result)
-        bad = [f for f in result.findings if f.severity != "info"]
-        row = {"anchor": anchor, "ordinal": s.ordinal, "cells": _words(ledger_row(result), self.messages),
-               "flagged": bool(bad)}
+        bad = result.flagged
+        row = {"anchor": anchor, "ordinal": s.ordinal, "cells": _words(result.cells, self.messages),
+               "flagged": bad is not None}
         if len(s.head) < HEAD_ROWS:
             s.head.append(row)
         else:
             if len(s.tail) == TAIL_ROWS and s.tail[0]["flagged"]:
                 s.flagged.append(s.tail[0])
             s.tail.append(row)
-        if bad:
-            self._detail(s, result, anchor)
+        if bad is not None:
+            self._detail(s, bad, anchor)
 
-    def _point(self, s: _Session, result: RoundResult) -> None:
+    def _point(self, s: _Session, result: _Round) -> None:
         """One point of the chart at the round's number (a void deal and its replay share
         it); marked only where the record parts from the rules (see the module's note)."""
         recorded = result.recorded_balance
-        due = owed(result)
+        due = result.owed
         if due > 0:
             s.owed_player += due
         else:
             s.owed_house -= due
         s.x = result.number if result.number is not None else s.x
         marked = False
-        if parts_from_rules(result):
+        if result.parts:
             if len(s.divergent) < MAX_DIVERGENT:
                 s.divergent.append((s.ordinal, result.number, s.anchors[(result.number, result.line)]))
                 marked = True
