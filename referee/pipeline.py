@@ -197,13 +197,15 @@ def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> list[Task]:
         assert source.path is not None
         try:
             size = source.path.stat().st_size
+            if not source.path.is_file():  # a pipe or a device: never read here (a worker copies it)
+                tasks.append(Task(source))
+                continue
             with source.path.open("rb") as fh:
                 head = fh.read(HEAD_BYTES)
-            regular = source.path.is_file()
         except OSError:
             tasks.append(Task(source))
             continue
-        if regular and size > chunk_bytes and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
+        if size > chunk_bytes and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
             try:
                 whole = split_jsonl(source.path, chunk_bytes)
             except OSError:

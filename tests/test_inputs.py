@@ -231,3 +231,28 @@ def test_a_file_rewritten_during_the_audit_is_refused(tmp_path: Path, monkeypatc
     monkeypatch.setitem(readers.READERS, "yaml", rewriting)
     code, out, _ = invoke("check", "--quiet", str(path))
     assert code == 2 and CHANGED in out and str(path) in out
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_pipe_is_read_once(tmp_path: Path, jobs: str) -> None:
+    """A named pipe among large inputs: never read by the planning pass, audited whole."""
+    import threading
+
+    big = tmp_path / "big.jsonl"
+    code, _ = run("simulate", "--sessions", "40", "--rounds", "120", "--format", "jsonl", "--output", str(big))
+    assert code == 0 and big.stat().st_size > 1 << 20
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    data = CLEAN.read_bytes()
+
+    def feed() -> None:
+        with pipe.open("wb") as fh:
+            fh.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    code, out, _ = invoke("check", "--format", "json", "--jobs", jobs, str(pipe), str(big))
+    writer.join(10)
+    report = json.loads(out)
+    assert code == 0 and report["inputs"][0] == {"file": str(pipe), "kind": "yaml", "size": len(data),
+                                                 "sha256": hashlib.sha256(data).hexdigest(), "readable": True}
