@@ -86,6 +86,10 @@ def test_dangling_links(tmp_path: Path) -> None:
     assert notes == [f"{folder / 'gone.yaml'}: a dangling link (to {tmp_path / 'nowhere.yaml'}), skipped"]
     with pytest.raises(SourceError, match="dangling link"):
         expand([str(folder / "gone.yaml")])
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    with pytest.raises(SourceError, match="a loop of symbolic links"):
+        expand([str(tmp_path / "a.yaml")])
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])

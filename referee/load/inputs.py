@@ -12,6 +12,7 @@ as a regular file of known size.
 
 from __future__ import annotations
 
+import errno
 import glob
 import io
 import os
@@ -81,7 +82,7 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> l
                 st = path.stat()
             except OSError as err:
                 if path.is_symlink():
-                    say(f"{name}: a dangling link (to {os.readlink(path)}), skipped")
+                    say(f"{name}: {_broken_link(path)}, skipped")
                     return False
                 raise SourceError(f"{name}: {err.strerror or err}") from None
             key = (st.st_dev, st.st_ino)
@@ -104,12 +105,22 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> l
         elif path.exists():
             add(arg, path)
         elif path.is_symlink():
-            raise SourceError(f"{arg}: a dangling link (to {os.readlink(path)})")
+            raise SourceError(f"{arg}: {_broken_link(path)}")
         elif glob.has_magic(arg):
             _expand_glob(arg, add)
         else:
             raise SourceError(f"{arg}: no such file or directory")
     return sources
+
+
+def _broken_link(path: Path) -> str:
+    """Why a link names no file: a loop of links, or a target that does not exist."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return "a loop of symbolic links"
+    return f"a dangling link (to {os.readlink(path)})"
 
 
 def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
