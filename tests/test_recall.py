@@ -162,6 +162,8 @@ def test_html_page(tmp_path: Path) -> None:
     assert code == 1 and '<html lang="fr">' in html and '<tr class="target">' in html
     assert html.count('<svg class="card') == 9  # the nine cards of the round, as pictures
     assert '<svg class="card red"' in html and "1 est dû au joueur" in html and "<th>manche</th>" in html
+    assert "Rappel de la manche 1 : la manche 1, session table-7/2026-11-29/disputed" in html
+    assert "examiné : 1 fichier(s) ; 1 session(s), 20 manches" in html
 
 
 def test_format_2_a_view_per_seat() -> None:

@@ -94,7 +94,11 @@ def bottom(v: RoundView, m: Messages) -> str:
                        balance_break(v.findings), m)
 
 
-def heading(found: Recall, match: Match) -> str:
+def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
+    """``Recall of round 12: 10 rounds, 3 to 12, session ... (file:line)``; in the
+    reader's language when ``m`` is not English."""
+    if m is not None and m.language != "en":
+        return _heading_words(found, match, m)
     rows = match.rows
     first, last = rows[0], rows[-1]
     span = f"round {last.number}" if len(rows) == 1 else (
@@ -103,7 +107,41 @@ def heading(found: Recall, match: Match) -> str:
     return f"Recall of {found.query.words()}: {span}, session {last.session} ({last.file}:{last.line})"
 
 
-def searched(found: Recall) -> str:
+def _heading_words(found: Recall, match: Match, m: Messages) -> str:
+    from .html import r_
+
+    q, rows = found.query, match.rows
+    first, last = rows[0], rows[-1]
+    what = (r_(m, "round {number}").format(number=q.round) if q.round is not None
+            else r_(m, "game {game}").format(game=q.game) if q.game is not None
+            else r_(m, "the last round at or before {time}").format(time=q.at.isoformat()) if q.at is not None
+            else r_(m, "the last round"))
+    if q.player is not None:
+        what += " " + r_(m, "of player {player}").format(player=q.player)
+    if q.session is not None:
+        what += " " + r_(m, "in session {session}").format(session=q.session)
+    span = (r_(m, "round {number}").format(number=last.number) if len(rows) == 1
+            else r_(m, "{count} rounds, from round {first} ({session}) to round {last}").format(
+                count=len(rows), first=first.number, session=first.session, last=last.number)
+            if first.session != last.session
+            else r_(m, "{count} rounds, {first} to {last}").format(count=len(rows), first=first.number,
+                                                                    last=last.number))
+    return r_(m, "Recall of {what}: {span}, session {session} ({where})").format(
+        what=what, span=span, session=last.session, where=f"{last.file}:{last.line}")
+
+
+def searched(found: Recall, m: Messages | None = None) -> str:
+    """What was searched: files (skipped, not needed), sessions and rounds audited."""
+    if m is not None and m.language != "en":
+        from .html import r_
+
+        extra = "".join([
+            ", " + r_(m, "{count} not mentioning it, skipped").format(count=found.skipped_files)
+            if found.skipped_files else "",
+            ", " + r_(m, "{count} earlier not needed").format(count=found.unneeded_files)
+            if found.unneeded_files else ""])
+        return r_(m, "searched: {files} file(s){extra}; {sessions} session(s), {rounds} rounds").format(
+            files=found.files, extra=extra, sessions=found.sessions, rounds=f"{found.rounds:,}".replace(",", " "))
     skipped = f", {found.skipped_files} not mentioning it skipped" if found.skipped_files else ""
     skipped += f", {found.unneeded_files} earlier not needed" if found.unneeded_files else ""
     return (f"searched {found.files} file{'s' * (found.files != 1)}{skipped}: {found.sessions} "
@@ -117,7 +155,7 @@ def render_text(found: Recall, m: Messages) -> str:
     words = m if m.language != "en" else None
     out: list[str] = []
     for match in found.matches:
-        out.append(heading(found, match))
+        out.append(heading(found, match, m))
         rows = []
         for i, v in enumerate(match.rows):
             mark = ">" if i >= len(match.rows) - match.target else " "
@@ -134,7 +172,7 @@ def render_text(found: Recall, m: Messages) -> str:
             if balance_break(v.findings) and v.ruling is not None and paid in (None, v.ruling.net):
                 out += [bottom(v, m), ""]  # a balance put off: the ruling's own bottom line speaks of the net only
             out += [RulingText(ex, m).text().rstrip("\n"), ""]
-    out.append(searched(found))
+    out.append(searched(found, m))
     return "\n".join(out) + "\n"
 
 
@@ -187,7 +225,7 @@ def render_html(found: Recall, m: Messages) -> str:
         blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(
             ex, m, v.recorded.net if v.recorded is not None else None, balance_break(v.findings))
             for v, ex in explanations(match)]
-        recalls.append({"heading": heading(found, match), "rows": rows, "rulings": blocks})
+        recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks})
     return str(env.get_template("recall.html.j2").render(
         lang=m.language, version=__version__, headers=[r_(m, c) for c in cols], recalls=recalls,
-        searched=searched(found)))
+        searched=searched(found, m)))
