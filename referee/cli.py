@@ -517,6 +517,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     from .i18n import Messages, default_language
     from .recall import Query, RecallError, parse_time
     from .recall import recall as run_recall
+    from .report.html import ReportUnavailable
     from .report.recall import render_html, render_json, render_text
 
     if sum(x is not None for x in (number, game, at)) > 1:
@@ -540,8 +541,8 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     elif fmt == "html":
         try:
             text = render_html(found, messages)
-        except ImportError as err:
-            raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
+        except (ReportUnavailable, ImportError) as err:
+            raise click.UsageError(_report_extra(err)) from None
     else:
         text = render_text(found, messages)
     with open_output(output or STDOUT) as out:
@@ -578,7 +579,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
         except (ReportUnavailable, ImportError) as err:
-            raise click.UsageError(f"{err}; install the report extra: pip install 'referee[report]'") from None
+            raise click.UsageError(_report_extra(err)) from None
         reporters = [reporter, _SummaryOnly(terminal)]
         stream = audit_stream(sources, Options(profile=profile), reporters, jobs or os.cpu_count() or 1, _note)
         summary = dispatch(stream.events, reporters)
@@ -671,6 +672,16 @@ def _kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
         if isinstance(event, InputInfo):
             inputs.append(event)
         yield event
+
+
+REPORT_EXTRA = "pip install 'referee[report]'"
+
+
+def _report_extra(err: Exception) -> str:
+    """The message for a missing report extra, with the install line said once: the HTML
+    report's own message already carries it, a bare ImportError does not."""
+    text = str(err)
+    return text if REPORT_EXTRA in text else f"{text}; install the report extra: {REPORT_EXTRA}"
 
 
 def _check_profile(profile: str | None) -> None:

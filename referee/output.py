@@ -64,6 +64,8 @@ def guard(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str]) -> N
     if len(stdout) > 1:
         raise OutputError(f"{' and '.join(stdout)} both name standard output; only one of them can")
     files = [(option, path) for option, path in named if path != STDOUT]
+    inputs = list(inputs)
+    stdin = _stdin_file() if STDOUT in inputs else None
     inputs = [i for i in inputs if i != STDOUT]
     for index, (option, path) in enumerate(files):
         for other_option, other in files[index + 1:]:
@@ -73,6 +75,27 @@ def guard(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str]) -> N
             reason = _overlap(path, argument)
             if reason:
                 raise OutputError(f"{option} {path} {reason}; the input is left untouched")
+        if stdin is not None and _identity(path) == stdin:
+            raise OutputError(f"{option} {path} is the file redirected to standard input (-); "
+                              "the input is left untouched")
+
+
+def _stdin_file() -> tuple[int, int] | None:
+    """The device and inode of standard input when it is a regular file (``- < FILE``):
+    writing the output there would replace the input while it is being read."""
+    try:
+        info = os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError, AttributeError):  # closed, or replaced by a non-file stream (tests)
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _overlap(output: str, argument: str) -> str:

@@ -254,3 +254,35 @@ def test_the_exit_status_table_is_documented_once_and_alike() -> None:
         text = (root / doc).read_text(encoding="utf-8")
         for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |", "| 141 |", "| 143 |"):
             assert status in text, (doc, status)
+
+
+def test_reading_standard_input_never_writes_over_the_file_redirected_to_it(tmp_path: Path) -> None:
+    """``check - -o FILE < FILE``: standard input is that file (same device and inode)."""
+    log = tmp_path / "s1copy.yaml"
+    shutil.copy(CLEAN, log)
+    os.link(log, tmp_path / "hard.yaml")
+    before = log.read_bytes()
+    for output in ("s1copy.yaml", "hard.yaml"):
+        with log.open("rb") as stdin:
+            done = subprocess.run([sys.executable, "-m", "referee", "check", "-", "-o", output], stdin=stdin,
+                                  capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert "standard input" in done.stderr and "left untouched" in done.stderr
+        assert log.read_bytes() == before
+    with log.open("rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "referee", "check", "-", "-o", "other.txt"], stdin=stdin,
+                              capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "no findings" in (tmp_path / "other.txt").read_text()
+
+
+@pytest.mark.parametrize("args", [["report", str(CLEAN), "-o", "out.html"],
+                                  ["recall", str(CLEAN), "--format", "html"]])
+def test_a_missing_report_extra_says_how_to_install_it_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                            args: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # import jinja2 now fails as without the extra
+    code, out = run(*args)
+    assert code == 2, out
+    assert out.count("pip install 'referee[report]'") == 1, out
+    assert not (tmp_path / "out.html").exists()
