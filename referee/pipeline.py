@@ -58,6 +58,16 @@ class Rendered:
 
 
 @dataclass(frozen=True, slots=True)
+class RenderedRounds:
+    """Consecutive rounds of a worker's task as the reporters keep them: for each
+    reporter, in their order, the list of its payloads. One object a run of rounds
+    travels back, not one a round (a round's own object cost about as much to pickle
+    and unpickle as its audit on the fast path)."""
+
+    payloads: tuple[list[Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RenderedGame:
     """One format-2 game as the reporters keep it, and what two records of it must share."""
 
@@ -65,7 +75,7 @@ class RenderedGame:
     fingerprint: GameFingerprint
 
 
-Item = Event | Rendered | RenderedGame
+Item = Event | Rendered | RenderedRounds | RenderedGame
 
 
 @dataclass(slots=True)
@@ -129,6 +139,13 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
                 r.take_game(payload)
             if progress is not None:
                 progress.tick()
+        elif isinstance(event, RenderedRounds):
+            for r, payloads in zip(reporters, event.payloads, strict=True):
+                take = r.take_round
+                for payload in payloads:
+                    take(payload)
+            if progress is not None and event.payloads:
+                progress.tick(len(event.payloads[0]))
         elif isinstance(event, Rendered):
             for r, payload in zip(reporters, event.payloads, strict=True):
                 r.take_round(payload)
@@ -269,10 +286,17 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
         reading = Reading(task.source, task.chunk.span, task.identity)
         events = audit_records(reading.records(), _OPTIONS)
     out: list[Item | _ChunkDone] = []
+    run: tuple[list[Any], ...] | None = None  # the payloads of the current run of rounds
     for event in events:
         if isinstance(event, RoundResult):
-            out.append(Rendered(tuple(r.round_payload(event) for r in reporters)))
-        elif isinstance(event, GameResult):
+            if run is None:
+                run = tuple([] for _ in reporters)
+                out.append(RenderedRounds(run))
+            for r, payloads in zip(reporters, run, strict=True):
+                payloads.append(r.round_payload(event))
+            continue
+        run = None
+        if isinstance(event, GameResult):
             out.append(RenderedGame(tuple(r.game_payload(event) for r in reporters), event.fingerprint))
         else:
             out.append(event)
