@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -236,6 +237,16 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     sys.exit(_exit_code(summary, strict))
 
 
+def _stakes_fit(increment: Decimal, ante: Decimal, bonus: Decimal) -> None:
+    """Refuse a stake the profile's own audit would reject (S008 on every round)."""
+    from .rules.money import fmt
+
+    for option, amount in (("--ante", ante), ("--bonus", bonus)):
+        if amount and (amount < increment or amount % increment):
+            raise click.BadParameter(f"{fmt(amount)} is not a multiple of the profile's stake increment "
+                                     f"{fmt(increment)}", param_hint=option)
+
+
 @main.command()
 @click.option("--profile", "profile_name", default=DEFAULT_PROFILE, show_default=True, metavar="NAME|FILE",
               help="Rule profile to deal and settle under.")
@@ -274,6 +285,7 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
     except ProfileError as err:
         raise click.BadParameter(str(err), param_hint="--profile") from None
     profile = loaded.profile
+    _stakes_fit(profile.stake_increment, Decimal(str(ante)), Decimal(str(bonus)))
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults, profile_reference=_profile_reference(loaded.origin, output))
     table = None

@@ -62,3 +62,17 @@ def test_always_call_dealer_qualification_rate(tmp_path: Path) -> None:
     p = 101_378_140 / 133_784_560
     sigma = (p * (1 - p) / len(rounds)) ** 0.5
     assert abs(rate - p) < 4 * sigma
+
+
+@pytest.mark.parametrize("option, value", [("--ante", "0.001"), ("--ante", "0.015"), ("--bonus", "0.005")])
+def test_a_stake_off_the_increment_is_refused(tmp_path: Path, option: str, value: str) -> None:
+    """The simulator never writes a log its own audit rejects (S008 every round)."""
+    out = tmp_path / "s.yaml"
+    code, text = run("simulate", "--profile", "bonus-aa", option, value, "--output", str(out))
+    assert code == 2 and "stake increment 0.01" in text and not out.exists()
+
+
+def test_a_stake_on_the_increment_is_dealt(tmp_path: Path) -> None:
+    out = tmp_path / "s.yaml"
+    assert run("simulate", "--ante", "0.05", "--rounds", "3", "--output", str(out))[0] == 0
+    assert check_json(str(out))[0] == 0
