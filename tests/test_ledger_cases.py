@@ -301,3 +301,18 @@ def test_k003_names_the_profile_qualifier(write: Write) -> None:
     text = session(worked(1, "dealer_qualified: true", (("Q♠, Q♣", "5♠, 5♣"),)), profile="sixes.yaml")
     (finding,) = _findings(write, Case("x", text, ()))
     assert finding["code"] == "K003" and "pair of 6s or better" in finding["message"]
+
+
+@pytest.mark.parametrize("dealer", ["[??, Q♣]", "[Q♣, ??]", "[\n      Q♣,\n      ??]"])
+def test_an_unquoted_unseen_card_is_h000_that_says_to_quote_it(write: Write, dealer: str) -> None:
+    text = session(worked(1, replace=(("dealer: [Q♠, Q♣]", f"dealer: {dealer}"),)))
+    (finding,) = _findings(write, Case("x", text, ()))
+    assert finding["code"] == "H000" and finding["message"].endswith('quote it: "??"')
+    quoted = session(worked(1, replace=(("dealer: [Q♠, Q♣]", 'dealer: ["??", Q♣]'),)))
+    assert "H000" not in [f["code"] for f in _findings(write, Case("x", quoted, ()))]
+
+
+def test_other_flow_errors_get_no_card_hint(write: Write) -> None:
+    text = session(worked(1, replace=(("dealer: [Q♠, Q♣]", "dealer: [, Q♣]"),)))
+    (finding,) = _findings(write, Case("x", text, ()))
+    assert finding["code"] == "H000" and "??" not in finding["message"]

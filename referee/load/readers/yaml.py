@@ -5,6 +5,7 @@ first bad byte is named by line and column."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
 import yaml
 
@@ -27,6 +28,8 @@ def read(reading: Reading, stream: Stream) -> Iterator[Record]:
         return
     except yaml.YAMLError as err:
         message, line = describe_yaml_error(err)
+        if _unquoted_unseen_card(reading, err):
+            message += ': a card not seen is written quoted; quote it: "??"'
         if "utf-8" in message.lower() or "unicode" in message.lower() or "special characters" in message:
             message = f"not UTF-8 text ({message})"
         yield _not_text(reading, stream) or reading.fail(line, message)
@@ -48,3 +51,37 @@ def _not_text(reading: Reading, stream: Stream) -> LoadProblem | None:
         return None
     line, column, byte = error
     return reading.fail(line, f"not UTF-8 text: byte {byte:#04x} at column {column}")
+
+
+def _unquoted_unseen_card(reading: Reading, err: yaml.YAMLError) -> bool:
+    """Whether libyaml stopped at an unquoted ``??`` (``?`` is YAML's key indicator in
+    a flow list, so ``[??, Q♣]`` is not YAML): the line is read again, bounded, from a
+    file or bytes in memory (standard input cannot be read twice)."""
+    mark = getattr(err, "problem_mark", None)
+    if mark is None:
+        return False
+    text = _line(reading, mark.line)
+    if text is None:
+        return False
+    return "??" in text[max(mark.column - 2, 0): mark.column + 2]
+
+
+def _line(reading: Reading, index: int) -> str | None:
+    """Line ``index`` (from 0) of the input, its first 4 KiB, when it can be read again."""
+    source = reading.source
+    try:
+        if source.data is not None:
+            lines = iter(source.data.splitlines())
+            raw = next(islice(lines, index, None), None)
+        elif source.path is not None:
+            with source.path.open("rb") as handle:
+                raw = None
+                for number in range(index + 1):
+                    raw = handle.readline(4096)
+                    while number < index and raw and not raw.endswith(b"\n"):
+                        raw = handle.readline(4096)
+        else:
+            return None
+    except OSError:
+        return None
+    return raw[:4096].decode("utf-8", "replace") if raw is not None else None
