@@ -32,8 +32,15 @@ Outcome = Literal["fold", "win", "lose", "push", "void"]
 
 
 def _word(value: Any) -> Any:
-    """Decision words are case-insensitive: ``Call``, ``FOLD``."""
+    """Enumerated words are case-insensitive: ``Call``, ``FOLD``, ``Win``, ``Two_Pair``."""
     return value.strip().lower() if isinstance(value, str) else value
+
+
+#: The schema's ``enum`` gives each word's canonical (lower-case) spelling; JSON Schema
+#: cannot say "any case", so the description does.
+_ANY_CASE = "any capitalisation is read as this word (Call, FOLD)"
+OutcomeWord = Annotated[Outcome, BeforeValidator(_word), Field(description=f"the outcome; {_ANY_CASE}")]
+CategoryWord = Annotated[Category, BeforeValidator(_word), Field(description=f"a hand category; {_ANY_CASE}")]
 
 
 Money = Annotated[
@@ -61,9 +68,9 @@ class Recorded(_Strict):
 
     void: StrictBool | None = Field(default=None, description="the table voided the deal")
     void_reason: str | None = Field(default=None, description="the table's own words; kept, not audited")
-    outcome: Outcome | None = None
-    player_hand: Category | None = None
-    dealer_hand: Category | None = None
+    outcome: OutcomeWord | None = None
+    player_hand: CategoryWord | None = None
+    dealer_hand: CategoryWord | None = None
     dealer_qualified: StrictBool | None = None
     ante: Money | None = Field(default=None, description="net result of the Ante")
     call: Money | None = Field(default=None, description="net result of the Call")
@@ -83,7 +90,8 @@ class Round(_Strict):
     bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
     player: CardList
     flop: CardList
-    decision: Annotated[Literal["call", "fold"], BeforeValidator(_word)]
+    decision: Annotated[Literal["call", "fold"], BeforeValidator(_word),
+                        Field(description=f"the player's decision; {_ANY_CASE}")]
     turn: CardToken | None = None
     river: CardToken | None = None
     dealer: CardList | None = None
