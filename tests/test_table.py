@@ -305,3 +305,21 @@ def test_html_report_has_the_players_of_a_table(tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert code == 1 and "<h3>Players</h3>" in html and "Games 4 (3 counted, 0 void, 1 cancelled" in html
     assert html.count("<td>p-100") == 3
+
+
+def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
+    """With a wallet, what the table paid is what the wallet moved (credits and refunds
+    less debits), so a short credit is owed to the player even when the record's net agrees."""
+    from .conftest import SAMPLES
+
+    code, out = run("explain", str(SAMPLES / "table.yaml"), "--game", "8812345", "--player", "p-1002")
+    assert code == 1 and "The table paid +1; the rules give +2; 1 is owed to the player." in out
+    wallet = [{"id": "t1", "kind": "debit", "amount": 1}, {"id": "t2", "kind": "debit", "amount": 2},
+              {"id": "t3", "kind": "credit", "amount": 5}]
+    recorded = {"net": 3}
+    log = put(tmp_path, "w.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", wallet=wallet, recorded=recorded)]}]))
+    code, out = run("explain", log, "--game", "w", "--player", "a")
+    assert code == 1 and "The table paid +2; the rules give +3; 1 is owed to the player." in out
+    log = put(tmp_path, "n.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", recorded=recorded)]}]))
+    code, out = run("explain", log, "--game", "w", "--player", "a")
+    assert code == 0 and "The table paid +3; the rules give +3; nobody is owed anything." in out

@@ -10,6 +10,7 @@ and says which game and player it is about.
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 from ..load.inputs import Source
 from ..models import Round
@@ -17,6 +18,17 @@ from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain
 from .results import RoundResult, SessionInfo
 from .table import GameResult, SeatResult
+
+
+def wallet_net(seat: SeatResult) -> Decimal | None:
+    """What the player actually received, when the seat has a wallet: credits, cancels
+    and refunds less debits. Why this and not the recorded net: the wallet is the money
+    that moved, so it is what the table paid; a record that says otherwise is a finding,
+    not the truth (None when the seat has no wallet)."""
+    moves = seat.record.wallet if seat.record is not None else None
+    if moves is None:
+        return None
+    return sum((-m.amount if m.kind == "debit" else m.amount for m in moves), Decimal(0))
 
 
 def find_seats(source: Source, game: str, player: str | None, session: str | None,
@@ -65,5 +77,7 @@ def explain_game(source: Source, game: str, player: str | None, session: str | N
     out = []
     for info, result, seat in find_seats(source, game, player, session, options):
         explained = explain(as_round(result, seat), info)
-        out.append(replace(explained, game=result.game, player_id=seat.player_id))
+        paid = wallet_net(seat)
+        table_net = explained.table_net if paid is None else paid
+        out.append(replace(explained, game=result.game, player_id=seat.player_id, table_net=table_net))
     return out
