@@ -212,3 +212,27 @@ def test_an_output_that_cannot_be_written(args: list[str]) -> None:
                           check=False)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "/nonexistent/dir/" in done.stderr and "No such file or directory" in done.stderr
+
+
+@pytest.mark.parametrize("ending", ["\n", "", "\r\n"])
+def test_a_syntax_error_at_the_end_of_the_stream_is_on_the_last_line(write: Write, ending: str) -> None:
+    """libyaml places an unclosed list at the end of the stream, one line past the file."""
+    text = "session: {id: s1, player: p, profile: vivo}\nrounds:\n  - id: 1\n    ante: 5\n    player: [AS, KS"
+    path = write("broken.yaml", (text + ending).replace("\n", ending or "\n"))
+    code, report = check_json(path)
+    assert code == 2
+    [problem] = report["problems"]
+    assert problem["line"] == 5, problem
+    assert problem["message"].endswith("nothing in the file was audited")
+
+
+def test_a_broken_document_names_the_lines_not_audited(write: Write) -> None:
+    clean = (SAMPLES / "clean.yaml").read_text()
+    lines = clean.count("\n")
+    path = write("multi.yaml", f"{clean}---\nsession: {{id: bad\n---\n{clean}")
+    code, report = check_json(path)
+    assert code == 2
+    assert len(report["sessions"]) == 1 and report["summary"]["unreadable_files"] == 1
+    [problem] = report["problems"]
+    assert problem["line"] == lines + 3, problem  # the `---` that ends the broken mapping
+    assert problem["message"].endswith(f"lines {lines + 1} to {2 * lines + 3} (the end of the file) were not audited")

@@ -142,6 +142,16 @@ class Stream(io.BufferedReader):
             pass
         return self.raw.text.finish() if self.raw.text is not None else None
 
+    def last_line(self) -> int | None:
+        """The number of the input's last line (a final newline ends it, it opens no new
+        one), when the text is checked: the rest is read first. A parser's error at the
+        end of the stream points one line past it."""
+        self.first_bad_byte()
+        check = self.raw.text
+        if check is None or check.error is not None:
+            return None
+        return check.line - 1 if check.column_base == 0 and not check.pending and check.line > 1 else check.line
+
 
 class Reading:
     """One pass over one input (or one span of it): its records, then its kind, size,

@@ -32,7 +32,7 @@ def read(reading: Reading, stream: Stream) -> Iterator[Record]:
             message += ': a card not seen is written quoted; quote it: "??"'
         if "utf-8" in message.lower() or "unicode" in message.lower() or "special characters" in message:
             message = f"not UTF-8 text ({message})"
-        yield _not_text(reading, stream) or reading.fail(line, message)
+        yield _not_text(reading, stream) or _broken(reading, stream, err, line, message)
         return
     except RecursionError:
         yield _not_text(reading, stream) or reading.fail(0, "the YAML is nested too deeply to be a hand history")
@@ -40,6 +40,24 @@ def read(reading: Reading, stream: Stream) -> Iterator[Record]:
     problem = _not_text(reading, stream)
     if problem is not None:
         yield problem
+
+
+def _broken(reading: Reading, stream: Stream, err: yaml.YAMLError, line: int, message: str) -> LoadProblem:
+    """A syntax error, at a real line (an error at the end of the stream is placed on the
+    last line, not one past it), saying which lines were not audited: those of the
+    broken document and every document after it."""
+    last = stream.last_line()
+    if last is None:
+        return reading.fail(line, message)
+    line = min(line, last) if line else last
+    start = min(getattr(err, "document_line", line) or line, line)
+    if start <= 1:
+        rest = "nothing in the file was audited"
+    elif start == last:
+        rest = f"its last line {last} was not audited"
+    else:
+        rest = f"lines {start} to {last} (the end of the file) were not audited"
+    return reading.fail(line, f"{message}; {rest}")
 
 
 def _not_text(reading: Reading, stream: Stream) -> LoadProblem | None:
