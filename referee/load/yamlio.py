@@ -254,7 +254,7 @@ def load_documents(text: str | bytes | IO[bytes]) -> Any:
     try:
         yield from builder.documents()
     except yaml.YAMLError as err:
-        err.document_line = builder.document_line  # type: ignore[attr-defined] - read by the reader's message
+        err.document_line = builder.document_line  # type: ignore[attr-defined]  # read by the reader
         raise
     finally:
         loader.dispose()
