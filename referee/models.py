@@ -83,7 +83,8 @@ class Recorded(_Strict):
 class Round(_Strict):
     """One round as dealt and recorded."""
 
-    round: int = Field(ge=0, le=10**12, description="the round's number in the session, from 1")
+    # Strict: a quoted "2", 2.0 or true is an H001 on the field, never silently read.
+    round: int = Field(strict=True, ge=0, le=10**12, description="the round's number in the session, from 1")
     time: datetime | None = None
     ante: Stake
     call: Stake | None = Field(default=None, description="the Call stake, when the log records it")

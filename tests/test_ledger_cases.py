@@ -16,7 +16,7 @@ import pytest
 from referee.audit import codes
 from referee.audit.codes import CODES
 
-from .conftest import ROOT, Write, check_json
+from .conftest import ROOT, Write, check_json, run
 from .conftest import codes as found_codes
 
 HEAD = "session:\n  id: t\n  profile: vivo\n  rounds_agreed: {n}\n  opening_balance: 0\nrounds:\n"
@@ -175,6 +175,15 @@ ISSUE_CASES = [
                  worked(2, "balance: 6"), agreed=2), ("V001",)),
     Case("an unrulable round keeps its number (H001 alone)",
          session(worked(1), worked(2, replace=(("ante: 1", "ante: abc"),)), worked(3)), ("H001",)),
+    Case("a quoted round number is H001 alone and keeps its number",
+         session(worked(1), worked(2, replace=(("round: 2", 'round: "2"'),)), worked(3)), ("H001",)),
+    Case("a quoted round number in JSON Lines is H001 alone",
+         '{"session": {"id": "a", "rounds_agreed": 3}}\n' + jsonl_round(1)
+         + jsonl_round(2).replace('"round": 2', '"round": "2"') + jsonl_round(3), ("H001",), "s.jsonl"),
+    Case("round: true is H001, not a copy of round 1 (True == 1 in Python)",
+         session(worked(1), worked(2, replace=(("round: 2", "round: true"),)), worked(3)), ("H001",)),
+    Case("round: null is H001 alone", session(worked(1), worked(2, replace=(("round: 2", "round: null"),)), worked(3)),
+         ("H001",)),
     Case("an unknown field keeps its number (H002 alone)",
          session(worked(1), worked(2, replace=(("dealer:", "dealr:"),)), worked(3)), ("H002",)),
     Case("an unrulable round's readable balance anchors the table's chain",
@@ -321,3 +330,11 @@ def test_other_flow_errors_get_no_card_hint(write: Write) -> None:
     text = session(worked(1, replace=(("dealer: [Q♠, Q♣]", "dealer: [, Q♣]"),)))
     (finding,) = _findings(write, Case("x", text, ()))
     assert finding["code"] == "H000" and "??" not in finding["message"]
+
+
+def test_a_quoted_round_number_keeps_its_number(write: Write) -> None:
+    case = _case("a quoted round number is H001")
+    (finding,) = _findings(write, case)
+    assert finding["round"] == 2 and finding["field"] == "round" and "write 2 without quotes" in finding["message"]
+    _, text = run("explain", write(case.file, case.text), "--round", "2")
+    assert "no round 2" not in text and "round 2" in text

@@ -51,6 +51,33 @@ Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameRe
 ZERO = Decimal(0)
 
 
+_DIGITS = re.compile(r"\s*(\d{1,12})\s*")
+
+
+def round_number(data: Any) -> int | None:
+    """The number a round record gives itself: an integer, or the digits of a quoted
+    number (``"2"``: an H001 on the field, but the round keeps its number and place)."""
+    value = data.get("round") if isinstance(data, dict) else None
+    if type(value) is int:
+        return value
+    if isinstance(value, str):
+        found = _DIGITS.fullmatch(value)
+        return int(found.group(1)) if found else None
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all through: ``round: true`` is not a copy of
+    ``round: 1`` (Python's ``True == 1``). Called only on records already equal."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return True
+
+
 @dataclass(slots=True)
 class Options:
     """What the command line can change about an audit."""
@@ -128,9 +155,10 @@ class SessionAudit:
 
     def audit_round(self, record: RoundRecord) -> RoundResult:
         data = record.data
-        number = data.get("round") if isinstance(data, dict) and isinstance(data.get("round"), int) else None
+        number = round_number(data)
         result = RoundResult(number, record.source, record.line, self.id, raw=data if self.keep_raw else None)
-        repeated = data is not None and data == self.last_data and isinstance(data, dict)
+        repeated = (data is not None and data == self.last_data and isinstance(data, dict)
+                    and _same(data, self.last_data))
         self.last_data = data
         if repeated:
             return self._repeated(result, number)
@@ -404,6 +432,8 @@ def _explain(error: Any) -> str:
         return f"a list of {value.count:,} items, longer than any list of a hand history (at most 52 cards)"
     if kind == "string_type" and not isinstance(value, (dict, list)):
         return f"expected a card or text such as 'Ah' or '10♥', {got}"
+    if kind == "int_type" and isinstance(value, str) and _DIGITS.fullmatch(value):
+        return f"a number, not text: write {value.strip()} without quotes; {got}"
     if kind == "model_type" or kind == "dict_type":
         return f"expected a mapping, {got}"
     if kind in ("literal_error", "enum") and isinstance(value, str):
