@@ -131,7 +131,8 @@ class _Table:
         cards = [DECK[i] for i in rng.sample(range(52), 7 + 2 * (count if own else 1))]
         dealer, flop, turn, river = cards[0:2], cards[2:5], cards[5], cards[6]
         hands = [cards[7 + 2 * i: 9 + 2 * i] for i in range(count)] if own else [cards[7:9]] * count
-        game_id = f"{self.table}-{number:06d}"
+        # the seed in the id: independent simulated logs (other seeds) never share a game id
+        game_id = f"{self.table}-{s.seed}-{number:06d}"
         fault = self._draw_fault()
         cancelled = fault == "cancelled_paid" or (fault is None and rng.random() < CANCELLED_RATE)
         game: dict[str, Any] = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",

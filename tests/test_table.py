@@ -323,3 +323,25 @@ def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
     log = put(tmp_path, "n.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", recorded=recorded)]}]))
     code, out = run("explain", log, "--game", "w", "--player", "a")
     assert code == 0 and "The table paid +3; the rules give +3; nobody is owed anything." in out
+
+
+def test_a_game_id_is_unique_at_its_table(tmp_path: Path) -> None:
+    """Two records of one game are matched by (table, game): other tables never clash;
+    sessions with no table are matched across files as before."""
+    first = put(tmp_path, "a.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("a")]}], table="T1"))
+    other = put(tmp_path, "b.jsonl", jsonl([{"game": "g", **DEAL, "river": "3♠", "seats": [seat("a")]}],
+                                           table="T2"))
+    code, report = check_json(first, other)
+    assert code == 0, findings(report)
+    same = put(tmp_path, "c.jsonl", jsonl([{"game": "g", **DEAL, "river": "3♠", "seats": [seat("a")]}],
+                                          table="T1"))
+    _, report = check_json(first, same)
+    assert findings(report) == [("G001", "g", None), ("G002", "g", "a")]
+
+
+def test_independent_simulated_tables_checked_together_are_clean(tmp_path: Path) -> None:
+    live = _simulate(tmp_path, "live.yaml", "--seats", "3", "--rounds", "5", "--seed", "7")
+    lines = _simulate(tmp_path, "lt.jsonl", "--seats", "3", "--seat-lines", "--format", "jsonl", "--rounds", "4",
+                      "--seed", "9")
+    code, report = check_json(live, lines)
+    assert code == 0, findings(report)

@@ -108,11 +108,13 @@ class GameResult:
     findings: list[Finding] = field(default_factory=list)
     #: The cards as read (canonical spellings), for comparing two records of one game.
     cards: tuple[str, ...] | None = None
+    #: The session's table, when its header names one: a game id is unique at its table.
+    table: str | None = None
 
     @property
     def fingerprint(self) -> GameFingerprint:
         return GameFingerprint(self.game, self.session, self.file, self.line, self.cards,
-                               tuple(s.player_id for s in self.seats if s.player_id is not None))
+                               tuple(s.player_id for s in self.seats if s.player_id is not None), self.table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,7 @@ class GameFingerprint:
     line: int
     cards: tuple[str, ...] | None
     players: tuple[str, ...]
+    table: str | None = None
 
 
 @dataclass(slots=True)
@@ -405,7 +408,8 @@ class TableAudit:
         data = record.data
         raw_id = data.get("game") if isinstance(data, dict) else None
         game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
-        result = GameResult(game_id, None, record.source, record.line, self.id)
+        result = GameResult(game_id, None, record.source, record.line, self.id,
+                            table=self.header.table if self.header else None)
         game = _OpenGame(record, game_id, result)
         if isinstance(data, dict) and isinstance(data.get("seats"), list):
             for item in data["seats"]:
@@ -742,18 +746,23 @@ class GameIndex:
     Why in the parent: with ``--jobs`` two records of a game may be audited in two
     processes; the parent sees every game in file order, so one-process and parallel
     reports agree. A finding goes to the session being read when the second record
-    comes (its game and player ids and line say where)."""
+    comes (its game and player ids and line say where).
+
+    The key is (table, game): a game id is unique at its table, so two tables (or two
+    sessions naming different tables) may both have a game ``1``; sessions that name no
+    table share one scope, as an export's game ids are unique per provider."""
 
     def __init__(self) -> None:
-        self.games: dict[str, tuple[tuple[str, ...] | None, set[str], str, int]] = {}
+        self.games: dict[tuple[str | None, str], tuple[tuple[str, ...] | None, set[str], str, int]] = {}
         self.pending: list[Finding] = []
 
     def see(self, fp: GameFingerprint) -> None:
         if fp.game is None:
             return
-        known = self.games.get(fp.game)
+        key = (fp.table, fp.game)
+        known = self.games.get(key)
         if known is None:
-            self.games[fp.game] = (fp.cards, set(fp.players), fp.file, fp.line)
+            self.games[key] = (fp.cards, set(fp.players), fp.file, fp.line)
             return
         cards, players, file, line = known
         where = f"{file}:{line}"
@@ -761,7 +770,7 @@ class GameIndex:
             self._add(fp, None, codes.G001, f"game {fp.game}: recorded again with other cards: {' '.join(fp.cards)} "
                       f"here, {' '.join(cards)} at {where}", " ".join(cards), " ".join(fp.cards))
         elif cards is None:
-            self.games[fp.game] = (fp.cards, players, file, line)
+            self.games[key] = (fp.cards, players, file, line)
         for player in dict.fromkeys(fp.players):
             if player in players:
                 self._add(fp, player, codes.G002, f"game {fp.game}, player {player}: seated again in a second record "
