@@ -105,6 +105,14 @@ def test_par_command_stored_and_differences() -> None:
     code, out = run("par", "--profile", "vivo", "--stored")
     assert code == 0 and "house edge (per Ante)          2.1576%" in out and "-600123513880" in out
     assert "indifferent situations         36" in out
+    # The text sheet shows both conventions; with the indifferent situations called, the
+    # published solver's outcome probabilities (RULES.md) to 6 places, with folding ours.
+    rows = {line[:22].strip(): line[22:].split() for line in out.splitlines()
+            if line[:22].strip() in ("fold", "dealer not qualified", "win", "tie", "lose")}
+    published = {"fold": "0.180093", "dealer not qualified": "0.205545", "win": "0.272148", "tie": "0.024398",
+                 "lose": "0.317817"}
+    assert {name: row[-1] for name, row in rows.items()} == published
+    assert (rows["fold"][1], rows["lose"][1]) == ("0.180094", "0.317816")
     code, out = run("par", "--profile", "bonus-aa", "--stored", "--format", "json")
     sheet = json.loads(out)
     assert code == 0 and sheet["bonus"]["name"] == "Bonus AA"

@@ -20,13 +20,12 @@ def render(sheet: dict[str, Any]) -> str:
         f"call rate                      {call['probability']:.4%}   ({call['count']:,} of {call['of']:,} "
         "hole-and-flop situations, weighted)"]
     indifferent = main.get("indifferent")
+    called = indifferent.get("outcomes_if_called") if indifferent and indifferent["situations"] else None
     if indifferent and indifferent["situations"]:
         lines.append(f"indifferent situations         {indifferent['situations']:,} (calling worth exactly -1 Ante, "
-                     "as folding: folded; calling them changes no expected value)")
-    lines.append("")
-    rows = [[name.replace("_", " "), f"{o['count']:,}", f"{o['probability']:.6f}"]
-            for name, o in main["outcomes"].items()]
-    lines += ["Outcomes", tabulate(rows, headers=["outcome", "cases", "probability"], disable_numparse=True), ""]
+                     "as folding: folded here; called, as published solvers do, the house edge is the same and "
+                     "the outcomes are the last two columns)")
+    lines += ["", "Outcomes", _outcomes(main["outcomes"], called), ""]
     rows = [[r["category"].replace("_", " "), f"{r['ante_odds']}:1", f"{r['cases']:,}", f"{r['probability']:.6f}",
              f"{r['not_qualified']:,}", f"{r['win']:,}", f"{r['tie']:,}", f"{r['lose']:,}",
              f"{r['contribution']:+.6f}"] for r in main["ante_table"]]
@@ -42,3 +41,15 @@ def render(sheet: dict[str, Any]) -> str:
                   tabulate(rows, headers=["five cards", "pays", "paid", "lost", "P(paid)", "contribution"],
                            disable_numparse=True), ""]
     return "\n".join(lines) + "\n"
+
+
+def _outcomes(outcomes: dict[str, Any], called: dict[str, Any] | None) -> str:
+    """The outcome table; with indifferent situations, a column for the other convention
+    (called), which is the one published probabilities use."""
+    headers = ["outcome", "cases", "probability"]
+    rows = [[name.replace("_", " "), f"{o['count']:,}", f"{o['probability']:.6f}"] for name, o in outcomes.items()]
+    if called:
+        headers += ["cases, indifferent called", "probability, indifferent called"]
+        for row, name in zip(rows, outcomes, strict=True):
+            row += [f"{called[name]['count']:,}", f"{called[name]['probability']:.6f}"]
+    return tabulate(rows, headers=headers, disable_numparse=True)
