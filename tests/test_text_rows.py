@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from referee.report.text import SHORT_SESSION
 
 from .conftest import run
@@ -53,6 +55,7 @@ def test_short_sessions_show_every_round(tmp_path: Path) -> None:
 
 
 
+@pytest.mark.slow  # about 12 s on one core
 def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
     """A round without findings travels unformatted; formatted, it is ``ledger_row``'s row."""
     from referee.audit.checker import Options
