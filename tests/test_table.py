@@ -259,8 +259,27 @@ def test_the_table_samples_and_the_readme_agree() -> None:
     code, out = run("check", "--quiet", str(SAMPLES / "table.yaml"))
     shown = out.replace(str(SAMPLES / "table.yaml"), "samples/table.yaml")
     assert code == 1 and shown in (ROOT / "README.md").read_text(encoding="utf-8")
-    code, _ = run("check", str(SAMPLES / "table.jsonl"))
-    assert code == 0
+
+
+def test_the_jsonl_sample_is_the_yaml_sample_as_json_lines() -> None:
+    """samples/table.jsonl is samples/table.yaml with a line per seat (scripts/table_jsonl.py
+    writes it): the same findings, the same lines but for their numbers."""
+    import re
+
+    from scripts.table_jsonl import SAMPLES, lines
+
+    yaml_code, yaml_out = run("check", "--quiet", str(SAMPLES / "table.yaml"))
+    jsonl_code, jsonl_out = run("check", "--quiet", str(SAMPLES / "table.jsonl"))
+
+    def unplaced(out: str, name: str) -> list[str]:
+        return [re.sub(rf"^.*{re.escape(name)}:\d+: ", "", line) for line in out.splitlines()]
+
+    assert yaml_code == jsonl_code == 1
+    assert unplaced(yaml_out, "table.yaml") == unplaced(jsonl_out, "table.jsonl")
+    import yaml
+
+    document = yaml.safe_load((SAMPLES / "table.yaml").read_text(encoding="utf-8"))
+    assert (SAMPLES / "table.jsonl").read_text(encoding="utf-8").splitlines() == lines(document)
 
 
 def test_explain_a_seat_of_a_game() -> None:
