@@ -360,7 +360,8 @@ def profiles(name: str | None, template: bool) -> None:
             raise click.BadParameter(str(err), param_hint="NAME") from None
         text = builtin_text(name).decode() if name in BUILTIN else Path(loaded.origin.name).read_text(encoding="utf-8")
         click.echo(f"# {loaded.origin} sha256 {loaded.sha256}")
-        click.echo(text, nl=False)
+        click.echo(text if text.endswith("\n") else text + "\n", nl=False)
+        click.echo(_as_read(loaded.profile))
         return
     loaded_all = [resolve_profile(n).profile for n in BUILTIN]
     rows = []
@@ -374,6 +375,35 @@ def profiles(name: str | None, template: bool) -> None:
     rows.append(["Call win"] + [f"{fmt(p.call_win_odds)}:1" if p.call_win_odds else "returned" for p in loaded_all])
     rows.append(["Ante, dealer not qualified"] + [p.ante_when_not_qualified.value for p in loaded_all])
     click.echo(tabulate(rows, headers=["Ante (/ bonus)", *list(BUILTIN)]))
+
+
+def _as_read(profile: Any) -> str:
+    """How a profile was read, after its text: the odds as numbers (``5:2`` is 2.5:1),
+    the qualifier and the Call in words. Comment lines, so that the whole output is still
+    the profile (``referee profiles vivo > house.yaml`` keeps working)."""
+    from tabulate import tabulate
+
+    from .rules.evaluator import CATEGORY_NAMES
+    from .rules.money import fmt
+
+    bonus = profile.bonus
+    rows = []
+    for category in reversed(CATEGORY_NAMES):
+        pays = bonus.paytable.get(category) if bonus else None
+        rows.append([category.replace("_", " "), f"{fmt(profile.ante_paytable[category])}:1",
+                     *([f"{fmt(pays)}:1" if pays is not None else "loses"] if bonus else [])])
+    table = tabulate(rows, headers=["hand", "Ante pays", *([f"{bonus.name} pays"] if bonus else [])],
+                     disable_numparse=True)
+    call = f"{fmt(profile.call_win_odds)}:1" if profile.call_win_odds else "returned"
+    facts = [f"Call: {fmt(profile.call_multiple)} x the Ante, pays {call} against a qualified dealer",
+             f"dealer qualifies with {profile.dealer_qualifier.words()}",
+             f"Ante when the dealer does not qualify: {profile.ante_when_not_qualified.value}",
+             f"stakes in steps of {fmt(profile.stake_increment)}"]
+    if bonus:
+        facts.append(f"{bonus.name}: paid from {bonus.minimum.words()}; "
+                     + ("a fold forfeits it" if bonus.fold_forfeits else "paid even on a fold"))
+    lines = ["as read:", *table.splitlines(), *facts]
+    return "\n".join("# " + line for line in lines)
 
 
 LANG_OPTION = click.option(

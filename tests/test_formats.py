@@ -206,3 +206,16 @@ def test_every_format_proves_what_it_audited(fmt: str) -> None:
     for name in ("vivo", "bonus-100"):
         assert resolve_profile(name).sha256 in out
     assert __version__ in out
+
+
+def test_profiles_shows_the_file_then_how_it_was_read(tmp_path: Path) -> None:
+    vivo = (ROOT / "referee" / "data" / "profiles" / "vivo.yaml").read_text(encoding="utf-8")
+    text = vivo.replace("full_house: 3\n", "full_house: 5:2\n").replace('rank: "4"', "rank: 6")
+    (tmp_path / "house.yaml").write_text(text, encoding="utf-8")
+    code, out = run("profiles", str(tmp_path / "house.yaml"))
+    assert code == 0, out
+    echo, _, read = out.partition("# as read:\n")
+    assert echo.splitlines()[1:] == text.splitlines()  # the file first, as it is
+    assert re.search(r"^# full house +2\.5:1$", read, re.M), read
+    assert "# dealer qualifies with pair of 6s or better" in read and "# Call: 2 x the Ante" in read
+    assert all(line.startswith("# ") for line in read.splitlines())  # the output is still the profile
