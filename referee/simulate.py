@@ -187,6 +187,10 @@ class _Session:
             excluded |= {"wrong_balance", "balance_slip"}  # no chain to check them against
         if self.last_fault == "repeated_round":
             excluded.add("repeated_round")  # the number one less was never used: it would be in order
+        if self.last_fault == "skipped_round":
+            # The next number would continue the sequence from before the skip: the skipped
+            # round would read as one misnumbered round (docs/ledger.md, "Numbering").
+            excluded.add("repeated_round")
         if self.last_fault == "balance_slip":
             excluded |= {"balance_slip"}  # a second slip of the same size reads as the first carried on
         if self.antes[0] < self.antes[1] + 1 or not self.s.profile.fixed_stakes:

@@ -152,6 +152,12 @@ def fold(n: int, recorded: str = "", extra: str = "") -> str:
     return LOSE.format(n=n) + extra + (f"    recorded: {{{recorded}}}\n" if recorded else "")
 
 
+def numbered(*numbers: int) -> list[str]:
+    """Different deals (a meta mark each, so none is a verbatim copy) under these numbers."""
+    return [worked(i + 1).replace(f"round: {i + 1}\n", f"round: {n}\n    meta: {{k: {i}}}\n", 1)
+            for i, n in enumerate(numbers)]
+
+
 def jsonl_round(n: int, balance: int | None = None) -> str:
     rec = f', "recorded": {{"net": -1, "balance": {balance}}}' if balance is not None else ""
     return (f'{{"round": {n}, "ante": 1, "player": ["2c", "7d"], "flop": ["Jh", "Qs", "4c"], '
@@ -195,6 +201,17 @@ ISSUE_CASES = [
     Case("a duplicated record is S003 once and the next round is in order",
          session(worked(1), worked(2, "balance: 6"), worked(2, "balance: 6"), worked(3, "balance: 9"), agreed=3),
          ("S003",)),
+    Case("one mistyped round number (7 for 2) is one S009, on that round",
+         session(*numbered(1, 7, 3, 4)), ("S009",)),
+    Case("a round numbered 0 between 1 and 3 is one S009", session(*numbered(1, 0, 3, 4)), ("S009",)),
+    Case("a negative round number is H001 alone", session(*numbered(1, -2, 3, 4)), ("H001",)),
+    Case("a round numbered as the next one (1, 3, 3, 4) is one S009", session(*numbered(1, 3, 3, 4)), ("S009",)),
+    Case("a round numbered as the one before (1, 2, 2, 4) is one S003", session(*numbered(1, 2, 2, 4)), ("S003",)),
+    Case("a skip the table carries on (1, 2, 4, 5) is one S004", session(*numbered(1, 2, 4, 5), agreed=4), ("S004",)),
+    Case("a skip in the last round is one S004", session(*numbered(1, 2, 4), agreed=3), ("S004",)),
+    Case("a mistyped number before a JSON Lines line cut short is one S009",
+         '{"session": {"id": "a", "rounds_agreed": 4}}\n' + jsonl_round(1) + jsonl_round(7)
+         + '{"round": 3, "ante": 1, "play\n' + jsonl_round(4), ("H004", "S009"), "s.jsonl"),
     Case("a valid deal recorded void is V002 alone; its replay keeps the number",
          session(worked(1, "void: true, net: 0, balance: 0"), worked(1, "balance: 3"), worked(2, "balance: 6"),
                  agreed=2), ("V002",)),
@@ -321,7 +338,7 @@ def test_k003_names_the_profile_qualifier(write: Write) -> None:
 def test_an_unquoted_unseen_card_is_h000_that_says_to_quote_it(write: Write, dealer: str) -> None:
     text = session(worked(1, replace=(("dealer: [Q♠, Q♣]", f"dealer: {dealer}"),)))
     (finding,) = _findings(write, Case("x", text, ()))
-    assert finding["code"] == "H000" and finding["message"].endswith('quote it: "??"')
+    assert finding["code"] == "H000" and 'quote it: "??"' in finding["message"]
     quoted = session(worked(1, replace=(("dealer: [Q♠, Q♣]", 'dealer: ["??", Q♣]'),)))
     assert "H000" not in [f["code"] for f in _findings(write, Case("x", quoted, ()))]
 
@@ -338,3 +355,16 @@ def test_a_quoted_round_number_keeps_its_number(write: Write) -> None:
     assert finding["round"] == 2 and finding["field"] == "round" and "write 2 without quotes" in finding["message"]
     _, text = run("explain", write(case.file, case.text), "--round", "2")
     assert "no round 2" not in text and "round 2" in text
+
+
+def test_a_mistyped_number_is_found_on_its_round_and_says_what_follows(write: Write) -> None:
+    (finding,) = _findings(write, _case("one mistyped round number"))
+    assert finding["round"] == 7 and finding["line"] == 16 and finding["expected"] == 2
+    assert finding["message"] == "round 7: round number 7 where 2 was expected (round 3 follows)"
+
+
+def test_a_held_round_keeps_the_report_order(write: Write) -> None:
+    """The round held back for its number's verdict is still reported in file order."""
+    _, report = check_json(write("s.yaml", session(*numbered(1, 7, 3, 4), worked(5, "net: 2"))))
+    assert [r["round"] for r in report["sessions"][0]["rounds"]] == [1, 7, 3, 4, 5]
+    assert [f["code"] for f in report["sessions"][0]["findings"]] == ["S009", "P004"]

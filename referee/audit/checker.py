@@ -42,7 +42,18 @@ from .codes import FindingCode
 from .compare import compare_record, void_detail
 from .fast import memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
-from .ledger import Numbering, advance, judge, lose_track, number_round, reanchor, stake_check
+from .ledger import (
+    HeldNumber,
+    Numbering,
+    advance,
+    judge,
+    lose_track,
+    number_or_hold,
+    number_round,
+    reanchor,
+    settle_held,
+    stake_check,
+)
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 from .table import GameResult, TableAudit, misplaced, settle_formats
@@ -51,6 +62,7 @@ Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameRe
 ZERO = Decimal(0)
 
 
+MAX_ROUND = 10**12
 _DIGITS = re.compile(r"\s*(\d{1,12})\s*")
 
 
@@ -59,11 +71,22 @@ def round_number(data: Any) -> int | None:
     number (``"2"``: an H001 on the field, but the round keeps its number and place)."""
     value = data.get("round") if isinstance(data, dict) else None
     if type(value) is int:
-        return value
+        return value if 0 <= value <= MAX_ROUND else None  # out of range: its H001 says so
     if isinstance(value, str):
         found = _DIGITS.fullmatch(value)
-        return int(found.group(1)) if found else None
+        return int(found.group(1)) if found and int(found.group(1)) <= MAX_ROUND else None
     return None
+
+
+@dataclass(slots=True)
+class _Held:
+    """A round held back for its number's verdict, and where that finding goes."""
+
+    number: HeldNumber
+    result: RoundResult
+    data: Any
+    at_round: int
+    at_session: int
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -125,6 +148,8 @@ class SessionAudit:
         # As the table kept it: anchored by the opening balance, else by the first recorded one.
         self.chain = ledger_opening(self.header.opening_balance if self.header else None)
         self.numbering = Numbering()
+        self.held: _Held | None = None
+        self.released: list[RoundResult] = []
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
@@ -153,7 +178,48 @@ class SessionAudit:
                 self._add(finding)
             return None
 
-    def audit_round(self, record: RoundRecord) -> RoundResult:
+    def audit_round(self, record: RoundRecord) -> list[RoundResult]:
+        """The results this record releases, in order: a round whose number is off is
+        held back until the next round's number decides its finding (ledger.settle_held)."""
+        result = self._audit_round(record)
+        out, self.released = self.released, []
+        if self.held is None or self.held.result is not result:
+            out.append(result)
+        return out
+
+    def take_released(self) -> list[RoundResult]:
+        out, self.released = self.released, []
+        return out
+
+    def flush(self) -> list[RoundResult]:
+        """At the session's end: a held round's default verdict stands."""
+        self._settle(None)
+        return self.take_released()
+
+    def _number(self, result: RoundResult, data: Any, n: int | None, repeated: bool, voided: bool) -> None:
+        """Number a round (after settling a held one with this number)."""
+        self._settle(None if repeated else n)
+        found, held = number_or_hold(self.numbering, n, repeated, voided)
+        if found is not None:
+            _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
+        if held is not None:
+            self.held = _Held(held, result, data, len(result.findings), len(self.findings))
+
+    def _settle(self, following: int | None) -> None:
+        """The held round's finding, put where number findings go among its own (first)."""
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        found = settle_held(self.numbering, held.number, following)
+        _Emitter(self, held.result, held.data)(found.code, found.message, "round", found.expected,
+                                                held.number.number)
+        finding = held.result.findings.pop()
+        held.result.findings.insert(held.at_round, finding)
+        self.findings.pop()
+        self.findings.insert(held.at_session, finding)
+        self.released.append(held.result)
+
+    def _audit_round(self, record: RoundRecord) -> RoundResult:
         data = record.data
         number = round_number(data)
         result = RoundResult(number, record.source, record.line, self.id, raw=data if self.keep_raw else None)
@@ -180,9 +246,7 @@ class SessionAudit:
         if self.table_voided_number is not None and model.round == self.table_voided_number:
             self.ledger.table_voided += 1  # the replay of a valid deal the table voided: counted once
         self.table_voided_number = model.round if table_void and ruling.outcome != "void" else None
-        found = number_round(self.numbering, model.round, False, ruling.outcome == "void" or table_void)
-        if found is not None:
-            emit(found.code, found.message, "round", found.expected, model.round)
+        self._number(result, data, model.round, False, ruling.outcome == "void" or table_void)
         self._check_stakes(model, profile, ruling, emit)
         compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(model, ruling))
         self._check_balance(model, ruling, table_void, emit)
@@ -194,11 +258,9 @@ class SessionAudit:
 
     def _repeated(self, result: RoundResult, number: int | None) -> RoundResult:
         """A record repeated verbatim: one S003; not ruled, counted or chained again."""
-        found = number_round(self.numbering, number, True, False)
         result.repeated = True
         result.balance = self.balance
-        if found is not None:
-            _Emitter(self, result, None)(found.code, found.message, "round", found.expected, number)
+        self._number(result, None, number, True, False)
         self.ledger.add(result)
         return result
 
@@ -229,9 +291,7 @@ class SessionAudit:
         readable, still anchors the table's chain."""
         recorded = data.get("recorded") if isinstance(data, dict) else None
         table_void = isinstance(recorded, dict) and (recorded.get("void") is True or recorded.get("outcome") == "void")
-        found = number_round(self.numbering, number, False, table_void)
-        if found is not None:
-            _Emitter(self, result, data)(found.code, found.message, "round", found.expected, number)
+        self._number(result, data, number, False, table_void)
         net = _readable_money(recorded, "net")
         self.chain = advance(self.chain, net if net is not None else (ZERO if table_void else None), None)
         balance = _readable_money(recorded, "balance")
@@ -244,6 +304,7 @@ class SessionAudit:
     def unreadable_round(self, problem: LoadProblem) -> None:
         """A JSON Lines round line that cannot be read but whose number can: it is
         present (numbering, count), its nets unknown."""
+        self._settle(problem.round_number)
         found = number_round(self.numbering, problem.round_number, False, False)
         if found is not None:
             self._add(Finding(found.code, f"round {problem.round_number}: {found.message}", problem.source,
@@ -465,7 +526,7 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
         elif isinstance(record, RoundRecord):
             if current is None:  # pragma: no cover - loaders open a session first
                 continue
-            yield current.audit_round(record)  # type: ignore[union-attr]
+            yield from current.audit_round(record)  # type: ignore[union-attr]
         elif isinstance(record, SessionRecord):
             if current is not None:
                 yield from _close(current)
@@ -493,6 +554,7 @@ def _close(current: SessionAudit | TableAudit) -> Iterator[Event]:
     if isinstance(current, TableAudit):
         yield from current.close()
     else:
+        yield from current.flush()
         yield current.close()
 
 
@@ -502,6 +564,7 @@ def _problem(problem: LoadProblem, current: SessionAudit | TableAudit | None) ->
         current._add(finding)
         if problem.round_number is not None and isinstance(current, SessionAudit):
             current.unreadable_round(problem)
+            yield from current.take_released()
     else:
         yield finding
 

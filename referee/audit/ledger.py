@@ -10,7 +10,9 @@ finding; the anchors before a break are kept beside it (three at most), so a one
 slip that the table corrected on the next round is one finding too.
 
 Numbering follows the same spirit: every round present keeps its number, a record
-repeated verbatim is one ``S003`` and the next round is in order.
+repeated verbatim is one ``S003`` and the next round is in order; a number that is off
+is judged once the next round's number is seen (one round held back), so one mistyped
+number is one finding.
 
 Everything here is small and pure over explicit state so that another engine (a fast
 path) can reuse it and give byte-identical results.
@@ -211,6 +213,51 @@ def number_round(state: Numbering, n: int | None, repeated: bool, voided: bool) 
     used.add(n)
     state.replay = n if voided else None
     return finding
+
+
+@dataclass(frozen=True, slots=True)
+class HeldNumber:
+    """A round whose number is off, its verdict held until the next round's number is
+    seen: one mistyped number is then one finding, on that round, not several."""
+
+    number: int
+    expected: int
+    default: NumberFinding
+    was_used: bool
+    voided: bool
+
+
+def number_or_hold(state: Numbering, n: int | None, repeated: bool,
+                   voided: bool) -> tuple[NumberFinding | None, HeldNumber | None]:
+    """As :func:`number_round`, but a number that is off is held (its default verdict
+    and what was expected before it) for :func:`settle_held` to decide on the next round."""
+    assert state.used is not None
+    expected = state.accept[0]
+    was_used = n is not None and n in state.used
+    found = number_round(state, n, repeated, voided)
+    if found is None or repeated or n is None:
+        return found, None
+    return None, HeldNumber(n, expected, found, was_used, voided)
+
+
+def settle_held(state: Numbering, held: HeldNumber, following: int | None) -> NumberFinding:
+    """The held round's verdict once the next round's number is known (``None``: the
+    session ended, or the next number cannot be read). When the next round continues
+    the sequence from before the held one (``expected + 1``), the held round alone was
+    misnumbered: it is taken to be the expected number and the sequence goes on;
+    otherwise its default verdict (a skip, a reuse, a late round) stands."""
+    if following is None or following != held.expected + 1:
+        return held.default
+    used = state.used
+    assert used is not None
+    if not held.was_used:
+        used.discard(held.number)
+    used.add(held.expected)
+    state.accept = (held.expected + 1,)
+    state.replay = held.expected if held.voided else None
+    return NumberFinding(codes.S003 if held.was_used else codes.S009,
+                         f"round number {held.number} where {held.expected} was expected "
+                         f"(round {following} follows)", held.expected)
 
 
 def stake_check(counts: dict[Decimal, int], stake: Decimal | None, ante: Decimal) -> tuple[Decimal, Decimal | None]:
