@@ -226,13 +226,31 @@ def test_a_syntax_error_at_the_end_of_the_stream_is_on_the_last_line(write: Writ
     assert problem["message"].endswith("nothing in the file was audited")
 
 
-def test_a_broken_document_names_the_lines_not_audited(write: Write) -> None:
+@pytest.mark.parametrize("padding", [0, 20_000])
+def test_a_broken_document_hides_neither_the_documents_after_it_nor_what_was_skipped(write: Write,
+                                                                                    padding: int) -> None:
+    """The audit resumes at the next document marker (``---`` at column 0), even past the
+    64 KiB of input kept (``padding`` comment lines, 120 KB); the file is still unreadable."""
     clean = (SAMPLES / "clean.yaml").read_text()
     lines = clean.count("\n")
-    path = write("multi.yaml", f"{clean}---\nsession: {{id: bad\n---\n{clean}")
+    pad = "# pad\n" * padding
+    path = write("multi.yaml", f"{clean}---\nsession: {{id: bad\n{pad}---\n{clean}")
     code, report = check_json(path)
     assert code == 2
-    assert len(report["sessions"]) == 1 and report["summary"]["unreadable_files"] == 1
+    assert report["summary"]["unreadable_files"] == 1
+    marker = lines + 3 + padding
+    assert [s["line"] for s in report["sessions"]] == [1, marker + 1]  # the third document is audited
+    assert all(not s["findings"] for s in report["sessions"])
     [problem] = report["problems"]
-    assert problem["line"] == lines + 3, problem  # the `---` that ends the broken mapping
-    assert problem["message"].endswith(f"lines {lines + 1} to {2 * lines + 3} (the end of the file) were not audited")
+    assert problem["line"] == marker, problem  # libyaml sees the unclosed mapping end at the marker
+    assert problem["message"].endswith(f"lines {lines + 1} to {marker - 1} were not audited; the audit resumes "
+                                       f"at the document marker (---) on line {marker}")
+
+
+def test_a_broken_last_document_is_reported_to_the_end(write: Write) -> None:
+    path = write("two.yaml", "--- {a: ]\n--- {b: ]\n")
+    code, report = check_json(path)
+    assert code == 2
+    assert [(p["line"], p["message"].split("; ", 1)[1]) for p in report["problems"]] == [
+        (1, "line 1 was not audited; the audit resumes at the document marker (---) on line 2"),
+        (2, "its last line 2 was not audited")]
