@@ -321,3 +321,31 @@ def test_each_built_in_ships_the_words_of_every_rule_it_applies(name: str) -> No
     assert all("fr" in passage.text for passage in profile.rules.values())  # every document has French
     if name == "vivo":  # the guide also exists in English (seeds/003)
         assert all("en" in passage.text for passage in profile.rules.values())
+
+
+def _ledger_session(write: Any, *rounds: str, agreed: int | None = None) -> str:
+    from .test_ledger_cases import session
+
+    return str(write("s.yaml", session(*rounds, agreed=agreed)))
+
+
+def test_a_round_followed_by_its_verbatim_copy_is_ruled_with_a_note(write: Any) -> None:
+    """The first record is explained; the copy is a note (S003 with its line), not a refusal."""
+    from .test_ledger_cases import worked
+
+    path = _ledger_session(write, worked(1), worked(2, "net: 3"), worked(2, "net: 3"), worked(3), agreed=3)
+    code, text = explain(path, "--round", "2")
+    assert code == 1 and "cannot be ruled" not in text and "Usage" not in text
+    assert text.count("Round 2,") == 1 and "Net +3" in text
+    assert "S003 duplicate-round (round 2: round 2 is recorded twice: the same record again, at line 24)" in text
+    code, _ = run("report", "-o", str(Path(path).with_suffix(".html")), path)
+    assert "cannot be ruled" not in Path(path).with_suffix(".html").read_text(encoding="utf-8")
+
+
+def test_a_mistyped_category_is_shown_against_the_rules_category(write: Any) -> None:
+    from .test_ledger_cases import worked
+
+    code, text = explain(_ledger_session(write, worked(1, "player_hand: two pair")), "--round", "1")
+    assert code == 1
+    assert ("the table recorded two pair (did you mean 'two_pair'?), the rules give pair." in text)
+    assert "—" not in text.split("The record")[1]

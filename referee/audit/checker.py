@@ -153,6 +153,7 @@ class SessionAudit:
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
+        self.last_result: RoundResult | None = None
         self.table_voided_number: int | None = None
         self.keep_raw = options.keep_raw
         # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
@@ -227,7 +228,11 @@ class SessionAudit:
                     and _same(data, self.last_data))
         self.last_data = data
         if repeated:
+            last = self.last_result
+            result.copy_of = last.copy_of or last if last is not None else None
+            self.last_result = result
             return self._repeated(result, number)
+        self.last_result = result
         model = self._validate_round(data, record.line, number, result)
         profile = self.profile
         if model is None or profile is None:

@@ -10,7 +10,7 @@ English and French rulings cannot say different things.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ..load.inputs import Source
@@ -89,10 +89,23 @@ def find_rounds(
 
 
 def explain_rounds(source: Source, number: int, session: str | None, options: Options) -> list[Explanation]:
-    return [explain(result, info) for info, result in find_rounds(source, number, session, options)]
+    """Each round under ``number``; a verbatim copy is not explained again: its note
+    (``S003``) joins the first record's explanation."""
+    out: list[Explanation] = []
+    for info, result in find_rounds(source, number, session, options):
+        if result.repeated and result.copy_of is not None and out and out[-1].line == result.copy_of.line:
+            out[-1] = replace(out[-1], findings=out[-1].findings + _copy_notes(result))
+        else:
+            out.append(explain(result, info))
+    return out
 
 
 def explain(result: RoundResult, info: SessionInfo) -> Explanation:
+    """The round's ruling; for a verbatim copy, the first record's, with the copy's
+    ``S003`` added to its findings (a note that the round is recorded twice)."""
+    if result.repeated and result.copy_of is not None:
+        first = explain(result.copy_of, info)
+        return replace(first, findings=first.findings + _copy_notes(result))
     if result.ruling is None or info.profile_origin is None:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no profile"
         raise ExplainError(f"{result.file}:{result.line}: round {result.number} cannot be ruled: {problems}")
@@ -113,9 +126,38 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
         file=result.file, line=result.line, session=result.session, number=result.number,
         profile=loaded.profile, profile_origin=str(loaded.origin), profile_sha256=loaded.sha256,
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
-        sections=_sections(ruling), findings=tuple(result.findings), recorded_cards=_recorded_cards(result),
+        sections=_sections(ruling), findings=tuple(_with_ruled(f, ruling) for f in result.findings),
+        recorded_cards=_recorded_cards(result),
         table_net=_table_net(result),
     )
+
+
+#: What the rules give for a recorded field an input finding (H001) leaves without an
+#: expected value: ``player_hand: two pair`` is then shown against the rules' category.
+def _with_ruled(finding: Finding, ruling: Ruling) -> Finding:
+    """What the rules give for a recorded field an input finding (H001) leaves without
+    an expected value: ``player_hand: two pair`` is shown against the rules' category."""
+    if finding.expected is not None or finding.recorded is None:
+        return finding
+    match finding.field:
+        case "recorded.player_hand":
+            ruled: object = ruling.player_hand.category if ruling.player_hand is not None else None
+        case "recorded.dealer_hand":
+            ruled = ruling.dealer_hand.category if ruling.dealer_hand is not None else None
+        case "recorded.outcome":
+            ruled = ruling.outcome
+        case "recorded.dealer_qualified":
+            ruled = ruling.dealer_qualified
+        case _:
+            return finding
+    return replace(finding, expected=ruled)
+
+
+def _copy_notes(copy: RoundResult) -> tuple[Finding, ...]:
+    """The copy's findings as notes on the first record: said in words, with the copy's
+    line (no recorded and expected values: a copy's number is not a value to compare)."""
+    return tuple(replace(f, message=f"{f.message}, at line {f.line}", recorded=None, expected=None)
+                 for f in copy.findings)
 
 
 def _table_net(result: RoundResult) -> Decimal | None:

@@ -58,6 +58,8 @@ class RoundResult:
     repeated: bool = False
     #: The table recorded the deal void (``void: true`` or ``outcome: void``).
     table_void: bool = False
+    #: For a verbatim copy: the first record's result (its ruling is the round's).
+    copy_of: RoundResult | None = None
 
     @property
     def outcome(self) -> str | None:

@@ -352,7 +352,9 @@ def finding_words(code: str, field: str | None, recorded: Any, expected: Any, me
     if recorded is not None or expected is not None:
         what = m(FIELD_WORDS[field]) if field in FIELD_WORDS else (field or "")
         said = m("{finding}: {field}: the table recorded {recorded}, the rules give {expected}.")
-        return said.format(finding=title, field=what, recorded=value_words(recorded, field, m),
+        hint = message.find("did you mean")  # an input slip's suggestion (H001, H002), in English
+        slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
+        return said.format(finding=title, field=what, recorded=value_words(recorded, field, m) + slip,
                            expected=value_words(expected, field, m))
     return title + (f" ({message})" if m.language == "en" else "")
 
