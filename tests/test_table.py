@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -364,3 +365,46 @@ def test_independent_simulated_tables_checked_together_are_clean(tmp_path: Path)
                       "--seed", "9")
     code, report = check_json(live, lines)
     assert code == 0, findings(report)
+
+
+def _page(tmp_path: Path, log: str, *args: str) -> str:
+    out = tmp_path / "r.html"
+    run("report", log, "-o", str(out), *args)
+    return out.read_text(encoding="utf-8")
+
+
+def test_html_report_of_a_table_owes_counts_and_draws_per_player(tmp_path: Path) -> None:
+    """What is owed is summed over seats (the wallet is what was paid: +160 on P004, +1 on
+    the short credit); games and seats are counted; a balance line per player."""
+    from .conftest import SAMPLES
+
+    page = _page(tmp_path, str(SAMPLES / "table.yaml"))
+    assert "Owed to the player: 161; owed to the house: 0" in page
+    rows = dict(re.findall(r"<tr><th>([^<]*)</th><td class=\"n\">([^<]*)</td></tr>", page))
+    assert (rows["Games"], rows["Counted games"], rows["Cancelled games"], rows["Seats"]) == ("4", "3", "1", "10")
+    assert "Counted rounds" not in rows and rows["Net per Ante"] != "n/a"
+    chart = page[page.index("Running balance"):page.index("<h3>Findings")]
+    assert "<svg" in chart and "class=\"no_data\"" not in chart
+    assert len(set(re.findall(r'class="series serie-(\d+)', chart))) == 3
+    assert all(f">{p}<" in chart for p in ("p-1001", "p-1002", "p-1003"))
+
+
+def test_html_report_of_a_table_in_french(tmp_path: Path) -> None:
+    from .conftest import SAMPLES
+
+    page = _page(tmp_path, str(SAMPLES / "table.yaml"), "--lang", "fr")
+    assert "Parties 4 (3 comptées, 0 annulées, 1 révoquées, 0 invalides), 10 places, 3 joueurs" in page
+    players = page[page.index('<table class="players">'):page.index("</table>", page.index('<table class="players">'))]
+    headers = re.findall(r"<th>([^<]*)</th>", players)
+    assert "parties" in headers and "misé" in headers and not {"games", "staked", "player", "verdict"} - {
+        "verdict"} & set(headers)
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", players)
+    assert "joueur" in cells and "banque" in cells and not {"player", "bank", "draw"} & set(cells)
+    assert "Parties comptées" in page and "Games" not in re.findall(r"<th>([^<]*)</th>", page)
+
+
+def test_html_report_of_a_crowded_table_says_why_it_has_no_chart(tmp_path: Path) -> None:
+    log = _simulate(tmp_path, "many.yaml", "--seats", "20", "--rounds", "3", "--seed", "4")
+    page = _page(tmp_path, log)
+    chart = page[page.index("Running balance"):page.index("<h3>Findings")]
+    assert "<svg" not in chart and "too many for one chart (at most 12)" in chart

@@ -33,13 +33,13 @@ from ..analysis.distributions import z_for
 from ..audit.codes import CODES
 from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import TableSessionResult
+from ..audit.table import GameResult, TableSessionResult
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
 from .base import Reporter, balance_break, owed, parts_from_rules
 from .ruling import CATEGORY_WORDS, RulingText, hand_words
-from .table import PLAYER_HEADERS, player_rows, table_totals
+from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
 
 MAX_POINTS = 2000
@@ -54,6 +54,9 @@ ROW_BUDGET = 5000
 POINT_BUDGET = 20000
 COMPACT_ROWS = 10
 COMPACT_POINTS = 200
+#: A live table's balance chart draws a line per player up to this many players; past
+#: it the chart would be unreadable, and a sentence points to the players' table.
+MAX_CHART_PLAYERS = 12
 #: The catalogue context of the report's and recall's own words (kept apart from the rulings').
 CONTEXT = "report"
 RED_CARD = re.compile(r"\b(10|[2-9TJQKA])([♥♦])")
@@ -81,9 +84,9 @@ def r_(m: Messages, message: str) -> str:
 
 #: Words of the ledger's cells, marked for the catalogue (context ``report``).
 CELL_WORDS = [N_(w) for w in ("call", "fold", "yes", "no", "ok", "void", "not ruled", "win", "lose", "push",
-                              "error", "warning", "info")]
+                              "error", "warning", "info", "player", "bank", "draw")]
 QUALIFIED_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
-COLUMN_WORDS = [N_(w) for w in (*HEADERS, "session", "time", "game", "player id", "stakes", "outcome")]
+COLUMN_WORDS = [N_(w) for w in (*HEADERS, *PLAYER_HEADERS, "session", "time", "game", "player id", "stakes", "outcome")]
 
 
 @dataclass(slots=True)
@@ -106,6 +109,18 @@ class _Session:
     anchors: dict[tuple[int | None, int], str] = field(default_factory=dict)
     owed_player: Decimal = Decimal(0)
     owed_house: Decimal = Decimal(0)
+    #: A live table's running balance per player: (game number or ordinal, computed, recorded).
+    balances: dict[str, list[tuple[int, float, float | None]]] = field(default_factory=dict)
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """One game of a live table as the page keeps it: its number, and per seat the
+    player, the net per Ante, what is owed and the balances after it."""
+
+    number: int | None
+    seats: tuple[tuple[str, float | None, Decimal, float, float | None], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +177,43 @@ class HtmlReporter(Reporter):
         bad = any(f.severity != "info" for f in result.findings)
         return _Round(result.number, result.line, result.balance, result.recorded_balance, per_ante,
                       ledger_row(result), owed(result), parts_from_rules(result), result if bad else None)
+
+    def game_payload(self, result: GameResult) -> _Game:
+        """What the page keeps of a live table's game (small, picklable under ``--jobs``)."""
+        seats = []
+        for seat in result.seats:
+            if seat.player_id is None or seat.record is None:
+                continue
+            ruling = seat.ruling
+            per_ante = None
+            if ruling is not None and ruling.outcome != "void" and ruling.ante_stake:
+                per_ante = float(ruling.net / ruling.ante_stake)
+            recorded = None if seat.recorded_balance is None else float(seat.recorded_balance)
+            seats.append((seat.player_id, per_ante, seat_owed(seat), float(seat.balance), recorded))
+        return _Game(result.number, tuple(seats))
+
+    def take_game(self, payload: _Game) -> None:
+        """A game's seats: each adds to the net per Ante, to what is owed each way (per
+        seat: a player's money is theirs) and to its player's balance line."""
+        s = self.session
+        if s is None:  # pragma: no cover - games always follow a session
+            return
+        s.games += 1
+        x = payload.number if payload.number is not None else s.games
+        for player, per_ante, due, balance, recorded in payload.seats:
+            if per_ante is not None:
+                self.per_ante[0] += 1
+                self.per_ante[1] += per_ante
+                self.per_ante[2] += per_ante * per_ante
+            if due > 0:
+                s.owed_player += due
+            else:
+                s.owed_house -= due
+            points = s.balances.setdefault(player, [])
+            if len(s.balances) <= MAX_CHART_PLAYERS:
+                points.append((x, balance, recorded))
+                if len(points) > 2 * MAX_POINTS:
+                    points[:] = points[::2]
 
     def take_round(self, result: _Round) -> None:
         s = self.session
@@ -261,12 +313,16 @@ class HtmlReporter(Reporter):
             "recorded_closing": "" if ledger.recorded_closing_balance is None else fmt(ledger.recorded_closing_balance),
         })
         players: list[list[Any]] = []
+        chart, chart_note = "", ""
         if isinstance(result, TableSessionResult):  # a live table (format 2): its players and totals
-            line = table_totals(result)
-            players = player_rows(result)
+            line = table_totals(result, m)
+            players = [[*row[:-1], r_(m, row[-1])] for row in player_rows(result)]
+            chart, chart_note = _players_chart(s, m)
+        else:
+            chart = _chart(s, m)
         self.spool.write(self.env.get_template("session.html.j2").render(
-            players=players, player_headers=PLAYER_HEADERS,
-            anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=_chart(s, m),
+            players=players, player_headers=[r_(m, h) for h in PLAYER_HEADERS], chart_note=chart_note,
+            anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=chart,
             divergent=[{"number": n, "anchor": a} for _, n, a in s.divergent], divergent_more=s.divergent_more,
             findings=findings, details=s.details, details_more=s.details_more,
             headers=[r_(m, h) for h in HEADERS], rows=rows, omitted=s.ordinal - len(rows)))
@@ -415,6 +471,35 @@ def _ledger(s: _Session, compact: bool) -> list[dict[str, Any]]:
         gap = i + 1 < len(rows) and rows[i + 1]["ordinal"] != r["ordinal"] + 1
         out.append({**r, "gap": gap})
     return out
+
+
+def _players_chart(s: _Session, m: Messages) -> tuple[str, str]:
+    """A live table's running balance: a line per player by game (as computed; the
+    recorded balances are in the players' table), or no chart and a sentence saying why
+    (no player, or too many to read), never an empty plot."""
+    if not s.balances:
+        return "", m("No seat was audited: no balance to draw.")
+    if len(s.balances) > MAX_CHART_PLAYERS:
+        return "", m("{players} players: too many for one chart (at most {most}); their balances are in the "
+                     "players' table.").format(players=len(s.balances), most=MAX_CHART_PLAYERS)
+    import pygal
+
+    chart = pygal.XY(style=_style(), js=[], disable_xml_declaration=True, show_dots=True, dots_size=2, width=960,
+                     height=320, x_title=r_(m, "game"), y_title=m("balance"), legend_at_bottom=True,
+                     truncate_legend=-1, explicit_size=False, print_values=False, show_x_guides=False,
+                     x_value_formatter=lambda x: f"{x:.0f}")
+    for player, points in s.balances.items():
+        chart.add(player, [(x, b) for x, b, _ in points])
+    return str(chart.render(is_unicode=True)), ""
+
+
+def _style() -> Any:
+    from pygal.style import Style
+
+    return Style(background="transparent", plot_background="transparent", foreground="#8b949e",
+                 foreground_strong="#8b949e", foreground_subtle="#8b949e",
+                 colors=("#0b72d9", "#d97b0b", "#d1242f", "#1a7f37", "#8250df", "#bf3989"),
+                 font_family="system-ui, sans-serif")
 
 
 def _chart(s: _Session, m: Messages) -> str:

@@ -6,6 +6,7 @@ and players alike (``docs/format.md`` documents the JSON).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -129,11 +130,39 @@ def player_rows(result: TableSessionResult) -> list[list[Any]]:
     return rows
 
 
-def table_totals(result: TableSessionResult) -> str:
+#: The session line of a table (a catalogue message: the HTML report says it in French).
+TOTALS = ("Games {games} ({counted} counted, {void} void, {cancelled} cancelled, {invalid} invalid), {seats} seats, "
+          "{players} players; staked {staked}, returned {returned}, net {net} for the players, return to player {rtp}.")
+
+
+def table_totals(result: TableSessionResult, translate: Callable[[str], str] | None = None) -> str:
+    """The session's games and money in one sentence, in the reader's language when
+    ``translate`` (a :class:`referee.i18n.Messages`) is given."""
     from ..rules.money import fmt, signed
 
     ledger, g = result.ledger, result.games
     rtp = f"{ledger.rtp:.2%}" if ledger.rtp is not None else "n/a"
-    return (f"Games {g.games} ({g.counted} counted, {g.void} void, {g.cancelled} cancelled, {g.invalid} invalid), "
-            f"{g.seats} seats, {len(result.players)} players; staked {fmt(ledger.staked)}, returned "
-            f"{fmt(ledger.returned)}, net {signed(ledger.net)} for the players, return to player {rtp}.")
+    text = translate(TOTALS) if translate is not None else TOTALS
+    return text.format(games=g.games, counted=g.counted, void=g.void, cancelled=g.cancelled, invalid=g.invalid,
+                       seats=g.seats, players=len(result.players), staked=fmt(ledger.staked),
+                       returned=fmt(ledger.returned), net=signed(ledger.net), rtp=rtp)
+
+
+def seat_owed(seat: SeatResult) -> Decimal:
+    """What the rules give the seat minus what the table paid it (positive: owed to the
+    player; negative: to the house). What the table paid is what the wallet moved when
+    the seat has one (credits and refunds less debits, as ``explain`` says), else the
+    recorded net; a cancelled game gives 0. 0 when the seat was not ruled or nothing
+    says what was paid."""
+    from ..audit.explain_table import wallet_net
+
+    if seat.ruling is not None:
+        due = seat.ruling.net
+    elif seat.cancelled:
+        due = Decimal(0)
+    else:
+        return Decimal(0)
+    paid = wallet_net(seat)
+    if paid is None and seat.record is not None and seat.record.recorded is not None:
+        paid = seat.record.recorded.net
+    return Decimal(0) if paid is None else due - paid
