@@ -368,3 +368,18 @@ def test_a_held_round_keeps_the_report_order(write: Write) -> None:
     _, report = check_json(write("s.yaml", session(*numbered(1, 7, 3, 4), worked(5, "net: 2"))))
     assert [r["round"] for r in report["sessions"][0]["rounds"]] == [1, 7, 3, 4, 5]
     assert [f["code"] for f in report["sessions"][0]["findings"]] == ["S009", "P004"]
+
+
+@pytest.mark.parametrize("tail, column", [('"flop": ["Jh", "Q\n', 66), ('"flop": ["Jh", "Qs"', 68)])
+def test_a_jsonl_round_line_cut_short_says_so_and_names_its_round(write: Write, tail: str, column: int) -> None:
+    text = ('{"session": {"id": "a", "rounds_agreed": 2}}\n' + jsonl_round(1)
+            + '{"round": 2, "ante": 1, "player": ["2c", "7d"], ' + tail)
+    (finding,) = [f for f in _findings(write, Case("x", text, (), "s.jsonl")) if f["code"] == "H004"]
+    assert finding["round"] == 2 and finding["line"] == 3
+    assert finding["message"] == f"round 2: the line is cut short (truncated JSON, column {column})"
+
+
+def test_a_jsonl_syntax_error_inside_the_line_is_not_called_cut_short(write: Write) -> None:
+    text = '{"session": {"id": "a", "rounds_agreed": 1}}\n{"round": 1, "ante": 1,, "decision": "fold"}\n'
+    (finding,) = [f for f in _findings(write, Case("x", text, (), "s.jsonl")) if f["code"] == "H004"]
+    assert finding["message"].startswith("round 1: invalid JSON: Expecting property name")

@@ -82,13 +82,17 @@ def loads_line(text: str, line: int) -> Any:
     except RecursionError:
         raise JsonInputError("invalid JSON: nested too deeply", line) from None
     except ValueError as err:
-        raise JsonInputError(f"invalid JSON: {_reason(err)}", line) from None
+        raise JsonInputError(_reason(err, text), line) from None
 
 
-def _reason(err: ValueError) -> str:
-    if isinstance(err, json.JSONDecodeError):
-        return f"{err.msg} (column {err.colno})"
-    return str(err)
+def _reason(err: ValueError, text: str) -> str:
+    """What is wrong with the line; a line that stops before its JSON ends (an error at
+    its last character, or a string left open) is said to be cut short."""
+    if not isinstance(err, json.JSONDecodeError):
+        return f"invalid JSON: {err}"
+    if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
+        return f"the line is cut short (truncated JSON, column {err.colno})"
+    return f"invalid JSON: {err.msg} (column {err.colno})"
 
 
 class _LineDecoder(json.JSONDecoder):

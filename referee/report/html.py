@@ -267,7 +267,8 @@ class HtmlReporter(Reporter):
         if self.details >= MAX_DETAILS:
             s.details_more += 1
             return
-        recorded = result.record.recorded if result.record is not None else None
+        record = (result.copy_of or result).record  # a verbatim copy: the first record's
+        recorded = record.recorded if record is not None else None
         try:
             block = ruling_block(explain(result, s.info), self.messages,
                                  recorded.net if recorded is not None else None, balance_break(result.findings))

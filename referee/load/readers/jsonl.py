@@ -126,6 +126,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
                 continue
             if found:
                 problem.round_number = int(found.group(1))
+                problem.message = f"round {problem.round_number}: {problem.message}"
             yield problem
             continue
         if isinstance(data, LineDict) and "session" in data:
