@@ -408,3 +408,21 @@ def test_html_report_of_a_crowded_table_says_why_it_has_no_chart(tmp_path: Path)
     page = _page(tmp_path, log)
     chart = page[page.index("Running balance"):page.index("<h3>Findings")]
     assert "<svg" not in chart and "too many for one chart (at most 12)" in chart
+
+
+def test_a_second_record_of_a_game_is_not_another_game(tmp_path: Path) -> None:
+    """Two records of one game (two files, or two lines of one file) count one game; their
+    seats are all counted (each a bet)."""
+    first = put(tmp_path, "a.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("a")]}]))
+    second = put(tmp_path, "b.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("b")]},
+                                             {"game": "h", **DEAL, "seats": [seat("b")]}]))
+    code, report = check_json(first, second)
+    assert code == 0, findings(report)
+    assert report["summary"]["games"]["games"] == 2 and report["summary"]["games"]["counted"] == 2
+    assert report["summary"]["games"]["seats"] == 3
+    assert [s["ledger"]["games"] for s in report["sessions"]] == [1, 1]
+    both = put(tmp_path, "c.jsonl", jsonl([{"game": "g", **DEAL, "seats": [seat("a")]},
+                                           {"game": "g", **DEAL, "status": "cancelled", "seats": [seat("b")]}]))
+    _, report = check_json(both)
+    ledger = report["sessions"][0]["ledger"]
+    assert (ledger["games"], ledger["counted_games"], ledger["cancelled_games"], ledger["seats"]) == (1, 1, 0, 2)

@@ -114,7 +114,17 @@ class GameResult:
     @property
     def fingerprint(self) -> GameFingerprint:
         return GameFingerprint(self.game, self.session, self.file, self.line, self.cards,
-                               tuple(s.player_id for s in self.seats if s.player_id is not None), self.table)
+                               tuple(s.player_id for s in self.seats if s.player_id is not None), self.table,
+                               self.kind)
+
+    @property
+    def kind(self) -> str:
+        """What became of the game, as :class:`GameCounts` counts it."""
+        if self.status is None:
+            return "invalid"
+        if self.status == "cancelled":
+            return "cancelled"
+        return "void" if self.outcome == "void" else "counted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +138,8 @@ class GameFingerprint:
     cards: tuple[str, ...] | None
     players: tuple[str, ...]
     table: str | None = None
+    #: What became of the game (``GameResult.kind``): a second record is not another game.
+    kind: str = "counted"
 
 
 @dataclass(slots=True)
@@ -144,14 +156,14 @@ class GameCounts:
     def add(self, game: GameResult) -> None:
         self.games += 1
         self.seats += len(game.seats)
-        if game.status is None:
-            self.invalid += 1
-        elif game.status == "cancelled":
-            self.cancelled += 1
-        elif game.outcome == "void":
-            self.void += 1
-        else:
-            self.counted += 1
+        kind = game.kind
+        setattr(self, kind, getattr(self, kind) + 1)
+
+    def uncount(self, kind: str) -> None:
+        """A second record of a game already counted: its seats stay (they are bets),
+        the game does not count twice."""
+        self.games -= 1
+        setattr(self, kind, getattr(self, kind) - 1)
 
 
 @dataclass(slots=True)
@@ -755,6 +767,8 @@ class GameIndex:
     def __init__(self) -> None:
         self.games: dict[tuple[str | None, str], tuple[tuple[str, ...] | None, set[str], str, int]] = {}
         self.pending: list[Finding] = []
+        #: The kinds of the second records seen since the session was last settled.
+        self.repeats: list[str] = []
 
     def see(self, fp: GameFingerprint) -> None:
         if fp.game is None:
@@ -764,6 +778,7 @@ class GameIndex:
         if known is None:
             self.games[key] = (fp.cards, set(fp.players), fp.file, fp.line)
             return
+        self.repeats.append(fp.kind)
         cards, players, file, line = known
         where = f"{file}:{line}"
         if fp.cards is not None and cards is not None and fp.cards != cards:
@@ -783,10 +798,15 @@ class GameIndex:
                                     expected, recorded, fp.session, game=fp.game, player=player))
 
     def settle(self, result: SessionResult) -> None:
-        """The findings found while this session was read join its findings."""
+        """The findings found while this session was read join its findings, and its
+        games counted again (second records) are taken out of its game counts."""
         if self.pending:
             result.findings.extend(self.pending)
             self.pending = []
+        if isinstance(result, TableSessionResult):
+            for kind in self.repeats:
+                result.games.uncount(kind)
+        self.repeats = []
 
 
 # ----------------------------------------------------------------------------- formats
