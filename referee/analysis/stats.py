@@ -17,7 +17,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 from ..profiles import ProfileOrigin
 from ..rules.category import Category
@@ -511,12 +510,7 @@ def compute(inputs: Inputs) -> Stats:
     for r in rounds:
         by_profile[r.profile].append(r)
         by_stake[(r.profile, r.ante)].append(r)
-    table: dict[str, Any] = {}
-    if any(r.player is not None for r in rounds):
-        table = {"games": sum(1 for r in rounds if r.player is not None and not r.repeat),
-                 "returns_by_player": _grouped(rounds, "player", inputs),
-                 "returns_by_table": _grouped(rounds, "table", inputs),
-                 "returns_by_dealer": _grouped(rounds, "dealer_id", inputs)}
+    live = any(r.player is not None for r in rounds)  # a live table (format 2): returns by group too
     return Stats(
         confidence=inputs.confidence, rounds=len(rounds), sessions=len({r.session for r in rounds}),
         returns=[returns(p.label, rs, inputs.values, inputs.confidence)
@@ -526,7 +520,10 @@ def compute(inputs: Inputs) -> Stats:
         # A live table's deal is tested once per game, however many seats played it.
         fairness=fairness([r for r in rounds if not r.repeat], inputs.values),
         decisions=decision_audit(rounds, inputs.values) if inputs.values is not None else None,
-        **table,
+        games=sum(1 for r in rounds if r.player is not None and not r.repeat) if live else None,
+        returns_by_player=_grouped(rounds, "player", inputs) if live else None,
+        returns_by_table=_grouped(rounds, "table", inputs) if live else None,
+        returns_by_dealer=_grouped(rounds, "dealer_id", inputs) if live else None,
     )
 
 
