@@ -235,16 +235,16 @@ PROFILE_CASES: dict[tuple[str, str], dict[str, list[str]]] = {
                "Joueur : brelan de trois avec R, 9 : 3♥ 3♣ 3♦ R♣ 9♦",
                "Bonus 1 : rapporte 7 : barème Bonus AA, brelan 7:1"]},
     ("bonus-aa", "3"): {
-        "en": ["The table paid +4; the rules give +2; 2 is owed to the bank.",
+        "en": ["The table paid +4; the rules give +2; 2 is owed to the house.",
                "Bonus 1: loses 1: the player's five cards are not a pair of aces or better"],
-        "fr": ["La table a payé +4 ; les règles donnent +2 ; 2 est dû à la banque."]},
+        "fr": ["La table a payé +4 ; les règles donnent +2 ; 2 est dû à la maison."]},
     ("caribbean", "1"): {
-        "en": ["The table paid +2; the rules give +1; 1 is owed to the bank.",
+        "en": ["The table paid +2; the rules give +1; 1 is owed to the house.",
                "Ante 1: wins 1: even money: the dealer does not qualify",
                "« Si le croupier ne se qualifie pas, il paie la mise ante à même de l'argent",
                "K003 dealer-qualified: the dealer's qualification: the table recorded qualified, "
                "the rules give not qualified."],
-        "fr": ["La table a payé +2 ; les règles donnent +1 ; 1 est dû à la banque.",
+        "fr": ["La table a payé +2 ; les règles donnent +1 ; 1 est dû à la maison.",
                "la table a enregistré qualifié, les règles donnent non qualifié."]},
     ("bonus-100", "1"): {
         "en": ["The table paid +50; the rules give +50; nobody is owed anything.",

@@ -89,7 +89,8 @@ def test_a_balance_put_off_earlier_is_not_ok() -> None:
     row = next(line for line in out.splitlines() if line.split()[:2] == [">", "4"])
     assert row.split()[-4:] == ["6", "bal.", "off", "-1"]  # computed 7, recorded 6
     _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--last", "1")
-    assert "Bottom line: the rules give -3, but the table recorded the balance 8 where 4 follows." in out
+    assert ("The table paid -3, as the rules give. The recorded balance 8 does not follow: the rules give 4; "
+            "the difference of 4 favours the player.") in out
 
 
 def test_sessions_players_games_and_times(tables: tuple[str, str]) -> None:

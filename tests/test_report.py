@@ -85,7 +85,7 @@ def test_every_word_of_the_report_and_recall_is_translated() -> None:
         asked |= {"".join(re.findall(r'"([^"]*)"', call))
                   for call in re.findall(r'r_\(m, ((?:"[^"]*"\s*)+)\)', source)}
         asked |= {"".join(re.findall(r'"([^"]*)"', call)) for call in re.findall(r'N_\((".*?")\)', source, re.S)}
-    assert len(asked) >= 35 and any("balance {balance} where" in w for w in asked)
+    assert len(asked) >= 35 and any("bal. off {amount}" in w for w in asked)
     missing = sorted(w for w in asked if f"report\x04{w}" not in catalogue)
     assert not missing
 
@@ -148,10 +148,10 @@ def test_disputed_rounds_show_cards_hands_and_the_bottom_line(tmp_path: Path) ->
     assert len(disputes) == 5  # rounds 1, 5, 10, 17 of disputed.yaml; round 15 of void.yaml
     first = disputes[0]
     assert first.count('<svg class="card') == 9 and "Player: pair of aces, kickers K, 9, 7" in first
-    assert "Bottom line: the table paid +2; the rules give +3; 1 is owed to the player." in first
+    assert "The table paid +2; the rules give +3; 1 is owed to the player." in first
     assert "<details><summary>The full ruling</summary>" in first  # the rest folded
     void = disputes[-1]
-    assert "the table paid +3; the rules give 0; 3 is owed to the house" in void
+    assert "The table paid +3; the rules give 0; 3 is owed to the house." in void
 
 
 def test_long_sessions_are_summarised(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from ..rules.profile import Profile
 from ..rules.settlement import Ruling
 from ..rules.tiebreak import Play, TieBreak, fewest_private, tie_break
 from .checker import Options, audit_source
+from .owed import BottomLine, bottom_line
 from .results import Finding, RoundResult, SessionInfo
 
 
@@ -49,8 +50,9 @@ class Explanation:
     comparison: TieBreak | None
     sections: tuple[str, ...]
     findings: tuple[Finding, ...]
-    #: What the table paid in all (its recorded net result), when the record says.
-    table_net: Decimal | None = None
+    #: What the table paid, what the rules give, who is owed (the one bottom line every
+    #: reader states: audit/owed.py).
+    bottom: BottomLine
     #: The cards as the record wrote them, by group ("Player", "Flop", ...): what a
     #: void deal is shown with, since its cards could not all be read.
     recorded_cards: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -100,11 +102,12 @@ def explain_rounds(source: Source, number: int, session: str | None, options: Op
     return out
 
 
-def explain(result: RoundResult, info: SessionInfo) -> Explanation:
+def explain(result: RoundResult, info: SessionInfo, paid: Decimal | None = None) -> Explanation:
     """The round's ruling; for a verbatim copy, the first record's, with the copy's
-    ``S003`` added to its findings (a note that the round is recorded twice)."""
+    ``S003`` added to its findings (a note that the round is recorded twice). ``paid``
+    overrides what the record says the table paid (a format-2 seat's wallet)."""
     if result.repeated and result.copy_of is not None:
-        first = explain(result.copy_of, info)
+        first = explain(result.copy_of, info, paid)
         return replace(first, findings=first.findings + _copy_notes(result))
     if result.ruling is None or info.profile_origin is None:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no profile"
@@ -114,6 +117,8 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
     except ProfileError as err:  # pragma: no cover - the audit loaded it a moment ago
         raise ExplainError(str(err)) from None
     ruling = result.ruling
+    bottom = bottom_line(result, paid)
+    assert bottom is not None  # ruled
     player = dealer = None
     comparison = None
     if ruling.player_hand is not None:
@@ -128,7 +133,7 @@ def explain(result: RoundResult, info: SessionInfo) -> Explanation:
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
         sections=_sections(ruling), findings=tuple(_with_ruled(f, ruling) for f in result.findings),
         recorded_cards=_recorded_cards(result),
-        table_net=_table_net(result),
+        bottom=bottom,
     )
 
 
@@ -158,26 +163,6 @@ def _copy_notes(copy: RoundResult) -> tuple[Finding, ...]:
     line (no recorded and expected values: a copy's number is not a value to compare)."""
     return tuple(replace(f, message=f"{f.message}, at line {f.line}", recorded=None, expected=None)
                  for f in copy.findings)
-
-
-def _table_net(result: RoundResult) -> Decimal | None:
-    """The table's net result for the round: recorded, or made of what it recorded
-    (the total returned less the stakes, or every wager's result); a deal recorded
-    void with no amounts returned the stakes (0)."""
-    record, ruling = result.record, result.ruling
-    if record is None or record.recorded is None or ruling is None:
-        return None
-    recorded = record.recorded
-    if recorded.net is not None:
-        return recorded.net
-    if recorded.returned is not None:
-        return recorded.returned - ruling.staked
-    parts = [getattr(recorded, line.wager.value) for line in ruling.lines]
-    if parts and all(p is not None for p in parts):
-        return sum(parts, Decimal(0))
-    if recorded.void:
-        return Decimal(0)
-    return None
 
 
 def _recorded_cards(result: RoundResult) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -76,8 +76,6 @@ def explain_game(source: Source, game: str, player: str | None, session: str | N
     """One explanation a seat (a cancelled game cannot be explained seat by seat)."""
     out = []
     for info, result, seat in find_seats(source, game, player, session, options):
-        explained = explain(as_round(result, seat), info)
-        paid = wallet_net(seat)
-        table_net = explained.table_net if paid is None else paid
-        out.append(replace(explained, game=result.game, player_id=seat.player_id, table_net=table_net))
+        explained = explain(as_round(result, seat), info, paid=wallet_net(seat))
+        out.append(replace(explained, game=result.game, player_id=seat.player_id))
     return out

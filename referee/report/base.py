@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from decimal import Decimal
 from typing import Any, TextIO
 
 from .. import __version__
@@ -119,24 +117,6 @@ def parts_from_rules(result: RoundResult) -> bool:
     amount or balance, or a void deal settled (or a valid one voided). The audit gives
     one finding per root cause, so a balance an earlier round put off is not marked again."""
     return any(f.field in MONEY_FIELDS or f.code in (codes.V001, codes.V002) for f in result.findings)
-
-
-def owed(result: RoundResult) -> Decimal:
-    """What the rules give minus what the table recorded as the round's net (positive:
-    owed to the player; negative: to the house); 0 where the record has no net."""
-    ruling = result.ruling
-    recorded = result.record.recorded if result.record is not None else None
-    if ruling is None or recorded is None or recorded.net is None:
-        return Decimal(0)
-    return ruling.net - recorded.net
-
-
-def balance_break(findings: Iterable[Finding]) -> tuple[Decimal, Decimal] | None:
-    """A recorded balance that does not follow (P005): what was recorded and what follows."""
-    for f in findings:
-        if f.code == codes.P005 and f.recorded is not None and f.expected is not None:
-            return Decimal(str(f.recorded)), Decimal(str(f.expected))
-    return None
 
 
 def session_head(info: SessionInfo) -> dict[str, Any]:

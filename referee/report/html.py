@@ -6,7 +6,7 @@ gettext catalogue as ``explain``. Sessions are rendered as they close and writte
 a spool file, then the head (integrity block and summary, known only at the end) and
 the spool are joined: a 100,000-round audit is never held twice in memory. The head
 opens with the verdict (pass or fail, errors and warnings per session, what is owed
-each way: the sum of each round's recorded net against the rules') and an index of
+each way: the sum of each round's bottom line, audit/owed.py) and an index of
 the sessions. The chart marks the rounds whose record parts from the rules in money
 (a finding on a recorded amount or balance: one per root cause, so the rounds after a
 wrong payout, whose balances carry it, are not marked). Long
@@ -32,13 +32,14 @@ from typing import Any, TextIO
 from ..analysis.distributions import z_for
 from ..audit.codes import CODES
 from ..audit.explain import ExplainError, Explanation, explain
+from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
-from .base import Reporter, balance_break, owed, parts_from_rules
-from .ruling import CATEGORY_WORDS, RulingText, hand_words
+from .base import Reporter, parts_from_rules
+from .ruling import CATEGORY_WORDS, RulingText, bottom_words, hand_words
 from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
 
@@ -134,7 +135,7 @@ class _Round:
     recorded_balance: Decimal | None
     per_ante: float | None
     cells: list[Any]
-    #: What the rules give minus the recorded net (see ``owed``), and whether the
+    #: What the rules give minus what the table paid (audit/owed.py), and whether the
     #: record parts from the rules in money (``parts_from_rules``).
     owed: Decimal
     parts: bool
@@ -175,8 +176,10 @@ class HtmlReporter(Reporter):
         if ruling is not None and ruling.outcome != "void" and ruling.ante_stake:
             per_ante = float(ruling.net / ruling.ante_stake)
         bad = any(f.severity != "info" for f in result.findings)
+        bottom = bottom_line(result)
         return _Round(result.number, result.line, result.balance, result.recorded_balance, per_ante,
-                      ledger_row(result), owed(result), parts_from_rules(result), result if bad else None)
+                      ledger_row(result), bottom.owed if bottom is not None else Decimal(0), parts_from_rules(result),
+                      result if bad else None)
 
     def game_payload(self, result: GameResult) -> _Game:
         """What the page keeps of a live table's game (small, picklable under ``--jobs``)."""
@@ -267,11 +270,8 @@ class HtmlReporter(Reporter):
         if self.details >= MAX_DETAILS:
             s.details_more += 1
             return
-        record = (result.copy_of or result).record  # a verbatim copy: the first record's
-        recorded = record.recorded if record is not None else None
         try:
-            block = ruling_block(explain(result, s.info), self.messages,
-                                 recorded.net if recorded is not None else None, balance_break(result.findings))
+            block = ruling_block(explain(result, s.info), self.messages)
         except ExplainError as err:
             block = {"error": str(err)}
         self.details += 1
@@ -381,22 +381,6 @@ def status_words(status: str, m: Messages) -> str:
     return r_(m, status) if status in ("ok", "void", "not ruled") else status
 
 
-def bottom_line(due: Decimal, paid: Decimal | None, broken: tuple[Decimal, Decimal] | None, m: Messages) -> str:
-    """What the table paid, what the rules give and who is owed what, in one sentence;
-    ``broken``: a recorded balance that does not follow (recorded, what follows)."""
-    if paid is not None and paid != due:
-        message = (N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the player.")
-                   if due > paid else
-                   N_("Bottom line: the table paid {paid}; the rules give {due}; {owed} is owed to the house."))
-        return r_(m, message).format(paid=signed(paid), due=signed(due), owed=fmt(abs(due - paid)))
-    if broken is not None:
-        return r_(m, "Bottom line: the rules give {due}, but the table recorded the balance {balance} where "
-                     "{expected} follows.").format(due=signed(due), balance=fmt(broken[0]), expected=fmt(broken[1]))
-    if paid is None:
-        return r_(m, "Bottom line: the rules give {due}; the table recorded no net.").format(due=signed(due))
-    return r_(m, "Bottom line: the table paid {paid}, as the rules give.").format(paid=signed(paid))
-
-
 def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
     """A small playing card as inline SVG: the rank above its suit, hearts and diamonds
     red; a card not seen (or not a card) is drawn face down with its token."""
@@ -421,8 +405,7 @@ def _parsed(token: str) -> Card | None:
         return None
 
 
-def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = None,
-                 broken: tuple[Decimal, Decimal] | None = None) -> dict[str, Any]:
+def ruling_block(ex: Explanation, m: Messages) -> dict[str, Any]:
     """A disputed round at a glance: its cards as pictures, the two hands and the bottom
     line; the full ruling's text to unfold."""
     from markupsafe import Markup
@@ -444,7 +427,7 @@ def ruling_block(ex: Explanation, m: Messages, recorded_net: Decimal | None = No
     if ex.dealer is not None:
         qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
         hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
-    return {"cards": cards, "hands": hands, "bottom": bottom_line(r.net, recorded_net, broken, m),
+    return {"cards": cards, "hands": hands, "bottom": bottom_words(ex.bottom, m),
             "text": Markup(_cards(RulingText(ex, m).text()))}
 
 

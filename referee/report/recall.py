@@ -12,7 +12,7 @@ from ..audit.explain import ExplainError, Explanation, explain
 from ..i18n import Messages
 from ..recall import Match, Recall, RoundView
 from ..rules.money import fmt, plain, signed
-from .base import balance_break, finding_dict
+from .base import finding_dict
 from .ruling import CATEGORY_WORDS, RulingText, explanation_json
 
 
@@ -82,16 +82,6 @@ def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
         except ExplainError as err:
             out.append((v, str(err)))
     return out
-
-
-def bottom(v: RoundView, m: Messages) -> str:
-    """The target's bottom line: what the table paid, what the rules give, who is owed."""
-    from .html import bottom_line
-
-    if v.ruling is None:
-        return ""
-    return bottom_line(v.ruling.net, v.recorded.net if v.recorded is not None else None,
-                       balance_break(v.findings), m)
 
 
 def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
@@ -164,13 +154,10 @@ def render_text(found: Recall, m: Messages) -> str:
         out.append(tabulate(rows, headers=[r_(m, c) for c in cols], tablefmt="simple", disable_numparse=True,
                             colalign=("right",) + ("left",) * (len(cols) - 1)))
         out.append("")
-        for v, ex in explanations(match):
+        for _, ex in explanations(match):
             if isinstance(ex, str):
                 out += [ex, ""]
                 continue
-            paid = v.recorded.net if v.recorded is not None else None
-            if balance_break(v.findings) and v.ruling is not None and paid in (None, v.ruling.net):
-                out += [bottom(v, m), ""]  # a balance put off: the ruling's own bottom line speaks of the net only
             out += [RulingText(ex, m).text().rstrip("\n"), ""]
     out.append(searched(found, m))
     return "\n".join(out) + "\n"
@@ -222,9 +209,7 @@ def render_html(found: Recall, m: Messages) -> str:
     for match in found.matches:
         rows = [{"cells": cells(v, cols, m), "target": i >= len(match.rows) - match.target}
                 for i, v in enumerate(match.rows)]
-        blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(
-            ex, m, v.recorded.net if v.recorded is not None else None, balance_break(v.findings))
-            for v, ex in explanations(match)]
+        blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(ex, m) for _, ex in explanations(match)]
         recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks})
     return str(env.get_template("recall.html.j2").render(
         lang=m.language, version=__version__, headers=[r_(m, c) for c in cols], recalls=recalls,

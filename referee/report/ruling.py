@@ -13,6 +13,7 @@ from typing import Any, assert_never
 
 from ..audit.codes import CODES
 from ..audit.explain import Explanation, Side
+from ..audit.owed import BottomLine
 from ..i18n import N_, Messages
 from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
@@ -126,17 +127,46 @@ def topic_of(rule: Rule) -> Topic | None:
             assert_never(rule)
 
 
-def bottom_line(ex: Explanation, m: Messages) -> str:
-    """What the table paid, what the rules give and who is owed what, in one sentence."""
-    rules = ex.ruling.net
-    if ex.table_net is None:
-        return m("The record does not say what the table paid; the rules give {rules}.").format(rules=signed(rules))
-    words = {"table": signed(ex.table_net), "rules": signed(rules), "amount": fmt(abs(rules - ex.table_net))}
-    if ex.table_net == rules:
-        return m("The table paid {table}; the rules give {rules}; nobody is owed anything.").format(**words)
-    if ex.table_net < rules:
-        return m("The table paid {table}; the rules give {rules}; {amount} is owed to the player.").format(**words)
-    return m("The table paid {table}; the rules give {rules}; {amount} is owed to the bank.").format(**words)
+PARTY_OWED = {"player": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),
+              "house": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house.")}
+BALANCE_FAVOURS = {
+    "player": N_("The recorded balance {recorded} does not follow: the rules give {expected}; the difference of "
+                 "{amount} favours the player."),
+    "house": N_("The recorded balance {recorded} does not follow: the rules give {expected}; the difference of "
+                "{amount} favours the house."),
+}
+
+
+def bottom_words(bottom: BottomLine, m: Messages) -> str:
+    """The bottom line in words: what the table paid, what the rules give and who is owed
+    what; then, when the recorded balance does not follow, which balance the rules give
+    and whom the difference favours. Every reader (explain, recall, the report) says
+    this same text (the reasoning: docs/ledger.md, "Who is owed")."""
+    words = {"rules": signed(bottom.rules), "table": "" if bottom.paid is None else signed(bottom.paid),
+             "amount": fmt(abs(bottom.owed))}
+    if bottom.paid is None:
+        said = m("The record does not say what the table paid; the rules give {rules}.")
+    elif bottom.owed_to is not None:
+        said = m(PARTY_OWED[bottom.owed_to])
+    elif bottom.balance is not None:  # paid right: "nobody is owed anything" would hide the balance
+        said = m("The table paid {table}, as the rules give.")
+    else:
+        said = m("The table paid {table}; the rules give {rules}; nobody is owed anything.")
+    text = said.format(**words)
+    off = bottom.balance
+    if off is not None:
+        text += " " + m(BALANCE_FAVOURS[off.favours]).format(
+            recorded=fmt(off.recorded), expected=fmt(off.expected), amount=fmt(off.difference))
+    return text
+
+
+def bottom_json(bottom: BottomLine) -> dict[str, Any]:
+    """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house)."""
+    off = bottom.balance
+    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
+            "owed_to": bottom.owed_to,
+            "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
+                                                 "favours": off.favours}}
 
 
 class RulingText:
@@ -158,7 +188,7 @@ class RulingText:
             self.say(m("Round {number}, session {session} ({file}, line {line})").format(
                 number=ex.number, session=ex.session, file=ex.file, line=ex.line))
         self.heading(m("Bottom line"))
-        self.say("  " + bottom_line(ex, m))
+        self.say("  " + bottom_words(ex.bottom, m))
         self.cards()
         if r.outcome == "void":
             self.void()
@@ -457,6 +487,7 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, Any]:
                     "category": line.category.value if line.category else None} for line in r.lines],
         "net": plain(r.net), "staked": plain(r.staked), "returned": plain(r.returned),
         "sections": list(ex.sections),
+        "bottom_line": {**bottom_json(ex.bottom), "text": bottom_words(ex.bottom, m)},
         "findings": [{"code": f.code, "field": f.field, "recorded": plain(f.recorded), "expected": plain(f.expected),
                       "message": f.message} for f in ex.findings],
         "text": RulingText(ex, m).text(),

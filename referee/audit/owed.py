@@ -1,0 +1,105 @@
+"""The bottom line of a round: what the table paid, what the rules give, who is owed.
+
+One typed record (:class:`BottomLine`) that every reader states in its own words:
+``explain`` (its first paragraph), ``recall`` (text, JSON, HTML) and the HTML report
+(a disputed round's summary, the verdict's "owed each way"). Why one function: the
+same round used to be summed up three ways that disagreed (a wrong balance was
+"nobody is owed anything" in one and a broken balance in another). The auditor's
+reasoning is in docs/ledger.md, "Who is owed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from . import codes
+from .results import Finding, RoundResult
+
+Party = Literal["player", "house"]
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceOff:
+    """A recorded balance that follows from neither chain (``P005``): the figure the
+    table recorded and the one the rules give from the last recorded balance."""
+
+    recorded: Decimal
+    expected: Decimal
+
+    @property
+    def difference(self) -> Decimal:
+        """How far the record is from the rules (always more than 0)."""
+        return abs(self.recorded - self.expected)
+
+    @property
+    def favours(self) -> Party:
+        """A balance recorded too high shows the player more than the rules give."""
+        return "player" if self.recorded > self.expected else "house"
+
+
+@dataclass(frozen=True, slots=True)
+class BottomLine:
+    """What a round comes to in money, for the dispute desk."""
+
+    #: The ruled net result (what the rules give).
+    rules: Decimal
+    #: What the table paid in all (its net), when the record says (None: it does not).
+    paid: Decimal | None
+    #: The recorded balance, when it does not follow (None: it does, or is not recorded).
+    balance: BalanceOff | None = None
+
+    @property
+    def owed(self) -> Decimal:
+        """What the rules give less what the table paid: over 0 owed to the player,
+        under 0 to the house; 0 when the record does not say what was paid."""
+        return ZERO if self.paid is None else self.rules - self.paid
+
+    @property
+    def owed_to(self) -> Party | None:
+        return None if self.owed == 0 else "player" if self.owed > 0 else "house"
+
+
+def table_paid(result: RoundResult) -> Decimal | None:
+    """The table's net result for the round: recorded, or made of what it recorded
+    (the total returned less the stakes, or every wager's result); a deal recorded
+    void with no amounts returned the stakes (0)."""
+    record, ruling = result.record, result.ruling
+    if record is None or record.recorded is None or ruling is None:
+        return None
+    recorded = record.recorded
+    if recorded.net is not None:
+        return recorded.net
+    if recorded.returned is not None:
+        return recorded.returned - ruling.staked
+    parts = [getattr(recorded, line.wager.value) for line in ruling.lines]
+    if parts and all(p is not None for p in parts):
+        return sum(parts, ZERO)
+    if recorded.void:
+        return ZERO
+    return None
+
+
+def balance_off(findings: Iterable[Finding]) -> BalanceOff | None:
+    """The round's ``P005``, if any: the checker's ledger chains (audit/ledger.py) judged
+    the recorded balance and found it follows from neither; its ``expected`` is the
+    rules' chain from the last recorded balance, so an earlier wrong payment (its own
+    finding, its own amount owed) is not counted again here."""
+    for f in findings:
+        if f.code == codes.P005 and f.recorded is not None and f.expected is not None:
+            return BalanceOff(Decimal(str(f.recorded)), Decimal(str(f.expected)))
+    return None
+
+
+def bottom_line(result: RoundResult, paid: Decimal | None = None) -> BottomLine | None:
+    """The bottom line of a ruled round (None when it could not be ruled).
+
+    ``paid`` overrides what the record says was paid: a format-2 seat with a wallet
+    was paid what the wallet moved (:func:`referee.audit.explain_table.wallet_net`).
+    """
+    if result.ruling is None:
+        return None
+    return BottomLine(result.ruling.net, table_paid(result) if paid is None else paid, balance_off(result.findings))
