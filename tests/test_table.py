@@ -387,6 +387,9 @@ def test_html_report_of_a_table_owes_counts_and_draws_per_player(tmp_path: Path)
     assert "<svg" in chart and "class=\"no_data\"" not in chart
     assert len(set(re.findall(r'class="series serie-(\d+)', chart))) == 3
     assert all(f">{p}<" in chart for p in ("p-1001", "p-1002", "p-1003"))
+    players = page[page.index('<table class="players">'):page.index("</table>", page.index('<table class="players">'))]
+    owed = {row[0]: row[-2:] for row in (re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in players.split("<tr>")) if row}
+    assert owed == {"p-1001": ["0", "0"], "p-1002": ["161", "0"], "p-1003": ["0", "0"]}
 
 
 def test_html_report_of_a_table_in_french(tmp_path: Path) -> None:

@@ -113,6 +113,8 @@ class _Session:
     #: A live table's running balance per player: (game number or ordinal, computed, recorded).
     balances: dict[str, list[tuple[int, float, float | None]]] = field(default_factory=dict)
     games: int = 0
+    #: A live table's amounts owed per player: [to the player, to the house].
+    owed_by_player: dict[str, list[Decimal]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +210,13 @@ class HtmlReporter(Reporter):
                 self.per_ante[0] += 1
                 self.per_ante[1] += per_ante
                 self.per_ante[2] += per_ante * per_ante
+            mine = s.owed_by_player.setdefault(player, [Decimal(0), Decimal(0)])
             if due > 0:
                 s.owed_player += due
+                mine[0] += due
             else:
                 s.owed_house -= due
+                mine[1] -= due
             points = s.balances.setdefault(player, [])
             if len(s.balances) <= MAX_CHART_PLAYERS:
                 points.append((x, balance, recorded))
@@ -317,12 +322,16 @@ class HtmlReporter(Reporter):
         chart, chart_note = "", ""
         if isinstance(result, TableSessionResult):  # a live table (format 2): its players and totals
             line = table_totals(result, m)
-            players = [[*row[:-1], r_(m, row[-1])] for row in player_rows(result)]
+            zero = [Decimal(0), Decimal(0)]
+            players = [[*row[:-1], r_(m, row[-1]), *map(fmt, s.owed_by_player.get(p.player_id, zero))]
+                       for row, p in zip(player_rows(result), result.players, strict=True)]
             chart, chart_note = _players_chart(s, m)
         else:
             chart = _chart(s, m)
         self.spool.write(self.env.get_template("session.html.j2").render(
-            players=players, player_headers=[r_(m, h) for h in PLAYER_HEADERS], chart_note=chart_note,
+            players=players, chart_note=chart_note,
+            player_headers=[*(r_(m, h) for h in PLAYER_HEADERS), r_(m, "owed to the player"),
+                            r_(m, "owed to the house")],
             anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=chart,
             divergent=[{"number": n, "anchor": a} for _, n, a in s.divergent], divergent_more=s.divergent_more,
             findings=findings, details=s.details, details_more=s.details_more,
