@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -32,8 +31,6 @@ from ..load.records import (
     line_at,
 )
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
-from ..profiles import DEFAULT as DEFAULT_PROFILE
-from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
@@ -56,6 +53,7 @@ from .ledger import (
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
+from .session_header import SessionOpening
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
 Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult
@@ -109,26 +107,12 @@ class Options:
     keep_raw: bool = False
 
 
-class SessionAudit:
+class SessionAudit(SessionOpening[Session]):
     """The running state of one session: numbering, stakes, balances, ledger."""
 
     def __init__(self, record: SessionRecord, options: Options) -> None:
-        self.file = record.source
-        self.findings: list[Finding] = []
-        self.header: Session | None = None
-        self.id = f"{Path(record.source).name}#{record.index + 1}"
-        if record.data is None:
-            self._add(Finding(codes.H001, "the document has no 'session' header", self.file, record.line))
-        else:
-            self.header = self._validate_header(record)
-            if self.header is not None:
-                self.id = self.header.id
-        self.loaded: LoadedProfile | None = None
-        name = options.profile or (self.header.profile if self.header else DEFAULT_PROFILE)
-        try:
-            base = Path(record.source).parent if record.source != "-" else None
-            self.loaded = resolve_profile(name, base)
-        except ProfileError as err:
+        err = self._open(record, options.profile, self._validate_header)
+        if err is not None:
             self._add(Finding(codes.H005, str(err).splitlines()[0], self.file,
                               key_line(record.data, "profile", record.line), field="profile"))
             for problem in err.problems:  # each at its own line of the profile, as a log's findings
@@ -164,11 +148,6 @@ class SessionAudit:
     @property
     def profile(self) -> Profile | None:
         return self.loaded.profile if self.loaded else None
-
-    def _add(self, finding: Finding) -> Finding:
-        finding.session = self.id
-        self.findings.append(finding)
-        return finding
 
     def _validate_header(self, record: SessionRecord) -> Session | None:
         try:

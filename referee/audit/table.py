@@ -18,15 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
 from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
-from ..profiles import DEFAULT as DEFAULT_PROFILE
-from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.cards import CardError, parse_card
 from ..rules.hands import HandValue
 from ..rules.money import fmt, plain
@@ -39,6 +36,7 @@ from .compare import compare_record
 from .ledger import BalanceState, Numbering, advance, judge, number_round, reanchor, stake_check
 from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
+from .session_header import SessionOpening
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -339,30 +337,12 @@ class _OpenGame:
         self.seats: list[tuple[Any, int]] = []
 
 
-class TableAudit:
+class TableAudit(SessionOpening[TableSession]):
     """The running state of one format-2 session."""
 
     def __init__(self, record: SessionRecord, options: Any) -> None:
-        self.file = record.source
-        self.findings: list[Finding] = []
-        self.header: TableSession | None = None
-        self.id = f"{Path(record.source).name}#{record.index + 1}"
-        if record.data is None:
-            self._add(Finding(codes.H001, "the document has no 'session' header", self.file, record.line))
-        else:
-            try:
-                self.header = TableSession.model_validate(record.data)
-                self.id = self.header.id
-            except ValidationError as err:
-                for finding in _validation_findings(err, record.data, self.file, record.line,
-                                                    TABLE_SESSION_FIELDS, "session"):
-                    self._add(finding)
-        self.loaded: LoadedProfile | None = None
-        name = options.profile or (self.header.profile if self.header else DEFAULT_PROFILE)
-        try:
-            base = Path(record.source).parent if record.source != "-" else None
-            self.loaded = resolve_profile(name, base)
-        except ProfileError as err:
+        err = self._open(record, options.profile, self._validate_header)
+        if err is not None:
             line = record.data.line_of("profile") if isinstance(record.data, LineDict) else record.line
             self._add(Finding(codes.H005, str(err), self.file, line, field="profile"))
         header = self.header
@@ -383,10 +363,14 @@ class TableAudit:
     def profile(self) -> Profile | None:
         return self.loaded.profile if self.loaded else None
 
-    def _add(self, finding: Finding) -> Finding:
-        finding.session = self.id
-        self.findings.append(finding)
-        return finding
+    def _validate_header(self, record: SessionRecord) -> TableSession | None:
+        try:
+            return TableSession.model_validate(record.data)
+        except ValidationError as err:
+            for finding in _validation_findings(err, record.data, self.file, record.line,
+                                                TABLE_SESSION_FIELDS, "session"):
+                self._add(finding)
+            return None
 
     # -- records in
 
