@@ -105,3 +105,24 @@ def test_the_record_of_a_bottom_line() -> None:
     assert (over.owed, over.owed_to, over.balance and over.balance.favours) == (Decimal(-3), "house", "house")
     unknown = BottomLine(Decimal(3), None)
     assert (unknown.owed, unknown.owed_to) == (Decimal(0), None)
+
+
+def test_a_live_tables_seats_owe_in_the_report_what_explain_says() -> None:
+    """Format 2: the report's owed-each-way (seat_owed) and explain --game read the same
+    bottom line per seat (what the wallet moved, else the record)."""
+    from referee.audit.checker import Options, audit_source
+    from referee.audit.explain_table import explain_game
+    from referee.audit.table import GameResult
+    from referee.load.inputs import expand
+    from referee.report.table import seat_owed
+
+    source = expand([str(SAMPLES / "table.yaml")])[0]
+    seats = [(g, s) for g in audit_source(source, Options()) if isinstance(g, GameResult)
+             for s in g.seats if s.ruling is not None and s.player_id is not None and g.game is not None]
+    assert len(seats) >= 5
+    owed = []
+    for game, seat in seats:
+        [explained] = explain_game(source, str(game.game), seat.player_id, None, Options())
+        assert explained.bottom.owed == seat_owed(seat)
+        owed.append(explained.bottom.owed)
+    assert any(owed)  # the sample has a seat paid short: not every comparison is 0 == 0

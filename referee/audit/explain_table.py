@@ -10,25 +10,14 @@ and says which game and player it is about.
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal
 
 from ..load.inputs import Source
 from ..models import Round
 from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain
+from .owed import wallet_net
 from .results import RoundResult, SessionInfo
 from .table import GameResult, SeatResult
-
-
-def wallet_net(seat: SeatResult) -> Decimal | None:
-    """What the player actually received, when the seat has a wallet: credits, cancels
-    and refunds less debits. Why this and not the recorded net: the wallet is the money
-    that moved, so it is what the table paid; a record that says otherwise is a finding,
-    not the truth (None when the seat has no wallet)."""
-    moves = seat.record.wallet if seat.record is not None else None
-    if moves is None:
-        return None
-    return sum((-m.amount if m.kind == "debit" else m.amount for m in moves), Decimal(0))
 
 
 def find_seats(source: Source, game: str, player: str | None, session: str | None,

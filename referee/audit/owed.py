@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from . import codes
 from .results import Finding, RoundResult
+
+if TYPE_CHECKING:
+    from ..models import Recorded
+    from ..rules.settlement import Ruling
+    from .table import SeatResult
 
 Party = Literal["player", "house"]
 ZERO = Decimal(0)
@@ -67,12 +72,18 @@ def table_paid(result: RoundResult) -> Decimal | None:
     """The table's net result for the round: recorded, or made of what it recorded
     (the total returned less the stakes, or every wager's result); a deal recorded
     void with no amounts returned the stakes (0)."""
-    record, ruling = result.record, result.ruling
-    if record is None or record.recorded is None or ruling is None:
+    return recorded_paid(result.record.recorded if result.record is not None else None, result.ruling)
+
+
+def recorded_paid(recorded: Recorded | None, ruling: Ruling | None) -> Decimal | None:
+    """What a record says the table paid (see :func:`table_paid`); without a ruling only
+    the recorded net can be read (the stakes are not known)."""
+    if recorded is None:
         return None
-    recorded = record.recorded
     if recorded.net is not None:
         return recorded.net
+    if ruling is None:
+        return None
     if recorded.returned is not None:
         return recorded.returned - ruling.staked
     parts = [getattr(recorded, line.wager.value) for line in ruling.lines]
@@ -81,6 +92,17 @@ def table_paid(result: RoundResult) -> Decimal | None:
     if recorded.void:
         return ZERO
     return None
+
+
+def wallet_net(seat: SeatResult) -> Decimal | None:
+    """What the player actually received, when the seat has a wallet: credits, cancels
+    and refunds less debits. Why this and not the recorded net: the wallet is the money
+    that moved, so it is what the table paid; a record that says otherwise is a finding,
+    not the truth (None when the seat has no wallet)."""
+    moves = seat.record.wallet if seat.record is not None else None
+    if moves is None:
+        return None
+    return sum((-m.amount if m.kind == "debit" else m.amount for m in moves), ZERO)
 
 
 def balance_off(findings: Iterable[Finding]) -> BalanceOff | None:
@@ -98,8 +120,24 @@ def bottom_line(result: RoundResult, paid: Decimal | None = None) -> BottomLine 
     """The bottom line of a ruled round (None when it could not be ruled).
 
     ``paid`` overrides what the record says was paid: a format-2 seat with a wallet
-    was paid what the wallet moved (:func:`referee.audit.explain_table.wallet_net`).
+    was paid what the wallet moved (:func:`wallet_net`).
     """
     if result.ruling is None:
         return None
     return BottomLine(result.ruling.net, table_paid(result) if paid is None else paid, balance_off(result.findings))
+
+
+def seat_bottom_line(seat: SeatResult) -> BottomLine | None:
+    """A format-2 seat's bottom line: paid is what the wallet moved when the seat has
+    one, else what its record says; a cancelled game gives 0 (every stake refunded).
+    None when the seat was not ruled."""
+    if seat.ruling is not None:
+        rules = seat.ruling.net
+    elif seat.cancelled:
+        rules = ZERO
+    else:
+        return None
+    paid = wallet_net(seat)
+    if paid is None:
+        paid = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
+    return BottomLine(rules, paid, balance_off(seat.findings))

@@ -150,19 +150,9 @@ def table_totals(result: TableSessionResult, translate: Callable[[str], str] | N
 
 def seat_owed(seat: SeatResult) -> Decimal:
     """What the rules give the seat minus what the table paid it (positive: owed to the
-    player; negative: to the house). What the table paid is what the wallet moved when
-    the seat has one (credits and refunds less debits, as ``explain`` says), else the
-    recorded net; a cancelled game gives 0. 0 when the seat was not ruled or nothing
-    says what was paid."""
-    from ..audit.explain_table import wallet_net
+    player; negative: to the house): the seat's bottom line (audit/owed.py), 0 when it
+    was not ruled or nothing says what was paid."""
+    from ..audit.owed import seat_bottom_line
 
-    if seat.ruling is not None:
-        due = seat.ruling.net
-    elif seat.cancelled:
-        due = Decimal(0)
-    else:
-        return Decimal(0)
-    paid = wallet_net(seat)
-    if paid is None and seat.record is not None and seat.record.recorded is not None:
-        paid = seat.record.recorded.net
-    return Decimal(0) if paid is None else due - paid
+    bottom = seat_bottom_line(seat)
+    return Decimal(0) if bottom is None else bottom.owed
