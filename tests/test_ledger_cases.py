@@ -383,3 +383,12 @@ def test_a_jsonl_syntax_error_inside_the_line_is_not_called_cut_short(write: Wri
     text = '{"session": {"id": "a", "rounds_agreed": 1}}\n{"round": 1, "ante": 1,, "decision": "fold"}\n'
     (finding,) = [f for f in _findings(write, Case("x", text, (), "s.jsonl")) if f["code"] == "H004"]
     assert finding["message"].startswith("round 1: invalid JSON: Expecting property name")
+
+
+
+def test_a_card_dealt_twice_points_at_its_second_occurrence(write: Write) -> None:
+    """As a token that is not a card: the card's own line, not the ``recorded:`` block's."""
+    text = session(worked(1, "net: 3", (("2♠", "A♥"),)), worked(1), agreed=1)
+    (finding,) = [f for f in _findings(write, Case("x", text, ())) if f["code"] == "V001"]
+    assert finding["line"] == 13 and finding["field"] == "river"
+    assert finding["message"].startswith("round 1: Ah is dealt twice (player and river): the deal is void under §07")

@@ -77,8 +77,9 @@ def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail:
 
 def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
     """For a token that is not a card: its own field, §07, and the card one obvious
-    edit would give (a transcription slip), when there is exactly one."""
-    if ruling.void is None or ruling.void.kind != "bad_card":
+    edit would give (a transcription slip), when there is exactly one. For a card dealt
+    twice: the field of its second occurrence."""
+    if ruling.void is None or ruling.void.kind not in ("bad_card", "duplicate_card"):
         return None
     groups: list[tuple[str, list[str]]] = [("player", list(model.player)), ("flop", list(model.flop))]
     for name in ("turn", "river"):
@@ -87,6 +88,8 @@ def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
             groups.append((name, [token]))
     if model.dealer is not None:
         groups.append(("dealer", list(model.dealer)))
+    if ruling.void.kind == "duplicate_card":
+        return _second_occurrence(groups, ruling.void.reason)
     dealt: set[Card] = set()
     bad: tuple[str, int, str] | None = None
     for name, tokens in groups:
@@ -107,6 +110,23 @@ def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
     fix = one_edit_card(token, dealt)
     slip = f"a transcription slip for {fix}?" if fix is not None else "perhaps a transcription slip"
     return VoidDetail(f"{where} {token!r} is not one of the 52 cards ({slip}): the deal is void under §07", field)
+
+
+def _second_occurrence(groups: list[tuple[str, list[str]]], reason: str) -> VoidDetail | None:
+    seen: set[Card] = set()
+    for name, tokens in groups:
+        for i, token in enumerate(tokens):
+            try:
+                card = parse_card(token)
+            except CardError:
+                continue
+            if card is None:
+                continue
+            if card in seen:
+                field = name if name in ("turn", "river") else f"{name}[{i}]"
+                return VoidDetail(f"{reason}: the deal is void under §07", field)
+            seen.add(card)
+    return None  # pragma: no cover - a duplicate_card void always has a second occurrence
 
 
 _ALPHABET = "23456789TJQKAcdhs♣♦♥♠01"
