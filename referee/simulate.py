@@ -137,6 +137,25 @@ def _decide(settings: Settings, player: list[Card], flop: list[Card], ante: Deci
     return simple_policy(player, flop)
 
 
+def recorded_result(ruling: Ruling, balance: Decimal) -> dict[str, Any]:
+    """A round's ``recorded`` fields as a table would write them, in their order: shared
+    by the single-seat simulation and simulate --seats (simulate_table.py) so that both
+    write the same shape. The bonus is there when one was staked."""
+    recorded: dict[str, Any] = {"outcome": ruling.outcome}
+    if ruling.player_hand is not None:
+        recorded["player_hand"] = ruling.player_hand.category
+    if ruling.dealer_hand is not None:
+        recorded["dealer_hand"] = ruling.dealer_hand.category
+        recorded["dealer_qualified"] = ruling.dealer_qualified
+    recorded["ante"] = plain(ruling.ante)
+    recorded["call"] = plain(ruling.call)
+    if ruling.bonus_stake:
+        recorded["bonus"] = plain(ruling.bonus)
+    recorded["net"] = plain(ruling.net)
+    recorded["balance"] = plain(balance)
+    return recorded
+
+
 class _Session:
     """Deals one session's rounds with its running numbering and balances.
 
@@ -230,19 +249,7 @@ class _Session:
             record["turn"] = str(deal.turn)
             record["river"] = str(deal.river)
             record["dealer"] = [str(c) for c in deal.dealer or ()]
-        recorded: dict[str, Any] = {"void": False, "outcome": ruling.outcome}
-        if ruling.player_hand is not None:
-            recorded["player_hand"] = ruling.player_hand.category
-        if ruling.dealer_hand is not None:
-            recorded["dealer_hand"] = ruling.dealer_hand.category
-            recorded["dealer_qualified"] = ruling.dealer_qualified
-        recorded["ante"] = plain(ruling.ante)
-        recorded["call"] = plain(ruling.call)
-        if deal.bonus:
-            recorded["bonus"] = plain(ruling.bonus)
-        recorded["net"] = plain(ruling.net)
-        recorded["balance"] = plain(self.balance + self.balance_drift)
-        record["recorded"] = recorded
+        record["recorded"] = {"void": False, **recorded_result(ruling, self.balance + self.balance_drift)}
         return record
 
     def _inject(self, kind: str, record: dict[str, Any], number: int, ruling: Ruling) -> None:

@@ -25,8 +25,8 @@ from .audit.codes import FindingCode
 from .rules.cards import DECK, Card
 from .rules.money import dumps, plain
 from .rules.profile import Profile
-from .rules.settlement import Deal, Ruling, settle
-from .simulate import POLICIES, Policy, optimal_policy, simple_policy
+from .rules.settlement import Deal, settle
+from .simulate import POLICIES, Policy, optimal_policy, recorded_result, simple_policy
 
 TABLE_FAULTS: dict[str, tuple[FindingCode, ...]] = {
     "cards_differ": (codes.G001,),  # a second record of the game, a card changed
@@ -182,7 +182,7 @@ class _Table:
             p.balance += ruling.net
             if ruling.returned:
                 wallet.append({"id": self._tx(), "kind": "credit", "amount": plain(ruling.returned)})
-            seat["recorded"] = _recorded(ruling, p.balance)
+            seat["recorded"] = recorded_result(ruling, p.balance)
         seat["wallet"] = wallet
         seat["_returned"] = ruling.returned
         return seat
@@ -232,22 +232,6 @@ class _Table:
 
     def _note(self, game: str, player: str | None, kind: str, code: str) -> None:
         self.s.manifest.append(TableFault(self.id, game, player, kind, code))
-
-
-def _recorded(ruling: Ruling, balance: Decimal) -> dict[str, Any]:
-    recorded: dict[str, Any] = {"outcome": ruling.outcome}
-    if ruling.player_hand is not None:
-        recorded["player_hand"] = ruling.player_hand.category
-    if ruling.dealer_hand is not None:
-        recorded["dealer_hand"] = ruling.dealer_hand.category
-        recorded["dealer_qualified"] = ruling.dealer_qualified
-    recorded["ante"] = plain(ruling.ante)
-    recorded["call"] = plain(ruling.call)
-    if ruling.bonus_stake:
-        recorded["bonus"] = plain(ruling.bonus)
-    recorded["net"] = plain(ruling.net)
-    recorded["balance"] = plain(balance)
-    return recorded
 
 
 def simulate_tables(settings: TableSettings) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
