@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, assert_never
 
 from ..models import Recorded, Round
-from ..rules.cards import Card, CardError, parse_card
+from ..rules.cards import Card, CardError, parse_card, seen_cards
 from ..rules.hands import evaluate
 from ..rules.money import signed
 from ..rules.payout import Rule, Wager
@@ -115,13 +115,7 @@ def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
 def _second_occurrence(groups: list[tuple[str, list[str]]], reason: str) -> VoidDetail | None:
     seen: set[Card] = set()
     for name, tokens in groups:
-        for i, token in enumerate(tokens):
-            try:
-                card = parse_card(token)
-            except CardError:
-                continue
-            if card is None:
-                continue
+        for i, card in seen_cards(tokens):
             if card in seen:
                 field = name if name in ("turn", "river") else f"{name}[{i}]"
                 return VoidDetail(f"{reason}: the deal is void under §07", field)

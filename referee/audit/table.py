@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
 from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
-from ..rules.cards import CardError, parse_card
+from ..rules.cards import CardError, parse_card, seen_cards
 from ..rules.hands import HandValue
 from ..rules.money import fmt, plain
 from ..rules.payout import Rule, Wager
@@ -548,15 +548,7 @@ class TableAudit(SessionOpening[TableSession]):
             ("dealer", model.dealer or ())]
         groups += [(f"player {s.player_id}", s.record.player or ()) for s, _ in seats if s.record is not None]
         for label, tokens in groups:
-            for token in tokens:
-                if token is None:
-                    continue
-                try:
-                    card = parse_card(token)
-                except CardError:
-                    continue
-                if card is None:
-                    continue
+            for _, card in seen_cards(tokens):
                 if card in seen and seen[card] != label:
                     return f"{card} is dealt twice ({seen[card]} and {label})"
                 seen.setdefault(card, label)

@@ -9,7 +9,7 @@ ranks ``V`` (valet), ``D`` (dame), ``R`` (roi).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -163,6 +163,23 @@ def parse_cards(tokens: Iterable[object]) -> list[Card]:
             raise CardError(token, "this card must be known here, not unseen")
         cards.append(card)
     return cards
+
+
+def seen_cards(tokens: Iterable[object]) -> Iterator[tuple[int, Card]]:
+    """Each card that can be read and was seen, with its place among ``tokens``; an
+    unreadable or unseen token is passed over (a finding elsewhere says why). For
+    spotting a card dealt twice, where only readable cards can clash.
+
+    >>> list(seen_cards(["A♠", "??", "1h", "7d"]))
+    [(0, Card('As')), (3, Card('7d'))]
+    """
+    for i, token in enumerate(tokens):
+        try:
+            card = parse_card(token)
+        except CardError:
+            continue
+        if card is not None:
+            yield i, card
 
 
 def rank_char(rank: int) -> str:
