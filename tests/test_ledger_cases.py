@@ -392,3 +392,13 @@ def test_a_card_dealt_twice_points_at_its_second_occurrence(write: Write) -> Non
     (finding,) = [f for f in _findings(write, Case("x", text, ())) if f["code"] == "V001"]
     assert finding["line"] == 13 and finding["field"] == "river"
     assert finding["message"].startswith("round 1: Ah is dealt twice (player and river): the deal is void under §07")
+
+
+def test_a_card_in_a_yaml_block_list_is_found_on_its_own_line(write: Write) -> None:
+    block = "flop:\n      - A♠\n      - 7♦♦\n      - 4♣"
+    text = session(worked(1, "net: 3", (("flop: [A♠, 7♦, 4♣]", block),)), worked(1), agreed=1)
+    (finding,) = _findings(write, Case("x", text, ()))
+    assert finding["code"] == "V001" and finding["field"] == "flop[1]" and finding["line"] == 12
+    dup = session(worked(1, "net: 3", (("flop: [A♠, 7♦, 4♣]", block.replace("7♦♦", "A♥")),)), worked(1), agreed=1)
+    (finding,) = _findings(write, Case("x", dup, ()))
+    assert finding["code"] == "V001" and finding["field"] == "flop[1]" and finding["line"] == 12

@@ -28,6 +28,17 @@ class LineDict(dict[str, Any]):
         return self.lines.get(key, self.line) if isinstance(key, str) else self.line
 
 
+class LineList(list[Any]):
+    """A card list written one item per line (a YAML block list): the line of each item,
+    so a finding on a card points at the card's own line. Flow lists stay plain lists."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, items: list[Any], lines: list[int]) -> None:
+        super().__init__(items)
+        self.lines = lines
+
+
 class OversizedList:
     """Stands for a list too long to be what the format expects (a million cards):
     the loader counts its items instead of keeping them, so memory stays bounded."""
@@ -55,6 +66,8 @@ def line_at(data: object, path: tuple[int | str, ...], default: int) -> int:
             line = node.line_of(key) or line
             node = node.get(key) if isinstance(key, str) else None
         elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            if isinstance(node, LineList):
+                line = node.lines[key] or line
             node = node[key]
             if isinstance(node, LineDict):
                 line = node.line or line

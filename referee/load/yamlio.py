@@ -19,7 +19,7 @@ import yaml
 
 from ..audit import codes
 from ..audit.codes import FindingCode
-from .records import LineDict, OversizedList
+from .records import LineDict, LineList, OversizedList
 
 try:
     from yaml import CSafeLoader as _BaseLoader
@@ -81,6 +81,8 @@ _SCALAR_TAGS = (_STR, _INT, _FLOAT, _NULL, _BOOL, _TIMESTAMP, "!")
 #: Lists that may be long: a session's rounds, a document's sessions. Any other list
 #: (cards, meta) keeps at most this many items; the rest are counted, not stored.
 LONG_LISTS = ("rounds", "sessions", "games", "seats")
+#: Lists whose items' lines are kept when written one per line (at most MAX_LIST_ITEMS).
+CARD_LISTS = ("player", "flop", "dealer")
 MAX_LIST_ITEMS = 1000
 MAX_DEPTH = 64
 MAX_DIGITS = 4000
@@ -166,17 +168,24 @@ class _Builder:
 
     def sequence(self, depth: int, key: str) -> list[Any] | OversizedList:
         items: list[Any] = []
+        lines: list[int] | None = [] if key in CARD_LISTS else None
         get = self.get
         cap = None if key in LONG_LISTS else MAX_LIST_ITEMS
         count = 0
         while True:
             event = get()
             if isinstance(event, yaml.SequenceEndEvent):
-                return items if cap is None or count <= cap else OversizedList(count)
+                if cap is not None and count > cap:
+                    return OversizedList(count)
+                if lines and len(set(lines)) > 1:  # a block list: each card's own line is kept
+                    return LineList(items, lines)
+                return items
             count += 1
             if cap is not None and count > cap:
                 self.skip(event)
             else:
+                if lines is not None:
+                    lines.append(_line_of(event))
                 items.append(self.value(event, depth, ""))
 
     def skip(self, event: yaml.Event) -> None:
