@@ -145,10 +145,6 @@ class SessionAudit(SessionOpening[Session]):
         self.memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
             if self.fast and self.loaded else None
 
-    @property
-    def profile(self) -> Profile | None:
-        return self.loaded.profile if self.loaded else None
-
     def _validate_header(self, record: SessionRecord) -> Session | None:
         try:
             return Session.model_validate(record.data)

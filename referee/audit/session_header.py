@@ -11,6 +11,7 @@ from typing import Generic, Protocol, TypeVar
 from ..load.records import SessionRecord
 from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
+from ..rules.profile import Profile
 from . import codes
 from .results import Finding
 
@@ -53,6 +54,10 @@ class SessionOpening(Generic[H]):
         except ProfileError as err:
             return err
         return None
+
+    @property
+    def profile(self) -> Profile | None:
+        return self.loaded.profile if self.loaded else None
 
     def _add(self, finding: Finding) -> Finding:
         finding.session = self.id

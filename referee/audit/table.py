@@ -359,10 +359,6 @@ class TableAudit(SessionOpening[TableSession]):
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
 
-    @property
-    def profile(self) -> Profile | None:
-        return self.loaded.profile if self.loaded else None
-
     def _validate_header(self, record: SessionRecord) -> TableSession | None:
         try:
             return TableSession.model_validate(record.data)
