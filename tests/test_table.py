@@ -429,3 +429,24 @@ def test_a_second_record_of_a_game_is_not_another_game(tmp_path: Path) -> None:
     _, report = check_json(both)
     ledger = report["sessions"][0]["ledger"]
     assert (ledger["games"], ledger["counted_games"], ledger["cancelled_games"], ledger["seats"]) == (1, 1, 0, 2)
+
+
+def test_a_profile_that_does_not_load_is_worded_as_in_format_1(tmp_path: Path) -> None:
+    vivo = (Path(__file__).parents[1] / "referee" / "data" / "profiles" / "vivo.yaml").read_text(encoding="utf-8")
+    bad = vivo.replace("call_multiple: 2", "call_multiple: -2").replace("fixed_stakes: true", "fixed_stake: true")
+    put(tmp_path, "house.yaml", bad)
+    round1 = {"round": 1, "ante": 1, "decision": "fold", **DEAL}
+    one = put(tmp_path, "one.json", json.dumps({"session": {"id": "S", "profile": "house.yaml"}, "rounds": [round1]},
+                                                ensure_ascii=False))
+    two = put(tmp_path, "two.json", doc([{"game": "g1", **DEAL, "seats": [seat("p1")]}], profile="house.yaml"))
+
+    def h005(path: str) -> list[tuple[str, str, int]]:
+        _, report = check_json(path)
+        return [(f["message"], Path(f["file"]).name, f["line"]) for s in report["sessions"] for f in s["findings"]
+                if f["code"] == "H005"]
+
+    format1, format2 = h005(one), h005(two)
+    assert len(format1) == 3 and format1[0][0].endswith("house.yaml is not valid (2 problems):")
+    assert [m for m, *_ in format2] == [m for m, *_ in format1]
+    assert format2[1:] == format1[1:] and {f for _, f, _ in format2[1:]} == {"house.yaml"}
+    assert format2[0][1] == "two.json"

@@ -27,7 +27,6 @@ from ..load.records import (
     RoundRecord,
     SeatRecord,
     SessionRecord,
-    key_line,
     line_at,
 )
 from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
@@ -53,7 +52,7 @@ from .ledger import (
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
-from .session_header import SessionOpening
+from .session_header import SessionOpening, check_stake_units
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
 Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult
@@ -113,11 +112,7 @@ class SessionAudit(SessionOpening[Session]):
     def __init__(self, record: SessionRecord, options: Options) -> None:
         err = self._open(record, options.profile, self._validate_header)
         if err is not None:
-            self._add(Finding(codes.H005, str(err).splitlines()[0], self.file,
-                              key_line(record.data, "profile", record.line), field="profile"))
-            for problem in err.problems:  # each at its own line of the profile, as a log's findings
-                self._add(Finding(codes.H005, f"profile: {problem.message}", problem.file, problem.line,
-                                  field="profile"))
+            self._profile_failed(err, record)
         self.info = SessionInfo(
             self.id, self.file, record.line,
             self.loaded.profile.name if self.loaded else None,
@@ -293,12 +288,7 @@ class SessionAudit(SessionOpening[Session]):
         self.ledger.invalid_rounds += 1
 
     def _check_stakes(self, model: Round, profile: Profile, ruling: Ruling, emit: _Emitter) -> None:
-        for name, amount in (("ante", model.ante), ("bonus", model.bonus), ("call", model.call)):
-            if amount is not None and amount % profile.stake_increment:
-                emit(codes.S008, f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
-                     f"{fmt(profile.stake_increment)}", name, None, amount)
-        if model.ante <= 0:
-            emit(codes.S008, "the Ante stake must be more than 0", "ante", None, model.ante)
+        check_stake_units(model.ante, model.bonus, model.call, profile.stake_increment, emit)
         if model.call is not None and model.call != ruling.call_stake:
             if model.decision == "fold":
                 emit(codes.S001, f"Call stake {fmt(model.call)} on a fold: a fold places no Call stake",

@@ -5,14 +5,17 @@ piece of code decides the session's id, its header findings and its profile."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from ..load.records import SessionRecord
+from ..load.records import SessionRecord, key_line
 from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
+from ..rules.money import fmt
 from ..rules.profile import Profile
 from . import codes
+from .codes import FindingCode
 from .results import Finding
 
 
@@ -25,6 +28,24 @@ class _Header(Protocol):
 
 
 H = TypeVar("H", bound=_Header)
+
+
+class Emit(Protocol):
+    """How each format reports a finding on the record being audited."""
+
+    def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None: ...
+
+
+def check_stake_units(ante: Decimal, bonus: Decimal | None, call: Decimal | None, increment: Decimal,
+                      emit: Emit) -> None:
+    """S008, the same in both formats: every stake a multiple of the profile's
+    increment, and an Ante more than 0 (a round's and a seat's stakes alike)."""
+    for name, amount in (("ante", ante), ("bonus", bonus), ("call", call)):
+        if amount is not None and amount % increment:
+            emit(codes.S008, f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
+                 f"{fmt(increment)}", name, None, amount)
+    if ante <= 0:
+        emit(codes.S008, "the Ante stake must be more than 0", "ante", None, ante)
 
 
 class SessionOpening(Generic[H]):
@@ -54,6 +75,16 @@ class SessionOpening(Generic[H]):
         except ProfileError as err:
             return err
         return None
+
+    def _profile_failed(self, err: ProfileError, record: SessionRecord) -> None:
+        """H005 for a profile that does not load, worded alike in both formats: the
+        error's first line at the header's ``profile`` key, then one finding per
+        problem at its own line of the profile file (as a log's findings)."""
+        self._add(Finding(codes.H005, str(err).splitlines()[0], self.file,
+                          key_line(record.data, "profile", record.line), field="profile"))
+        for problem in err.problems:
+            self._add(Finding(codes.H005, f"profile: {problem.message}", problem.file, problem.line,
+                              field="profile"))
 
     @property
     def profile(self) -> Profile | None:

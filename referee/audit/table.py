@@ -36,7 +36,7 @@ from .compare import compare_record
 from .ledger import BalanceState, Numbering, advance, judge, number_round, reanchor, stake_check
 from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
-from .session_header import SessionOpening
+from .session_header import SessionOpening, check_stake_units
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -343,8 +343,7 @@ class TableAudit(SessionOpening[TableSession]):
     def __init__(self, record: SessionRecord, options: Any) -> None:
         err = self._open(record, options.profile, self._validate_header)
         if err is not None:
-            line = record.data.line_of("profile") if isinstance(record.data, LineDict) else record.line
-            self._add(Finding(codes.H005, str(err), self.file, line, field="profile"))
+            self._profile_failed(err, record)
         header = self.header
         self.info = TableSessionInfo(
             self.id, self.file, record.line, self.loaded.profile.name if self.loaded else None,
@@ -571,12 +570,7 @@ class TableAudit(SessionOpening[TableSession]):
         seat.recorded_balance = record.recorded.balance if record.recorded else None
 
     def _check_stakes(self, seat: Seat, profile: Profile, player: _Player, emit: _Emit) -> None:
-        for name, amount in (("ante", seat.ante), ("bonus", seat.bonus), ("call", seat.call)):
-            if amount is not None and amount % profile.stake_increment:
-                emit(codes.S008, f"{name} stake {fmt(amount)} is not a multiple of the profile's stake increment "
-                     f"{fmt(profile.stake_increment)}", name, None, amount)
-        if seat.ante <= 0:
-            emit(codes.S008, "the Ante stake must be more than 0", "ante", None, seat.ante)
+        check_stake_units(seat.ante, seat.bonus, seat.call, profile.stake_increment, emit)
         if seat.call is not None and seat.call != seat.ante * profile.call_multiple:
             emit(codes.S001, f"Call stake {fmt(seat.call)} is not {fmt(profile.call_multiple)} × Ante "
                  f"{fmt(seat.ante)}", "call", seat.ante * profile.call_multiple, seat.call)
