@@ -450,3 +450,17 @@ def test_a_profile_that_does_not_load_is_worded_as_in_format_1(tmp_path: Path) -
     assert [m for m, *_ in format2] == [m for m, *_ in format1]
     assert format2[1:] == format1[1:] and {f for _, f, _ in format2[1:]} == {"house.yaml"}
     assert format2[0][1] == "two.json"
+
+
+def test_one_mistyped_game_number_is_one_finding_as_in_format_1(tmp_path: Path) -> None:
+    def games(numbers: list[int]) -> list[dict[str, Any]]:
+        return [{"game": f"g{i}", "round": n, **DEAL, "seats": [seat("p1")]} for i, n in enumerate(numbers, 1)]
+
+    _, report = check_json(put(tmp_path, "m.yaml", doc(games([1, 2, 7, 4, 5]))))
+    session = report["sessions"][0]
+    assert [(f["code"], f["game"], f["message"]) for f in session["findings"]] == [
+        ("S009", "g3", "game g3: round number 7 where 3 was expected (round 4 follows)")]
+    assert [g["game"] for g in session["games"]] == ["g1", "g2", "g3", "g4", "g5"]  # the held game keeps its place
+    # a real gap (the next number goes on from the odd one) and a skip at the end keep their own verdicts
+    _, report = check_json(put(tmp_path, "g.jsonl", jsonl(games([1, 2, 5, 6, 9]))))
+    assert [(f["code"], f["game"]) for f in report["sessions"][0]["findings"]] == [("S004", "g3"), ("S004", "g5")]

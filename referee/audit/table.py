@@ -33,7 +33,17 @@ from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record
-from .ledger import BalanceState, Numbering, advance, judge, number_round, reanchor, stake_check
+from .ledger import (
+    BalanceState,
+    HeldNumber,
+    Numbering,
+    advance,
+    judge,
+    number_or_hold,
+    reanchor,
+    settle_held,
+    stake_check,
+)
 from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
 from .session_header import SessionOpening, check_stake_units
@@ -337,6 +347,18 @@ class _OpenGame:
         self.seats: list[tuple[Any, int]] = []
 
 
+@dataclass(slots=True)
+class _HeldGame:
+    """A game held back for its number's verdict (as format 1 holds a round), and
+    where that finding goes among the game's and the session's findings."""
+
+    number: HeldNumber
+    result: GameResult
+    emit: _Emit
+    at_game: int
+    at_session: int
+
+
 class TableAudit(SessionOpening[TableSession]):
     """The running state of one format-2 session."""
 
@@ -355,6 +377,8 @@ class TableAudit(SessionOpening[TableSession]):
         self.counts = GameCounts()
         self.open: _OpenGame | None = None
         self.numbering = Numbering()
+        self.held: _HeldGame | None = None
+        self.released: list[GameResult] = []
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
 
@@ -381,12 +405,23 @@ class TableAudit(SessionOpening[TableSession]):
                               record.source, record.line))
 
     def flush(self) -> Iterator[GameResult]:
+        """The open game's result, after the held one it settles (a game that gives no
+        number to judge by lets the held game's default verdict stand)."""
         if self.open is not None:
             game, self.open = self.open, None
-            yield self._finish(game)
+            result = self._finish(game)
+            if self.held is not None and self.held.result is not result:
+                self._settle(None)
+            out, self.released = self.released, []
+            yield from out
+            if self.held is None or self.held.result is not result:
+                yield result
 
     def close(self) -> Iterator[GameResult | TableSessionResult]:
         yield from self.flush()
+        self._settle(None)
+        out, self.released = self.released, []
+        yield from out
         self.ledger.opening_balance = sum((p.ledger.opening_balance for p in self.players.values()), ZERO)
         self.ledger.closing_balance = sum((p.ledger.closing_balance for p in self.players.values()), ZERO)
         recorded = [p.ledger.recorded_closing_balance for p in self.players.values()]
@@ -639,15 +674,34 @@ class TableAudit(SessionOpening[TableSession]):
         player.chain = reanchor(player.chain, recorded.balance, broken is not None, None)
 
     def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
-        """The table's sequence, when recorded: a second record of a game is not a new number."""
+        """The table's sequence, when recorded: a second record of a game is not a new number.
+        A number that is off is held until the next game's number is seen, as in format 1
+        (ledger.number_or_hold): one mistyped number is one finding."""
         assert result.game is not None
         again = result.game in self.seen_games
         self.seen_games.add(result.game)
         if model.round is None or again:
+            self._settle(None)
             return
-        found = number_round(self.numbering, model.round, False, void)
+        self._settle(model.round)
+        found, held = number_or_hold(self.numbering, model.round, False, void)
         if found is not None:
             emit(found.code, found.message, "round", found.expected, model.round)
+        if held is not None:
+            self.held = _HeldGame(held, result, emit, len(result.findings), len(self.findings))
+
+    def _settle(self, following: int | None) -> None:
+        """The held game's finding, put where its number finding would have gone."""
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        found = settle_held(self.numbering, held.number, following)
+        held.emit(found.code, found.message, "round", found.expected, held.number.number)
+        finding = held.result.findings.pop()
+        held.result.findings.insert(held.at_game, finding)
+        self.findings.pop()
+        self.findings.insert(held.at_session, finding)
+        self.released.append(held.result)
 
     def _player(self, player_id: str) -> _Player:
         player = self.players.get(player_id)
