@@ -39,7 +39,6 @@ from .compare import compare_record, void_detail
 from .fast import memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
 from .ledger import (
-    HeldNumber,
     Numbering,
     advance,
     judge,
@@ -47,12 +46,11 @@ from .ledger import (
     number_or_hold,
     number_round,
     reanchor,
-    settle_held,
     stake_check,
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
-from .session_header import SessionOpening, check_stake_units
+from .session_header import Held, SessionOpening, check_stake_units, release_held
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
 Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult
@@ -73,17 +71,6 @@ def round_number(data: Any) -> int | None:
         found = _DIGITS.fullmatch(value)
         return int(found.group(1)) if found and int(found.group(1)) <= MAX_ROUND else None
     return None
-
-
-@dataclass(slots=True)
-class _Held:
-    """A round held back for its number's verdict, and where that finding goes."""
-
-    number: HeldNumber
-    result: RoundResult
-    data: Any
-    at_round: int
-    at_session: int
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -127,7 +114,7 @@ class SessionAudit(SessionOpening[Session]):
         # As the table kept it: anchored by the opening balance, else by the first recorded one.
         self.chain = ledger_opening(self.header.opening_balance if self.header else None)
         self.numbering = Numbering()
-        self.held: _Held | None = None
+        self.held: Held[RoundResult] | None = None
         self.released: list[RoundResult] = []
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
@@ -174,21 +161,14 @@ class SessionAudit(SessionOpening[Session]):
         if found is not None:
             _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
         if held is not None:
-            self.held = _Held(held, result, data, len(result.findings), len(self.findings))
+            self.held = Held(held, result, _Emitter(self, result, data), len(result.findings), len(self.findings))
 
     def _settle(self, following: int | None) -> None:
         """The held round's finding, put where number findings go among its own (first)."""
         if self.held is None:
             return
         held, self.held = self.held, None
-        found = settle_held(self.numbering, held.number, following)
-        _Emitter(self, held.result, held.data)(found.code, found.message, "round", found.expected,
-                                                held.number.number)
-        finding = held.result.findings.pop()
-        held.result.findings.insert(held.at_round, finding)
-        self.findings.pop()
-        self.findings.insert(held.at_session, finding)
-        self.released.append(held.result)
+        self.released.append(release_held(held, self.numbering, following, self.findings))
 
     def _audit_round(self, record: RoundRecord) -> RoundResult:
         data = record.data

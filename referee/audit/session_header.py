@@ -5,6 +5,7 @@ piece of code decides the session's id, its header findings and its profile."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -16,6 +17,7 @@ from ..rules.money import fmt
 from ..rules.profile import Profile
 from . import codes
 from .codes import FindingCode
+from .ledger import HeldNumber, Numbering, settle_held
 from .results import Finding
 
 
@@ -34,6 +36,40 @@ class Emit(Protocol):
     """How each format reports a finding on the record being audited."""
 
     def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None: ...
+
+
+class _HasFindings(Protocol):
+    @property
+    def findings(self) -> list[Finding]: ...
+
+
+R = TypeVar("R", bound=_HasFindings)
+
+
+@dataclass(slots=True)
+class Held(Generic[R]):
+    """A round (format 1) or game (format 2) held back for its number's verdict, the
+    emitter of its findings, and where that finding goes among its own findings and
+    the session's."""
+
+    number: HeldNumber
+    result: R
+    emit: Emit
+    at_result: int
+    at_session: int
+
+
+def release_held(held: Held[R], numbering: Numbering, following: int | None,
+                 session_findings: list[Finding]) -> R:
+    """Settle a held number (``ledger.settle_held``) and put its finding where number
+    findings go: first among the record's own, at its place among the session's."""
+    found = settle_held(numbering, held.number, following)
+    held.emit(found.code, found.message, "round", found.expected, held.number.number)
+    finding = held.result.findings.pop()
+    held.result.findings.insert(held.at_result, finding)
+    session_findings.pop()
+    session_findings.insert(held.at_session, finding)
+    return held.result
 
 
 def check_stake_units(ante: Decimal, bonus: Decimal | None, call: Decimal | None, increment: Decimal,

@@ -35,18 +35,16 @@ from .codes import FindingCode
 from .compare import compare_record
 from .ledger import (
     BalanceState,
-    HeldNumber,
     Numbering,
     advance,
     judge,
     number_or_hold,
     reanchor,
-    settle_held,
     stake_check,
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
-from .session_header import SessionOpening, check_stake_units
+from .session_header import Held, SessionOpening, check_stake_units, release_held
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -347,18 +345,6 @@ class _OpenGame:
         self.seats: list[tuple[Any, int]] = []
 
 
-@dataclass(slots=True)
-class _HeldGame:
-    """A game held back for its number's verdict (as format 1 holds a round), and
-    where that finding goes among the game's and the session's findings."""
-
-    number: HeldNumber
-    result: GameResult
-    emit: _Emit
-    at_game: int
-    at_session: int
-
-
 class TableAudit(SessionOpening[TableSession]):
     """The running state of one format-2 session."""
 
@@ -377,7 +363,7 @@ class TableAudit(SessionOpening[TableSession]):
         self.counts = GameCounts()
         self.open: _OpenGame | None = None
         self.numbering = Numbering()
-        self.held: _HeldGame | None = None
+        self.held: Held[GameResult] | None = None
         self.released: list[GameResult] = []
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
@@ -688,20 +674,14 @@ class TableAudit(SessionOpening[TableSession]):
         if found is not None:
             emit(found.code, found.message, "round", found.expected, model.round)
         if held is not None:
-            self.held = _HeldGame(held, result, emit, len(result.findings), len(self.findings))
+            self.held = Held(held, result, emit, len(result.findings), len(self.findings))
 
     def _settle(self, following: int | None) -> None:
         """The held game's finding, put where its number finding would have gone."""
         if self.held is None:
             return
         held, self.held = self.held, None
-        found = settle_held(self.numbering, held.number, following)
-        held.emit(found.code, found.message, "round", found.expected, held.number.number)
-        finding = held.result.findings.pop()
-        held.result.findings.insert(held.at_game, finding)
-        self.findings.pop()
-        self.findings.insert(held.at_session, finding)
-        self.released.append(held.result)
+        self.released.append(release_held(held, self.numbering, following, self.findings))
 
     def _player(self, player_id: str) -> _Player:
         player = self.players.get(player_id)
