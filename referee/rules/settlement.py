@@ -9,7 +9,7 @@ one place where a round is settled.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
@@ -95,6 +95,14 @@ class Ruling:
     dealer_hand: HandValue | None = None
     bonus_hand: HandValue | None = None
     dealer_qualified: bool | None = None
+    #: The round's net result and everything staked: sums of the lines, taken once
+    #: here because every reader (checks, ledger, reports) asks for them.
+    net: Decimal = field(init=False, repr=False, compare=False)
+    staked: Decimal = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "net", sum((line.result for line in self.lines), ZERO))
+        object.__setattr__(self, "staked", sum((line.stake for line in self.lines), ZERO))
 
     def line(self, wager: Wager) -> Line | None:
         """The wager's line, or None when it was not staked."""
@@ -134,14 +142,6 @@ class Ruling:
     @property
     def bonus_stake(self) -> Decimal:
         return self._stake(Wager.BONUS)
-
-    @property
-    def net(self) -> Decimal:
-        return sum((line.result for line in self.lines), ZERO)
-
-    @property
-    def staked(self) -> Decimal:
-        return sum((line.stake for line in self.lines), ZERO)
 
     @property
     def returned(self) -> Decimal:
