@@ -25,11 +25,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .audit import codes
 from .audit.checker import Event, Options, audit_reading, audit_records
+from .audit.lane import CleanRounds
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from .audit.table import GameFingerprint, GameIndex, GameResult, TableSessionResult
 from .errors import UserError
@@ -75,7 +76,16 @@ class RenderedGame:
     fingerprint: GameFingerprint
 
 
-Item = Event | Rendered | RenderedRounds | RenderedGame
+@dataclass(frozen=True, slots=True)
+class RenderedClean:
+    """A batch of the fast lane's clean rounds as the reporters keep it: each
+    reporter's payload for the whole batch, in their order, and how many rounds."""
+
+    payloads: tuple[Any, ...]
+    count: int
+
+
+Item = Event | Rendered | RenderedRounds | RenderedGame | RenderedClean
 
 
 @dataclass(slots=True)
@@ -100,6 +110,7 @@ def audit_stream(sources: list[Source], options: Options, reporters: list[Report
                  note: Callable[[str], None] | None = None) -> Stream:
     """The events of an audit, in processes when it pays (``note`` hears why not when
     they cannot start)."""
+    options = replace(options, batches=True)  # dispatch takes the lane's clean rounds in batches
     sizes = [_size(s) for s in sources]
     total = sum(sizes)
     worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources)
@@ -139,6 +150,16 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
                 r.take_game(payload)
             if progress is not None:
                 progress.tick()
+        elif isinstance(event, CleanRounds):
+            for r in reporters:
+                r.take_clean(r.clean_payload(event))
+            if progress is not None:
+                progress.tick(len(event))
+        elif isinstance(event, RenderedClean):
+            for r, payload in zip(reporters, event.payloads, strict=True):
+                r.take_clean(payload)
+            if progress is not None:
+                progress.tick(event.count)
         elif isinstance(event, RenderedRounds):
             for r, payloads in zip(reporters, event.payloads, strict=True):
                 take = r.take_round
@@ -296,7 +317,9 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
                 payloads.append(r.round_payload(event))
             continue
         run = None
-        if isinstance(event, GameResult):
+        if isinstance(event, CleanRounds):
+            out.append(RenderedClean(tuple(r.clean_payload(event) for r in reporters), len(event)))
+        elif isinstance(event, GameResult):
             out.append(RenderedGame(tuple(r.game_payload(event) for r in reporters), event.fingerprint))
         else:
             out.append(event)

@@ -23,6 +23,7 @@ from ..load.records import (
     GameRecord,
     LoadProblem,
     OversizedList,
+    PlainRound,
     Record,
     RoundRecord,
     SeatRecord,
@@ -33,12 +34,14 @@ from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
-from . import codes
+from . import codes, lane
 from .codes import FindingCode
 from .compare import compare_record, void_detail
-from .fast import memo_for, plain_round, verify_model, verify_ruling
+from .fast import FastPathMismatch, memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
+from .lane import CleanRound, CleanRounds
 from .ledger import (
+    BalanceState,
     Numbering,
     advance,
     judge,
@@ -53,7 +56,7 @@ from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, Sessi
 from .session_header import Held, SessionOpening, check_stake_units, release_held
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
-Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult
+Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult | CleanRounds
 ZERO = Decimal(0)
 
 
@@ -91,6 +94,9 @@ class Options:
 
     profile: str | None = None
     keep_raw: bool = False
+    #: Clean rounds of the fast lane travel in :class:`CleanRounds` batches (for the
+    #: reporters' pipeline); otherwise each becomes a :class:`RoundResult` event.
+    batches: bool = False
 
 
 class SessionAudit(SessionOpening[Session]):
@@ -112,20 +118,59 @@ class SessionAudit(SessionOpening[Session]):
         self.ledger = Ledger(opening_balance=opening, closing_balance=opening)
         self.balance = opening  # by the rules
         # As the table kept it: anchored by the opening balance, else by the first recorded one.
-        self.chain = ledger_opening(self.header.opening_balance if self.header else None)
+        # The fast lane keeps its single anchor as (balance, round) until someone reads the chain.
+        self.lane_anchor: tuple[Decimal, int] | None = None
+        self.chain_state = ledger_opening(self.header.opening_balance if self.header else None)
         self.numbering = Numbering()
         self.held: Held[RoundResult] | None = None
         self.released: list[RoundResult] = []
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
-        self.last_result: RoundResult | None = None
+        self.last_result: RoundResult | CleanRound | None = None
+        self.last_plain: PlainRound | None = None  # the lane's last round, read in full only if needed
         self.table_voided_number: int | None = None
         self.keep_raw = options.keep_raw
         # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
         self.fast = None if fast_mode() == "off" else fast_mode()
         self.memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
             if self.fast and self.loaded else None
+        self.lane = lane.lane_memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
+            if self.fast and self.loaded and not self.keep_raw else None
+        # What the lane asks of the session on every round, asked once.
+        self.lane_fixed = bool(self.loaded and self.loaded.profile.fixed_stakes)
+        self.lane_funds = bool(self.loaded and self.loaded.profile.call_requires_funds and self.header is not None
+                               and self.header.opening_balance is not None)
+
+    @property
+    def chain(self) -> BalanceState:
+        """The balance chain as the table kept it (``docs/ledger.md``)."""
+        if self.lane_anchor is not None:
+            balance, number = self.lane_anchor
+            self.chain_state = reanchor(BalanceState(), balance, False, number)
+            self.lane_anchor = None
+        return self.chain_state
+
+    @chain.setter
+    def chain(self, state: BalanceState) -> None:
+        self.chain_state = state
+        self.lane_anchor = None
+
+    def audit_plain(self, record: PlainRound) -> CleanRound | list[RoundResult]:
+        """A round the fast decode read: on the lane when it is provably clean, else
+        through the full audit (the reader's own reading of the line)."""
+        clean = lane.decide(self, record) if self.lane is not None else None
+        if clean is not None and self.fast != "verify":
+            lane.commit(self, clean, record)
+            return clean
+        full = record.full()
+        if not isinstance(full, RoundRecord):
+            raise FastPathMismatch(f"line {record.line}: the fast decode read a line the reader refuses")
+        before = lane.snapshot(self) if clean is not None else None
+        results = self.audit_round(full)
+        if clean is not None:
+            lane.verify(self, clean, results, before, record)
+        return results
 
     def _validate_header(self, record: SessionRecord) -> Session | None:
         try:
@@ -174,11 +219,17 @@ class SessionAudit(SessionOpening[Session]):
         data = record.data
         number = round_number(data)
         result = RoundResult(number, record.source, record.line, self.id, raw=data if self.keep_raw else None)
+        if self.last_plain is not None:  # the previous round took the lane: its mapping, read now
+            previous = self.last_plain.full()
+            self.last_data = previous.data if isinstance(previous, RoundRecord) else None
+            self.last_plain = None
         repeated = (data is not None and data == self.last_data and isinstance(data, dict)
                     and _same(data, self.last_data))
         self.last_data = data
         if repeated:
             last = self.last_result
+            if isinstance(last, CleanRound):
+                last = self.last_result = last.result()
             result.copy_of = last.copy_of or last if last is not None else None
             self.last_result = result
             return self._repeated(result, number)
@@ -470,7 +521,30 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
     """Audit a stream of records (one file's or a chunk's) in order; format-2 sessions
     (games and seats) go to :class:`referee.audit.table.TableAudit`."""
     current: SessionAudit | TableAudit | None = None
+    batch = CleanRounds()
     for record in settle_formats(records):
+        if type(record) is PlainRound:
+            if type(current) is SessionAudit:
+                done = current.audit_plain(record)
+                if type(done) is CleanRound:
+                    if not options.batches:
+                        yield done.result()
+                        continue
+                    batch.append(done)
+                    if len(batch) >= BATCH:
+                        yield batch
+                        batch = CleanRounds()
+                    continue
+                if batch:
+                    yield batch
+                    batch = CleanRounds()
+                yield from done  # type: ignore[misc]
+                continue
+            record = record.full()
+        assert not isinstance(record, PlainRound)
+        if batch:
+            yield batch
+            batch = CleanRounds()
         if isinstance(current, TableAudit) and isinstance(record, (GameRecord, SeatRecord, RoundRecord)):
             yield from current.take(record)
         elif isinstance(record, RoundRecord):
@@ -496,8 +570,14 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
             yield Finding(record.code, record.message, record.source, record.line)
         else:
             yield from _problem(record, current)
+    if batch:
+        yield batch
     if current is not None:
         yield from _close(current)
+
+
+#: Clean rounds a batch holds at most (a batch is one event, one pickle under ``--jobs``).
+BATCH = 1000
 
 
 def _close(current: SessionAudit | TableAudit) -> Iterator[Event]:

@@ -7,8 +7,9 @@ finding can point at the line of the very field it is about.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..audit import codes
 from ..audit.codes import FindingCode
@@ -135,4 +136,25 @@ class LoadProblem:
     ends_session: bool = False
 
 
-Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem
+class PlainRound:
+    """A JSON Lines round line the fast decode read (``referee.load.plain``): its bytes
+    and its struct. The fast lane audits it from the struct; anything else asks for
+    :meth:`full`, the reader's own reading of the same bytes, so a line is never read
+    two ways."""
+
+    __slots__ = ("fast", "line", "raw", "source")
+
+    #: The JSON Lines reader's reading of one round line (set by that reader).
+    reread: ClassVar[Callable[[str, int, bytes], RoundRecord | LoadProblem]]
+
+    def __init__(self, source: str, line: int, raw: bytes, fast: Any) -> None:
+        self.source = source
+        self.line = line
+        self.raw = raw
+        self.fast = fast
+
+    def full(self) -> RoundRecord | LoadProblem:
+        return PlainRound.reread(self.source, self.line, self.raw)
+
+
+Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem | PlainRound

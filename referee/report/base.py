@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from .. import __version__
 from ..audit import codes
 from ..audit.codes import CODES
+from ..audit.lane import CleanRounds
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult
 from ..rules.money import plain
@@ -42,6 +43,21 @@ class Reporter:
 
     def take_round(self, payload: Any) -> None:
         """Add one round's payload to the report, in file order."""
+
+    def clean_payload(self, rounds: CleanRounds) -> Any:
+        """What this format keeps of a batch of the fast lane's clean rounds; pure, like
+        :meth:`round_payload`. By default each round's full result goes through
+        :meth:`round_payload` (a format that keeps nothing of a round skips even that);
+        a format on the hot path writes straight from the rounds' shared settlements."""
+        if type(self).round_payload is Reporter.round_payload:
+            return None
+        return [self.round_payload(r.result()) for r in rounds]
+
+    def take_clean(self, payload: Any) -> None:
+        """Add a batch's payload (see :meth:`clean_payload`), in file order."""
+        if payload is not None:
+            for one in payload:
+                self.take_round(one)
 
     def game_payload(self, result: GameResult) -> Any:
         """What this format keeps of a format-2 game (its seats included); pure, like

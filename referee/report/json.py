@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..audit.fast import SHARED_LINES
+from ..audit.lane import CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionInfo, TableSessionResult
 from ..rules.money import dumps, plain
@@ -41,12 +42,17 @@ def _templated(result: RoundResult, ruling: Ruling) -> str:
     are its own. The tests compare both ways byte for byte."""
     middle = _MIDDLE.get(id(ruling.lines))
     if middle is None:
-        whole = round_dict(result)
-        part = {k: whole[k] for k in ("outcome", "void_reason", "player_hand", "dealer_hand", "dealer_qualified",
-                                      "settlement")}
-        middle = _MIDDLE[id(ruling.lines)] = _dump(part)[1:-1]
+        middle = _MIDDLE[id(ruling.lines)] = _middle(result)
     return (f'{{"round":{result.number},"line":{result.line},{middle},"balance":{_number(result.balance)},'
             f'"recorded_balance":{_number(result.recorded_balance)},"findings":[]}}')
+
+
+def _middle(result: RoundResult) -> str:
+    """What a round's line says of its settlement (outcome to settlement), unbraced."""
+    whole = round_dict(result)
+    part = {k: whole[k] for k in ("outcome", "void_reason", "player_hand", "dealer_hand", "dealer_qualified",
+                                  "settlement")}
+    return _dump(part)[1:-1]
 
 
 def _number(amount: Decimal | None) -> str:
@@ -86,6 +92,23 @@ class JsonReporter(Reporter):
     def take_round(self, payload: Any) -> None:
         self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
+
+    def clean_payload(self, rounds: CleanRounds) -> Any:
+        """The lines of a batch of clean rounds: each settlement's part written once
+        (per lane entry), each round's own number, line and balances around it."""
+        lines = []
+        for r in rounds:
+            middle = r.entry.views.get("json")
+            if middle is None:
+                middle = r.entry.views["json"] = _middle(r.result())
+            lines.append(f'{{"round":{r.number},"line":{r.line},{middle},"balance":{_number(r.balance)},'
+                         f'"recorded_balance":{_number(r.recorded_balance)},"findings":[]}}')
+        return lines
+
+    def take_clean(self, payload: Any) -> None:
+        if payload:
+            self.out.write(("," if self._rounds else "") + "\n" + ",\n".join(payload))
+            self._rounds += len(payload)
 
     def game_payload(self, result: GameResult) -> Any:
         return _dump(game_dict(result))

@@ -16,6 +16,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import __version__
+from ..audit.lane import CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from .base import Reporter, summary_line
@@ -70,6 +71,10 @@ class JunitReporter(Reporter):
             reason = f"void deal: {result.ruling.void_reason}"
             return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True
         return _case(name, result.session), False, False
+
+    def clean_payload(self, rounds: CleanRounds) -> Any:
+        """A clean round passes: its case, written the same way as :meth:`round_payload`'s."""
+        return [(_case(f"round {r.number} (line {r.line})", r.session), False, False) for r in rounds]
 
     def game_payload(self, result: GameResult) -> Any:
         """A format-2 game is one case (its seats' findings in it): ``(case XML, failed,

@@ -13,6 +13,7 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from ..audit.lane import CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from ..rules.money import fmt, signed
@@ -71,6 +72,23 @@ def _unformatted(r: RoundResult) -> tuple[Any, ...]:
             recorded.balance if recorded is not None else None, round_status(r))
 
 
+def _amounts(r: RoundResult) -> tuple[Any, ...]:
+    """Ante, Call, bonus (None when not staked) and net, as :func:`_unformatted` keeps them."""
+    ruling = r.ruling
+    assert ruling is not None
+    return ruling.ante, ruling.call, ruling.bonus if ruling.bonus_stake else None, ruling.net
+
+
+def _clean_row(number: int, view: tuple[Any, ...], recorded_net: Any, balance: Any,
+               recorded_balance: Any) -> tuple[Any, ...]:
+    """:func:`_unformatted` of a clean round from its lane payload."""
+    decision, player, dealer, qualified, ante, call, bonus, net = view
+    status = f"bal. off {signed(recorded_balance - balance)}" \
+        if recorded_balance is not None and recorded_balance != balance else "ok"
+    return (number, decision, player, dealer, qualified, ante, call, bonus, net, recorded_net, balance,
+            recorded_balance, status)
+
+
 def _formatted(raw: tuple[Any, ...]) -> list[Any]:
     """:func:`ledger_row` of the round :func:`_unformatted` read (the tests compare both)."""
     number, decision, player, dealer, qualified, ante, call, bonus, net, recorded_net, balance, recorded_balance, \
@@ -125,6 +143,33 @@ class TextReporter(Reporter):
         if result.findings or result.ruling is None:
             return ledger_row(result), bool(result.findings)
         return _unformatted(result), False
+
+    def clean_payload(self, rounds: CleanRounds) -> Any:
+        """Per clean round ``(number, settlement view, recorded net, balance, recorded
+        balance)``: the view (decision to net) is one tuple per lane entry, shared."""
+        if self.quiet:
+            return None
+        out = []
+        for r in rounds:
+            view = r.entry.views.get("text")
+            if view is None:
+                e = r.entry
+                view = e.views["text"] = (e.decision, e.player_category, e.dealer_category, e.qualified,
+                                          *_amounts(r.result()))
+            out.append((r.number, view, r.recorded_net, r.balance, r.recorded_balance))
+        return out
+
+    def take_clean(self, payload: Any) -> None:
+        """As :meth:`take_round` for each round; past a long session's first rows, an
+        unflagged row is only counted, so the rest of the batch is counted at once."""
+        if payload is None:
+            return
+        for i, one in enumerate(payload):
+            if not self.all_rows and self._seen >= SHORT_SESSION:
+                self.take_round((None, False))  # drops the unflagged rows kept so far, once
+                self._seen += len(payload) - i - 1
+                return
+            self.take_round((_clean_row(*one), False))
 
     def take_round(self, payload: Any) -> None:
         """Keep every row while the session is short; past that, the flagged ones only

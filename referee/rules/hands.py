@@ -286,6 +286,19 @@ def evaluate_deal(
 
     One check for a repeated card over all nine; raises like :func:`evaluate`.
     """
+    found = evaluate_known(player, dealer, board)
+    if found is None:  # an unknown token, a card twice, or a deal of another shape: say which
+        return _evaluate_deal_slow(tuple(player), tuple(dealer), tuple(board))
+    return found
+
+
+def evaluate_known(
+    player: Sequence[object], dealer: Sequence[object], board: Sequence[object]
+) -> tuple[HandValue, HandValue] | None:
+    """:func:`evaluate_deal` for the fast lane: None, never an exception nor the slow
+    path, unless the nine cards are known spellings (or cards), two + two + five, all
+    distinct. Why: the lane must only take what it can prove plain; everything else is
+    ruled by the full path, which says why a deal is void."""
     k = _KEY
     try:
         p1, p2 = player
@@ -295,9 +308,9 @@ def evaluate_deal(
         mine = k[p1] + k[p2]
         theirs = k[d1] + k[d2]
     except (ValueError, KeyError, TypeError):
-        return _evaluate_deal_slow(tuple(player), tuple(dealer), tuple(board))
+        return None
     if ((base + mine + theirs) & CARD_BITS).bit_count() != 9:
-        raise _repeated((*player, *dealer, *board))
+        return None
     r7 = _R7 or _tables().ranks[7]
     key = base + mine
     first = _suited(key) if key & FLUSH_TEST else r7[key >> RANK_AT]

@@ -14,8 +14,9 @@ from typing import IO
 
 from ...audit import codes
 from ..jsonio import JsonInputError, loads_line
+from ..plain import fast_round
 from ..reading import Reading, Stream
-from ..records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord
+from ..records import LineDict, LoadProblem, PlainRound, Record, RoundRecord, SessionRecord
 from ..table import table_line
 from .text import decode
 
@@ -63,6 +64,8 @@ def lines(fh: IO[bytes]) -> Iterator[bytes]:
 
 _SESSION_START = re.compile(rb'^\s*\{\s*"session"\s*:')
 _ROUND_START = re.compile(rb'^\s*\{\s*"round"\s*:\s*(\d{1,12})\s*[,}]')
+#: Where the fast decode is tried (``referee.load.plain``): a line that opens with its round number.
+_PLAIN_START = b'{"round"'
 
 
 @dataclass(slots=True)
@@ -96,6 +99,11 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
     for number, raw in enumerate(fh, start=first_line):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
+        if have_session and skipped is None and raw.startswith(_PLAIN_START):
+            fast = fast_round(raw)
+            if fast is not None:
+                yield PlainRound(name, number, raw, fast)
+                continue
         if len(raw) > MAX_LINE_BYTES:
             limit = MAX_LINE_BYTES // (1024 * 1024)
             yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
@@ -162,3 +170,26 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             yield LoadProblem(name, number, "a JSON Lines record is an object with a 'session' or a 'round' key")
     if skipped is not None:
         yield skipped.finish()
+
+
+def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:
+    """The reading of a round line in a session, as :func:`records` gives it: what a
+    :class:`~referee.load.records.PlainRound` is when the fast lane does not take it."""
+    text = decode(name, raw, number)
+    if isinstance(text, LoadProblem):
+        text.fatal = False
+        text.code = codes.H004
+        return text
+    try:
+        data = loads_line(text, number)
+    except JsonInputError as err:
+        problem = LoadProblem(name, number, err.message, code=codes.H003 if err.code == codes.H003 else codes.H004)
+        found = _ROUND_START.match(raw)
+        if found:
+            problem.round_number = int(found.group(1))
+            problem.message = f"round {problem.round_number}: {problem.message}"
+        return problem
+    return RoundRecord(name, number, data)
+
+
+PlainRound.reread = round_line
