@@ -8,11 +8,11 @@ stays ``Decimal('1.0')``), a boolean is never an int, ``NaN``, invalid UTF-8 and
 unknown keys are refused.
 
 msgspec keeps the last of two equal keys, where the reader refuses them (H003). The
-proof that a line has none: the number of ``":`` in the raw bytes equals the number of
-keys decoded. A key ends in ``":`` unless spaced (``"a" :``, which only lowers the
-count), and a value holds ``":`` only inside a string; the lane accepts a string value
-only when it is a card spelling or a known word, none of which holds a quote, so a
-line whose counts agree and whose strings the lane accepts has every key once.
+proof that a line has none: outside strings JSON has no quote, and each string, key or
+value, is delimited by two quotes (a quote inside one is escaped, ``\\"``, one more).
+So the quotes of a line number exactly twice its keys and string values when, and only
+when, no key or string was written more than once and none holds a quote: the decoded
+struct says how many keys and strings it kept, the raw bytes how many were written.
 
 Anything refused here (and anything the lane later refuses) is read again by the
 reader's own decoder, exactly as without this module: the struct is a shortcut, never
@@ -33,7 +33,8 @@ Amount = int | Decimal | msgspec.UnsetType
 
 class FastRecorded(msgspec.Struct, forbid_unknown_fields=True):
     """``recorded`` as a plain round writes it (no ``void_reason``: free text is left to
-    the reader). ``balance`` last: the lane keys a settlement on the other fields."""
+    the reader). ``balance`` last: the lane keys a settlement on the other fields; the
+    words (strings) second to fourth: :func:`fast_round` counts them."""
 
     void: bool | msgspec.UnsetType = UNSET
     outcome: str | msgspec.UnsetType = UNSET
@@ -65,9 +66,8 @@ class FastRound(msgspec.Struct, forbid_unknown_fields=True):
     recorded: FastRecorded | msgspec.UnsetType = UNSET
 
 
-#: The recorded fields the lane compares (every one but ``balance``), in struct order.
-RECORDED_COMPARED = FastRecorded.__struct_fields__[:-1]
-assert FastRecorded.__struct_fields__[-1] == "balance"
+assert FastRecorded.__struct_fields__[-1] == "balance"  # the lane keys a settlement on the others
+assert FastRecorded.__struct_fields__[1:4] == ("outcome", "player_hand", "dealer_hand")  # its words
 assert set(FastRound.__struct_fields__) == set(ROUND_FIELDS) - {"time", "meta"}
 assert set(FastRecorded.__struct_fields__) == set(RECORDED_FIELDS) - {"void_reason"}
 
@@ -81,14 +81,18 @@ ROUND_START = b'{"round":'
 
 def fast_round(raw: bytes) -> FastRound | None:
     """The struct of a round line whose keys are provably each written once; None when
-    msgspec refuses the line or the count of ``":`` does not match the keys decoded."""
+    msgspec refuses the line or its quotes are not two per key and string it kept."""
     try:
         found = _DECODE(raw)
     except _ERRORS:
         return None
-    values = _astuple(found)
-    keys = _ROUND_WIDTH - values.count(UNSET)
+    tokens = _ROUND_WIDTH - _astuple(found).count(UNSET) + len(found.player) + len(found.flop) + 1  # + decision
+    dealer = found.dealer
+    if dealer is not UNSET:
+        tokens += len(dealer)
+    tokens += (found.turn is not UNSET) + (found.river is not UNSET)
     recorded = found.recorded
     if recorded is not UNSET:
-        keys += _RECORDED_WIDTH - _astuple(recorded).count(UNSET)
-    return found if raw.count(b'":') == keys else None
+        values = _astuple(recorded)
+        tokens += _RECORDED_WIDTH - values.count(UNSET) + 3 - values[1:4].count(UNSET)  # + the three words
+    return found if raw.count(b'"') == 2 * tokens else None

@@ -1,0 +1,106 @@
+"""The fast lane's decode (``referee.load.plain``) and its reach (``referee.audit.lane``).
+
+The byte-for-byte comparison of reports with the lane on, off and verified is in
+``test_fast_path.py``; here: the decode reads a line exactly as the reader does or
+leaves it to the reader, a key written twice never passes, and the lane does take
+the plain rounds (else it would be proven right and never used)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.audit.checker import Options, audit_records
+from referee.audit.lane import CleanRound, CleanRounds, as_dict
+from referee.audit.results import RoundResult
+from referee.load.jsonio import JsonInputError, loads_line
+from referee.load.plain import fast_round
+from referee.load.readers.jsonl import lines, records
+
+from .conftest import run
+from .test_fast_path import RAW_EDITS
+
+BASE = ('{"round":7,"ante":1,"player":["4s","3s"],"flop":["7d","5s","5c"],"decision":"call","turn":"9s",'
+        '"river":"Qc","dealer":["Qh","9c"],"recorded":{"void":false,"outcome":"lose","player_hand":"pair",'
+        '"dealer_hand":"two_pair","dealer_qualified":true,"ante":-1,"call":-2,"net":-3,"balance":-3}}')
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all through (``1`` is not ``1.0``)."""
+    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b) and str(a) == str(b)
+
+
+@pytest.mark.parametrize(("old", "new"), RAW_EDITS)
+def test_the_decode_reads_a_line_as_the_reader_or_not_at_all(old: str, new: str) -> None:
+    text = re.sub(old, new, BASE, count=1)
+    assert text != BASE
+    found = fast_round(text.encode())
+    try:
+        data = loads_line(text, 1)
+    except JsonInputError:
+        assert found is None  # the reader refuses it: so does the decode
+        return
+    if found is not None:
+        assert _same(as_dict(found), data)
+
+
+@pytest.mark.parametrize("twice", [
+    '"ante":2,"ante":1', '"ante" :2,"ante":1', '"decision":"fold" ,"decision":"call"',
+    '"recorded":{"net":0},"recorded":{"net":-3}', '"turn":"Ah","turn":"9s"', '"turn" : "Ah","turn":"9s"',
+])
+def test_a_key_written_twice_never_passes(twice: str) -> None:
+    key = twice.split('"')[1]
+    text = re.sub(rf'"{key}":("[^"]*"|\{{[^}}]*\}}|[^,]*)', twice.replace("\\", "\\\\"), BASE, count=1)
+    assert text != BASE and twice in text
+    with pytest.raises(JsonInputError):
+        loads_line(text, 1)
+    assert fast_round(text.encode()) is None
+
+
+def test_the_plain_line_passes() -> None:
+    found = fast_round(BASE.encode())
+    assert found is not None and _same(as_dict(found), loads_line(BASE, 1))
+    assert found.recorded.net == -3 and type(found.recorded.net) is int  # type: ignore[union-attr]
+    decimal = fast_round(BASE.replace('"ante":1,', '"ante":1.50,').encode())
+    assert decimal is not None and str(decimal.ante) == "1.50" and type(decimal.ante) is Decimal
+
+
+def _events(path: Path) -> list[Any]:
+    with path.open("rb") as fh:
+        return list(audit_records(records(str(path), lines(fh)), Options(batches=True)))
+
+
+def _simulate(tmp_path: Path, faults: str, profile: str = "vivo") -> Path:
+    out = tmp_path / f"{profile}-{faults}.jsonl"
+    code, _ = run("simulate", "--profile", profile, "--sessions", "3", "--rounds", "200", "--seed", "7",
+                  "--faults", faults, "--format", "jsonl", "--output", str(out))
+    assert code == 0
+    return out
+
+
+@pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa"])
+def test_the_lane_takes_every_round_of_a_clean_log(profile: str, tmp_path: Path) -> None:
+    events = _events(_simulate(tmp_path, "0", profile))
+    clean = sum(len(e) for e in events if isinstance(e, CleanRounds))
+    full = sum(isinstance(e, RoundResult) for e in events)
+    assert clean == 600 and full == 0
+
+
+def test_the_lane_takes_the_plain_rounds_of_a_faulty_log(tmp_path: Path) -> None:
+    """At 10% faults most rounds are still plain; a round with a finding never takes the lane."""
+    events = _events(_simulate(tmp_path, "0.1"))
+    clean = [r for e in events if isinstance(e, CleanRounds) for r in e]
+    full = [e for e in events if isinstance(e, RoundResult)]
+    assert len(clean) + len(full) >= 600  # faults add records (copies, replays)
+    assert len(clean) > 0.8 * (len(clean) + len(full)) and any(r.findings for r in full)
+    assert all(isinstance(r, CleanRound) and not r.result().findings for r in clean)
