@@ -538,7 +538,7 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
                 if batch:
                     yield batch
                     batch = CleanRounds()
-                yield from done  # type: ignore[misc]
+                yield from done
                 continue
             record = record.full()
         assert not isinstance(record, PlainRound)

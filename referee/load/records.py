@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from ..audit import codes
@@ -136,25 +137,24 @@ class LoadProblem:
     ends_session: bool = False
 
 
-class PlainRound:
+class PlainRound(tuple[Any, ...]):
     """A JSON Lines round line the fast decode read (``referee.load.plain``): its bytes
     and its struct. The fast lane audits it from the struct; anything else asks for
     :meth:`full`, the reader's own reading of the same bytes, so a line is never read
-    two ways."""
+    two ways. A tuple (one a line: made in half a slotted object's time), read by name."""
 
-    __slots__ = ("fast", "line", "raw", "source")
+    __slots__ = ()
+
+    source: str = property(itemgetter(0))  # type: ignore[assignment]
+    line: int = property(itemgetter(1))  # type: ignore[assignment]
+    raw: bytes = property(itemgetter(2))  # type: ignore[assignment]
+    fast: Any = property(itemgetter(3))
 
     #: The JSON Lines reader's reading of one round line (set by that reader).
     reread: ClassVar[Callable[[str, int, bytes], RoundRecord | LoadProblem]]
 
-    def __init__(self, source: str, line: int, raw: bytes, fast: Any) -> None:
-        self.source = source
-        self.line = line
-        self.raw = raw
-        self.fast = fast
-
     def full(self) -> RoundRecord | LoadProblem:
-        return PlainRound.reread(self.source, self.line, self.raw)
+        return PlainRound.reread(self[0], self[1], self[2])
 
 
 Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem | PlainRound

@@ -59,6 +59,9 @@ def _number(amount: Decimal | None) -> str:
     """An amount as ``_dump(plain(amount))`` writes it."""
     if amount is None:
         return "null"
+    text = str(amount)
+    if text.isdigit() or (text[0] == "-" and text[1:].isdigit() and text != "-0"):  # a whole number, as written
+        return text
     value = plain(amount)
     return format(value, "f") if isinstance(value, Decimal) else str(value)
 

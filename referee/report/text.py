@@ -8,12 +8,13 @@ costs more to lay out than the whole audit. ``--all-rows`` prints every row.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import click
 from tabulate import tabulate
 
-from ..audit.lane import CleanRounds
+from ..audit.lane import CleanRound, CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from ..rules.money import fmt, signed
@@ -79,9 +80,40 @@ def _amounts(r: RoundResult) -> tuple[Any, ...]:
     return ruling.ante, ruling.call, ruling.bonus if ruling.bonus_stake else None, ruling.net
 
 
+class _CleanRows:
+    """The unformatted rows of a batch of clean rounds (:func:`_unformatted`'s), made
+    only when read: a long session prints none of them, so most never are. Under
+    ``--jobs`` it crosses to the parent as a plain list of rows."""
+
+    __slots__ = ("rounds",)
+
+    def __init__(self, rounds: CleanRounds) -> None:
+        self.rounds = rounds
+
+    def __len__(self) -> int:
+        return len(self.rounds)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        for r in self.rounds:
+            yield _clean_row(r.number, _view(r), r.recorded_net, r.balance, r.recorded_balance)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return list, (list(self),)
+
+
+def _view(r: CleanRound) -> tuple[Any, ...]:
+    """What every clean round of one lane entry shows alike (decision to net), kept once."""
+    view = r.entry.views.get("text")
+    if view is None:
+        e = r.entry
+        view = e.views["text"] = (e.decision, e.player_category, e.dealer_category, e.qualified,
+                                  *_amounts(r.result()))
+    return view
+
+
 def _clean_row(number: int, view: tuple[Any, ...], recorded_net: Any, balance: Any,
                recorded_balance: Any) -> tuple[Any, ...]:
-    """:func:`_unformatted` of a clean round from its lane payload."""
+    """:func:`_unformatted` of a clean round."""
     decision, player, dealer, qualified, ante, call, bonus, net = view
     status = f"bal. off {signed(recorded_balance - balance)}" \
         if recorded_balance is not None and recorded_balance != balance else "ok"
@@ -145,31 +177,20 @@ class TextReporter(Reporter):
         return _unformatted(result), False
 
     def clean_payload(self, rounds: CleanRounds) -> Any:
-        """Per clean round ``(number, settlement view, recorded net, balance, recorded
-        balance)``: the view (decision to net) is one tuple per lane entry, shared."""
-        if self.quiet:
-            return None
-        out = []
-        for r in rounds:
-            view = r.entry.views.get("text")
-            if view is None:
-                e = r.entry
-                view = e.views["text"] = (e.decision, e.player_category, e.dealer_category, e.qualified,
-                                          *_amounts(r.result()))
-            out.append((r.number, view, r.recorded_net, r.balance, r.recorded_balance))
-        return out
+        """The rows of a batch of clean rounds, made only when read (:class:`_CleanRows`)."""
+        return None if self.quiet else _CleanRows(rounds)
 
     def take_clean(self, payload: Any) -> None:
         """As :meth:`take_round` for each round; past a long session's first rows, an
         unflagged row is only counted, so the rest of the batch is counted at once."""
         if payload is None:
             return
-        for i, one in enumerate(payload):
+        for i, row in enumerate(payload):
             if not self.all_rows and self._seen >= SHORT_SESSION:
                 self.take_round((None, False))  # drops the unflagged rows kept so far, once
                 self._seen += len(payload) - i - 1
                 return
-            self.take_round((_clean_row(*one), False))
+            self.take_round((row, False))
 
     def take_round(self, payload: Any) -> None:
         """Keep every row while the session is short; past that, the flagged ones only

@@ -66,6 +66,7 @@ _SESSION_START = re.compile(rb'^\s*\{\s*"session"\s*:')
 _ROUND_START = re.compile(rb'^\s*\{\s*"round"\s*:\s*(\d{1,12})\s*[,}]')
 #: Where the fast decode is tried (``referee.load.plain``): a line that opens with its round number.
 _PLAIN_START = b'{"round"'
+_new = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -102,7 +103,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
         if have_session and skipped is None and raw.startswith(_PLAIN_START):
             fast = fast_round(raw)
             if fast is not None:
-                yield PlainRound(name, number, raw, fast)
+                yield _new(PlainRound, (name, number, raw, fast))
                 continue
         if len(raw) > MAX_LINE_BYTES:
             limit = MAX_LINE_BYTES // (1024 * 1024)
