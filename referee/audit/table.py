@@ -15,14 +15,19 @@ every seat and counts of games.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from msgspec import UNSET, to_builtins
+from msgspec.structs import astuple
 from pydantic import ValidationError
 
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
+from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
+from ..models import MAX_AMOUNT
 from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
 from ..rules.cards import CardError, parse_card, seen_cards
 from ..rules.hands import HandValue
@@ -33,7 +38,10 @@ from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record
+from .fast import FastPathMismatch, _amount
+from .fast import mode as fast_mode
 from .ledger import (
+    Anchor,
     BalanceState,
     Numbering,
     advance,
@@ -92,6 +100,43 @@ class SeatResult:
             staked = self.staked
             return {"ante": ZERO, "call": ZERO, "bonus": ZERO, "net": ZERO, "returned": staked, "staked": staked}
         return None
+
+
+_RECORD_SLOT: Any = SeatResult.__dict__["record"]
+
+
+class PlainSeat(SeatResult):
+    """A seat read by the fast decoder (``load/table.py``): ``plain`` is its struct and
+    its model is built only when something asks for ``record`` (explain, HTML, stats).
+    ``entry`` is its settlement in the game's memo when the fast path audited it."""
+
+    __slots__ = ("entry", "index", "plain", "source")
+
+    def __init__(self, player_id: str, file: str, line: int, plain: Any, source: PlainGameRecord | PlainSeatRecord,
+                 index: int) -> None:
+        self.player_id, self.file, self.line, self.plain, self.source, self.index = (
+            player_id, file, line, plain, source, index)
+        self.ruling, self.cancelled, self.findings, self.balance = None, False, [], ZERO
+        self.recorded_balance, self.totals = None, None
+        self.entry: _Entry | None = None
+
+    @property
+    def record(self) -> Seat | None:
+        try:
+            found: Seat | None = _RECORD_SLOT.__get__(self, SeatResult)
+            return found
+        except AttributeError:
+            model = Seat.model_validate(to_builtins(self.plain, builtin_types=(Decimal,)))
+            _RECORD_SLOT.__set__(self, model)
+            return model
+
+    @record.setter
+    def record(self, value: Seat | None) -> None:
+        _RECORD_SLOT.__set__(self, value)
+
+    def data(self) -> Any:
+        """The seat as the general reader gives it (the full path's input)."""
+        return _seat_data(self.source, self.index)
 
 
 @dataclass(slots=True)
@@ -248,19 +293,51 @@ def _validation_findings(err: ValidationError, data: Any, file: str, line: int, 
 
 class _Player:
     """One player's running state in a session: the two balance chains of
-    ``docs/ledger.md`` (by the rules; as the table kept it) and the stake they play."""
+    ``docs/ledger.md`` (by the rules; as the table kept it) and the stake they play.
 
-    __slots__ = ("antes", "balance", "chain", "funded", "id", "ledger", "stake")
+    Why the chain is kept in pieces: in a clean session it is one trusted anchor (the
+    last recorded balance) and the nets since, so the fast path (``_plain_seat``) keeps
+    those three amounts (``anchor``, ``since_table``, ``since_ruled``; ``anchor`` None:
+    no anchor yet) and ``chain`` builds the :class:`BalanceState` the ledger functions
+    take only when the full path asks; any other state is kept as it is (``_chain``)."""
+
+    __slots__ = ("_chain", "anchor", "antes", "balance", "funded", "id", "ledger", "since_ruled", "since_table",
+                 "stake")
 
     def __init__(self, player_id: str, opening: Decimal | None) -> None:
         self.id = player_id
         start = opening if opening is not None else ZERO
         self.ledger = Ledger(opening_balance=start, closing_balance=start)
         self.balance = start
-        self.chain: BalanceState = ledger_opening(opening)
+        self._chain: BalanceState | None = None
+        self.anchor: Decimal | None = None
+        self.since_table: Decimal = ZERO
+        self.since_ruled: Decimal = ZERO
+        self.chain = ledger_opening(opening)
         self.antes: dict[Decimal, int] = {}
         self.stake: Decimal | None = None
         self.funded = opening is not None
+
+    @property
+    def chain(self) -> BalanceState:
+        if self._chain is not None:
+            return self._chain
+        if self.anchor is None:
+            return BalanceState()
+        return BalanceState((Anchor(self.anchor, self.since_table, self.since_ruled),))
+
+    @chain.setter
+    def chain(self, state: BalanceState) -> None:
+        anchors = state.anchors
+        if not anchors:
+            self._chain, self.anchor = None, None
+            return
+        first = anchors[0]
+        if (len(anchors) == 1 and first.trusted and first.round is None and first.table is not None
+                and first.ruled is not None):
+            self._chain, self.anchor, self.since_table, self.since_ruled = None, first.balance, first.table, first.ruled
+        else:
+            self._chain = state
 
 
 def totals_of(ruling: Ruling) -> tuple[Decimal, Decimal, Decimal]:
@@ -333,16 +410,26 @@ def _where(game: str | None, player: str | None) -> str:
 
 
 class _OpenGame:
-    """A game being read: its record, and its seats as they come."""
+    """A game being read: its record, and its seats as they come: (the seat as read, its
+    line, and for a plain seat its line's record and its place there, -1 for a seat line)."""
 
-    __slots__ = ("data", "id", "line", "result", "seats")
+    __slots__ = ("id", "line", "record", "result", "seats")
 
     def __init__(self, record: GameRecord, game_id: str | None, result: GameResult) -> None:
-        self.data = record.data
+        self.record = record
         self.line = record.line
         self.id = game_id
         self.result = result
-        self.seats: list[tuple[Any, int]] = []
+        self.seats: list[tuple[Any, int, PlainGameRecord | PlainSeatRecord | None, int]] = []
+
+    @property
+    def data(self) -> Any:
+        return self.record.data
+
+    @property
+    def plain(self) -> Any:
+        """The game line's struct, when it was read plain."""
+        return self.record.plain if isinstance(self.record, PlainGameRecord) else None
 
 
 class TableAudit(SessionOpening[TableSession]):
@@ -367,6 +454,8 @@ class TableAudit(SessionOpening[TableSession]):
         self.released: list[GameResult] = []
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
+        # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py).
+        self.fast = None if fast_mode() == "off" else fast_mode()
 
     def _validate_header(self, record: SessionRecord) -> TableSession | None:
         try:
@@ -417,18 +506,34 @@ class TableAudit(SessionOpening[TableSession]):
         yield TableSessionResult(self.info, self.ledger, self.findings, players, self.counts)
 
     def _open_game(self, record: GameRecord) -> None:
+        table = self.header.table if self.header else None
+        if isinstance(record, PlainGameRecord):
+            plain = record.plain
+            plain_id = str(plain.game)
+            game = _OpenGame(record, plain_id, GameResult(plain_id, None, record.source, record.line, self.id,
+                                                          table=table))
+            if plain.seats is not UNSET:
+                line = record.line
+                game.seats = [(item, line, record, i) for i, item in enumerate(plain.seats)]
+            self.open = game
+            return
         data = record.data
         raw_id = data.get("game") if isinstance(data, dict) else None
         game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
-        result = GameResult(game_id, None, record.source, record.line, self.id,
-                            table=self.header.table if self.header else None)
+        result = GameResult(game_id, None, record.source, record.line, self.id, table=table)
         game = _OpenGame(record, game_id, result)
         if isinstance(data, dict) and isinstance(data.get("seats"), list):
             for item in data["seats"]:
-                game.seats.append((item, item.line if isinstance(item, LineDict) and item.line else record.line))
+                game.seats.append((item, item.line if isinstance(item, LineDict) and item.line else record.line,
+                                   None, 0))
         self.open = game
 
     def _seat_line(self, record: SeatRecord) -> None:
+        if isinstance(record, PlainSeatRecord):
+            game_id: str | None = str(record.plain.game)
+            if self.open is not None and game_id == self.open.id:
+                self.open.seats.append((record.plain.seat, record.line, record, -1))
+                return
         data = record.data
         raw_id = data.get("game")
         game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
@@ -441,27 +546,51 @@ class TableAudit(SessionOpening[TableSession]):
         if extra:
             self._add(Finding(codes.H002, f"unknown key {extra[0]!r} beside 'game' and 'seat' in a seat line",
                               record.source, record.line, game=game_id))
-        self.open.seats.append((data.get("seat"), record.line))
+        self.open.seats.append((data.get("seat"), record.line, None, 0))
 
     # -- one game
 
     def _finish(self, game: _OpenGame) -> GameResult:
+        if self.fast == "verify" and any(source is not None for _, _, source, _ in game.seats):
+            return self._verified(game)
+        return self._finish_game(game)
+
+    def _verified(self, game: _OpenGame) -> GameResult:
+        """``REFEREE_FAST=verify``: the game audited both ways, from copies of one state,
+        which must agree on the game's report and on everything the session keeps."""
+        from ..report.table import game_dict
+        from ..rules.money import dumps
+
+        shadow, shadow_game = copy.deepcopy((self, game))
+        shadow.fast = None
+        result = self._finish_game(game)
+        full = shadow._finish_game(shadow_game)
+        ours, theirs = dumps(game_dict(result)), dumps(game_dict(full))
+        if ours != theirs:
+            raise FastPathMismatch(f"game {result.game}: the fast path reports {ours}, the full path {theirs}")
+        if self._state() != shadow._state():
+            raise FastPathMismatch(f"game {result.game}: the fast path leaves {self._state()}, "
+                                   f"the full path {shadow._state()}")
+        return result
+
+    def _state(self) -> tuple[Any, ...]:
+        """What the session keeps between games (compared under ``verify``)."""
+        players = [(p.id, p.balance, p.chain, p.antes, p.stake, p.funded, p.ledger) for p in self.players.values()]
+        return (players, self.ledger, self.counts, self.transactions, self.seen_games, self.numbering,
+                self.findings, len(self.released),
+                self.held is not None)
+
+    def _finish_game(self, game: _OpenGame) -> GameResult:
         result = game.result
-        data = game.data
-        model = None
-        if not isinstance(data, dict):
-            _Emit(self, result.findings, data, game.line, game.id, None)(
-                codes.H001, "a game is a mapping", "", None, None)
-        else:
-            try:
-                model = Game.model_validate({k: v for k, v in data.items() if k != "seats"})
-            except ValidationError as err:
-                emit = _Emit(self, result.findings, data, game.line, game.id, None)
-                for finding in _validation_findings(err, data, self.file, game.line, GAME_FIELDS):
-                    finding.message = emit.prefix + finding.message
-                    emit.add(finding)
-        seats = self._validate_seats(game, result)
+        model = self._plain_game(game) if game.plain is not None and self.fast else None
+        data = None if model is not None else game.data
+        if model is None:
+            model = self._game_model(game, data, result)
         profile = self.profile
+        # The fast path (``_plain_seat``) takes the plain seats of a settled game with a shared hand.
+        fast = (self.fast is not None and model is not None and profile is not None and model.status == "settled"
+                and model.player is not None)
+        seats = self._validate_seats(game, result, fast)
         if model is not None and profile is not None:
             result.record = model
             result.number = model.round
@@ -474,14 +603,66 @@ class TableAudit(SessionOpening[TableSession]):
                 if seat.player_id is not None:
                     self._player(seat.player_id)
         for seat in result.seats:
-            self._book(seat)
+            if type(seat) is PlainSeat and seat.entry is not None:
+                self._book_plain(seat, seat.entry)
+            else:
+                self._book(seat)
         self.counts.add(result)
         return result
 
-    def _validate_seats(self, game: _OpenGame, result: GameResult) -> list[tuple[SeatResult, Any]]:
+    def _game_model(self, game: _OpenGame, data: Any, result: GameResult) -> Game | None:
+        """The game's model, or None with its findings."""
+        if not isinstance(data, dict):
+            _Emit(self, result.findings, data, game.line, game.id, None)(
+                codes.H001, "a game is a mapping", "", None, None)
+            return None
+        try:
+            return Game.model_validate({k: v for k, v in data.items() if k != "seats"})
+        except ValidationError as err:
+            emit = _Emit(self, result.findings, data, game.line, game.id, None)
+            for finding in _validation_findings(err, data, self.file, game.line, GAME_FIELDS):
+                finding.message = emit.prefix + finding.message
+                emit.add(finding)
+            return None
+
+    def _plain_game(self, game: _OpenGame) -> Game | None:
+        """The model of a plain game line, validated from its struct (the values the
+        general reader would give); None when it is not valid (the full path says why)."""
+        plain = game.plain
+        fields = {name: value for name, value in zip(_PLAIN_GAME_FIELDS, astuple(plain), strict=True)
+                  if value is not UNSET and name != "seats"}
+        try:
+            model = Game.model_validate(fields)
+        except ValidationError:
+            return None
+        if self.fast == "verify":
+            data = game.data
+            full = Game.model_validate({k: v for k, v in data.items() if k != "seats"})
+            if full != model or full.model_fields_set != model.model_fields_set:
+                raise FastPathMismatch(f"plain game {model!r} differs from validation {full!r}")
+        return model
+
+    def _validate_seats(self, game: _OpenGame, result: GameResult, fast: bool = False) -> list[tuple[SeatResult, Any]]:
+        """Each seat's model (a finding for an invalid seat or a player seated twice).
+        A plain seat taken by the fast path keeps its struct: its ``data`` is None here."""
         seats: list[tuple[SeatResult, Any]] = []
         seated: set[str] = set()
-        for data, line in game.seats:
+        for item, line, source, index in game.seats:
+            if fast and source is not None and (not source.decimals or _decimals_plain(item)):
+                raw_id = item.player_id
+                player_id = raw_id if type(raw_id) is str else str(raw_id)
+                plain = PlainSeat(player_id, self.file, line, item, source, index)
+                result.seats.append(plain)
+                if player_id in seated:
+                    _Emit(self, plain.findings, plain.data(), line, game.id, player_id)(
+                        codes.G002, f"seated twice in game {game.id}: this seat is not settled again", "player_id",
+                        None, player_id)
+                    plain.record = None
+                    continue
+                seated.add(player_id)
+                seats.append((plain, None))
+                continue
+            data = item if source is None else _seat_data(source, index)
             raw = data.get("player_id") if isinstance(data, dict) else None
             player = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
             seat = SeatResult(player, self.file, line)
@@ -516,7 +697,13 @@ class TableAudit(SessionOpening[TableSession]):
         per_seat = model.player is None
         rulings = _Rulings(profile, model)
         whole_void = self._cross_seat_duplicates(model, seats) if per_seat else None
+        memo: dict[Any, _Entry] = {}
         for seat, data in seats:
+            if data is None:  # a plain seat (shared hand, settled game): the fast path, when it can
+                assert isinstance(seat, PlainSeat)
+                if self._plain_seat(seat, seat.plain, profile, rulings, memo):
+                    continue
+                data = seat.data()
             record = seat.record
             assert record is not None
             if not per_seat and record.player is not None:
@@ -659,6 +846,102 @@ class TableAudit(SessionOpening[TableSession]):
             emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
         player.chain = reanchor(player.chain, recorded.balance, broken is not None, None)
 
+    # -- the fast path for plain seats
+
+    def _plain_seat(self, seat: PlainSeat, s: Any, profile: Profile, rulings: _Rulings,
+                    memo: dict[Any, _Entry]) -> bool:
+        """Audit a plain seat of a settled game with a shared hand, or say it cannot be
+        (False): the full path then audits it from the same state, as nothing here is
+        changed until every check has passed. A seat is taken only when the full audit
+        would find nothing: its settlement, stakes and record are judged once per game
+        for all seats with the same decision, stakes and record (``_entry``); what is
+        the player's own (stake, funds, wallet, balance chain) is checked here."""
+        if s.player is not UNSET:
+            return False  # its own cards at a shared-hand game: H001
+        rec = s.recorded
+        key = (s.decision, s.ante, s.bonus, s.call, UNSET if rec is UNSET else astuple(rec)[:-1])
+        entry = memo.get(key)
+        if entry is None:
+            entry = memo[key] = _Entry(seat, profile, rulings)
+        if not entry.ok:
+            return False
+        player_id: str = seat.player_id  # type: ignore[assignment]
+        player = self.players.get(player_id) or self._player(player_id)
+        ante = entry.ante
+        if entry.fixed:
+            stake = player.stake
+            if stake is not None and ante != stake and player.antes.get(ante, 0) + 1 <= player.antes[stake]:
+                return False  # S002
+        if entry.needed is not None and player.funded and player.balance < entry.needed:
+            return False  # S007
+        ids = None
+        wallet = s.wallet
+        if wallet is not UNSET:
+            debit = credit = back = 0
+            for move in wallet:
+                kind = move.kind
+                if kind == "debit":
+                    debit += move.amount
+                elif kind == "credit":
+                    credit += move.amount
+                else:
+                    back += move.amount
+            if debit != entry.staked or credit != entry.returned or back:
+                return False
+            ids = [move.id for move in wallet]
+            if len(set(ids)) != len(ids) or not self.transactions.isdisjoint(ids):
+                return False  # W004
+        net, table_net = entry.net, entry.table_net
+        balance = UNSET if rec is UNSET else rec.balance
+        anchor = player.anchor
+        if balance is not UNSET:
+            if player._chain is not None:
+                return False  # a chain of several anchors: the full path judges
+            if (anchor is not None and anchor + (player.since_table + table_net) != balance
+                    and anchor + (player.since_ruled + net) != balance):
+                return False  # P005
+        # Every check passed: the seat's effects, as the full path has them.
+        if entry.fixed:
+            counts = player.antes
+            counts[ante] = counts.get(ante, 0) + 1
+            stake = player.stake
+            if stake is None or ante == stake or counts[ante] > counts[stake]:
+                player.stake = ante
+        if ids is not None:
+            self.transactions.update(ids)
+        player.balance += net
+        if balance is not UNSET:
+            recorded = balance if type(balance) is Decimal else Decimal(balance)
+            player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
+            seat.recorded_balance = recorded
+        elif player._chain is not None:
+            player.chain = advance(player._chain, table_net, net)
+        elif anchor is not None:
+            player.since_table += table_net
+            player.since_ruled += net
+        seat.ruling, seat.totals, seat.entry = entry.ruling, entry.totals, entry
+        seat.balance = player.balance
+        return True
+
+    def _book_plain(self, seat: PlainSeat, entry: _Entry) -> None:
+        """:func:`book` for a seat the fast path audited, in the session's and the player's ledgers."""
+        player = self.players[seat.player_id]  # type: ignore[index]
+        net, staked, returned = entry.totals
+        outcome, recorded_net, balance = entry.outcome, entry.recorded_net, seat.recorded_balance
+        for ledger in (self.ledger, player.ledger):
+            outcomes = ledger.outcomes
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+            ledger.counted_rounds += 1
+            ledger.staked += staked
+            ledger.returned += returned
+            ledger.net += net
+            if recorded_net is not None:
+                ledger.recorded_net += recorded_net
+                ledger.recorded_nets += 1
+            if balance is not None:
+                ledger.recorded_closing_balance = balance
+        player.ledger.closing_balance = player.balance
+
     def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
         """The table's sequence, when recorded: a second record of a game is not a new number.
         A number that is off is held until the next game's number is seen, as in format 1
@@ -695,6 +978,72 @@ class TableAudit(SessionOpening[TableSession]):
             player = self._player(seat.player_id)
             book(player.ledger, seat)
             player.ledger.closing_balance = player.balance
+
+
+class _Entry:
+    """What every plain seat of a game with the same decision, stakes and record (the
+    balance aside) shares: its ruling, whether the full audit would find anything in
+    its stakes or record (``ok``), and the amounts the fast path compares and books.
+    Built from the first such seat's model, with the full path's own checks.
+    ``json`` is the JSON report's middle of the seat's object (report/table.py)."""
+
+    __slots__ = ("ante", "fixed", "json", "needed", "net", "ok", "outcome", "recorded_net", "returned", "ruling",
+                 "staked", "table_net", "totals")
+
+    def __init__(self, seat: PlainSeat, profile: Profile, rulings: _Rulings) -> None:
+        record = seat.record
+        assert record is not None
+        self.ruling, self.totals = rulings.seat(record)
+        ruling = self.ruling
+        self.net, self.staked, self.returned = self.totals
+        found: list[FindingCode] = []
+
+        def collect(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
+            found.append(code)
+
+        if ruling.outcome != "void":
+            check_stake_units(record.ante, record.bonus, record.call, profile.stake_increment, collect)
+            if record.call is not None and record.call != record.ante * profile.call_multiple:
+                found.append(codes.S001)
+            if record.bonus and profile.bonus is None:
+                found.append(codes.S006)
+            compare_record(_AsRound(record), ruling, collect)  # type: ignore[arg-type]
+        self.ok = ruling.outcome != "void" and not found
+        self.ante = record.ante
+        self.fixed = profile.fixed_stakes
+        self.needed = (record.ante + record.bonus + record.ante * profile.call_multiple
+                       if profile.call_requires_funds and record.decision == "call" else None)
+        recorded = record.recorded
+        self.recorded_net = recorded.net if recorded is not None else None
+        self.table_net = self.recorded_net if self.recorded_net is not None else self.net
+        self.outcome = ruling.outcome
+        self.json: str | None = None
+
+
+def _seat_data(source: PlainGameRecord | PlainSeatRecord, index: int) -> Any:
+    """A plain seat as the general reader gives it (its line decoded by ``loads_line``)."""
+    line = source.data
+    return line.get("seat") if index < 0 else line["seats"][index]
+
+
+def _decimals_plain(seat: Any) -> bool:
+    """A seat's Decimal amounts are ones pydantic takes as they are (at most six places,
+    in range, not -0); its whole numbers were checked by msgspec."""
+    for value in (seat.ante, seat.bonus, seat.call):
+        if type(value) is Decimal and _amount(value, ZERO) is None:
+            return False
+    if seat.recorded is not UNSET:
+        for value in astuple(seat.recorded)[6:]:
+            if type(value) is Decimal and _amount(value, -MAX_AMOUNT) is None:
+                return False
+    if seat.wallet is not UNSET:
+        for move in seat.wallet:
+            if type(move.amount) is Decimal and _amount(move.amount, ZERO) is None:
+                return False
+    return True
+
+
+_PLAIN_GAME_FIELDS = GAME_STRUCT_FIELDS
 
 
 class _AsRound:

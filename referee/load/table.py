@@ -8,7 +8,11 @@ bad seat is one finding and the rest of the table is still audited.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from ..audit import codes
 from ..models import suggest
@@ -51,3 +55,152 @@ def table_line(name: str, number: int, data: LineDict) -> Record | None:
     if "game" in data:
         return GameRecord(name, number, data)
     return None
+
+
+# ----------------------------------------------------------------------------- plain lines (the fast path)
+#
+# Why: reading a seat with ``json`` (a LineDict per mapping, exact decimals) and then
+# validating it with pydantic costs about 35 us; msgspec decodes the same line into typed
+# structs in under 1 us. A line is taken this way only when the structs prove it is
+# exactly what the general reader and the models would accept, with the same values;
+# anything else (an unknown key, ``null``, a string where a number goes, a bool, a
+# duplicate key, text the structs do not allow) is read by the general reader as before.
+#
+# Duplicate keys: msgspec keeps the last one silently, where the general reader refuses
+# the line (H003). Every string the structs accept is free of ``"`` (patterns and fixed
+# words), so each quote of the raw line opens or closes a key or a string value; the
+# line has no duplicate key exactly when it holds as many quotes as the struct encoded
+# again (keys present plus string values, two quotes each). A second key, or an amount
+# written as a string ("1", which msgspec would read as a Decimal), adds quotes.
+
+_NO_QUOTE = r'^[^"]*\Z'
+#: Ids the JSON report may write as they are (no character JSON escapes).
+SAFE_ID = r"^[A-Za-z0-9 ._:/@+#=-]{1,128}\Z"
+_Text = Annotated[str, Meta(pattern=_NO_QUOTE)]
+_Id = Annotated[str, Meta(pattern=SAFE_ID)] | int
+_WalletId = Annotated[str, Meta(pattern=r'^[^"]{1,500}\Z')]
+_Reference = Annotated[str, Meta(pattern=r'^[^"]{0,500}\Z')]
+_Token = Annotated[str, Meta(pattern=r'^[^"]{0,16}\Z')]
+_Cards = Annotated[list[_Token], Meta(max_length=52)]
+_Category = Literal["royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+                    "three_of_a_kind", "two_pair", "pair", "high_card"]
+_Outcome = Literal["fold", "win", "lose", "push", "void"]
+_STAKE_INT = Annotated[int, Meta(ge=0, le=10**12)]
+_MONEY_INT = Annotated[int, Meta(ge=-10**18, le=10**18)]  # pydantic allows 10^24: beyond int64, read in full
+
+
+def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
+    """The struct of a seat, of a seat line and of a game line. Amounts are whole numbers
+    in range (checked by msgspec); with ``decimals`` they may also be Decimals, which
+    the audit checks as pydantic would (places, range, no -0)."""
+    stake: Any = _STAKE_INT | Decimal if decimals else _STAKE_INT
+    money: Any = _MONEY_INT | Decimal if decimals else _MONEY_INT
+    opts: dict[str, Any] = {"forbid_unknown_fields": True, "gc": False}
+    unset: Any = UnsetType
+    wallet = msgspec.defstruct("PlainWallet", [
+        ("id", _WalletId), ("kind", Literal["debit", "credit", "cancel", "refund"]), ("amount", stake),
+        ("reference", _Reference | unset, UNSET)], **opts)
+    recorded = msgspec.defstruct("PlainRecorded", [
+        ("void", bool | unset, UNSET), ("void_reason", _Text | unset, UNSET), ("outcome", _Outcome | unset, UNSET),
+        ("player_hand", _Category | unset, UNSET), ("dealer_hand", _Category | unset, UNSET),
+        ("dealer_qualified", bool | unset, UNSET), ("ante", money | unset, UNSET), ("call", money | unset, UNSET),
+        ("bonus", money | unset, UNSET), ("net", money | unset, UNSET), ("returned", money | unset, UNSET),
+        ("balance", money | unset, UNSET)], **opts)  # balance last: the audit's memo key is the rest
+    seat = msgspec.defstruct("PlainSeat", [
+        ("player_id", _Id), ("ante", stake), ("decision", Literal["call", "fold"]), ("bonus", stake | unset, UNSET),
+        ("call", stake | unset, UNSET), ("player", _Cards | unset, UNSET), ("recorded", recorded | unset, UNSET),
+        ("wallet", Annotated[list[wallet], Meta(max_length=1000)] | unset, UNSET)],  # type: ignore[valid-type]
+        **opts)
+    seat_line = msgspec.defstruct("PlainSeatLine", [("game", _Id), ("seat", seat)], **opts)
+    game = msgspec.defstruct("PlainGame", [
+        ("game", _Id), ("round", Annotated[int, Meta(ge=0, le=10**12)] | unset, UNSET),
+        ("started", _Text | unset, UNSET), ("settled", _Text | unset, UNSET), ("status", _Text | unset, UNSET),
+        ("dealer_id", _Text | unset, UNSET), ("player", _Cards | unset, UNSET), ("flop", _Cards | unset, UNSET),
+        ("turn", _Token | unset, UNSET), ("river", _Token | unset, UNSET), ("dealer", _Cards | unset, UNSET),
+        ("seats", Annotated[list[seat], Meta(max_length=100_000)] | unset, UNSET)],  # type: ignore[valid-type]
+        **opts)
+    return seat, seat_line, game
+
+
+_WHOLE = _structs(False)
+_DECIMAL = _structs(True)
+#: The fields of a plain game line, in order (both struct families).
+GAME_STRUCT_FIELDS: tuple[str, ...] = _WHOLE[2].__struct_fields__
+#: The struct types of a plain seat (whole amounts, or with Decimals).
+SEAT_TYPES = (_WHOLE[0], _DECIMAL[0])
+#: Decoders by (kind, decimals): kind 1 a game line, 2 a seat line.
+_DECODERS = {(kind, decimals): msgspec.json.Decoder(shapes[3 - kind])
+             for decimals, shapes in ((False, _WHOLE), (True, _DECIMAL)) for kind in (1, 2)}
+_ENCODE = msgspec.json.Encoder(decimal_format="number").encode
+
+
+class PlainGameRecord(GameRecord):
+    """A game line read by the fast decoder: ``plain`` is its struct (seats inline or
+    none); ``data``, what the general reader gives, is read from ``raw`` on demand."""
+
+    __slots__ = ("decimals", "plain", "raw")
+
+    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool) -> None:
+        self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals
+
+    @property
+    def data(self) -> Any:
+        return _data(self, GameRecord)
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        _DATA_SLOTS[GameRecord].__set__(self, value)
+
+
+class PlainSeatRecord(SeatRecord):
+    """A seat line read by the fast decoder (see :class:`PlainGameRecord`)."""
+
+    __slots__ = ("decimals", "plain", "raw")
+
+    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool) -> None:
+        self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals
+
+    @property
+    def data(self) -> Any:
+        return _data(self, SeatRecord)
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        _DATA_SLOTS[SeatRecord].__set__(self, value)
+
+
+_DATA_SLOTS: dict[type[Any], Any] = {GameRecord: GameRecord.__dict__["data"], SeatRecord: SeatRecord.__dict__["data"]}
+
+
+def _data(record: PlainGameRecord | PlainSeatRecord, base: type[Any]) -> Any:
+    """The line as the general reader gives it (``loads_line``), decoded once."""
+    slot = _DATA_SLOTS[base]
+    try:
+        return slot.__get__(record, base)
+    except AttributeError:
+        from .jsonio import loads_line
+
+        value = loads_line(record.raw.decode("utf-8"), record.line)
+        slot.__set__(record, value)
+        return value
+
+
+def plain_table_line(name: str, number: int, raw: bytes) -> PlainGameRecord | PlainSeatRecord | None:
+    """A game or seat line proven plain (see above), or None: the general reader reads it."""
+    kind = 2 if b'"seat"' in raw else 1
+    decimals = False
+    try:
+        plain = _DECODERS[kind, False].decode(raw)
+    except msgspec.ValidationError:
+        try:
+            plain = _DECODERS[kind, True].decode(raw)
+        except msgspec.DecodeError:
+            return None
+        decimals = True
+    except msgspec.DecodeError:
+        return None
+    if raw.count(b'"') != _ENCODE(plain).count(b'"'):
+        return None
+    if kind == 2:
+        return PlainSeatRecord(name, number, plain, raw, decimals)
+    return PlainGameRecord(name, number, plain, raw, decimals)

@@ -25,7 +25,7 @@ from .base import (
     session_head,
     summary_dict,
 )
-from .table import game_dict, session_tail
+from .table import game_json, session_tail
 
 
 def _dump(value: Any) -> str:
@@ -114,7 +114,7 @@ class JsonReporter(Reporter):
             self._rounds += len(payload)
 
     def game_payload(self, result: GameResult) -> Any:
-        return _dump(game_dict(result))
+        return game_json(result, _dump)
 
     def take_game(self, payload: Any) -> None:
         self.take_round(payload)

@@ -17,7 +17,7 @@ from ..jsonio import JsonInputError, loads_line
 from ..plain import fast_round
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem, PlainRound, Record, RoundRecord, SessionRecord
-from ..table import table_line
+from ..table import plain_table_line, table_line
 from .text import decode
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -93,10 +93,18 @@ class _Skipped:
         return p
 
 
+def _fast_tables() -> bool:
+    """Game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0."""
+    from ...audit.fast import mode
+
+    return mode() != "off"
+
+
 def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: bool = False) -> Iterator[Record]:
     """The records of JSON Lines, numbered from ``first_line``; ``have_session`` when
     they continue a session opened before (a chunk under ``--jobs``)."""
     skipped: _Skipped | None = None
+    plain = _fast_tables()
     for number, raw in enumerate(fh, start=first_line):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
@@ -109,6 +117,11 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             limit = MAX_LINE_BYTES // (1024 * 1024)
             yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
             continue
+        if plain and have_session and raw.startswith(b'{"game":'):
+            plain_record = plain_table_line(name, number, raw)  # a plain game or seat line (load/table.py)
+            if plain_record is not None:
+                yield plain_record
+                continue
         text = decode(name, raw, number)
         if isinstance(text, LoadProblem):
             text.fatal = False
