@@ -219,9 +219,12 @@ class SessionAudit(SessionOpening[Session]):
         data = record.data
         number = round_number(data)
         result = RoundResult(number, record.source, record.line, self.id, raw=data if self.keep_raw else None)
-        if self.last_plain is not None:  # the previous round took the lane: its mapping, read now
-            previous = self.last_plain.full()
-            self.last_data = previous.data if isinstance(previous, RoundRecord) else None
+        if self.last_plain is not None:  # the previous round took the lane: its mapping, read if needed
+            if isinstance(data, dict) and data.get("round") != self.last_plain.fast.round:
+                self.last_data = None  # another number: not a copy, whatever the rest says
+            else:
+                previous = self.last_plain.full()
+                self.last_data = previous.data if isinstance(previous, RoundRecord) else None
             self.last_plain = None
         repeated = (data is not None and data == self.last_data and isinstance(data, dict)
                     and _same(data, self.last_data))

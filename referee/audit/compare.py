@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, assert_never
 
 from ..models import Recorded, Round
-from ..rules.cards import Card, CardError, parse_card, seen_cards
+from ..rules.cards import Card, CardError, known_card, parse_card, seen_cards
 from ..rules.hands import evaluate
 from ..rules.money import signed
 from ..rules.payout import Rule, Wager
@@ -133,14 +133,7 @@ def one_edit_card(token: str, dealt: set[Card]) -> Card | None:
     edits |= {token[:i] + c + token[i + 1:] for i in range(len(token)) for c in _ALPHABET}
     edits |= {token[:i] + c + token[i:] for i in range(len(token) + 1) for c in _ALPHABET}
     edits |= {token[:i] + token[i + 1] + token[i] + token[i + 2:] for i in range(len(token) - 1)}
-    found: set[Card] = set()
-    for text in edits:
-        try:
-            card = parse_card(text)
-        except CardError:
-            continue
-        if card is not None and card not in dealt:
-            found.add(card)
+    found = {card for card in map(known_card, edits) if card is not None and card not in dealt}
     return next(iter(found)) if len(found) == 1 else None
 
 

@@ -133,6 +133,18 @@ def parse_card(token: object) -> Card | None:
     raise CardError(token, _diagnose(text))
 
 
+def known_card(token: str) -> Card | None:
+    """The card a token spells as :func:`parse_card` reads it, or None (a card not seen,
+    or no card at all): never raises. Why: a search over many candidate spellings (a
+    did-you-mean) pays for an exception per miss otherwise.
+
+    >>> known_card(" 10♡ "), known_card("1h"), known_card("??")
+    (Card('Th'), None, None)
+    """
+    card = SPELLINGS.get(token)
+    return card if card is not None else SPELLINGS.get(token.strip().replace("\ufe0f", ""))
+
+
 def _diagnose(text: str) -> str:
     if not text:
         return f"empty; {_EXPECTED}"
