@@ -26,8 +26,8 @@ from msgspec.structs import astuple
 from pydantic import ValidationError
 
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
-from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
-from ..models import MAX_AMOUNT
+from ..load.table import GAME_STRUCT_FIELDS, RECORDED_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
+from ..models import MAX_AMOUNT, Recorded
 from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
 from ..rules.cards import CardError, parse_card, seen_cards
 from ..rules.hands import HandValue
@@ -38,7 +38,7 @@ from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import compare_record
-from .fast import FastPathMismatch, _amount
+from .fast import FastPathMismatch, _amount, _plain_recorded
 from .fast import mode as fast_mode
 from .ledger import (
     Anchor,
@@ -454,8 +454,10 @@ class TableAudit(SessionOpening[TableSession]):
         self.released: list[GameResult] = []
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
-        # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py).
+        # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
+        # and the open game's memo of settlements (``_Entry``).
         self.fast = None if fast_mode() == "off" else fast_mode()
+        self.memo: dict[Any, _Entry] = {}
 
     def _validate_header(self, record: SessionRecord) -> TableSession | None:
         try:
@@ -590,23 +592,32 @@ class TableAudit(SessionOpening[TableSession]):
         # The fast path (``_plain_seat``) takes the plain seats of a settled game with a shared hand.
         fast = (self.fast is not None and model is not None and profile is not None and model.status == "settled"
                 and model.player is not None)
-        seats = self._validate_seats(game, result, fast)
+        items, seated, rulings, taken = game.seats, set[str](), None, 0
+        if fast:
+            assert model is not None and profile is not None
+            rulings = _Rulings(profile, model)
+            taken = self._plain_run(game.seats, profile, rulings, result, seated)
+            items = items[taken:]
+        seats = self._validate_seats(game, result, fast, items, seated)
         if model is not None and profile is not None:
             result.record = model
             result.number = model.round
             result.status = model.status
             result.cards = (*canonical(model.player), *canonical(model.flop), *canonical([model.turn]),
                             *canonical([model.river]), *canonical(model.dealer))
-            self._rule_game(model, data, profile, seats, result)
+            self._rule_game(model, data, profile, seats, result, rulings)
         else:
             for seat, _ in seats:
                 if seat.player_id is not None:
                     self._player(seat.player_id)
-        for seat in result.seats:
+        for seat in result.seats[taken:] if taken else result.seats:
             if type(seat) is PlainSeat and seat.entry is not None:
                 self._book_plain(seat, seat.entry)
             else:
                 self._book(seat)
+        if self.memo:
+            self._book_entries(self.memo.values())
+            self.memo = {}
         self.counts.add(result)
         return result
 
@@ -642,12 +653,38 @@ class TableAudit(SessionOpening[TableSession]):
                 raise FastPathMismatch(f"plain game {model!r} differs from validation {full!r}")
         return model
 
-    def _validate_seats(self, game: _OpenGame, result: GameResult, fast: bool = False) -> list[tuple[SeatResult, Any]]:
+    def _plain_run(self, items: list[tuple[Any, int, PlainGameRecord | PlainSeatRecord | None, int]],
+                   profile: Profile, rulings: _Rulings, result: GameResult, seated: set[str]) -> int:
+        """The game's seats from the first on, while each is plain and taken by the fast
+        path: validated, audited and booked in one pass. The full path's three passes
+        (validate every seat, audit every seat, book every seat) differ from this only in
+        the order of findings, and these seats have none; the seats from the first one
+        not taken go through the three passes. Returns how many seats were taken."""
+        file, memo, seats, plain_seat, book = self.file, self.memo, result.seats, self._plain_seat, self._book_plain
+        taken = 0
+        for item, line, source, index in items:
+            if source is None or (source.decimals and not _decimals_plain(item)):
+                break
+            raw_id = item.player_id
+            player_id = raw_id if type(raw_id) is str else str(raw_id)
+            if player_id in seated:
+                break
+            seat = PlainSeat(player_id, file, line, item, source, index)
+            if not plain_seat(seat, item, profile, rulings, memo):
+                break
+            seats.append(seat)
+            seated.add(player_id)
+            book(seat, seat.entry)  # type: ignore[arg-type]
+            taken += 1
+        return taken
+
+    def _validate_seats(self, game: _OpenGame, result: GameResult, fast: bool,
+                        items: list[tuple[Any, int, PlainGameRecord | PlainSeatRecord | None, int]],
+                        seated: set[str]) -> list[tuple[SeatResult, Any]]:
         """Each seat's model (a finding for an invalid seat or a player seated twice).
         A plain seat taken by the fast path keeps its struct: its ``data`` is None here."""
         seats: list[tuple[SeatResult, Any]] = []
-        seated: set[str] = set()
-        for item, line, source, index in game.seats:
+        for item, line, source, index in items:
             if fast and source is not None and (not source.decimals or _decimals_plain(item)):
                 raw_id = item.player_id
                 player_id = raw_id if type(raw_id) is str else str(raw_id)
@@ -685,7 +722,7 @@ class TableAudit(SessionOpening[TableSession]):
         return seats
 
     def _rule_game(self, model: Game, data: Any, profile: Profile, seats: list[tuple[SeatResult, Any]],
-                   result: GameResult) -> None:
+                   result: GameResult, rulings: _Rulings | None = None) -> None:
         game_emit = _Emit(self, result.findings, data, result.line, result.game, None)
         if model.status == "cancelled":
             result.outcome = "cancelled"
@@ -695,9 +732,10 @@ class TableAudit(SessionOpening[TableSession]):
             self._number(model, False, game_emit, result)
             return
         per_seat = model.player is None
-        rulings = _Rulings(profile, model)
+        if rulings is None:
+            rulings = _Rulings(profile, model)
         whole_void = self._cross_seat_duplicates(model, seats) if per_seat else None
-        memo: dict[Any, _Entry] = {}
+        memo = self.memo
         for seat, data in seats:
             if data is None:  # a plain seat (shared hand, settled game): the fast path, when it can
                 assert isinstance(seat, PlainSeat)
@@ -862,7 +900,7 @@ class TableAudit(SessionOpening[TableSession]):
         key = (s.decision, s.ante, s.bonus, s.call, UNSET if rec is UNSET else astuple(rec)[:-1])
         entry = memo.get(key)
         if entry is None:
-            entry = memo[key] = _Entry(seat, profile, rulings)
+            entry = memo[key] = _Entry(s, profile, rulings)
         if not entry.ok:
             return False
         player_id: str = seat.player_id  # type: ignore[assignment]
@@ -924,23 +962,43 @@ class TableAudit(SessionOpening[TableSession]):
         return True
 
     def _book_plain(self, seat: PlainSeat, entry: _Entry) -> None:
-        """:func:`book` for a seat the fast path audited, in the session's and the player's ledgers."""
+        """:func:`book` for a seat the fast path audited, in the player's ledger; the
+        session's takes the game's seats by memo entry (``_book_entries``)."""
         player = self.players[seat.player_id]  # type: ignore[index]
         net, staked, returned = entry.totals
         outcome, recorded_net, balance = entry.outcome, entry.recorded_net, seat.recorded_balance
-        for ledger in (self.ledger, player.ledger):
-            outcomes = ledger.outcomes
-            outcomes[outcome] = outcomes.get(outcome, 0) + 1
-            ledger.counted_rounds += 1
-            ledger.staked += staked
-            ledger.returned += returned
-            ledger.net += net
-            if recorded_net is not None:
-                ledger.recorded_net += recorded_net
-                ledger.recorded_nets += 1
-            if balance is not None:
-                ledger.recorded_closing_balance = balance
-        player.ledger.closing_balance = player.balance
+        entry.booked += 1
+        ledger = player.ledger
+        outcomes = ledger.outcomes
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        ledger.counted_rounds += 1
+        ledger.staked += staked
+        ledger.returned += returned
+        ledger.net += net
+        if recorded_net is not None:
+            ledger.recorded_net += recorded_net
+            ledger.recorded_nets += 1
+        if balance is not None:
+            ledger.recorded_closing_balance = self.ledger.recorded_closing_balance = balance
+        ledger.closing_balance = player.balance
+
+    def _book_entries(self, entries: Iterable[_Entry]) -> None:
+        """The session's ledger gains the seats each memo entry booked: the sums of
+        :func:`book`, seat by seat, taken as products (exact amounts, the same totals)."""
+        ledger = self.ledger
+        for entry in entries:
+            count = entry.booked
+            if not count:
+                continue
+            net, staked, returned = entry.totals
+            ledger.outcomes[entry.outcome] = ledger.outcomes.get(entry.outcome, 0) + count
+            ledger.counted_rounds += count
+            ledger.staked += staked * count
+            ledger.returned += returned * count
+            ledger.net += net * count
+            if entry.recorded_net is not None:
+                ledger.recorded_net += entry.recorded_net * count
+                ledger.recorded_nets += count
 
     def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
         """The table's sequence, when recorded: a second record of a game is not a new number.
@@ -987,13 +1045,21 @@ class _Entry:
     Built from the first such seat's model, with the full path's own checks.
     ``json`` is the JSON report's middle of the seat's object (report/table.py)."""
 
-    __slots__ = ("ante", "fixed", "json", "needed", "net", "ok", "outcome", "recorded_net", "returned", "ruling",
-                 "staked", "table_net", "totals")
+    __slots__ = ("ante", "booked", "fixed", "json", "needed", "net", "ok", "outcome", "recorded_net", "returned",
+                 "ruling", "staked", "table_net", "totals")
 
-    def __init__(self, seat: PlainSeat, profile: Profile, rulings: _Rulings) -> None:
-        record = seat.record
-        assert record is not None
-        self.ruling, self.totals = rulings.seat(record)
+    def __init__(self, s: Any, profile: Profile, rulings: _Rulings) -> None:
+        ante = _decimal(s.ante)
+        bonus = ZERO if s.bonus is UNSET else _decimal(s.bonus)
+        call = None if s.call is UNSET else _decimal(s.call)
+        recorded = None
+        readable = True
+        if s.recorded is not UNSET:
+            recorded = _plain_recorded({name: value for name, value in zip(_RECORDED_STRUCT_FIELDS, astuple(s.recorded),
+                                                                          strict=True) if value is not UNSET})
+            readable = recorded is not None
+        # What the full path reads of the seat's model, as validation would give it.
+        self.ruling, self.totals = rulings.seat(_SeatView(s.decision, ante, bonus))  # type: ignore[arg-type]
         ruling = self.ruling
         self.net, self.staked, self.returned = self.totals
         found: list[FindingCode] = []
@@ -1001,23 +1067,47 @@ class _Entry:
         def collect(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
             found.append(code)
 
-        if ruling.outcome != "void":
-            check_stake_units(record.ante, record.bonus, record.call, profile.stake_increment, collect)
-            if record.call is not None and record.call != record.ante * profile.call_multiple:
+        if ruling.outcome != "void" and readable:
+            check_stake_units(ante, bonus, call, profile.stake_increment, collect)
+            if call is not None and call != ante * profile.call_multiple:
                 found.append(codes.S001)
-            if record.bonus and profile.bonus is None:
+            if bonus and profile.bonus is None:
                 found.append(codes.S006)
-            compare_record(_AsRound(record), ruling, collect)  # type: ignore[arg-type]
-        self.ok = ruling.outcome != "void" and not found
-        self.ante = record.ante
+            compare_record(_Recorded(recorded), ruling, collect)  # type: ignore[arg-type]
+        self.ok = ruling.outcome != "void" and readable and not found
+        self.ante = ante
         self.fixed = profile.fixed_stakes
-        self.needed = (record.ante + record.bonus + record.ante * profile.call_multiple
-                       if profile.call_requires_funds and record.decision == "call" else None)
-        recorded = record.recorded
+        self.needed = ante + bonus + ante * profile.call_multiple \
+            if profile.call_requires_funds and s.decision == "call" else None
         self.recorded_net = recorded.net if recorded is not None else None
         self.table_net = self.recorded_net if self.recorded_net is not None else self.net
         self.outcome = ruling.outcome
         self.json: str | None = None
+        #: Seats of the game booked from this entry (the session's ledger takes them at once).
+        self.booked = 0
+
+
+class _SeatView:
+    """What :meth:`_Rulings.seat` reads of a seat (no cards of its own)."""
+
+    __slots__ = ("ante", "bonus", "decision", "player")
+
+    def __init__(self, decision: str, ante: Decimal, bonus: Decimal) -> None:
+        self.decision, self.ante, self.bonus, self.player = decision, ante, bonus, None
+
+
+class _Recorded:
+    """What :func:`compare_record` reads of a seat: its ``recorded`` block."""
+
+    __slots__ = ("recorded",)
+
+    def __init__(self, recorded: Recorded | None) -> None:
+        self.recorded = recorded
+
+
+def _decimal(value: int | Decimal) -> Decimal:
+    """An amount as pydantic's Decimal field gives it."""
+    return value if type(value) is Decimal else Decimal(value)
 
 
 def _seat_data(source: PlainGameRecord | PlainSeatRecord, index: int) -> Any:
@@ -1044,6 +1134,7 @@ def _decimals_plain(seat: Any) -> bool:
 
 
 _PLAIN_GAME_FIELDS = GAME_STRUCT_FIELDS
+_RECORDED_STRUCT_FIELDS = RECORDED_STRUCT_FIELDS
 
 
 class _AsRound:

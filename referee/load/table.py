@@ -67,26 +67,34 @@ def table_line(name: str, number: int, data: LineDict) -> Record | None:
 # duplicate key, text the structs do not allow) is read by the general reader as before.
 #
 # Duplicate keys: msgspec keeps the last one silently, where the general reader refuses
-# the line (H003). Every string the structs accept is free of ``"`` (patterns and fixed
-# words), so each quote of the raw line opens or closes a key or a string value; the
-# line has no duplicate key exactly when it holds as many quotes as the struct encoded
-# again (keys present plus string values, two quotes each). A second key, or an amount
-# written as a string ("1", which msgspec would read as a Decimal), adds quotes.
+# the line (H003). No string of the line holds a ``"``: the line has no ``\"`` nor
+# ``\u0022`` (the only ways to write one in a string). So each quote of the raw line
+# opens or closes a key or a string value, and the line has no duplicate key exactly
+# when it holds as many quotes as the struct encoded again (keys present plus string
+# values, two quotes each). A second key, or an amount written as a string ("1", which
+# msgspec would read as a Decimal), adds quotes.
+#
+# Strings are constrained as the models constrain them (lengths, fixed words), by
+# msgspec; a line without any backslash has no string that JSON would escape, so the
+# JSON report may write its ids as they are (``PlainGameRecord.escaped``).
 
-_NO_QUOTE = r'^[^"]*\Z'
-#: Ids the JSON report may write as they are (no character JSON escapes).
-SAFE_ID = r"^[A-Za-z0-9 ._:/@+#=-]{1,128}\Z"
-_Text = Annotated[str, Meta(pattern=_NO_QUOTE)]
-_Id = Annotated[str, Meta(pattern=SAFE_ID)] | int
-_WalletId = Annotated[str, Meta(pattern=r'^[^"]{1,500}\Z')]
-_Reference = Annotated[str, Meta(pattern=r'^[^"]{0,500}\Z')]
-_Token = Annotated[str, Meta(pattern=r'^[^"]{0,16}\Z')]
+_Text = str
+_Id = Annotated[str, Meta(min_length=1, max_length=500)] | int
+_WalletId = Annotated[str, Meta(min_length=1, max_length=500)]
+_Reference = Annotated[str, Meta(max_length=500)]
+_Token = Annotated[str, Meta(max_length=16)]
 _Cards = Annotated[list[_Token], Meta(max_length=52)]
 _Category = Literal["royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
                     "three_of_a_kind", "two_pair", "pair", "high_card"]
 _Outcome = Literal["fold", "win", "lose", "push", "void"]
 _STAKE_INT = Annotated[int, Meta(ge=0, le=10**12)]
 _MONEY_INT = Annotated[int, Meta(ge=-10**18, le=10**18)]  # pydantic allows 10^24: beyond int64, read in full
+
+
+#: The fields of a plain seat's ``recorded``, in order: ``balance`` last, as the audit's
+#: memo key is the others (audit/table.py).
+RECORDED_STRUCT_FIELDS = ("void", "void_reason", "outcome", "player_hand", "dealer_hand", "dealer_qualified", "ante",
+                          "call", "bonus", "net", "returned", "balance")
 
 
 def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
@@ -100,12 +108,10 @@ def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
     wallet = msgspec.defstruct("PlainWallet", [
         ("id", _WalletId), ("kind", Literal["debit", "credit", "cancel", "refund"]), ("amount", stake),
         ("reference", _Reference | unset, UNSET)], **opts)
-    recorded = msgspec.defstruct("PlainRecorded", [
-        ("void", bool | unset, UNSET), ("void_reason", _Text | unset, UNSET), ("outcome", _Outcome | unset, UNSET),
-        ("player_hand", _Category | unset, UNSET), ("dealer_hand", _Category | unset, UNSET),
-        ("dealer_qualified", bool | unset, UNSET), ("ante", money | unset, UNSET), ("call", money | unset, UNSET),
-        ("bonus", money | unset, UNSET), ("net", money | unset, UNSET), ("returned", money | unset, UNSET),
-        ("balance", money | unset, UNSET)], **opts)  # balance last: the audit's memo key is the rest
+    types = {"void": bool, "void_reason": _Text, "outcome": _Outcome, "player_hand": _Category,
+             "dealer_hand": _Category, "dealer_qualified": bool}
+    recorded = msgspec.defstruct("PlainRecorded", [(name, types.get(name, money) | unset, UNSET)
+                                                   for name in RECORDED_STRUCT_FIELDS], **opts)
     seat = msgspec.defstruct("PlainSeat", [
         ("player_id", _Id), ("ante", stake), ("decision", Literal["call", "fold"]), ("bonus", stake | unset, UNSET),
         ("call", stake | unset, UNSET), ("player", _Cards | unset, UNSET), ("recorded", recorded | unset, UNSET),
@@ -138,10 +144,11 @@ class PlainGameRecord(GameRecord):
     """A game line read by the fast decoder: ``plain`` is its struct (seats inline or
     none); ``data``, what the general reader gives, is read from ``raw`` on demand."""
 
-    __slots__ = ("decimals", "plain", "raw")
+    __slots__ = ("decimals", "escaped", "plain", "raw")
 
-    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool) -> None:
+    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool, escaped: bool) -> None:
         self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals
+        self.escaped = escaped
 
     @property
     def data(self) -> Any:
@@ -155,10 +162,11 @@ class PlainGameRecord(GameRecord):
 class PlainSeatRecord(SeatRecord):
     """A seat line read by the fast decoder (see :class:`PlainGameRecord`)."""
 
-    __slots__ = ("decimals", "plain", "raw")
+    __slots__ = ("decimals", "escaped", "plain", "raw")
 
-    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool) -> None:
+    def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool, escaped: bool) -> None:
         self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals
+        self.escaped = escaped
 
     @property
     def data(self) -> Any:
@@ -199,8 +207,11 @@ def plain_table_line(name: str, number: int, raw: bytes) -> PlainGameRecord | Pl
         decimals = True
     except msgspec.DecodeError:
         return None
+    escaped = b"\\" in raw
+    if escaped and (b'\\"' in raw or b"\\u0022" in raw):
+        return None  # a string may hold a quote: the count below would prove nothing
     if raw.count(b'"') != _ENCODE(plain).count(b'"'):
         return None
     if kind == 2:
-        return PlainSeatRecord(name, number, plain, raw, decimals)
-    return PlainGameRecord(name, number, plain, raw, decimals)
+        return PlainSeatRecord(name, number, plain, raw, decimals, escaped)
+    return PlainGameRecord(name, number, plain, raw, decimals, escaped)

@@ -81,15 +81,20 @@ def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
     if middle is None:
         whole = seat_dict(seat)
         middle = entry.json = dump({k: whole[k] for k in ("outcome", "decision", "settlement")})[1:-1]
-    # A plain seat's player id has no character JSON escapes (load/table.py SAFE_ID, or digits).
-    return (f'{{"player_id":"{seat.player_id}","line":{seat.line},{middle},"balance":{_number(seat.balance)},'
-            f'"recorded_balance":{_number(seat.recorded_balance)},"findings":[]}}')
+    # A line without a backslash has no string JSON escapes (load/table.py): its ids are written as they are.
+    player = dump(seat.player_id) if seat.source.escaped else f'"{seat.player_id}"'
+    recorded = seat.recorded_balance
+    kept = "null" if recorded is None else _number(recorded)
+    balance = kept if seat.balance == recorded else _number(seat.balance)
+    return (f'{{"player_id":{player},"line":{seat.line},{middle},"balance":{balance},'
+            f'"recorded_balance":{kept},"findings":[]}}')
 
 
-def _number(amount: Decimal | None) -> str:
+def _number(amount: Decimal) -> str:
     """An amount as ``dump(plain(amount))`` writes it."""
-    if amount is None:
-        return "null"
+    text = str(amount)
+    if "." not in text and "E" not in text and text != "-0":
+        return text  # a whole number, written in full
     if amount == amount.to_integral_value():
         return str(int(amount))
     return format(amount.normalize(), "f")
