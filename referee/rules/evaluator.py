@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import sys
 import zlib
+from array import array
 from importlib import resources
 from itertools import combinations
 
@@ -203,14 +205,73 @@ def read_ranks(data: bytes | None) -> dict[int, dict[int, int]] | None:
         return None
     if hashlib.sha256(payload).digest() != digest:
         return None
-    ranks: dict[int, dict[int, int]] = {}
+    spans: dict[int, tuple[int, int]] = {}
     offset = 0
     for size in (5, 6, 7):
         (n,) = struct.unpack_from("<I", payload, offset)
-        words = struct.unpack_from(f"<{2 * n}I", payload, offset + 4)
-        ranks[size] = dict(zip(words[:n], words[n:], strict=True))
+        if len(payload) < offset + 4 + 8 * n:
+            return None
+        spans[size] = (offset + 4, n)
         offset += 4 + 8 * n
-    return ranks
+    return RankTables(payload, spans)
+
+
+class RankTables(dict[int, dict[int, int]]):
+    """The shipped rank tables by hand size, each made into a dict when first asked for.
+
+    Why lazily: the audit needs only the seven-card table, and as shared hand values
+    (``referee.rules.hands`` reads it straight from :meth:`arrays`); making all three
+    int dicts up front cost about 8 MB of an audit's 60."""
+
+    __slots__ = ("_payload", "_spans")
+
+    def __init__(self, payload: bytes, spans: dict[int, tuple[int, int]]) -> None:
+        super().__init__()
+        self._payload = payload
+        self._spans = spans
+
+    def arrays(self, size: int) -> tuple[array[int], array[int]]:
+        """The keys and the values of the ``size``-card table, in step, unboxed."""
+        start, n = self._spans[size]
+        keys, values = array("I"), array("I")
+        keys.frombytes(self._payload[start:start + 4 * n])
+        values.frombytes(self._payload[start + 4 * n:start + 8 * n])
+        if sys.byteorder == "big":  # pragma: no cover - shipped little endian
+            keys.byteswap()
+            values.byteswap()
+        return keys, values
+
+    def __missing__(self, size: int) -> dict[int, int]:
+        if size not in self._spans:
+            raise KeyError(size)
+        table = self[size] = dict(zip(*self.arrays(size), strict=True))
+        return table
+
+    def _whole(self) -> RankTables:
+        """Every size made: for the readers of the whole mapping."""
+        for size in self._spans:
+            self[size]
+        return self
+
+    def items(self):  # type: ignore[no-untyped-def]
+        return dict.items(self._whole())
+
+    def values(self):  # type: ignore[no-untyped-def]
+        return dict.values(self._whole())
+
+    def keys(self):  # type: ignore[no-untyped-def]
+        return dict.keys(self._whole())
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return dict.__iter__(self._whole())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._whole())
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._whole(), other)
+
+    __hash__ = None
 
 
 def write_shipped(path: str) -> None:

@@ -38,6 +38,7 @@ from .evaluator import (
     SUIT_MASKS,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    RankTables,
     Tables,
     category_of,
     ranks_of,
@@ -196,9 +197,13 @@ class _Lookup:
         and explanations need them)."""
         table = self.ranks.get(n)
         if table is None:
-            ints = self._tables.ranks[n]
-            shared = {v: HandValue(v) for v in set(ints.values())}
-            table = self.ranks[n] = {k: shared[v] for k, v in ints.items()}
+            ranks = self._tables.ranks
+            if isinstance(ranks, RankTables) and not dict.__contains__(ranks, n):
+                keys, values = ranks.arrays(n)  # no int dict: the shipped arrays themselves
+            else:
+                keys, values = ranks[n].keys(), ranks[n].values()  # type: ignore[assignment]
+            shared = {v: HandValue(v) for v in set(values)}
+            table = self.ranks[n] = dict(zip(keys, map(shared.__getitem__, values), strict=True))
         return table
 
 
