@@ -70,8 +70,8 @@ def test_one_shared_deal_settles_every_seat_by_its_own_stakes(tmp_path: Path) ->
 
 
 def test_the_deal_is_evaluated_once_per_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.audit import table
-    from referee.rules.settlement import settle as real  # what table.settle is
+    from referee.audit import fast, table
+    from referee.rules.settlement import settle as real  # what table.settle and fast.settle are
 
     calls = []
 
@@ -80,6 +80,8 @@ def test_the_deal_is_evaluated_once_per_game(tmp_path: Path, monkeypatch: pytest
         return real(*args)
 
     monkeypatch.setattr(table, "settle", counting)
+    monkeypatch.setattr(fast, "settle", counting)  # the fast path's memo settles a deal it has not seen
+    monkeypatch.setattr(fast, "_MEMOS", {})
     seats = [seat(f"p{i}", ante=1 + i % 5, decision="call" if i % 3 else "fold", bonus=0) for i in range(60)]
     code, report = check_json(put(tmp_path, "t.json", doc([{"game": "g", **DEAL, "seats": seats}])))
     assert code == 0 and len(report["sessions"][0]["games"][0]["seats"]) == 60

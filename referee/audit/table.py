@@ -37,8 +37,8 @@ from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
-from .compare import compare_record
-from .fast import FastPathMismatch, _amount, _plain_recorded
+from .compare import _hand_at_fold, compare_record
+from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _amount, _plain_recorded, memo_for
 from .fast import mode as fast_mode
 from .ledger import (
     Anchor,
@@ -301,22 +301,45 @@ class _Player:
     no anchor yet) and ``chain`` builds the :class:`BalanceState` the ledger functions
     take only when the full path asks; any other state is kept as it is (``_chain``)."""
 
-    __slots__ = ("_chain", "anchor", "antes", "balance", "funded", "id", "ledger", "since_ruled", "since_table",
-                 "stake")
+    __slots__ = ("_antes", "_chain", "_ledger", "anchor", "balance", "booked", "funded", "id", "same", "since_ruled",
+                 "since_table", "stake")
 
     def __init__(self, player_id: str, opening: Decimal | None) -> None:
         self.id = player_id
         start = opening if opening is not None else ZERO
-        self.ledger = Ledger(opening_balance=start, closing_balance=start)
+        self._ledger = Ledger(opening_balance=start, closing_balance=start)
+        #: Seats the fast path booked and the ledger has not taken yet, by their sums (``_Book``).
+        self.booked: dict[_Book, int] = {}
         self.balance = start
         self._chain: BalanceState | None = None
         self.anchor: Decimal | None = None
         self.since_table: Decimal = ZERO
         self.since_ruled: Decimal = ZERO
         self.chain = ledger_opening(opening)
-        self.antes: dict[Decimal, int] = {}
+        self._antes: dict[Decimal, int] = {}
+        #: Seats at the player's stake that ``_antes`` has not counted yet (the fast path's).
+        self.same = 0
         self.stake: Decimal | None = None
         self.funded = opening is not None
+
+    @property
+    def antes(self) -> dict[Decimal, int]:
+        """How many seats the player played at each Ante (:func:`ledger.stake_check`)."""
+        if self.same:
+            assert self.stake is not None
+            self._antes[self.stake] += self.same
+            self.same = 0
+        return self._antes
+
+    @property
+    def ledger(self) -> Ledger:
+        """The player's ledger, with the seats the fast path booked."""
+        if self.booked:
+            ledger = self._ledger
+            for book, count in self.booked.items():
+                book.add(ledger, count)
+            self.booked = {}
+        return self._ledger
 
     @property
     def chain(self) -> BalanceState:
@@ -458,6 +481,11 @@ class TableAudit(SessionOpening[TableSession]):
         # and the open game's memo of settlements (``_Entry``).
         self.fast = None if fast_mode() == "off" else fast_mode()
         self.memo: dict[Any, _Entry] = {}
+        self.books: dict[tuple[Any, ...], _Book] = {}
+        self.antes: dict[Decimal, Decimal] = {}
+        self.settled: dict[tuple[Any, ...], _Settled] = {}
+        self.settle_memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
+            if self.fast and self.loaded else None
 
     def _validate_header(self, record: SessionRecord) -> TableSession | None:
         try:
@@ -595,7 +623,7 @@ class TableAudit(SessionOpening[TableSession]):
         items, seated, rulings, taken = game.seats, set[str](), None, 0
         if fast:
             assert model is not None and profile is not None
-            rulings = _Rulings(profile, model)
+            rulings = _Rulings(profile, model, self.settle_memo)
             taken = self._plain_run(game.seats, profile, rulings, result, seated)
             items = items[taken:]
         seats = self._validate_seats(game, result, fast, items, seated)
@@ -900,17 +928,19 @@ class TableAudit(SessionOpening[TableSession]):
         key = (s.decision, s.ante, s.bonus, s.call, UNSET if rec is UNSET else astuple(rec)[:-1])
         entry = memo.get(key)
         if entry is None:
-            entry = memo[key] = _Entry(s, profile, rulings)
-        if not entry.ok:
+            entry = memo[key] = self._entry(s, key, profile, rulings)
+        settled = entry.settled
+        ok, ante, fixed, needed, staked, returned, net, table_net = settled.fast
+        if not ok:
             return False
         player_id: str = seat.player_id  # type: ignore[assignment]
         player = self.players.get(player_id) or self._player(player_id)
-        ante = entry.ante
-        if entry.fixed:
-            stake = player.stake
-            if stake is not None and ante != stake and player.antes.get(ante, 0) + 1 <= player.antes[stake]:
+        stake = player.stake
+        if fixed and stake is not None and ante is not stake and ante != stake:
+            antes = player.antes
+            if antes.get(ante, 0) + 1 <= antes[stake]:
                 return False  # S002
-        if entry.needed is not None and player.funded and player.balance < entry.needed:
+        if needed is not None and player.funded and player.balance < needed:
             return False  # S007
         ids = None
         wallet = s.wallet
@@ -924,81 +954,85 @@ class TableAudit(SessionOpening[TableSession]):
                     credit += move.amount
                 else:
                     back += move.amount
-            if debit != entry.staked or credit != entry.returned or back:
+            if debit != staked or credit != returned or back:
                 return False
             ids = [move.id for move in wallet]
-            if len(set(ids)) != len(ids) or not self.transactions.isdisjoint(ids):
+            if not self.transactions.isdisjoint(ids):
                 return False  # W004
-        net, table_net = entry.net, entry.table_net
         balance = UNSET if rec is UNSET else rec.balance
         anchor = player.anchor
         if balance is not UNSET:
             if player._chain is not None:
                 return False  # a chain of several anchors: the full path judges
+            if type(balance) is not Decimal:
+                balance = Decimal(balance)
             if (anchor is not None and anchor + (player.since_table + table_net) != balance
                     and anchor + (player.since_ruled + net) != balance):
                 return False  # P005
         # Every check passed: the seat's effects, as the full path has them.
-        if entry.fixed:
-            counts = player.antes
-            counts[ante] = counts.get(ante, 0) + 1
-            stake = player.stake
-            if stake is None or ante == stake or counts[ante] > counts[stake]:
-                player.stake = ante
         if ids is not None:
-            self.transactions.update(ids)
+            transactions = self.transactions
+            before = len(transactions)
+            transactions.update(ids)
+            if len(transactions) - before != len(ids):  # an id twice in the seat: W004
+                transactions.difference_update(ids)  # none was there before (isdisjoint)
+                return False
+        if fixed:
+            if stake is not None and (ante is stake or ante == stake):
+                player.same += 1
+            else:
+                counts = player.antes
+                counts[ante] = counts.get(ante, 0) + 1
+                if stake is None or counts[ante] > counts[stake]:
+                    player.stake = ante
         player.balance += net
         if balance is not UNSET:
-            recorded = balance if type(balance) is Decimal else Decimal(balance)
-            player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
-            seat.recorded_balance = recorded
-        elif player._chain is not None:
-            player.chain = advance(player._chain, table_net, net)
-        elif anchor is not None:
-            player.since_table += table_net
-            player.since_ruled += net
-        seat.ruling, seat.totals, seat.entry = entry.ruling, entry.totals, entry
+            player.anchor, player.since_table, player.since_ruled = balance, ZERO, ZERO
+            seat.recorded_balance = balance
+        else:
+            seat.recorded_balance = None
+            if player._chain is not None:
+                player.chain = advance(player._chain, table_net, net)
+            elif anchor is not None:
+                player.since_table += table_net
+                player.since_ruled += net
+        seat.ruling, seat.totals, seat.entry = entry.ruling, settled.totals, entry
         seat.balance = player.balance
         return True
 
+    def _entry(self, s: Any, key: tuple[Any, ...], profile: Profile, rulings: _Rulings) -> _Entry:
+        """The game's entry for seats like ``s``: what they share with such seats of
+        earlier games dealt alike (the same unit lines, and for a fold the hand folded,
+        which ``compare_record`` may read), else made from this seat."""
+        unit = rulings.unit(s.decision, None)
+        folded = _hand_at_fold(unit) if s.decision == "fold" else None
+        shared_key = (id(unit.lines), folded, key)
+        settled = self.settled.get(shared_key)
+        if settled is not None and settled.unit_lines is unit.lines:
+            return _Entry(settled, settled.ruling(unit))
+        ruling, settled = _settled(s, profile, rulings, unit, self.books, self.antes)
+        if len(self.settled) < MEMO_LIMIT:
+            self.settled[shared_key] = settled
+        return _Entry(settled, ruling)
+
     def _book_plain(self, seat: PlainSeat, entry: _Entry) -> None:
-        """:func:`book` for a seat the fast path audited, in the player's ledger; the
-        session's takes the game's seats by memo entry (``_book_entries``)."""
+        """:func:`book` for a seat the fast path audited: the player's ledger takes it
+        when next read (``_Player.booked``), the session's by memo entry (``_book_entries``)."""
         player = self.players[seat.player_id]  # type: ignore[index]
-        net, staked, returned = entry.totals
-        outcome, recorded_net, balance = entry.outcome, entry.recorded_net, seat.recorded_balance
         entry.booked += 1
-        ledger = player.ledger
-        outcomes = ledger.outcomes
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        ledger.counted_rounds += 1
-        ledger.staked += staked
-        ledger.returned += returned
-        ledger.net += net
-        if recorded_net is not None:
-            ledger.recorded_net += recorded_net
-            ledger.recorded_nets += 1
+        booked = player.booked
+        book = entry.settled.book
+        booked[book] = booked.get(book, 0) + 1
+        balance = seat.recorded_balance
         if balance is not None:
-            ledger.recorded_closing_balance = self.ledger.recorded_closing_balance = balance
-        ledger.closing_balance = player.balance
+            player._ledger.recorded_closing_balance = self.ledger.recorded_closing_balance = balance
+        player._ledger.closing_balance = player.balance
 
     def _book_entries(self, entries: Iterable[_Entry]) -> None:
-        """The session's ledger gains the seats each memo entry booked: the sums of
-        :func:`book`, seat by seat, taken as products (exact amounts, the same totals)."""
-        ledger = self.ledger
+        """The session's ledger gains the seats each memo entry booked, at once."""
         for entry in entries:
-            count = entry.booked
-            if not count:
-                continue
-            net, staked, returned = entry.totals
-            ledger.outcomes[entry.outcome] = ledger.outcomes.get(entry.outcome, 0) + count
-            ledger.counted_rounds += count
-            ledger.staked += staked * count
-            ledger.returned += returned * count
-            ledger.net += net * count
-            if entry.recorded_net is not None:
-                ledger.recorded_net += entry.recorded_net * count
-                ledger.recorded_nets += count
+            if entry.booked:
+                entry.settled.book.add(self.ledger, entry.booked)
 
     def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
         """The table's sequence, when recorded: a second record of a game is not a new number.
@@ -1038,53 +1072,100 @@ class TableAudit(SessionOpening[TableSession]):
             player.ledger.closing_balance = player.balance
 
 
-class _Entry:
-    """What every plain seat of a game with the same decision, stakes and record (the
-    balance aside) shares: its ruling, whether the full audit would find anything in
-    its stakes or record (``ok``), and the amounts the fast path compares and books.
-    Built from the first such seat's model, with the full path's own checks.
+class _Book:
+    """What :func:`book` adds to a ledger for a seat the fast path audited; one per
+    distinct settlement in a session, so a ledger may take ``count`` such seats at once
+    (exact amounts: the same sums as seat by seat)."""
+
+    __slots__ = ("net", "outcome", "recorded_net", "returned", "staked")
+
+    def __init__(self, outcome: str, net: Decimal, staked: Decimal, returned: Decimal,
+                 recorded_net: Decimal | None) -> None:
+        self.outcome, self.net, self.staked, self.returned, self.recorded_net = (
+            outcome, net, staked, returned, recorded_net)
+
+    def add(self, ledger: Ledger, count: int) -> None:
+        ledger.outcomes[self.outcome] = ledger.outcomes.get(self.outcome, 0) + count
+        ledger.counted_rounds += count
+        ledger.staked += self.staked * count
+        ledger.returned += self.returned * count
+        ledger.net += self.net * count
+        if self.recorded_net is not None:
+            ledger.recorded_net += self.recorded_net * count
+            ledger.recorded_nets += count
+
+
+class _Settled:
+    """What every plain seat with the same settlement (one decision on deals alike: the
+    same memoised lines, audit/fast.py), stakes and record (the balance aside) shares,
+    in any game of the session: the seat's settlement lines, whether the full audit
+    would find anything in its stakes or record (``ok``, from the full path's own
+    checks on the first such seat), and the amounts the fast path compares and books.
     ``json`` is the JSON report's middle of the seat's object (report/table.py)."""
 
-    __slots__ = ("ante", "booked", "fixed", "json", "needed", "net", "ok", "outcome", "recorded_net", "returned",
-                 "ruling", "staked", "table_net", "totals")
+    __slots__ = ("bonus", "book", "fast", "json", "lines", "ok", "same", "totals", "unit_lines")
 
-    def __init__(self, s: Any, profile: Profile, rulings: _Rulings) -> None:
-        ante = _decimal(s.ante)
-        bonus = ZERO if s.bonus is UNSET else _decimal(s.bonus)
-        call = None if s.call is UNSET else _decimal(s.call)
-        recorded = None
-        readable = True
-        if s.recorded is not UNSET:
-            recorded = _plain_recorded({name: value for name, value in zip(_RECORDED_STRUCT_FIELDS, astuple(s.recorded),
-                                                                          strict=True) if value is not UNSET})
-            readable = recorded is not None
-        # What the full path reads of the seat's model, as validation would give it.
-        self.ruling, self.totals = rulings.seat(_SeatView(s.decision, ante, bonus))  # type: ignore[arg-type]
-        ruling = self.ruling
-        self.net, self.staked, self.returned = self.totals
-        found: list[FindingCode] = []
-
-        def collect(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
-            found.append(code)
-
-        if ruling.outcome != "void" and readable:
-            check_stake_units(ante, bonus, call, profile.stake_increment, collect)
-            if call is not None and call != ante * profile.call_multiple:
-                found.append(codes.S001)
-            if bonus and profile.bonus is None:
-                found.append(codes.S006)
-            compare_record(_Recorded(recorded), ruling, collect)  # type: ignore[arg-type]
-        self.ok = ruling.outcome != "void" and readable and not found
-        self.ante = ante
-        self.fixed = profile.fixed_stakes
-        self.needed = ante + bonus + ante * profile.call_multiple \
-            if profile.call_requires_funds and s.decision == "call" else None
-        self.recorded_net = recorded.net if recorded is not None else None
-        self.table_net = self.recorded_net if self.recorded_net is not None else self.net
-        self.outcome = ruling.outcome
+    def __init__(self, unit: Ruling, ruling: Ruling, bonus: bool, totals: tuple[Decimal, Decimal, Decimal], ok: bool,
+                 book: _Book, fast: tuple[Any, ...]) -> None:
+        #: The unit ruling's lines it was made from, and its own (scaled by the stakes).
+        self.unit_lines, self.lines, self.same, self.bonus = unit.lines, ruling.lines, ruling is unit, bonus
+        self.ok, self.totals, self.book, self.fast = ok, totals, book, fast
         self.json: str | None = None
-        #: Seats of the game booked from this entry (the session's ledger takes them at once).
-        self.booked = 0
+
+    def ruling(self, unit: Ruling) -> Ruling:
+        """The seat's ruling in a game whose unit ruling has these lines: ``scaled``'s."""
+        if self.same:
+            return unit
+        return replace(unit, lines=self.lines, bonus_hand=unit.bonus_hand if self.bonus else None)
+
+
+def _settled(s: Any, profile: Profile, rulings: _Rulings, unit: Ruling, books: dict[tuple[Any, ...], _Book],
+             antes: dict[Decimal, Decimal]) -> tuple[Ruling, _Settled]:
+    """The seat's ruling in this game and what seats like it share (:class:`_Settled`)."""
+    ante = antes.setdefault(_decimal(s.ante), _decimal(s.ante))  # one object per Ante: compared by identity
+    bonus = ZERO if s.bonus is UNSET else _decimal(s.bonus)
+    call = None if s.call is UNSET else _decimal(s.call)
+    recorded = None
+    readable = True
+    if s.recorded is not UNSET:
+        recorded = _plain_recorded({name: value for name, value in zip(_RECORDED_STRUCT_FIELDS, astuple(s.recorded),
+                                                                      strict=True) if value is not UNSET})
+        readable = recorded is not None
+    # What the full path reads of the seat's model, as validation would give it.
+    ruling, totals = rulings.seat(_SeatView(s.decision, ante, bonus))  # type: ignore[arg-type]
+    net, staked, returned = totals
+    found: list[FindingCode] = []
+
+    def collect(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
+        found.append(code)
+
+    if ruling.outcome != "void" and readable:
+        check_stake_units(ante, bonus, call, profile.stake_increment, collect)
+        if call is not None and call != ante * profile.call_multiple:
+            found.append(codes.S001)
+        if bonus and profile.bonus is None:
+            found.append(codes.S006)
+        compare_record(_Recorded(recorded), ruling, collect)  # type: ignore[arg-type]
+    ok = ruling.outcome != "void" and readable and not found
+    needed = ante + bonus + ante * profile.call_multiple \
+        if profile.call_requires_funds and s.decision == "call" else None
+    recorded_net = recorded.net if recorded is not None else None
+    table_net = recorded_net if recorded_net is not None else net
+    sums = (ruling.outcome, net, staked, returned, recorded_net)
+    book = books.get(sums) or books.setdefault(sums, _Book(*sums))
+    fast = (ok, ante, profile.fixed_stakes, needed, staked, returned, net, table_net)
+    return ruling, _Settled(unit, ruling, bool(bonus), totals, ok, book, fast)
+
+
+class _Entry:
+    """A settlement of one game's plain seats (:class:`_Settled`), with the game's own
+    ruling (its cards and hands) and how many of its seats were booked from it (the
+    session's ledger takes them at once)."""
+
+    __slots__ = ("booked", "ruling", "settled")
+
+    def __init__(self, settled: _Settled, ruling: Ruling) -> None:
+        self.settled, self.ruling, self.booked = settled, ruling, 0
 
 
 class _SeatView:
@@ -1146,17 +1227,31 @@ class _AsRound:
         self.recorded = seat.recorded
 
 
+class _UnitDeal:
+    """A shared deal at unit stakes, as :meth:`SettleMemo.settle` reads a round."""
+
+    __slots__ = ("ante", "bonus", "dealer", "decision", "flop", "player", "river", "turn")
+
+    def __init__(self, decision: str, game: Game) -> None:
+        self.ante, self.bonus, self.decision = ONE, ONE, decision
+        self.player, self.flop, self.turn, self.river, self.dealer = (
+            game.player, game.flop, game.turn, game.river, game.dealer)
+
+
 class _Rulings:
     """The rulings of one game: the deal settled once per decision (unit stakes), then
     scaled per seat; with a hand per seat, once per distinct hand and decision."""
 
-    __slots__ = ("cache", "model", "profile", "seats")
+    __slots__ = ("cache", "memo", "model", "profile", "seats")
 
-    def __init__(self, profile: Profile, model: Game) -> None:
+    def __init__(self, profile: Profile, model: Game, memo: SettleMemo | None = None) -> None:
         self.profile = profile
         self.model = model
         self.cache: dict[Any, Ruling] = {}
         self.seats: dict[tuple[Any, ...], tuple[Ruling, tuple[Decimal, Decimal, Decimal]]] = {}
+        #: The fast path's memo of settlements (audit/fast.py): a shared deal of nine known,
+        #: distinct cards is settled as ``settle`` would, from a deal alike seen before.
+        self.memo = memo
 
     def unit(self, decision: str, player: tuple[str, ...] | None) -> Ruling:
         key = (decision, player)
@@ -1164,8 +1259,13 @@ class _Rulings:
         if ruling is None:
             m = self.model
             hand = player if player is not None else (m.player or ())
-            deal = Deal(ONE, hand, m.flop or (), decision, m.turn, m.river, m.dealer, ONE)  # type: ignore[arg-type]
-            ruling = self.cache[key] = settle(self.profile, deal)
+            found = None
+            if self.memo is not None and player is None and m.player is not None and m.flop is not None:
+                found = self.memo.settle(_UnitDeal(decision, m))  # type: ignore[arg-type]
+            if found is None:
+                deal = Deal(ONE, hand, m.flop or (), decision, m.turn, m.river, m.dealer, ONE)  # type: ignore[arg-type]
+                found = settle(self.profile, deal)
+            ruling = self.cache[key] = found
         return ruling
 
     def seat(self, seat: Seat) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:

@@ -76,11 +76,11 @@ def game_json(game: GameResult, dump: Callable[[Any], str]) -> str:
 def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
     if type(seat) is not PlainSeat or seat.entry is None or seat.findings:
         return dump(seat_dict(seat))
-    entry = seat.entry
-    middle = entry.json
+    settled = seat.entry.settled
+    middle = settled.json
     if middle is None:
         whole = seat_dict(seat)
-        middle = entry.json = dump({k: whole[k] for k in ("outcome", "decision", "settlement")})[1:-1]
+        middle = settled.json = dump({k: whole[k] for k in ("outcome", "decision", "settlement")})[1:-1]
     # A line without a backslash has no string JSON escapes (load/table.py): its ids are written as they are.
     player = dump(seat.player_id) if seat.source.escaped else f'"{seat.player_id}"'
     recorded = seat.recorded_balance
