@@ -6,6 +6,7 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
@@ -57,8 +58,9 @@ def test_chunks_start_at_session_lines(tmp_path: Path) -> None:
     assert tasks[-1].plan.size == offset and all(t.plan is None for t in tasks[:-1])
 
 
-def test_no_progress_off_a_terminal_or_in_machine_formats(tmp_path: Path) -> None:
-    log = simulate(tmp_path / "s.jsonl", "jsonl", 6, 1000)  # long enough for the line to be drawn
+def test_no_progress_off_a_terminal_or_in_machine_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = simulate(tmp_path / "s.jsonl", "jsonl", 6, 1000)
+    monkeypatch.setattr(Progress, "INTERVAL", 0.0)  # drawn at every chance: the audit takes well under 0.2 s
     result = CliRunner().invoke(main, ["check", "--jobs", "1", log])
     assert result.stderr == ""
     result = CliRunner().invoke(main, ["check", "--jobs", "1", "--progress", log])
