@@ -8,8 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tabulate import tabulate
 
-from referee.report.text import SHORT_SESSION
+from referee.report.text import HEADERS, LEDGER_ALIGN, SHORT_SESSION, simple_table
 
 from .conftest import run
 
@@ -74,3 +77,16 @@ def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
             assert _formatted(_unformatted(event)) == ledger_row(event)
             compared += 1
     assert compared > 250
+
+
+_CELL = st.one_of(st.none(), st.integers(-10**9, 10**9),
+                  st.text(alphabet=st.sampled_from(" abcPSV0123456789-+.é\t"), max_size=14))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_CELL, min_size=len(HEADERS), max_size=len(HEADERS)), min_size=1, max_size=6))
+def test_simple_table_is_tabulates(rows: list[list[object]]) -> None:
+    """The ledger table's own layout is tabulate's "simple" one, byte for byte (cells
+    it would measure otherwise, here ``é`` and tabs, go to tabulate itself)."""
+    expected = tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True, colalign=LEDGER_ALIGN)
+    assert simple_table(rows, HEADERS, LEDGER_ALIGN) == expected
