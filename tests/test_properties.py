@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from referee import DECK, Deal, load_profile, settle
 from referee.audit.checker import Options, audit_source
+from referee.audit.lane import as_dict
 from referee.load.inputs import Source
 from referee.load.reading import Reading
-from referee.load.records import RoundRecord, SessionRecord
+from referee.load.records import PlainRound, RoundRecord, SessionRecord
 from referee.pipeline import dispatch
 from referee.report.json import JsonReporter
 from referee.report.text import TextReporter
@@ -51,7 +52,17 @@ def sessions(draw: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def records_of(name: str, data: bytes) -> list[Any]:
-    return [r for r in Reading(Source(name, None, data=data)).records() if isinstance(r, (SessionRecord, RoundRecord))]
+    """Sessions and rounds as read; a line the fast decode read (``PlainRound``) is also
+    read by the reader's own decoder, and the two must agree value for value."""
+    out: list[Any] = []
+    for record in Reading(Source(name, None, data=data)).records():
+        if isinstance(record, PlainRound):
+            full = record.full()
+            assert isinstance(full, RoundRecord) and as_dict(record.fast) == plain(full.data)
+            record = full
+        if isinstance(record, (SessionRecord, RoundRecord)):
+            out.append(record)
+    return out
 
 
 def plain(value: Any) -> Any:
