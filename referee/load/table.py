@@ -132,8 +132,6 @@ _WHOLE = _structs(False)
 _DECIMAL = _structs(True)
 #: The fields of a plain game line, in order (both struct families).
 GAME_STRUCT_FIELDS: tuple[str, ...] = _WHOLE[2].__struct_fields__
-#: The struct types of a plain seat (whole amounts, or with Decimals).
-SEAT_TYPES = (_WHOLE[0], _DECIMAL[0])
 #: Decoders by (kind, decimals): kind 1 a game line, 2 a seat line.
 _DECODERS = {(kind, decimals): msgspec.json.Decoder(shapes[3 - kind])
              for decimals, shapes in ((False, _WHOLE), (True, _DECIMAL)) for kind in (1, 2)}
