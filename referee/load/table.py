@@ -72,7 +72,9 @@ def table_line(name: str, number: int, data: LineDict) -> Record | None:
 # opens or closes a key or a string value, and the line has no duplicate key exactly
 # when it holds as many quotes as the struct encoded again (keys present plus string
 # values, two quotes each). A second key, or an amount written as a string ("1", which
-# msgspec would read as a Decimal), adds quotes.
+# msgspec would read as a Decimal), adds quotes. A line that is the struct's own
+# encoding, as msgspec writes it (then only blanks), needs no count: it cannot hold a
+# key twice.
 #
 # Strings are constrained as the models constrain them (lengths, fixed words), by
 # msgspec; a line without any backslash has no string that JSON would escape, so the
@@ -206,10 +208,12 @@ def plain_table_line(name: str, number: int, raw: bytes) -> PlainGameRecord | Pl
     except msgspec.DecodeError:
         return None
     escaped = b"\\" in raw
-    if escaped and (b'\\"' in raw or b"\\u0022" in raw):
-        return None  # a string may hold a quote: the count below would prove nothing
-    if raw.count(b'"') != _ENCODE(plain).count(b'"'):
-        return None
+    encoded = _ENCODE(plain)
+    if not raw.startswith(encoded):  # else the line is the struct's own encoding (then blanks): no key twice
+        if escaped and (b'\\"' in raw or b"\\u0022" in raw):
+            return None  # a string may hold a quote: the count below would prove nothing
+        if raw.count(b'"') != encoded.count(b'"'):
+            return None
     if kind == 2:
         return PlainSeatRecord(name, number, plain, raw, decimals, escaped)
     return PlainGameRecord(name, number, plain, raw, decimals, escaped)
