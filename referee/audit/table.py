@@ -834,7 +834,7 @@ class TableAudit(SessionOpening[TableSession]):
         if ruling is None:
             self._check_cancelled(record, emit)
         else:
-            compare_record(_AsRound(record), ruling, emit)  # type: ignore[arg-type]
+            compare_record(_AsRound(record.recorded), ruling, emit)  # type: ignore[arg-type]
         net, staked, returned = seat.totals or (ZERO, stakes_of(record, profile), ZERO)
         refunded = ruling is None or ruling.outcome == "void"
         if record.wallet is not None:
@@ -1145,7 +1145,7 @@ def _settled(s: Any, profile: Profile, rulings: _Rulings, unit: Ruling, books: d
             found.append(codes.S001)
         if bonus and profile.bonus is None:
             found.append(codes.S006)
-        compare_record(_Recorded(recorded), ruling, collect)  # type: ignore[arg-type]
+        compare_record(_AsRound(recorded), ruling, collect)  # type: ignore[arg-type]
     ok = ruling.outcome != "void" and readable and not found
     needed = ante + bonus + ante * profile.call_multiple \
         if profile.call_requires_funds and s.decision == "call" else None
@@ -1175,15 +1175,6 @@ class _SeatView:
 
     def __init__(self, decision: str, ante: Decimal, bonus: Decimal) -> None:
         self.decision, self.ante, self.bonus, self.player = decision, ante, bonus, None
-
-
-class _Recorded:
-    """What :func:`compare_record` reads of a seat: its ``recorded`` block."""
-
-    __slots__ = ("recorded",)
-
-    def __init__(self, recorded: Recorded | None) -> None:
-        self.recorded = recorded
 
 
 def _decimal(value: int | Decimal) -> Decimal:
@@ -1219,12 +1210,12 @@ _RECORDED_STRUCT_FIELDS = RECORDED_STRUCT_FIELDS
 
 
 class _AsRound:
-    """What :func:`compare_record` reads of a round: its ``recorded`` block."""
+    """What :func:`compare_record` reads of a round: its ``recorded`` block (a seat's)."""
 
     __slots__ = ("recorded",)
 
-    def __init__(self, seat: Seat) -> None:
-        self.recorded = seat.recorded
+    def __init__(self, recorded: Recorded | None) -> None:
+        self.recorded = recorded
 
 
 class _UnitDeal:

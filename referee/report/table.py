@@ -74,6 +74,8 @@ def game_json(game: GameResult, dump: Callable[[Any], str]) -> str:
 
 
 def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
+    """``dump(seat_dict(seat))``; for a seat the fast path audited without findings, its
+    settlement's text (made once, kept on the shared settlement) between its own fields."""
     if type(seat) is not PlainSeat or seat.entry is None or seat.findings:
         return dump(seat_dict(seat))
     settled = seat.entry.settled
