@@ -158,9 +158,13 @@ def game_row(game: GameResult) -> list[Any]:
     """One line of the text report per game: the deal's facts once, the seats summed."""
     from ..rules.money import fmt, signed
 
-    ruled = [s for s in game.seats if s.settlement() is not None]
-    staked = sum((s.settlement()["staked"] for s in ruled), Decimal(0))  # type: ignore[index]
-    net = sum((s.settlement()["net"] for s in ruled), Decimal(0))  # type: ignore[index]
+    staked = net = Decimal(0)
+    for s in game.seats:  # each settled seat's ``settlement()`` staked and net, without making its dict
+        if s.ruling is not None:
+            staked += s.ruling.staked
+            net += s.ruling.net
+        elif s.cancelled:
+            staked += s.staked
     codes = sorted({f.code for f in game.findings} | {f.code for s in game.seats for f in s.findings})
     qualified = "" if game.dealer_qualified is None else ("yes" if game.dealer_qualified else "no")
     status = game.status or "invalid"
