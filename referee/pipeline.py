@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from itertools import chain, islice
 from typing import Any
 
 from .audit import codes
@@ -34,7 +35,7 @@ from .audit.lane import CleanRounds
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from .audit.table import GameFingerprint, GameIndex, GameResult, TableSessionResult
 from .errors import UserError
-from .load.chunking import Chunk, Plan, split_jsonl
+from .load.chunking import Chunk, Plan, cut_jsonl
 from .load.inputs import HEAD_BYTES, Identity, Source
 from .load.readers import detect_kind
 from .load.reading import Reading, changed_message
@@ -45,6 +46,9 @@ from .report.progress import Progress
 PARALLEL_MIN_BYTES = 1 << 20
 CHUNK_BYTES = 8 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024
+
+
+_DIED = "a worker process died (killed, or out of memory?): the audit is incomplete"
 
 
 class PipelineError(UserError):
@@ -114,15 +118,16 @@ def audit_stream(sources: list[Source], options: Options, reporters: list[Report
     sizes = [_size(s) for s in sources]
     total = sum(sizes)
     worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources)
-    tasks = plan(sources, chunk_bytes_for(total, jobs)) if worth_it else []
-    if len(tasks) > 1:
+    tasks = iter(plan(sources, chunk_bytes_for(total, jobs)) if worth_it else ())
+    head = list(islice(tasks, jobs))  # workers never outnumber the tasks
+    if len(head) > 1:
         done = [0]
 
         def advance(n: int) -> None:
             done[0] += n
 
         fallback = _Fallback(sources, options, note)
-        stream = parallel_events(tasks, options, reporters, min(jobs, len(tasks)), advance, fallback)
+        stream = parallel_events(chain(head, tasks), options, reporters, len(head), advance, fallback)
         return Stream(stream, lambda: done[0] + fallback.consumed(), total)
     readings: list[Reading] = []
     return Stream(events(sources, options, readings), lambda: sum(r.consumed for r in readings), total)
@@ -227,34 +232,49 @@ class Task:
     size: int = 0
 
 
-def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> list[Task]:
-    """One task per input; large JSON Lines files in chunks at session lines (found in
-    the pass that hashes them)."""
-    tasks: list[Task] = []
+def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
+    """One task per input; large JSON Lines files in chunks at session lines, each
+    task given as soon as its chunk is cut (the pass that cuts also hashes, and workers
+    audit the first chunks while it goes on)."""
     for source in sources:
         assert source.path is not None
         try:
             size = source.path.stat().st_size
             if not source.path.is_file():  # a pipe or a device: never read here (a worker copies it)
-                tasks.append(Task(source))
+                yield Task(source)
                 continue
             with source.path.open("rb") as fh:
                 head = fh.read(HEAD_BYTES)
         except OSError:
-            tasks.append(Task(source))
+            yield Task(source)
             continue
         if size > chunk_bytes and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
-            try:
-                whole = split_jsonl(source.path, chunk_bytes)
-            except OSError:
-                tasks.append(Task(source, size=size))
-                continue
-            last = len(whole.chunks) - 1
-            tasks.extend(Task(source, c, whole.identity, whole if i == last else None, c.size)
-                         for i, c in enumerate(whole.chunks))
+            yield from _chunk_tasks(source, size, chunk_bytes)
         else:
-            tasks.append(Task(source, size=size))
-    return tasks
+            yield Task(source, size=size)
+
+
+def _chunk_tasks(source: Source, size: int, chunk_bytes: int) -> Iterator[Task]:
+    """The tasks of one JSON Lines file, a chunk behind the cut (the last one carries
+    the whole file's plan, known only at the end of the pass)."""
+    assert source.path is not None
+    try:
+        cuts = cut_jsonl(source.path, chunk_bytes)
+        identity = next(cuts)
+    except OSError:  # not even opened: a worker reads it whole and says why
+        yield Task(source, size=size)
+        return
+    assert isinstance(identity, Identity)
+    held: Chunk | None = None
+    for item in cuts:
+        if isinstance(item, Plan):
+            assert held is not None
+            yield Task(source, held, identity, item, held.size)
+            return
+        assert isinstance(item, Chunk)
+        if held is not None:
+            yield Task(source, held, identity, None, held.size)
+        held = item
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,13 +372,13 @@ def _pool(jobs: int, reporters: list[Reporter], options: Options) -> ProcessPool
                                initargs=(reporters, options))
 
 
-def parallel_events(tasks: list[Task], options: Options, reporters: list[Reporter], jobs: int,
+def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Reporter], jobs: int,
                     on_bytes: Callable[[int], None] | None = None,
                     fallback: _Fallback | None = None) -> Iterator[Item]:
     """Every event of every task (see :func:`plan`), in order, audited by ``jobs`` processes."""
-    from .rules.evaluator import tables
+    from .rules.hands import prepare
 
-    tables()  # built once here, shared with the forked workers
+    prepare()  # the evaluator's tables, made once here and shared with the forked workers
     # Ctrl-C and SIGTERM are held back while the workers are forked (they inherit the
     # mask, ignore SIGINT, then unblock both), so that none is interrupted before it can
     # ignore Ctrl-C, and the pool is whole when the parent unwinds.
@@ -378,6 +398,10 @@ def parallel_events(tasks: list[Task], options: Options, reporters: list[Reporte
         if fallback is None:
             raise
         failed = err.strerror or str(err)
+    except BrokenProcessPool:  # a worker died while the first chunks were being cut
+        if pool is not None:
+            _stop(pool)
+        raise PipelineError(_DIED) from None
     except BaseException:
         if pool is not None:
             _stop(pool)
@@ -395,7 +419,7 @@ def parallel_events(tasks: list[Task], options: Options, reporters: list[Reporte
         yield from _collect(pool, pending, queue, on_bytes)
         finished = True
     except BrokenProcessPool:
-        raise PipelineError("a worker process died (killed, or out of memory?): the audit is incomplete") from None
+        raise PipelineError(_DIED) from None
     finally:
         if finished:
             pool.shutdown(wait=True)

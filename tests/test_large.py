@@ -28,7 +28,7 @@ def test_jobs_give_the_same_report(tmp_path: Path) -> None:
     big = simulate(tmp_path / "big.jsonl", "jsonl", 40, 120, "0.05")  # about 1.4 MB: cut in chunks
     small = simulate(tmp_path / "small.yaml", "yaml", 2, 30, "0.1")
     args = [big, str(SAMPLES / "disputed.yaml"), small]
-    assert len(plan(expand([big]), 256 * 1024)) > 2
+    assert len(list(plan(expand([big]), 256 * 1024))) > 2
     for fmt in ("json", "text", "junit", "github"):
         one = run("check", "--format", fmt, "--jobs", "1", *args)
         two = run("check", "--format", fmt, "--jobs", "2", *args)
@@ -43,7 +43,7 @@ def test_chunks_start_at_session_lines(tmp_path: Path) -> None:
     big = simulate(tmp_path / "big.jsonl", "jsonl", 40, 120)
     source = expand([big])[0]
     lines = Path(big).read_bytes().splitlines(keepends=True)
-    tasks = plan([source], 256 * 1024)
+    tasks = list(plan([source], 256 * 1024))
     assert tasks[0].chunk is not None and tasks[0].chunk.span.start == 0
     offset = 0
     starts = {}

@@ -56,7 +56,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
 def test_jobs_give_byte_identical_reports(corpus: list[str], fmt: str) -> None:
-    assert len(pipeline.plan([Source(f, Path(f)) for f in corpus], 256 * 1024)) > len(corpus)
+    assert len(list(pipeline.plan([Source(f, Path(f)) for f in corpus], 256 * 1024))) > len(corpus)
     one = run("check", "--format", fmt, "--jobs", "1", *corpus)
     two = run("check", "--format", fmt, "--jobs", "2", *corpus)
     assert one[0] == two[0] == 2  # hostile inputs are unreadable
@@ -116,7 +116,7 @@ def test_a_file_changed_between_the_plan_and_the_workers_is_refused(tmp_path: Pa
     real = pipeline.plan
 
     def plan_then_tamper(*args: object) -> list[pipeline.Task]:
-        tasks = real(*args)  # type: ignore[arg-type]
+        tasks = list(real(*args))  # type: ignore[arg-type]  # the whole pass, then the change
         st = log.stat()
         data = bytearray(log.read_bytes())
         at = data.index(b'"ante":1', len(data) // 2)
@@ -136,7 +136,7 @@ def test_a_file_that_grows_under_jobs_is_refused(tmp_path: Path, monkeypatch: py
     real = pipeline.plan
 
     def plan_then_grow(*args: object) -> list[pipeline.Task]:
-        tasks = real(*args)  # type: ignore[arg-type]
+        tasks = list(real(*args))  # type: ignore[arg-type]
         with log.open("ab") as fh:
             fh.write(b'{"session": {"id": "late"}}\n')
         return tasks

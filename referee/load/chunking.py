@@ -14,8 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from .inputs import Identity
 from .readers.jsonl import MAX_LINE_BYTES
@@ -58,62 +60,91 @@ BLOCK = 1 << 20
 
 
 def split_jsonl(path: Path, target: int) -> Plan:
+    """The whole plan of :func:`cut_jsonl`, once the pass is over."""
+    for item in cut_jsonl(path, target):
+        if isinstance(item, Plan):
+            return item
+    raise AssertionError("cut_jsonl ends with its plan")  # pragma: no cover
+
+
+def cut_jsonl(path: Path, target: int) -> Iterator[Identity | Chunk | Plan]:
     """Cut a JSON Lines file into chunks of about ``target`` bytes, each starting at a
-    session line; memory stays bounded by ``MAX_LINE_BYTES`` however long a line is.
+    session line, as the pass goes: the file's identity first, then each chunk as soon
+    as it is cut (workers start on it while the pass goes on), then the whole plan.
+    Memory stays bounded by ``MAX_LINE_BYTES`` however long a line is.
 
     Up to ``target`` bytes past a cut nothing is a candidate, so those bytes are read in
     blocks, hashed and their newlines counted; only from there on is the file read line
-    by line, until a session line (a cut) turns up: the parent's pass costs about a
-    tenth of a line-by-line one, before any worker can start."""
-    whole = hashlib.sha256()
-    part = hashlib.sha256()
+    by line, until a session line (a cut) turns up. A read that fails once chunks are
+    out ends the plan with a last chunk and a whole digest of ``""``: the workers' own
+    digests cannot match it, so the file is reported as changed during the audit."""
+    digests = [hashlib.sha256(), hashlib.sha256()]  # the whole file's, the current chunk's
     chunks: list[Chunk] = []
-    start, first_line, offset, number = 0, 1, 0, 0
+    start, first_line = 0, 1
     with path.open("rb") as fh:
         st = os.fstat(fh.fileno())
         identity = Identity.of(st)
-        left = st.st_size
-        at_line_start = True
-        while left > 0:
-            bulk = min(start + target - offset, left)
-            while bulk > 0:  # nothing here can be a cut: hash and count only
-                block = fh.read(min(BLOCK, bulk))
-                if not block:
-                    left = 0
-                    break
-                whole.update(block)
-                part.update(block)
-                number += block.count(b"\n")
-                offset += len(block)
-                left -= len(block)
-                bulk -= len(block)
-                at_line_start = block.endswith(b"\n")
-            if left <= 0:
-                break
-            raw = fh.readline(min(MAX_LINE_BYTES + 1, left))
+        yield identity
+        try:
+            for cut_at, line in _cuts(fh, st.st_size, target, digests):
+                chunk = Chunk(Span(start, cut_at, first_line), digests[1].hexdigest())
+                chunks.append(chunk)
+                yield chunk
+                digests[1] = hashlib.sha256()
+                start, first_line = cut_at, line
+            offset, sha = fh.tell(), digests[0].hexdigest()
+            last = Chunk(Span(start, offset, first_line), digests[1].hexdigest())
+        except OSError:
+            offset, sha = st.st_size, ""
+            last = Chunk(Span(start, offset, first_line), "")
+    chunks.append(last)
+    yield last
+    yield Plan(chunks, offset, sha, identity)
+
+
+def _cuts(fh: BinaryIO, size: int, target: int, digests: list[Any]) -> Iterator[tuple[int, int]]:
+    """Hash the file into ``digests`` (the whole file's, the current chunk's); yield
+    ``(offset, line)`` where a chunk starts, before its first byte is hashed (the caller
+    then puts a fresh digest in ``digests[1]``)."""
+    offset, number, start = 0, 0, 0
+    left = size
+    at_line_start = True
+    while left > 0:
+        bulk = min(start + target - offset, left)
+        while bulk > 0:  # nothing here can be a cut: hash and count only
+            block = fh.read(min(BLOCK, bulk))
+            if not block:
+                return
+            digests[0].update(block)
+            digests[1].update(block)
+            number += block.count(b"\n")
+            offset += len(block)
+            left -= len(block)
+            bulk -= len(block)
+            at_line_start = block.endswith(b"\n")
+        if left <= 0:
+            return
+        raw = fh.readline(min(MAX_LINE_BYTES + 1, left))
+        if not raw:
+            return
+        if at_line_start:
+            complete = raw.endswith(b"\n") or len(raw) == left or len(raw) <= MAX_LINE_BYTES
+            if complete and offset - start >= target and is_session_line(raw):
+                yield offset, number + 1
+                start = offset
+        digests[0].update(raw)
+        digests[1].update(raw)
+        offset += len(raw)
+        left -= len(raw)
+        at_line_start = raw.endswith(b"\n")
+        number += at_line_start
+        while not at_line_start and left > 0:  # the rest of a long line, hashed unread
+            raw = fh.readline(min(1 << 20, left))
             if not raw:
-                break
-            if at_line_start:
-                complete = raw.endswith(b"\n") or len(raw) == left or len(raw) <= MAX_LINE_BYTES
-                if complete and offset - start >= target and is_session_line(raw):
-                    chunks.append(Chunk(Span(start, offset, first_line), part.hexdigest()))
-                    part = hashlib.sha256()
-                    start, first_line = offset, number + 1
-            whole.update(raw)
-            part.update(raw)
+                return
+            digests[0].update(raw)
+            digests[1].update(raw)
             offset += len(raw)
             left -= len(raw)
             at_line_start = raw.endswith(b"\n")
             number += at_line_start
-            while not at_line_start and left > 0:  # the rest of a long line, hashed unread
-                raw = fh.readline(min(1 << 20, left))
-                if not raw:
-                    break
-                whole.update(raw)
-                part.update(raw)
-                offset += len(raw)
-                left -= len(raw)
-                at_line_start = raw.endswith(b"\n")
-                number += at_line_start
-    chunks.append(Chunk(Span(start, offset, first_line), part.hexdigest()))
-    return Plan(chunks, offset, whole.hexdigest(), identity)
