@@ -11,7 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -227,3 +229,22 @@ def test_workers_die_when_the_parent_is_killed(long_log: Path) -> None:
     while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(w) for w in workers)
+
+
+def test_a_read_error_while_cutting_is_a_changed_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cutting pass runs beside the workers: when a read fails once chunks are out,
+    the plan ends with a digest no worker can match, never with a pass."""
+    from referee.load import chunking
+
+    log = simulate(tmp_path / "log.jsonl", "jsonl", 20, 100, 4, "0")
+    real = chunking._cuts
+
+    def cuts_then_fail(*args: Any) -> Iterator[tuple[int, int]]:
+        found = real(*args)
+        yield next(found)
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(chunking, "_cuts", cuts_then_fail)
+    code, out = run("check", "--quiet", "--jobs", "2", str(log))
+    assert code == 2 and "input changed during the audit" in out
