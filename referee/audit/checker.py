@@ -37,7 +37,7 @@ from ..rules.settlement import Deal, Ruling, settle
 from . import codes, lane
 from .codes import FindingCode
 from .compare import compare_record, void_detail
-from .fast import FastPathMismatch, memo_for, plain_round, verify_model, verify_ruling
+from .fast import FastPathMismatch, SettleMemo, memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
 from .lane import CleanRound, CleanRounds
 from .ledger import (
@@ -133,7 +133,7 @@ class SessionAudit(SessionOpening[Session]):
         self.keep_raw = options.keep_raw
         # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
         self.fast = None if fast_mode() == "off" else fast_mode()
-        self.memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
+        self.memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256, SettleMemo) \
             if self.fast and self.loaded else None
         self.lane = lane.lane_memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
             if self.fast and self.loaded and not self.keep_raw else None

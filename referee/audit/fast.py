@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..models import MAX_AMOUNT, RECORDED_FIELDS, ROUND_FIELDS, Recorded, Round
 from ..rules.cards import SPELLINGS
@@ -187,15 +187,24 @@ SHARED_LINES: dict[int, tuple[Any, ...]] = {}
 #: Distinct settlements kept per profile: enough for any table's stakes; past it, new
 #: ones are settled in full every time, so memory stays bounded whatever the stakes.
 MEMO_LIMIT = 20_000
-_MEMOS: dict[tuple[str, str], SettleMemo] = {}
+_MEMOS: dict[tuple[type, str, str], Any] = {}
+M = TypeVar("M", bound="ProfileMemo")
 
 
-def memo_for(profile: Profile, origin: object, sha256: str) -> SettleMemo:
-    """One memo per profile (by origin and content digest), shared by its sessions."""
-    key = (str(origin), sha256)
-    memo = _MEMOS.get(key)
+class ProfileMemo(Protocol):
+    """A memo made for one profile (:class:`SettleMemo`, the lane's ``LaneMemo``)."""
+
+    profile: Profile
+
+    def __init__(self, profile: Profile) -> None: ...
+
+
+def memo_for(profile: Profile, origin: object, sha256: str, kind: type[M]) -> M:
+    """One memo of each kind per profile (by origin and content digest), shared by its sessions."""
+    key = (kind, str(origin), sha256)
+    memo: M | None = _MEMOS.get(key)
     if memo is None or memo.profile != profile:
-        memo = _MEMOS[key] = SettleMemo(profile)
+        memo = _MEMOS[key] = kind(profile)
     return memo
 
 

@@ -44,7 +44,7 @@ from ..rules.hands import HandValue, evaluate, evaluate_known
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, settle
 from .codes import FindingCode
-from .fast import MEMO_LIMIT, plain_round
+from .fast import MEMO_LIMIT, memo_for, plain_round
 from .ledger import Anchor, advance
 from .results import RoundResult
 from .session_header import check_stake_units
@@ -178,16 +178,9 @@ class LaneMemo:
         return found
 
 
-_MEMOS: dict[tuple[str, str], LaneMemo] = {}
-
-
 def lane_memo_for(profile: Profile, origin: object, sha256: str) -> LaneMemo:
-    """One memo per profile (by origin and content digest), shared by its sessions."""
-    key = (str(origin), sha256)
-    memo = _MEMOS.get(key)
-    if memo is None or memo.profile != profile:
-        memo = _MEMOS[key] = LaneMemo(profile)
-    return memo
+    """One lane memo per profile, shared by its sessions (:func:`~referee.audit.fast.memo_for`)."""
+    return memo_for(profile, origin, sha256, LaneMemo)
 
 
 def _make_entry(profile: Profile, fast: FastRound) -> LaneEntry | None:
@@ -382,11 +375,7 @@ def commit(session: Any, clean: CleanRound, record: PlainRound) -> None:
     ledger.closing_balance = clean.balance
     recorded = clean.fast.recorded
     if recorded is not UNSET:
-        if recorded.net is not UNSET:
-            ledger.recorded_net += recorded.net
-            ledger.recorded_nets += 1
-        if clean.recorded_balance is not None:
-            ledger.recorded_closing_balance = clean.recorded_balance
+        ledger.add_recorded(None if recorded.net is UNSET else recorded.net, clean.recorded_balance)
 
 
 def snapshot(session: Any) -> Any:

@@ -113,12 +113,16 @@ class Ledger:
             self.net += ruling.net
         self.closing_balance = result.balance
         if result.record is not None and result.record.recorded is not None:
-            recorded = result.record.recorded
-            if recorded.net is not None:
-                self.recorded_net += recorded.net
-                self.recorded_nets += 1
-            if recorded.balance is not None:
-                self.recorded_closing_balance = recorded.balance
+            self.add_recorded(result.record.recorded.net, result.record.recorded.balance)
+
+    def add_recorded(self, net: Decimal | int | None, balance: Decimal | None) -> None:
+        """What the table recorded of a round or a seat: its net (summed, and counted)
+        and its balance (the last one is the recorded closing balance)."""
+        if net is not None:
+            self.recorded_net += net
+            self.recorded_nets += 1
+        if balance is not None:
+            self.recorded_closing_balance = balance
 
 
 @dataclass(slots=True)

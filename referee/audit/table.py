@@ -387,11 +387,7 @@ def book(ledger: Ledger, seat: SeatResult) -> None:
         ledger.net += net
     recorded = seat.record.recorded if seat.record is not None else None
     if recorded is not None:
-        if recorded.net is not None:
-            ledger.recorded_net += recorded.net
-            ledger.recorded_nets += 1
-        if recorded.balance is not None:
-            ledger.recorded_closing_balance = recorded.balance
+        ledger.add_recorded(recorded.net, recorded.balance)
 
 
 # ----------------------------------------------------------------------------- the audit
@@ -484,7 +480,7 @@ class TableAudit(SessionOpening[TableSession]):
         self.books: dict[tuple[Any, ...], _Book] = {}
         self.antes: dict[Decimal, Decimal] = {}
         self.settled: dict[tuple[Any, ...], _Settled] = {}
-        self.settle_memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256) \
+        self.settle_memo = memo_for(self.loaded.profile, self.loaded.origin, self.loaded.sha256, SettleMemo) \
             if self.fast and self.loaded else None
 
     def _validate_header(self, record: SessionRecord) -> TableSession | None:

@@ -107,23 +107,27 @@ def _cuts(fh: BinaryIO, size: int, target: int, digests: list[Any]) -> Iterator[
     ``(offset, line)`` where a chunk starts, before its first byte is hashed (the caller
     then puts a fresh digest in ``digests[1]``)."""
     offset, number, start = 0, 0, 0
-    left = size
     at_line_start = True
-    while left > 0:
-        bulk = min(start + target - offset, left)
+
+    def take(raw: bytes) -> None:
+        nonlocal offset, number, at_line_start
+        digests[0].update(raw)
+        digests[1].update(raw)
+        offset += len(raw)
+        at_line_start = raw.endswith(b"\n")
+        number += raw.count(b"\n")
+
+    while offset < size:
+        bulk = min(start + target, size) - offset
         while bulk > 0:  # nothing here can be a cut: hash and count only
             block = fh.read(min(BLOCK, bulk))
             if not block:
                 return
-            digests[0].update(block)
-            digests[1].update(block)
-            number += block.count(b"\n")
-            offset += len(block)
-            left -= len(block)
+            take(block)
             bulk -= len(block)
-            at_line_start = block.endswith(b"\n")
-        if left <= 0:
+        if offset >= size:
             return
+        left = size - offset
         raw = fh.readline(min(MAX_LINE_BYTES + 1, left))
         if not raw:
             return
@@ -132,19 +136,9 @@ def _cuts(fh: BinaryIO, size: int, target: int, digests: list[Any]) -> Iterator[
             if complete and offset - start >= target and is_session_line(raw):
                 yield offset, number + 1
                 start = offset
-        digests[0].update(raw)
-        digests[1].update(raw)
-        offset += len(raw)
-        left -= len(raw)
-        at_line_start = raw.endswith(b"\n")
-        number += at_line_start
-        while not at_line_start and left > 0:  # the rest of a long line, hashed unread
-            raw = fh.readline(min(1 << 20, left))
+        take(raw)
+        while not at_line_start and offset < size:  # the rest of a long line, hashed unread
+            raw = fh.readline(min(1 << 20, size - offset))
             if not raw:
                 return
-            digests[0].update(raw)
-            digests[1].update(raw)
-            offset += len(raw)
-            left -= len(raw)
-            at_line_start = raw.endswith(b"\n")
-            number += at_line_start
+            take(raw)
