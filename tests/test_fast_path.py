@@ -89,6 +89,11 @@ RAW_EDITS: list[tuple[str, str]] = [
     (r'"ante":1,', r'"ante":1.0,'),
     (r'\}$', r',"time":"2026-01-01T00:00:00Z"}'),
     (r'"player":\["', r'"player":["\\u0041'),
+    (r',"recorded":\{[^}]*\}', r''),  # nothing recorded at all
+    (r',"balance":-?\d+', r''),  # no balance: the chain goes on by the nets
+    (r'"net":(-?\d+)', r'"net":\1.0'),  # ... and a net spelled with places
+    (r'"net":-?\d+,', r''),  # no net
+    (r'"void":false,', r''),
 ]
 
 

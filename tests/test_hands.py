@@ -251,3 +251,15 @@ def test_shipped_tables_are_the_built_ones() -> None:
     damaged = data[:-40] + bytes(40)
     assert evaluator.read_ranks(damaged) is None
     assert evaluator.read_ranks(b"not the tables") is None
+
+
+def test_shipped_rank_tables_read_as_a_mapping() -> None:
+    """The shipped tables are made per size on first use, yet read as a whole mapping:
+    membership, ``get``, and equality both ways, before any size was made."""
+    from referee.rules import evaluator
+
+    a, b = evaluator.read_ranks(evaluator._shipped_bytes()), evaluator.read_ranks(evaluator._shipped_bytes())
+    assert a is not None and b is not None
+    assert 7 in a and 9 not in a and a.get(9) is None and a.get(5) == evaluator.Tables().ranks[5]
+    fresh = evaluator.read_ranks(evaluator._shipped_bytes())
+    assert a == b and b == a and (a != b) is False and fresh == evaluator.Tables().ranks

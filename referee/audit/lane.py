@@ -126,8 +126,8 @@ class CleanRound(tuple[Any, ...]):
     @property
     def recorded_net(self) -> Decimal | None:
         recorded = self.fast.recorded
-        net = None if recorded is UNSET else recorded.net
-        return None if net is UNSET else Decimal(net)  # type: ignore[arg-type]
+        net = UNSET if recorded is UNSET else recorded.net
+        return None if net is UNSET else Decimal(net)
 
     def result(self) -> RoundResult:
         """The result the full audit gives this round, field for field."""
@@ -360,10 +360,12 @@ def commit(session: Any, clean: CleanRound, record: PlainRound) -> None:
         antes[entry.ante] = antes.get(entry.ante, 0) + 1
         session.stake = entry.ante
     session.balance = clean.balance
+    recorded = clean.fast.recorded
     if clean.recorded_balance is not None:
         session.lane_anchor = (clean.recorded_balance, n)
-    else:
-        session.chain = advance(session.chain, entry.net, entry.net)
+    else:  # the table's net as it wrote it (equal to the ruled one, perhaps spelled 3.0)
+        table_net = entry.net if recorded is UNSET or recorded.net is UNSET else Decimal(recorded.net)
+        session.chain = advance(session.chain, table_net, entry.net)
     ledger = session.ledger
     outcomes = ledger.outcomes
     outcome = entry.outcome
@@ -373,7 +375,6 @@ def commit(session: Any, clean: CleanRound, record: PlainRound) -> None:
     ledger.returned += entry.returned
     ledger.net += entry.net
     ledger.closing_balance = clean.balance
-    recorded = clean.fast.recorded
     if recorded is not UNSET:
         ledger.add_recorded(None if recorded.net is UNSET else recorded.net, clean.recorded_balance)
 
@@ -387,6 +388,11 @@ def snapshot(session: Any) -> Any:
         numbering=deepcopy(session.numbering), balance=session.balance, chain=session.chain,
         lane_anchor=None, ledger=deepcopy(session.ledger), stake=session.stake, antes=dict(session.antes),
         lane_fixed=session.lane_fixed, last_plain=None, last_result=None)
+
+
+def _numbers(numbering: Any) -> tuple[Any, ...]:
+    """The numbering's state as values (a copied set may iterate in another order)."""
+    return numbering.accept, numbering.replay, sorted(numbering.used)
 
 
 def verify(session: Any, clean: CleanRound, results: list[RoundResult], before: Any, record: PlainRound) -> None:
@@ -409,8 +415,9 @@ def verify(session: Any, clean: CleanRound, results: list[RoundResult], before: 
     commit(before, clean, record)
     if before.lane_anchor is not None:
         before.chain = reanchor(before.chain.__class__(), before.lane_anchor[0], False, before.lane_anchor[1])
-    state = (session.numbering, session.balance, session.chain, session.ledger, session.stake, session.antes)
-    expected = (before.numbering, before.balance, before.chain, before.ledger, before.stake, before.antes)
+    state = (_numbers(session.numbering), session.balance, session.chain, session.ledger, session.stake,
+             session.antes)
+    expected = (_numbers(before.numbering), before.balance, before.chain, before.ledger, before.stake, before.antes)
     for name, a, b in zip(("numbering", "balance", "chain", "ledger", "stake", "antes"), expected, state,
                           strict=True):
         if a != b or repr(a) != repr(b):

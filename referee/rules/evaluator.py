@@ -24,6 +24,7 @@ import zlib
 from array import array
 from importlib import resources
 from itertools import combinations
+from typing import Any
 
 from .category import CATEGORY_SHIFT as CATEGORY_SHIFT
 from .category import Category
@@ -268,8 +269,21 @@ class RankTables(dict[int, dict[int, int]]):
     def __len__(self) -> int:
         return dict.__len__(self._whole())
 
+    def __contains__(self, size: object) -> bool:
+        return size in self._spans or dict.__contains__(self, size)
+
+    def get(self, size: int, default: Any = None) -> Any:
+        if size not in self:
+            return default
+        return self[size]
+
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, RankTables):
+            other._whole()
         return dict.__eq__(self._whole(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     __hash__ = None
 
