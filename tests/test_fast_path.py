@@ -184,3 +184,34 @@ def test_memo_settles_as_settle(tmp_path: Path) -> None:
         assert ruling == full and repr(ruling) == repr(full)
         served += 1
     assert served == 60 and len(memo.memo) < served
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hostile_rounds_in_yaml(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same hostile rounds as a YAML document (each JSON line a flow mapping: JSON
+    is YAML): the lane takes a document's round only when its mapping has the struct's
+    exact types."""
+    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1")
+    lines = [line for line in _mutated(base.read_text(encoding="utf-8").splitlines(), seed).splitlines()
+             if _once(line)]  # a key written twice makes the whole YAML document unreadable
+    session = json.loads(lines[0])["session"]
+    text = "session: " + json.dumps(session) + "\nrounds:\n" + "".join(f"  - {line}\n" for line in lines[1:])
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out = run("check", "--format", "json", "--jobs", "1", str(path))
+    assert code == 1 and json.loads(out)["summary"]["rounds"] > 50  # the document reads: the rounds are audited
+    _both_ways(path, monkeypatch)
+
+
+def _once(line: str) -> bool:
+    """Whether no key of the JSON line is written twice."""
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        if len({k for k, _ in items}) != len(items):
+            raise ValueError("twice")
+        return dict(items)
+
+    try:
+        json.loads(line, object_pairs_hook=pairs)
+    except ValueError:
+        return False
+    return True

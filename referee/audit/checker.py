@@ -18,10 +18,12 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from ..load.inputs import Source
+from ..load.plain import fast_mapping
 from ..load.reading import Reading
 from ..load.records import (
     GameRecord,
     LoadProblem,
+    MappedRound,
     OversizedList,
     PlainRound,
     Record,
@@ -526,23 +528,24 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
     current: SessionAudit | TableAudit | None = None
     batch = CleanRounds()
     for record in settle_formats(records):
-        if type(record) is PlainRound:
-            if type(current) is SessionAudit:
-                done = current.audit_plain(record)
-                if type(done) is CleanRound:
-                    if not options.batches:
-                        yield done.result()
-                        continue
-                    batch.append(done)
-                    if len(batch) >= BATCH:
-                        yield batch
-                        batch = CleanRounds()
+        plain = _plain(record, current)
+        if plain is not None:
+            done = current.audit_plain(plain)  # type: ignore[union-attr]
+            if type(done) is CleanRound:
+                if not options.batches:
+                    yield done.result()
                     continue
-                if batch:
+                batch.append(done)
+                if len(batch) >= BATCH:
                     yield batch
                     batch = CleanRounds()
-                yield from done
                 continue
+            if batch:
+                yield batch
+                batch = CleanRounds()
+            yield from done
+            continue
+        if type(record) is PlainRound:  # not in a format-1 session: read as the reader reads it
             record = record.full()
         assert not isinstance(record, PlainRound)
         if batch:
@@ -577,6 +580,22 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
         yield batch
     if current is not None:
         yield from _close(current)
+
+
+_new = tuple.__new__
+def _plain(record: Record, current: SessionAudit | TableAudit | None) -> PlainRound | None:
+    """The record as the fast lane takes it, when it may: a JSON Lines round the fast
+    decode read, or a document's round (YAML, JSON) whose mapping has the struct's
+    types, in a format-1 session with the lane on."""
+    if type(current) is not SessionAudit:
+        return None
+    if type(record) is PlainRound:
+        return record
+    if type(record) is RoundRecord and current.lane is not None and isinstance(record.data, dict):
+        fast = fast_mapping(record.data)
+        if fast is not None:
+            return _new(MappedRound, (record.source, record.line, record, fast))
+    return None
 
 
 #: Clean rounds a batch holds at most (a batch is one event, one pickle under ``--jobs``).

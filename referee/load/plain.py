@@ -22,6 +22,7 @@ a second opinion.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import msgspec
 
@@ -96,3 +97,18 @@ def fast_round(raw: bytes) -> FastRound | None:
         values = _astuple(recorded)
         tokens += _RECORDED_WIDTH - values.count(UNSET) + 3 - values[1:4].count(UNSET)  # + the three words
     return found if raw.count(b'"') == 2 * tokens else None
+
+
+def fast_mapping(data: dict[str, Any]) -> FastRound | None:
+    """The struct of a round a document reader (YAML, JSON) read as a mapping, when its
+    values have exactly the struct's types (no bool for a number, no text for an
+    amount, no null); None otherwise. The mapping is the reader's own, so there is
+    nothing to prove about keys written twice: the struct only saves the lane from
+    reading the mapping field by field."""
+    try:
+        return _CONVERT(data, FastRound, strict=True)
+    except msgspec.ValidationError:
+        return None
+
+
+_CONVERT = msgspec.convert

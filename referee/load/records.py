@@ -157,4 +157,15 @@ class PlainRound(tuple[Any, ...]):
         return PlainRound.reread(self[0], self[1], self[2])
 
 
+class MappedRound(PlainRound):
+    """A round a document reader (YAML, JSON) read as a mapping, with its struct made
+    from that mapping (``referee.load.plain.fast_mapping``): ``raw`` is the record
+    itself, which :meth:`full` gives back as it was read."""
+
+    __slots__ = ()
+
+    def full(self) -> RoundRecord | LoadProblem:
+        return self[2]  # type: ignore[no-any-return]
+
+
 Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem | PlainRound
