@@ -129,7 +129,7 @@ def test_samples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(("profile", "bonus"), [("vivo", "0"), ("caribbean", "0"), ("bonus-aa", "1"),
                                                  ("bonus-100", "0.5"), ("vivo", "1")])
 def test_simulated_faults(profile: str, bonus: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for fmt, faults in (("jsonl", "0.6"), ("yaml", "0.3"), ("jsonl", "0")):
+    for fmt, faults in (("jsonl", "0.6"), ("yaml", "0.3"), ("json", "0.3"), ("jsonl", "0")):
         _both_ways(_simulated(tmp_path, profile, fmt, faults, "18", bonus), monkeypatch)
 
 
