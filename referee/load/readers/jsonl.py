@@ -93,8 +93,8 @@ class _Skipped:
         return p
 
 
-def _fast_tables() -> bool:
-    """Game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0."""
+def _fast_lines() -> bool:
+    """Round, game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0."""
     from ...audit.fast import mode
 
     return mode() != "off"
@@ -104,11 +104,11 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
     """The records of JSON Lines, numbered from ``first_line``; ``have_session`` when
     they continue a session opened before (a chunk under ``--jobs``)."""
     skipped: _Skipped | None = None
-    plain = _fast_tables()
+    plain = _fast_lines()
     for number, raw in enumerate(fh, start=first_line):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        if have_session and skipped is None and raw.startswith(_PLAIN_START):
+        if plain and have_session and skipped is None and raw.startswith(_PLAIN_START):
             fast = fast_round(raw)
             if fast is not None:
                 yield _new(PlainRound, (name, number, raw, fast))
@@ -122,10 +122,8 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             if plain_record is not None:
                 yield plain_record
                 continue
-        text = decode(name, raw, number)
+        text = _text(name, raw, number)
         if isinstance(text, LoadProblem):
-            text.fatal = False
-            text.code = codes.H004
             yield text
             continue
         if not text.strip():
@@ -133,8 +131,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
         try:
             data = loads_line(text, number)
         except JsonInputError as err:
-            code = codes.H003 if err.code == codes.H003 else codes.H004
-            problem = LoadProblem(name, number, err.message, code=code)
+            problem = _refused(name, number, err)
             if _SESSION_START.match(raw):
                 if skipped is not None:
                     yield skipped.finish()
@@ -142,14 +139,10 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
                 problem.ends_session = True
                 skipped = _Skipped(problem)
                 continue
-            found = _ROUND_START.match(raw)
-            if skipped is not None and found:
+            if skipped is not None and _ROUND_START.match(raw):
                 skipped.add(number)
                 continue
-            if found:
-                problem.round_number = int(found.group(1))
-                problem.message = f"round {problem.round_number}: {problem.message}"
-            yield problem
+            yield _numbered(problem, raw)
             continue
         if isinstance(data, LineDict) and "session" in data:
             if skipped is not None:
@@ -189,21 +182,36 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
 def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:
     """The reading of a round line in a session, as :func:`records` gives it: what a
     :class:`~referee.load.records.PlainRound` is when the fast lane does not take it."""
+    text = _text(name, raw, number)
+    if isinstance(text, LoadProblem):
+        return text
+    try:
+        return RoundRecord(name, number, loads_line(text, number))
+    except JsonInputError as err:
+        return _numbered(_refused(name, number, err), raw)
+
+
+def _text(name: str, raw: bytes, number: int) -> str | LoadProblem:
+    """The line as text, or why not (H004, not fatal: the next line is read)."""
     text = decode(name, raw, number)
     if isinstance(text, LoadProblem):
         text.fatal = False
         text.code = codes.H004
-        return text
-    try:
-        data = loads_line(text, number)
-    except JsonInputError as err:
-        problem = LoadProblem(name, number, err.message, code=codes.H003 if err.code == codes.H003 else codes.H004)
-        found = _ROUND_START.match(raw)
-        if found:
-            problem.round_number = int(found.group(1))
-            problem.message = f"round {problem.round_number}: {problem.message}"
-        return problem
-    return RoundRecord(name, number, data)
+    return text
+
+
+def _refused(name: str, number: int, err: JsonInputError) -> LoadProblem:
+    """A line the JSON reader refuses: H003 for a key written twice, else H004."""
+    return LoadProblem(name, number, err.message, code=codes.H003 if err.code == codes.H003 else codes.H004)
+
+
+def _numbered(problem: LoadProblem, raw: bytes) -> LoadProblem:
+    """An unreadable round line whose number still shows keeps it (the audit counts it)."""
+    found = _ROUND_START.match(raw)
+    if found:
+        problem.round_number = int(found.group(1))
+        problem.message = f"round {problem.round_number}: {problem.message}"
+    return problem
 
 
 PlainRound.reread = round_line
