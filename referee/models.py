@@ -27,6 +27,8 @@ DEFAULT_PROFILE = "vivo"
 #: largest Ante under a profile paying up to 1,000,000:1 (and a Call of 100 × Ante)
 #: is under 10^21, so any stake the format accepts gives results it can hold.
 MAX_AMOUNT = Decimal("1e12")
+#: The highest round (or game) number a record may give itself.
+MAX_ROUND = 10**12
 MAX_RESULT = Decimal("1e24")
 Outcome = Literal["fold", "win", "lose", "push", "void"]
 
@@ -84,7 +86,7 @@ class Round(_Strict):
     """One round as dealt and recorded."""
 
     # Strict: a quoted "2", 2.0 or true is an H001 on the field, never silently read.
-    round: int = Field(strict=True, ge=0, le=10**12, description="the round's number in the session, from 1")
+    round: int = Field(strict=True, ge=0, le=MAX_ROUND, description="the round's number in the session, from 1")
     time: datetime | None = None
     ante: Stake
     call: Stake | None = Field(default=None, description="the Call stake, when the log records it")

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr
 
-from .models import DEFAULT_PROFILE, CardList, CardToken, Money, Recorded, Stake
+from .models import DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, Money, Recorded, Stake
 
 FORMAT = 2
 GameStatus = Literal["settled", "cancelled"]
@@ -70,7 +70,7 @@ class Game(_Strict):
     """One game round: one deal, the seats that bet on it."""
 
     game: TextId = Field(description="the game round's id, unique in the session")
-    round: int | None = Field(default=None, ge=0, le=10**12, description="the table's sequence number (numbering "
+    round: int | None = Field(default=None, ge=0, le=MAX_ROUND, description="the table's sequence number (numbering "
                                                                          "is audited when present)")
     started: datetime | None = None
     settled: datetime | None = None

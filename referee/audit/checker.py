@@ -32,7 +32,7 @@ from ..load.records import (
     SessionRecord,
     line_at,
 )
-from ..models import RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
+from ..models import MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
@@ -62,7 +62,6 @@ Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameRe
 ZERO = Decimal(0)
 
 
-MAX_ROUND = 10**12
 _DIGITS = re.compile(r"\s*(\d{1,12})\s*")
 
 

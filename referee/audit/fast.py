@@ -29,7 +29,7 @@ import os
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from ..models import MAX_AMOUNT, RECORDED_FIELDS, ROUND_FIELDS, Recorded, Round
+from ..models import MAX_AMOUNT, MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, Recorded, Round
 from ..rules.cards import SPELLINGS
 from ..rules.category import Category
 from ..rules.hands import HandError, evaluate, evaluate_deal
@@ -42,7 +42,6 @@ _MONEY = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
 _OUTCOMES = frozenset(("fold", "win", "lose", "push", "void"))
 _CATEGORIES = {c.value: c for c in Category}
 _CARD = SPELLINGS.get
-_MAX_ROUND = 10**12
 _ROUND_DEFAULTS = {name: field.get_default(call_default_factory=True) for name, field in Round.model_fields.items()}
 _RECORDED_DEFAULTS = {name: None for name in Recorded.model_fields}
 _new = object.__new__
@@ -69,7 +68,7 @@ def mode() -> str:
     return "verify" if value == "verify" else "on"
 
 
-def _amount(value: object, low: Decimal) -> Decimal | None:
+def plain_amount(value: object, low: Decimal) -> Decimal | None:
     """The Decimal pydantic's ``Money``/``Stake`` would give, or None when unsure."""
     if isinstance(value, int) and type(value) is int:  # not a bool
         return Decimal(value) if low <= value <= MAX_AMOUNT else None
@@ -99,10 +98,10 @@ def plain_round(data: object) -> Round | None:
     if not isinstance(data, dict) or not data.keys() <= _ROUND_KEYS:
         return None
     number = data.get("round")
-    if type(number) is not int or not 0 <= number <= _MAX_ROUND:
+    if type(number) is not int or not 0 <= number <= MAX_ROUND:
         return None
     values: dict[str, Any] = {"round": number}
-    ante = _amount(data.get("ante"), _ZERO)
+    ante = plain_amount(data.get("ante"), _ZERO)
     if ante is None:
         return None
     values["ante"] = ante
@@ -112,7 +111,7 @@ def plain_round(data: object) -> Round | None:
             if raw is None and name == "call":
                 values[name] = None
                 continue
-            amount = _amount(raw, _ZERO)
+            amount = plain_amount(raw, _ZERO)
             if amount is None:
                 return None
             values[name] = amount
@@ -154,7 +153,7 @@ def _plain_recorded(data: object) -> Recorded | None:
         if raw is None:
             values[key] = None
         elif key in _MONEY:
-            amount = _amount(raw, -MAX_AMOUNT)
+            amount = plain_amount(raw, -MAX_AMOUNT)
             if amount is None:
                 return None
             values[key] = amount

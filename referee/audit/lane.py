@@ -35,29 +35,25 @@ from decimal import Decimal
 from operator import itemgetter
 from typing import Any, Literal
 
+from msgspec.structs import astuple
+
 from ..load.plain import UNSET, FastRecorded, FastRound
 from ..load.records import PlainRound
-from ..models import MAX_AMOUNT, Round
+from ..models import MAX_AMOUNT, MAX_ROUND, Round
 from ..rules.cards import SPELLINGS
-from ..rules.category import Category
 from ..rules.hands import HandValue, evaluate, evaluate_known
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, settle
 from .codes import FindingCode
-from .fast import MEMO_LIMIT, memo_for, plain_round
+from .fast import MEMO_LIMIT, memo_for, plain_amount, plain_round
 from .ledger import Anchor, advance
 from .results import RoundResult
 from .session_header import check_stake_units
 
 ZERO = Decimal(0)
-_DECIMAL = Decimal
 _MISSING: Any = object()
 _new = tuple.__new__
-MAX_ROUND = 10**12
 MAX_INT = int(MAX_AMOUNT)
-_CATEGORIES = frozenset(c.value for c in Category)
-_OUTCOMES = frozenset(("fold", "win", "lose", "push"))
-_astuple = __import__("msgspec").structs.astuple
 
 
 class LaneEntry:
@@ -150,7 +146,7 @@ class CleanRounds(list[CleanRound]):
 def as_dict(fast: FastRound | FastRecorded) -> dict[str, Any]:
     """The struct as the reader's mapping would hold it (absent keys left out)."""
     out: dict[str, Any] = {}
-    for name, value in zip(fast.__struct_fields__, _astuple(fast), strict=True):
+    for name, value in zip(fast.__struct_fields__, astuple(fast), strict=True):
         if value is UNSET:
             continue
         out[name] = as_dict(value) if isinstance(value, FastRecorded) else value
@@ -226,26 +222,15 @@ def _record_agrees(recorded: FastRecorded | Any, ruling: Ruling) -> bool:
         if value is UNSET:
             continue
         expected = truth[name]
-        if type(value) is str:
-            if value not in (_CATEGORIES if name.endswith("_hand") else _OUTCOMES) or value != expected:
+        if type(value) is str:  # a word: equal to the ruling's, it is one the models accept
+            if value != expected:
                 return False
         elif type(value) is bool:
             if value is not expected:
                 return False
-        elif not _amount_ok(value, -MAX_AMOUNT) or value != expected:
+        elif plain_amount(value, -MAX_AMOUNT) is None or value != expected:
             return False
     return True
-
-
-def _amount_ok(value: object, low: Decimal) -> bool:
-    """As the models read an amount: in range, at most six places, never ``-0``."""
-    if type(value) is int:
-        return low <= value <= MAX_AMOUNT
-    if type(value) is Decimal:
-        exponent = value.as_tuple().exponent
-        return (isinstance(exponent, int) and exponent >= -6 and low <= value <= MAX_AMOUNT
-                and not (value.is_signed() and value.is_zero()))
-    return False
 
 
 def decide(session: Any, record: PlainRound) -> CleanRound | None:
@@ -277,10 +262,10 @@ def decide(session: Any, record: PlainRound) -> CleanRound | None:
         bonus_hand = evaluate((fast.player[0], fast.player[1], flop[0], flop[1], flop[2]))
         bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
     stakes = (fast.ante, fast.call, bonus)
-    if _DECIMAL in map(type, stakes):  # stakes as written: a ruling keeps them so
+    if Decimal in map(type, stakes):  # stakes as written: a ruling keeps them so
         stakes = tuple(s if type(s) is int else str(s) for s in stakes)  # type: ignore[assignment]
     recorded = fast.recorded
-    recorded_key = None if recorded is UNSET else _astuple(recorded)[:-1]
+    recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
     key = (fast.decision, stakes, player.category, dealer_hand.category, dv >= memo.floor,
            1 if pv > dv else 0 if pv == dv else -1, bonus_key, recorded_key)
     entry: LaneEntry | None = memo.entries.get(key, _MISSING)
@@ -295,10 +280,10 @@ def decide(session: Any, record: PlainRound) -> CleanRound | None:
             if type(raw_balance) is int:
                 if not -MAX_INT <= raw_balance <= MAX_INT:
                     return None
-            elif not _amount_ok(raw_balance, -MAX_AMOUNT):
+            elif plain_amount(raw_balance, -MAX_AMOUNT) is None:
                 return None
             recorded_balance = Decimal(raw_balance)
-        if _DECIMAL in map(type, recorded_key) and not _recorded_amounts_ok(recorded_key):  # type: ignore[arg-type]
+        if Decimal in map(type, recorded_key) and not _recorded_amounts_ok(recorded_key):  # type: ignore[arg-type]
             return None
     net = entry.net
     before = session.balance
@@ -328,7 +313,7 @@ def decide(session: Any, record: PlainRound) -> CleanRound | None:
 
 def _recorded_amounts_ok(values: tuple[Any, ...]) -> bool:
     """A recorded Decimal is checked on every round (``-0`` and ``0`` share a key)."""
-    return all(type(value) is not Decimal or _amount_ok(value, -MAX_AMOUNT) for value in values)
+    return all(type(value) is not Decimal or plain_amount(value, -MAX_AMOUNT) is not None for value in values)
 
 
 def _anchor(anchors: tuple[Anchor, ...]) -> tuple[Decimal, Decimal, Decimal] | Literal[False] | None:

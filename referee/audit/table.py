@@ -38,7 +38,7 @@ from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
 from .compare import _hand_at_fold, compare_record
-from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _amount, _plain_recorded, memo_for
+from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _plain_recorded, memo_for, plain_amount
 from .fast import mode as fast_mode
 from .ledger import (
     Anchor,
@@ -1188,15 +1188,15 @@ def _decimals_plain(seat: Any) -> bool:
     """A seat's Decimal amounts are ones pydantic takes as they are (at most six places,
     in range, not -0); its whole numbers were checked by msgspec."""
     for value in (seat.ante, seat.bonus, seat.call):
-        if type(value) is Decimal and _amount(value, ZERO) is None:
+        if type(value) is Decimal and plain_amount(value, ZERO) is None:
             return False
     if seat.recorded is not UNSET:
         for value in astuple(seat.recorded)[6:]:
-            if type(value) is Decimal and _amount(value, -MAX_AMOUNT) is None:
+            if type(value) is Decimal and plain_amount(value, -MAX_AMOUNT) is None:
                 return False
     if seat.wallet is not UNSET:
         for move in seat.wallet:
-            if type(move.amount) is Decimal and _amount(move.amount, ZERO) is None:
+            if type(move.amount) is Decimal and plain_amount(move.amount, ZERO) is None:
                 return False
     return True
 

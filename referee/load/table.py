@@ -15,7 +15,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..audit import codes
-from ..models import suggest
+from ..models import MAX_ROUND, suggest
 from .records import GameRecord, LineDict, LoadProblem, Record, SeatRecord, SessionRecord, key_line
 
 TOP_KEYS = ("format", "session", "games")
@@ -121,7 +121,7 @@ def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
         **opts)
     seat_line = msgspec.defstruct("PlainSeatLine", [("game", _Id), ("seat", seat)], **opts)
     game = msgspec.defstruct("PlainGame", [
-        ("game", _Id), ("round", Annotated[int, Meta(ge=0, le=10**12)] | unset, UNSET),
+        ("game", _Id), ("round", Annotated[int, Meta(ge=0, le=MAX_ROUND)] | unset, UNSET),
         ("started", _Text | unset, UNSET), ("settled", _Text | unset, UNSET), ("status", _Text | unset, UNSET),
         ("dealer_id", _Text | unset, UNSET), ("player", _Cards | unset, UNSET), ("flop", _Cards | unset, UNSET),
         ("turn", _Token | unset, UNSET), ("river", _Token | unset, UNSET), ("dealer", _Cards | unset, UNSET),
