@@ -56,13 +56,6 @@ class PipelineError(UserError):
 
 
 @dataclass(frozen=True, slots=True)
-class Rendered:
-    """One round as the reporters keep it: a payload per reporter, in their order."""
-
-    payloads: tuple[Any, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class RenderedRounds:
     """Consecutive rounds of a worker's task as the reporters keep them: for each
     reporter, in their order, the list of its payloads. One object a run of rounds
@@ -89,7 +82,7 @@ class RenderedClean:
     count: int
 
 
-Item = Event | Rendered | RenderedRounds | RenderedGame | RenderedClean
+Item = Event | RenderedRounds | RenderedGame | RenderedClean
 
 
 @dataclass(slots=True)
@@ -155,16 +148,12 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
                 r.take_game(payload)
             if progress is not None:
                 progress.tick()
-        elif isinstance(event, CleanRounds):
-            for r in reporters:
-                r.take_clean(r.clean_payload(event))
-            if progress is not None:
-                progress.tick(len(event))
-        elif isinstance(event, RenderedClean):
-            for r, payload in zip(reporters, event.payloads, strict=True):
+        elif isinstance(event, (CleanRounds, RenderedClean)):
+            for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedClean)
+                                  else [r.clean_payload(event) for r in reporters], strict=True):
                 r.take_clean(payload)
             if progress is not None:
-                progress.tick(event.count)
+                progress.tick(event.count if isinstance(event, RenderedClean) else len(event))
         elif isinstance(event, RenderedRounds):
             for r, payloads in zip(reporters, event.payloads, strict=True):
                 take = r.take_round
@@ -172,11 +161,6 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
                     take(payload)
             if progress is not None and event.payloads:
                 progress.tick(len(event.payloads[0]))
-        elif isinstance(event, Rendered):
-            for r, payload in zip(reporters, event.payloads, strict=True):
-                r.take_round(payload)
-            if progress is not None:
-                progress.tick()
         elif isinstance(event, RoundResult):
             for r in reporters:
                 r.take_round(r.round_payload(event))
