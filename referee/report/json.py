@@ -43,8 +43,13 @@ def _templated(result: RoundResult, ruling: Ruling) -> str:
     middle = _MIDDLE.get(id(ruling.lines))
     if middle is None:
         middle = _MIDDLE[id(ruling.lines)] = _middle(result)
-    return (f'{{"round":{result.number},"line":{result.line},{middle},"balance":{_number(result.balance)},'
-            f'"recorded_balance":{_number(result.recorded_balance)},"findings":[]}}')
+    return _line(result.number, result.line, middle, result.balance, result.recorded_balance)
+
+
+def _line(number: object, line: int, middle: str, balance: Decimal, recorded_balance: Decimal | None) -> str:
+    """A round without findings whose settlement's text (``middle``) is already written."""
+    return (f'{{"round":{number},"line":{line},{middle},"balance":{_number(balance)},'
+            f'"recorded_balance":{_number(recorded_balance)},"findings":[]}}')
 
 
 def _middle(result: RoundResult) -> str:
@@ -104,8 +109,7 @@ class JsonReporter(Reporter):
             middle = r.entry.views.get("json")
             if middle is None:
                 middle = r.entry.views["json"] = _middle(r.result())
-            lines.append(f'{{"round":{r.number},"line":{r.line},{middle},"balance":{_number(r.balance)},'
-                         f'"recorded_balance":{_number(r.recorded_balance)},"findings":[]}}')
+            lines.append(_line(r.number, r.line, middle, r.balance, r.recorded_balance))
         return lines
 
     def take_clean(self, payload: Any) -> None:

@@ -42,6 +42,10 @@ def _failure(findings: list[Finding]) -> str:
     return f"<failure message={quoteattr(message)} type={quoteattr(codes)}>{escape(text)}</failure>"
 
 
+def _round_name(number: int | None, line: int) -> str:
+    return f"round {number} (line {line})"
+
+
 def _key(f: Finding) -> tuple[object, ...]:
     return (f.code, f.file, f.line, f.game, f.player, f.message)
 
@@ -63,7 +67,7 @@ class JunitReporter(Reporter):
 
     def round_payload(self, result: RoundResult) -> Any:
         """``(case XML, failed, skipped)``."""
-        name = f"round {result.number} (line {result.line})"
+        name = _round_name(result.number, result.line)
         bad = failing(result.findings)
         if bad:
             return _case(name, result.session, _failure(bad)), True, False
@@ -74,7 +78,7 @@ class JunitReporter(Reporter):
 
     def clean_payload(self, rounds: CleanRounds) -> Any:
         """A clean round passes: its case, written the same way as :meth:`round_payload`'s."""
-        return [(_case(f"round {r.number} (line {r.line})", r.session), False, False) for r in rounds]
+        return [(_case(_round_name(r.number, r.line), r.session), False, False) for r in rounds]
 
     def game_payload(self, result: GameResult) -> Any:
         """A format-2 game is one case (its seats' findings in it): ``(case XML, failed,

@@ -9,6 +9,7 @@ costs more to lay out than the whole audit. ``--all-rows`` prints every row.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import click
@@ -137,8 +138,7 @@ def _clean_row(number: int, view: tuple[Any, ...], recorded_net: Any, balance: A
                recorded_balance: Any) -> tuple[Any, ...]:
     """:func:`_unformatted` of a clean round."""
     decision, player, dealer, qualified, ante, call, bonus, net = view
-    status = f"bal. off {signed(recorded_balance - balance)}" \
-        if recorded_balance is not None and recorded_balance != balance else "ok"
+    status = _balance_off(recorded_balance, balance) or "ok"
     return (number, decision, player, dealer, qualified, ante, call, bonus, net, recorded_net, balance,
             recorded_balance, status)
 
@@ -165,9 +165,13 @@ def round_status(r: RoundResult) -> str:
         return codes
     if r.ruling is None:
         return "not ruled"
-    if r.recorded_balance is not None and r.recorded_balance != r.balance:
-        return f"bal. off {signed(r.recorded_balance - r.balance)}"
-    return "void" if r.ruling.outcome == "void" else "ok"
+    return _balance_off(r.recorded_balance, r.balance) or ("void" if r.ruling.outcome == "void" else "ok")
+
+
+def _balance_off(recorded: Decimal | None, balance: Decimal) -> str | None:
+    """``bal. off -1`` when a recorded balance parts from the rules' (an earlier round's
+    finding says why), else None."""
+    return f"bal. off {signed(recorded - balance)}" if recorded is not None and recorded != balance else None
 
 
 class TextReporter(Reporter):
