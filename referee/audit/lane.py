@@ -31,8 +31,10 @@ and raises if the two differ in anything: result, findings, or state.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from decimal import Decimal
 from operator import itemgetter
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from msgspec.structs import astuple
@@ -45,8 +47,8 @@ from ..rules.hands import HandValue, evaluate, evaluate_known
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, settle
 from .codes import FindingCode
-from .fast import MEMO_LIMIT, memo_for, plain_amount, plain_round
-from .ledger import Anchor, advance
+from .fast import MEMO_LIMIT, FastPathMismatch, memo_for, plain_amount, plain_round
+from .ledger import Anchor, BalanceState, advance, reanchor
 from .results import RoundResult
 from .session_header import check_stake_units
 
@@ -366,9 +368,6 @@ def commit(session: Any, clean: CleanRound, record: PlainRound) -> None:
 
 def snapshot(session: Any) -> Any:
     """The state :func:`commit` moves, copied (``REFEREE_FAST=verify`` only)."""
-    from copy import deepcopy
-    from types import SimpleNamespace
-
     return SimpleNamespace(
         numbering=deepcopy(session.numbering), balance=session.balance, chain=session.chain,
         lane_anchor=None, ledger=deepcopy(session.ledger), stake=session.stake, antes=dict(session.antes),
@@ -384,9 +383,6 @@ def verify(session: Any, clean: CleanRound, results: list[RoundResult], before: 
     """Under ``REFEREE_FAST=verify``: the full audit of a round the lane would have
     taken must give what the lane gives (one result, no finding) and leave the session
     where :func:`commit` would have."""
-    from .fast import FastPathMismatch
-    from .ledger import reanchor
-
     where = f"line {clean.line}"
     if len(results) != 1:
         raise FastPathMismatch(f"{where}: the lane took a round the full audit holds or releases with others")
@@ -399,7 +395,7 @@ def verify(session: Any, clean: CleanRound, results: list[RoundResult], before: 
             raise FastPathMismatch(f"{where}: {name}: lane {a!r}, full audit {b!r}")
     commit(before, clean, record)
     if before.lane_anchor is not None:
-        before.chain = reanchor(before.chain.__class__(), before.lane_anchor[0], False, before.lane_anchor[1])
+        before.chain = reanchor(BalanceState(), before.lane_anchor[0], False, before.lane_anchor[1])
     state = (_numbers(session.numbering), session.balance, session.chain, session.ledger, session.stake,
              session.antes)
     expected = (_numbers(before.numbering), before.balance, before.chain, before.ledger, before.stake, before.antes)

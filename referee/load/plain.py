@@ -106,9 +106,7 @@ def fast_mapping(data: dict[str, Any]) -> FastRound | None:
     nothing to prove about keys written twice: the struct only saves the lane from
     reading the mapping field by field."""
     try:
-        return _CONVERT(data, FastRound, strict=True)
+        return msgspec.convert(data, FastRound, strict=True)
     except msgspec.ValidationError:
         return None
 
-
-_CONVERT = msgspec.convert
