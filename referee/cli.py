@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -21,22 +22,28 @@ from .errors import UserError
 from .load.inputs import Source, SourceError, expand
 from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
 from .pipeline import audit_stream, dispatch, events
+from .policies import POLICIES
 from .profiles import DEFAULT as DEFAULT_PROFILE
 from .profiles import ProfileOrigin
 from .report.base import Reporter, summary_line
-from .report.github import GithubReporter
-from .report.json import JsonReporter
-from .report.jsonl import JsonLinesReporter
-from .report.junit import JunitReporter
 from .report.progress import Progress
-from .report.text import TextReporter
 from .rules.money import dumps
-from .simulate import POLICIES
 
-FORMATS: dict[str, type[Reporter]] = {
-    "text": TextReporter, "json": JsonReporter, "jsonl": JsonLinesReporter, "github": GithubReporter,
-    "junit": JunitReporter,
+#: The report formats of ``check``, each with the module (in ``referee.report``) and
+#: class of its reporter. Only the chosen format's module is imported: the JUnit one
+#: alone pulls in xml.sax, urllib, http.client and ssl, the text one tabulate, and a
+#: command pays for them at every start (``reporter_class``).
+FORMATS: dict[str, tuple[str, str]] = {
+    "text": ("text", "TextReporter"), "json": ("json", "JsonReporter"), "jsonl": ("jsonl", "JsonLinesReporter"),
+    "github": ("github", "GithubReporter"), "junit": ("junit", "JunitReporter"),
 }
+
+
+def reporter_class(name: str) -> type[Reporter]:
+    """The reporter of the format ``name`` (a key of :data:`FORMATS`), its module imported now."""
+    module, cls = FORMATS[name]
+    reporter: type[Reporter] = getattr(importlib.import_module(f".report.{module}", __package__), cls)
+    return reporter
 
 
 def use_color(choice: str, stream: TextIO) -> bool:
@@ -223,11 +230,12 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     options = Options(profile=profile)
     stdout = sys.stdout
-    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not FORMATS[name].machine)
+    chosen = reporter_class(name)
+    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
     to_file = output not in (None, STDOUT)
     with open_output(output or STDOUT) as out:
-        extra = {"all_rows": all_rows} if FORMATS[name] is TextReporter else {}
-        reporters = [FORMATS[name](out, color=False if to_file else use_color(color, stdout), quiet=quiet,
+        extra = {"all_rows": all_rows} if name == "text" else {}
+        reporters = [chosen(out, color=False if to_file else use_color(color, stdout), quiet=quiet,
                                    strict=strict, **extra)]
         if to_file:
             reporters.append(_SummaryOnly(guarded(stdout, STDOUT), strict=strict))

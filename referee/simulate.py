@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 from .audit import codes
 from .audit.codes import FindingCode
 from .models import FORMAT_VERSION
+from .policies import POLICIES as POLICIES
+from .policies import Policy as Policy
 from .rules.cards import DECK, Card
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.hands import evaluate
@@ -30,8 +32,6 @@ from .rules.profile import Profile
 from .rules.settlement import Deal, Ruling, settle
 from .rules.strategy import bonus_edge, should_call
 
-Policy = Literal["always-call", "simple", "optimal"]
-POLICIES = ("always-call", "simple", "optimal")
 #: Every fault kind and the one finding it must give (the manifest says so per fault).
 FAULTS: dict[str, FindingCode] = {
     "wrong_net": codes.P004,          # net +1 and the balance carries it (the wallet was paid wrong)

@@ -1,0 +1,61 @@
+"""Start-up: what a command imports before its first line of work.
+
+Why a test: the start-up of ``referee check`` is serial, so it bounds what ``--jobs``
+can gain (issue 18), and an eager import is easy to add back without any output
+changing. Each case runs in a fresh interpreter, where ``sys.modules`` says exactly
+what was imported.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "samples" / "log.jsonl"
+
+#: What a JSON Lines check in JSON needs none of: the other formats' reporters and
+#: what they pull in (the JUnit one: xml.sax, urllib, http.client and ssl; the text
+#: one: tabulate), and the simulator.
+NOT_FOR_A_JSON_CHECK = (
+    "referee.report.junit", "referee.report.text", "referee.report.html", "xml.sax", "urllib.request",
+    "http.client", "ssl", "tabulate", "jinja2", "referee.simulate", "referee.rules.strategy",
+)
+
+
+def modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    script = f"{code}\nimport sys\nsys.stderr.write('\\n'.join(sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
+                          timeout=120)
+    return set(done.stderr.splitlines())
+
+
+def test_importing_the_command_line_imports_no_reporter_of_another_format() -> None:
+    loaded = modules_after("import referee.cli")
+    assert "referee.cli" in loaded and "click" in loaded
+    assert sorted(loaded.intersection(NOT_FOR_A_JSON_CHECK)) == []
+
+
+def test_a_json_check_imports_only_its_own_reporter() -> None:
+    loaded = modules_after(
+        "import sys\nfrom referee.cli import main\n"
+        f"sys.argv = ['referee', 'check', {str(SAMPLE)!r}, '--format', 'json', '--output', '/dev/null']\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 0, stop.code\n")
+    assert "referee.report.json" in loaded
+    assert sorted(loaded.intersection(NOT_FOR_A_JSON_CHECK)) == []
+
+
+@pytest.mark.parametrize(("fmt", "module", "heavy"), [
+    ("text", "referee.report.text", "tabulate"),
+    ("junit", "referee.report.junit", "xml.sax.saxutils"),
+])
+def test_a_format_imports_its_reporter_when_chosen(fmt: str, module: str, heavy: str) -> None:
+    loaded = modules_after(
+        "import sys\nfrom referee.cli import main\n"
+        f"sys.argv = ['referee', 'check', {str(SAMPLE)!r}, '--format', {fmt!r}, '--output', '/dev/null']\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 0, stop.code\n")
+    assert module in loaded and heavy in loaded
