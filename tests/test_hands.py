@@ -239,18 +239,23 @@ def test_all_five_card_hands_in_one_batch() -> None:
 
 
 def test_shipped_tables_are_the_built_ones() -> None:
-    """The evaluator tables shipped as package data equal a fresh build, and a damaged
-    file is refused (the tables are then built)."""
+    """The evaluator tables shipped as package data (the rank tables and the suited
+    table) equal a fresh build, and a damaged file is refused (the tables are then built)."""
     from referee.rules import evaluator
 
     data = evaluator._shipped_bytes()
     assert data is not None
-    shipped = evaluator.read_ranks(data)
-    assert shipped is not None and shipped == evaluator.Tables().ranks
-    assert evaluator.dump_ranks(shipped) == data
+    shipped = evaluator.read_tables(data)
+    assert shipped is not None
+    built = evaluator.Tables()
+    assert shipped.ranks == built.ranks and shipped.suited == built.suited and len(built.suited) == 4 * 4719
+    read = evaluator.Tables(shipped)
+    assert read.ranks is shipped.ranks and read.suited == built.suited and read.flush_suit == built.flush_suit
+    assert evaluator.dump_tables(read) == data
     damaged = data[:-40] + bytes(40)
-    assert evaluator.read_ranks(damaged) is None
-    assert evaluator.read_ranks(b"not the tables") is None
+    assert evaluator.read_tables(damaged) is None
+    assert evaluator.read_tables(b"not the tables") is None
+    assert evaluator.read_tables(data.replace(b"tables-2", b"tables-1")) is None  # the old file: built instead
 
 
 def test_shipped_rank_tables_read_as_a_mapping() -> None:
@@ -258,8 +263,21 @@ def test_shipped_rank_tables_read_as_a_mapping() -> None:
     membership, ``get``, and equality both ways, before any size was made."""
     from referee.rules import evaluator
 
-    a, b = evaluator.read_ranks(evaluator._shipped_bytes()), evaluator.read_ranks(evaluator._shipped_bytes())
-    assert a is not None and b is not None
+    first, second = evaluator.read_tables(evaluator._shipped_bytes()), evaluator.read_tables(evaluator._shipped_bytes())
+    assert first is not None and second is not None
+    a, b = first.ranks, second.ranks
     assert 7 in a and 9 not in a and a.get(9) is None and a.get(5) == evaluator.Tables().ranks[5]
-    fresh = evaluator.read_ranks(evaluator._shipped_bytes())
-    assert a == b and b == a and (a != b) is False and fresh == evaluator.Tables().ranks
+    fresh = evaluator.read_tables(evaluator._shipped_bytes())
+    assert fresh is not None
+    assert a == b and b == a and (a != b) is False and fresh.ranks == evaluator.Tables().ranks
+
+
+def test_ranks_of_reads_back_what_pack_packed() -> None:
+    """Every value of the tables: its ranks, packed again with its category, give the value."""
+    from referee.rules.evaluator import category_of, pack, ranks_of, tables
+
+    t = tables()
+    values = set(t.ranks[7].values()) | set(t.ranks[5].values()) | set(t.suited.values())
+    assert len(values) > 7000
+    for value in values:
+        assert pack(category_of(value), ranks_of(value)) == value

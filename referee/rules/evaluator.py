@@ -9,7 +9,8 @@ seven-card hand is then seven lookups, six additions and one dict lookup.
 
 Values are ints: ``category << 20`` followed by up to five 4-bit ranks in order of
 significance, so ``>`` between values is exactly the order of rule §04. The rank
-tables (the costly part: a third of a second to build) ship as package data,
+tables (the costly part: a third of a second to build) and the suited table (13 ms
+more, paid by every command's start) ship as package data,
 ``referee/data/evaluator.tables``, checked by a digest when read; they are built
 instead if that file is missing or damaged. Either way it happens on first use, so
 that importing stays cheap.
@@ -24,7 +25,7 @@ import zlib
 from array import array
 from importlib import resources
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .category import CATEGORY_SHIFT as CATEGORY_SHIFT
 from .category import Category
@@ -69,7 +70,8 @@ def category_of(value: int) -> int:
 
 def ranks_of(value: int) -> tuple[int, ...]:
     """The significant ranks packed in a value (trailing unused slots dropped)."""
-    ranks = tuple((value >> (4 * (4 - i))) & 15 for i in range(5))
+    # Spelt out, not a generator: every shared hand value is made with it at start-up.
+    ranks = (value >> 16 & 15, value >> 12 & 15, value >> 8 & 15, value >> 4 & 15, value & 15)
     return ranks[:_SLOTS[value >> CATEGORY_SHIFT]]
 
 
@@ -123,18 +125,19 @@ def best_value_of_suited(ranks: list[int]) -> int:
 
 
 class Tables:
-    """Lookup tables, made once on first use (``ranks`` given: read from the shipped file)."""
+    """Lookup tables, made once on first use (``shipped`` given: the rank and suited
+    tables read from the shipped file)."""
 
     __slots__ = ("flush_suit", "ranks", "suited")
 
-    def __init__(self, ranks: dict[int, dict[int, int]] | None = None) -> None:
+    def __init__(self, shipped: Shipped | None = None) -> None:
         # One rank table per hand size: the zero key of deuces would otherwise let a
         # five-card and a seven-card multiset share a sum.
-        if ranks is None:
+        if shipped is None:
             self.ranks: dict[int, dict[int, int]] = {5: {}, 6: {}, 7: {}}
             self._fill_ranks([0] * 13, 0, 0, 0)
         else:
-            self.ranks = ranks
+            self.ranks = shipped.ranks
         # The suit of five or more among at most seven cards, by the suits' 3-bit counts.
         self.flush_suit = [-1] * (SUIT_FIELD + 1)
         for key in range(SUIT_FIELD + 1):
@@ -142,13 +145,19 @@ class Tables:
                 for s in range(4):
                     if key >> (3 * s) & 7 >= 5:
                         self.flush_suit[key] = s
-        self.suited: dict[int, int] = {}
+        self.suited: dict[int, int] = shipped.suited if shipped is not None else self._fill_suited()
+
+    @staticmethod
+    def _fill_suited() -> dict[int, int]:
+        """The value of five to seven cards of one suit, by their bits of the 52-card mask."""
+        suited: dict[int, int] = {}
         for n in (5, 6, 7):
             for combo in combinations(range(13), n):
                 value = best_value_of_suited(list(combo))
                 mask = sum(1 << (r * 4) for r in combo)
                 for s in range(4):
-                    self.suited[mask << s] = value
+                    suited[mask << s] = value
+        return suited
 
     def _fill_ranks(self, counts: list[int], rank: int, size: int, key: int) -> None:
         if rank == 13:
@@ -166,13 +175,13 @@ class Tables:
 
 _tables: Tables | None = None
 SHIPPED = "evaluator.tables"
-_MAGIC = b"referee-evaluator-tables-1\n"
+_MAGIC = b"referee-evaluator-tables-2\n"
 
 
 def tables() -> Tables:
     global _tables
     if _tables is None:
-        _tables = Tables(read_ranks(_shipped_bytes()))
+        _tables = Tables(read_tables(_shipped_bytes()))
     return _tables
 
 
@@ -183,20 +192,31 @@ def _shipped_bytes() -> bytes | None:
         return None
 
 
-def dump_ranks(ranks: dict[int, dict[int, int]]) -> bytes:
-    """The rank tables as shipped: per size, sorted keys then values (uint32, little
-    endian), zlib-compressed, after a magic line and the SHA-256 of the payload."""
+class Shipped(NamedTuple):
+    """The tables read from the shipped file: the rank tables by hand size, made per
+    size on first use, and the suited table."""
+
+    ranks: RankTables
+    suited: dict[int, int]
+
+
+def dump_tables(t: Tables) -> bytes:
+    """The tables as shipped: per size the rank table's sorted keys then its values
+    (uint32), then the suited table's sorted keys (uint64) and values (uint32), all
+    little endian, zlib-compressed, after a magic line and the SHA-256 of the payload."""
     parts = []
     for size in (5, 6, 7):
-        table = ranks[size]
+        table = t.ranks[size]
         keys = sorted(table)
         parts.append(struct.pack(f"<I{len(keys)}I{len(keys)}I", len(keys), *keys, *(table[k] for k in keys)))
+    keys = sorted(t.suited)
+    parts.append(struct.pack(f"<I{len(keys)}Q{len(keys)}I", len(keys), *keys, *(t.suited[k] for k in keys)))
     payload = b"".join(parts)
     return _MAGIC + hashlib.sha256(payload).digest() + zlib.compress(payload, 9)
 
 
-def read_ranks(data: bytes | None) -> dict[int, dict[int, int]] | None:
-    """The rank tables from :func:`dump_ranks`'s bytes; ``None`` when absent or damaged."""
+def read_tables(data: bytes | None) -> Shipped | None:
+    """The tables from :func:`dump_tables`'s bytes; ``None`` when absent or damaged."""
     if data is None or not data.startswith(_MAGIC):
         return None
     digest, body = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
@@ -214,7 +234,16 @@ def read_ranks(data: bytes | None) -> dict[int, dict[int, int]] | None:
             return None
         spans[size] = (offset + 4, n)
         offset += 4 + 8 * n
-    return RankTables(payload, spans)
+    (n,) = struct.unpack_from("<I", payload, offset)
+    if len(payload) != offset + 4 + 12 * n:
+        return None
+    keys, values = array("Q"), array("I")
+    keys.frombytes(payload[offset + 4:offset + 4 + 8 * n])
+    values.frombytes(payload[offset + 4 + 8 * n:])
+    if sys.byteorder == "big":  # pragma: no cover - shipped little endian
+        keys.byteswap()
+        values.byteswap()
+    return Shipped(RankTables(payload, spans), dict(zip(keys, values, strict=True)))
 
 
 class RankTables(dict[int, dict[int, int]]):
@@ -289,9 +318,9 @@ class RankTables(dict[int, dict[int, int]]):
 
 
 def write_shipped(path: str) -> None:
-    """Write the rank tables to ``path`` (how ``referee/data/evaluator.tables`` is made)."""
+    """Write the tables to ``path`` (how ``referee/data/evaluator.tables`` is made)."""
     with open(path, "wb") as out:
-        out.write(dump_ranks(Tables().ranks))
+        out.write(dump_tables(Tables()))
 
 
 def value_of_key(key: int, size: int, t: Tables) -> int:

@@ -17,7 +17,7 @@ check over all nine cards; :func:`evaluate_batch` does arrays of hands in NumPy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import evaluator
@@ -75,11 +75,10 @@ class HandValue:
         if known is not None:
             return known
         self = object.__new__(cls)
-        init = object.__setattr__
-        init(self, "value", value)
-        init(self, "category", CATEGORIES[value >> evaluator.CATEGORY_SHIFT])
-        init(self, "ranks", ranks_of(value))
-        init(self, "_description", None)
+        _set_value(self, value)
+        _set_category(self, CATEGORIES[value >> evaluator.CATEGORY_SHIFT])
+        _set_ranks(self, ranks_of(value))
+        _set_description(self, None)
         _INTERNED[value] = self
         return self
 
@@ -148,6 +147,10 @@ class HandValue:
 
 
 _INTERNED: dict[int, HandValue] = {}
+# The slots' own setters (a HandValue refuses setattr): twice as fast as
+# object.__setattr__, and every shared value is made at start-up.
+_set_value, _set_category, _set_ranks, _set_description = (
+    vars(HandValue)[name].__set__ for name in ("value", "category", "ranks", "_description"))
 
 
 def _as_card(token: object) -> Card:
@@ -188,7 +191,7 @@ class _Lookup:
 
     def __init__(self, t: Tables) -> None:
         self._tables = t
-        self.suited = {mask: HandValue(v) for mask, v in t.suited.items()}
+        self.suited = _shared(t.suited.keys(), t.suited.values())
         self.ranks: dict[int, dict[int, HandValue]] = {}
         self.size(7)
 
@@ -202,9 +205,15 @@ class _Lookup:
                 keys, values = ranks.arrays(n)  # no int dict: the shipped arrays themselves
             else:
                 keys, values = ranks[n].keys(), ranks[n].values()  # type: ignore[assignment]
-            shared = {v: HandValue(v) for v in set(values)}
-            table = self.ranks[n] = dict(zip(keys, map(shared.__getitem__, values), strict=True))
+            table = self.ranks[n] = _shared(keys, values)
         return table
+
+
+def _shared(keys: Iterable[int], values: Collection[int]) -> dict[int, HandValue]:
+    """A table of packed values as one with their shared :class:`HandValue` objects (each
+    made once, then looked up: a table holds far fewer values than keys)."""
+    shared = {v: HandValue(v) for v in set(values)}
+    return dict(zip(keys, map(shared.__getitem__, values), strict=True))
 
 
 _lookup: _Lookup | None = None
