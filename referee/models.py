@@ -62,7 +62,9 @@ CardList = Annotated[list[CardToken], Field(max_length=52)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a model's validator is built when it first validates, not at import
+    # (every command's start-up; a JSON Lines check builds Session alone, and no format-2 model).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Recorded(_Strict):

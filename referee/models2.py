@@ -37,7 +37,9 @@ TextId = Annotated[StrictStr, BeforeValidator(_text_id), Field(min_length=1, max
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a model's validator is built when it first validates, not at import
+    # (every command's start-up; a format-1 check builds none of these).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class WalletMove(_Strict):
