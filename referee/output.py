@@ -10,6 +10,7 @@ output; and a write that fails (disk full, closed pipe) is one line, not a trace
 
 from __future__ import annotations
 
+import codecs
 import errno
 import fnmatch
 import glob
@@ -164,6 +165,37 @@ class GuardedWriter(io.TextIOBase):
 
     def isatty(self) -> bool:
         return self._inner.isatty()
+
+    def copy_from(self, path: str, offset: int, size: int) -> bool:
+        """Append ``size`` bytes of UTF-8 text from ``path`` (a worker's spill file, see
+        :mod:`referee.report.spill`) in the kernel, after what is buffered; False, with
+        nothing written, when this stream cannot take the bytes as they are (no file
+        descriptor, another encoding, a platform without ``sendfile`` to any file)."""
+        inner = self._inner
+        try:
+            fd = inner.fileno()
+            encoding = codecs.lookup(inner.encoding).name
+        except (OSError, ValueError, AttributeError, LookupError, TypeError):
+            return False
+        if encoding != "utf-8" or os.linesep != "\n" or not sys.platform.startswith("linux"):
+            return False
+        try:
+            source = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as err:
+            raise UserError(f"cannot read a worker's report text {path}: {err.strerror or err}") from None
+        try:
+            inner.flush()
+            while size > 0:
+                sent = os.sendfile(fd, source, offset, size)
+                if sent == 0:
+                    raise OSError(errno.EIO, "the worker's report text ended early")
+                offset += sent
+                size -= sent
+        except OSError as err:
+            raise failure(self.target, err) from None
+        finally:
+            os.close(source)
+        return True
 
     def writable(self) -> bool:
         return True

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from itertools import chain, islice
 from typing import Any
@@ -41,6 +44,7 @@ from .load.readers import detect_kind
 from .load.reading import Reading, changed_message
 from .report.base import Reporter
 from .report.progress import Progress
+from .report.spill import CleanText, SpillFile
 
 #: Below this many bytes in all, processes cost more than they save.
 PARALLEL_MIN_BYTES = 1 << 20
@@ -111,7 +115,7 @@ def audit_stream(sources: list[Source], options: Options, reporters: list[Report
     sizes = [_size(s) for s in sources]
     total = sum(sizes)
     worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources)
-    tasks = iter(plan(sources, chunk_bytes_for(total, jobs)) if worth_it else ())
+    tasks = iter(plan(sources, chunk_sizes(jobs)) if worth_it else ())
     head = list(islice(tasks, jobs))  # workers never outnumber the tasks
     if len(head) > 1:
         done = [0]
@@ -199,24 +203,39 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
 # --- in processes -----------------------------------------------------------------
 
 
-def chunk_bytes_for(total: int, jobs: int) -> int:
-    """About eight chunks a process, so that none waits long on the last ones."""
-    return max(MIN_CHUNK_BYTES, min(CHUNK_BYTES, total // (8 * jobs) or 1))
+#: A chunk's size by where it starts in its file (``start``) and the file's ``size``.
+ChunkSizes = Callable[[int, int], int]
+
+
+def chunk_sizes(jobs: int) -> ChunkSizes:
+    """Chunk sizes for ``jobs`` processes, between ``MIN_CHUNK_BYTES`` and ``CHUNK_BYTES``:
+    ramped (a chunk at most half of what precedes it, so that every worker starts within
+    a few milliseconds of the pass's start) and guided (at most a ``2 × jobs``-th of
+    what is left, so that the last chunks are small and no worker waits long on another's
+    last one). The parent's cutting pass is the same whatever the sizes; only the tasks'
+    own cost (a few hundred microseconds each) grows with their number."""
+
+    def size_at(start: int, size: int) -> int:
+        return max(MIN_CHUNK_BYTES, min(CHUNK_BYTES, (size - start) // (2 * jobs), start // 2))
+
+    return size_at
 
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """A whole input, or one chunk of a JSON Lines file (with the plan of the whole file;
-    ``last`` says the chunk ends the file)."""
+    """A whole input, or one chunk of a JSON Lines file (with the plan of the whole file
+    when the chunk ends the file); ``spill``, the file where the worker may write its
+    long report texts (see :mod:`referee.report.spill`)."""
 
     source: Source
     chunk: Chunk | None = None
     identity: Identity | None = None
     plan: Plan | None = None
     size: int = 0
+    spill: str | None = None
 
 
-def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
+def plan(sources: list[Source], chunk_bytes: int | ChunkSizes = CHUNK_BYTES) -> Iterator[Task]:
     """One task per input; large JSON Lines files in chunks at session lines, each
     task given as soon as its chunk is cut (the pass that cuts also hashes, and workers
     audit the first chunks while it goes on)."""
@@ -232,13 +251,14 @@ def plan(sources: list[Source], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task
         except OSError:
             yield Task(source)
             continue
-        if size > chunk_bytes and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
+        first = chunk_bytes(0, size) if callable(chunk_bytes) else chunk_bytes
+        if size > first and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
             yield from _chunk_tasks(source, size, chunk_bytes)
         else:
             yield Task(source, size=size)
 
 
-def _chunk_tasks(source: Source, size: int, chunk_bytes: int) -> Iterator[Task]:
+def _chunk_tasks(source: Source, size: int, chunk_bytes: int | ChunkSizes) -> Iterator[Task]:
     """The tasks of one JSON Lines file, a chunk behind the cut (the last one carries
     the whole file's plan, known only at the end of the pass)."""
     assert source.path is not None
@@ -263,11 +283,11 @@ def _chunk_tasks(source: Source, size: int, chunk_bytes: int) -> Iterator[Task]:
 
 @dataclass(frozen=True, slots=True)
 class _ChunkDone:
-    """What the parent needs of a chunk once audited: was it read in full, the digest
+    """What the parent needs of a chunk once audited: was it read in full, the CRC-32
     of the bytes the worker parsed, and did the worker see the file change."""
 
     fatal: bool
-    sha256: str
+    check: str
     changed: bool
 
 
@@ -311,6 +331,21 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
         reading = Reading(task.source, task.chunk.span, task.identity)
         events = audit_records(reading.records(), _OPTIONS)
     out: list[Item | _ChunkDone] = []
+    spill = SpillFile(task.spill) if task.spill is not None else None
+    try:
+        _render(events, reporters, out, spill)
+    finally:
+        if spill is not None:
+            spill.close()
+    if reading is not None:
+        out.append(_ChunkDone(reading.fatal, reading.sha256, reading.changed))
+    return out
+
+
+def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item | _ChunkDone],
+            spill: SpillFile | None) -> None:
+    """A task's events as they travel back: rounds as their reporters' payloads, a
+    batch's long report text in the spill file."""
     run: tuple[list[Any], ...] | None = None  # the payloads of the current run of rounds
     for event in events:
         if isinstance(event, RoundResult):
@@ -322,14 +357,15 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
             continue
         run = None
         if isinstance(event, CleanRounds):
-            out.append(RenderedClean(tuple(r.clean_payload(event) for r in reporters), len(event)))
+            batch = tuple(r.clean_payload(event) for r in reporters)
+            if spill is not None:
+                batch = tuple(CleanText(p.count, spill.put(p.text)) if isinstance(p, CleanText)
+                              and isinstance(p.text, str) else p for p in batch)
+            out.append(RenderedClean(batch, len(event)))
         elif isinstance(event, GameResult):
             out.append(RenderedGame(tuple(r.game_payload(event) for r in reporters), event.fingerprint))
         else:
             out.append(event)
-    if reading is not None:
-        out.append(_ChunkDone(reading.fatal, reading.sha256, reading.changed))
-    return out
 
 
 class _Fallback:
@@ -363,12 +399,21 @@ def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Rep
     from .rules.hands import prepare
 
     prepare()  # the evaluator's tables, made once here and shared with the forked workers
+    spills = _Spills()
+    try:
+        yield from _parallel(tasks, options, reporters, jobs, on_bytes, fallback, spills)
+    finally:
+        spills.close()
+
+
+def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter], jobs: int,
+              on_bytes: Callable[[int], None] | None, fallback: _Fallback | None, spills: _Spills) -> Iterator[Item]:
     # Ctrl-C and SIGTERM are held back while the workers are forked (they inherit the
     # mask, ignore SIGINT, then unblock both), so that none is interrupted before it can
     # ignore Ctrl-C, and the pool is whole when the parent unwinds.
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     pending: deque[tuple[Task, Future[list[Item | _ChunkDone]]]] = deque()
-    queue = iter(tasks)
+    queue = (spills.assign(task) for task in tasks)
     pool: ProcessPoolExecutor | None = None
     try:
         pool = _pool(jobs, reporters, options)
@@ -400,7 +445,7 @@ def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Rep
         return
     finished = False
     try:
-        yield from _collect(pool, pending, queue, on_bytes)
+        yield from _collect(pool, pending, queue, on_bytes, spills)
         finished = True
     except BrokenProcessPool:
         raise PipelineError(_DIED) from None
@@ -411,8 +456,36 @@ def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Rep
             _stop(pool)
 
 
+class _Spills:
+    """The folder of the workers' spill files (:mod:`referee.report.spill`): a file a
+    task, removed once the task's events are in the report, the folder at the end. No
+    folder (a read-only temporary directory), no spill: report texts travel back."""
+
+    def __init__(self) -> None:
+        try:
+            self.folder: str | None = tempfile.mkdtemp(prefix="referee-")
+        except OSError:
+            self.folder = None
+        self._tasks = 0
+
+    def assign(self, task: Task) -> Task:
+        if self.folder is None:
+            return task
+        self._tasks += 1
+        return replace(task, spill=os.path.join(self.folder, str(self._tasks)))
+
+    def done(self, task: Task) -> None:
+        if task.spill is not None:
+            with suppress(OSError):
+                os.unlink(task.spill)
+
+    def close(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def _collect(pool: ProcessPoolExecutor, pending: deque[tuple[Task, Future[list[Item | _ChunkDone]]]],
-             queue: Iterator[Task], on_bytes: Callable[[int], None] | None) -> Iterator[Item]:
+             queue: Iterator[Task], on_bytes: Callable[[int], None] | None, spills: _Spills) -> Iterator[Item]:
     unreadable = False
     changed = False
     while pending:
@@ -424,11 +497,12 @@ def _collect(pool: ProcessPoolExecutor, pending: deque[tuple[Task, Future[list[I
             if isinstance(event, _ChunkDone):
                 assert task.chunk is not None
                 unreadable |= event.fatal
-                if (event.changed or event.sha256 != task.chunk.sha256) and not changed:
+                if (event.changed or event.check != task.chunk.check) and not changed:
                     changed = unreadable = True
                     yield _changed(task)
             else:
                 yield event
+        spills.done(task)
         if on_bytes is not None:
             on_bytes(task.size)
         if task.plan is not None:

@@ -79,7 +79,7 @@ def test_the_html_report_runs_under_jobs(corpus: list[str], tmp_path: Path) -> N
 
 def test_no_more_workers_than_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = simulate(tmp_path / "log.jsonl", "jsonl", 12, 100, 2, "0")
-    chunks = len(split_jsonl(log, pipeline.chunk_bytes_for(log.stat().st_size, 16)).chunks)
+    chunks = len(split_jsonl(log, pipeline.chunk_sizes(16)).chunks)
     started: list[int] = []
     real = pipeline._pool
 
@@ -237,7 +237,7 @@ def test_a_read_error_while_cutting_is_a_changed_input(tmp_path: Path, monkeypat
     from referee.load import chunking
 
     log = simulate(tmp_path / "log.jsonl", "jsonl", 20, 100, 4, "0")
-    real = chunking._cuts
+    real = chunking._Pass.cuts
 
     def cuts_then_fail(*args: Any) -> Iterator[tuple[int, int]]:
         found = real(*args)
@@ -245,6 +245,6 @@ def test_a_read_error_while_cutting_is_a_changed_input(tmp_path: Path, monkeypat
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(chunking, "_cuts", cuts_then_fail)
+    monkeypatch.setattr(chunking._Pass, "cuts", cuts_then_fail)
     code, out = run("check", "--quiet", "--jobs", "2", str(log))
     assert code == 2 and "input changed during the audit" in out

@@ -17,9 +17,10 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..audit import codes
 from ..audit.codes import FindingCode
@@ -41,16 +42,33 @@ class Span:
     first_line: int
 
 
+class Crc32:
+    """``zlib.crc32`` behind hashlib's ``update``/``hexdigest``: the check value of a chunk,
+    computed alike by the cutting pass and by the worker that reads the chunk."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def update(self, data: Any) -> None:
+        self.value = zlib.crc32(data, self.value)
+
+    def hexdigest(self) -> str:
+        return f"{self.value:08x}"
+
+
 class HashingReader(io.RawIOBase):
     """A raw reader that hashes (and optionally checks as UTF-8) every byte it returns,
-    and returns at most ``limit`` bytes (the size the file had when opened)."""
+    and returns at most ``limit`` bytes (the size the file had when opened). The hash is
+    SHA-256, or for a chunk read by a worker the CRC-32 the cutting pass computed of it."""
 
-    def __init__(self, raw: BinaryIO, limit: int, head: bytes, check_text: bool) -> None:
+    def __init__(self, raw: BinaryIO, limit: int, head: bytes, check_text: bool, crc: bool = False) -> None:
         super().__init__()
         self._raw = raw
         self._left = limit
         self._head = head
-        self.sha = hashlib.sha256()
+        self.sha: Any = Crc32() if crc else hashlib.sha256()
         self.count = 0
         self.text = Utf8Check() if check_text else None
         #: The first bytes differ from those sniffed when the input was opened.
@@ -166,7 +184,7 @@ class Reading:
         self.span = span
         self.kind = ""
         self.size = 0
-        self.sha256 = ""
+        self.sha256 = ""  # of the whole input; for a span, its CRC-32 (see ``chunking``)
         self.fatal = False
         self.changed = False
         self._expected = identity
@@ -216,7 +234,7 @@ class Reading:
             limit, head = self.span.end - self.span.start, b""
         else:
             limit, head = opened.size, opened.head
-        raw = HashingReader(opened.file, limit, head, check_text=self.kind == "yaml")
+        raw = HashingReader(opened.file, limit, head, check_text=self.kind == "yaml", crc=self.span is not None)
         self._stream = Stream(raw, 1 << 20)
         return self._stream
 

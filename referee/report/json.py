@@ -25,6 +25,7 @@ from .base import (
     session_head,
     summary_dict,
 )
+from .spill import CleanText, write_text
 from .table import game_json, session_tail
 
 
@@ -101,21 +102,23 @@ class JsonReporter(Reporter):
         self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
 
-    def clean_payload(self, rounds: CleanRounds) -> Any:
-        """The lines of a batch of clean rounds: each settlement's part written once
-        (per lane entry), each round's own number, line and balances around it."""
+    def clean_payload(self, rounds: CleanRounds) -> CleanText:
+        """The lines of a batch of clean rounds, as one text: each settlement's part
+        written once (per lane entry), each round's own number, line and balances
+        around it."""
         lines = []
         for r in rounds:
             middle = r.entry.views.get("json")
             if middle is None:
                 middle = r.entry.views["json"] = _middle(r.result())
             lines.append(_line(r.number, r.line, middle, r.balance, r.recorded_balance))
-        return lines
+        return CleanText(len(lines), ",\n".join(lines))
 
-    def take_clean(self, payload: Any) -> None:
-        if payload:
-            self.out.write(("," if self._rounds else "") + "\n" + ",\n".join(payload))
-            self._rounds += len(payload)
+    def take_clean(self, payload: CleanText) -> None:
+        if payload.count:
+            self.out.write(("," if self._rounds else "") + "\n")
+            write_text(self.out, payload.text)
+            self._rounds += payload.count
 
     def game_payload(self, result: GameResult) -> Any:
         return game_json(result, _dump)

@@ -1,0 +1,129 @@
+"""Workers' report text written to spill files (``referee.report.spill``): the report is
+byte-identical whether the text is copied in the kernel, read back, or sent through the
+pipe; nothing is left behind; a text that cannot be spilled travels back as it is."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import pipeline
+from referee.audit.checker import Options
+from referee.load.inputs import Source
+from referee.output import GuardedWriter, open_output
+from referee.report.base import Reporter
+from referee.report.json import JsonReporter
+from referee.report.spill import SPILL_MIN_CHARS, Spilled, SpillFile, write_text
+
+from .test_pipeline import simulate
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Long sessions (their batches of clean rounds are long texts) with some faults."""
+    return simulate(tmp_path_factory.mktemp("spill") / "log.jsonl", "jsonl", 12, 400, 8, "0.02")
+
+
+def check(log: Path, jobs: int, out: Path | None, tmp: Path) -> tuple[bytes, list[str]]:
+    """``referee check --format json`` as a command, its report (a file, or standard
+    output through a pipe) and what is left in its temporary folder."""
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    args = [sys.executable, "-m", "referee", "check", "--format", "json", "--jobs", str(jobs), "--no-progress",
+            str(log)]
+    done = subprocess.run([*args, "--output", str(out)] if out else args, capture_output=True, env=env, timeout=300,
+                          check=False)
+    assert done.returncode in (0, 1), done.stderr
+    return (out.read_bytes() if out else done.stdout), sorted(os.listdir(tmp))
+
+
+@pytest.mark.parametrize("to_file", [True, False])
+def test_spilled_text_makes_the_same_report(log: Path, tmp_path: Path, to_file: bool) -> None:
+    assert log.stat().st_size > pipeline.PARALLEL_MIN_BYTES  # the command audits it in processes
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    one, _ = check(log, 1, tmp_path / "one.json" if to_file else None, tmp)
+    two, left = check(log, 2, tmp_path / "two.json" if to_file else None, tmp)
+    assert one == two and one.count(b'"round":') > 4000
+    assert left == []  # the spill folder is gone
+
+
+def test_the_parent_copies_spilled_text_in_the_kernel(log: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process, with workers: the report is written through ``copy_from`` and equals
+    the one-process report."""
+    copied: list[int] = []
+    real = GuardedWriter.copy_from
+
+    def spy(self: GuardedWriter, path: str, offset: int, size: int) -> bool:
+        done = real(self, path, offset, size)
+        copied.append(size if done else 0)
+        return done
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(GuardedWriter, "copy_from", spy)
+    reports = []
+    for jobs in (1, 2):
+        target = tmp_path / f"r{jobs}.json"
+        with open_output(str(target)) as out:
+            reporters: list[Reporter] = [JsonReporter(out)]
+            stream = pipeline.audit_stream([Source(str(log), log)], Options(), reporters, jobs)
+            pipeline.dispatch(stream.events, reporters)
+        reports.append(target.read_bytes())
+    assert reports[0] == reports[1]
+    assert copied and all(copied) and sum(copied) > len(reports[0]) // 3
+
+
+def test_a_stream_without_a_file_reads_the_text_back(tmp_path: Path) -> None:
+    path = str(tmp_path / "spill")
+    spill = SpillFile(path)
+    text = "é" + "x" * SPILL_MIN_CHARS
+    spilled = spill.put(text)
+    spill.close()
+    assert isinstance(spilled, Spilled) and spilled.size == len(text.encode())
+    written: list[str] = []
+    for inner in (io.StringIO(), io.StringIO()):
+        out = inner if not written else GuardedWriter(inner, "-")
+        out.write("<")
+        write_text(out, spilled)  # type: ignore[arg-type]
+        written.append(inner.getvalue())
+    assert written == ["<" + text] * 2
+
+
+def test_another_encoding_is_written_as_text(tmp_path: Path) -> None:
+    """A report stream that is not UTF-8 takes no raw bytes: the text is decoded and
+    written, as the stream would have written it."""
+    spill = SpillFile(str(tmp_path / "spill"))
+    spilled = spill.put("y" * SPILL_MIN_CHARS)
+    spill.close()
+    assert isinstance(spilled, Spilled)
+    raw = io.BytesIO()
+    inner = io.TextIOWrapper(raw, encoding="latin-1")
+    writer = GuardedWriter(inner, "-")
+    assert not writer.copy_from(spilled.path, spilled.offset, spilled.size)
+    write_text(writer, spilled)  # type: ignore[arg-type]
+    writer.flush()
+    assert raw.getvalue() == b"y" * SPILL_MIN_CHARS
+
+
+def test_what_cannot_be_spilled_travels_back(tmp_path: Path) -> None:
+    assert SpillFile(str(tmp_path / "a")).put("short") == "short"
+    lone = "\ud800" + "z" * SPILL_MIN_CHARS  # does not encode: the parent must fail on it as in one process
+    assert SpillFile(str(tmp_path / "b")).put(lone) == lone
+    broken = SpillFile(str(tmp_path / "no-such-folder" / "c"))  # cannot be written (a full disk alike)
+    long = "w" * SPILL_MIN_CHARS
+    assert broken.put(long) == long and broken.put(long) == long
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_spill_file_keeps_its_texts_in_order(tmp_path: Path) -> None:
+    spill = SpillFile(str(tmp_path / "s"))
+    texts = [c * (SPILL_MIN_CHARS + i) for i, c in enumerate("abc")]
+    spilled = [spill.put(t) for t in texts]
+    spill.close()
+    assert [s.read() for s in spilled if isinstance(s, Spilled)] == texts
+    assert [s.offset for s in spilled if isinstance(s, Spilled)] == [0, len(texts[0]), len(texts[0]) + len(texts[1])]
