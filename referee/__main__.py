@@ -1,5 +1,5 @@
 """``python -m referee``: the same as the ``referee`` command."""
 
-from .cli import main
+from .cli import entry
 
-main()
+entry()
