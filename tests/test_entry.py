@@ -1,0 +1,53 @@
+"""The ``referee`` command's entry (``referee.cli.entry``): it leaves without the
+interpreter's teardown, so what must happen before it leaves is checked here: the
+status is the command's, every byte of the report is out, the exit handlers ran (that
+no worker's spill folder is left behind is checked in ``test_spill``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+def referee(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, capture_output=True, timeout=120,
+                          check=False, env=env)
+
+
+@pytest.mark.parametrize(("args", "status"), [
+    (["check", str(SAMPLES / "clean.yaml")], 0),
+    (["check", str(SAMPLES / "disputed.yaml")], 1),
+    (["check", "no-such-file.jsonl"], 2),
+    (["check", "--format", "nonsense", str(SAMPLES / "log.jsonl")], 2),
+])
+def test_the_status_is_the_commands(args: list[str], status: int) -> None:
+    assert referee(*args).returncode == status
+
+
+def test_a_report_through_a_pipe_is_whole() -> None:
+    """Standard output is a pipe: flushed before the process leaves."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    inside = CliRunner().invoke(main, ["check", "--format", "json", str(SAMPLES / "log.jsonl")])
+    done = referee("check", "--format", "json", str(SAMPLES / "log.jsonl"))
+    assert done.stdout.decode() == inside.stdout and done.stdout.endswith(b"}\n")
+
+
+def test_exit_handlers_run(tmp_path: Path) -> None:
+    """An exit handler registered during the command still runs (here, through a
+    ``sitecustomize`` that registers one), though the teardown is skipped."""
+    marker = tmp_path / "ran"
+    (tmp_path / "sitecustomize.py").write_text(
+        f"import atexit\natexit.register(lambda: open({str(marker)!r}, 'w').write('yes'))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    assert referee("check", str(SAMPLES / "clean.yaml"), env=env).returncode == 0
+    assert marker.read_text() == "yes"
