@@ -38,13 +38,15 @@ import yaml
 REFEREE = [sys.executable, "-m", "referee"]
 REPEAT = int(os.environ.get("REPEAT", "3"))
 # Runs the command in a child and prints its peak RSS (KiB) and CPU seconds (its own and
-# its workers', user + system) on the last stderr line.
+# its workers', user + system) on the last stderr line, then leaves as the command does
+# (without the interpreter's teardown: see referee.cli.entry).
 RSS = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
-       "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+       "try:\n    from referee.cli import main; main()\nexcept SystemExit:\n    pass\n"
        "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
        "me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
        "cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"
-       "print(peak[0] if peak else me.ru_maxrss, cpu, file=sys.stderr)")
+       "print(peak[0] if peak else me.ru_maxrss, cpu, file=sys.stderr)\n"
+       "sys.stdout.flush(); sys.stderr.flush(); import os; os._exit(0)  # as referee.cli.entry leaves")
 
 
 def make(path: Path, fmt: str, rounds: int, faults: float = 0.0) -> Path:

@@ -17,7 +17,7 @@ from .conftest import SAMPLES, Write, check_json
 # Runs `referee ARGS` in a child and prints the peak RSS (KiB) of it or of any of its
 # worker processes, whichever is larger, as the last stderr line.
 CHILD = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
-         "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit as e:\n"
+         "try:\n    from referee.cli import main; main()\nexcept SystemExit as e:\n"
          "    code = e.code\nelse:\n    code = 0\n"
          "peak = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
          "peak = peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"

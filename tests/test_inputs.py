@@ -141,7 +141,7 @@ def test_stdin_is_not_held_in_memory(tmp_path: Path) -> None:
 
 
 CHILD_RSS = ("import runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
-             "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit as e:\n"
+             "try:\n    from referee.cli import main; main()\nexcept SystemExit as e:\n"
              "    code = e.code\nelse:\n    code = 0\n"
              "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0], file=sys.stderr)\n"
              "sys.exit(code)")
