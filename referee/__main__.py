@@ -1,5 +1,5 @@
 """``python -m referee``: the same as the ``referee`` command."""
 
-from .cli import entry
+from .start import main
 
-entry()
+main()

@@ -73,3 +73,38 @@ def test_a_json_lines_check_builds_only_the_models_it_validates_with() -> None:
         "         if isinstance(m, type) and issubclass(m, models.BaseModel) and m.__pydantic_complete__]\n"
         "sys.stderr.write(' '.join(built))\n")], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
     assert done.stderr.split() == ["Session"]
+
+
+def test_importing_the_package_imports_none_of_it() -> None:
+    """``import referee`` is light (its names are imported when first asked for), so the
+    command's entry point decides when the command line is imported."""
+    loaded = modules_after("import referee\nassert referee.__version__")
+    assert sorted(m for m in loaded if m.startswith("referee.")) == []
+    assert "pydantic" not in loaded and "yaml" not in loaded
+
+
+def test_the_public_names_are_there_when_asked_for() -> None:
+    import referee
+
+    for name in referee.__all__:
+        assert getattr(referee, name) is not None, name
+    assert referee.evaluate is referee.rules.hands.evaluate and "settle" in dir(referee)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        referee.nothing  # noqa: B018
+
+
+def test_the_command_imports_its_command_line_with_the_collector_paused() -> None:
+    """The command's start imports the command line with the collector paused, then
+    freezes what was imported and collects as before; importing ``referee.cli`` alone
+    leaves the collector as it was."""
+    probe = "import gc, sys\ndef probe():\n    sys.stderr.write(f'{gc.get_freeze_count()} {gc.isenabled()}')\n" \
+            "    sys.stderr.flush()\n"
+    started = subprocess.run([sys.executable, "-c", (
+        f"{probe}import atexit\natexit.register(probe)\nsys.argv = ['referee', '--version']\n"
+        "from referee.start import main\nmain()\n")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    frozen, enabled = started.stderr.split()
+    assert started.returncode == 0 and started.stdout.startswith("referee, version")
+    assert int(frozen) > 50_000 and enabled == "True"
+    alone = subprocess.run([sys.executable, "-c", f"{probe}import referee.cli\nprobe()\n"], cwd=ROOT,
+                           capture_output=True, text=True, check=True, timeout=120)
+    assert alone.stderr.split() == ["0", "True"]
