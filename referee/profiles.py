@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal, DecimalException
@@ -10,11 +11,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import ValidationError
 
 from .load.records import LineDict, line_at
-from .load.yamlio import YamlInputError, load_documents
 from .models import DEFAULT_PROFILE, suggest
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.profile import Profile
@@ -116,6 +115,8 @@ def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedPr
         return cached
     if name_or_path in BUILTIN:
         data, origin = builtin_text(name_or_path), ProfileOrigin.of_builtin(name_or_path)
+        digest = hashlib.sha256(data).hexdigest()
+        profile = _builtin(name_or_path, data, digest)
     else:
         path = _find(name_or_path, base_dir)
         try:
@@ -123,12 +124,52 @@ def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedPr
         except OSError as err:
             raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
         origin = ProfileOrigin("file", str(path))
-    profile = parse_profile(data, str(origin))
-    if name_or_path in BUILTIN and not profile.rules:
-        profile = _with_rules(profile, builtin_rules(name_or_path), f"{origin}.rules")
-    loaded = LoadedProfile(profile, origin, hashlib.sha256(data).hexdigest())
+        digest = hashlib.sha256(data).hexdigest()
+        profile = parse_profile(data, str(origin))
+    loaded = LoadedProfile(profile, origin, digest)
     _cache[key] = loaded
     return loaded
+
+
+#: The built-ins as read (``python -m referee.profiles`` writes it): each one's profile
+#: as validated, with the SHA-256 of its two files. Why: reading it spares a command
+#: that uses a built-in the YAML parser, whose import alone is 10 ms of every start. A
+#: built-in whose files no longer match (edited, not written again) is read from them.
+BUILTIN_READ = "builtin_profiles.json"
+
+
+def _builtin(name: str, data: bytes, digest: str) -> Profile:
+    rules = builtin_rules(name)
+    read = _builtins_read().get(name)
+    if read is not None and read["sha256"] == [digest, hashlib.sha256(rules).hexdigest()]:
+        return Profile.model_validate(read["profile"])
+    return read_builtin(name, data, rules)
+
+
+def read_builtin(name: str, data: bytes, rules: bytes) -> Profile:
+    """A built-in from its files: the profile, and its rules' words unless it has its own."""
+    origin = str(ProfileOrigin.of_builtin(name))
+    profile = parse_profile(data, origin)
+    return profile if profile.rules else _with_rules(profile, rules, f"{origin}.rules")
+
+
+def _builtins_read() -> dict[str, Any]:
+    try:
+        text = resources.files("referee").joinpath("data", BUILTIN_READ).read_bytes()
+    except OSError:  # pragma: no cover - a stripped install: every built-in is read from its files
+        return {}
+    read: dict[str, Any] = json.loads(text)
+    return read
+
+
+def builtins_read_text() -> str:
+    """What ``referee/data/builtin_profiles.json`` holds: every built-in read from its files."""
+    read = {}
+    for name in BUILTIN:
+        data, rules = builtin_text(name), builtin_rules(name)
+        read[name] = {"sha256": [hashlib.sha256(data).hexdigest(), hashlib.sha256(rules).hexdigest()],
+                      "profile": read_builtin(name, data, rules).model_dump(mode="json")}
+    return json.dumps(read, indent=1, ensure_ascii=False) + "\n"
 
 
 def _find(name_or_path: str, base_dir: Path | None) -> Path:
@@ -146,7 +187,9 @@ def parse_profile(data: bytes, origin: str) -> Profile:
     """A profile from its YAML; every problem at once (with lines and did-you-mean) in
     one :class:`ProfileError`. The notations the tool prints are read too: odds ``3:1``,
     ``returned``, categories ``two pair``, ranks ``4`` or ``10`` unquoted."""
-    from .load.yamlio import describe_yaml_error
+    import yaml  # here: only a profile read from its YAML needs it (see BUILTIN_READ)
+
+    from .load.yamlio import YamlInputError, describe_yaml_error, load_documents
 
     try:
         documents = list(load_documents(data))
@@ -319,6 +362,8 @@ def _fields(loc: tuple[Any, ...]) -> tuple[str, ...]:
 
 
 def _with_rules(profile: Profile, data: bytes, origin: str) -> Profile:
+    from .load.yamlio import load_documents
+
     documents = list(load_documents(data))
     try:
         return Profile.model_validate({**profile.model_dump(exclude={"rules"}), "rules": documents[0]})
@@ -329,3 +374,7 @@ def _with_rules(profile: Profile, data: bytes, origin: str) -> Profile:
 def load_profile(name_or_path: str) -> Profile:
     """A built-in profile by name (``vivo``, ``caribbean``, ``bonus-aa``, ``bonus-100``) or a file."""
     return resolve_profile(name_or_path).profile
+
+
+if __name__ == "__main__":
+    (Path(__file__).parent / "data" / BUILTIN_READ).write_text(builtins_read_text(), encoding="utf-8")

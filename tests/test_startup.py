@@ -8,6 +8,7 @@ what was imported.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,39 @@ def test_the_command_imports_its_command_line_with_the_collector_paused() -> Non
     alone = subprocess.run([sys.executable, "-c", f"{probe}import referee.cli\nprobe()\n"], cwd=ROOT,
                            capture_output=True, text=True, check=True, timeout=120)
     assert alone.stderr.split() == ["0", "True"]
+
+
+def test_the_builtins_read_are_fresh_and_equal_to_their_yaml() -> None:
+    """``referee/data/builtin_profiles.json`` is what reading each built-in's YAML gives
+    (else: ``python -m referee.profiles``), and a built-in loaded from it is the profile
+    read from its files, to the digits of every amount."""
+    from referee import profiles
+
+    committed = (ROOT / "referee" / "data" / profiles.BUILTIN_READ).read_text(encoding="utf-8")
+    assert committed == profiles.builtins_read_text(), "stale: run python -m referee.profiles"
+    for name in profiles.BUILTIN:
+        data, rules = profiles.builtin_text(name), profiles.builtin_rules(name)
+        from_yaml = profiles.read_builtin(name, data, rules)
+        shipped = profiles._builtin(name, data, hashlib.sha256(data).hexdigest())
+        assert shipped == from_yaml and repr(shipped.model_dump()) == repr(from_yaml.model_dump())
+        assert shipped.rules and shipped.name == name
+
+
+def test_a_builtin_whose_files_changed_is_read_from_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in's YAML edited without writing the JSON again: its own bytes rule."""
+    from referee import profiles
+
+    edited = profiles.builtin_text("vivo").replace(b"call_win_odds: 1", b"call_win_odds: 2")
+    assert edited != profiles.builtin_text("vivo")
+    monkeypatch.setattr(profiles, "_cache", {})
+    monkeypatch.setattr(profiles, "builtin_text", lambda name: edited)
+    loaded = profiles.resolve_profile("vivo")
+    assert loaded.profile.call_win_odds == 2 and loaded.sha256 == hashlib.sha256(edited).hexdigest()
+
+
+def test_a_check_with_a_builtin_profile_reads_no_yaml() -> None:
+    loaded = modules_after(
+        "import sys\nfrom referee.cli import main\n"
+        f"sys.argv = ['referee', 'check', {str(SAMPLE)!r}, '--format', 'json', '--output', '/dev/null']\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 0, stop.code\n")
+    assert "yaml" not in loaded and "referee.load.yamlio" not in loaded
