@@ -359,11 +359,15 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
         if isinstance(event, CleanRounds):
             batch = tuple(r.clean_payload(event) for r in reporters)
             if spill is not None:
-                batch = tuple(CleanText(p.count, spill.put(p.text)) if isinstance(p, CleanText)
-                              and isinstance(p.text, str) else p for p in batch)
+                batch = tuple(CleanText(p.count, spill.put(p.text)) if r.spills and isinstance(p, CleanText)
+                              and isinstance(p.text, str) else p for r, p in zip(reporters, batch, strict=True))
             out.append(RenderedClean(batch, len(event)))
         elif isinstance(event, GameResult):
-            out.append(RenderedGame(tuple(r.game_payload(event) for r in reporters), event.fingerprint))
+            game = tuple(r.game_payload(event) for r in reporters)
+            if spill is not None:
+                game = tuple(spill.put(p) if r.spills and isinstance(p, str) else p
+                             for r, p in zip(reporters, game, strict=True))
+            out.append(RenderedGame(game, event.fingerprint))
         else:
             out.append(event)
 

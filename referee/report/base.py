@@ -19,6 +19,10 @@ class Reporter:
 
     #: Machine formats never print progress or colour.
     machine = False
+    #: Its long payload texts (a :class:`~referee.report.spill.CleanText`'s text, a
+    #: game's text) may reach ``take_clean``/``take_game`` spilled by a worker
+    #: (:mod:`referee.report.spill`), to be written with ``write_text``.
+    spills = False
 
     def __init__(self, out: TextIO, *, color: bool = False, quiet: bool = False, strict: bool = False) -> None:
         self.out = out

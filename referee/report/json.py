@@ -25,7 +25,7 @@ from .base import (
     session_head,
     summary_dict,
 )
-from .spill import CleanText, write_text
+from .spill import CleanText, Spilled, write_text
 from .table import game_json, session_tail
 
 
@@ -74,6 +74,7 @@ def _number(amount: Decimal | None) -> str:
 
 class JsonReporter(Reporter):
     machine = True
+    spills = True
 
     def start(self) -> None:
         self.out.write('{"referee":' + _dump(referee_dict()) + ',"sessions":[')
@@ -98,8 +99,12 @@ class JsonReporter(Reporter):
             return _templated(result, ruling)
         return _dump(round_dict(result))
 
-    def take_round(self, payload: Any) -> None:
-        self.out.write(("," if self._rounds else "") + "\n" + payload)
+    def take_round(self, payload: str | Spilled) -> None:
+        if type(payload) is str:
+            self.out.write(("," if self._rounds else "") + "\n" + payload)
+        else:  # a game's text, spilled by a worker
+            self.out.write(("," if self._rounds else "") + "\n")
+            write_text(self.out, payload)
         self._rounds += 1
 
     def clean_payload(self, rounds: CleanRounds) -> CleanText:
