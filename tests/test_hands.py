@@ -239,7 +239,7 @@ def test_all_five_card_hands_in_one_batch() -> None:
 
 
 def test_shipped_tables_are_the_built_ones() -> None:
-    """The evaluator tables shipped as package data (the rank tables and the suited
+    """The evaluator tables shipped as package data (the rank tables and the flush
     table) equal a fresh build, and a damaged file is refused (the tables are then built)."""
     from referee.rules import evaluator
 
@@ -248,14 +248,31 @@ def test_shipped_tables_are_the_built_ones() -> None:
     shipped = evaluator.read_tables(data)
     assert shipped is not None
     built = evaluator.Tables()
-    assert shipped.ranks == built.ranks and shipped.suited == built.suited and len(built.suited) == 4 * 4719
+    assert shipped.ranks == built.ranks and shipped.flushes == built.flushes and len(built.flushes) == 4719
     read = evaluator.Tables(shipped)
-    assert read.ranks is shipped.ranks and read.suited == built.suited and read.flush_suit == built.flush_suit
+    assert read.ranks is shipped.ranks and read.flushes == built.flushes and read.flush_suit == built.flush_suit
     assert evaluator.dump_tables(read) == data
     damaged = data[:-40] + bytes(40)
     assert evaluator.read_tables(damaged) is None
     assert evaluator.read_tables(b"not the tables") is None
-    assert evaluator.read_tables(data.replace(b"tables-2", b"tables-1")) is None  # the old file: built instead
+    assert evaluator.read_tables(data.replace(b"tables-3", b"tables-2")) is None  # an older file: built instead
+
+
+def test_the_suited_table_is_every_suit_of_the_flush_table() -> None:
+    """``Tables.suited`` (by the cards' own bits, made on first use) holds each flush
+    table entry once a suit, and agrees with a direct evaluation of its cards."""
+    from itertools import combinations
+
+    from referee.rules.evaluator import SUIT_MASKS, Tables, best_value_of_suited, tables
+
+    t = tables()
+    assert len(t.suited) == 4 * 4719 and t.suited is t.suited
+    for suit, mask in enumerate(SUIT_MASKS):
+        for ranks in combinations(range(13), 6):
+            cards = sum(1 << (4 * r + suit) for r in ranks)
+            assert cards & mask == cards and t.suited[cards] == best_value_of_suited(list(ranks))
+            assert t.flushes[cards >> suit] == t.suited[cards]
+    assert Tables().suited == t.suited
 
 
 def test_shipped_rank_tables_read_as_a_mapping() -> None:

@@ -9,7 +9,7 @@ seven-card hand is then seven lookups, six additions and one dict lookup.
 
 Values are ints: ``category << 20`` followed by up to five 4-bit ranks in order of
 significance, so ``>`` between values is exactly the order of rule §04. The rank
-tables (the costly part: a third of a second to build) and the suited table (13 ms
+tables (the costly part: a third of a second to build) and the flush table (13 ms
 more, paid by every command's start) ship as package data,
 ``referee/data/evaluator.tables``, checked by a digest when read; they are built
 instead if that file is missing or damaged. Either way it happens on first use, so
@@ -125,10 +125,10 @@ def best_value_of_suited(ranks: list[int]) -> int:
 
 
 class Tables:
-    """Lookup tables, made once on first use (``shipped`` given: the rank and suited
+    """Lookup tables, made once on first use (``shipped`` given: the rank and flush
     tables read from the shipped file)."""
 
-    __slots__ = ("flush_suit", "ranks", "suited")
+    __slots__ = ("_suited", "flush_suit", "flushes", "ranks")
 
     def __init__(self, shipped: Shipped | None = None) -> None:
         # One rank table per hand size: the zero key of deuces would otherwise let a
@@ -145,19 +145,28 @@ class Tables:
                 for s in range(4):
                     if key >> (3 * s) & 7 >= 5:
                         self.flush_suit[key] = s
-        self.suited: dict[int, int] = shipped.suited if shipped is not None else self._fill_suited()
+        #: The value of five to seven cards of one suit, by their bits of the 52-card
+        #: mask moved to the first suit's (``mask >> suit``): the same for every suit.
+        self.flushes: dict[int, int] = shipped.flushes if shipped is not None else self._fill_flushes()
+
+        self._suited: dict[int, int] | None = None
+
+    @property
+    def suited(self) -> dict[int, int]:
+        """:attr:`flushes` by the cards' own bits, every suit (the bulk path's form): made
+        when first asked for, as an audit needs :attr:`flushes` alone."""
+        suited = self._suited
+        if suited is None:
+            suited = self._suited = {mask << s: value for s in range(4) for mask, value in self.flushes.items()}
+        return suited
 
     @staticmethod
-    def _fill_suited() -> dict[int, int]:
-        """The value of five to seven cards of one suit, by their bits of the 52-card mask."""
-        suited: dict[int, int] = {}
+    def _fill_flushes() -> dict[int, int]:
+        flushes: dict[int, int] = {}
         for n in (5, 6, 7):
             for combo in combinations(range(13), n):
-                value = best_value_of_suited(list(combo))
-                mask = sum(1 << (r * 4) for r in combo)
-                for s in range(4):
-                    suited[mask << s] = value
-        return suited
+                flushes[sum(1 << (r * 4) for r in combo)] = best_value_of_suited(list(combo))
+        return flushes
 
     def _fill_ranks(self, counts: list[int], rank: int, size: int, key: int) -> None:
         if rank == 13:
@@ -175,7 +184,7 @@ class Tables:
 
 _tables: Tables | None = None
 SHIPPED = "evaluator.tables"
-_MAGIC = b"referee-evaluator-tables-2\n"
+_MAGIC = b"referee-evaluator-tables-3\n"
 
 
 def tables() -> Tables:
@@ -194,23 +203,23 @@ def _shipped_bytes() -> bytes | None:
 
 class Shipped(NamedTuple):
     """The tables read from the shipped file: the rank tables by hand size, made per
-    size on first use, and the suited table."""
+    size on first use, and the flush table (:attr:`Tables.flushes`)."""
 
     ranks: RankTables
-    suited: dict[int, int]
+    flushes: dict[int, int]
 
 
 def dump_tables(t: Tables) -> bytes:
     """The tables as shipped: per size the rank table's sorted keys then its values
-    (uint32), then the suited table's sorted keys (uint64) and values (uint32), all
+    (uint32), then the flush table's sorted keys (uint64) and values (uint32), all
     little endian, zlib-compressed, after a magic line and the SHA-256 of the payload."""
     parts = []
     for size in (5, 6, 7):
         table = t.ranks[size]
         keys = sorted(table)
         parts.append(struct.pack(f"<I{len(keys)}I{len(keys)}I", len(keys), *keys, *(table[k] for k in keys)))
-    keys = sorted(t.suited)
-    parts.append(struct.pack(f"<I{len(keys)}Q{len(keys)}I", len(keys), *keys, *(t.suited[k] for k in keys)))
+    keys = sorted(t.flushes)
+    parts.append(struct.pack(f"<I{len(keys)}Q{len(keys)}I", len(keys), *keys, *(t.flushes[k] for k in keys)))
     payload = b"".join(parts)
     return _MAGIC + hashlib.sha256(payload).digest() + zlib.compress(payload, 9)
 

@@ -191,7 +191,7 @@ class _Lookup:
 
     def __init__(self, t: Tables) -> None:
         self._tables = t
-        self.suited = _shared(t.suited.keys(), t.suited.values())
+        self.suited = _shared(t.flushes.keys(), t.flushes.values())  # by the suit's bits moved to the first suit
         self.ranks: dict[int, dict[int, HandValue]] = {}
         self.size(7)
 
@@ -237,7 +237,7 @@ def prepare() -> None:
 def _suited(key: int) -> HandValue:
     """The value of distinct cards whose key says five or more share a suit."""
     suit = 0 if key >> (SUIT_AT + 3) & 1 else 1 if key >> (SUIT_AT + 7) & 1 else 2 if key >> (SUIT_AT + 11) & 1 else 3
-    return (_lookup or _tables()).suited[key & SUIT_MASKS[suit]]
+    return (_lookup or _tables()).suited[(key & SUIT_MASKS[suit]) >> suit]
 
 
 def _card_key(token: object) -> int:
