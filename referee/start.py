@@ -1,10 +1,10 @@
 """The ``referee`` command's start (and ``python -m referee``'s): the command line
 imported with the collector paused, then :func:`referee.cli.entry`.
 
-Why not :func:`referee.cli.entry` itself: importing the command line makes some hundred
-thousand objects that live as long as the process (pydantic's validators, the
-dataclasses, the evaluator's keys) and no garbage, and the collector went over them
-some 70 times for nothing: 8-10 ms of every start (issue 18). Here, where the process
+Why not :func:`referee.cli.entry` itself: importing the command line makes some 57,000
+objects the collector tracks, that live as long as the process (pydantic's validators,
+the dataclasses, the modules' functions) and no garbage, and the collector went over
+them some 70 times for nothing: about 8 ms of every start (issue 18). Here, where the process
 is the command's own, the collector is paused while the command line is imported and
 what was imported is then moved out of its sight (``gc.freeze``), as ``check`` does
 with what it makes before auditing. This has to happen outside :mod:`referee.cli`,
