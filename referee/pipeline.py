@@ -17,6 +17,7 @@ that cannot start leave the audit to this process.
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import shutil
@@ -144,6 +145,22 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
     index = GameIndex()  # format 2: two records of one game must agree
     for r in reporters:
         r.start()
+    try:
+        _feed(stream, reporters, progress, summary, inputs, index)
+    finally:  # an interrupt or an error: the stream's workers are ended now, not when collected
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+    if progress is not None:
+        progress.close()
+    for r in reporters:
+        r.finish(summary, inputs)
+    return summary
+
+
+def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None, summary: Summary,
+          inputs: list[InputInfo], index: GameIndex) -> None:
+    """Each event to each reporter, counting what the summary needs."""
     for event in stream:
         if isinstance(event, (GameResult, RenderedGame)):
             index.see(event.fingerprint)
@@ -193,11 +210,6 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
             inputs.append(event)
             summary.files += 1
             summary.unreadable += not event.readable
-    if progress is not None:
-        progress.close()
-    for r in reporters:
-        r.finish(summary, inputs)
-    return summary
 
 
 # --- in processes -----------------------------------------------------------------
@@ -392,8 +404,22 @@ class _Fallback:
 
 def _pool(jobs: int, reporters: list[Reporter], options: Options) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
                                initargs=(reporters, options))
+    _LIVE.add(pool)
+    return pool
+
+
+#: Pools not yet shut down. At exit, any left (an audit abandoned by a path that did not
+#: unwind through :func:`parallel_events`) has its workers ended before multiprocessing's
+#: own exit handler would wait for them forever (registered after it: runs before it).
+_LIVE: set[ProcessPoolExecutor] = set()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for pool in list(_LIVE):
+        _stop(pool)
 
 
 def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Reporter], jobs: int,
@@ -420,11 +446,16 @@ def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter]
     queue = (spills.assign(task) for task in tasks)
     pool: ProcessPoolExecutor | None = None
     try:
-        pool = _pool(jobs, reporters, options)
-        for task in queue:
-            pending.append((task, pool.submit(run_task, task)))
-            if len(pending) >= 2 * jobs:
-                break
+        try:
+            pool = _pool(jobs, reporters, options)
+            for task in queue:
+                pending.append((task, pool.submit(run_task, task)))
+                if len(pending) >= 2 * jobs:
+                    break
+        finally:
+            # A Ctrl-C or SIGTERM that came while they were held is raised here, by the
+            # unblocking itself: still inside the try, so that the workers are ended.
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     except OSError as err:
         if pool is not None:
             _stop(pool)
@@ -441,8 +472,6 @@ def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter]
         raise
     else:
         failed = ""
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     if failed or pool is None:
         assert fallback is not None
         yield from fallback.events(failed)
@@ -456,6 +485,7 @@ def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter]
     finally:
         if finished:
             pool.shutdown(wait=True)
+            _LIVE.discard(pool)
         else:
             _stop(pool)
 
@@ -534,6 +564,7 @@ def _changed(task: Task) -> Finding:
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End the workers now: the audit is over, failed or interrupted."""
+    _LIVE.discard(pool)
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:

@@ -248,3 +248,40 @@ def test_a_read_error_while_cutting_is_a_changed_input(tmp_path: Path, monkeypat
     monkeypatch.setattr(chunking._Pass, "cuts", cuts_then_fail)
     code, out = run("check", "--quiet", "--jobs", "2", str(log))
     assert code == 2 and "input changed during the audit" in out
+
+
+def test_a_ctrl_c_held_while_workers_are_forked_ends_them(long_log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C is held back while the workers are forked and raised when it is let through:
+    the workers are ended there and then. (It escaped past the cleanup, and the command
+    then waited at exit for workers that waited for work: a hang.)"""
+    from referee.audit.checker import Options
+    from referee.report.json import JsonReporter
+
+    real = pipeline._pool
+    made: list[Any] = []
+
+    def pool_then_ctrl_c(*args: Any) -> Any:
+        made.append(real(*args))
+        os.kill(os.getpid(), signal.SIGINT)  # held: raised when the mask is restored
+        return made[-1]
+
+    monkeypatch.setattr(pipeline, "_pool", pool_then_ctrl_c)
+    with open(os.devnull, "w") as null, pytest.raises(KeyboardInterrupt):
+        reporters: list[Any] = [JsonReporter(null)]
+        stream = pipeline.audit_stream([Source(str(long_log), long_log)], Options(), reporters, 2)
+        pipeline.dispatch(stream.events, reporters)
+    processes = list(made[0]._processes.values()) if made[0]._processes else []
+    assert made and not pipeline._LIVE and not any(p.is_alive() for p in processes)
+
+
+def test_workers_left_running_are_ended_at_exit(long_log: Path) -> None:
+    """The safety net: a pool still live at exit (no path should leave one) is ended
+    before multiprocessing would wait for its workers."""
+    from referee.audit.checker import Options
+
+    pool = pipeline._pool(2, [], Options())
+    pool.submit(os.getpid).result()
+    processes = list(pool._processes.values())
+    assert pool in pipeline._LIVE and all(p.is_alive() for p in processes)
+    pipeline._stop_all()
+    assert not pipeline._LIVE and not any(p.is_alive() for p in processes)
