@@ -313,6 +313,7 @@ def _start_worker(reporters: list[Reporter], options: Options) -> None:
     (inherited by fork, never pickled) for their pure ``round_payload``."""
     global _OPTIONS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is inherited: ending a worker must end it
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _die_with_parent()
     _REPORTERS[:] = reporters
