@@ -1,5 +1,6 @@
 """Hand evaluation and the order of rule §04 (issue 2, item 2)."""
 
+import hashlib
 from collections import Counter
 from itertools import combinations
 
@@ -255,7 +256,10 @@ def test_shipped_tables_are_the_built_ones() -> None:
     damaged = data[:-40] + bytes(40)
     assert evaluator.read_tables(damaged) is None
     assert evaluator.read_tables(b"not the tables") is None
-    assert evaluator.read_tables(data.replace(b"tables-4", b"tables-3")) is None  # an older file: built instead
+    assert evaluator.read_tables(data.replace(b"tables-5", b"tables-4")) is None  # an older file: built instead
+    for cut in (10, 1000, 400_000, len(data) - len(evaluator._MAGIC) - 40):  # a whole digest, a short payload
+        payload = data[len(evaluator._MAGIC) + 32:][:cut]
+        assert evaluator.read_tables(evaluator._MAGIC + hashlib.sha256(payload).digest() + payload) is None
 
 
 def test_the_suited_table_is_every_suit_of_the_flush_table() -> None:

@@ -202,10 +202,12 @@ class _Lookup:
         if table is None:
             ranks = self._tables.ranks
             if isinstance(ranks, RankTables) and not dict.__contains__(ranks, n):
-                keys, values = ranks.arrays(n)  # no int dict: the shipped arrays themselves
+                keys, distinct, index = ranks.indexed(n)  # no int dict: the shipped arrays themselves
+                shared = [HandValue(v) for v in distinct]
+                table = dict(zip(keys, map(shared.__getitem__, index), strict=True))
             else:
-                keys, values = ranks[n].keys(), ranks[n].values()  # type: ignore[assignment]
-            table = self.ranks[n] = _shared(keys, values)
+                table = _shared(ranks[n].keys(), ranks[n].values())
+            self.ranks[n] = table
         return table
 
 
