@@ -8,7 +8,6 @@ hold text: whether a token is one of the 52 cards is a ruling (a void deal, rule
 
 from __future__ import annotations
 
-import difflib
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
@@ -142,6 +141,8 @@ def hand_history_schema() -> dict[str, Any]:
 
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     """``; did you mean 'dealer'?`` for a typo, else the list of what is expected."""
+    import difflib  # here: only a problem needs it, and its import is 1 ms of every start
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     if close:
         return f"; did you mean {close[0]!r}?"

@@ -18,12 +18,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "log.jsonl"
 
-#: What a JSON Lines check in JSON needs none of: the other formats' reporters and
+#: What a clean JSON Lines check in JSON needs none of: the other formats' reporters and
 #: what they pull in (the JUnit one: xml.sax, urllib, http.client and ssl; the text
-#: one: tabulate), and the simulator.
+#: one: tabulate), the simulator, and the did-you-mean of problems (difflib).
 NOT_FOR_A_JSON_CHECK = (
     "referee.report.junit", "referee.report.text", "referee.report.html", "xml.sax", "urllib.request",
-    "http.client", "ssl", "tabulate", "jinja2", "referee.simulate", "referee.rules.strategy",
+    "http.client", "ssl", "tabulate", "jinja2", "referee.simulate", "referee.rules.strategy", "difflib",
 )
 
 
