@@ -41,7 +41,7 @@ REPEAT = int(os.environ.get("REPEAT", "3"))
 # its workers', user + system) on the last stderr line, then leaves as the command does
 # (without the interpreter's teardown: see referee.cli.entry).
 RSS = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
-       "try:\n    from referee.cli import main; main()\nexcept SystemExit:\n    pass\n"
+       "try:\n    from referee.start import command_line; command_line().main()\nexcept SystemExit:\n    pass\n"
        "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
        "me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
        "cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"

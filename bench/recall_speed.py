@@ -36,7 +36,7 @@ REFEREE = [sys.executable, "-m", "referee"]
 DAYS, ROUNDS = 30, 10_000
 ROUND = re.compile(r'^\{"round":(\d+),', re.M)
 RSS = ("import resource, runpy, sys; sys.argv = ['referee'] + sys.argv[1:]\n"
-       "try:\n    from referee.cli import main; main()\nexcept SystemExit:\n    pass\n"
+       "try:\n    from referee.start import command_line; command_line().main()\nexcept SystemExit:\n    pass\n"
        "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
        "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
 

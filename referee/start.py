@@ -14,14 +14,21 @@ before it is imported; importing it (tests, embedding) leaves the collector alon
 from __future__ import annotations
 
 import gc
+from types import ModuleType
+
+
+def command_line() -> ModuleType:
+    """:mod:`referee.cli`, imported with the collector paused and what it imported then
+    frozen. For the command's own process only (and harnesses that run it as one)."""
+    gc.disable()
+    try:
+        from . import cli
+    finally:
+        gc.freeze()
+        gc.enable()
+    return cli
 
 
 def main() -> None:
     """Run the ``referee`` command line (it leaves the process when done)."""
-    gc.disable()
-    try:
-        from .cli import entry
-    finally:
-        gc.freeze()
-        gc.enable()
-    entry()
+    command_line().entry()
