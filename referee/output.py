@@ -150,6 +150,13 @@ class GuardedWriter(io.TextIOBase):
         super().__init__()
         self._inner = inner
         self.target = target
+        self._source: tuple[str, int] | None = None  # the spill file last copied from, open
+
+    def release(self) -> None:
+        """Close the spill file kept open by :meth:`copy_from` (the stream stays open)."""
+        if self._source is not None:
+            os.close(self._source[1])
+            self._source = None
 
     def write(self, text: str) -> int:
         try:
@@ -179,10 +186,7 @@ class GuardedWriter(io.TextIOBase):
             return False
         if encoding != "utf-8" or os.linesep != "\n" or not sys.platform.startswith("linux"):
             return False
-        try:
-            source = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError as err:
-            raise UserError(f"cannot read a worker's report text {path}: {err.strerror or err}") from None
+        source = self._open_source(path)
         try:
             inner.flush()
             while size > 0:
@@ -193,9 +197,19 @@ class GuardedWriter(io.TextIOBase):
                 size -= sent
         except OSError as err:
             raise failure(self.target, err) from None
-        finally:
-            os.close(source)
         return True
+
+    def _open_source(self, path: str) -> int:
+        """The spill file ``path``, kept open from one copy to the next (a worker's file
+        serves many texts, and task after task)."""
+        if self._source is not None and self._source[0] == path:
+            return self._source[1]
+        self.release()
+        try:
+            self._source = (path, os.open(path, os.O_RDONLY | os.O_CLOEXEC))
+        except OSError as err:
+            raise UserError(f"cannot read a worker's report text {path}: {err.strerror or err}") from None
+        return self._source[1]
 
     def writable(self) -> bool:
         return True
@@ -218,8 +232,11 @@ def open_output(target: str) -> Iterator[TextIO]:
     """
     if target == STDOUT:
         writer = guarded(sys.stdout, target)
-        yield writer
-        writer.flush()
+        try:
+            yield writer
+            writer.flush()
+        finally:
+            _release(writer)
         return
     if _is_special(target):
         fh = _open(target)
@@ -228,6 +245,7 @@ def open_output(target: str) -> Iterator[TextIO]:
             yield writer
             writer.flush()
         finally:
+            _release(writer)
             _close_quietly(fh)
         return
     temporary, fh = _temporary(target)
@@ -235,6 +253,7 @@ def open_output(target: str) -> Iterator[TextIO]:
         writer = guarded(fh, target)
         yield writer
         writer.flush()
+        _release(writer)
         try:
             os.fsync(fh.fileno())
             fh.close()
@@ -245,6 +264,10 @@ def open_output(target: str) -> Iterator[TextIO]:
         _close_quietly(fh)
         _remove(temporary)
         raise
+
+
+def _release(writer: TextIO) -> None:
+    cast(GuardedWriter, writer).release()
 
 
 def _is_special(target: str) -> bool:

@@ -28,9 +28,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
 from dataclasses import dataclass, replace
-from itertools import chain, islice
+from itertools import chain
 from typing import Any
 
 from .audit import codes
@@ -70,12 +69,17 @@ class RenderedRounds:
     payloads: tuple[list[Any], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RenderedGame:
-    """One format-2 game as the reporters keep it, and what two records of it must share."""
+@dataclass(slots=True)
+class RenderedGames:
+    """Consecutive format-2 games of a worker's task as the reporters keep them: for each
+    reporter, in their order, the list of its payloads (for a format that takes spilled
+    texts, :attr:`Reporter.spills`, their texts joined into one
+    :class:`~referee.report.spill.CleanText`, taken like a batch of clean rounds); and
+    what two records of each game must share. One object a run of games, not one a game:
+    the parent's share of the work is what ``--jobs`` cannot spread."""
 
-    payloads: tuple[Any, ...]
-    fingerprint: GameFingerprint
+    payloads: list[Any]
+    fingerprints: list[GameFingerprint]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,7 @@ class RenderedClean:
     count: int
 
 
-Item = Event | RenderedRounds | RenderedGame | RenderedClean
+Item = Event | RenderedRounds | RenderedGames | RenderedClean
 
 
 @dataclass(slots=True)
@@ -117,18 +121,32 @@ def audit_stream(sources: list[Source], options: Options, reporters: list[Report
     total = sum(sizes)
     worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources)
     tasks = iter(plan(sources, chunk_sizes(jobs)) if worth_it else ())
-    head = list(islice(tasks, jobs))  # workers never outnumber the tasks
-    if len(head) > 1:
+    head, known = _peek(tasks, jobs)  # workers never outnumber the tasks
+    if known > 1:
         done = [0]
 
         def advance(n: int) -> None:
             done[0] += n
 
         fallback = _Fallback(sources, options, note)
-        stream = parallel_events(chain(head, tasks), options, reporters, len(head), advance, fallback)
+        stream = parallel_events(chain(head, tasks), options, reporters, known, advance, fallback)
         return Stream(stream, lambda: done[0] + fallback.consumed(), total)
     readings: list[Reading] = []
     return Stream(events(sources, options, readings), lambda: sum(r.consumed for r in readings), total)
+
+
+def _peek(tasks: Iterator[Task], jobs: int) -> tuple[list[Task], int]:
+    """The first tasks, read until ``jobs`` tasks are known to exist, and how many are
+    (at most ``jobs``). A chunk that does not end its file is known to be followed by
+    another: the workers start once the first chunk is cut, not the first ``jobs``."""
+    head: list[Task] = []
+    known = 0
+    for task in tasks:
+        head.append(task)
+        known = len(head) + (task.chunk is not None and task.plan is None)
+        if known >= jobs:
+            break
+    return head, min(known, jobs)
 
 
 def _size(source: Source) -> int:
@@ -162,13 +180,23 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
           inputs: list[InputInfo], index: GameIndex) -> None:
     """Each event to each reporter, counting what the summary needs."""
     for event in stream:
-        if isinstance(event, (GameResult, RenderedGame)):
+        if isinstance(event, GameResult):
             index.see(event.fingerprint)
-            for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedGame)
-                                  else [r.game_payload(event) for r in reporters], strict=True):
-                r.take_game(payload)
+            for r in reporters:
+                r.take_game(r.game_payload(event))
             if progress is not None:
                 progress.tick()
+        elif isinstance(event, RenderedGames):
+            for fingerprint in event.fingerprints:
+                index.see(fingerprint)
+            for r, payload in zip(reporters, event.payloads, strict=True):
+                if isinstance(payload, CleanText):
+                    r.take_clean(payload)
+                else:
+                    for one in payload:
+                        r.take_game(one)
+            if progress is not None:
+                progress.tick(len(event.fingerprints))
         elif isinstance(event, (CleanRounds, RenderedClean)):
             for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedClean)
                                   else [r.clean_payload(event) for r in reporters], strict=True):
@@ -271,8 +299,8 @@ def plan(sources: list[Source], chunk_bytes: int | ChunkSizes = CHUNK_BYTES) -> 
 
 
 def _chunk_tasks(source: Source, size: int, chunk_bytes: int | ChunkSizes) -> Iterator[Task]:
-    """The tasks of one JSON Lines file, a chunk behind the cut (the last one carries
-    the whole file's plan, known only at the end of the pass)."""
+    """The tasks of one JSON Lines file, each as soon as its chunk is cut (the last one
+    carries the whole file's plan, known only at the end of the pass)."""
     assert source.path is not None
     try:
         cuts = cut_jsonl(source.path, chunk_bytes)
@@ -281,16 +309,13 @@ def _chunk_tasks(source: Source, size: int, chunk_bytes: int | ChunkSizes) -> It
         yield Task(source, size=size)
         return
     assert isinstance(identity, Identity)
-    held: Chunk | None = None
     for item in cuts:
         if isinstance(item, Plan):
-            assert held is not None
-            yield Task(source, held, identity, item, held.size)
+            last = item.chunks[-1]
+            yield Task(source, last, identity, item, last.size)
             return
         assert isinstance(item, Chunk)
-        if held is not None:
-            yield Task(source, held, identity, None, held.size)
-        held = item
+        yield Task(source, item, identity, None, item.size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,10 +382,22 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
 
 def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item | _ChunkDone],
             spill: SpillFile | None) -> None:
-    """A task's events as they travel back: rounds as their reporters' payloads, a
-    batch's long report text in the spill file."""
+    """A task's events as they travel back: runs of rounds and of games as their
+    reporters' payloads, long report texts in the spill file."""
     run: tuple[list[Any], ...] | None = None  # the payloads of the current run of rounds
+    games: RenderedGames | None = None  # the current run of games
     for event in events:
+        if isinstance(event, GameResult):
+            if games is None:
+                games = RenderedGames([[] for _ in reporters], [])
+                out.append(games)
+            for r, payloads in zip(reporters, games.payloads, strict=True):
+                payloads.append(r.game_payload(event))
+            games.fingerprints.append(event.fingerprint)
+            continue
+        if games is not None:
+            _join(games, reporters, spill)
+            games = None
         if isinstance(event, RoundResult):
             if run is None:
                 run = tuple([] for _ in reporters)
@@ -375,14 +412,19 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
                 batch = tuple(CleanText(p.count, spill.put(p.text)) if r.spills and isinstance(p, CleanText)
                               and isinstance(p.text, str) else p for r, p in zip(reporters, batch, strict=True))
             out.append(RenderedClean(batch, len(event)))
-        elif isinstance(event, GameResult):
-            game = tuple(r.game_payload(event) for r in reporters)
-            if spill is not None:
-                game = tuple(spill.put(p) if r.spills and isinstance(p, str) else p
-                             for r, p in zip(reporters, game, strict=True))
-            out.append(RenderedGame(game, event.fingerprint))
         else:
             out.append(event)
+    if games is not None:
+        _join(games, reporters, spill)
+
+
+def _join(games: RenderedGames, reporters: list[Reporter], spill: SpillFile | None) -> None:
+    """A run of games' texts as one, for the formats that take them so (spilled when long)."""
+    for i, r in enumerate(reporters):
+        texts = games.payloads[i]
+        if r.spills and all(type(t) is str for t in texts):
+            text = ",\n".join(texts)
+            games.payloads[i] = CleanText(len(texts), spill.put(text) if spill is not None else text)
 
 
 class _Fallback:
@@ -492,27 +534,30 @@ def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter]
 
 
 class _Spills:
-    """The folder of the workers' spill files (:mod:`referee.report.spill`): a file a
-    task, removed once the task's events are in the report, the folder at the end. No
-    folder (a read-only temporary directory), no spill: report texts travel back."""
+    """The workers' spill files (:mod:`referee.report.spill`) in a private temporary
+    folder: a file a task in flight, handed to the next task once the task's events are
+    in the report (never while the parent may still read it), all removed at the end.
+    No folder (a read-only temporary directory), no spill: report texts travel back."""
 
     def __init__(self) -> None:
         try:
             self.folder: str | None = tempfile.mkdtemp(prefix="referee-")
         except OSError:
             self.folder = None
-        self._tasks = 0
+        self._free: list[str] = []
+        self._made = 0
 
     def assign(self, task: Task) -> Task:
         if self.folder is None:
             return task
-        self._tasks += 1
-        return replace(task, spill=os.path.join(self.folder, str(self._tasks)))
+        if not self._free:
+            self._made += 1
+            self._free.append(os.path.join(self.folder, str(self._made)))
+        return replace(task, spill=self._free.pop())
 
     def done(self, task: Task) -> None:
         if task.spill is not None:
-            with suppress(OSError):
-                os.unlink(task.spill)
+            self._free.append(task.spill)
 
     def close(self) -> None:
         if self.folder is not None:

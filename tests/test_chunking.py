@@ -69,7 +69,9 @@ def test_a_chunk_size_may_depend_on_where_the_chunk_starts(tmp_path: Path) -> No
         return max(1, (size - start) // 4)
 
     items = list(cut_jsonl(path, target))
-    chunks = [c for c in items if isinstance(c, chunking.Chunk)]
+    plan = items[-1]
+    assert isinstance(plan, chunking.Plan) and [c for c in items if isinstance(c, chunking.Chunk)] == plan.chunks[:-1]
+    chunks = plan.chunks
     assert asked == [c.span.start for c in chunks[:len(asked)]] and len(asked) >= len(chunks) - 1
     sizes = [c.size for c in chunks]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > 2 * sizes[-1]

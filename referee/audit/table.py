@@ -1278,6 +1278,9 @@ class _Rulings:
 
 # ----------------------------------------------------------------------------- records of one game
 
+_FirstRecord = tuple[tuple[str, ...] | None, set[str] | tuple[str, ...], str, int]
+
+
 class GameIndex:
     """Every game id of the audit, across sessions and files: a game recorded twice (two
     lines, two files, two exports) must carry the same cards and no player twice.
@@ -1292,7 +1295,10 @@ class GameIndex:
     table share one scope, as an export's game ids are unique per provider."""
 
     def __init__(self) -> None:
-        self.games: dict[tuple[str | None, str], tuple[tuple[str, ...] | None, set[str], str, int]] = {}
+        #: By key: the cards, the players (a tuple until the game is seen again: most
+        #: games never are, and a set of 200 ids a game was most of the parent's work
+        #: for this index under --jobs), the file and line of the first record.
+        self.games: dict[tuple[str | None, str], _FirstRecord] = {}
         self.pending: list[Finding] = []
         #: The kinds of the second records seen since the session was last settled.
         self.repeats: list[str] = []
@@ -1303,10 +1309,12 @@ class GameIndex:
         key = (fp.table, fp.game)
         known = self.games.get(key)
         if known is None:
-            self.games[key] = (fp.cards, set(fp.players), fp.file, fp.line)
+            self.games[key] = (fp.cards, fp.players, fp.file, fp.line)
             return
         self.repeats.append(fp.kind)
-        cards, players, file, line = known
+        cards, seated, file, line = known
+        players = seated if isinstance(seated, set) else set(seated)
+        self.games[key] = (cards, players, file, line)
         where = f"{file}:{line}"
         if fp.cards is not None and cards is not None and fp.cards != cards:
             self._add(fp, None, codes.G001, f"game {fp.game}: recorded again with other cards: {' '.join(fp.cards)} "

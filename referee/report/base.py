@@ -19,8 +19,9 @@ class Reporter:
 
     #: Machine formats never print progress or colour.
     machine = False
-    #: Its long payload texts (a :class:`~referee.report.spill.CleanText`'s text, a
-    #: game's text) may reach ``take_clean``/``take_game`` spilled by a worker
+    #: Its payloads are texts that concatenate: under ``--jobs`` a run of games' texts
+    #: reaches ``take_clean`` joined into one :class:`~referee.report.spill.CleanText`
+    #: (``",\n"`` between them), and a long text may arrive spilled by a worker
     #: (:mod:`referee.report.spill`), to be written with ``write_text``.
     spills = False
 

@@ -25,7 +25,7 @@ from .base import (
     session_head,
     summary_dict,
 )
-from .spill import CleanText, Spilled, write_text
+from .spill import CleanText, write_text
 from .table import game_json, session_tail
 
 
@@ -99,12 +99,8 @@ class JsonReporter(Reporter):
             return _templated(result, ruling)
         return _dump(round_dict(result))
 
-    def take_round(self, payload: str | Spilled) -> None:
-        if type(payload) is str:
-            self.out.write(("," if self._rounds else "") + "\n" + payload)
-        else:  # a game's text, spilled by a worker
-            self.out.write(("," if self._rounds else "") + "\n")
-            write_text(self.out, payload)
+    def take_round(self, payload: str) -> None:
+        self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
 
     def clean_payload(self, rounds: CleanRounds) -> CleanText:

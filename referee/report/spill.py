@@ -58,9 +58,10 @@ def write_text(out: TextIO, text: str | Spilled) -> None:
 
 
 class SpillFile:
-    """A worker's spill file for one task: created on the first text long enough to be
-    worth it, written in order, closed at the end of the task (the parent removes it
-    once the task's events are in the report)."""
+    """A worker's spill file for one task: opened on the first text long enough to be
+    worth it, written in order from its start, closed at the end of the task. The parent
+    hands the same few files to task after task (writing over a file's pages costs less
+    than freeing them and faulting new ones in), and removes them at the end."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -79,10 +80,11 @@ class SpillFile:
             return text
         try:
             if self._fd is None:
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-            view = memoryview(data)
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            view, at = memoryview(data), self._offset
             while view:
-                view = view[os.write(self._fd, view):]
+                written = os.pwrite(self._fd, view, at)
+                view, at = view[written:], at + written
         except OSError:
             self._broken = True  # what is already spilled stays valid; the rest travels back
             return text
