@@ -37,6 +37,9 @@ import yaml
 
 REFEREE = [sys.executable, "-m", "referee"]
 REPEAT = int(os.environ.get("REPEAT", "3"))
+#: ``--jobs 2`` against ``--jobs 1`` is the figure a shared host's drift disturbs most
+#: (two busy cores): its pairs are run at least this many times, interleaved.
+JOBS_REPEAT = 5
 # Runs the command in a child and prints its peak RSS (KiB) and CPU seconds (its own and
 # its workers', user + system) on the last stderr line, then leaves as the command does
 # (without the interpreter's teardown: see referee.cli.entry).
@@ -144,7 +147,7 @@ def main() -> None:
 
     for n, path in [(200_000, clean), *[(n, p) for n, p in big if n > 200_000]]:
         ones, twos = [], []
-        for _ in range(REPEAT):
+        for _ in range(max(REPEAT, JOBS_REPEAT)):
             ones.append(check(path, jobs=1)[0])
             twos.append(check(path, jobs=2)[0])
         print(f"JSONL {n:,} rounds --jobs 2: {min(twos):.1f} s against --jobs 1 {min(ones):.1f} s: "
