@@ -150,13 +150,6 @@ class GuardedWriter(io.TextIOBase):
         super().__init__()
         self._inner = inner
         self.target = target
-        self._source: tuple[str, int] | None = None  # the spill file last copied from, open
-
-    def release(self) -> None:
-        """Close the spill file kept open by :meth:`copy_from` (the stream stays open)."""
-        if self._source is not None:
-            os.close(self._source[1])
-            self._source = None
 
     def write(self, text: str) -> int:
         try:
@@ -173,11 +166,12 @@ class GuardedWriter(io.TextIOBase):
     def isatty(self) -> bool:
         return self._inner.isatty()
 
-    def copy_from(self, path: str, offset: int, size: int) -> bool:
-        """Append ``size`` bytes of UTF-8 text from ``path`` (a worker's spill file, see
-        :mod:`referee.report.spill`) in the kernel, after what is buffered; False, with
-        nothing written, when this stream cannot take the bytes as they are (no file
-        descriptor, another encoding, a platform without ``sendfile`` to any file)."""
+    def copy_from(self, source: int, offset: int, size: int) -> bool:
+        """Append ``size`` bytes of UTF-8 text at ``offset`` of the file open as ``source``
+        (a worker's spill file, see :mod:`referee.report.spill`) in the kernel, after what
+        is buffered; False, with nothing written, when this stream cannot take the bytes
+        as they are (no file descriptor, another encoding, a platform without
+        ``sendfile`` to any file)."""
         inner = self._inner
         try:
             fd = inner.fileno()
@@ -186,7 +180,6 @@ class GuardedWriter(io.TextIOBase):
             return False
         if encoding != "utf-8" or os.linesep != "\n" or not sys.platform.startswith("linux"):
             return False
-        source = self._open_source(path)
         try:
             inner.flush()
             while size > 0:
@@ -198,18 +191,6 @@ class GuardedWriter(io.TextIOBase):
         except OSError as err:
             raise failure(self.target, err) from None
         return True
-
-    def _open_source(self, path: str) -> int:
-        """The spill file ``path``, kept open from one copy to the next (a worker's file
-        serves many texts, and task after task)."""
-        if self._source is not None and self._source[0] == path:
-            return self._source[1]
-        self.release()
-        try:
-            self._source = (path, os.open(path, os.O_RDONLY | os.O_CLOEXEC))
-        except OSError as err:
-            raise UserError(f"cannot read a worker's report text {path}: {err.strerror or err}") from None
-        return self._source[1]
 
     def writable(self) -> bool:
         return True
@@ -232,11 +213,8 @@ def open_output(target: str) -> Iterator[TextIO]:
     """
     if target == STDOUT:
         writer = guarded(sys.stdout, target)
-        try:
-            yield writer
-            writer.flush()
-        finally:
-            _release(writer)
+        yield writer
+        writer.flush()
         return
     if _is_special(target):
         fh = _open(target)
@@ -245,7 +223,6 @@ def open_output(target: str) -> Iterator[TextIO]:
             yield writer
             writer.flush()
         finally:
-            _release(writer)
             _close_quietly(fh)
         return
     temporary, fh = _temporary(target)
@@ -253,7 +230,6 @@ def open_output(target: str) -> Iterator[TextIO]:
         writer = guarded(fh, target)
         yield writer
         writer.flush()
-        _release(writer)
         try:
             os.fsync(fh.fileno())
             fh.close()
@@ -264,10 +240,6 @@ def open_output(target: str) -> Iterator[TextIO]:
         _close_quietly(fh)
         _remove(temporary)
         raise
-
-
-def _release(writer: TextIO) -> None:
-    cast(GuardedWriter, writer).release()
 
 
 def _is_special(target: str) -> bool:

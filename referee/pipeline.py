@@ -20,14 +20,13 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import shutil
 import signal
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
@@ -44,7 +43,7 @@ from .load.readers import detect_kind
 from .load.reading import Reading, changed_message
 from .report.base import Reporter
 from .report.progress import Progress
-from .report.spill import CleanText, SpillFile
+from .report.spill import CleanText, SpillFile, nameless_file
 
 #: Below this many bytes in all, processes cost more than they save.
 PARALLEL_MIN_BYTES = 1 << 20
@@ -264,15 +263,15 @@ def chunk_sizes(jobs: int) -> ChunkSizes:
 @dataclass(frozen=True, slots=True)
 class Task:
     """A whole input, or one chunk of a JSON Lines file (with the plan of the whole file
-    when the chunk ends the file); ``spill``, the file where the worker may write its
-    long report texts (see :mod:`referee.report.spill`)."""
+    when the chunk ends the file); ``spill``, the descriptor of the nameless file where
+    the worker may write its long report texts (see :mod:`referee.report.spill`)."""
 
     source: Source
     chunk: Chunk | None = None
     identity: Identity | None = None
     plan: Plan | None = None
     size: int = 0
-    spill: str | None = None
+    spill: int | None = None
 
 
 def plan(sources: list[Source], chunk_bytes: int | ChunkSizes = CHUNK_BYTES) -> Iterator[Task]:
@@ -369,12 +368,7 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
         reading = Reading(task.source, task.chunk.span, task.identity)
         events = audit_records(reading.records(), _OPTIONS)
     out: list[Item | _ChunkDone] = []
-    spill = SpillFile(task.spill) if task.spill is not None else None
-    try:
-        _render(events, reporters, out, spill)
-    finally:
-        if spill is not None:
-            spill.close()
+    _render(events, reporters, out, SpillFile(task.spill) if task.spill is not None else None)
     if reading is not None:
         out.append(_ChunkDone(reading.fatal, reading.sha256, reading.changed))
     return out
@@ -472,7 +466,7 @@ def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Rep
     from .rules.hands import prepare
 
     prepare()  # the evaluator's tables, made once here and shared with the forked workers
-    spills = _Spills()
+    spills = _Spills(2 * jobs + 1)  # made before the workers are forked: they inherit them
     try:
         yield from _parallel(tasks, options, reporters, jobs, on_bytes, fallback, spills)
     finally:
@@ -534,34 +528,33 @@ def _parallel(tasks: Iterable[Task], options: Options, reporters: list[Reporter]
 
 
 class _Spills:
-    """The workers' spill files (:mod:`referee.report.spill`) in a private temporary
-    folder: a file a task in flight, handed to the next task once the task's events are
-    in the report (never while the parent may still read it), all removed at the end.
-    No folder (a read-only temporary directory), no spill: report texts travel back."""
+    """The workers' spill files (:mod:`referee.report.spill`): nameless files made before
+    the workers are forked, as many as tasks can be in flight (the pending window and
+    the one being read), a file handed to the next task once the task's events are in
+    the report (never while the parent may still copy from it), all closed at the end.
+    None can be made (no temporary directory): no spill, report texts travel back."""
 
-    def __init__(self) -> None:
+    def __init__(self, count: int) -> None:
+        self._all: list[int] = []
         try:
-            self.folder: str | None = tempfile.mkdtemp(prefix="referee-")
+            for _ in range(count):
+                self._all.append(nameless_file())
         except OSError:
-            self.folder = None
-        self._free: list[str] = []
-        self._made = 0
+            self.close()
+        self._free = list(self._all)
 
     def assign(self, task: Task) -> Task:
-        if self.folder is None:
-            return task
-        if not self._free:
-            self._made += 1
-            self._free.append(os.path.join(self.folder, str(self._made)))
-        return replace(task, spill=self._free.pop())
+        return replace(task, spill=self._free.pop()) if self._free else task
 
     def done(self, task: Task) -> None:
         if task.spill is not None:
             self._free.append(task.spill)
 
     def close(self) -> None:
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        for fd in self._all:  # each once: a number closed twice may be another file's by then
+            with suppress(OSError):
+                os.close(fd)
+        self._all, self._free = [], []
 
 
 def _collect(pool: ProcessPoolExecutor, pending: deque[tuple[Task, Future[list[Item | _ChunkDone]]]],

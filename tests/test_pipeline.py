@@ -185,10 +185,12 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def start(log: Path) -> tuple[subprocess.Popen[str], list[int]]:
-    """``referee check --jobs 2`` on ``log``, once its workers are running."""
+def start(log: Path, tmp: Path | None = None) -> tuple[subprocess.Popen[str], list[int]]:
+    """``referee check --jobs 2`` on ``log`` (its TMPDIR ``tmp``), once its workers are running."""
+    env = {**os.environ, "TMPDIR": str(tmp)} if tmp is not None else None
     child = subprocess.Popen([sys.executable, "-m", "referee", "check", "--quiet", "--jobs", "2", str(log)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         workers = children(child.pid)
@@ -222,14 +224,15 @@ def test_workers_die_with_their_parent(long_log: Path, how: signal.Signals) -> N
     assert not any(alive(w) for w in workers)
 
 
-def test_workers_die_when_the_parent_is_killed(long_log: Path) -> None:
-    child, workers = start(long_log)
+def test_workers_die_when_the_parent_is_killed(long_log: Path, tmp_path: Path) -> None:
+    """And nothing is left behind: the workers' spill files have no name."""
+    child, workers = start(long_log, tmp_path)
     os.kill(child.pid, signal.SIGKILL)
     child.communicate(timeout=60)
     deadline = time.monotonic() + 10
     while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(alive(w) for w in workers)
+    assert not any(alive(w) for w in workers) and os.listdir(tmp_path) == []
 
 
 def test_a_read_error_while_cutting_is_a_changed_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

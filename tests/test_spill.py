@@ -8,6 +8,8 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from referee.load.inputs import Source
 from referee.output import GuardedWriter, open_output
 from referee.report.base import Reporter
 from referee.report.json import JsonReporter
-from referee.report.spill import SPILL_MIN_CHARS, Spilled, SpillFile, write_text
+from referee.report.spill import SPILL_MIN_CHARS, Spilled, SpillFile, nameless_file, write_text
 
 from .test_pipeline import simulate
 
@@ -75,8 +77,8 @@ def test_the_parent_copies_spilled_text_in_the_kernel(log: Path, table: Path, tm
     copied: list[int] = []
     real = GuardedWriter.copy_from
 
-    def spy(self: GuardedWriter, path: str, offset: int, size: int) -> bool:
-        done = real(self, path, offset, size)
+    def spy(self: GuardedWriter, source: int, offset: int, size: int) -> bool:
+        done = real(self, source, offset, size)
         copied.append(size if done else 0)
         return done
 
@@ -94,12 +96,27 @@ def test_the_parent_copies_spilled_text_in_the_kernel(log: Path, table: Path, tm
     assert copied and all(copied) and sum(copied) > len(reports[0]) // 3
 
 
-def test_a_stream_without_a_file_reads_the_text_back(tmp_path: Path) -> None:
-    path = str(tmp_path / "spill")
-    spill = SpillFile(path)
+@pytest.fixture
+def spill_fd() -> Iterator[int]:
+    fd = nameless_file()
+    yield fd
+    os.close(fd)
+
+
+def test_a_spill_file_has_no_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing to leave behind, even if the parent is killed: the file is gone with its
+    last descriptor (a test in test_pipeline kills the parent and finds TMPDIR empty)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    fd = nameless_file()
+    try:
+        assert os.listdir(tmp_path) == [] and os.fstat(fd).st_nlink == 0
+    finally:
+        os.close(fd)
+
+
+def test_a_stream_without_a_file_reads_the_text_back(spill_fd: int) -> None:
     text = "é" + "x" * SPILL_MIN_CHARS
-    spilled = spill.put(text)
-    spill.close()
+    spilled = SpillFile(spill_fd).put(text)
     assert isinstance(spilled, Spilled) and spilled.size == len(text.encode())
     written: list[str] = []
     for inner in (io.StringIO(), io.StringIO()):
@@ -110,36 +127,40 @@ def test_a_stream_without_a_file_reads_the_text_back(tmp_path: Path) -> None:
     assert written == ["<" + text] * 2
 
 
-def test_another_encoding_is_written_as_text(tmp_path: Path) -> None:
+def test_another_encoding_is_written_as_text(spill_fd: int) -> None:
     """A report stream that is not UTF-8 takes no raw bytes: the text is decoded and
     written, as the stream would have written it."""
-    spill = SpillFile(str(tmp_path / "spill"))
-    spilled = spill.put("y" * SPILL_MIN_CHARS)
-    spill.close()
+    spilled = SpillFile(spill_fd).put("y" * SPILL_MIN_CHARS)
     assert isinstance(spilled, Spilled)
     raw = io.BytesIO()
     inner = io.TextIOWrapper(raw, encoding="latin-1")
     writer = GuardedWriter(inner, "-")
-    assert not writer.copy_from(spilled.path, spilled.offset, spilled.size)
+    assert not writer.copy_from(spilled.fd, spilled.offset, spilled.size)
     write_text(writer, spilled)  # type: ignore[arg-type]
     writer.flush()
     assert raw.getvalue() == b"y" * SPILL_MIN_CHARS
 
 
-def test_what_cannot_be_spilled_travels_back(tmp_path: Path) -> None:
-    assert SpillFile(str(tmp_path / "a")).put("short") == "short"
+def test_what_cannot_be_spilled_travels_back(spill_fd: int) -> None:
+    spill = SpillFile(spill_fd)
+    assert spill.put("short") == "short"
     lone = "\ud800" + "z" * SPILL_MIN_CHARS  # does not encode: the parent must fail on it as in one process
-    assert SpillFile(str(tmp_path / "b")).put(lone) == lone
-    broken = SpillFile(str(tmp_path / "no-such-folder" / "c"))  # cannot be written (a full disk alike)
-    long = "w" * SPILL_MIN_CHARS
-    assert broken.put(long) == long and broken.put(long) == long
-    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    assert spill.put(lone) == lone and os.fstat(spill_fd).st_size == 0
+    read_only = os.open(os.devnull, os.O_RDONLY)  # cannot be written (a full disk alike)
+    try:
+        broken = SpillFile(read_only)
+        long = "w" * SPILL_MIN_CHARS
+        assert broken.put(long) == long and broken.put(long) == long
+    finally:
+        os.close(read_only)
 
 
-def test_a_spill_file_keeps_its_texts_in_order(tmp_path: Path) -> None:
-    spill = SpillFile(str(tmp_path / "s"))
-    texts = [c * (SPILL_MIN_CHARS + i) for i, c in enumerate("abc")]
-    spilled = [spill.put(t) for t in texts]
-    spill.close()
-    assert [s.read() for s in spilled if isinstance(s, Spilled)] == texts
-    assert [s.offset for s in spilled if isinstance(s, Spilled)] == [0, len(texts[0]), len(texts[0]) + len(texts[1])]
+def test_a_spill_file_keeps_its_texts_in_order(spill_fd: int) -> None:
+    """From its start, written over by the next task (the parent has copied the last's)."""
+    for letters in ("abc", "de"):
+        spill = SpillFile(spill_fd)
+        texts = [c * (SPILL_MIN_CHARS + i) for i, c in enumerate(letters)]
+        spilled = [spill.put(t) for t in texts]
+        assert [s.read() for s in spilled if isinstance(s, Spilled)] == texts
+        assert [s.offset for s in spilled if isinstance(s, Spilled)] == [sum(map(len, texts[:i]))
+                                                                         for i in range(len(texts))]

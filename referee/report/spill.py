@@ -4,9 +4,14 @@ Why: under ``--jobs`` the parent is the one process whose work the cores do not 
 A batch of clean rounds is mostly report text (about 290 bytes a round in JSON): sent
 back through a pipe, the parent unpickled it, encoded it and wrote it, and the worker
 waited on the pipe until the parent read it. Instead the worker encodes the text and
-writes it to its task's spill file, and sends only where it is (:class:`Spilled`); the
-parent copies those bytes into the report in the kernel (``os.sendfile``) when the
-report is a UTF-8 stream with a file descriptor, and reads and writes them otherwise.
+writes it to a spill file, and sends only where it is (:class:`Spilled`); the parent
+copies those bytes into the report in the kernel (``os.sendfile``) when the report is a
+UTF-8 stream with a file descriptor, and reads them back otherwise.
+
+The spill files are nameless (:func:`nameless_file`): made by the parent before the
+workers are forked, inherited by them, written and read at explicit offsets (never
+through the shared file position), and gone when the last descriptor closes, even when
+the parent is killed: nothing is ever left in the temporary directory.
 
 The bytes are those the text encodes to in UTF-8, as the report's own stream would have
 written them: a text that does not encode (a lone surrogate read from an input) is
@@ -16,6 +21,7 @@ never spilled, so the parent meets it and fails exactly as in one process.
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -23,18 +29,39 @@ from typing import TextIO
 SPILL_MIN_CHARS = 16 * 1024
 
 
+def nameless_file() -> int:
+    """A new read-write file in the temporary directory with no name (``O_TMPFILE``, or
+    made and unlinked at once where that is not supported): it lives as long as a
+    descriptor of it. Raises OSError when none can be made."""
+    folder = tempfile.gettempdir()
+    flag = getattr(os, "O_TMPFILE", 0)
+    if flag:
+        try:
+            return os.open(folder, flag | os.O_RDWR, 0o600)
+        except OSError:
+            pass  # a file system without O_TMPFILE
+    fd, path = tempfile.mkstemp(dir=folder)
+    os.unlink(path)
+    return fd
+
+
 @dataclass(frozen=True, slots=True)
 class Spilled:
-    """``size`` bytes of UTF-8 text at ``offset`` of the spill file ``path``."""
+    """``size`` bytes of UTF-8 text at ``offset`` of the spill file open as ``fd`` (the
+    same number in the parent and in its forked workers)."""
 
-    path: str
+    fd: int
     offset: int
     size: int
 
     def read(self) -> str:
-        with open(self.path, "rb") as fh:
-            fh.seek(self.offset)
-            return fh.read(self.size).decode("utf-8")
+        data = os.pread(self.fd, self.size, self.offset)
+        while len(data) < self.size:
+            more = os.pread(self.fd, self.size - len(data), self.offset + len(data))
+            if not more:
+                raise OSError("a worker's report text ended early")
+            data += more
+        return data.decode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +80,18 @@ def write_text(out: TextIO, text: str | Spilled) -> None:
         out.write(text)
         return
     copy = getattr(out, "copy_from", None)
-    if copy is None or not copy(text.path, text.offset, text.size):
+    if copy is None or not copy(text.fd, text.offset, text.size):
         out.write(text.read())
 
 
 class SpillFile:
-    """A worker's spill file for one task: opened on the first text long enough to be
-    worth it, written in order from its start, closed at the end of the task. The parent
-    hands the same few files to task after task (writing over a file's pages costs less
-    than freeing them and faulting new ones in), and removes them at the end."""
+    """What a worker's task writes to its spill file (see the module's docstring): texts
+    long enough to be worth it, in order from the file's start. The parent hands the same
+    few files to task after task (writing over a file's pages costs less than freeing
+    them and faulting new ones in), never one whose texts it has not copied yet."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._fd: int | None = None
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
         self._offset = 0
         self._broken = False
 
@@ -79,20 +105,13 @@ class SpillFile:
         except UnicodeEncodeError:
             return text
         try:
-            if self._fd is None:
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
             view, at = memoryview(data), self._offset
             while view:
-                written = os.pwrite(self._fd, view, at)
+                written = os.pwrite(self.fd, view, at)
                 view, at = view[written:], at + written
         except OSError:
             self._broken = True  # what is already spilled stays valid; the rest travels back
             return text
-        spilled = Spilled(self.path, self._offset, len(data))
+        spilled = Spilled(self.fd, self._offset, len(data))
         self._offset += len(data)
         return spilled
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
