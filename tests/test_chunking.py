@@ -6,6 +6,7 @@ SHA-256 is of every byte; whatever the blocks the file is read in."""
 from __future__ import annotations
 
 import hashlib
+import io
 import zlib
 from pathlib import Path
 
@@ -27,7 +28,7 @@ LINES = st.sampled_from([
 def reference(data: bytes, target: int, max_line: int) -> list[tuple[int, int, int]]:
     """(start, end, first line) of each chunk: a chunk starts at the first line that
     begins ``target`` bytes or more past the start of the one before, opens with
-    ``{"session"`` and is a whole session line no longer than ``max_line`` (+ newline)."""
+    ``{"session"`` and is a whole session line no longer than ``max_line`` (its newline included)."""
     starts, line_starts = [0], []
     at = 0
     for raw in data.splitlines(keepends=True):
@@ -35,7 +36,7 @@ def reference(data: bytes, target: int, max_line: int) -> list[tuple[int, int, i
         at += len(raw)
     for offset, raw in line_starts:
         if offset >= starts[-1] + target and offset > 0 and raw.startswith(b'{"session"') \
-                and len(raw) <= max_line + 1 and is_session_line(raw):
+                and len(raw) <= max_line and is_session_line(raw):
             starts.append(offset)
     ends = [*starts[1:], len(data)]
     return [(s, e, data[:s].count(b"\n") + 1) for s, e in zip(starts, ends, strict=True)]
@@ -82,3 +83,36 @@ def test_the_crc_reads_like_zlib() -> None:
     for part in (b"abc", b"", b"def" * 1000):
         check.update(part)
     assert check.hexdigest() == f"{zlib.crc32(b'abc' + b'def' * 1000):08x}"
+
+
+@pytest.mark.parametrize("line", [
+    b'{"session": {"id": "n", "limit": NaN}}',  # Python's json takes NaN; the reader refuses it
+    b'{"session": 1, "session": {"id": "twice"}}',  # a key twice: refused by the reader
+    b'{"session": {"id": "e"}, "round": 3}',  # a problem (H002) comes first: in one pass, the session before's
+])
+def test_a_cut_is_only_where_the_reader_reads_a_session_line_alone(tmp_path: Path, line: bytes) -> None:
+    """A chunk audits as in the whole file only if its first line resets the reader:
+    a session line read as one, with nothing before it."""
+    from referee.load.readers.jsonl import records
+    from referee.load.records import SessionRecord
+
+    assert [type(r) for r in records("log", [line + b"\n"], 2, True)] != [SessionRecord]
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(SESSION + b"\n" + b'{"round": 1}\n' * 20 + line + b"\n" + b'{"round": 2}\n' * 20)
+    assert not is_session_line(line + b"\n")
+    assert [c.span.start for c in split_jsonl(path, 1).chunks] == [0]
+
+
+def test_a_session_line_as_long_as_the_reader_refuses_is_no_cut(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader refuses a line of ``MAX_LINE_BYTES`` bytes and its newline."""
+    from referee.load.readers import jsonl
+    from referee.load.readers.jsonl import records
+
+    line = b'{"session": {"id": "long"}}\n'
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", len(line) - 1)
+    monkeypatch.setattr(chunking, "MAX_LINE_BYTES", len(line) - 1)
+    assert [type(r).__name__ for r in records("log", jsonl.lines(io.BytesIO(line)), 2, True)] == ["LoadProblem"]
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(SESSION + b"\n" + b'{"round": 1}\n' * 3 + line + b'{"round": 2}\n' * 3)
+    assert [c.span.start for c in split_jsonl(path, 1).chunks] == [0]

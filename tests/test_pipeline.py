@@ -150,6 +150,32 @@ def test_a_file_that_grows_under_jobs_is_refused(tmp_path: Path, monkeypatch: py
     assert code == 2 and out.count("input changed during the audit") == 1
 
 
+@pytest.mark.parametrize("seats", [None, "3"])
+def test_session_lines_the_reader_refuses_or_faults_are_no_cuts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 seats: str | None) -> None:
+    """Session lines that Python's json reads but the reader refuses (NaN, a key twice)
+    or that bring a problem of their own (a key beside 'session'): a chunk that started
+    there audited otherwise than the whole file (formats 1 and 2)."""
+    log = tmp_path / "log.jsonl"
+    code, _ = run("simulate", "--sessions", "16", "--rounds", "30", "--seed", "7", "--format", "jsonl",
+                  *(["--seats", seats] if seats else []), "--output", str(log))
+    assert code == 0
+    lines = log.read_bytes().split(b"\n")
+    at = [i for i, line in enumerate(lines) if line.startswith(b'{"session"')]
+    for n, i in enumerate(at[1:]):
+        line = lines[i]
+        lines[i] = [line[:-1] + b', "x": NaN}', b'{"session": 1, ' + line[1:], line[:-1] + b', "round": 3}',
+                    line][n % 4]
+    log.write_bytes(b"\n".join(lines))
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(pipeline, "MIN_CHUNK_BYTES", 1)
+    assert len(list(pipeline.plan([Source(str(log), log)], pipeline.chunk_sizes(2)))) > 3
+    for fmt in ("text", "json"):
+        one = run("check", "--format", fmt, "--jobs", "1", str(log))
+        two = run("check", "--format", fmt, "--jobs", "2", str(log))
+        assert one == two and one[0] == 1
+
+
 # --- processes ----------------------------------------------------------------------
 
 

@@ -19,7 +19,6 @@ is the one part that is not shared between the cores).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,8 +26,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .inputs import Identity
-from .readers.jsonl import MAX_LINE_BYTES
+from .readers.jsonl import MAX_LINE_BYTES, records
 from .reading import Crc32, Span
+from .records import SessionRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +54,15 @@ class Plan:
 
 
 def is_session_line(raw: bytes) -> bool:
-    if not raw.lstrip().startswith(b'{"session"'):
+    """Whether the line ``raw`` (with its newline) is where a chunk may start: the reader
+    reads it as a session line and yields nothing before it, whatever came before. Not
+    Python's ``json`` (it takes ``NaN``, a key twice), and no session line with a problem
+    of its own (an unknown key beside ``session``): read in the whole file, that problem
+    belongs to the session before, so the chunk would not audit as in the whole file."""
+    if not raw.lstrip().startswith(b'{"session"') or len(raw) > MAX_LINE_BYTES:
         return False
-    try:
-        return "session" in json.loads(raw)
-    except ValueError:
-        return False
+    read = list(records("", (raw,), 2, have_session=True))
+    return len(read) == 1 and isinstance(read[0], SessionRecord)
 
 
 #: Bytes read at once.
@@ -217,6 +220,6 @@ class _Pass:
                 candidate = self._lo + past  # the window may have moved
                 end = self._buf.find(b"\n", candidate, self._hi)
             line_end = self._hi if end < 0 else end + 1
-            if line_end - candidate <= MAX_LINE_BYTES + 1 and is_session_line(bytes(self._buf[candidate:line_end])):
+            if line_end - candidate <= MAX_LINE_BYTES and is_session_line(bytes(self._buf[candidate:line_end])):
                 return candidate
             at = candidate + 1
