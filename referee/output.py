@@ -171,7 +171,8 @@ class GuardedWriter(io.TextIOBase):
         (a worker's spill file, see :mod:`referee.report.spill`) in the kernel, after what
         is buffered; False, with nothing written, when this stream cannot take the bytes
         as they are (no file descriptor, another encoding, a platform without
-        ``sendfile`` to any file)."""
+        ``sendfile`` to any file, a file that refuses it: one open to append, as ``>>``
+        opens it)."""
         inner = self._inner
         try:
             fd = inner.fileno()
@@ -180,12 +181,19 @@ class GuardedWriter(io.TextIOBase):
             return False
         if encoding != "utf-8" or os.linesep != "\n" or not sys.platform.startswith("linux"):
             return False
+        first = True
         try:
             inner.flush()
             while size > 0:
-                sent = os.sendfile(fd, source, offset, size)
+                try:
+                    sent = os.sendfile(fd, source, offset, size)
+                except OSError as err:  # a file open to append (``>> report``) refuses sendfile: EINVAL
+                    if first and err.errno in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+                        return False
+                    raise
                 if sent == 0:
                     raise OSError(errno.EIO, "the worker's report text ended early")
+                first = False
                 offset += sent
                 size -= sent
         except OSError as err:

@@ -164,3 +164,19 @@ def test_a_spill_file_keeps_its_texts_in_order(spill_fd: int) -> None:
         assert [s.read() for s in spilled if isinstance(s, Spilled)] == texts
         assert [s.offset for s in spilled if isinstance(s, Spilled)] == [sum(map(len, texts[:i]))
                                                                          for i in range(len(texts))]
+
+
+def test_a_report_appended_to_a_file_is_whole(log: Path, tmp_path: Path) -> None:
+    """``referee check ... >> report``: standard output is opened with O_APPEND, which
+    ``sendfile`` refuses (EINVAL); the text is then written as it is, not an error."""
+    reports = []
+    for jobs in (1, 2):
+        target = tmp_path / f"r{jobs}.json"
+        target.write_bytes(b"before\n")
+        with target.open("ab") as out:
+            done = subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", "--jobs", str(jobs),
+                                   "--no-progress", str(log)], stdout=out, stderr=subprocess.PIPE, timeout=300,
+                                  check=False)
+        assert done.returncode == 1, done.stderr
+        reports.append(target.read_bytes())
+    assert reports[0] == reports[1] and reports[0].startswith(b"before\n{") and reports[0].endswith(b"}\n")
