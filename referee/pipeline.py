@@ -413,12 +413,18 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
 
 
 def _join(games: RenderedGames, reporters: list[Reporter], spill: SpillFile | None) -> None:
-    """A run of games' texts as one, for the formats that take them so (spilled when long)."""
+    """A run of games' texts as one, for the formats that take them so (spilled when long).
+
+    Only an ASCII text (``isascii`` costs nothing): one that the report's stream cannot
+    encode (a lone surrogate read from a log, a character outside a ``PYTHONIOENCODING``)
+    fails where it fails in one process only if its games are written one by one; joined,
+    it failed before the first of them, and the report written up to there differed."""
     for i, r in enumerate(reporters):
         texts = games.payloads[i]
         if r.spills and all(type(t) is str for t in texts):
             text = ",\n".join(texts)
-            games.payloads[i] = CleanText(len(texts), spill.put(text) if spill is not None else text)
+            if text.isascii():
+                games.payloads[i] = CleanText(len(texts), spill.put(text) if spill is not None else text)
 
 
 class _Fallback:

@@ -180,3 +180,19 @@ def test_a_report_appended_to_a_file_is_whole(log: Path, tmp_path: Path) -> None
         assert done.returncode == 1, done.stderr
         reports.append(target.read_bytes())
     assert reports[0] == reports[1] and reports[0].startswith(b"before\n{") and reports[0].endswith(b"}\n")
+
+
+def test_games_whose_text_does_not_encode_fail_as_in_one_process(table: Path, tmp_path: Path) -> None:
+    """A player id with a lone surrogate (``\\ud800`` in the log) cannot be written as
+    UTF-8: the command fails where it fails in one process, having written the same
+    report up to there (a run of games joined into one text failed before its first)."""
+    data = table.read_bytes()
+    at = data.index(b'{"session"', len(data) // 2)
+    player = data[data.index(b'"player_id":"', at) + 13:].split(b'"', 1)[0]
+    log = tmp_path / "lone.jsonl"
+    log.write_bytes(data[:at] + data[at:].replace(b'"' + player + b'"', b'"' + player + b'\\ud800"'))
+    runs = [subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", "--jobs", str(jobs),
+                            "--no-progress", str(log)], capture_output=True, timeout=300, check=False)
+            for jobs in (1, 2)]
+    assert runs[0].returncode == 2 and b"surrogates not allowed" in runs[0].stderr
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(2, runs[0].stdout, runs[0].stderr)]
