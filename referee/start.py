@@ -14,6 +14,7 @@ before it is imported; importing it (tests, embedding) leaves the collector alon
 from __future__ import annotations
 
 import gc
+import sys
 from types import ModuleType
 
 
@@ -30,5 +31,12 @@ def command_line() -> ModuleType:
 
 
 def main() -> None:
-    """Run the ``referee`` command line (it leaves the process when done)."""
-    command_line().entry()
+    """Run the ``referee`` command line (it leaves the process when done). A Ctrl-C
+    while it is imported (a fifth of a second) ends the command as one later does:
+    "interrupted", status 130, no traceback."""
+    try:
+        cli = command_line()
+    except KeyboardInterrupt:
+        sys.stderr.write("referee: interrupted\n")
+        sys.exit(130)
+    cli.entry()

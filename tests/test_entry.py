@@ -51,3 +51,19 @@ def test_exit_handlers_run(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     assert referee("check", str(SAMPLES / "clean.yaml"), env=env).returncode == 0
     assert marker.read_text() == "yes"
+
+
+def test_a_ctrl_c_while_the_command_line_is_imported_is_an_interrupt(tmp_path: Path) -> None:
+    """Importing the command line takes a fifth of a second: a Ctrl-C then (here, raised
+    by the import of ``referee.cli`` through a ``sitecustomize``) is "interrupted" and
+    130, as later, not a traceback and the interpreter's own status."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'referee.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = referee("check", str(SAMPLES / "clean.yaml"), env=env)
+    assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"referee: interrupted\n")
