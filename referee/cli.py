@@ -781,8 +781,9 @@ def entry() -> None:
     else:  # pragma: no cover - RefereeGroup.main always exits
         status = 0
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: started without it (``>&-``, ``2>&-``)
+                stream.flush()
     except (OSError, ValueError):
         sys.exit(status)  # let the interpreter deal with a stream it cannot flush
     import atexit

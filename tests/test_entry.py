@@ -67,3 +67,16 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_an_interrupt(tmp_path: P
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     done = referee("check", str(SAMPLES / "clean.yaml"), env=env)
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"referee: interrupted\n")
+
+
+@pytest.mark.parametrize(("closed", "args"), [
+    (1, ["check", "--format", "json", str(SAMPLES / "log.jsonl")]),
+    (2, ["check", "no-such-file.jsonl"]),
+])
+def test_a_closed_standard_stream_is_no_traceback(closed: int, args: list[str]) -> None:
+    """``referee ... >&-`` or ``2>&-``: the interpreter has no such stream (None); the
+    entry flushes the streams there are, and the status is the command's (2)."""
+    done = subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, timeout=120, check=False,
+                          stdout=subprocess.DEVNULL if closed == 2 else None, stderr=subprocess.PIPE if closed == 1
+                          else None, preexec_fn=lambda: os.close(closed))
+    assert done.returncode == 2 and b"Traceback" not in (done.stderr or b"")
