@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -763,6 +765,21 @@ class _SummaryOnly(Reporter):
         self.out.write(summary_line(summary) + "\n")
 
 
+class _Closed(io.TextIOBase):
+    """A standard stream the command was started without: each write fails with EBADF,
+    so a report to it is ``referee: cannot write standard output: Bad file descriptor``
+    (status 2), not an internal error."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+
 def entry() -> None:
     """The ``referee`` command and ``python -m referee``: :func:`main`, then out at once.
 
@@ -772,6 +789,10 @@ def entry() -> None:
     for usefully (bench/RESULTS.md). Exit handlers still run and the standard streams are
     flushed first; only the teardown is skipped. :func:`main` itself (what tests invoke)
     returns as any click command does."""
+    if sys.stdout is None:  # started without it (``>&-``): a report to it fails as with any tool
+        sys.stdout = _Closed()
+    if sys.stderr is None:  # (``2>&-``): messages have nowhere to go; the status still says
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's own stream, for its life
     try:
         main()
     except SystemExit as stop:

@@ -80,3 +80,12 @@ def test_a_closed_standard_stream_is_no_traceback(closed: int, args: list[str]) 
                           stdout=subprocess.DEVNULL if closed == 2 else None, stderr=subprocess.PIPE if closed == 1
                           else None, preexec_fn=lambda: os.close(closed))
     assert done.returncode == 2 and b"Traceback" not in (done.stderr or b"")
+
+
+def test_a_report_to_a_closed_standard_output_says_so() -> None:
+    """``referee check ... >&-``: the report cannot be written, as for any tool: the
+    message says why (it was an internal error about ``isatty``), status 2."""
+    done = subprocess.run([sys.executable, "-m", "referee", "check", str(SAMPLES / "clean.yaml")], cwd=ROOT,
+                          timeout=120, check=False, stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == "referee: cannot write standard output: Bad file descriptor"
