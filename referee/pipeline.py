@@ -5,9 +5,15 @@ reports). Every reporter takes a round the same way: ``round_payload`` where the
 was audited, ``take_round`` in file order in this process. In one process the two run
 back to back; under ``--jobs`` the payload is computed in the worker and only it travels
 back (shipping every audited round costs more than auditing it: a round unpickles in
-~90 µs, audits in ~55 µs). Session openings and closings, findings and input digests
-are few and travel whole. The parent feeds everything to the reporters in file order,
-so the report is byte-identical to the one-process report.
+~90 µs, audits in ~10 µs on the fast lane); runs of rounds and of games travel as one
+object, and their long report texts through nameless spill files the parent copies in
+the kernel (:mod:`referee.report.spill`). Session openings and closings, findings and
+input digests are few and travel whole. The parent feeds everything to the reporters
+in file order, so the report is byte-identical to the one-process report.
+
+Why so: with N workers on N cores and the parent beside them, the run is CPU-bound, so
+what the parallel run spends beyond the one-process run (the parent's cutting pass,
+receiving, forking) is what it loses; bench/RESULTS.md has the figures.
 
 Workers are forked processes that die with their parent (``PR_SET_PDEATHSIG`` on
 Linux) and ignore Ctrl-C (the parent handles it and ends them). A worker that dies

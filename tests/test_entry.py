@@ -1,7 +1,8 @@
 """The ``referee`` command's entry (``referee.cli.entry``): it leaves without the
 interpreter's teardown, so what must happen before it leaves is checked here: the
 status is the command's, every byte of the report is out, the exit handlers ran (that
-no worker's spill folder is left behind is checked in ``test_spill``)."""
+nothing of the workers' is left in TMPDIR is checked in ``test_spill`` and
+``test_pipeline``)."""
 
 from __future__ import annotations
 
