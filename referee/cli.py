@@ -22,7 +22,7 @@ from .audit.checker import Event, Options
 from .audit.results import InputInfo, Summary
 from .errors import UserError
 from .load.inputs import Source, SourceError, expand
-from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output
+from .output import STDOUT, OutputError, PipeClosed, guard, guarded, open_output, utf8_stdout
 from .pipeline import audit_stream, dispatch, events
 from .policies import POLICIES
 from .profiles import DEFAULT as DEFAULT_PROFILE
@@ -791,6 +791,8 @@ def entry() -> None:
     returns as any click command does."""
     if sys.stdout is None:  # started without it (``>&-``): a report to it fails as with any tool
         sys.stdout = _Closed()
+    else:
+        utf8_stdout()
     if sys.stderr is None:  # (``2>&-``): messages have nowhere to go; the status still says
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's own stream, for its life
     try:

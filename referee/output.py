@@ -143,6 +143,24 @@ def _would_match(output: str, pattern: str) -> bool:
 
 # --- writing -------------------------------------------------------------------------------
 
+#: How report files (always UTF-8) write what UTF-8 cannot: only a lone surrogate (a
+#: JSON input's ``"\ud800"``, a file name's undecodable byte), written as ``\ud800``:
+#: in a JSON string the very escape that reads back as it, elsewhere a visible one. It
+#: was an internal error, and the report was lost.
+TEXT_ERRORS = "backslashreplace"
+
+
+def utf8_stdout() -> None:
+    """Standard output writes lone surrogates as report files do (see TEXT_ERRORS) when
+    it is UTF-8; in another encoding a character it cannot write is an error that says
+    so (GuardedWriter)."""
+    stream = sys.stdout
+    try:
+        if codecs.lookup(stream.encoding).name == "utf-8":
+            stream.reconfigure(errors=TEXT_ERRORS)  # type: ignore[union-attr]
+    except (AttributeError, LookupError, TypeError, ValueError):
+        return
+
 class GuardedWriter(io.TextIOBase):
     """A text stream whose failed writes raise :class:`OutputError` naming the target."""
 
@@ -156,6 +174,10 @@ class GuardedWriter(io.TextIOBase):
             return self._inner.write(text)
         except OSError as err:
             raise failure(self.target, err) from None
+        except UnicodeEncodeError as err:
+            raise OutputError(f"cannot write {describe(self.target)}: its encoding ({err.encoding}) has no "
+                              f"{err.object[err.start:err.end]!a}; write UTF-8 (PYTHONIOENCODING=utf-8) or "
+                              "use --output FILE") from None
 
     def flush(self) -> None:
         try:
@@ -260,7 +282,7 @@ def _is_special(target: str) -> bool:
 
 def _open(target: str) -> TextIO:
     try:
-        return open(target, "w", encoding="utf-8", newline="\n")
+        return open(target, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
     except OSError as err:
         raise failure(target, err) from None
 
@@ -282,7 +304,7 @@ def _temporary(target: str) -> tuple[str, TextIO]:
         raise failure(target, err) from None
     try:
         os.fchmod(fd, 0o666 & ~_umask())
-        return temporary, open(fd, "w", encoding="utf-8", newline="\n")
+        return temporary, open(fd, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
     except BaseException:
         os.close(fd)
         _remove(temporary)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -286,3 +287,59 @@ def test_a_missing_report_extra_says_how_to_install_it_once(monkeypatch: pytest.
     assert code == 2, out
     assert out.count("pip install 'referee[report]'") == 1, out
     assert not (tmp_path / "out.html").exists()
+
+
+# --- text the report's encoding cannot write ----------------------------------------------
+
+#: A lone surrogate (JSON's "\ud800") as a session id, a player id and a dealer id.
+SURROGATES = {
+    "session.jsonl": '{"session": {"id": "a\\ud800b"}}\n'
+                     '{"round": 1, "ante": 1, "player": ["Ah","Kd"], "flop": ["2c","3c","4c"], "decision": "fold"}\n',
+    "player.jsonl": (SAMPLES / "table.jsonl").read_text().replace("p-1001", "p-10\\ud80001"),
+    "dealer.jsonl": (SAMPLES / "table.jsonl").read_text().replace('"dealer_id":"d-17"', '"dealer_id":"d-\\udc17"'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SURROGATES))
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
+def test_a_lone_surrogate_is_written_escaped(tmp_path: Path, name: str, fmt: str) -> None:
+    """It was an internal error and no report (UTF-8 cannot write a lone surrogate): now
+    written as ``\\ud800``, in a JSON string the escape that reads back as the same
+    string; to standard output and to a file alike."""
+    log = tmp_path / name
+    log.write_text(SURROGATES[name])
+    command = [sys.executable, "-m", "referee", "check", "--format", fmt, str(log)]
+    out = subprocess.run(command, capture_output=True, timeout=120, check=False)
+    to_file = subprocess.run([*command, "--output", str(tmp_path / "r")], capture_output=True, timeout=120,
+                             check=False)
+    assert out.returncode == to_file.returncode == 1, out.stderr
+    assert b"internal error" not in out.stderr + to_file.stderr
+    def strip(report: bytes) -> bytes:  # JUnit's timestamps differ from run to run
+        return re.sub(rb'timestamp="[^"]*"', b"", report)
+
+    assert strip(out.stdout) == strip((tmp_path / "r").read_bytes())
+    out.stdout.decode("utf-8")  # valid UTF-8
+    if fmt == "json":
+        text = json.dumps(json.loads(out.stdout), ensure_ascii=False)
+        assert "\ud800" in text or "\udc17" in text  # read back, the very string of the input
+
+
+def test_the_html_report_writes_a_lone_surrogate_escaped(tmp_path: Path) -> None:
+    log = tmp_path / "player.jsonl"
+    log.write_text(SURROGATES["player.jsonl"])
+    done = subprocess.run([sys.executable, "-m", "referee", "report", str(log), "-o", str(tmp_path / "r.html")],
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 1 and b"internal error" not in done.stderr
+    assert "p-10\\ud80001" in (tmp_path / "r.html").read_text()
+
+
+def test_a_character_standard_output_cannot_write_is_said(tmp_path: Path) -> None:
+    """Standard output in ASCII (PYTHONIOENCODING=ascii) and a report with an 'é': a
+    clear error, status 2 (it was an internal error)."""
+    log = tmp_path / "cafe.jsonl"
+    log.write_text(SURROGATES["session.jsonl"].replace("a\\ud800b", "café"))
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", str(log)],
+                          capture_output=True, timeout=120, check=False, env=env)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert b"cannot write standard output: its encoding (ascii) has no '\\xe9'" in done.stderr

@@ -36,6 +36,7 @@ from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from ..i18n import N_, Messages
+from ..output import TEXT_ERRORS
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
@@ -155,7 +156,7 @@ class HtmlReporter(Reporter):
         import pygal  # noqa: F401 - fail early when the extra is missing
 
     def start(self) -> None:
-        self.spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in finish
+        self.spool = tempfile.TemporaryFile("w+", encoding="utf-8", errors=TEXT_ERRORS)  # noqa: SIM115 - closed in finish
         self.problems: list[Finding] = []
         self.sessions = 0
         self.session: _Session | None = None
