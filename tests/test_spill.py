@@ -182,10 +182,11 @@ def test_a_report_appended_to_a_file_is_whole(log: Path, tmp_path: Path) -> None
     assert reports[0] == reports[1] and reports[0].startswith(b"before\n{") and reports[0].endswith(b"}\n")
 
 
-def test_games_whose_text_does_not_encode_fail_as_in_one_process(table: Path, tmp_path: Path) -> None:
+def test_games_whose_text_does_not_encode_read_as_in_one_process(table: Path, tmp_path: Path) -> None:
     """A player id with a lone surrogate (``\\ud800`` in the log) cannot be written as
-    UTF-8: the command fails where it fails in one process, having written the same
-    report up to there (a run of games joined into one text failed before its first)."""
+    UTF-8 as it is: written escaped (docs/limits.md), and the same way whether its run of
+    games travels as one text or game by game (a joined run is never spilled then: the
+    worker's UTF-8 refuses it, and the parent's stream escapes it, as in one process)."""
     data = table.read_bytes()
     at = data.index(b'{"session"', len(data) // 2)
     player = data[data.index(b'"player_id":"', at) + 13:].split(b'"', 1)[0]
@@ -194,5 +195,6 @@ def test_games_whose_text_does_not_encode_fail_as_in_one_process(table: Path, tm
     runs = [subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", "--jobs", str(jobs),
                             "--no-progress", str(log)], capture_output=True, timeout=300, check=False)
             for jobs in (1, 2)]
-    assert runs[0].returncode == 2 and b"surrogates not allowed" in runs[0].stderr
-    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(2, runs[0].stdout, runs[0].stderr)]
+    assert runs[0].returncode in (0, 1) and player + b"\\ud800" in runs[0].stdout
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout,
+                                                                        runs[0].stderr)]
