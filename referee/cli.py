@@ -804,9 +804,8 @@ def entry() -> None:
     else:  # pragma: no cover - RefereeGroup.main always exits
         status = 0
     try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:  # None: started without it (``>&-``, ``2>&-``)
-                stream.flush()
+        sys.stdout.flush()  # never None here: replaced above when the command had none
+        sys.stderr.flush()
     except (OSError, ValueError):
         sys.exit(status)  # let the interpreter deal with a stream it cannot flush
     import atexit

@@ -407,10 +407,9 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
             continue
         run = None
         if isinstance(event, CleanRounds):
-            batch = tuple(r.clean_payload(event) for r in reporters)
-            if spill is not None:
-                batch = tuple(CleanText(p.count, spill.put(p.text)) if r.spills and isinstance(p, CleanText)
-                              and isinstance(p.text, str) else p for r, p in zip(reporters, batch, strict=True))
+            payloads = [r.clean_payload(event) for r in reporters]
+            batch = tuple(_spilled(p, spill) if r.spills and isinstance(p, CleanText) else p
+                          for r, p in zip(reporters, payloads, strict=True))
             out.append(RenderedClean(batch, len(event)))
         else:
             out.append(event)
@@ -422,15 +421,23 @@ def _join(games: RenderedGames, reporters: list[Reporter], spill: SpillFile | No
     """A run of games' texts as one, for the formats that take them so (spilled when long).
 
     Only an ASCII text (``isascii`` costs nothing): one that the report's stream cannot
-    encode (a lone surrogate read from a log, a character outside a ``PYTHONIOENCODING``)
-    fails where it fails in one process only if its games are written one by one; joined,
-    it failed before the first of them, and the report written up to there differed."""
+    encode (a character outside a standard output's non-UTF-8 encoding) fails where it
+    fails in one process only if its games are written one by one; joined, it failed
+    before the first of them, and the report written up to there differed."""
     for i, r in enumerate(reporters):
         texts = games.payloads[i]
         if r.spills and all(type(t) is str for t in texts):
             text = ",\n".join(texts)
             if text.isascii():
-                games.payloads[i] = CleanText(len(texts), spill.put(text) if spill is not None else text)
+                games.payloads[i] = _spilled(CleanText(len(texts), text), spill)
+
+
+def _spilled(payload: CleanText, spill: SpillFile | None) -> CleanText:
+    """A batch's text as it travels back: in the spill file when long enough (and when it
+    encodes: :meth:`SpillFile.put`), else itself."""
+    if spill is None or not isinstance(payload.text, str):
+        return payload
+    return CleanText(payload.count, spill.put(payload.text))
 
 
 class _Fallback:

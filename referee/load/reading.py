@@ -68,7 +68,7 @@ class HashingReader(io.RawIOBase):
         self._raw = raw
         self._left = limit
         self._head = head
-        self.sha: Any = Crc32() if crc else hashlib.sha256()
+        self.digest: Any = Crc32() if crc else hashlib.sha256()
         self.count = 0
         self.text = Utf8Check() if check_text else None
         #: The first bytes differ from those sniffed when the input was opened.
@@ -85,7 +85,7 @@ class HashingReader(io.RawIOBase):
         if not n:
             return 0
         data = view[:n]
-        self.sha.update(data)
+        self.digest.update(data)
         if self.count < len(self._head):
             start = self.count
             self.head_changed |= bytes(data[: len(self._head) - start]) != self._head[start: start + n]
@@ -260,7 +260,7 @@ class Reading:
         while stream.read(1 << 20):
             pass
         raw = stream.raw
-        self.size, self.sha256 = raw.count, raw.sha.hexdigest()
+        self.size, self.sha256 = raw.count, raw.digest.hexdigest()
         self._stream = None
         expected = self._expected or opened.identity
         if expected is None or self.source.path is None:
