@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.audit.table import GameFingerprint
 
 from .conftest import check_json, run
 
@@ -466,3 +471,18 @@ def test_one_mistyped_game_number_is_one_finding_as_in_format_1(tmp_path: Path) 
     # a real gap (the next number goes on from the odd one) and a skip at the end keep their own verdicts
     _, report = check_json(put(tmp_path, "g.jsonl", jsonl(games([1, 2, 5, 6, 9]))))
     assert [(f["code"], f["game"]) for f in report["sessions"][0]["findings"]] == [("S004", "g3"), ("S004", "g5")]
+
+
+_IDS = st.lists(st.text(st.sampled_from("a\x00é"), max_size=4) | st.text(max_size=6), max_size=5).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_IDS, st.none() | st.lists(st.text(max_size=3), max_size=3).map(tuple))
+def test_a_game_fingerprint_travels_whole(players: tuple[str, ...], cards: tuple[str, ...] | None) -> None:
+    """Under --jobs a fingerprint is pickled with its player ids joined (GameFingerprint.
+    __reduce__): any ids, the separator among them, none, or one empty id come back as
+    they were, in order."""
+    fp = GameFingerprint("g", "s", "f.jsonl", 3, cards, players, None, "void")
+    back = pickle.loads(pickle.dumps(fp))
+    assert back == fp
+    assert type(back.players) is tuple
