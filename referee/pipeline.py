@@ -481,10 +481,11 @@ def _stop_all() -> None:
 def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Reporter], jobs: int,
                     on_bytes: Callable[[int], None] | None = None,
                     fallback: _Fallback | None = None) -> Iterator[Item]:
-    """Every event of every task (see :func:`plan`), in order, audited by ``jobs`` processes."""
-    from .rules.hands import prepare
+    """Every event of every task (see :func:`plan`), in order, audited by ``jobs`` processes.
 
-    prepare()  # the evaluator's tables, made once here and shared with the forked workers
+    Each worker makes the evaluator's tables on its first deal (18 ms, the two at once on
+    two cores): made here before forking, to be shared, they were 18 ms that no worker
+    could start before, the same CPU either way (bench/RESULTS.md)."""
     spills = _Spills(2 * jobs + 1)  # made before the workers are forked: they inherit them
     try:
         yield from _parallel(tasks, options, reporters, jobs, on_bytes, fallback, spills)

@@ -230,12 +230,6 @@ def _tables() -> _Lookup:
     return _lookup
 
 
-def prepare() -> None:
-    """Make the evaluator's tables now: before forking workers, which then share them
-    instead of each making its own."""
-    _tables()
-
-
 def _suited(key: int) -> HandValue:
     """The value of distinct cards whose key says five or more share a suit."""
     suit = 0 if key >> (SUIT_AT + 3) & 1 else 1 if key >> (SUIT_AT + 7) & 1 else 2 if key >> (SUIT_AT + 11) & 1 else 3
