@@ -426,10 +426,9 @@ def _join(games: RenderedGames, reporters: list[Reporter], spill: SpillFile | No
     before the first of them, and the report written up to there differed."""
     for i, r in enumerate(reporters):
         texts = games.payloads[i]
-        if r.spills and all(type(t) is str for t in texts):
-            text = ",\n".join(texts)
-            if text.isascii():
-                games.payloads[i] = _spilled(CleanText(len(texts), text), spill)
+        if r.spills and all(type(t) is str and t.isascii() for t in texts):
+            joined = spill.put_joined(texts, ",\n") if spill is not None else ",\n".join(texts)
+            games.payloads[i] = CleanText(len(texts), joined)
 
 
 def _spilled(payload: CleanText, spill: SpillFile | None) -> CleanText:

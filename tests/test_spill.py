@@ -198,3 +198,48 @@ def test_games_whose_text_does_not_encode_read_as_in_one_process(table: Path, tm
     assert runs[0].returncode in (0, 1) and player + b"\\ud800" in runs[0].stdout
     assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout,
                                                                         runs[0].stderr)]
+
+
+def test_a_run_of_texts_is_spilled_as_their_join(spill_fd: int) -> None:
+    """``put_joined`` writes ``sep.join(texts)`` text by text, after what is spilled
+    already; short runs, runs that do not encode and runs a broken file cannot take
+    travel back joined."""
+    spill = SpillFile(spill_fd)
+    first = spill.put("a" * SPILL_MIN_CHARS)
+    texts = ["é" * 700, "", "b" * 9000, "c" * 8000, ""]
+    spilled = spill.put_joined(texts, ",\n")
+    assert isinstance(first, Spilled) and isinstance(spilled, Spilled)
+    assert spilled.offset == first.size and spilled.read() == ",\n".join(texts)
+    assert spill.put_joined(["x", "y"], ",\n") == "x,\ny"
+    lone = ["z" * SPILL_MIN_CHARS, "\ud800"]
+    assert spill.put_joined(lone, ",\n") == ",\n".join(lone)
+    assert os.fstat(spill_fd).st_size == first.size + spilled.size
+    read_only = os.open(os.devnull, os.O_RDONLY)
+    try:
+        broken = SpillFile(read_only)
+        assert broken.put_joined(texts, "|") == "|".join(texts)
+    finally:
+        os.close(read_only)
+
+
+def test_a_short_write_leaves_no_gap(spill_fd: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write may take fewer bytes than given (a signal, a nearly full disk): the rest
+    follows at the right offset, inside a buffer as between two."""
+    pwritev = os.pwritev
+    calls: list[int] = []
+
+    def short(fd: int, buffers: list[bytes], at: int) -> int:
+        calls.append(len(buffers))
+        return pwritev(fd, [memoryview(buffers[0])[:1000]], at)
+
+    monkeypatch.setattr(os, "pwritev", short)
+    texts = [chr(ord("a") + i) * (3000 + i) for i in range(8)]
+    spilled = SpillFile(spill_fd).put_joined(texts, ";")
+    assert isinstance(spilled, Spilled) and spilled.read() == ";".join(texts) and len(calls) > len(texts)
+
+
+def test_a_file_that_takes_nothing_is_broken(spill_fd: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "pwritev", lambda fd, buffers, at: 0)
+    spill = SpillFile(spill_fd)
+    texts = ["q" * SPILL_MIN_CHARS, "r"]
+    assert spill.put_joined(texts, ",") == ",".join(texts) and spill.put("s" * SPILL_MIN_CHARS) == "s" * SPILL_MIN_CHARS
