@@ -349,3 +349,18 @@ def test_a_mistyped_category_is_shown_against_the_rules_category(write: Any) -> 
     assert code == 1
     assert ("the table recorded two pair (did you mean 'two_pair'?), the rules give pair." in text)
     assert "—" not in text.split("The record")[1]
+
+
+@pytest.mark.parametrize(("damage", "code"), [('"decision":"cal"', "H001"), ('"decision":"call","ante":"x"', "H003")])
+def test_a_round_whose_line_cannot_be_read_says_why(tmp_path: Path, damage: str, code: str) -> None:
+    """A round the audit could not read (a misspelt value, a key written twice) is there:
+    explain says why it cannot be ruled, at its line, not that there is no such round."""
+    lines = (SAMPLES / "log.jsonl").read_text(encoding="utf-8").splitlines()[:3]
+    lines[2] = lines[2].replace('"decision":"call"', damage, 1)
+    log = tmp_path / "damaged.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out = explain(str(log), "--round", "2")
+    assert status == 2 and f"damaged.jsonl:3: round 2 cannot be ruled: {code} round 2:" in out
+    assert "no round" not in out
+    status, out = explain(str(log), "--round", "3")
+    assert status == 2 and "no round 3" in out

@@ -22,7 +22,7 @@ from ..rules.settlement import Ruling
 from ..rules.tiebreak import Play, TieBreak, fewest_private, tie_break
 from .checker import Options, audit_source
 from .owed import BottomLine, bottom_line
-from .results import Finding, RoundResult, SessionInfo
+from .results import Finding, RoundResult, SessionInfo, SessionResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,7 @@ def find_rounds(
     """Every round numbered ``number`` (a void deal and its replay share one), with its
     session, after auditing the whole session so that findings carry their context."""
     matches: list[tuple[SessionInfo, RoundResult]] = []
+    unread: list[Finding] = []  # lines that name the round but could not be read as one
     current: SessionInfo | None = None
     sessions: set[str] = set()
     for event in audit_source(source, options):
@@ -79,6 +80,11 @@ def find_rounds(
         elif isinstance(event, RoundResult) and event.number == number and session in (None, event.session):
             sessions.add(event.session)
             matches.append((current, event))  # type: ignore[arg-type]
+        elif isinstance(event, SessionResult) and session in (None, event.info.id):
+            unread += [f for f in event.findings if f.round == number]
+    if not matches and unread:
+        first = unread[0]
+        raise ExplainError(f"{first.file}:{first.line}: round {number} cannot be ruled: {first.code} {first.message}")
     if not matches:
         where = f" in session {session}" if session else ""
         raise ExplainError(f"{source.name}: no round {number}{where}")
