@@ -163,3 +163,20 @@ def test_long_sessions_are_summarised(tmp_path: Path) -> None:
     rows = page.count('<tr id="s0-r')
     assert 400 <= rows < 500 and "rounds omitted" in page
     assert len(page) < 1_500_000
+
+
+def test_a_disputed_round_whose_turn_or_river_is_the_two_of_clubs_shows_it(tmp_path: Path) -> None:
+    """2♣ is card 0, so a truth test dropped it from the pictures (the turn went missing)."""
+    rounds = [{"round": n, "ante": 1, "player": ["9c", "9d"], "flop": ["9h", "5s", "5d"], "decision": "call",
+               "turn": turn, "river": river, "dealer": ["Ac", "Kc"], "recorded": {"net": 4}}  # the rules give +5
+              for n, (turn, river) in enumerate([("2c", "3h"), ("3h", "2c")], start=1)]
+    log = tmp_path / "two.yaml"
+    log.write_text(yaml.safe_dump({"session": {"id": "s", "profile": "vivo"}, "rounds": rounds}), encoding="utf-8")
+    out = tmp_path / "audit.html"
+    code, _ = run("report", str(log), "--output", str(out))
+    assert code == 1
+    disputes = re.findall(r'<article class="dispute".*?</article>', out.read_text(encoding="utf-8"), re.S)
+    assert len(disputes) == 2
+    for dispute in disputes:
+        assert dispute.count('<svg class="card') == 9
+        assert ">Turn<" in dispute and ">River<" in dispute

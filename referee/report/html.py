@@ -425,10 +425,10 @@ def ruling_block(ex: Explanation, m: Messages) -> dict[str, Any]:
     if r.outcome == "void":
         groups = [(m(label), [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
     else:
-        c = r.cards
+        c = r.cards  # a Card is an int, and 2♣ is 0: "is not None", never its truth
         groups = [(m(label), [(card, None) for card in cards]) for label, cards in (
-            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn else ()),
-            ("River", (c.river,) if c.river else ()), ("Dealer", c.dealer)) if cards]
+            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn is not None else ()),
+            ("River", (c.river,) if c.river is not None else ()), ("Dealer", c.dealer)) if cards]
     cards = [{"label": label, "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
              for label, group in groups]
     hands = []
