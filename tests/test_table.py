@@ -174,6 +174,23 @@ def test_balance_chain_per_player(tmp_path: Path) -> None:
     assert players["a"]["closing_balance"] == 9 and players["b"]["recorded_closing_balance"] == -4
 
 
+def test_the_tables_recorded_closing_balance_is_its_players(tmp_path: Path) -> None:
+    """The session's recorded closing balance was the last seat's recorded balance
+    (here b's -2, beside a closing balance of 6 - 2 + 0 = 4); it is the players' sum,
+    and unknown while a player recorded none."""
+    games: list[dict[str, Any]] = [{"game": str(n), "round": n, **DEAL, "seats": [
+        seat("a", recorded={"balance": 3 * n}), seat("b", decision="fold", recorded={"balance": -n})]}
+        for n in (1, 2)]
+    for fmt, text in (("yaml", doc(games)), ("jsonl", jsonl(games)), ("seats.jsonl", jsonl(games, inline=False))):
+        _, report = check_json(put(tmp_path, f"c.{fmt}", text), "--jobs", "1")
+        assert report["sessions"][0]["ledger"]["closing_balance"] == 4
+        assert report["sessions"][0]["ledger"]["recorded_closing_balance"] == 4, fmt
+    games[1]["seats"].append(seat("c", decision="fold"))  # c records no balance
+    _, report = check_json(put(tmp_path, "d.yaml", doc(games)))
+    assert report["sessions"][0]["ledger"]["closing_balance"] == 3
+    assert report["sessions"][0]["ledger"]["recorded_closing_balance"] is None
+
+
 def test_numbering_and_stakes_of_a_table(tmp_path: Path) -> None:
     games = [{"game": str(n), "round": n, **DEAL, "seats": [seat("a", ante=1 if n < 3 else 2)]} for n in (1, 2, 3, 5)]
     _, report = check_json(put(tmp_path, "n.yaml", doc(games)))

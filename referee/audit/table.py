@@ -548,9 +548,11 @@ class TableAudit(SessionOpening[TableSession]):
         yield from out
         self.ledger.opening_balance = sum((p.ledger.opening_balance for p in self.players.values()), ZERO)
         self.ledger.closing_balance = sum((p.ledger.closing_balance for p in self.players.values()), ZERO)
+        # The table's recorded closing balance is its players' (seats kept the last seat's:
+        # unknown, not that, when a player recorded none).
         recorded = [p.ledger.recorded_closing_balance for p in self.players.values()]
-        if recorded and all(r is not None for r in recorded):
-            self.ledger.recorded_closing_balance = sum((r for r in recorded if r is not None), ZERO)
+        self.ledger.recorded_closing_balance = (sum((r for r in recorded if r is not None), ZERO)
+                                                if recorded and all(r is not None for r in recorded) else None)
         players = [PlayerLedger(p.id, p.ledger) for p in self.players.values()]
         yield TableSessionResult(self.info, self.ledger, self.findings, players, self.counts)
 
