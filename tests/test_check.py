@@ -162,6 +162,18 @@ def test_did_you_mean(write: Write) -> None:
     assert "did you mean 'dealer'" in message
 
 
+def test_a_json_lines_record_key_one_edit_away_is_named(write: Write) -> None:
+    """A line with no record key said only what a record is; a key one edit from one
+    ('sesion') is named, and a merely similar one ('decision', 'version') is not."""
+    lines = ['{"sesion": {"id": "x"}}', '{"rond": 1}', '{"decision": "fold", "version": 1}', '{"Round": 1}']
+    _, report = check_json(write("k.jsonl", "\n".join(lines) + "\n"))
+    messages = [f["message"] for f in report["problems"] if f["code"] == "H004"]
+    assert len(messages) == 4 and all("object with a 'session', 'round', 'game' or 'seat' key" in m for m in messages)
+    assert [m.partition("; ")[2] for m in messages] == [
+        "unknown key 'sesion': did you mean 'session'?", "unknown key 'rond': did you mean 'round'?", "",
+        "unknown key 'Round': did you mean 'round'?"]
+
+
 def test_one_bad_round_does_not_stop_the_others(write: Write) -> None:
     two = WORKED.replace("ante: 1", "ante: abc") + WORKED.replace("round: 1", "round: 2")
     _, report = check_json(write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 1") + two))

@@ -174,9 +174,38 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
                 continue
             yield RoundRecord(name, number, data)
         else:
-            yield LoadProblem(name, number, "a JSON Lines record is an object with a 'session' or a 'round' key")
+            yield LoadProblem(name, number, _not_a_record(data))
     if skipped is not None:
         yield skipped.finish()
+
+
+_RECORD_KEYS = ("session", "round", "game", "seat")
+
+
+def _not_a_record(data: object) -> str:
+    """Why a line is no record, naming the key a single edit makes a record's
+    ('sesion': 'session'): a looser match would offer 'session' for 'decision'."""
+    message = "a JSON Lines record is an object with a 'session', 'round', 'game' or 'seat' key"
+    for key in data if isinstance(data, dict) else ():
+        close = [k for k in _RECORD_KEYS if _one_edit(str(key).lower(), k)]
+        if close:
+            return f"{message}; unknown key {key!r}: did you mean {close[0]!r}?"
+    return message
+
+
+def _one_edit(word: str, target: str) -> bool:
+    """True when ``word`` is ``target`` or one character deleted, inserted, replaced
+    or two neighbours swapped away from it."""
+    if word == target:
+        return True
+    if abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and word[diff[0]] == target[diff[1]] and word[diff[1]] == target[diff[0]])
+    short, long = sorted((word, target), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:
