@@ -174,6 +174,24 @@ def test_balance_chain_per_player(tmp_path: Path) -> None:
     assert players["a"]["closing_balance"] == 9 and players["b"]["recorded_closing_balance"] == -4
 
 
+def test_a_balance_break_names_the_game_whose_balance_it_follows(tmp_path: Path) -> None:
+    """A seat's P005 said 'does not follow from the opening balance -1', where -1 was
+    the balance recorded at game 1 (a game id is no round number, and was dropped)."""
+    games: list[dict[str, Any]] = [{"game": f"g{n}", "round": n, **DEAL, "seats": [
+        seat("a", recorded={"balance": 3 * n}), seat("b", decision="fold", recorded={"balance": -n - (n > 1)})]}
+        for n in (1, 2, 3)]
+    for fmt, text in (("yaml", doc(games)), ("jsonl", jsonl(games)), ("seats.jsonl", jsonl(games, inline=False))):
+        _, report = check_json(put(tmp_path, f"b.{fmt}", text))
+        (p005,) = [f for f in report["sessions"][0]["findings"] if f["code"] == "P005"]
+        assert p005["message"] == ("game g2, player b: balance -3 does not follow from game g1's recorded balance -1: "
+                                   "by the rules and by the nets the table recorded -1 - 1 = -2 (1 less)"), fmt
+    games[0]["seats"][1]["recorded"] = {}  # no balance at game 1: the opening balance is the anchor
+    _, report = check_json(put(tmp_path, "o.yaml", doc(games, opening_balances={"b": 0})))
+    (p005,) = [f for f in report["sessions"][0]["findings"] if f["code"] == "P005"]
+    assert "does not follow from the opening balance 0: by the rules and by the nets the table recorded 0 - 2 = -2" \
+        in p005["message"]
+
+
 def test_the_tables_recorded_closing_balance_is_its_players(tmp_path: Path) -> None:
     """The session's recorded closing balance was the last seat's recorded balance
     (here b's -2, beside a closing balance of 6 - 2 + 0 = 4); it is the players' sum,

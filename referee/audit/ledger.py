@@ -42,6 +42,8 @@ class Anchor:
     ruled: Decimal | None = ZERO
     trusted: bool = True
     round: int | None = None
+    #: Format 2: the game whose recorded balance this is (a game id is no round number).
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,8 @@ class BalanceBreak:
 
     def message(self) -> str:
         a = self.anchor
-        where = f"round {a.round}'s recorded balance" if a.round is not None else "the opening balance"
+        where = (f"round {a.round}'s recorded balance" if a.round is not None
+                 else f"game {a.game}'s recorded balance" if a.game is not None else "the opening balance")
         parts = []
         if self.by_rules is not None and a.ruled is not None:
             parts.append(f"by the rules {_sum(a.balance, a.ruled, self.by_rules)} "
@@ -115,7 +118,7 @@ def advance(state: BalanceState, table_net: Decimal | None, ruled_net: Decimal |
         Anchor(a.balance,
                None if a.table is None or table_net is None else a.table + table_net,
                None if a.ruled is None or ruled_net is None else a.ruled + ruled_net,
-               a.trusted, a.round)
+               a.trusted, a.round, a.game)
         for a in state.anchors
     ))
 
@@ -140,11 +143,13 @@ def judge(state: BalanceState, recorded: Decimal) -> BalanceBreak | None:
     return BalanceBreak(recorded, first, by_rules, by_table)
 
 
-def reanchor(state: BalanceState, recorded: Decimal, broke: bool, number: int | None) -> BalanceState:
+def reanchor(state: BalanceState, recorded: Decimal, broke: bool, number: int | None,
+             game: str | None = None) -> BalanceState:
     """The recorded balance becomes the anchor. After a break the anchors before it
     stay beside it (at most three in all): a slip the table corrected, or a wrong
-    balance it carried on, is then one finding, not two."""
-    fresh = Anchor(recorded, trusted=not broke, round=number)
+    balance it carried on, is then one finding, not two. ``game``: format 2's game
+    the balance was recorded at, which a finding about the next one names."""
+    fresh = Anchor(recorded, trusted=not broke, round=number, game=game)
     if not broke:
         return BalanceState((fresh,))
     return BalanceState((fresh, *state.anchors[:MAX_ANCHORS - 1]))

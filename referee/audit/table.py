@@ -324,8 +324,8 @@ class _Player:
     no anchor yet) and ``chain`` builds the :class:`BalanceState` the ledger functions
     take only when the full path asks; any other state is kept as it is (``_chain``)."""
 
-    __slots__ = ("_antes", "_chain", "_ledger", "anchor", "balance", "booked", "funded", "id", "same", "since_ruled",
-                 "since_table", "stake")
+    __slots__ = ("_antes", "_chain", "_ledger", "anchor", "anchor_game", "balance", "booked", "funded", "id", "same",
+                 "since_ruled", "since_table", "stake")
 
     def __init__(self, player_id: str, opening: Decimal | None) -> None:
         self.id = player_id
@@ -336,6 +336,8 @@ class _Player:
         self.balance = start
         self._chain: BalanceState | None = None
         self.anchor: Decimal | None = None
+        #: The game whose recorded balance ``anchor`` is (None: the opening balance).
+        self.anchor_game: str | None = None
         self.since_table: Decimal = ZERO
         self.since_ruled: Decimal = ZERO
         self.chain = ledger_opening(opening)
@@ -370,7 +372,7 @@ class _Player:
             return self._chain
         if self.anchor is None:
             return BalanceState()
-        return BalanceState((Anchor(self.anchor, self.since_table, self.since_ruled),))
+        return BalanceState((Anchor(self.anchor, self.since_table, self.since_ruled, game=self.anchor_game),))
 
     @chain.setter
     def chain(self, state: BalanceState) -> None:
@@ -382,6 +384,7 @@ class _Player:
         if (len(anchors) == 1 and first.trusted and first.round is None and first.table is not None
                 and first.ruled is not None):
             self._chain, self.anchor, self.since_table, self.since_ruled = None, first.balance, first.table, first.ruled
+            self.anchor_game = first.game
         else:
             self._chain = state
 
@@ -931,7 +934,7 @@ class TableAudit(SessionOpening[TableSession]):
         broken = judge(player.chain, recorded.balance)
         if broken is not None:
             emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
-        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None)
+        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None, emit.game)
 
     # -- the fast path for plain seats
 
@@ -1009,6 +1012,7 @@ class TableAudit(SessionOpening[TableSession]):
         player.balance += net
         if balance is not UNSET:
             player.anchor, player.since_table, player.since_ruled = balance, ZERO, ZERO
+            player.anchor_game = rulings.model.game
             seat.recorded_balance = balance
         else:
             seat.recorded_balance = None
