@@ -342,6 +342,24 @@ def test_explain_a_seat_of_a_game() -> None:
         assert code == 2, args
 
 
+def test_explain_a_game_recorded_twice_says_the_records_differ(tmp_path: Path) -> None:
+    """explain --game said a seat 'agrees with the ruling' (exit 0) when the game was
+    recorded again with another river (G001) or the player seated in both records
+    (G002): check makes those findings in the parent, which explain never ran."""
+    other = {**DEAL, "river": "3d"}
+    log = put(tmp_path, "twice.yaml", doc([{"game": "g", **DEAL, "seats": [seat("a"), seat("b", decision="fold")]},
+                                           {"game": "g", **other, "seats": [seat("c", decision="fold"), seat("a")]},
+                                           {"game": "h", **DEAL, "seats": [seat("a")]}]))
+    code, out = run("explain", log, "--game", "g", "--player", "c")
+    assert code == 1 and "G001 game-cards-differ (game g: recorded again with other cards" in out
+    code, out = run("explain", log, "--game", "g", "--format", "json")
+    explained = [(e["player_id"], sorted(f["code"] for f in e["findings"])) for e in json.loads(out)["explanations"]]
+    both = ["G001", "G002"]
+    assert code == 1 and explained == [("a", both), ("b", ["G001"]), ("c", ["G001"]), ("a", both)]
+    code, out = run("explain", log, "--game", "h")
+    assert code == 0 and "G00" not in out  # another game's records are not its
+
+
 def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Path) -> None:
     log = _simulate(tmp_path, "s.jsonl", "--seats", "30", "--rounds", "40", "--seed", "5", "--format", "jsonl")
     _, report = check_json(log)

@@ -16,29 +16,44 @@ from ..models import Round
 from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain
 from .owed import wallet_net
-from .results import RoundResult, SessionInfo
-from .table import GameResult, SeatResult
+from .results import Finding, RoundResult, SessionInfo
+from .table import GameIndex, GameResult, SeatResult, TableSessionResult
 
 
 def find_seats(source: Source, game: str, player: str | None, session: str | None,
                options: Options) -> list[tuple[SessionInfo, GameResult, SeatResult]]:
     """Every seat of game ``game`` (every record of it), or only ``player``'s."""
+    return _find_seats(source, game, player, session, options)[0]
+
+
+def _find_seats(source: Source, game: str, player: str | None, session: str | None,
+                options: Options) -> tuple[list[tuple[SessionInfo, GameResult, SeatResult]], list[Finding]]:
+    """The seats, and the findings that compare two records of the game (``G001`` other
+    cards, ``G002`` a player seated in both): ``check`` makes them in the parent, from
+    every game it sees (:class:`GameIndex`), so no record's own findings carry them."""
     found: list[tuple[SessionInfo, GameResult, SeatResult]] = []
     current: SessionInfo | None = None
     seen_game = False
+    index = GameIndex()
+    across: list[Finding] = []
     for event in audit_source(source, options):
         if isinstance(event, SessionInfo):
             current = event
-        elif isinstance(event, GameResult) and event.game == game and session in (None, event.session):
-            seen_game = True
-            assert current is not None
-            found += [(current, event, s) for s in event.seats if player in (None, s.player_id)]
+        elif isinstance(event, GameResult):
+            index.see(event.fingerprint)
+            if event.game == game and session in (None, event.session):
+                seen_game = True
+                assert current is not None
+                found += [(current, event, s) for s in event.seats if player in (None, s.player_id)]
+        elif isinstance(event, TableSessionResult):
+            across += [f for f in index.pending if f.game == game and session in (None, f.session)]
+            index.settle(event)
     where = f" in session {session}" if session else ""
     if not seen_game:
         raise ExplainError(f"{source.name}: no game {game}{where}")
     if not found:
         raise ExplainError(f"{source.name}: game {game} has no seat of player {player}{where}")
-    return found
+    return found, across
 
 
 def as_round(game: GameResult, seat: SeatResult) -> RoundResult:
@@ -64,7 +79,13 @@ def explain_game(source: Source, game: str, player: str | None, session: str | N
                  options: Options) -> list[Explanation]:
     """One explanation a seat (a cancelled game cannot be explained seat by seat)."""
     out = []
-    for info, result, seat in find_seats(source, game, player, session, options):
+    seats, across = _find_seats(source, game, player, session, options)
+    for info, result, seat in seats:
         explained = explain(as_round(result, seat), info, paid=wallet_net(seat))
-        out.append(replace(explained, game=result.game, player_id=seat.player_id))
+        # A finding comparing two records joins every seat it concerns, as its message
+        # (its values are the two records' cards, not a record against the rules).
+        notes = tuple(replace(f, message=f"{f.message}, at line {f.line}", expected=None, recorded=None) for f in across
+                      if f.session == info.id and f.player in (None, seat.player_id))
+        out.append(replace(explained, game=result.game, player_id=seat.player_id,
+                           findings=explained.findings + notes))
     return out
