@@ -364,7 +364,8 @@ def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Pa
     log = _simulate(tmp_path, "s.jsonl", "--seats", "30", "--rounds", "40", "--seed", "5", "--format", "jsonl")
     _, report = check_json(log)
     seats = sum(len(g["seats"]) for g in report["sessions"][0]["games"] if g["status"] == "settled")
-    games = sum(1 for g in report["sessions"][0]["games"] if g["status"] == "settled")
+    games = len({g["game"] for g in report["sessions"][0]["games"] if g["status"] == "settled"})  # a deal once
+    assert games == report["summary"]["games"]["counted"] < len(report["sessions"][0]["games"])  # 2 written twice
     assert report["sessions"][0]["table"] == "T1" and report["sessions"][0]["currency"] == "EUR"
     _, out = run("stats", "--no-decisions", "--format", "json", log)
     stats = json.loads(out)
@@ -375,6 +376,19 @@ def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Pa
     assert {g["dealer"] for g in stats["returns_by_dealer"]} == {"d-1", "d-2", "d-3"}
     _, text = run("stats", "--no-decisions", log)
     assert f"Live tables: {games} games" in text and "By dealer" in text
+
+
+def test_stats_test_a_deal_recorded_twice_once() -> None:
+    """samples/table.jsonl records the games of samples/table.yaml again (check: G002 a
+    seat): stats counted each deal twice in the fairness tests and said '6 games'."""
+    from .conftest import SAMPLES
+
+    runs = [json.loads(run("stats", "--no-decisions", "--format", "json", *files)[1])
+            for files in ([str(SAMPLES / "table.yaml")], [str(SAMPLES / "table.yaml"), str(SAMPLES / "table.jsonl")])]
+    once, twice = runs
+    assert once["games"] == twice["games"] == 3  # the cancelled game deals nothing
+    assert [p["n"] for p in twice["fairness"]["positions"]] == [p["n"] for p in once["fairness"]["positions"]]
+    assert twice["rounds"] == 2 * once["rounds"]  # every seat of both records still counts for the returns
 
 
 def test_html_report_has_the_players_of_a_table(tmp_path: Path) -> None:

@@ -54,6 +54,9 @@ class Observed:
 class Observations:
     rounds: list[Observed] = field(default_factory=list)
     sessions: dict[str, SessionInfo] = field(default_factory=dict)
+    #: Format 2: the games whose deal is counted, as ``GameIndex`` keys them (table, game
+    #: id): a second record of a game (two lines, two files) is the same deal.
+    dealt: set[tuple[str | None, str | None]] = field(default_factory=set)
 
     def add(self, event: object, session: SessionInfo | None) -> None:
         if isinstance(event, SessionInfo):
@@ -71,7 +74,8 @@ class Observations:
         info = self.sessions.get(game.session)
         table = info.table if isinstance(info, TableSessionInfo) else None
         dealer_id = game.record.dealer_id if game.record is not None else None
-        first = True
+        key = (table, game.game)
+        first = key not in self.dealt or game.game is None
         for seat in game.seats:
             if seat.ruling is None or seat.ruling.outcome == "void":
                 continue
@@ -79,6 +83,7 @@ class Observations:
             self.rounds[-1].player, self.rounds[-1].table = seat.player_id, table or game.session
             self.rounds[-1].dealer_id, self.rounds[-1].repeat = dealer_id, not first
             first = False
+            self.dealt.add(key)
 
     def _ruled(self, r: Ruling, session: str, number: int | None, file: str, line: int) -> None:
         c = r.cards
