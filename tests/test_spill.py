@@ -4,7 +4,9 @@ pipe; nothing is left behind; a text that cannot be spilled travels back as it i
 
 from __future__ import annotations
 
+import errno
 import io
+import json
 import os
 import subprocess
 import sys
@@ -243,3 +245,70 @@ def test_a_file_that_takes_nothing_is_broken(spill_fd: int, monkeypatch: pytest.
     spill = SpillFile(spill_fd)
     texts = ["q" * SPILL_MIN_CHARS, "r"]
     assert spill.put_joined(texts, ",") == ",".join(texts) and spill.put("s" * SPILL_MIN_CHARS) == "s" * SPILL_MIN_CHARS
+
+
+def test_a_run_longer_than_one_pwritev_is_written_whole(spill_fd: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of thousands of small games is more buffers than one ``pwritev`` takes (the
+    system's IOV_MAX, 1024 on Linux: more is EINVAL): written batch after batch, each
+    batch possibly short, the join reads back whole."""
+    pwritev = os.pwritev
+    sizes: list[int] = []
+
+    def half(fd: int, buffers: list[bytes | memoryview], at: int) -> int:
+        assert len(buffers) <= 1024
+        sizes.append(len(buffers))
+        data = b"".join(buffers)
+        return pwritev(fd, [data[:max(1, len(data) // 2)]], at)
+
+    monkeypatch.setattr(os, "pwritev", half)
+    texts = [f"{i}:" + "g" * (i % 7) for i in range(3000)]
+    texts[0] += "h" * SPILL_MIN_CHARS
+    spilled = SpillFile(spill_fd).put_joined(texts, ",\n")
+    assert isinstance(spilled, Spilled) and spilled.read() == ",\n".join(texts)
+    assert max(sizes) == 1024 and len(sizes) > 5
+
+
+def test_a_disk_that_fills_up_midway_breaks_the_file(spill_fd: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ENOSPC after part of a run is written: the run travels back as its text, what was
+    spilled before still reads, and nothing more is spilled (the pipe still works)."""
+    spill = SpillFile(spill_fd)
+    before = spill.put("k" * SPILL_MIN_CHARS)
+    pwritev = os.pwritev
+    calls: list[int] = []
+
+    def full(fd: int, buffers: list[bytes], at: int) -> int:
+        calls.append(at)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return pwritev(fd, [buffers[0]], at)
+
+    monkeypatch.setattr(os, "pwritev", full)
+    texts = ["m" * SPILL_MIN_CHARS, "n" * 100]
+    assert spill.put_joined(texts, ",\n") == ",\n".join(texts) and len(calls) == 2
+    assert isinstance(before, Spilled) and before.read() == "k" * SPILL_MIN_CHARS
+    assert spill.put_joined(texts, ";") == ";".join(texts) and len(calls) == 2
+
+
+def test_a_game_repeated_across_chunks_names_players_whole(table: Path, tmp_path: Path) -> None:
+    """Player ids holding NUL (JSON ``\\u0000``, the separator GameFingerprint.__reduce__
+    joins ids with) in a game recorded again in a session a --jobs worker audits apart:
+    the parent's game index finds each player seated twice, by its whole id, as in one
+    process."""
+    data = table.read_bytes()
+    head_end = data.index(b"\n") + 1
+    game_end = data.index(b"\n", head_end) + 1
+    seated = [s["player_id"] for s in json.loads(data[head_end:game_end])["seats"]]
+    first = data[:game_end]
+    for old, new in zip(seated, ["a\\u0000b", "\\u0000", "c\\u0000"], strict=False):
+        first = first.replace(f'"{old}"'.encode(), f'"{new}"'.encode())
+    again = first.replace(b'"sim-table-vivo-19-1"', b'"again"', 1)
+    log = tmp_path / "again.jsonl"
+    log.write_bytes(first + data[game_end:] + again)
+    runs = [subprocess.run([sys.executable, "-m", "referee", "check", "--format", "jsonl", "--jobs", str(jobs),
+                            "--no-progress", str(log)], capture_output=True, timeout=300, check=False)
+            for jobs in (1, 2)]
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout,
+                                                                        runs[0].stderr)]
+    findings = [json.loads(line) for line in runs[0].stdout.splitlines()]
+    twice = [f["player"] for f in findings if f.get("code") == "G002"]
+    assert len(twice) == 100 and {"a\x00b", "\x00", "c\x00"} <= set(twice)

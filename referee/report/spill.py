@@ -145,7 +145,8 @@ class SpillFile:
         return spilled
 
 
-#: Buffers a single ``pwritev`` takes at most (the system's IOV_MAX is at least 1024).
+#: Buffers a single ``pwritev`` takes at most (IOV_MAX: 1024 on Linux, where a call with more fails with
+#: EINVAL; POSIX promises only 16, and a system with fewer would find the file broken, the text sent back).
 _IOV = 1024
 
 
