@@ -174,6 +174,16 @@ def test_a_json_lines_record_key_one_edit_away_is_named(write: Write) -> None:
         "unknown key 'Round': did you mean 'round'?"]
 
 
+def test_a_value_of_the_wrong_kind_says_what_is_expected_in_words(write: Write) -> None:
+    """Hand histories said pydantic's 'Input should be a valid decimal', where a
+    profile's problems say 'expected a number' (and never 'Input should')."""
+    bad = WORKED.replace("ante: 1", "ante: one").replace("decision: call", "decision: call\n    recorded: {void: yess}")
+    _, report = check_json(write("s.yaml", HEAD + bad))
+    messages = [f["message"] for f in report["sessions"][0]["findings"] if f["code"] == "H001"]
+    assert messages == ["round 1: ante: expected a number, got 'one'",
+                        "round 1: recorded.void: expected true or false, got 'yess'"]
+
+
 def test_one_bad_round_does_not_stop_the_others(write: Write) -> None:
     two = WORKED.replace("ante: 1", "ante: abc") + WORKED.replace("round: 1", "round: 2")
     _, report = check_json(write("s.yaml", HEAD.replace("rounds_agreed: 1", "rounds_agreed: 1") + two))

@@ -506,7 +506,15 @@ def _explain(error: Any) -> str:
         choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
         if choices:
             return f"{got}{suggest(value.strip().lower().replace(' ', '_').replace('-', '_'), choices)}"
+    if kind in _EXPECTED:  # in the words a profile's problems use, not pydantic's ("Input should be ...")
+        return f"{_EXPECTED[kind]}, {got}"
     return f"{error['msg']}; {got}"
+
+
+_EXPECTED = {"decimal_parsing": "expected a number", "decimal_type": "expected a number",
+             "int_parsing": "expected a whole number", "int_type": "expected a whole number",
+             "int_from_float": "expected a whole number", "bool_parsing": "expected true or false",
+             "bool_type": "expected true or false"}
 
 
 def _short(value: Any) -> Any:
