@@ -79,3 +79,16 @@ def test_a_file_name_cannot_forge_a_finding_line(tmp_path: Path) -> None:
     findings = [line for line in lines if line.startswith(printable(str(path)) + ":")]
     assert len(findings) == _findings_in_disputed() and all("\\n::error" in line for line in findings)
     assert any(line.startswith("input ") and "\\n::error" in line for line in lines)
+
+
+def test_a_player_id_with_control_characters_reaches_no_ci_log_raw(tmp_path: Path) -> None:
+    """A player id holding ESC and NUL (JSON ``\\u001b``, ``\\u0000``), named by a finding
+    (G002: the table recorded twice): the GitHub format writes it as the text format
+    does (``\\x1b``), not as a terminal escape sequence and a NUL in the CI log."""
+    text = (SAMPLES / "table.jsonl").read_text(encoding="utf-8").replace('"p-1001"', '"p\\u001b[2J\\u0000"')
+    path = tmp_path / "twice.jsonl"
+    path.write_text(text + text, encoding="utf-8")
+    outs = {fmt: run("check", "--format", fmt, "--color", "never", str(path)) for fmt in ("github", "text")}
+    for code, out in outs.values():
+        assert code == 1 and "player p\\x1b[2J\\x00: seated again" in out
+        assert not [c for c in out if c != "\n" and not c.isprintable()]

@@ -4,7 +4,8 @@ GitHub shows only the first annotations of a step, so findings are gathered and
 printed most severe first (then by file and line); then the integrity lines (inputs'
 SHA-256, profiles, version) and last the one-line summary of every finding. Escaping
 follows the Actions toolkit: ``%``, CR and LF in the message, and also ``:`` and ``,``
-in properties, e.g.
+in properties (any other control character is written as the text format writes it,
+``\\x1b``), e.g.
 ``::error file=samples/disputed.yaml,line=22,title=P002 call-result::round 1: Call result recorded +1, ...``
 """
 
@@ -12,13 +13,16 @@ from __future__ import annotations
 
 from ..audit.codes import CODES, SEVERITY_ORDER
 from ..audit.results import Finding, InputInfo, SessionResult, Summary
-from .base import Reporter, integrity_lines, summary_line
+from .base import Reporter, integrity_lines, printable, summary_line
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The toolkit's escapes (``%``, CR, LF), then every other control character as the
+    text format writes it (:func:`~referee.report.base.printable`, ``\\x1b``): an id or a
+    file name from an input must not put an escape sequence or a NUL into the CI log."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:
