@@ -148,6 +148,16 @@ def test_session_option_picks_one() -> None:
     assert code in (0, 1) and "session sim-vivo-6-2" in out
 
 
+def test_a_session_misspelt_by_one_edit_is_named() -> None:
+    """--session with a slip said 'no round 1 in session sim-vivo-6-3x', as if the
+    session were there without the round."""
+    log = str(SAMPLES / "log.jsonl")
+    code, out = explain(log, "--round", "1", "--session", "sim-vivo-6-2x")
+    assert code == 2 and "no session sim-vivo-6-2x; did you mean 'sim-vivo-6-2'?" in out
+    code, out = explain(log, "--round", "1", "--session", "sim-vivo-6-9")  # one edit from each of them: no guess
+    assert code == 2 and "no session sim-vivo-6-9" in out and "did you mean" not in out
+
+
 def test_language_from_environment() -> None:
     assert default_language({"LANG": "fr_FR.UTF-8"}) == "fr"
     assert default_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"

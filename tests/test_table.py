@@ -378,6 +378,20 @@ def test_stats_test_each_deal_once_and_group_by_player_table_dealer(tmp_path: Pa
     assert f"Live tables: {games} games" in text and "By dealer" in text
 
 
+def test_explain_names_the_game_or_player_meant_by_one_edit(tmp_path: Path) -> None:
+    """A game id or player id with a slip said only 'no game G2' or 'has no seat of
+    player carl'."""
+    log = put(tmp_path, "t.yaml", doc([{"game": "g1", **DEAL, "seats": [seat("carol")]},
+                                       {"game": "g2", **DEAL, "seats": [seat("carol"), seat("bob")]}]))
+    for args, said in ((("--game", "G2"), "no game G2; did you mean 'g2'?"),
+                       (("--game", "g3"), "no game g3\n"),  # g1 and g2 are both one edit away: no guess
+                       (("--game", "g2", "--player", "carl"), "no seat of player carl; did you mean 'carol'?"),
+                       (("--game", "g2", "--player", "dave"), "game g2 has no seat of player dave\n"),
+                       (("--game", "g2", "--session", "t"), "no session t; did you mean 'T'?")):
+        code, out = run("explain", log, *args)
+        assert code == 2 and said in out, (args, out)
+
+
 def test_stats_test_a_deal_recorded_twice_once() -> None:
     """samples/table.jsonl records the games of samples/table.yaml again (check: G002 a
     seat): stats counted each deal twice in the fairness tests and said '6 games'."""

@@ -20,6 +20,7 @@ from ..rules.payout import Rule
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling
 from ..rules.tiebreak import Play, TieBreak, fewest_private, tie_break
+from ..spelling import did_you_mean
 from .checker import Options, audit_source
 from .owed import BottomLine, bottom_line
 from .results import Finding, RoundResult, SessionInfo, SessionResult
@@ -74,9 +75,11 @@ def find_rounds(
     unread: list[Finding] = []  # lines that name the round but could not be read as one
     current: SessionInfo | None = None
     sessions: set[str] = set()
+    every: list[str] = []  # every session of the file, for a --session misspelt
     for event in audit_source(source, options):
         if isinstance(event, SessionInfo):
             current = event
+            every.append(event.id)
         elif isinstance(event, RoundResult) and event.number == number and session in (None, event.session):
             sessions.add(event.session)
             matches.append((current, event))  # type: ignore[arg-type]
@@ -86,6 +89,8 @@ def find_rounds(
         first = unread[0]
         raise ExplainError(f"{first.file}:{first.line}: round {number} cannot be ruled: {first.code} {first.message}")
     if not matches:
+        if session is not None and session not in every:
+            raise ExplainError(f"{source.name}: no session {session}{did_you_mean(session, every)}")
         where = f" in session {session}" if session else ""
         raise ExplainError(f"{source.name}: no round {number}{where}")
     if len(sessions) > 1:

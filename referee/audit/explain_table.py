@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ..load.inputs import Source
 from ..models import Round
+from ..spelling import did_you_mean
 from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain
 from .owed import wallet_net
@@ -36,23 +37,33 @@ def _find_seats(source: Source, game: str, player: str | None, session: str | No
     seen_game = False
     index = GameIndex()
     across: list[Finding] = []
+    sessions: list[str] = []
+    games: set[str] = set()  # the games (of the session asked for), for a --game misspelt
+    players: set[str] = set()  # the game's players, for a --player misspelt
     for event in audit_source(source, options):
         if isinstance(event, SessionInfo):
             current = event
+            sessions.append(event.id)
         elif isinstance(event, GameResult):
             index.see(event.fingerprint)
+            if event.game is not None and session in (None, event.session):
+                games.add(event.game)
             if event.game == game and session in (None, event.session):
                 seen_game = True
                 assert current is not None
                 found += [(current, event, s) for s in event.seats if player in (None, s.player_id)]
+                players.update(s.player_id for s in event.seats if s.player_id is not None)
         elif isinstance(event, TableSessionResult):
             across += [f for f in index.pending if f.game == game and session in (None, f.session)]
             index.settle(event)
     where = f" in session {session}" if session else ""
+    if session is not None and session not in sessions:
+        raise ExplainError(f"{source.name}: no session {session}{did_you_mean(session, sessions)}")
     if not seen_game:
-        raise ExplainError(f"{source.name}: no game {game}{where}")
+        raise ExplainError(f"{source.name}: no game {game}{where}{did_you_mean(game, games)}")
     if not found:
-        raise ExplainError(f"{source.name}: game {game} has no seat of player {player}{where}")
+        raise ExplainError(f"{source.name}: game {game} has no seat of player {player}{where}"
+                           f"{did_you_mean(str(player), players)}")
     return found, across
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ...audit import codes
+from ...spelling import one_edit
 from ..jsonio import JsonInputError, loads_line
 from ..plain import fast_round
 from ..reading import Reading, Stream
@@ -187,25 +188,10 @@ def _not_a_record(data: object) -> str:
     ('sesion': 'session'): a looser match would offer 'session' for 'decision'."""
     message = "a JSON Lines record is an object with a 'session', 'round', 'game' or 'seat' key"
     for key in data if isinstance(data, dict) else ():
-        close = [k for k in _RECORD_KEYS if _one_edit(str(key).lower(), k)]
+        close = [k for k in _RECORD_KEYS if one_edit(str(key).lower(), k)]
         if close:
             return f"{message}; unknown key {key!r}: did you mean {close[0]!r}?"
     return message
-
-
-def _one_edit(word: str, target: str) -> bool:
-    """True when ``word`` is ``target`` or one character deleted, inserted, replaced
-    or two neighbours swapped away from it."""
-    if word == target:
-        return True
-    if abs(len(word) - len(target)) > 1:
-        return False
-    if len(word) == len(target):
-        diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and word[diff[0]] == target[diff[1]] and word[diff[1]] == target[diff[0]])
-    short, long = sorted((word, target), key=len)
-    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:
