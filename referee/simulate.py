@@ -49,6 +49,7 @@ FAULTS: dict[str, FindingCode] = {
     "skipped_round": codes.S004,
     "repeated_round": codes.S003,     # a round numbered as the one before
     "duplicated_record": codes.S003,  # the same record written twice
+    "swapped_rounds": codes.S009,     # two rounds written in each other's place: the late one is out of order
     "changed_stake": codes.S002,      # one round at twice the Ante
     "wrong_call_stake": codes.S001,   # call: 2 × Ante on a fold, or 1 × Ante on a call
     "broken_line": codes.H004,        # JSON Lines only: a round line cut short
@@ -182,7 +183,12 @@ class _Session:
         number = 0
         while counted < self.s.rounds:
             number += 1
-            fault = self._draw_fault(number)
+            fault = self._draw_fault(number, self.s.rounds - counted)
+            if fault == "swapped_rounds":
+                yield from self._swapped(number)
+                number += 1
+                counted += 2
+                continue
             record, void = self._round(number, fault)
             self.last_void = void
             self.last_fault = fault
@@ -193,10 +199,25 @@ class _Session:
                 self.s.manifest[-1].record = copy
                 yield copy
 
-    def _draw_fault(self, number: int) -> str | None:
+    def _swapped(self, number: int) -> Iterator[dict[str, Any]]:
+        """Rounds ``number`` and ``number + 1``, dealt and settled in that order (each
+        balance follows the one before in play), written the other way round."""
+        first, _ = self._round(number, None)
+        second, _ = self._round(number + 1, None)
+        self.s.manifest.append(Injected(self.id, first["round"], "swapped_rounds", FAULTS["swapped_rounds"], number,
+                                        record=first))
+        self.last_void = False
+        self.last_fault = "swapped_rounds"
+        yield second
+        yield first
+
+    def _draw_fault(self, number: int, left: int) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
             return None
         excluded = {"broken_session_line"}
+        if left < 2 or number == 1 or self.last_void or self.last_fault in ("skipped_round", "repeated_round",
+                                                                                "broken_line"):
+            excluded.add("swapped_rounds")  # two rounds it has, after a round in its place
         if self.s.format != "jsonl":
             excluded |= set(LINE_FAULTS)
         if number == 1 or self.last_void:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,8 @@ def test_stakes(write: Write) -> None:
 
 
 @pytest.mark.parametrize(("numbers", "expected"), [
-    ((1, 2, 2), ["S003"]), ((1, 3, 4), ["S004"]), ((2, 1, 3), ["S004", "S009"]), ((1, 2, 3), []),
+    ((1, 2, 2), ["S003"]), ((1, 3, 4), ["S004"]), ((2, 1, 3), ["S009"]), ((1, 3, 4, 2), ["S004", "S009"]),
+    ((1, 2, 3), []),
 ])
 def test_numbering(write: Write, numbers: tuple[int, ...], expected: list[str]) -> None:
     rounds = "".join(WORKED.replace("round: 1", f"round: {n}") for n in numbers)
@@ -225,3 +227,34 @@ def test_non_utf8_names_the_line_and_column(tmp_path: Path) -> None:
     code, report = check_json(str(path))
     problem = report["problems"][0]
     assert code == 2 and problem["line"] == 2 and "column 25" in problem["message"]
+
+
+def _swapped_log(tmp_path: Path, slip: int = 0) -> tuple[Path, list[str]]:
+    """A clean simulated log with rounds 3 and 4 written in each other's place (each
+    balance still the one after it in play); ``slip`` added to round 4's balance only."""
+    log = tmp_path / "log.jsonl"
+    status, out = run("simulate", "--rounds", "8", "--seed", "5", "--format", "jsonl", "--output", str(log))
+    assert status == 0, out
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[3].startswith('{"round":3,') and lines[4].startswith('{"round":4,')
+    record = json.loads(lines[4])
+    record["recorded"]["balance"] += slip
+    lines[3], lines[4] = json.dumps(record, separators=(",", ":")), lines[3]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return log, lines
+
+
+def test_two_swapped_rounds_are_one_finding(tmp_path: Path) -> None:
+    """Rounds 1, 2, 4, 3, 5...: one S009 on the late round 3, at its line; round 4's number
+    and both balances are right (each follows the round before it in play)."""
+    log, _ = _swapped_log(tmp_path)
+    code, report = check_json(str(log))
+    found = [(f["code"], f["round"], f["line"]) for s in report["sessions"] for f in s["findings"]]
+    assert code == 1 and found == [("S009", 3, 5)]
+
+
+def test_a_wrong_balance_in_a_swap_is_still_found(tmp_path: Path) -> None:
+    log, _ = _swapped_log(tmp_path, slip=7)
+    code, report = check_json(str(log))
+    found = [(f["code"], f["round"], f["line"]) for s in report["sessions"] for f in s["findings"]]
+    assert code == 1 and found == [("P005", 4, 4), ("S009", 3, 5)]

@@ -52,6 +52,7 @@ from .ledger import (
     number_round,
     reanchor,
     stake_check,
+    swapped,
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
@@ -125,6 +126,11 @@ class SessionAudit(SessionOpening[Session]):
         self.numbering = Numbering()
         self.held: Held[RoundResult] | None = None
         self.released: list[RoundResult] = []
+        #: The table's balance chain of a held round that may be the early one of two
+        #: swapped rounds: judged once the next number says (``_Deferred``).
+        self.deferred: _Deferred | None = None
+        #: A swap found: the early round's chain, judged after the late one's.
+        self.after: _Deferred | None = None
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
@@ -201,20 +207,42 @@ class SessionAudit(SessionOpening[Session]):
         return self.take_released()
 
     def _number(self, result: RoundResult, data: Any, n: int | None, repeated: bool, voided: bool) -> None:
-        """Number a round (after settling a held one with this number)."""
-        self._settle(None if repeated else n)
+        """Number a round (after settling a held one with this number). The late one of
+        two swapped rounds is out of order at once: not held, so no number that follows
+        can make it read as misnumbered and hide a skip after it."""
+        swap = self._settle(None if repeated else n)
         found, held = number_or_hold(self.numbering, n, repeated, voided)
+        if swap and held is not None:  # the late one of two swapped rounds: out of order, whatever follows
+            found, held = held.default, None
         if found is not None:
             _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
         if held is not None:
             self.held = Held(held, result, _Emitter(self, result, data), len(result.findings), len(self.findings))
 
-    def _settle(self, following: int | None) -> None:
-        """The held round's finding, put where number findings go among its own (first)."""
+    def _settle(self, following: int | None) -> bool:
+        """The held round's finding, put where number findings go among its own (first).
+        Its deferred balance is judged now, or, when the next round is the one it was
+        swapped with, right after that round's own (the table's chain in play order)."""
         if self.held is None:
-            return
+            return False
         held, self.held = self.held, None
-        self.released.append(release_held(held, self.numbering, following, self.findings))
+        swap = swapped(held.number, following)
+        before = len(held.result.findings), len(self.findings)
+        self.released.append(release_held(held, self.numbering, following, self.findings, swaps=True))
+        deferred, self.deferred = self.deferred, None
+        if deferred is not None and swap:
+            self.after = deferred
+        elif deferred is not None:
+            # the number finding just inserted before it moves its place by one
+            deferred.shift(len(held.result.findings) - before[0], len(self.findings) - before[1])
+            self._judge_chain(deferred)
+        return swap
+
+    def _then_swapped(self) -> None:
+        """After the late one of two swapped rounds: the early one's balance."""
+        after, self.after = self.after, None
+        if after is not None:
+            self._judge_chain(after)
 
     def _audit_round(self, record: RoundRecord) -> RoundResult:
         data = record.data
@@ -259,7 +287,8 @@ class SessionAudit(SessionOpening[Session]):
         self._number(result, data, model.round, False, ruling.outcome == "void" or table_void)
         self._check_stakes(model, profile, ruling, emit)
         compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(model, ruling))
-        self._check_balance(model, ruling, table_void, emit)
+        self._check_balance(model, ruling, table_void, emit, result)
+        self._then_swapped()
         result.balance = self.balance
         result.recorded_balance = recorded.balance if recorded else None
         result.table_void = table_void
@@ -307,6 +336,7 @@ class SessionAudit(SessionOpening[Session]):
         balance = _readable_money(recorded, "balance")
         if balance is not None:
             self.chain = reanchor(self.chain, balance, False, number)
+        self._then_swapped()
         result.balance = self.balance
         self.ledger.add(result)
         return result
@@ -320,6 +350,7 @@ class SessionAudit(SessionOpening[Session]):
             self._add(Finding(found.code, f"round {problem.round_number}: {found.message}", problem.source,
                               problem.line, problem.round_number, "round", found.expected, problem.round_number))
         self.chain = lose_track(self.chain)
+        self._then_swapped()
         self.ledger.invalid_rounds += 1
 
     def _check_stakes(self, model: Round, profile: Profile, ruling: Ruling, emit: _Emitter) -> None:
@@ -362,7 +393,8 @@ class SessionAudit(SessionOpening[Session]):
             emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}{kept}",
                  "decision", needed, best)
 
-    def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter) -> None:
+    def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter,
+                       result: RoundResult) -> None:
         recorded = model.recorded
         self.balance += ruling.net
         table_net = ruling.net
@@ -370,13 +402,24 @@ class SessionAudit(SessionOpening[Session]):
             table_net = recorded.net
         elif table_void:
             table_net = ZERO
-        self.chain = advance(self.chain, table_net, ruling.net)
-        if recorded is None or recorded.balance is None:
+        work = _Deferred(model.round, table_net, ruling.net, recorded.balance if recorded is not None else None,
+                         emit, result, len(result.findings), len(self.findings))
+        held = self.held
+        if held is not None and held.result is result and model.round == held.number.expected + 1:
+            self.deferred = work  # k+1 where k was expected: if k comes next, they were swapped
+        else:
+            self._judge_chain(work)
+
+    def _judge_chain(self, work: _Deferred) -> None:
+        """One round's nets on the table's chain, and its recorded balance judged on it."""
+        self.chain = advance(self.chain, work.table_net, work.ruled_net)
+        if work.recorded is None:
             return
-        broken = judge(self.chain, recorded.balance)
+        broken = judge(self.chain, work.recorded)
         if broken is not None:
-            emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
-        self.chain = reanchor(self.chain, recorded.balance, broken is not None, model.round)
+            work.emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
+            work.place(self.findings)
+        self.chain = reanchor(self.chain, work.recorded, broken is not None, work.number)
 
     def close(self) -> SessionResult:
         agreed = self.header.rounds_agreed if self.header and self.header.rounds_agreed else None
@@ -399,6 +442,31 @@ def _player(header: Session | None) -> str | None:
     meta = header.meta if header is not None else None
     player = meta.get("player") if meta else None
     return None if player is None else str(player)
+
+
+@dataclass(slots=True)
+class _Deferred:
+    """A round's part in the table's balance chain, to be judged later (see
+    ``SessionAudit.deferred``), and where a finding of it goes among the round's own
+    findings and the session's (where it would have gone, judged at once)."""
+
+    number: int
+    table_net: Decimal
+    ruled_net: Decimal
+    recorded: Decimal | None
+    emit: _Emitter
+    result: RoundResult
+    at_result: int
+    at_session: int
+
+    def shift(self, result: int, session: int) -> None:
+        self.at_result += result
+        self.at_session += session
+
+    def place(self, session_findings: list[Finding]) -> None:
+        """The finding just emitted (last in both lists), moved to its place."""
+        self.result.findings.insert(self.at_result, self.result.findings.pop())
+        session_findings.insert(self.at_session, session_findings.pop())
 
 
 class _Emitter:

@@ -202,7 +202,9 @@ S008: Final = _code(
 )
 S009: Final = _code(
     "S009", "round-order", "error",
-    "A round number lower than expected that was never used.",
+    "A round number lower than expected that was never used: a round written late. Two rounds written "
+    "in each other's place are one S009, on the late one.",
+    "rounds 1, 3, 2, 4: round 2 is out of order (expected 4)",
 )
 V001: Final = _code(
     "V001", "void-settled", "error",

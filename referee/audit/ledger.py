@@ -245,12 +245,25 @@ def number_or_hold(state: Numbering, n: int | None, repeated: bool,
     return None, HeldNumber(n, expected, found, was_used, voided)
 
 
-def settle_held(state: Numbering, held: HeldNumber, following: int | None) -> NumberFinding:
+def swapped(held: HeldNumber, following: int | None) -> bool:
+    """Whether the held round and the next one are two rounds written in each other's
+    place (``k+1`` where ``k`` was expected, then ``k``): one fault, whose one finding is
+    the late round's (``S009``, out of order); the early one's number is right."""
+    return (following is not None and following == held.expected and held.number == held.expected + 1
+            and not held.was_used)
+
+
+def settle_held(state: Numbering, held: HeldNumber, following: int | None,
+                swaps: bool = False) -> NumberFinding | None:
     """The held round's verdict once the next round's number is known (``None``: the
     session ended, or the next number cannot be read). When the next round continues
     the sequence from before the held one (``expected + 1``), the held round alone was
-    misnumbered: it is taken to be the expected number and the sequence goes on;
-    otherwise its default verdict (a skip, a reuse, a late round) stands."""
+    misnumbered: it is taken to be the expected number and the sequence goes on. With
+    ``swaps`` (format 1), two rounds written in each other's place give the held one no
+    finding (:func:`swapped`); otherwise its default verdict (a skip, a reuse, a late
+    round) stands."""
+    if swaps and swapped(held, following):
+        return None
     if following is None or following != held.expected + 1:
         return held.default
     used = state.used

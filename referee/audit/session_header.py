@@ -60,10 +60,12 @@ class Held(Generic[R]):
 
 
 def release_held(held: Held[R], numbering: Numbering, following: int | None,
-                 session_findings: list[Finding]) -> R:
+                 session_findings: list[Finding], swaps: bool = False) -> R:
     """Settle a held number (``ledger.settle_held``) and put its finding where number
     findings go: first among the record's own, at its place among the session's."""
-    found = settle_held(numbering, held.number, following)
+    found = settle_held(numbering, held.number, following, swaps)
+    if found is None:
+        return held.result
     held.emit(found.code, found.message, "round", found.expected, held.number.number)
     finding = held.result.findings.pop()
     held.result.findings.insert(held.at_result, finding)
