@@ -405,6 +405,14 @@ def test_stats_test_a_deal_recorded_twice_once() -> None:
     assert twice["rounds"] == 2 * once["rounds"]  # every seat of both records still counts for the returns
 
 
+def test_stats_by_player_table_and_dealer_head_their_column_and_say_when_none(tmp_path: Path) -> None:
+    """The group tables' first column was headed 'profile' (the title said it named the
+    player); a log without dealer_id printed an empty 'By dealer' table."""
+    _, out = run("stats", "--no-decisions", put(tmp_path, "t.yaml", doc([{"game": "g", **DEAL, "seats": [seat("a")]}])))
+    assert "By player\nplayer    rounds" in out and "By table\ntable    rounds" in out
+    assert "By dealer: no game names its dealer (dealer_id)." in out and "By dealer\n" not in out
+
+
 def test_html_report_has_the_players_of_a_table(tmp_path: Path) -> None:
     from .conftest import SAMPLES
 

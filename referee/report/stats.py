@@ -62,7 +62,10 @@ def render(stats: Stats) -> str:
         for name, groups in (("player", stats.returns_by_player), ("table", stats.returns_by_table),
                              ("dealer", stats.returns_by_dealer)):
             labelled = [replace(g, profile=str(getattr(g, name))) for g in groups or []]
-            lines += _returns(f"By {name} (the first column names the {name})", labelled, conf, False)
+            if not labelled:  # no game names its dealer (dealer_id): no empty table under the title
+                lines += [f"By {name}: no game names its {name} ({name}_id).", ""]
+                continue
+            lines += _returns(f"By {name}", labelled, conf, False, first=name)
     lines += _fairness(stats.fairness, conf)
     if stats.decisions is not None:
         lines += _decisions(stats.decisions)
@@ -71,7 +74,8 @@ def render(stats: Stats) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _returns(title: str, groups: list[Returns], conf: float, stake: bool) -> list[str]:
+def _returns(title: str, groups: list[Returns], conf: float, stake: bool, first: str = "profile") -> list[str]:
+    """A table of returns, a group a row; ``first`` heads the column that names the group."""
     rows: list[list[object]] = []
     flags: list[str] = []
     for g in groups:
@@ -83,7 +87,7 @@ def _returns(title: str, groups: list[Returns], conf: float, stake: bool) -> lis
                      _pct(g.expected_from_decisions, True), _pct(optimal, True) if optimal is not None
                      else "unknown", _pct(rtp)])
         flags += [f"  ! {g.profile}: {f}" for f in g.flags]
-    headers = ["profile", *(["ante"] if stake else []), "rounds", "net/Ante", f"{conf:.0%} interval",
+    headers = [first, *(["ante"] if stake else []), "rounds", "net/Ante", f"{conf:.0%} interval",
                "expected (decisions)", "optimal play", "RTP (per wagered)"]
     return [title, tabulate(rows, headers=headers, disable_numparse=True), *flags, ""]
 
