@@ -27,7 +27,7 @@ from .pipeline import audit_stream, dispatch, events
 from .policies import POLICIES
 from .profiles import DEFAULT as DEFAULT_PROFILE
 from .profiles import ProfileOrigin
-from .report.base import Reporter, summary_line
+from .report.base import Reporter, printable, summary_line
 from .report.progress import Progress
 from .rules.money import dumps
 
@@ -521,7 +521,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     observations = observe(_kept(events(sources, Options(profile=profile)), inputs))
     unreadable = [i.file for i in inputs if not i.readable]
     for name in unreadable:
-        click.echo(f"{name}: cannot be read in full; run referee check on it", err=True)
+        click.echo(f"{printable(name)}: cannot be read in full; run referee check on it", err=True)
     if not unreadable and not observations.rounds:
         click.echo("nothing to describe: no round of the inputs was ruled (none, or all void or invalid); "
                    "run referee check on them", err=True)

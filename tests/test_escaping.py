@@ -92,3 +92,31 @@ def test_a_player_id_with_control_characters_reaches_no_ci_log_raw(tmp_path: Pat
     for code, out in outs.values():
         assert code == 1 and "player p\\x1b[2J\\x00: seated again" in out
         assert not [c for c in out if c != "\n" and not c.isprintable()]
+
+
+def test_a_file_name_cannot_forge_a_line_on_standard_error(tmp_path: Path) -> None:
+    """Standard error is in the CI log too (the Actions runner reads workflow commands
+    there): a note naming a file (given twice, or found twice in a folder, or a link's
+    missing target) and a usage error naming a folder (with no log in it) write the name
+    escaped, each on its one line."""
+    import subprocess
+    import sys
+
+    path = _forged_input(tmp_path)
+    folder = tmp_path / "d\n::error file=forged.yaml::forged"
+    folder.mkdir()
+    linked = tmp_path / "linked"  # a folder with the forged file and a link to it: a duplicate
+    linked.mkdir()
+    shutil.copy(path, linked / "x\n::error file=forged.yaml::forged.yaml")  # found: it ends in .yaml
+    (linked / "a.yaml").symlink_to(linked / "x\n::error file=forged.yaml::forged.yaml")
+    dangling = tmp_path / "dangling"  # a link whose target's name is forged, and a log
+    dangling.mkdir()
+    shutil.copy(SAMPLES / "disputed.yaml", dangling / "b.yaml")
+    (dangling / "a.yaml").symlink_to(tmp_path / "gone" / FORGED)
+    for args, status in (([str(path), str(path)], 1), ([str(folder)], 2), ([str(linked)], 1), ([str(dangling)], 1)):
+        done = subprocess.run([sys.executable, "-m", "referee", "check", "--format", "github", *args],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == status
+        notes = [line for line in done.stderr.splitlines() if line.startswith(("referee:", "Error:"))]
+        assert len(notes) == 1 and "\\n::error file=forged.yaml" in notes[0]
+        assert not any(line.startswith(("::", "forged")) for line in done.stderr.splitlines())

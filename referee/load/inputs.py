@@ -82,12 +82,12 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> l
                 st = path.stat()
             except OSError as err:
                 if path.is_symlink():
-                    say(f"{name}: {_broken_link(path)}, skipped")
+                    say(f"{_shown(name)}: {_broken_link(path)}, skipped")
                     return False
-                raise SourceError(f"{name}: {err.strerror or err}") from None
+                raise SourceError(f"{_shown(name)}: {err.strerror or err}") from None
             key = (st.st_dev, st.st_ino)
         if key in seen:
-            say(f"{name}: the same file as {seen[key]}, audited once")
+            say(f"{_shown(name)}: the same file as {_shown(seen[key])}, audited once")
             return True
         seen[key] = name
         sources.append(Source(name, path))
@@ -101,16 +101,26 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> l
         path = Path(arg)
         if path.is_dir():
             if not _walk(path, add):
-                raise SourceError(f"{arg}: no *.yaml, *.yml, *.json or *.jsonl file in this directory")
+                raise SourceError(f"{_shown(arg)}: no *.yaml, *.yml, *.json or *.jsonl file in this directory")
         elif path.exists():
             add(arg, path)
         elif path.is_symlink():
-            raise SourceError(f"{arg}: {_broken_link(path)}")
+            raise SourceError(f"{_shown(arg)}: {_broken_link(path)}")
         elif glob.has_magic(arg):
             _expand_glob(arg, add)
         else:
-            raise SourceError(f"{arg}: no such file or directory")
+            raise SourceError(f"{_shown(arg)}: no such file or directory")
     return sources
+
+
+def _shown(name: str) -> str:
+    """A name as a message on standard error shows it: on its one line, escaped as the
+    reports escape it (:func:`referee.report.base.printable`). A folder's file names and
+    a link's target are nobody's word, and standard error is in a CI log too, where a
+    line break in a name would start a line of its own (a workflow command)."""
+    from ..report.base import printable
+
+    return printable(name)
 
 
 def _broken_link(path: Path) -> str:
@@ -120,13 +130,13 @@ def _broken_link(path: Path) -> str:
     except OSError as err:
         if err.errno == errno.ELOOP:
             return "a loop of symbolic links"
-    return f"a dangling link (to {os.readlink(path)})"
+    return f"a dangling link (to {_shown(os.readlink(path))})"
 
 
 def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
     matches = sorted(glob.glob(pattern, recursive=True))
     if not matches:
-        raise SourceError(f"{pattern}: no file matches this pattern")
+        raise SourceError(f"{_shown(pattern)}: no file matches this pattern")
     found = False
     for match in matches:
         path = Path(match)
@@ -137,7 +147,8 @@ def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
         elif path.is_symlink():
             add(match, path)  # reported as dangling
     if not found:
-        raise SourceError(f"{pattern}: matches no hand-history file (only folders without one, or dangling links)")
+        raise SourceError(f"{_shown(pattern)}: matches no hand-history file (only folders without one, "
+                          "or dangling links)")
 
 
 def _walk(folder: Path, add: Callable[[str, Path | None], bool]) -> bool:
