@@ -120,3 +120,21 @@ def test_a_file_name_cannot_forge_a_line_on_standard_error(tmp_path: Path) -> No
         notes = [line for line in done.stderr.splitlines() if line.startswith(("referee:", "Error:"))]
         assert len(notes) == 1 and "\\n::error file=forged.yaml" in notes[0]
         assert not any(line.startswith(("::", "forged")) for line in done.stderr.splitlines())
+
+
+def test_a_character_xml_cannot_hold_leaves_the_junit_report_well_formed(tmp_path: Path) -> None:
+    """XML 1.0 has no way to write most control characters, U+FFFE or U+FFFF, not even
+    as a character reference: a session id or a player id holding one (JSON's
+    ``\\u0001``) made the whole report unreadable to a CI's JUnit parser. They are
+    written as the text format writes them (``\\x01``, ``\\uffff``)."""
+    import xml.etree.ElementTree as ET
+
+    text = (SAMPLES / "table.jsonl").read_text(encoding="utf-8")
+    text = text.replace('"CH-7/2026-11-29/evening"', '"s\\u0001\\uffff"').replace('"p-1002"', '"p\\u0000\\ufffe"')
+    path = tmp_path / "controls.jsonl"
+    path.write_text(text, encoding="utf-8")
+    code, out = run("check", "--format", "junit", str(path))
+    assert code == 1
+    root = ET.fromstring(out)
+    assert root.find("testsuite").get("name") == "s\\x01\\uffff"  # type: ignore[union-attr]
+    assert "p\\x00\\ufffe" in out

@@ -10,6 +10,7 @@ validates against the common JUnit schema (a test checks it).
 
 from __future__ import annotations
 
+import re
 import socket
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +24,30 @@ from .base import Reporter, summary_line
 from .table import table_totals
 from .text import finding_line
 
+#: What XML 1.0 cannot hold at all, not even as a character reference (``&#1;`` is not
+#: well-formed): C0 controls but tab, line feed and carriage return, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _legal(text: str) -> str:
+    """``text`` with what XML cannot hold written as the text format writes it (``\\x01``,
+    ``\\uffff``): one such character in a session or player id made the whole report
+    unreadable to a CI's JUnit parser."""
+    return _NOT_XML.sub(_escaped, text) if _NOT_XML.search(text) else text
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _attr(text: str) -> str:
+    return quoteattr(_legal(text))
+
+
+def _text(text: str) -> str:
+    return escape(_legal(text))
+
 
 def failing(findings: list[Finding]) -> list[Finding]:
     """Findings that fail a test case: errors and warnings, not infos."""
@@ -30,7 +55,7 @@ def failing(findings: list[Finding]) -> list[Finding]:
 
 
 def _case(name: str, classname: str, body: str = "") -> str:
-    head = f"<testcase name={quoteattr(name)} classname={quoteattr(classname)} time=\"0\""
+    head = f"<testcase name={_attr(name)} classname={_attr(classname)} time=\"0\""
     return f"  {head}>{body}</testcase>\n" if body else f"  {head}/>\n"
 
 
@@ -39,7 +64,7 @@ def _failure(findings: list[Finding]) -> str:
     first = findings[0]
     message = first.message if len(findings) == 1 else f"{len(findings)} findings: {codes}"
     text = "\n".join(finding_line(f) for f in findings)
-    return f"<failure message={quoteattr(message)} type={quoteattr(codes)}>{escape(text)}</failure>"
+    return f"<failure message={_attr(message)} type={_attr(codes)}>{_text(text)}</failure>"
 
 
 def _round_name(number: int | None, line: int) -> str:
@@ -73,7 +98,7 @@ class JunitReporter(Reporter):
             return _case(name, result.session, _failure(bad)), True, False
         if result.ruling is not None and result.ruling.outcome == "void":
             reason = f"void deal: {result.ruling.void_reason}"
-            return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True
+            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True
         return _case(name, result.session), False, False
 
     def clean_payload(self, rounds: CleanRounds) -> Any:
@@ -91,7 +116,7 @@ class JunitReporter(Reporter):
             return _case(name, result.session, _failure(bad)), True, False, keys
         if result.outcome in ("void", "cancelled"):
             reason = f"void deal: {result.void_reason}" if result.outcome == "void" else "cancelled game"
-            return _case(name, result.session, f"<skipped message={quoteattr(reason)}/>"), False, True, keys
+            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, keys
         return _case(name, result.session), False, False, keys
 
     def take_game(self, payload: Any) -> None:
@@ -127,14 +152,14 @@ class JunitReporter(Reporter):
 
     def _suite(self, name: str, package: str, cases: list[str], counts: dict[str, int], out: str,
                properties: dict[str, str] | None = None) -> None:
-        attrs = (f"name={quoteattr(name)} package={quoteattr(package)} id=\"{self._suites}\" "
-                 f"timestamp=\"{self._stamp}\" hostname={quoteattr(self._host)} tests=\"{counts['tests']}\" "
+        attrs = (f"name={_attr(name)} package={_attr(package)} id=\"{self._suites}\" "
+                 f"timestamp=\"{self._stamp}\" hostname={_attr(self._host)} tests=\"{counts['tests']}\" "
                  f"failures=\"{counts['failures']}\" errors=\"0\" skipped=\"{counts['skipped']}\" time=\"0\"")
-        props = "".join(f"   <property name={quoteattr(k)} value={quoteattr(v)}/>\n"
+        props = "".join(f"   <property name={_attr(k)} value={_attr(v)}/>\n"
                         for k, v in (properties or {}).items())
         self.out.write(f" <testsuite {attrs}>\n  <properties>\n{props}  </properties>\n")
         self.out.writelines(cases)
-        self.out.write(f"  <system-out>{escape(out)}</system-out>\n  <system-err/>\n </testsuite>\n")
+        self.out.write(f"  <system-out>{_text(out)}</system-out>\n  <system-err/>\n </testsuite>\n")
         self._suites += 1
 
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
@@ -146,5 +171,5 @@ class JunitReporter(Reporter):
             properties[f"profile.{origin}"] = sha
         self._suite("referee integrity", "referee", [], {"tests": 0, "failures": 0, "skipped": 0},
                     summary_line(summary), properties)
-        self.out.write(f"<!-- {escape(summary_line(summary)).replace('--', '- -')} -->\n</testsuites>\n")
+        self.out.write(f"<!-- {_text(summary_line(summary)).replace('--', '- -')} -->\n</testsuites>\n")
 
