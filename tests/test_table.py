@@ -423,6 +423,18 @@ def test_html_report_has_the_players_of_a_table(tmp_path: Path) -> None:
     assert html.count("<td>p-100") == 3
 
 
+def test_html_findings_of_a_table_name_their_game(tmp_path: Path) -> None:
+    """A table's findings table had a 'Round' column left empty (findings name a game)."""
+    from .conftest import SAMPLES
+
+    for lang, header in (("en", "<th>Game</th><th>Line</th>"), ("fr", "<th>Partie</th><th>Ligne</th>")):
+        out = tmp_path / f"r-{lang}.html"
+        run("report", str(SAMPLES / "table.yaml"), "-o", str(out), "--lang", lang)
+        html = out.read_text(encoding="utf-8")
+        cells = re.findall(r'<tr class="finding"><td>([^<]*)</td>', html)
+        assert header in html and cells == ["8812345", "8812347", "8812347", "8812347"], (lang, cells)
+
+
 def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
     """With a wallet, what the table paid is what the wallet moved (credits and refunds
     less debits), so a short credit is owed to the player even when the record's net agrees."""

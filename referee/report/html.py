@@ -304,7 +304,7 @@ class HtmlReporter(Reporter):
                 (a for (n, _), a in s.anchors.items() if n == f.round and f.round is not None), None)
             if anchor is not None and not anchor.endswith("-ruling") and anchor not in shown:
                 anchor = None
-            findings.append({"round": f.round, "line": f.line, "code": f.code, "severity": f.severity,
+            findings.append({"round": f.round, "game": f.game, "line": f.line, "code": f.code, "severity": f.severity,
                              "severity_word": r_(m, f.severity), "message": f.message, "anchor": anchor})
         ledger = result.ledger
         line = m("Counted rounds {counted}, void {void}, invalid {invalid}; staked {staked}, returned "
