@@ -482,9 +482,11 @@ def parallel_events(tasks: Iterable[Task], options: Options, reporters: list[Rep
                     fallback: _Fallback | None = None) -> Iterator[Item]:
     """Every event of every task (see :func:`plan`), in order, audited by ``jobs`` processes.
 
-    Each worker makes the evaluator's tables on its first deal (18 ms, the two at once on
-    two cores): made here before forking, to be shared, they were 18 ms that no worker
-    could start before, the same CPU either way (bench/RESULTS.md)."""
+    Each worker makes the evaluator's tables on its first deal (18 ms each from the shipped
+    file, the two at once on two cores): made here before forking, to be shared, they were
+    18 ms that no worker could start before. At ``--jobs 2`` the CPU measured the same
+    (each worker copied the shared tables' pages on first use anyway); it grows by 18 ms a
+    further worker (bench/RESULTS.md)."""
     spills = _Spills(2 * jobs + 1)  # made before the workers are forked: they inherit them
     try:
         yield from _parallel(tasks, options, reporters, jobs, on_bytes, fallback, spills)

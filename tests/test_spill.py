@@ -245,6 +245,8 @@ def test_a_file_that_takes_nothing_is_broken(spill_fd: int, monkeypatch: pytest.
     spill = SpillFile(spill_fd)
     texts = ["q" * SPILL_MIN_CHARS, "r"]
     assert spill.put_joined(texts, ",") == ",".join(texts) and spill.put("s" * SPILL_MIN_CHARS) == "s" * SPILL_MIN_CHARS
+    alone = SpillFile(spill_fd)  # put alone, on a fresh file: the same loop, no endless retry
+    assert alone.put("t" * SPILL_MIN_CHARS) == "t" * SPILL_MIN_CHARS
 
 
 def test_a_run_longer_than_one_pwritev_is_written_whole(spill_fd: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -106,10 +106,7 @@ class SpillFile:
         except UnicodeEncodeError:
             return text
         try:
-            view, at = memoryview(data), self._offset
-            while view:
-                written = os.pwrite(self.fd, view, at)
-                view, at = view[written:], at + written
+            _write_all(self.fd, [data], self._offset)
         except OSError:
             self._broken = True  # what is already spilled stays valid; the rest travels back
             return text
@@ -159,6 +156,8 @@ def _write_all(fd: int, buffers: list[bytes], at: int) -> None:
             view = memoryview(buffer)
             while view:
                 written = os.pwrite(fd, view, at)
+                if not written:
+                    raise OSError("a spill file took no bytes")
                 view, at = view[written:], at + written
         return
     i = 0
