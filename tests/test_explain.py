@@ -374,3 +374,14 @@ def test_a_round_whose_line_cannot_be_read_says_why(tmp_path: Path, damage: str,
     assert "no round" not in out
     status, out = explain(str(log), "--round", "3")
     assert status == 2 and "no round 3" in out
+
+
+def test_a_round_number_of_a_live_table_names_its_game() -> None:
+    """A live table's games carry the table's round numbers: --round 2 on one says which
+    game is numbered 2 and how to explain it (its seats), not only 'no round 2'."""
+    table = str(SAMPLES / "table.jsonl")
+    status, out = explain(table, "--round", "2")
+    assert status == 2 and f"no round 2; game 8812345 of this live table is numbered 2: referee explain {table} " \
+        "--game 8812345" in out
+    status, out = explain(table, "--round", "9")
+    assert status == 2 and out.rstrip().endswith("no round 9")

@@ -24,6 +24,7 @@ from ..spelling import did_you_mean
 from .checker import Options, audit_source
 from .owed import BottomLine, bottom_line
 from .results import Finding, RoundResult, SessionInfo, SessionResult
+from .table import GameResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +77,14 @@ def find_rounds(
     current: SessionInfo | None = None
     sessions: set[str] = set()
     every: list[str] = []  # every session of the file, for a --session misspelt
+    games: list[str] = []  # live-table games (format 2) with this number: what --round meant
     for event in audit_source(source, options):
         if isinstance(event, SessionInfo):
             current = event
             every.append(event.id)
+        elif isinstance(event, GameResult):
+            if event.number == number and event.game is not None and session in (None, event.session):
+                games.append(event.game)
         elif isinstance(event, RoundResult) and event.number == number and session in (None, event.session):
             sessions.add(event.session)
             matches.append((current, event))  # type: ignore[arg-type]
@@ -92,13 +97,22 @@ def find_rounds(
         if session is not None and session not in every:
             raise ExplainError(f"{source.name}: no session {session}{did_you_mean(session, every)}")
         where = f" in session {session}" if session else ""
-        raise ExplainError(f"{source.name}: no round {number}{where}")
+        raise ExplainError(f"{source.name}: no round {number}{where}{_as_game(source, number, games)}")
     if len(sessions) > 1:
         raise ExplainError(
             f"{source.name}: round {number} is in several sessions ({', '.join(sorted(sessions))}); "
             "choose one with --session"
         )
     return matches
+
+
+def _as_game(source: Source, number: int, games: list[str]) -> str:
+    """A live table's game numbered ``number``: how to explain it (its seats)."""
+    if not games:
+        return ""
+    if len(games) > 1:
+        return f"; games {', '.join(games)} of this live table are numbered {number}: choose one with --game"
+    return f"; game {games[0]} of this live table is numbered {number}: referee explain {source.name} --game {games[0]}"
 
 
 def explain_rounds(source: Source, number: int, session: str | None, options: Options) -> list[Explanation]:
