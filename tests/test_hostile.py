@@ -74,7 +74,7 @@ def test_a_100_mb_line_in_json_lines(tmp_path: Path, jobs: str) -> None:
         fh.write('{"session": {"id": "t"}}\n')  # a second chunk: with --jobs 2, two workers read the file
     code, out = bounded(path, 30, 150, jobs)
     assert code == 1 and ":2: H004" in out and "longer than 16 MiB" in out
-    assert "2 rounds" not in out and "1 rounds (1 counted" in out  # the next line is still audited
+    assert "2 rounds" not in out and "1 round (1 counted" in out  # the next line is still audited
 
 
 @pytest.mark.parametrize("kind", ["json", "yaml"])

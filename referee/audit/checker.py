@@ -430,11 +430,17 @@ class SessionAudit(SessionOpening[Session]):
         # A valid deal the table voided (V002) was replayed: the table's count leaves it out.
         counted = self.ledger.counted_rounds + self.ledger.invalid_rounds - self.ledger.table_voided
         if agreed is not None and counted != agreed and self.profile is not None:
+            # "played", not "counted": the summary's "counted" are the ruled rounds alone
             unruled = f", {self.ledger.invalid_rounds} of them not ruled" if self.ledger.invalid_rounds else ""
-            self._add(Finding(codes.S005, f"{counted} counted rounds{unruled}, {agreed} agreed "
-                              f"({self.ledger.void_rounds} void rounds do not count)",
+            void = self.ledger.void_rounds
+            self._add(Finding(codes.S005, f"{_rounds(counted)} played{unruled}, {agreed} agreed "
+                              f"({_rounds(void, 'void ')} {'does' if void == 1 else 'do'} not count)",
                               self.file, self.info.line, expected=agreed, recorded=counted))
         return SessionResult(self.info, self.ledger, self.findings)
+
+
+def _rounds(n: int, kind: str = "") -> str:
+    return f"{n} {kind}round{'s' * (n != 1)}"
 
 
 def _player(header: Session | None) -> str | None:

@@ -205,7 +205,8 @@ def summary_line(summary: Summary) -> str:
                      f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} "
                      f"seat{'s' * (g['seats'] != 1)}")
     if summary.rounds or not summary.games:
-        parts.append(f"{summary.rounds} rounds ({summary.counted_rounds} counted, {summary.void_rounds} void, "
+        parts.append(f"{summary.rounds} round{'s' * (summary.rounds != 1)} ({summary.counted_rounds} counted, "
+                     f"{summary.void_rounds} void, "
                      f"{summary.invalid_rounds} invalid)")
     if summary.findings:
         sev = ", ".join(f"{n} {k}{'s' * (n != 1)}" for k, n in sorted(summary.by_severity.items()))
