@@ -139,13 +139,19 @@ def hand_history_schema() -> dict[str, Any]:
     return schema
 
 
-def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    """``; did you mean 'dealer'?`` for a typo, else the list of what is expected."""
+def closest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
+    """The one of ``choices`` a typo ``word`` most likely meant, if any is close."""
     import difflib  # here: only a problem needs it, and its import is 1 ms of every start
 
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean {close[0]!r}?"
+    return close[0] if close else None
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """``; did you mean 'dealer'?`` for a typo, else the list of what is expected."""
+    meant = closest(word, choices)
+    if meant is not None:
+        return f"; did you mean {meant!r}?"
     return f" (expected one of: {', '.join(choices)})"
 
 

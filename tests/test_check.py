@@ -258,3 +258,15 @@ def test_a_wrong_balance_in_a_swap_is_still_found(tmp_path: Path) -> None:
     code, report = check_json(str(log))
     found = [(f["code"], f["round"], f["line"]) for s in report["sessions"] for f in s["findings"]]
     assert code == 1 and found == [("P005", 4, 4), ("S009", 3, 5)]
+
+
+def test_a_misspelt_required_key_is_one_finding(write: Write) -> None:
+    """'desicion' for 'decision': one slip, one finding (the unknown key's, naming the
+    field it leaves missing), not also 'decision: required field is missing'."""
+    _, report = check_json(write("s.yaml", HEAD + WORKED.replace("decision: call", "desicion: call")))
+    found = [(f["code"], f["message"]) for f in report["sessions"][0]["findings"] if f["code"] != "S005"]
+    assert found == [("H002", "round 1: unknown field 'desicion'; did you mean 'decision'? "
+                              "(without it, 'decision' is missing)")]
+    _, report = check_json(write("t.yaml", HEAD + WORKED.replace("decision: call", "decision: call\n    desicion: x")))
+    found = [(f["code"], f["message"]) for f in report["sessions"][0]["findings"] if f["code"] != "S005"]
+    assert found == [("H002", "round 1: unknown field 'desicion'; did you mean 'decision'?")]

@@ -32,7 +32,7 @@ from ..load.records import (
     SessionRecord,
     line_at,
 )
-from ..models import MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, suggest
+from ..models import MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, closest, suggest
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
@@ -546,20 +546,47 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
     """One clear finding per pydantic error: the path, what is wrong, what was expected."""
     findings = []
     where = f"round {number}: " if number is not None else ("session: " if prefix else "")
-    for error in err.errors(include_url=False):
+    errors = err.errors(include_url=False)
+    misspelt = _misspelt(errors, known)
+    for error in errors:
         loc = tuple(error["loc"])
         path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc).replace(".[", "[")
         path = f"{prefix}.{path}" if prefix and path else (prefix or path)
         kind = error["type"]
         at = line_at(data, loc, line)
+        if kind == "missing" and loc in misspelt.values():
+            continue  # the unknown key beside it is the one finding
         if kind == "extra_forbidden":
-            fields = RECORDED_FIELDS if len(loc) > 1 and loc[0] == "recorded" else known
-            findings.append(Finding(codes.H002, f"{where}unknown field {path!r}{suggest(str(loc[-1]), fields)}",
-                                    file, at, number, path))
+            fields = _fields_at(loc, known)
+            meant = misspelt.get(loc)
+            hint = (f"; did you mean {meant[-1]!r}? (without it, {meant[-1]!r} is missing)" if meant
+                    else suggest(str(loc[-1]), fields))
+            findings.append(Finding(codes.H002, f"{where}unknown field {path!r}{hint}", file, at, number, path))
             continue
         findings.append(Finding(codes.H001, f"{where}{path or 'record'}: {_explain(error)}", file, at, number, path,
                                 recorded=_short(error.get("input"))))
     return findings
+
+
+def _fields_at(loc: tuple[Any, ...], known: tuple[str, ...]) -> tuple[str, ...]:
+    return RECORDED_FIELDS if len(loc) > 1 and loc[0] == "recorded" else known
+
+
+def _misspelt(errors: list[Any], known: tuple[str, ...]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Unknown keys that ``suggest`` reads as a required field missing beside them
+    (``desicion`` for ``decision``), each with the field: one slip of the hand, one
+    finding (the unknown key's), not also the field's absence."""
+    missing = {tuple(e["loc"]) for e in errors if e["type"] == "missing"}
+    found: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for error in errors:
+        loc = tuple(error["loc"])
+        if error["type"] != "extra_forbidden" or not isinstance(loc[-1], str):
+            continue
+        close = closest(loc[-1], _fields_at(loc, known))
+        meant = (*loc[:-1], close) if close is not None else None
+        if meant in missing and meant not in found.values():
+            found[loc] = meant
+    return found
 
 
 def _explain(error: Any) -> str:

@@ -56,7 +56,8 @@ H002: Final = _code(
     "H002", "unknown-field", "error",
     "A field the format does not define, with a did-you-mean for typos; put free data under `meta:`. An "
     "unknown field in `recorded` is left out and the round still ruled; elsewhere in a round, the round is not "
-    "ruled (it keeps its number).",
+    "ruled (it keeps its number). A misspelt required field (`desicion:`) is this one finding, which says "
+    "the field is missing, not also an H001.",
     "`dealr: [Qs, Qc]` (did you mean 'dealer'?)",
 )
 H003: Final = _code(
