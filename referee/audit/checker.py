@@ -56,7 +56,7 @@ from .ledger import (
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
-from .session_header import Held, SessionOpening, check_stake_units, release_held
+from .session_header import Held, SessionOpening, check_stake_units, place_last, release_held
 from .table import GameResult, TableAudit, misplaced, settle_formats
 
 Event = SessionInfo | RoundResult | SessionResult | Finding | InputInfo | GameResult | CleanRounds
@@ -228,7 +228,7 @@ class SessionAudit(SessionOpening[Session]):
         held, self.held = self.held, None
         swap = swapped(held.number, following)
         before = len(held.result.findings), len(self.findings)
-        self.released.append(release_held(held, self.numbering, following, self.findings, swaps=True))
+        self.released.append(release_held(held, self.numbering, following, self.findings, swap))
         deferred, self.deferred = self.deferred, None
         if deferred is not None and swap:
             self.after = deferred
@@ -287,7 +287,7 @@ class SessionAudit(SessionOpening[Session]):
         self._number(result, data, model.round, False, ruling.outcome == "void" or table_void)
         self._check_stakes(model, profile, ruling, emit)
         compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(model, ruling))
-        self._check_balance(model, ruling, table_void, emit, result)
+        self._check_balance(model, ruling, table_void, emit)
         self._then_swapped()
         result.balance = self.balance
         result.recorded_balance = recorded.balance if recorded else None
@@ -393,8 +393,7 @@ class SessionAudit(SessionOpening[Session]):
             emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(self.balance)}{kept}",
                  "decision", needed, best)
 
-    def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter,
-                       result: RoundResult) -> None:
+    def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter) -> None:
         recorded = model.recorded
         self.balance += ruling.net
         table_net = ruling.net
@@ -403,9 +402,9 @@ class SessionAudit(SessionOpening[Session]):
         elif table_void:
             table_net = ZERO
         work = _Deferred(model.round, table_net, ruling.net, recorded.balance if recorded is not None else None,
-                         emit, result, len(result.findings), len(self.findings))
+                         emit, len(emit.result.findings), len(self.findings))
         held = self.held
-        if held is not None and held.result is result and model.round == held.number.expected + 1:
+        if held is not None and held.result is emit.result and model.round == held.number.expected + 1:
             self.deferred = work  # k+1 where k was expected: if k comes next, they were swapped
         else:
             self._judge_chain(work)
@@ -418,7 +417,7 @@ class SessionAudit(SessionOpening[Session]):
         broken = judge(self.chain, work.recorded)
         if broken is not None:
             work.emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
-            work.place(self.findings)
+            place_last(work.emit.result.findings, work.at_result, self.findings, work.at_session)
         self.chain = reanchor(self.chain, work.recorded, broken is not None, work.number)
 
     def close(self) -> SessionResult:
@@ -460,19 +459,13 @@ class _Deferred:
     table_net: Decimal
     ruled_net: Decimal
     recorded: Decimal | None
-    emit: _Emitter
-    result: RoundResult
+    emit: _Emitter  # of the round (``emit.result``)
     at_result: int
     at_session: int
 
     def shift(self, result: int, session: int) -> None:
         self.at_result += result
         self.at_session += session
-
-    def place(self, session_findings: list[Finding]) -> None:
-        """The finding just emitted (last in both lists), moved to its place."""
-        self.result.findings.insert(self.at_result, self.result.findings.pop())
-        session_findings.insert(self.at_session, session_findings.pop())
 
 
 class _Emitter:

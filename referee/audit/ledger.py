@@ -253,17 +253,14 @@ def swapped(held: HeldNumber, following: int | None) -> bool:
             and not held.was_used)
 
 
-def settle_held(state: Numbering, held: HeldNumber, following: int | None,
-                swaps: bool = False) -> NumberFinding | None:
+def settle_held(state: Numbering, held: HeldNumber, following: int | None) -> NumberFinding:
     """The held round's verdict once the next round's number is known (``None``: the
     session ended, or the next number cannot be read). When the next round continues
     the sequence from before the held one (``expected + 1``), the held round alone was
-    misnumbered: it is taken to be the expected number and the sequence goes on. With
-    ``swaps`` (format 1), two rounds written in each other's place give the held one no
-    finding (:func:`swapped`); otherwise its default verdict (a skip, a reuse, a late
-    round) stands."""
-    if swaps and swapped(held, following):
-        return None
+    misnumbered: it is taken to be the expected number and the sequence goes on;
+    otherwise its default verdict (a skip, a reuse, a late round) stands. (Two rounds
+    written in each other's place, :func:`swapped`, are settled without it: the held
+    one has no finding.)"""
     if following is None or following != held.expected + 1:
         return held.default
     used = state.used

@@ -60,18 +60,25 @@ class Held(Generic[R]):
 
 
 def release_held(held: Held[R], numbering: Numbering, following: int | None,
-                 session_findings: list[Finding], swaps: bool = False) -> R:
+                 session_findings: list[Finding], swap: bool = False) -> R:
     """Settle a held number (``ledger.settle_held``) and put its finding where number
-    findings go: first among the record's own, at its place among the session's."""
-    found = settle_held(numbering, held.number, following, swaps)
-    if found is None:
+    findings go: first among the record's own, at its place among the session's. The
+    early one of two swapped rounds (``swap``, format 1: ``ledger.swapped``) has none."""
+    if swap:
         return held.result
+    found = settle_held(numbering, held.number, following)
     held.emit(found.code, found.message, "round", found.expected, held.number.number)
-    finding = held.result.findings.pop()
-    held.result.findings.insert(held.at_result, finding)
-    session_findings.pop()
-    session_findings.insert(held.at_session, finding)
+    place_last(held.result.findings, held.at_result, session_findings, held.at_session)
     return held.result
+
+
+def place_last(own: list[Finding], at_own: int, session_findings: list[Finding], at_session: int) -> None:
+    """The finding just emitted (last among a record's own findings and the session's)
+    moved to where it belongs in both: one emitted late, for a record held back."""
+    finding = own.pop()
+    own.insert(at_own, finding)
+    session_findings.pop()
+    session_findings.insert(at_session, finding)
 
 
 def check_stake_units(ante: Decimal, bonus: Decimal | None, call: Decimal | None, increment: Decimal,

@@ -99,27 +99,14 @@ class SpillFile:
     def put(self, text: str) -> str | Spilled:
         """``text`` as it travels back: spilled, or itself when it is short, does not
         encode, or the file cannot be written (a full disk: the pipe still works)."""
-        if len(text) < SPILL_MIN_CHARS or self._broken:
-            return text
-        try:
-            data = text.encode("utf-8")
-        except UnicodeEncodeError:
-            return text
-        try:
-            _write_all(self.fd, [data], self._offset)
-        except OSError:
-            self._broken = True  # what is already spilled stays valid; the rest travels back
-            return text
-        spilled = Spilled(self.fd, self._offset, len(data))
-        self._offset += len(data)
-        return spilled
+        return self.put_joined((text,), "")
 
     def put_joined(self, texts: Sequence[str], sep: str) -> str | Spilled:
-        """``sep.join(texts)`` as it travels back, as :meth:`put` would send it, but
-        encoded and written text by text: a run of 100 format-2 games is a 4 MB text,
-        and joining it, then encoding it, made two blocks that large a run, each new
-        memory page by page (three times the page faults of the whole audit, 5% of a
-        worker's time under ``--jobs``)."""
+        """``sep.join(texts)`` as it travels back (see :meth:`put`), encoded and written
+        text by text: a run of 100 format-2 games is a 4 MB text, and joining it, then
+        encoding it, made two blocks that large a run, each new memory page by page
+        (three times the page faults of the whole audit, 5% of a worker's time under
+        ``--jobs``)."""
         size = sum(map(len, texts)) + len(sep) * max(len(texts) - 1, 0)
         if size < SPILL_MIN_CHARS or self._broken:
             return sep.join(texts)
@@ -135,7 +122,7 @@ class SpillFile:
         try:
             _write_all(self.fd, buffers, self._offset)
         except OSError:
-            self._broken = True
+            self._broken = True  # what is already spilled stays valid; the rest travels back
             return sep.join(texts)
         spilled = Spilled(self.fd, self._offset, total)
         self._offset += total
