@@ -21,6 +21,8 @@ from typing import Any
 
 from .audit import codes
 from .audit.codes import FindingCode
+from .audit.ledger import advance, judge, lose_track, reanchor
+from .audit.ledger import opening as ledger_opening
 from .models import FORMAT_VERSION
 from .policies import POLICIES as POLICIES
 from .policies import Policy as Policy
@@ -55,6 +57,11 @@ FAULTS: dict[str, FindingCode] = {
     "broken_line": codes.H004,        # JSON Lines only: a round line cut short
     "broken_session_line": codes.H004,  # JSON Lines only: a session line cut short
 }
+#: Void deals the table settled as valid: the audit keeps the rules' chain from before
+#: beside the table's (docs/ledger.md), so the table may correct itself next round.
+SETTLED_VOID = ("duplicate_card", "missing_river", "non_card_token", "void_as_loss")
+#: The steps of the balance faults (``_inject``).
+BALANCE_STEPS = {"wrong_balance": Decimal(5), "balance_slip": Decimal(7)}
 #: Faults of the JSON Lines text itself, drawn only when writing JSON Lines.
 LINE_FAULTS = ("broken_line", "broken_session_line")
 #: Faults whose rounds the table voids and replays.
@@ -177,6 +184,9 @@ class _Session:
         self.last_fault: str | None = None
         self.antes = [0, 0]  # rounds at the session's Ante, at a changed one
         self.slip = Decimal(0)
+        #: The balance chain as the audit reads it, to draw no balance fault it cannot see.
+        self.chain = ledger_opening(self.balance)
+        self.last_net = Decimal(0)  # the rules' net of the round just dealt
 
     def rounds(self) -> Iterator[dict[str, Any]]:
         counted = 0
@@ -192,6 +202,7 @@ class _Session:
             record, void = self._round(number, fault)
             self.last_void = void
             self.last_fault = fault
+            self._chain(fault, record)
             counted += not void
             yield record
             if fault == "duplicated_record":
@@ -203,13 +214,40 @@ class _Session:
         """Rounds ``number`` and ``number + 1``, dealt and settled in that order (each
         balance follows the one before in play), written the other way round."""
         first, _ = self._round(number, None)
+        self._chain(None, first)
         second, _ = self._round(number + 1, None)
+        self._chain(None, second)
         self.s.manifest.append(Injected(self.id, first["round"], "swapped_rounds", FAULTS["swapped_rounds"], number,
                                         record=first))
         self.last_void = False
         self.last_fault = "swapped_rounds"
         yield second
         yield first
+
+    def _chain(self, fault: str | None, record: dict[str, Any]) -> None:
+        """The round on the balance chain as the audit reads it (``referee.audit.ledger``,
+        docs/ledger.md): which balances the audit would take as right next round."""
+        recorded = record["recorded"]
+        if fault == "broken_line":
+            self.chain = lose_track(self.chain)  # its nets cannot be read
+            return
+        table_net = Decimal(str(recorded["net"]))
+        ruled_net = Decimal(0) if fault in SETTLED_VOID else self.last_net
+        self.chain = advance(self.chain, table_net, ruled_net)
+        balance = Decimal(str(recorded["balance"]))
+        broke = judge(self.chain, balance) is not None
+        self.chain = reanchor(self.chain, balance, broke, None, keep=fault in SETTLED_VOID and table_net != 0)
+
+    def _hidden_steps(self) -> set[str]:
+        """The balance faults the audit would not see next round: a wrong balance that
+        follows from some anchor it keeps (after a void deal the table paid, the rules'
+        chain from before it reads as the table correcting itself)."""
+        anchors = self.chain.anchors
+        if not anchors or anchors[0].table is None:
+            return set()
+        table = anchors[0].balance + anchors[0].table
+        offsets = {a.balance + since - table for a in anchors for since in (a.table, a.ruled) if since is not None}
+        return {kind for kind, step in BALANCE_STEPS.items() if step in offsets}
 
     def _draw_fault(self, number: int, left: int) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
@@ -233,6 +271,7 @@ class _Session:
             excluded.add("repeated_round")
         if self.last_fault == "balance_slip":
             excluded |= {"balance_slip"}  # a second slip of the same size reads as the first carried on
+        excluded |= self._hidden_steps()
         if self.antes[0] < self.antes[1] + 1 or not self.s.profile.fixed_stakes:
             excluded.add("changed_stake")  # it would be the session's stake, not an odd one
         kinds = [k for k in FAULTS if k not in excluded]
@@ -253,6 +292,7 @@ class _Session:
         deal = Deal(ante, player, flop, "call" if call else "fold", turn if call else None,
                     river if call else None, dealer if call else None, bonus)
         ruling = settle(self.s.profile, deal)
+        self.last_net = ruling.net
         record = self._record(number, deal, ruling)
         if fault is not None:
             self._inject(fault, record, number, ruling)
@@ -283,7 +323,7 @@ class _Session:
         elif kind == "wrong_wager":
             recorded["ante"] = plain(Decimal(str(recorded["ante"])) + 1)
         elif kind in ("wrong_balance", "balance_slip"):
-            step = 5 if kind == "wrong_balance" else 7
+            step = BALANCE_STEPS[kind]
             self.balance_drift += step if kind == "wrong_balance" else 0
             recorded["balance"] = plain(Decimal(str(recorded["balance"])) + step)
         elif kind == "wrong_hand":

@@ -91,3 +91,25 @@ def test_the_manifest_says_which_codes_and_lines(tmp_path: Path) -> None:
         if fault["round"] is not None:
             assert text.startswith(f'{{"round":{fault["round"]},')
     assert json.loads(json.dumps(manifest)) == manifest
+
+
+@pytest.mark.parametrize(("paid", "hidden"), [(-5, {"wrong_balance"}), (-7, {"balance_slip"}), (-3, set()),
+                                              (0, set())])
+def test_no_balance_fault_where_a_kept_anchor_explains_it(paid: int, hidden: set[str]) -> None:
+    """After a void deal the table paid (here: recorded as a loss of ``paid``), the audit
+    keeps the rules' chain from before beside the table's (docs/ledger.md): a wrong
+    balance of the size of that payment reads as the table correcting itself, so the
+    simulator draws none there. The audit itself, fed the same nets, agrees."""
+    from random import Random
+
+    from referee.audit.ledger import advance, judge
+    from referee.simulate import BALANCE_STEPS, _Session
+
+    session = _Session(Settings(resolve_profile("vivo").profile), Random(0), "s")
+    session.last_net = Decimal(3)
+    session._chain(None, {"recorded": {"net": 3, "balance": 3}})
+    session._chain("void_as_loss", {"recorded": {"net": paid, "balance": 3 + paid}})
+    assert session._hidden_steps() == hidden
+    for kind, step in BALANCE_STEPS.items():  # a clean round (net 3), then a balance off by the step
+        seen = judge(advance(session.chain, Decimal(3), Decimal(3)), 3 + paid + 3 + step) is not None
+        assert seen == (kind not in hidden)

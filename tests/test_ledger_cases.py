@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,6 +49,11 @@ def session(*rounds: str, agreed: int | None = None, profile: str = "vivo", head
 TABLE_LINE = '{"session": {"id": "t", "profile": "vivo", "opening_balances": {}}}\n'
 GAME = ("  - game: g1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n    river: 2♠\n"
         "    dealer: [Q♠, Q♣]\n    seats:\n      - {player_id: a, ante: 1, decision: call}\n")
+
+
+TABLE_GAME = ("  - game: {g}\n    status: {status}\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n"
+              "    river: 2♠\n    dealer: [Q♠, Q♣]\n    seats:\n"
+              "      - {{player_id: a, ante: 1, decision: call, recorded: {{{rec}}}}}\n")
 
 
 def table(games: str) -> str:
@@ -181,6 +187,23 @@ ISSUE_CASES = [
     Case("void deal recorded as a loss without a balance; the next right balance is clean",
          session(worked(1, "balance: 3"), worked(2, "outcome: lose, net: -3", (("2♠", "A♥"),)),
                  worked(2, "balance: 6"), agreed=2), ("V001",)),
+    Case("void deal recorded as a loss, then the table corrects itself: V001 alone",
+         session(worked(1, "balance: 3"), VOID_AS_LOSS, worked(2, "balance: 6"), worked(3, "balance: 9"), agreed=3),
+         ("V001",)),
+    Case("void deal recorded as a loss, then a balance on neither chain: V001 and its own P005",
+         session(worked(1, "balance: 3"), VOID_AS_LOSS, worked(2, "balance: 7"), agreed=2), ("V001", "P005")),
+    Case("void deal paid as a win, then the table takes it back: V001 alone",
+         session(worked(1, "balance: 3"), worked(2, "net: 3, balance: 6", (("2♠", "A♥"),)), worked(3, "balance: 6"),
+                 agreed=2), ("V001",)),
+    Case("cancelled game paid, then the table corrects itself: G003 alone",
+         table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
+               + TABLE_GAME.format(g="g2", status="cancelled", rec="outcome: lose, net: -3, balance: 0")
+               + TABLE_GAME.format(g="g3", status="settled", rec="balance: 6")), ("G003",)),
+    Case("void game paid at a table, then the table corrects itself: V001 and the game's V003",
+         table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
+               + TABLE_GAME.format(g="g2", status="settled", rec="outcome: lose, net: -3, balance: 0").replace(
+                   "river: 2♠", "river: A♥")
+               + TABLE_GAME.format(g="g3", status="settled", rec="balance: 6")), ("V001", "V003")),
     Case("an unrulable round keeps its number (H001 alone)",
          session(worked(1), worked(2, replace=(("ante: 1", "ante: abc"),)), worked(3)), ("H001",)),
     Case("a quoted round number is H001 alone and keeps its number",
@@ -404,3 +427,15 @@ def test_a_card_in_a_yaml_block_list_is_found_on_its_own_line(write: Write) -> N
     dup = session(worked(1, "net: 3", (("flop: [A♠, 7♦, 4♣]", block.replace("7♦♦", "A♥")),)), worked(1), agreed=1)
     (finding,) = _findings(write, Case("x", dup, ()))
     assert finding["code"] == "V001" and finding["field"] == "flop[1]" and finding["line"] == 12
+
+
+def test_docs_show_a_table_correcting_itself(write: Write, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/ledger.md's example of a void deal recorded as a loss, then corrected, is this
+    case's real output (the whole of it: one finding)."""
+    case = _case("void deal recorded as a loss, then the table corrects itself")
+    path = write("corrected.yaml", case.text)
+    monkeypatch.chdir(Path(path).parent)
+    code, out = run("check", "--quiet", "corrected.yaml")
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == 2 and "1 finding" in lines[1]
+    assert lines[0] in (ROOT / "docs" / "ledger.md").read_text(encoding="utf-8")

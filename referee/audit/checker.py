@@ -402,7 +402,8 @@ class SessionAudit(SessionOpening[Session]):
         elif table_void:
             table_net = ZERO
         work = _Deferred(model.round, table_net, ruling.net, recorded.balance if recorded is not None else None,
-                         emit, len(emit.result.findings), len(self.findings))
+                         emit, len(emit.result.findings), len(self.findings),
+                         settled_void=ruling.outcome == "void" and table_net != ruling.net)
         held = self.held
         if held is not None and held.result is emit.result and model.round == held.number.expected + 1:
             self.deferred = work  # k+1 where k was expected: if k comes next, they were swapped
@@ -418,7 +419,7 @@ class SessionAudit(SessionOpening[Session]):
         if broken is not None:
             work.emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
             place_last(work.emit.result.findings, work.at_result, self.findings, work.at_session)
-        self.chain = reanchor(self.chain, work.recorded, broken is not None, work.number)
+        self.chain = reanchor(self.chain, work.recorded, broken is not None, work.number, keep=work.settled_void)
 
     def close(self) -> SessionResult:
         agreed = self.header.rounds_agreed if self.header and self.header.rounds_agreed else None
@@ -462,6 +463,8 @@ class _Deferred:
     emit: _Emitter  # of the round (``emit.result``)
     at_result: int
     at_session: int
+    #: A void deal the table paid (V001): the rules' chain from before stays beside it.
+    settled_void: bool = False
 
     def shift(self, result: int, session: int) -> None:
         self.at_result += result

@@ -144,13 +144,18 @@ def judge(state: BalanceState, recorded: Decimal) -> BalanceBreak | None:
 
 
 def reanchor(state: BalanceState, recorded: Decimal, broke: bool, number: int | None,
-             game: str | None = None) -> BalanceState:
+             game: str | None = None, keep: bool = False) -> BalanceState:
     """The recorded balance becomes the anchor. After a break the anchors before it
     stay beside it (at most three in all): a slip the table corrected, or a wrong
     balance it carried on, is then one finding, not two. ``game``: format 2's game
-    the balance was recorded at, which a finding about the next one names."""
+    the balance was recorded at, which a finding about the next one names.
+
+    ``keep``: the balance follows the table's chain only because the table paid a deal
+    the rules void (``V001``) or a game that was cancelled (``G003``), whose own finding
+    says so. The anchors before it stay beside it too, so that a table that corrects
+    itself on the next balance (back on the rules' chain) is not a second finding."""
     fresh = Anchor(recorded, trusted=not broke, round=number, game=game)
-    if not broke:
+    if not broke and not keep:
         return BalanceState((fresh,))
     return BalanceState((fresh, *state.anchors[:MAX_ANCHORS - 1]))
 

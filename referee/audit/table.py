@@ -934,7 +934,8 @@ class TableAudit(SessionOpening[TableSession]):
         broken = judge(player.chain, recorded.balance)
         if broken is not None:
             emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
-        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None, emit.game)
+        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None, emit.game,
+                                keep=void and table_net != net)
 
     # -- the fast path for plain seats
 
