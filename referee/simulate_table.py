@@ -34,6 +34,7 @@ TABLE_FAULTS: dict[str, tuple[FindingCode, ...]] = {
     "wallet_debit": (codes.W001,),  # a stake not debited
     "player_twice": (codes.G002,),  # a seat written twice
     "cancelled_paid": (codes.G003, codes.W003),  # a cancelled game paid (W002 too where a seat was credited)
+    "swapped_games": (codes.S009,),  # two games written in each other's place: the late one is out of order
 }
 ANTES = (Decimal(1), Decimal(2), Decimal(5))
 OWN_CARDS_MAX_SEATS = 22  # 52 cards: 5 board, 2 dealer, 2 a seat
@@ -107,6 +108,8 @@ class _Table:
                     s.bonus if s.profile.bonus is not None else Decimal(0), policies[n % len(policies)], opening)
             for n in range(pool)]
         self.transactions = 0
+        #: The game just dealt is the late one of two swapped games (``swapped_games``).
+        self.swapping = False
 
     def header(self) -> dict[str, Any]:
         return {"id": self.id, "profile": self.s.profile_reference or self.s.profile.name, "table": self.table,
@@ -114,15 +117,30 @@ class _Table:
 
     def games(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        late: list[dict[str, Any]] | None = None  # game k of two swapped, written after game k+1
         for number in range(1, self.s.games + 1):
-            out.extend(self._game(number))
+            records = self._game(number, clean=late is not None, may_swap=late is None and 1 < number < self.s.games)
+            if late is not None:
+                out.extend(records)
+                out.extend(late)
+                late = None
+            elif self.swapping:
+                self.swapping = False
+                self._note(records[0]["game"], None, "swapped_games", codes.S009)
+                late = records
+            else:
+                out.extend(records)
         return out
 
     def _tx(self) -> str:
         self.transactions += 1
         return f"{self.id}/tx-{self.transactions}"
 
-    def _game(self, number: int) -> list[dict[str, Any]]:
+    def _game(self, number: int, clean: bool = False, may_swap: bool = False) -> list[dict[str, Any]]:
+        """Game ``number``'s records. ``clean``: no fault, one record (the one written first
+        of two swapped games); ``may_swap``: a drawn ``swapped_games`` makes this game the
+        late one of two swapped (:attr:`swapping`: dealt without fault, one record), else
+        a game without fault."""
         rng, s = self.rng, self.s
         low, high = s.seats
         count = rng.randint(low, high)
@@ -133,7 +151,10 @@ class _Table:
         hands = [cards[7 + 2 * i: 9 + 2 * i] for i in range(count)] if own else [cards[7:9]] * count
         # the seed in the id: independent simulated logs (other seeds) never share a game id
         game_id = f"{self.table}-{s.seed}-{number:06d}"
-        fault = self._draw_fault()
+        fault = None if clean else self._draw_fault()
+        if fault == "swapped_games":
+            fault, self.swapping = None, may_swap
+            clean = True
         cancelled = fault == "cancelled_paid" or (fault is None and rng.random() < CANCELLED_RATE)
         game: dict[str, Any] = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",
                                 "dealer_id": f"d-{1 + number % 3}"}
@@ -147,7 +168,7 @@ class _Table:
         records = [game]
         if fault is not None:
             records = self._inject(fault, game, seats)
-        elif len(seats) > 1 and rng.random() < SPLIT_RATE:
+        elif not clean and len(seats) > 1 and rng.random() < SPLIT_RATE:
             cut = rng.randint(1, len(seats) - 1)
             second = {k: v for k, v in game.items() if k not in ("round", "seats")}
             second["seats"] = seats[cut:]

@@ -56,6 +56,23 @@ TABLE_GAME = ("  - game: {g}\n    status: {status}\n    player: [A♥, K♦]\n  
               "      - {{player_id: a, ante: 1, decision: call, recorded: {{{rec}}}}}\n")
 
 
+def table_game(n: int, *balances: int) -> str:
+    """Game ``g{n}``, numbered ``n`` in the table's sequence, the worked deal (+3 a seat),
+    a seat a balance (players a, b, ...)."""
+    seats = "".join(f"      - {{player_id: {chr(97 + i)}, ante: 1, decision: call, recorded: {{balance: {b}}}}}\n"
+                    for i, b in enumerate(balances))
+    return (f"  - game: g{n}\n    round: {n}\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n"
+            f"    river: 2♠\n    dealer: [Q♠, Q♣]\n    seats:\n{seats}")
+
+
+def second_record(n: int, *balances: int) -> str:
+    """A second record of game ``g{n}`` (no number), seating the players after the first
+    record's two (c, d, ...)."""
+    text = table_game(n, 0, 0, *balances).replace(f"    round: {n}\n", "")
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if "player_id: a," not in line and "player_id: b," not in line)
+
+
 def table(games: str) -> str:
     return "format: 2\nsession: {id: t, profile: vivo}\ngames:\n" + games
 
@@ -204,6 +221,20 @@ ISSUE_CASES = [
                + TABLE_GAME.format(g="g2", status="settled", rec="outcome: lose, net: -3, balance: 0").replace(
                    "river: 2♠", "river: A♥")
                + TABLE_GAME.format(g="g3", status="settled", rec="balance: 6")), ("V001", "V003")),
+    Case("two swapped games at a table are one S009, on the late one",
+         table(table_game(1, 3) + table_game(3, 9) + table_game(2, 6) + table_game(4, 12)), ("S009",)),
+    Case("two swapped games with two players, one balance wrong: S009 and that seat's P005",
+         table(table_game(1, 3, 3) + table_game(3, 9, 10) + table_game(2, 6, 6) + table_game(4, 12, 13)),
+         ("S009", "P005")),
+    Case("a skipped game number at a table is one S004, the balances in file order clean",
+         table(table_game(1, 3) + table_game(3, 6) + table_game(4, 9)), ("S004",)),
+    Case("two swapped games, then a skip: S009 and S004",
+         table(table_game(1, 3) + table_game(3, 9) + table_game(2, 6) + table_game(5, 12)), ("S009", "S004")),
+    Case("two swapped games, the early one written as two records: one S009",
+         table(table_game(1, 3, 3, 3, 3) + table_game(3, 9, 9) + second_record(3, 9, 9)
+               + table_game(2, 6, 6, 6, 6) + table_game(4, 12, 12, 12, 12)), ("S009",)),
+    Case("the last game of a session numbered one ahead is S004 (nothing follows)",
+         table(table_game(1, 3) + table_game(3, 6)), ("S004",)),
     Case("an unrulable round keeps its number (H001 alone)",
          session(worked(1), worked(2, replace=(("ante: 1", "ante: abc"),)), worked(3)), ("H001",)),
     Case("a quoted round number is H001 alone and keeps its number",

@@ -271,7 +271,7 @@ def test_table_faults_are_found_exactly_as_the_manifest_says(tmp_path: Path) -> 
                         "--faults-manifest", str(manifest), *extra)
         injected = json.loads(manifest.read_text())
         assert {i["kind"] for i in injected} == {"cards_differ", "wallet_credit", "wallet_debit", "player_twice",
-                                                 "cancelled_paid"}
+                                                 "cancelled_paid", "swapped_games"}
         _, report = check_json(log)
         found = Counter((s["id"], f["game"], f["player"], f["code"]) for s in report["sessions"]
                         for f in s["findings"])

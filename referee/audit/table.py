@@ -49,10 +49,11 @@ from .ledger import (
     number_or_hold,
     reanchor,
     stake_check,
+    swapped,
 )
 from .ledger import opening as ledger_opening
 from .results import Finding, Ledger, SessionInfo, SessionResult
-from .session_header import Held, SessionOpening, check_stake_units, release_held
+from .session_header import Held, SessionOpening, check_stake_units, place_last, release_held
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -418,6 +419,23 @@ def book(ledger: Ledger, seat: SeatResult) -> None:
 
 # ----------------------------------------------------------------------------- the audit
 
+@dataclass(slots=True)
+class _SeatBalance:
+    """A seat's part in its player's balance chain, judged at once or, for a game that
+    may be the early one of two swapped games, once the next game's number says; and
+    where a finding of it goes among the seat's own findings and the session's."""
+
+    player: _Player
+    table_net: Decimal
+    ruled_net: Decimal
+    recorded: Decimal | None
+    #: A void or cancelled game the table paid (V001, G003): the anchors before stay beside.
+    settled_void: bool
+    emit: _Emit
+    at_seat: int
+    at_session: int
+
+
 class _Emit:
     """Adds findings about one seat or one game, with the line of the field."""
 
@@ -497,6 +515,16 @@ class TableAudit(SessionOpening[TableSession]):
         self.numbering = Numbering()
         self.held: Held[GameResult] | None = None
         self.released: list[GameResult] = []
+        #: The open game's number, read before its seats: (number or None, the held game
+        #: was the one it swapped with, it may itself be the early one of two swapped).
+        self.numbered: tuple[int | None, bool, bool] = (None, False, False)
+        #: The seats' balances of a held game that may be the early one of two swapped
+        #: games, judged once the next game's number says (as format 1's ``_Deferred``);
+        #: ``after``, a swap found: judged after the late game's own seats.
+        self.deferred: list[_SeatBalance] | None = None
+        self.after: list[_SeatBalance] | None = None
+        #: Further records of the held game (a game written as two): released with it.
+        self.held_more: list[GameResult] = []
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
         # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
@@ -537,11 +565,13 @@ class TableAudit(SessionOpening[TableSession]):
         if self.open is not None:
             game, self.open = self.open, None
             result = self._finish(game)
-            if self.held is not None and self.held.result is not result:
+            waiting = self.held is not None and (self.held.result is result
+                                                 or any(r is result for r in self.held_more))
+            if self.held is not None and not waiting:
                 self._settle(None)
             out, self.released = self.released, []
             yield from out
-            if self.held is None or self.held.result is not result:
+            if not waiting:
                 yield result
 
     def close(self) -> Iterator[GameResult | TableSessionResult]:
@@ -632,7 +662,7 @@ class TableAudit(SessionOpening[TableSession]):
         players = [(p.id, p.balance, p.chain, p.antes, p.stake, p.funded, p.ledger) for p in self.players.values()]
         return (players, self.ledger, self.counts, self.transactions, self.seen_games, self.numbering,
                 self.findings, len(self.released),
-                self.held is not None)
+                self.held is not None, None if self.deferred is None else len(self.deferred), len(self.held_more))
 
     def _finish_game(self, game: _OpenGame) -> GameResult:
         result = game.result
@@ -641,9 +671,12 @@ class TableAudit(SessionOpening[TableSession]):
         if model is None:
             model = self._game_model(game, data, result)
         profile = self.profile
-        # The fast path (``_plain_seat``) takes the plain seats of a settled game with a shared hand.
+        if model is not None and profile is not None:
+            self._number_first(model, result)
+        # The fast path (``_plain_seat``) takes the plain seats of a settled game with a shared hand
+        # (not those of a game that may be the early one of two swapped: their balances wait).
         fast = (self.fast is not None and model is not None and profile is not None and model.status == "settled"
-                and model.player is not None)
+                and model.player is not None and not self.numbered[2])
         items, seated, rulings, taken = game.seats, set[str](), None, 0
         if fast:
             assert model is not None and profile is not None
@@ -928,14 +961,35 @@ class TableAudit(SessionOpening[TableSession]):
             table_net = recorded.net
         elif void:
             table_net = ZERO
-        player.chain = advance(player.chain, table_net, net)
-        if recorded is None or recorded.balance is None:
-            return
-        broken = judge(player.chain, recorded.balance)
+        work = _SeatBalance(player, table_net, net, recorded.balance if recorded is not None else None,
+                            void and table_net != net, emit, len(emit.findings), len(self.findings))
+        if self.numbered[2]:
+            assert self.deferred is not None
+            self.deferred.append(work)  # the game may be the early one of two swapped: judged later
+        else:
+            self._judge_balance(work)
+
+    def _judge_balance(self, work: _SeatBalance, shift: int = 0) -> bool:
+        """A seat's nets on its player's chain, and its recorded balance judged on it (a
+        P005 put where it would have gone, judged at once, ``shift`` places on for those
+        put before it); whether there was one."""
+        player = work.player
+        player.chain = advance(player.chain, work.table_net, work.ruled_net)
+        if work.recorded is None:
+            return False
+        broken = judge(player.chain, work.recorded)
         if broken is not None:
-            emit(codes.P005, broken.message(), "recorded.balance", broken.expected, recorded.balance)
-        player.chain = reanchor(player.chain, recorded.balance, broken is not None, None, emit.game,
-                                keep=void and table_net != net)
+            emit = work.emit
+            emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
+            place_last(emit.findings, work.at_seat, self.findings, work.at_session + shift)
+        player.chain = reanchor(player.chain, work.recorded, broken is not None, None, work.emit.game,
+                                keep=work.settled_void)
+        return broken is not None
+
+    def _judge_balances(self, works: list[_SeatBalance] | None) -> None:
+        shift = 0
+        for work in works or ():
+            shift += self._judge_balance(work, shift)
 
     # -- the fast path for plain seats
 
@@ -1060,29 +1114,66 @@ class TableAudit(SessionOpening[TableSession]):
             if entry.booked:
                 entry.settled.book.add(self.ledger, entry.booked)
 
-    def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
-        """The table's sequence, when recorded: a second record of a game is not a new number.
-        A number that is off is held until the next game's number is seen, as in format 1
-        (ledger.number_or_hold): one mistyped number is one finding."""
+    def _number_first(self, model: Game, result: GameResult) -> None:
+        """Before the game's seats: the held game settled by this game's number (a second
+        record of a game has none), and whether this game may be the early one of two
+        swapped games (``k+1`` where ``k`` was expected, ``ledger.swapped``), whose seats'
+        balances then wait for the next game's number."""
         assert result.game is not None
         again = result.game in self.seen_games
         self.seen_games.add(result.game)
-        if model.round is None or again:
-            self._settle(None)
+        if again and self.held is not None and self.held.result.game == result.game:
+            # a second record of the held game: it waits with it, its seats' balances with the first's
+            self.numbered = (None, False, self.deferred is not None)
+            self.held_more.append(result)
             return
-        self._settle(model.round)
-        found, held = number_or_hold(self.numbering, model.round, False, void)
-        if found is not None:
-            emit(found.code, found.message, "round", found.expected, model.round)
-        if held is not None:
-            self.held = Held(held, result, emit, len(result.findings), len(self.findings))
+        n = None if again else model.round
+        swap = self._settle(n)
+        state = self.numbering
+        assert state.used is not None
+        early = (n is not None and not swap and n == state.accept[0] + 1 and n not in state.accept
+                 and n != state.replay and n not in state.used)
+        self.numbered = (n, swap, early)
+        self.deferred = [] if early else None
 
-    def _settle(self, following: int | None) -> None:
-        """The held game's finding, put where its number finding would have gone."""
+    def _number(self, model: Game, void: bool, emit: _Emit, result: GameResult) -> None:
+        """The table's sequence, when recorded (read by :meth:`_number_first`). A number
+        that is off is held until the next game's number is seen, as in format 1
+        (ledger.number_or_hold): one mistyped number is one finding; two swapped games
+        are one ``S009``, on the late one, their balances judged in play order."""
+        n, swap, early = self.numbered
+        self.numbered = (None, False, False)
+        if n is not None:
+            found, held = number_or_hold(self.numbering, n, False, void)
+            if swap and held is not None:  # the late one of two swapped games: out of order, whatever follows
+                found, held = held.default, None
+            if found is not None:
+                emit(found.code, found.message, "round", found.expected, n)
+            if held is not None:
+                self.held = Held(held, result, emit, len(result.findings), len(self.findings))
+        if early and (self.held is None or self.held.result.game != result.game):  # not held after all: judged now
+            deferred, self.deferred = self.deferred, None
+            self._judge_balances(deferred)
+        after, self.after = self.after, None
+        self._judge_balances(after)  # after the late one of two swapped games: the early one's
+
+    def _settle(self, following: int | None) -> bool:
+        """The held game's finding, put where its number finding would have gone. Its
+        seats' deferred balances are judged now, or, when this game is the one it was
+        swapped with, right after this game's own seats (the players' chains in play order)."""
         if self.held is None:
-            return
+            return False
         held, self.held = self.held, None
-        self.released.append(release_held(held, self.numbering, following, self.findings))
+        swap = swapped(held.number, following)
+        self.released.append(release_held(held, self.numbering, following, self.findings, swap))
+        self.released.extend(self.held_more)
+        self.held_more = []
+        deferred, self.deferred = self.deferred, None
+        if swap:
+            self.after = deferred
+        else:
+            self._judge_balances(deferred)
+        return swap
 
     def _player(self, player_id: str) -> _Player:
         player = self.players.get(player_id)
