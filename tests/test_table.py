@@ -587,3 +587,20 @@ def test_a_game_fingerprint_travels_whole(players: tuple[str, ...], cards: tuple
     back = pickle.loads(pickle.dumps(fp))
     assert back == fp
     assert type(back.players) is tuple
+
+
+@pytest.mark.parametrize("games", [3, 205])
+def test_text_row_of_a_second_record_shows_its_finding(tmp_path: Path, games: int) -> None:
+    """A record of a game already seen is compared with the first once both are in (the
+    finding is the session's, found after the row was made): its row in the text table
+    shows the code, not "ok", and in a session too long to print every row it is kept."""
+    other = {**DEAL, "river": "3♠"}
+    log = [{"game": f"g{n}", **DEAL, "seats": [seat("a")]} for n in range(games)]
+    log.append({"game": "g1", **other, "seats": [seat("b")]})  # other cards: G001
+    log.append({"game": "g2", **DEAL, "seats": [seat("a")]})  # a player again: G002
+    path = put(tmp_path, "t.jsonl", jsonl(log))
+    for jobs in ("1", "2"):
+        code, out = run("check", "--jobs", jobs, path)
+        rows = [line.split() for line in out.splitlines() if line.startswith("g1 ") or line.startswith("g2 ")]
+        first = [("g1", "ok"), ("g2", "ok")] if games < 200 else []  # a long session prints the flagged rows
+        assert code == 1 and [(r[0], r[-1]) for r in rows] == [*first, ("g1", "G001"), ("g2", "G002")], out

@@ -15,6 +15,7 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from ..audit import codes
 from ..audit.lane import CleanRound, CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
@@ -174,6 +175,23 @@ def _balance_off(recorded: Decimal | None, balance: Decimal) -> str | None:
     return f"bal. off {signed(recorded - balance)}" if recorded is not None and recorded != balance else None
 
 
+def _marked(rows: list[list[Any]], findings: list[Finding]) -> list[list[Any]]:
+    """The game rows without their (game, line) key, and in the findings cell of a
+    record the codes of the session's findings about it (``G001``, ``G002``: comparing
+    it with an earlier record of its game, found after its row was made)."""
+    about: dict[tuple[str | None, int], set[str]] = {}
+    for f in findings:
+        if f.game is not None and f.code in (codes.G001, codes.G002):
+            about.setdefault((f.game, f.line), set()).add(f.code)
+    out = []
+    for *row, key in rows:
+        extra = about.get(key)
+        if extra:
+            row[-1] = " ".join(sorted(extra | set(row[-1].split()) - {"ok"}))
+        out.append(row)
+    return out
+
+
 class TextReporter(Reporter):
     """Per session: its findings, its ledger table, its totals; then the summary."""
 
@@ -186,6 +204,7 @@ class TextReporter(Reporter):
         self._flags: list[bool] = []
         self._seen = 0
         self._filtered = False
+        self._games: set[str] = set()  # every game id seen (format 2), for a second record's row
 
     def _echo(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -236,11 +255,24 @@ class TextReporter(Reporter):
             self._rows.append(row)
 
     def game_payload(self, result: GameResult) -> Any:
+        """``(row, flagged)``; the row ends with the record's (game, line), which only
+        :meth:`_table_closed` reads (see :meth:`take_game`)."""
         flagged = bool(result.findings) or any(s.findings for s in result.seats)
-        return None if self.quiet else (game_row(result), flagged)
+        return None if self.quiet else ([*game_row(result), (result.game, result.line)], flagged)
 
     def take_game(self, payload: Any) -> None:
-        self.take_round(payload)
+        """As :meth:`take_round`; a record of a game already seen is kept flagged: whether
+        it agrees with the first (``G001``, ``G002``) is found here, in this process, once
+        every record before it is in (:class:`referee.audit.table.GameIndex`), after its
+        row was made."""
+        if payload is None:
+            return
+        row, flagged = payload
+        game = row[-1][0]
+        if game is not None:
+            flagged |= game in self._games
+            self._games.add(game)
+        self.take_round((row, flagged))
 
     def session_closed(self, result: SessionResult) -> None:
         info, ledger = result.info, result.ledger
@@ -278,7 +310,8 @@ class TextReporter(Reporter):
                  f"profile {printable(info.profile or 'unknown')}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
-            self._echo(tabulate(self._rows, headers=GAME_HEADERS, tablefmt="simple", disable_numparse=True))
+            self._echo(tabulate(_marked(self._rows, result.findings), headers=GAME_HEADERS, tablefmt="simple",
+                                disable_numparse=True))
         if len(self._rows) < self._seen:
             self._echo(f"{len(self._rows)} of {self._seen} games shown: a session over {SHORT_SESSION} games "
                        f"shows the flagged ones (--all-rows prints every game).")
