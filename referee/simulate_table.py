@@ -137,10 +137,12 @@ class _Table:
         return f"{self.id}/tx-{self.transactions}"
 
     def _game(self, number: int, clean: bool = False, may_swap: bool = False) -> list[dict[str, Any]]:
-        """Game ``number``'s records. ``clean``: no fault, one record (the one written first
-        of two swapped games); ``may_swap``: a drawn ``swapped_games`` makes this game the
-        late one of two swapped (:attr:`swapping`: dealt without fault, one record), else
-        a game without fault."""
+        """Game ``number``'s records. ``clean``: no fault (the one written first of two
+        swapped games); ``may_swap``: a drawn ``swapped_games`` makes this game the late
+        one of two swapped (:attr:`swapping`: dealt without fault), else a game without
+        fault. A game without fault may be written as two records, either of two swapped
+        games too (the audit judges the early one's balances after every record of the
+        late one)."""
         rng, s = self.rng, self.s
         low, high = s.seats
         count = rng.randint(low, high)
@@ -168,7 +170,7 @@ class _Table:
         records = [game]
         if fault is not None:
             records = self._inject(fault, game, seats)
-        elif not clean and len(seats) > 1 and rng.random() < SPLIT_RATE:
+        elif len(seats) > 1 and rng.random() < SPLIT_RATE:
             cut = rng.randint(1, len(seats) - 1)
             second = {k: v for k, v in game.items() if k not in ("round", "seats")}
             second["seats"] = seats[cut:]

@@ -233,6 +233,16 @@ ISSUE_CASES = [
     Case("two swapped games, the early one written as two records: one S009",
          table(table_game(1, 3, 3, 3, 3) + table_game(3, 9, 9) + second_record(3, 9, 9)
                + table_game(2, 6, 6, 6, 6) + table_game(4, 12, 12, 12, 12)), ("S009",)),
+    Case("two swapped games, the late one written as two records: one S009 (its second record's seats "
+         "were played before the early game too)",
+         table(table_game(1, 3, 3, 3, 3) + table_game(3, 9, 9, 9, 9) + table_game(2, 6, 6) + second_record(2, 6, 6)
+               + table_game(4, 12, 12, 12, 12)), ("S009",)),
+    Case("two swapped games, each written as two records: one S009",
+         table(table_game(1, 3, 3, 3, 3) + table_game(3, 9, 9) + second_record(3, 9, 9) + table_game(2, 6, 6)
+               + second_record(2, 6, 6) + table_game(4, 12, 12, 12, 12)), ("S009",)),
+    Case("two swapped games, a wrong balance in the late one's second record: S009 and that seat's P005",
+         table(table_game(1, 3, 3, 3) + table_game(3, 9, 9, 10) + table_game(2, 6, 6) + second_record(2, 7)
+               + table_game(4, 12, 12, 13)), ("S009", "P005")),
     Case("the last game of a session numbered one ahead is S004 (nothing follows)",
          table(table_game(1, 3) + table_game(3, 6)), ("S004",)),
     Case("an unrulable round keeps its number (H001 alone)",

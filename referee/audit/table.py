@@ -520,11 +520,16 @@ class TableAudit(SessionOpening[TableSession]):
         self.numbered: tuple[int | None, bool, bool] = (None, False, False)
         #: The seats' balances of a held game that may be the early one of two swapped
         #: games, judged once the next game's number says (as format 1's ``_Deferred``);
-        #: ``after``, a swap found: judged after the late game's own seats.
+        #: ``after``, a swap found: judged after the late game's records, every one of them.
         self.deferred: list[_SeatBalance] | None = None
         self.after: list[_SeatBalance] | None = None
         #: Further records of the held game (a game written as two): released with it.
         self.held_more: list[GameResult] = []
+        #: Two swapped games, in file order (the early one's records, then the late one's),
+        #: kept until a record other than the late game's comes: a second record of the
+        #: late game was played before the early game too (``after`` waits for it).
+        self.swapped: list[GameResult] = []
+        self.late_game: str | None = None
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
         # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
@@ -565,10 +570,13 @@ class TableAudit(SessionOpening[TableSession]):
         if self.open is not None:
             game, self.open = self.open, None
             result = self._finish(game)
-            waiting = self.held is not None and (self.held.result is result
-                                                 or any(r is result for r in self.held_more))
-            if self.held is not None and not waiting:
-                self._settle(None)
+            held = self.held
+            waiting = any(r is result for r in self.swapped) or (
+                held is not None and (held.result is result or any(r is result for r in self.held_more)))
+            if not waiting:
+                self._release_swapped()  # a game that gave no number (unreadable) follows the late one
+                if self.held is not None:
+                    self._settle(None)
             out, self.released = self.released, []
             yield from out
             if not waiting:
@@ -576,6 +584,7 @@ class TableAudit(SessionOpening[TableSession]):
 
     def close(self) -> Iterator[GameResult | TableSessionResult]:
         yield from self.flush()
+        self._release_swapped()
         self._settle(None)
         out, self.released = self.released, []
         yield from out
@@ -662,7 +671,8 @@ class TableAudit(SessionOpening[TableSession]):
         players = [(p.id, p.balance, p.chain, p.antes, p.stake, p.funded, p.ledger) for p in self.players.values()]
         return (players, self.ledger, self.counts, self.transactions, self.seen_games, self.numbering,
                 self.findings, len(self.released),
-                self.held is not None, None if self.deferred is None else len(self.deferred), len(self.held_more))
+                self.held is not None, None if self.deferred is None else len(self.deferred), len(self.held_more),
+                None if self.after is None else len(self.after), len(self.swapped))
 
     def _finish_game(self, game: _OpenGame) -> GameResult:
         result = game.result
@@ -1122,6 +1132,13 @@ class TableAudit(SessionOpening[TableSession]):
         assert result.game is not None
         again = result.game in self.seen_games
         self.seen_games.add(result.game)
+        if self.late_game is not None:
+            if again and result.game == self.late_game:
+                # a second record of the late one of two swapped games: played before the early one too
+                self.numbered = (None, False, False)
+                self.swapped.append(result)
+                return
+            self._release_swapped()
         if again and self.held is not None and self.held.result.game == result.game:
             # a second record of the held game: it waits with it, its seats' balances with the first's
             self.numbered = (None, False, self.deferred is not None)
@@ -1129,6 +1146,9 @@ class TableAudit(SessionOpening[TableSession]):
             return
         n = None if again else model.round
         swap = self._settle(n)
+        if swap:
+            self.late_game = result.game
+            self.swapped.append(result)
         state = self.numbering
         assert state.used is not None
         early = (n is not None and not swap and n == state.accept[0] + 1 and n not in state.accept
@@ -1154,8 +1174,6 @@ class TableAudit(SessionOpening[TableSession]):
         if early and (self.held is None or self.held.result.game != result.game):  # not held after all: judged now
             deferred, self.deferred = self.deferred, None
             self._judge_balances(deferred)
-        after, self.after = self.after, None
-        self._judge_balances(after)  # after the late one of two swapped games: the early one's
 
     def _settle(self, following: int | None) -> bool:
         """The held game's finding, put where its number finding would have gone. Its
@@ -1165,15 +1183,25 @@ class TableAudit(SessionOpening[TableSession]):
             return False
         held, self.held = self.held, None
         swap = swapped(held.number, following)
-        self.released.append(release_held(held, self.numbering, following, self.findings, swap))
-        self.released.extend(self.held_more)
+        records = [release_held(held, self.numbering, following, self.findings, swap), *self.held_more]
         self.held_more = []
         deferred, self.deferred = self.deferred, None
         if swap:
-            self.after = deferred
+            self.swapped, self.after = records, deferred
         else:
+            self.released.extend(records)
             self._judge_balances(deferred)
         return swap
+
+    def _release_swapped(self) -> None:
+        """Two swapped games once every record of the late one is read: the early game's
+        seats' balances judged (after the late game's, in play order), both released."""
+        if self.late_game is None:
+            return
+        after, self.after, self.late_game = self.after, None, None
+        self._judge_balances(after)
+        self.released.extend(self.swapped)
+        self.swapped = []
 
     def _player(self, player_id: str) -> _Player:
         player = self.players.get(player_id)
