@@ -243,6 +243,19 @@ ISSUE_CASES = [
     Case("two swapped games, a wrong balance in the late one's second record: S009 and that seat's P005",
          table(table_game(1, 3, 3, 3) + table_game(3, 9, 9, 10) + table_game(2, 6, 6) + second_record(2, 7)
                + table_game(4, 12, 12, 13)), ("S009", "P005")),
+    Case("two swapped rounds, the early one void, its replay after the late one: one S009 (the replay is in order)",
+         session(worked(1, "balance: 3"), worked(3, "outcome: void, net: 0, balance: 6", replace=(("2♠", "A♥"),)),
+                 worked(2, "balance: 6"), worked(3, "balance: 9"), worked(4, "balance: 12"), agreed=4),
+         ("S009", "V003")),
+    Case("two swapped games, the early one void, its replay after the late one: one S009",
+         table(table_game(1, 3) + table_game(3, 6).replace("river: 2♠", "river: A♥") + table_game(2, 6)
+               + table_game(3, 9).replace("game: g3\n", "game: g3r\n") + table_game(4, 12)), ("S009", "V003")),
+    Case("two swapped rounds, the late one void and replayed before the next: one S009, the next round in order",
+         session(worked(1), worked(3), worked(2, replace=(("2♠", "A♥"),)), worked(2), worked(4), agreed=4),
+         ("S009", "V003")),
+    Case("a void round under a used number, replayed under it: S003 alone, the next round in order",
+         session(worked(1), worked(2), worked(3), worked(2, replace=(("2♠", "A♥"),)), worked(2), worked(4), agreed=5),
+         ("S003", "V003")),
     Case("the last game of a session numbered one ahead is S004 (nothing follows)",
          table(table_game(1, 3) + table_game(3, 6)), ("S004",)),
     Case("an unrulable round keeps its number (H001 alone)",
@@ -480,3 +493,15 @@ def test_docs_show_a_table_correcting_itself(write: Write, monkeypatch: pytest.M
     lines = out.splitlines()
     assert code == 1 and len(lines) == 2 and "1 finding" in lines[1]
     assert lines[0] in (ROOT / "docs" / "ledger.md").read_text(encoding="utf-8")
+
+
+def test_a_held_games_second_record_keeps_its_findings_order(write: Write) -> None:
+    """A held game that may be the early one of two swapped (3 where 2 was expected) and
+    its second record: the number finding (S004, once 5 follows) goes where it would have
+    gone, before the second record's findings, and that record's seat keeps its own order
+    (K001 from the record, then the deferred P005), as a game judged at once does."""
+    flush = "player_hand: flush, balance: 7"
+    second = second_record(3, 0).replace("player_id: c,", "player_id: b,").replace("balance: 0", flush)
+    text = table(table_game(1, 3, 3) + table_game(3, 6) + second + table_game(5, 9, 10))
+    found = [(f["code"], f["game"], f["player"]) for f in _findings(write, Case("order", text, ()))]
+    assert found == [("S004", "g3", None), ("K001", "g3", "b"), ("P005", "g3", "b"), ("S004", "g5", None)]

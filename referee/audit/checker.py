@@ -44,6 +44,7 @@ from .fast import mode as fast_mode
 from .lane import CleanRound, CleanRounds
 from .ledger import (
     BalanceState,
+    HeldNumber,
     Numbering,
     advance,
     judge,
@@ -51,6 +52,7 @@ from .ledger import (
     number_or_hold,
     number_round,
     reanchor,
+    replay_after_swap,
     stake_check,
     swapped,
 )
@@ -210,21 +212,24 @@ class SessionAudit(SessionOpening[Session]):
         """Number a round (after settling a held one with this number). The late one of
         two swapped rounds is out of order at once: not held, so no number that follows
         can make it read as misnumbered and hide a skip after it."""
-        swap = self._settle(None if repeated else n)
+        early = self._settle(None if repeated else n)
         found, held = number_or_hold(self.numbering, n, repeated, voided)
-        if swap and held is not None:  # the late one of two swapped rounds: out of order, whatever follows
+        if early is not None and held is not None:  # the late one of two swapped rounds: out of order, whatever follows
             found, held = held.default, None
+        if early is not None:
+            replay_after_swap(self.numbering, early)
         if found is not None:
             _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
         if held is not None:
             self.held = Held(held, result, _Emitter(self, result, data), len(result.findings), len(self.findings))
 
-    def _settle(self, following: int | None) -> bool:
+    def _settle(self, following: int | None) -> HeldNumber | None:
         """The held round's finding, put where number findings go among its own (first).
         Its deferred balance is judged now, or, when the next round is the one it was
-        swapped with, right after that round's own (the table's chain in play order)."""
+        swapped with, right after that round's own (the table's chain in play order).
+        When it was: the held round's number (the early one of two swapped)."""
         if self.held is None:
-            return False
+            return None
         held, self.held = self.held, None
         swap = swapped(held.number, following)
         before = len(held.result.findings), len(self.findings)
@@ -236,7 +241,7 @@ class SessionAudit(SessionOpening[Session]):
             # the number finding just inserted before it moves its place by one
             deferred.shift(len(held.result.findings) - before[0], len(self.findings) - before[1])
             self._judge_chain(deferred)
-        return swap
+        return held.number if swap else None
 
     def _then_swapped(self) -> None:
         """After the late one of two swapped rounds: the early one's balance."""
@@ -344,8 +349,10 @@ class SessionAudit(SessionOpening[Session]):
     def unreadable_round(self, problem: LoadProblem) -> None:
         """A JSON Lines round line that cannot be read but whose number can: it is
         present (numbering, count), its nets unknown."""
-        self._settle(problem.round_number)
+        early = self._settle(problem.round_number)
         found = number_round(self.numbering, problem.round_number, False, False)
+        if early is not None:
+            replay_after_swap(self.numbering, early)
         if found is not None:
             self._add(Finding(found.code, f"round {problem.round_number}: {found.message}", problem.source,
                               problem.line, problem.round_number, "round", found.expected, problem.round_number))

@@ -205,8 +205,10 @@ def number_round(state: Numbering, n: int | None, repeated: bool, voided: bool) 
     if n is None:
         n = expected
     finding: NumberFinding | None = None
-    if n in state.accept or n == state.replay:
+    if n in state.accept:
         state.accept = (n + 1,)
+    elif n == state.replay:
+        pass  # the replay of the void deal just dealt: the sequence goes on from where that deal left it
     elif n in used:
         finding = NumberFinding(codes.S003, f"round number {n} is used twice (expected {expected})", expected)
         # Either this round took the next number's place or the table numbered it wrong
@@ -256,6 +258,14 @@ def swapped(held: HeldNumber, following: int | None) -> bool:
     the late round's (``S009``, out of order); the early one's number is right."""
     return (following is not None and following == held.expected and held.number == held.expected + 1
             and not held.was_used)
+
+
+def replay_after_swap(state: Numbering, early: HeldNumber) -> None:
+    """Once the late one of two swapped rounds is numbered: the early one was played
+    after it, so when its deal was void (or recorded void) the replay that comes next
+    takes its number (§07), not the late one's."""
+    if early.voided:
+        state.replay = early.number
 
 
 def settle_held(state: Numbering, held: HeldNumber, following: int | None) -> NumberFinding:

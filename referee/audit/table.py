@@ -43,11 +43,13 @@ from .fast import mode as fast_mode
 from .ledger import (
     Anchor,
     BalanceState,
+    HeldNumber,
     Numbering,
     advance,
     judge,
     number_or_hold,
     reanchor,
+    replay_after_swap,
     stake_check,
     swapped,
 )
@@ -434,6 +436,8 @@ class _SeatBalance:
     emit: _Emit
     at_seat: int
     at_session: int
+    #: Of a further record of the held game (``held_more``): after its number finding.
+    more: bool = False
 
 
 class _Emit:
@@ -530,6 +534,8 @@ class TableAudit(SessionOpening[TableSession]):
         #: late game was played before the early game too (``after`` waits for it).
         self.swapped: list[GameResult] = []
         self.late_game: str | None = None
+        #: The number of the early one of two swapped games, while the late one is numbered.
+        self.swap_early: HeldNumber | None = None
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
         # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
@@ -975,6 +981,7 @@ class TableAudit(SessionOpening[TableSession]):
                             void and table_net != net, emit, len(emit.findings), len(self.findings))
         if self.numbered[2]:
             assert self.deferred is not None
+            work.more = self.held is not None  # the held game's number finding goes before this one
             self.deferred.append(work)  # the game may be the early one of two swapped: judged later
         else:
             self._judge_balance(work)
@@ -1145,7 +1152,8 @@ class TableAudit(SessionOpening[TableSession]):
             self.held_more.append(result)
             return
         n = None if again else model.round
-        swap = self._settle(n)
+        self.swap_early = early_number = self._settle(n)
+        swap = early_number is not None
         if swap:
             self.late_game = result.game
             self.swapped.append(result)
@@ -1167,6 +1175,8 @@ class TableAudit(SessionOpening[TableSession]):
             found, held = number_or_hold(self.numbering, n, False, void)
             if swap and held is not None:  # the late one of two swapped games: out of order, whatever follows
                 found, held = held.default, None
+            if swap and self.swap_early is not None:
+                replay_after_swap(self.numbering, self.swap_early)
             if found is not None:
                 emit(found.code, found.message, "round", found.expected, n)
             if held is not None:
@@ -1175,14 +1185,16 @@ class TableAudit(SessionOpening[TableSession]):
             deferred, self.deferred = self.deferred, None
             self._judge_balances(deferred)
 
-    def _settle(self, following: int | None) -> bool:
+    def _settle(self, following: int | None) -> HeldNumber | None:
         """The held game's finding, put where its number finding would have gone. Its
         seats' deferred balances are judged now, or, when this game is the one it was
-        swapped with, right after this game's own seats (the players' chains in play order)."""
+        swapped with, after every record of this game (the players' chains in play order):
+        then the held game's number (the early one of two swapped) is returned."""
         if self.held is None:
-            return False
+            return None
         held, self.held = self.held, None
         swap = swapped(held.number, following)
+        before = len(self.findings)
         records = [release_held(held, self.numbering, following, self.findings, swap), *self.held_more]
         self.held_more = []
         deferred, self.deferred = self.deferred, None
@@ -1190,8 +1202,11 @@ class TableAudit(SessionOpening[TableSession]):
             self.swapped, self.after = records, deferred
         else:
             self.released.extend(records)
+            for work in deferred or ():
+                if work.more:  # a further record's seat: the number finding just put before it
+                    work.at_session += len(self.findings) - before
             self._judge_balances(deferred)
-        return swap
+        return held.number if swap else None
 
     def _release_swapped(self) -> None:
         """Two swapped games once every record of the late one is read: the early game's
