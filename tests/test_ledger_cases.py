@@ -253,6 +253,13 @@ ISSUE_CASES = [
     Case("two swapped rounds, the late one void and replayed before the next: one S009, the next round in order",
          session(worked(1), worked(3), worked(2, replace=(("2♠", "A♥"),)), worked(2), worked(4), agreed=4),
          ("S009", "V003")),
+    Case("two swapped rounds, the late one void and replayed: the early one's balance follows the replay's",
+         session(worked(1, "balance: 3"), worked(3, "balance: 9"),
+                 worked(2, "outcome: void, net: 0, balance: 3", replace=(("2♠", "A♥"),)), worked(2, "balance: 6"),
+                 worked(4, "balance: 12"), agreed=4), ("S009", "V003")),
+    Case("two swapped games, the late one void and replayed: one S009, the early one's balances after the replay's",
+         table(table_game(1, 3, 3) + table_game(3, 9, 9) + table_game(2, 3, 3).replace("river: 2♠", "river: A♥")
+               + table_game(2, 6, 6).replace("game: g2\n", "game: g2r\n") + table_game(4, 12, 12)), ("S009", "V003")),
     Case("a void round under a used number, replayed under it: S003 alone, the next round in order",
          session(worked(1), worked(2), worked(3), worked(2, replace=(("2♠", "A♥"),)), worked(2), worked(4), agreed=5),
          ("S003", "V003")),
@@ -505,3 +512,24 @@ def test_a_held_games_second_record_keeps_its_findings_order(write: Write) -> No
     text = table(table_game(1, 3, 3) + table_game(3, 6) + second + table_game(5, 9, 10))
     found = [(f["code"], f["game"], f["player"]) for f in _findings(write, Case("order", text, ()))]
     assert found == [("S004", "g3", None), ("K001", "g3", "b"), ("P005", "g3", "b"), ("S004", "g5", None)]
+
+
+@pytest.mark.parametrize("fast", ["0", "1", "verify"])
+def test_a_void_late_round_of_a_swap_then_rounds_the_lane_could_take(write: Write, monkeypatch: pytest.MonkeyPatch,
+                                                                      fast: str) -> None:
+    """Rounds 1, 3, 2 (void: its replay may come next), 4, 5 in JSON Lines: round 4 closes
+    the swap (the early round's balance judged, rounds 3 and 2 released) whichever path
+    reads it; the fast lane takes no round while a void late round's replay may come."""
+    monkeypatch.setenv("REFEREE_FAST", fast)
+
+    def line(n: int, balance: int | None = None, river: str = "2s") -> str:
+        rec = f', "recorded": {{"balance": {balance}}}' if balance is not None else ""
+        return (f'{{"round": {n}, "ante": 1, "player": ["Ah", "Kd"], "flop": ["As", "7d", "4c"], "decision": "call", '
+                f'"turn": "9h", "river": "{river}", "dealer": ["Qs", "Qc"]{rec}}}\n')
+
+    text = ('{"session": {"id": "a", "rounds_agreed": 4, "opening_balance": 0}}\n' + line(1, 3) + line(3, 6)
+            + line(2, river="Ah") + line(4) + line(5, 12))
+    _, report = check_json(write("s.jsonl", text))
+    (session,) = report["sessions"]
+    assert [r["round"] for r in session["rounds"]] == [1, 3, 2, 4, 5]
+    assert [(f["round"], f["code"]) for f in session["findings"]] == [(2, "S009"), (2, "V003")]

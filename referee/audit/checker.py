@@ -133,6 +133,11 @@ class SessionAudit(SessionOpening[Session]):
         self.deferred: _Deferred | None = None
         #: A swap found: the early round's chain, judged after the late one's.
         self.after: _Deferred | None = None
+        #: The late one of two swapped rounds was void: its number while its replay may
+        #: come next (played before the early round too), and the swap's results, in file
+        #: order, kept until then (``after`` waits with them).
+        self.late_replay: int | None = None
+        self.swap_unit: list[RoundResult] = []
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
@@ -195,7 +200,7 @@ class SessionAudit(SessionOpening[Session]):
         held back until the next round's number decides its finding (ledger.settle_held)."""
         result = self._audit_round(record)
         out, self.released = self.released, []
-        if self.held is None or self.held.result is not result:
+        if (self.held is None or self.held.result is not result) and not any(r is result for r in self.swap_unit):
             out.append(result)
         return out
 
@@ -205,19 +210,32 @@ class SessionAudit(SessionOpening[Session]):
 
     def flush(self) -> list[RoundResult]:
         """At the session's end: a held round's default verdict stands."""
+        self._close_swap()
         self._settle(None)
         return self.take_released()
 
     def _number(self, result: RoundResult, data: Any, n: int | None, repeated: bool, voided: bool) -> None:
         """Number a round (after settling a held one with this number). The late one of
         two swapped rounds is out of order at once: not held, so no number that follows
-        can make it read as misnumbered and hide a skip after it."""
+        can make it read as misnumbered and hide a skip after it. When the late one is
+        void, the round after it may be its replay, played before the early one too."""
+        if self.late_replay is not None:
+            if n == self.late_replay:  # the late round's replay (or a copy): the early one's balance after it
+                if voided or repeated:
+                    self.swap_unit.append(result)  # void again (or the same record): its replay may come next
+                else:
+                    self.late_replay = None  # the swap closes once this round is audited (_then_swapped)
+            else:
+                self._close_swap()
         early = self._settle(None if repeated else n)
         found, held = number_or_hold(self.numbering, n, repeated, voided)
         if early is not None and held is not None:  # the late one of two swapped rounds: out of order, whatever follows
             found, held = held.default, None
         if early is not None:
             replay_after_swap(self.numbering, early)
+            if voided and n is not None and self.after is not None:  # its replay may come next: all wait
+                self.late_replay = n
+                self.swap_unit, self.released = [*self.released, result], []
         if found is not None:
             _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
         if held is not None:
@@ -244,10 +262,21 @@ class SessionAudit(SessionOpening[Session]):
         return held.number if swap else None
 
     def _then_swapped(self) -> None:
-        """After the late one of two swapped rounds: the early one's balance."""
+        """After the late one of two swapped rounds: the early one's balance (after the
+        late one's replay, when it was void and a replay may follow)."""
+        if self.late_replay is None:
+            self._close_swap()
+
+    def _close_swap(self) -> None:
+        """The early one of two swapped rounds: its balance judged, the swap's results
+        released (before the round being read)."""
+        self.late_replay = None
         after, self.after = self.after, None
         if after is not None:
             self._judge_chain(after)
+        if self.swap_unit:
+            self.released = [*self.swap_unit, *self.released]
+            self.swap_unit = []
 
     def _audit_round(self, record: RoundRecord) -> RoundResult:
         data = record.data
@@ -349,6 +378,8 @@ class SessionAudit(SessionOpening[Session]):
     def unreadable_round(self, problem: LoadProblem) -> None:
         """A JSON Lines round line that cannot be read but whose number can: it is
         present (numbering, count), its nets unknown."""
+        if self.late_replay is not None:
+            self._close_swap()
         early = self._settle(problem.round_number)
         found = number_round(self.numbering, problem.round_number, False, False)
         if early is not None:

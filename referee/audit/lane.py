@@ -241,7 +241,8 @@ def decide(session: Any, record: PlainRound) -> CleanRound | None:
     fast: FastRound = record.fast
     n = fast.round
     numbering = session.numbering
-    if (session.held is not None or session.table_voided_number is not None or n not in numbering.accept
+    if (session.held is not None or session.table_voided_number is not None or session.late_replay is not None
+            or n not in numbering.accept
             or n > MAX_ROUND):
         return None
     dealer, turn, river = fast.dealer, fast.turn, fast.river

@@ -534,6 +534,9 @@ class TableAudit(SessionOpening[TableSession]):
         #: late game was played before the early game too (``after`` waits for it).
         self.swapped: list[GameResult] = []
         self.late_game: str | None = None
+        #: The late game was void: its number while its replay (another game) may come next,
+        #: played before the early game too (``late_game`` then names the replay).
+        self.late_replay: int | None = None
         #: The number of the early one of two swapped games, while the late one is numbered.
         self.swap_early: HeldNumber | None = None
         self.seen_games: set[str] = set()
@@ -1145,6 +1148,12 @@ class TableAudit(SessionOpening[TableSession]):
                 self.numbered = (None, False, False)
                 self.swapped.append(result)
                 return
+            if not again and self.late_replay is not None and model.round == self.late_replay:
+                # the late game was void and this is its replay: the early game's balances after it
+                self.late_game = result.game
+                self.numbered = (model.round, False, False)
+                self.swapped.append(result)
+                return
             self._release_swapped()
         if again and self.held is not None and self.held.result.game == result.game:
             # a second record of the held game: it waits with it, its seats' balances with the first's
@@ -1177,6 +1186,8 @@ class TableAudit(SessionOpening[TableSession]):
                 found, held = held.default, None
             if swap and self.swap_early is not None:
                 replay_after_swap(self.numbering, self.swap_early)
+            if self.late_game == result.game:  # the late one of two swapped games, or its replay
+                self.late_replay = n if void else None
             if found is not None:
                 emit(found.code, found.message, "round", found.expected, n)
             if held is not None:
@@ -1213,7 +1224,7 @@ class TableAudit(SessionOpening[TableSession]):
         seats' balances judged (after the late game's, in play order), both released."""
         if self.late_game is None:
             return
-        after, self.after, self.late_game = self.after, None, None
+        after, self.after, self.late_game, self.late_replay = self.after, None, None, None
         self._judge_balances(after)
         self.released.extend(self.swapped)
         self.swapped = []
