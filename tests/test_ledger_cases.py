@@ -260,6 +260,15 @@ ISSUE_CASES = [
     Case("two swapped games, the late one void and replayed: one S009, the early one's balances after the replay's",
          table(table_game(1, 3, 3) + table_game(3, 9, 9) + table_game(2, 3, 3).replace("river: 2♠", "river: A♥")
                + table_game(2, 6, 6).replace("game: g2\n", "game: g2r\n") + table_game(4, 12, 12)), ("S009", "V003")),
+    Case("two swapped rounds, both void, each replayed after it in play order: one S009",
+         session(worked(1, "balance: 3"), worked(3, "outcome: void, net: 0, balance: 6", replace=(("2♠", "A♥"),)),
+                 worked(2, "outcome: void, net: 0, balance: 3", replace=(("2♠", "A♥"),)), worked(2, "balance: 6"),
+                 worked(3, "balance: 9"), worked(4, "balance: 12"), agreed=4), ("S009", "V003", "V003")),
+    Case("two swapped games, both void, each replayed after it in play order: one S009, each game once",
+         table(table_game(1, 3) + table_game(3, 6).replace("river: 2♠", "river: A♥")
+               + table_game(2, 3).replace("river: 2♠", "river: A♥")
+               + table_game(2, 6).replace("game: g2\n", "game: g2r\n")
+               + table_game(3, 9).replace("game: g3\n", "game: g3r\n") + table_game(4, 12)), ("S009", "V003", "V003")),
     Case("a void round under a used number, replayed under it: S003 alone, the next round in order",
          session(worked(1), worked(2), worked(3), worked(2, replace=(("2♠", "A♥"),)), worked(2), worked(4), agreed=5),
          ("S003", "V003")),

@@ -138,6 +138,8 @@ class SessionAudit(SessionOpening[Session]):
         #: order, kept until then (``after`` waits with them).
         self.late_replay: int | None = None
         self.swap_unit: list[RoundResult] = []
+        #: The early round's number meanwhile: a void one may be replayed once the swap closes.
+        self.unit_early: HeldNumber | None = None
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
         self.last_data: Any = None
@@ -232,10 +234,11 @@ class SessionAudit(SessionOpening[Session]):
         if early is not None and held is not None:  # the late one of two swapped rounds: out of order, whatever follows
             found, held = held.default, None
         if early is not None:
-            replay_after_swap(self.numbering, early)
             if voided and n is not None and self.after is not None:  # its replay may come next: all wait
-                self.late_replay = n
+                self.late_replay, self.unit_early = n, early
                 self.swap_unit, self.released = [*self.released, result], []
+            else:
+                replay_after_swap(self.numbering, early)
         if found is not None:
             _Emitter(self, result, data)(found.code, found.message, "round", found.expected, n)
         if held is not None:
@@ -274,6 +277,9 @@ class SessionAudit(SessionOpening[Session]):
         after, self.after = self.after, None
         if after is not None:
             self._judge_chain(after)
+        if self.unit_early is not None:  # the early round was played last: a void one's replay may come
+            replay_after_swap(self.numbering, self.unit_early)
+            self.unit_early = None
         if self.swap_unit:
             self.released = [*self.swap_unit, *self.released]
             self.swap_unit = []

@@ -539,6 +539,9 @@ class TableAudit(SessionOpening[TableSession]):
         self.late_replay: int | None = None
         #: The number of the early one of two swapped games, while the late one is numbered.
         self.swap_early: HeldNumber | None = None
+        #: When the late game was void: the early one's number, whose replay may come once
+        #: the late one's has (``_release_swapped``).
+        self.unit_early: HeldNumber | None = None
         self.seen_games: set[str] = set()
         self.transactions: set[str] = set()
         # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
@@ -1185,9 +1188,14 @@ class TableAudit(SessionOpening[TableSession]):
             if swap and held is not None:  # the late one of two swapped games: out of order, whatever follows
                 found, held = held.default, None
             if swap and self.swap_early is not None:
-                replay_after_swap(self.numbering, self.swap_early)
+                if void:  # the late game's replay comes first: the early one's may come after it
+                    self.unit_early = self.swap_early
+                else:
+                    replay_after_swap(self.numbering, self.swap_early)
             if self.late_game == result.game:  # the late one of two swapped games, or its replay
                 self.late_replay = n if void else None
+                if held is not None:  # never held: it is released with the swapped games
+                    found, held = held.default, None
             if found is not None:
                 emit(found.code, found.message, "round", found.expected, n)
             if held is not None:
@@ -1225,6 +1233,9 @@ class TableAudit(SessionOpening[TableSession]):
         if self.late_game is None:
             return
         after, self.after, self.late_game, self.late_replay = self.after, None, None, None
+        if self.unit_early is not None:  # the early game was played last: a void one's replay may come
+            replay_after_swap(self.numbering, self.unit_early)
+            self.unit_early = None
         self._judge_balances(after)
         self.released.extend(self.swapped)
         self.swapped = []
