@@ -216,6 +216,24 @@ ISSUE_CASES = [
          table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
                + TABLE_GAME.format(g="g2", status="cancelled", rec="outcome: lose, net: -3, balance: 0")
                + TABLE_GAME.format(g="g3", status="settled", rec="balance: 6")), ("G003",)),
+    Case("void deal recorded as a loss with a balance but no net: V001 alone, the balance unchecked",
+         session(worked(1, "balance: 3"), worked(2, "outcome: lose, balance: 0", (("2♠", "A♥"),)),
+                 worked(2, "balance: 3"), worked(3, "balance: 6"), agreed=3), ("V001",)),
+    Case("void deal recorded as a loss with a balance but no net, then corrected: V001 alone",
+         session(worked(1, "balance: 3"), worked(2, "outcome: lose, balance: 0", (("2♠", "A♥"),)),
+                 worked(2, "balance: 6"), agreed=2), ("V001",)),
+    Case("cancelled game recorded as lost with a balance but no net: G003 alone",
+         table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
+               + TABLE_GAME.format(g="g2", status="cancelled", rec="outcome: lose, balance: 0")
+               + TABLE_GAME.format(g="g3", status="settled", rec="balance: 3")), ("G003",)),
+    Case("an unreadable seat's balance anchors its player's chain: H001 alone",
+         table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
+               + TABLE_GAME.format(g="g2", status="settled", rec="balance: 6").replace("ante: 1", "ante: abc")
+               + TABLE_GAME.format(g="g3", status="settled", rec="balance: 9")), ("H001",)),
+    Case("an unreadable seat's balance anchors unchecked; a wrong one after it is still P005",
+         table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
+               + TABLE_GAME.format(g="g2", status="settled", rec="balance: 6").replace("ante: 1", "ante: abc")
+               + TABLE_GAME.format(g="g3", status="settled", rec="balance: 10")), ("H001", "P005")),
     Case("void game paid at a table, then the table corrects itself: V001 and the game's V003",
          table(TABLE_GAME.format(g="g1", status="settled", rec="balance: 3")
                + TABLE_GAME.format(g="g2", status="settled", rec="outcome: lose, net: -3, balance: 0").replace(

@@ -38,7 +38,7 @@ from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
 from . import codes, lane
 from .codes import FindingCode
-from .compare import compare_record, void_detail
+from .compare import compare_record, settled_as_valid, void_detail
 from .fast import FastPathMismatch, SettleMemo, memo_for, plain_round, verify_model, verify_ruling
 from .fast import mode as fast_mode
 from .lane import CleanRound, CleanRounds
@@ -371,9 +371,9 @@ class SessionAudit(SessionOpening[Session]):
         recorded = data.get("recorded") if isinstance(data, dict) else None
         table_void = isinstance(recorded, dict) and (recorded.get("void") is True or recorded.get("outcome") == "void")
         self._number(result, data, number, False, table_void)
-        net = _readable_money(recorded, "net")
+        net = readable_money(recorded, "net")
         self.chain = advance(self.chain, net if net is not None else (ZERO if table_void else None), None)
-        balance = _readable_money(recorded, "balance")
+        balance = readable_money(recorded, "balance")
         if balance is not None:
             self.chain = reanchor(self.chain, balance, False, number)
         self._then_swapped()
@@ -440,11 +440,13 @@ class SessionAudit(SessionOpening[Session]):
     def _check_balance(self, model: Round, ruling: Ruling, table_void: bool, emit: _Emitter) -> None:
         recorded = model.recorded
         self.balance += ruling.net
-        table_net = ruling.net
+        table_net: Decimal | None = ruling.net
         if recorded is not None and recorded.net is not None:
             table_net = recorded.net
         elif table_void:
             table_net = ZERO
+        elif ruling.outcome == "void" and settled_as_valid(recorded):
+            table_net = None  # a void deal the table paid, and how much is not recorded (V001)
         work = _Deferred(model.round, table_net, ruling.net, recorded.balance if recorded is not None else None,
                          emit, len(emit.result.findings), len(self.findings),
                          settled_void=ruling.outcome == "void" and table_net != ruling.net)
@@ -459,7 +461,9 @@ class SessionAudit(SessionOpening[Session]):
         self.chain = advance(self.chain, work.table_net, work.ruled_net)
         if work.recorded is None:
             return
-        broken = judge(self.chain, work.recorded)
+        # What the table paid a void deal is unknown: its balance cannot be checked (its own
+        # finding, V001, says the deal was paid); it anchors the chain, the rules' beside it.
+        broken = judge(self.chain, work.recorded) if work.table_net is not None else None
         if broken is not None:
             work.emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
             place_last(work.emit.result.findings, work.at_result, self.findings, work.at_session)
@@ -501,7 +505,7 @@ class _Deferred:
     findings and the session's (where it would have gone, judged at once)."""
 
     number: int
-    table_net: Decimal
+    table_net: Decimal | None  # None: a void deal the table paid, how much not recorded
     ruled_net: Decimal
     recorded: Decimal | None
     emit: _Emitter  # of the round (``emit.result``)
@@ -571,7 +575,7 @@ def _without_optional_errors(data: Any, err: ValidationError) -> dict[str, Any] 
 _MONEY: TypeAdapter[Decimal] = TypeAdapter(Money)
 
 
-def _readable_money(recorded: Any, name: str) -> Decimal | None:
+def readable_money(recorded: Any, name: str) -> Decimal | None:
     """A recorded amount of a round that failed validation, when it is itself valid."""
     if not isinstance(recorded, dict) or name not in recorded or isinstance(recorded[name], bool):
         return None

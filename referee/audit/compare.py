@@ -52,14 +52,19 @@ def compare_record(model: Round, ruling: Ruling, emit: Emit, qualifier: str = "p
     _compare_money(recorded, ruling, emit)
 
 
-def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None) -> None:
-    reason = detail.reason if detail else ruling.void_reason or "malformed deal"
-    settled = recorded is not None and (
+def settled_as_valid(recorded: Recorded | None) -> bool:
+    """Whether the record says the round was settled as a valid deal (not void, an
+    outcome other than void, or an amount won or lost): for a void deal, V001."""
+    return recorded is not None and (
         recorded.void is False
         or (recorded.outcome is not None and recorded.outcome != "void")
         or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net"))
     )
-    if settled:
+
+
+def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None) -> None:
+    reason = detail.reason if detail else ruling.void_reason or "malformed deal"
+    if settled_as_valid(recorded):
         if detail is not None:
             emit(codes.V001, f"{reason}; recorded as valid: all stakes are returned", detail.field, "void", "settled")
             return

@@ -37,7 +37,7 @@ from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
-from .compare import _hand_at_fold, compare_record
+from .compare import _hand_at_fold, compare_record, settled_as_valid
 from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _plain_recorded, memo_for, plain_amount
 from .fast import mode as fast_mode
 from .ledger import (
@@ -268,6 +268,14 @@ class TableSessionResult(SessionResult):
 
 # ----------------------------------------------------------------------------- helpers
 
+def _paid_cancelled(recorded: Recorded | None) -> bool:
+    """Whether a cancelled game's seat is recorded as settled (G003): an outcome other
+    than void, or an amount won or lost."""
+    return recorded is not None and (
+        (recorded.outcome is not None and recorded.outcome != "void")
+        or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net")))
+
+
 def stakes_of(seat: Seat | None, profile: Profile | None, multiple: Decimal | None = None) -> Decimal:
     """Everything a seat put on the table: Ante, Bonus, and the Call when it called."""
     if seat is None:
@@ -428,8 +436,8 @@ class _SeatBalance:
     where a finding of it goes among the seat's own findings and the session's."""
 
     player: _Player
-    table_net: Decimal
-    ruled_net: Decimal
+    table_net: Decimal | None  # None: a void or cancelled game the table paid, how much not recorded
+    ruled_net: Decimal | None  # None: a seat that cannot be read
     recorded: Decimal | None
     #: A void or cancelled game the table paid (V001, G003): the anchors before stay beside.
     settled_void: bool
@@ -795,6 +803,7 @@ class TableAudit(SessionOpening[TableSession]):
             if fast and source is not None and (not source.decimals or _decimals_plain(item)):
                 raw_id = item.player_id
                 player_id = raw_id if type(raw_id) is str else str(raw_id)
+                self._player(player_id)  # players are made in seat order, whichever path takes the seat
                 plain = PlainSeat(player_id, self.file, line, item, source, index)
                 result.seats.append(plain)
                 if player_id in seated:
@@ -809,6 +818,8 @@ class TableAudit(SessionOpening[TableSession]):
             data = item if source is None else _seat_data(source, index)
             raw = data.get("player_id") if isinstance(data, dict) else None
             player = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+            if player is not None:
+                self._player(player)
             seat = SeatResult(player, self.file, line)
             result.seats.append(seat)
             emit = _Emit(self, seat.findings, data, line, game.id, player)
@@ -818,6 +829,8 @@ class TableAudit(SessionOpening[TableSession]):
                 for finding in _validation_findings(err, data, self.file, line, SEAT_FIELDS):
                     finding.message = emit.prefix + finding.message
                     emit.add(finding)
+                if player is not None and player not in seated:
+                    self._unreadable_seat(player, data, emit)
                 continue
             if player in seated:
                 emit(codes.G002, f"seated twice in game {game.id}: this seat is not settled again", "player_id",
@@ -918,7 +931,8 @@ class TableAudit(SessionOpening[TableSession]):
         refunded = ruling is None or ruling.outcome == "void"
         if record.wallet is not None:
             self._check_wallet(record, staked, ZERO if refunded else returned, refunded, emit)
-        self._check_balance(record, net, refunded, player, emit)
+        paid = refunded and (_paid_cancelled(record.recorded) if ruling is None else settled_as_valid(record.recorded))
+        self._check_balance(record, net, refunded, player, emit, paid)
         seat.balance = player.balance
         seat.recorded_balance = record.recorded.balance if record.recorded else None
 
@@ -946,7 +960,7 @@ class TableAudit(SessionOpening[TableSession]):
         if recorded is None:
             return
         paid = [name for name in ("ante", "call", "bonus", "net") if getattr(recorded, name)]
-        if (recorded.outcome is not None and recorded.outcome != "void") or paid:
+        if _paid_cancelled(recorded):
             said = recorded.outcome or f"{paid[0]} {fmt(getattr(recorded, paid[0]))}"
             emit(codes.G003, f"the game was cancelled but the seat is recorded as settled ({said}): every stake is "
                  "refunded", "recorded", "cancelled", "settled")
@@ -973,24 +987,50 @@ class TableAudit(SessionOpening[TableSession]):
             emit(codes.W003, f"wallet cancels and refunds {fmt(back)}, expected {fmt(expected)} ({why})", "wallet",
                  expected, back)
 
-    def _check_balance(self, seat: Seat, net: Decimal, void: bool, player: _Player, emit: _Emit) -> None:
+    def _check_balance(self, seat: Seat, net: Decimal, void: bool, player: _Player, emit: _Emit,
+                       paid: bool = False) -> None:
         """The player's chains (``docs/ledger.md``): a recorded balance is right when it
-        follows from the last recorded one by the table's nets or by the rules'."""
+        follows from the last recorded one by the table's nets or by the rules'. ``paid``:
+        a void or cancelled game the table settled (V001, G003): without a recorded net,
+        what it paid is unknown and the balance is not judged."""
         recorded = seat.recorded
         player.balance += net
-        table_net = net
+        table_net: Decimal | None = net
         if recorded is not None and recorded.net is not None:
             table_net = recorded.net
+        elif paid:
+            table_net = None
         elif void:
             table_net = ZERO
         work = _SeatBalance(player, table_net, net, recorded.balance if recorded is not None else None,
                             void and table_net != net, emit, len(emit.findings), len(self.findings))
+        self._chain_seat(work)
+
+    def _chain_seat(self, work: _SeatBalance) -> None:
+        """A seat's balance judged now, or later when its game may be the early one of two
+        swapped games."""
         if self.numbered[2]:
             assert self.deferred is not None
             work.more = self.held is not None  # the held game's number finding goes before this one
-            self.deferred.append(work)  # the game may be the early one of two swapped: judged later
+            self.deferred.append(work)
         else:
             self._judge_balance(work)
+
+    def _unreadable_seat(self, player_id: str, data: Any, emit: _Emit) -> None:
+        """A seat that cannot be read (its own finding says why), as an unrulable round in
+        format 1 (docs/ledger.md): the rules' chain loses the seat's net, the table's keeps
+        a readable one, and a readable recorded balance anchors the chain unchecked; the
+        player's next balance is then judged from it, not from before."""
+        from .checker import readable_money
+
+        recorded = data.get("recorded") if isinstance(data, dict) else None
+        table_net = readable_money(recorded, "net")
+        if table_net is None and isinstance(recorded, dict) and (recorded.get("void") is True
+                                                                 or recorded.get("outcome") == "void"):
+            table_net = ZERO
+        work = _SeatBalance(self._player(player_id), table_net, None, readable_money(recorded, "balance"), False,
+                            emit, len(emit.findings), len(self.findings))
+        self._chain_seat(work)
 
     def _judge_balance(self, work: _SeatBalance, shift: int = 0) -> bool:
         """A seat's nets on its player's chain, and its recorded balance judged on it (a
@@ -1000,7 +1040,9 @@ class TableAudit(SessionOpening[TableSession]):
         player.chain = advance(player.chain, work.table_net, work.ruled_net)
         if work.recorded is None:
             return False
-        broken = judge(player.chain, work.recorded)
+        # unchecked: what a void or cancelled game the table paid was paid, or an unreadable seat's net
+        checkable = work.table_net is not None and work.ruled_net is not None
+        broken = judge(player.chain, work.recorded) if checkable else None
         if broken is not None:
             emit = work.emit
             emit(codes.P005, broken.message(), "recorded.balance", broken.expected, work.recorded)
