@@ -604,3 +604,19 @@ def test_text_row_of_a_second_record_shows_its_finding(tmp_path: Path, games: in
         rows = [line.split() for line in out.splitlines() if line.startswith("g1 ") or line.startswith("g2 ")]
         first = [("g1", "ok"), ("g2", "ok")] if games < 200 else []  # a long session prints the flagged rows
         assert code == 1 and [(r[0], r[-1]) for r in rows] == [*first, ("g1", "G001"), ("g2", "G002")], out
+
+
+def test_a_player_seated_again_in_a_second_record_is_one_g002(tmp_path: Path) -> None:
+    """A player seated in two records of one game (two bet rows of one bet) is one G002:
+    the second seat is a copy, not settled again, so neither a P005 on its balance nor a
+    second game in the player's ledger."""
+    log = [{"game": "g1", **DEAL, "seats": [seat("a", recorded={"balance": 3})]},
+           {"game": "g1", **DEAL, "seats": [seat("b", recorded={"balance": 3}), seat("a", recorded={"balance": 3})]},
+           {"game": "g2", **DEAL, "seats": [seat("a", recorded={"balance": 6})]}]
+    for text in (doc(log, opening_balances={"a": 0, "b": 0}), jsonl(log, opening_balances={"a": 0, "b": 0}),
+                 jsonl(log, inline=False, opening_balances={"a": 0, "b": 0})):
+        name = "t.json" if text.startswith("{\"format") else "t.jsonl"
+        code, report = check_json(put(tmp_path, name, text))
+        assert code == 1 and findings(report) == [("G002", "g1", "a")]
+        (a,) = [p for p in report["sessions"][0]["players"] if p["player_id"] == "a"]
+        assert (a["ledger"]["games"], a["ledger"]["staked"]) == (2, 6)

@@ -77,7 +77,7 @@ class Observations:
         key = (table, game.game)
         first = key not in self.dealt or game.game is None
         for seat in game.seats:
-            if seat.ruling is None or seat.ruling.outcome == "void":
+            if seat.ruling is None or seat.ruling.outcome == "void" or seat.copy:  # a copy is no second bet
                 continue
             self._ruled(seat.ruling, game.session, game.number, seat.file, seat.line)
             self.rounds[-1].player, self.rounds[-1].table = seat.player_id, table or game.session

@@ -80,6 +80,9 @@ class SeatResult:
     recorded_balance: Decimal | None = None
     #: The ruling's (net, staked, returned), computed once per ruling of the game.
     totals: tuple[Decimal, Decimal, Decimal] | None = None
+    #: A player seated again in a second record of the game (its G002 is the parent's):
+    #: ruled, so that it can be explained, but not settled again (no checks, no ledger).
+    copy: bool = False
 
     @property
     def outcome(self) -> str | None:
@@ -120,7 +123,7 @@ class PlainSeat(SeatResult):
         self.player_id, self.file, self.line, self.plain, self.source, self.index = (
             player_id, file, line, plain, source, index)
         self.ruling, self.cancelled, self.findings, self.balance = None, False, [], ZERO
-        self.recorded_balance, self.totals = None, None
+        self.recorded_balance, self.totals, self.copy = None, None, False
         self.entry: _Entry | None = None
 
     @property
@@ -551,6 +554,9 @@ class TableAudit(SessionOpening[TableSession]):
         #: the late one's has (``_release_swapped``).
         self.unit_early: HeldNumber | None = None
         self.seen_games: set[str] = set()
+        #: Each game's players in this session, every record of it: a player seated again
+        #: in a second record is a copy of a bet, not settled again.
+        self.game_players: dict[str, tuple[str, ...]] = {}
         self.transactions: set[str] = set()
         # The fast path for plain seats (``_plain_seat``): off, on, or verify (audit/fast.py),
         # and the open game's memo of settlements (``_Entry``).
@@ -708,12 +714,15 @@ class TableAudit(SessionOpening[TableSession]):
         fast = (self.fast is not None and model is not None and profile is not None and model.status == "settled"
                 and model.player is not None and not self.numbered[2])
         items, seated, rulings, taken = game.seats, set[str](), None, 0
+        # Players seated in an earlier record of this game in this session: a second seat of
+        # theirs is a copy, not settled again (its G002 is the parent's, GameIndex).
+        earlier = set(self.game_players.get(game.id, ())) if game.id is not None else set()
         if fast:
             assert model is not None and profile is not None
             rulings = _Rulings(profile, model, self.settle_memo)
-            taken = self._plain_run(game.seats, profile, rulings, result, seated)
+            taken = self._plain_run(game.seats, profile, rulings, result, seated, earlier)
             items = items[taken:]
-        seats = self._validate_seats(game, result, fast, items, seated)
+        seats = self._validate_seats(game, result, fast, items, seated, earlier)
         if model is not None and profile is not None:
             result.record = model
             result.number = model.round
@@ -734,6 +743,10 @@ class TableAudit(SessionOpening[TableSession]):
             self._book_entries(self.memo.values())
             self.memo = {}
         self.counts.add(result)
+        if game.id is not None:
+            ids = tuple(seat.player_id for seat in result.seats if seat.player_id is not None)
+            known = self.game_players.get(game.id)
+            self.game_players[game.id] = ids if known is None else (*known, *ids)
         return result
 
     def _game_model(self, game: _OpenGame, data: Any, result: GameResult) -> Game | None:
@@ -769,7 +782,8 @@ class TableAudit(SessionOpening[TableSession]):
         return model
 
     def _plain_run(self, items: list[tuple[Any, int, PlainGameRecord | PlainSeatRecord | None, int]],
-                   profile: Profile, rulings: _Rulings, result: GameResult, seated: set[str]) -> int:
+                   profile: Profile, rulings: _Rulings, result: GameResult, seated: set[str],
+                   earlier: set[str]) -> int:
         """The game's seats from the first on, while each is plain and taken by the fast
         path: validated, audited and booked in one pass. The full path's three passes
         (validate every seat, audit every seat, book every seat) differ from this only in
@@ -782,7 +796,7 @@ class TableAudit(SessionOpening[TableSession]):
                 break
             raw_id = item.player_id
             player_id = raw_id if type(raw_id) is str else str(raw_id)
-            if player_id in seated:
+            if player_id in seated or player_id in earlier:
                 break
             seat = PlainSeat(player_id, file, line, item, source, index)
             if not plain_seat(seat, item, profile, rulings, memo):
@@ -795,9 +809,10 @@ class TableAudit(SessionOpening[TableSession]):
 
     def _validate_seats(self, game: _OpenGame, result: GameResult, fast: bool,
                         items: list[tuple[Any, int, PlainGameRecord | PlainSeatRecord | None, int]],
-                        seated: set[str]) -> list[tuple[SeatResult, Any]]:
+                        seated: set[str], earlier: set[str]) -> list[tuple[SeatResult, Any]]:
         """Each seat's model (a finding for an invalid seat or a player seated twice).
-        A plain seat taken by the fast path keeps its struct: its ``data`` is None here."""
+        A plain seat taken by the fast path keeps its struct: its ``data`` is None here.
+        A player seated in an earlier record of the game (``earlier``) is not settled again."""
         seats: list[tuple[SeatResult, Any]] = []
         for item, line, source, index in items:
             if fast and source is not None and (not source.decimals or _decimals_plain(item)):
@@ -813,6 +828,10 @@ class TableAudit(SessionOpening[TableSession]):
                     plain.record = None
                     continue
                 seated.add(player_id)
+                if player_id in earlier:  # a copy: the full path rules it, nothing settles it
+                    plain.copy = True
+                    seats.append((plain, plain.data()))
+                    continue
                 seats.append((plain, None))
                 continue
             data = item if source is None else _seat_data(source, index)
@@ -838,6 +857,7 @@ class TableAudit(SessionOpening[TableSession]):
                 seat.record = None
                 continue
             seated.add(seat.record.player_id)
+            seat.copy = seat.record.player_id in earlier
             seats.append((seat, data))
         return seats
 
@@ -920,6 +940,10 @@ class TableAudit(SessionOpening[TableSession]):
         record = seat.record
         assert record is not None and seat.player_id is not None
         player = self._player(seat.player_id)
+        if seat.copy:  # the bet of an earlier record, written again: ruled, not settled again
+            seat.balance = player.balance
+            seat.recorded_balance = record.recorded.balance if record.recorded else None
+            return
         emit = _Emit(self, seat.findings, data, seat.line, game.game, seat.player_id,
                      drop=(codes.V003,) if game_void else ())
         self._check_stakes(record, profile, player, emit)
@@ -1289,6 +1313,8 @@ class TableAudit(SessionOpening[TableSession]):
         return player
 
     def _book(self, seat: SeatResult) -> None:
+        if seat.copy:
+            return
         book(self.ledger, seat)
         if seat.player_id is not None and seat.record is not None:
             player = self._player(seat.player_id)
