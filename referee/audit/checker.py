@@ -369,11 +369,9 @@ class SessionAudit(SessionOpening[Session]):
         """A round that cannot be ruled keeps its number; its recorded balance, when
         readable, still anchors the table's chain."""
         recorded = data.get("recorded") if isinstance(data, dict) else None
-        table_void = isinstance(recorded, dict) and (recorded.get("void") is True or recorded.get("outcome") == "void")
-        self._number(result, data, number, False, table_void)
-        net = readable_money(recorded, "net")
-        self.chain = advance(self.chain, net if net is not None else (ZERO if table_void else None), None)
-        balance = readable_money(recorded, "balance")
+        self._number(result, data, number, False, _recorded_void(recorded))
+        net, balance = unruled_nets(recorded)
+        self.chain = advance(self.chain, net, None)
         if balance is not None:
             self.chain = reanchor(self.chain, balance, False, number)
         self._then_swapped()
@@ -575,7 +573,22 @@ def _without_optional_errors(data: Any, err: ValidationError) -> dict[str, Any] 
 _MONEY: TypeAdapter[Decimal] = TypeAdapter(Money)
 
 
-def readable_money(recorded: Any, name: str) -> Decimal | None:
+def _recorded_void(recorded: Any) -> bool:
+    """Whether a record that failed validation still says the table voided the deal."""
+    return isinstance(recorded, dict) and (recorded.get("void") is True or recorded.get("outcome") == "void")
+
+
+def unruled_nets(recorded: Any) -> tuple[Decimal | None, Decimal | None]:
+    """What the table's chain can still take from a record that failed validation (a
+    round in format 1, a seat in format 2): its net (0 when it says the deal was void,
+    None when unreadable) and its balance, each when itself a valid amount."""
+    net = _readable_money(recorded, "net")
+    if net is None and _recorded_void(recorded):
+        net = ZERO
+    return net, _readable_money(recorded, "balance")
+
+
+def _readable_money(recorded: Any, name: str) -> Decimal | None:
     """A recorded amount of a round that failed validation, when it is itself valid."""
     if not isinstance(recorded, dict) or name not in recorded or isinstance(recorded[name], bool):
         return None

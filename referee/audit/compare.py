@@ -55,11 +55,15 @@ def compare_record(model: Round, ruling: Ruling, emit: Emit, qualifier: str = "p
 def settled_as_valid(recorded: Recorded | None) -> bool:
     """Whether the record says the round was settled as a valid deal (not void, an
     outcome other than void, or an amount won or lost): for a void deal, V001."""
+    return recorded is not None and (recorded.void is False or recorded_as_paid(recorded))
+
+
+def recorded_as_paid(recorded: Recorded | None) -> bool:
+    """Whether the record gives an outcome other than void or an amount won or lost: a
+    void deal settled (V001, with ``void: false`` too) or a cancelled game paid (G003)."""
     return recorded is not None and (
-        recorded.void is False
-        or (recorded.outcome is not None and recorded.outcome != "void")
-        or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net"))
-    )
+        (recorded.outcome is not None and recorded.outcome != "void")
+        or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net")))
 
 
 def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None) -> None:

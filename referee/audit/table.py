@@ -37,7 +37,7 @@ from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
 from . import codes
 from .codes import FindingCode
-from .compare import _hand_at_fold, compare_record, settled_as_valid
+from .compare import _hand_at_fold, compare_record, recorded_as_paid, settled_as_valid
 from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _plain_recorded, memo_for, plain_amount
 from .fast import mode as fast_mode
 from .ledger import (
@@ -270,14 +270,6 @@ class TableSessionResult(SessionResult):
 
 
 # ----------------------------------------------------------------------------- helpers
-
-def _paid_cancelled(recorded: Recorded | None) -> bool:
-    """Whether a cancelled game's seat is recorded as settled (G003): an outcome other
-    than void, or an amount won or lost."""
-    return recorded is not None and (
-        (recorded.outcome is not None and recorded.outcome != "void")
-        or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net")))
-
 
 def stakes_of(seat: Seat | None, profile: Profile | None, multiple: Decimal | None = None) -> Decimal:
     """Everything a seat put on the table: Ante, Bonus, and the Call when it called."""
@@ -955,7 +947,7 @@ class TableAudit(SessionOpening[TableSession]):
         refunded = ruling is None or ruling.outcome == "void"
         if record.wallet is not None:
             self._check_wallet(record, staked, ZERO if refunded else returned, refunded, emit)
-        paid = refunded and (_paid_cancelled(record.recorded) if ruling is None else settled_as_valid(record.recorded))
+        paid = refunded and (recorded_as_paid(record.recorded) if ruling is None else settled_as_valid(record.recorded))
         self._check_balance(record, net, refunded, player, emit, paid)
         seat.balance = player.balance
         seat.recorded_balance = record.recorded.balance if record.recorded else None
@@ -984,7 +976,7 @@ class TableAudit(SessionOpening[TableSession]):
         if recorded is None:
             return
         paid = [name for name in ("ante", "call", "bonus", "net") if getattr(recorded, name)]
-        if _paid_cancelled(recorded):
+        if recorded_as_paid(recorded):
             said = recorded.outcome or f"{paid[0]} {fmt(getattr(recorded, paid[0]))}"
             emit(codes.G003, f"the game was cancelled but the seat is recorded as settled ({said}): every stake is "
                  "refunded", "recorded", "cancelled", "settled")
@@ -1045,15 +1037,11 @@ class TableAudit(SessionOpening[TableSession]):
         format 1 (docs/ledger.md): the rules' chain loses the seat's net, the table's keeps
         a readable one, and a readable recorded balance anchors the chain unchecked; the
         player's next balance is then judged from it, not from before."""
-        from .checker import readable_money
+        from .checker import unruled_nets
 
-        recorded = data.get("recorded") if isinstance(data, dict) else None
-        table_net = readable_money(recorded, "net")
-        if table_net is None and isinstance(recorded, dict) and (recorded.get("void") is True
-                                                                 or recorded.get("outcome") == "void"):
-            table_net = ZERO
-        work = _SeatBalance(self._player(player_id), table_net, None, readable_money(recorded, "balance"), False,
-                            emit, len(emit.findings), len(self.findings))
+        table_net, balance = unruled_nets(data.get("recorded") if isinstance(data, dict) else None)
+        work = _SeatBalance(self._player(player_id), table_net, None, balance, False, emit, len(emit.findings),
+                            len(self.findings))
         self._chain_seat(work)
 
     def _judge_balance(self, work: _SeatBalance, shift: int = 0) -> bool:
