@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .profiles import BUILTIN as BUILTIN_PROFILES
     from .profiles import ProfileError, load_profile
+    from .rules.batch import evaluate_batch
     from .rules.cards import DECK, Card, CardError, parse_card, parse_cards
     from .rules.category import Category
-    from .rules.hands import CATEGORIES, HandError, HandValue, evaluate, evaluate_batch, evaluate_deal
+    from .rules.hands import CATEGORIES, HandError, HandValue, evaluate, evaluate_deal
     from .rules.profile import Profile
     from .rules.settlement import Deal, Ruling, settle
 
@@ -37,8 +38,8 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "load_profile": ("profiles", "load_profile"),
     **{name: ("rules.cards", name) for name in ("DECK", "Card", "CardError", "parse_card", "parse_cards")},
     "Category": ("rules.category", "Category"),
-    **{name: ("rules.hands", name) for name in ("CATEGORIES", "HandError", "HandValue", "evaluate", "evaluate_batch",
-                                                "evaluate_deal")},
+    **{name: ("rules.hands", name) for name in ("CATEGORIES", "HandError", "HandValue", "evaluate", "evaluate_deal")},
+    "evaluate_batch": ("rules.batch", "evaluate_batch"),
     "Profile": ("rules.profile", "Profile"),
     **{name: ("rules.settlement", name) for name in ("Deal", "Ruling", "settle")},
 }

@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
 
-from .audit import codes
 from .audit.checker import Event, Options, audit_reading, audit_records
 from .audit.lane import CleanRounds
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
@@ -46,7 +45,9 @@ from .errors import UserError
 from .load.chunking import Chunk, Plan, cut_jsonl
 from .load.inputs import HEAD_BYTES, Identity, Source
 from .load.readers import detect_kind
+from .load.readers import read as read_input
 from .load.reading import Reading, changed_message
+from .models import codes
 from .report.base import Reporter
 from .report.progress import Progress
 from .report.spill import CleanText, SpillFile, nameless_file
@@ -372,7 +373,7 @@ def run_task(task: Task) -> list[Item | _ChunkDone]:
         reading = None
     else:
         reading = Reading(task.source, task.chunk.span, task.identity)
-        events = audit_records(reading.records(), _OPTIONS)
+        events = audit_records(read_input(reading), _OPTIONS)
     out: list[Item | _ChunkDone] = []
     _render(events, reporters, out, SpillFile(task.spill) if task.spill is not None else None)
     if reading is not None:

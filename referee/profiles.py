@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from .load.records import LineDict, line_at
-from .models import DEFAULT_PROFILE, suggest
+from .models.common import DEFAULT_PROFILE, suggest
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.profile import Profile
 

@@ -26,7 +26,7 @@ from typing import Any
 from .audit.checker import Options
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo
 from .load.inputs import Source
-from .models import Recorded
+from .models.common import Recorded
 from .pipeline import events
 from .report.text import round_status
 from .rules.money import signed

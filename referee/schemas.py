@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .models import hand_history_schema
-from .models2 import table_history_schema
+from .models.rounds import hand_history_schema
+from .models.table import table_history_schema
 from .rules.profile import Profile
 
 NAMES = ("hand-history", "table-history", "profile")

@@ -19,11 +19,11 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from .audit import codes
-from .audit.codes import FindingCode
 from .audit.ledger import advance, judge, lose_track, reanchor
 from .audit.ledger import opening as ledger_opening
-from .models import FORMAT_VERSION
+from .models import codes
+from .models.codes import FindingCode
+from .models.rounds import FORMAT_VERSION
 from .policies import POLICIES as POLICIES
 from .policies import Policy as Policy
 from .rules.cards import DECK, Card

@@ -20,8 +20,8 @@ from decimal import Decimal
 from random import Random
 from typing import Any, Literal, TextIO
 
-from .audit import codes
-from .audit.codes import FindingCode
+from .models import codes
+from .models.codes import FindingCode
 from .rules.cards import DECK, Card
 from .rules.money import dumps, plain
 from .rules.profile import Profile

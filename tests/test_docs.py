@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from referee.audit.codes import CODES, markdown_table
+from referee.models.codes import CODES, markdown_table
 from referee.schemas import NAMES, text
 
 from .conftest import ROOT, SAMPLES

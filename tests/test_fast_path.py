@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from referee.audit import fast
-from referee.models import Round
+from referee.models.rounds import Round
 
 from .conftest import SAMPLES, run
 

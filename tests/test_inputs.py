@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from referee.cli import main
 from referee.load import inputs, readers
 from referee.load.inputs import Source, SourceError, expand
+from referee.load.readers import read as read_input
 from referee.load.reading import CHANGED, Reading
 from referee.load.records import Record
 
@@ -176,7 +177,7 @@ def _records_with(path: Path, action: object) -> list[Record]:
     """The records of ``path``, running ``action`` after the first one is read."""
     out: list[Record] = []
     reading = Reading(Source(str(path), path))
-    for record in reading.records():
+    for record in read_input(reading):
         out.append(record)
         if len(out) == 1:
             action()  # type: ignore[operator]
@@ -195,7 +196,7 @@ def test_digest_is_of_the_bytes_parsed_in_one_pass(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr("referee.load.reading.open_input", counting)
     reading = Reading(Source(str(path), path))
-    assert not any(getattr(r, "fatal", False) for r in reading.records())
+    assert not any(getattr(r, "fatal", False) for r in read_input(reading))
     assert opened == [str(path)]  # one opening, one pass
     assert reading.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() and reading.size == path.stat().st_size
 
@@ -219,7 +220,7 @@ def test_a_file_that_grows_during_the_audit_is_refused(tmp_path: Path, kind: str
     last = records[-1]
     assert getattr(last, "fatal", False) and CHANGED in last.message  # type: ignore[union-attr]
     reading = Reading(Source(str(path), path))
-    list(reading.records())  # the file as it is now reads clean
+    list(read_input(reading))  # the file as it is now reads clean
     assert not reading.fatal and reading.size == len(before) + 10
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from referee.audit import codes
-from referee.audit.codes import CODES
+from referee.models import codes
+from referee.models.codes import CODES
 
 from .conftest import ROOT, Write, check_json, run
 from .conftest import codes as found_codes

@@ -234,12 +234,12 @@ def test_an_unknown_profile_is_a_usage_error_for_every_command(tmp_path: Path, a
 
 
 def test_a_crash_is_one_line_and_exit_2_not_1(monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.cli
+    import referee.cli.check
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("a bug\nsecond line")
 
-    monkeypatch.setattr(referee.cli, "dispatch", broken)
+    monkeypatch.setattr(referee.cli.check, "dispatch", broken)
     result = CliRunner().invoke(main, ["check", str(CLEAN)])
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == (

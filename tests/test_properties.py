@@ -14,6 +14,7 @@ from referee import DECK, Deal, load_profile, settle
 from referee.audit.checker import Options, audit_source
 from referee.audit.lane import as_dict
 from referee.load.inputs import Source
+from referee.load.readers import read as read_input
 from referee.load.reading import Reading
 from referee.load.records import PlainRound, RoundRecord, SessionRecord
 from referee.pipeline import dispatch
@@ -55,7 +56,7 @@ def records_of(name: str, data: bytes) -> list[Any]:
     """Sessions and rounds as read; a line the fast decode read (``PlainRound``) is also
     read by the reader's own decoder, and the two must agree value for value."""
     out: list[Any] = []
-    for record in Reading(Source(name, None, data=data)).records():
+    for record in read_input(Reading(Source(name, None, data=data))):
         if isinstance(record, PlainRound):
             full = record.full()
             assert isinstance(full, RoundRecord) and as_dict(record.fast) == plain(full.data)

@@ -67,11 +67,12 @@ def test_a_json_lines_check_builds_only_the_models_it_validates_with() -> None:
     check of format 1 builds the session header's validator, none of the documents'
     nor any of format 2's."""
     done = subprocess.run([sys.executable, "-c", (
-        "import sys\nfrom referee.cli import main\nfrom referee import models, models2\n"
+        "import sys\nfrom pydantic import BaseModel\nfrom referee.cli import main\n"
+        "from referee.models import common, rounds, table\n"
         f"sys.argv = ['referee', 'check', {str(SAMPLE)!r}, '--format', 'json', '--output', '/dev/null']\n"
         "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 0, stop.code\n"
-        "built = [m.__name__ for module in (models, models2) for m in vars(module).values()\n"
-        "         if isinstance(m, type) and issubclass(m, models.BaseModel) and m.__pydantic_complete__]\n"
+        "built = [m.__name__ for module in (common, rounds, table) for m in vars(module).values()\n"
+        "         if isinstance(m, type) and issubclass(m, BaseModel) and m.__pydantic_complete__]\n"
         "sys.stderr.write(' '.join(built))\n")], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
     assert done.stderr.split() == ["Session"]
 

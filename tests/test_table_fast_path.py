@@ -19,7 +19,7 @@ from referee.audit import table as table_audit
 from referee.audit.fast import FastPathMismatch
 from referee.load.jsonio import loads_line
 from referee.load.table import PlainGameRecord, PlainSeatRecord, plain_table_line
-from referee.models2 import Game, Seat, SeatLine
+from referee.models.table import Game, Seat, SeatLine
 
 from .conftest import SAMPLES, run
 

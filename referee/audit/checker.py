@@ -19,6 +19,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..load.inputs import Source
 from ..load.plain import fast_mapping
+from ..load.plain import mode as fast_mode
+from ..load.readers import read as read_input
 from ..load.reading import Reading
 from ..load.records import (
     GameRecord,
@@ -32,15 +34,16 @@ from ..load.records import (
     SessionRecord,
     line_at,
 )
-from ..models import MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, SESSION_FIELDS, Money, Round, Session, closest, suggest
+from ..models import codes
+from ..models.codes import FindingCode
+from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
+from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
 from ..rules.money import fmt, plain
 from ..rules.profile import Profile
 from ..rules.settlement import Deal, Ruling, settle
-from . import codes, lane
-from .codes import FindingCode
+from . import lane
 from .compare import compare_record, settled_as_valid, void_detail
 from .fast import FastPathMismatch, SettleMemo, memo_for, plain_round, verify_model, verify_ruling
-from .fast import mode as fast_mode
 from .lane import CleanRound, CleanRounds
 from .ledger import (
     BalanceState,
@@ -788,7 +791,7 @@ def _problem(problem: LoadProblem, current: SessionAudit | TableAudit | None) ->
 
 def audit_reading(reading: Reading, options: Options) -> Iterator[Event]:
     """Audit one input in one pass, then say what it was (digest, size, readable)."""
-    yield from audit_records(reading.records(), options)
+    yield from audit_records(read_input(reading), options)
     yield InputInfo(reading.name, reading.kind, reading.size, reading.sha256, not reading.fatal)
 
 

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, assert_never
 
-from ..models import Recorded, Round
+from ..models import codes
+from ..models.codes import FindingCode
+from ..models.common import Recorded
+from ..models.rounds import Round
 from ..rules.cards import Card, CardError, known_card, parse_card, seen_cards
 from ..rules.hands import evaluate
 from ..rules.money import signed
 from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
-from . import codes
-from .codes import FindingCode
 
 Emit = Callable[[FindingCode, str, str, Any, Any], None]
 _WAGERS = (("ante", codes.P001, "Ante result"), ("call", codes.P002, "Call result"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..load.inputs import Source
-from ..models import Round
+from ..models.rounds import Round
 from ..spelling import did_you_mean
 from .checker import Options, audit_source
 from .explain import ExplainError, Explanation, explain

@@ -25,11 +25,11 @@ on every round, raising if the two differ.
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from ..models import MAX_AMOUNT, MAX_ROUND, RECORDED_FIELDS, ROUND_FIELDS, Recorded, Round
+from ..models.common import MAX_AMOUNT, MAX_ROUND, RECORDED_FIELDS, Recorded
+from ..models.rounds import ROUND_FIELDS, Round
 from ..rules.cards import SPELLINGS
 from ..rules.category import Category
 from ..rules.hands import HandError, evaluate, evaluate_deal
@@ -60,12 +60,6 @@ def _build(cls: type[Any], defaults: dict[str, Any], values: dict[str, Any]) -> 
     return model
 
 
-def mode() -> str:
-    """``on`` (default), ``off`` (``REFEREE_FAST=0``) or ``verify``."""
-    value = os.environ.get("REFEREE_FAST", "1").strip().lower()
-    if value in ("0", "off", "no", "false"):
-        return "off"
-    return "verify" if value == "verify" else "on"
 
 
 def plain_amount(value: object, low: Decimal) -> Decimal | None:

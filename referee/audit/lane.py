@@ -41,12 +41,13 @@ from msgspec.structs import astuple
 
 from ..load.plain import UNSET, FastRecorded, FastRound
 from ..load.records import PlainRound
-from ..models import MAX_AMOUNT, MAX_ROUND, Round
+from ..models.codes import FindingCode
+from ..models.common import MAX_AMOUNT, MAX_ROUND
+from ..models.rounds import Round
 from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue, evaluate, evaluate_known
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, settle
-from .codes import FindingCode
 from .fast import MEMO_LIMIT, FastPathMismatch, memo_for, plain_amount, plain_round
 from .ledger import Anchor, BalanceState, advance, reanchor
 from .results import RoundResult

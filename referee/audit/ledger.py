@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from . import codes
-from .codes import FindingCode
+from ..models import codes
+from ..models.codes import FindingCode
 
 ZERO = Decimal(0)
 

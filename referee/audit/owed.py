@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from . import codes
+from ..models import codes
 from .results import Finding, RoundResult
 
 if TYPE_CHECKING:
-    from ..models import Recorded
+    from ..models.common import Recorded
     from ..rules.settlement import Ruling
     from .table import SeatResult
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..models import Round
+from ..models.codes import FindingCode, Severity, severity_of
+from ..models.rounds import Round
 from ..profiles import ProfileOrigin
 from ..rules.settlement import Ruling
-from .codes import FindingCode, Severity, severity_of
 
 ZERO = Decimal(0)
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..load.records import SessionRecord, key_line
+from ..models import codes
+from ..models.codes import FindingCode
 from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.money import fmt
 from ..rules.profile import Profile
-from . import codes
-from .codes import FindingCode
 from .ledger import HeldNumber, Numbering, settle_held
 from .results import Finding
 

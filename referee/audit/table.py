@@ -25,21 +25,21 @@ from msgspec import UNSET, to_builtins
 from msgspec.structs import astuple
 from pydantic import ValidationError
 
+from ..load.plain import mode as fast_mode
 from ..load.records import GameRecord, LineDict, LoadProblem, Record, RoundRecord, SeatRecord, SessionRecord, line_at
 from ..load.table import GAME_STRUCT_FIELDS, RECORDED_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
-from ..models import MAX_AMOUNT, Recorded
-from ..models2 import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
+from ..models import codes
+from ..models.codes import FindingCode
+from ..models.common import MAX_AMOUNT, Recorded
+from ..models.table import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
 from ..rules.cards import CardError, parse_card, seen_cards
 from ..rules.hands import HandValue
 from ..rules.money import fmt, plain
 from ..rules.payout import Rule, Wager
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
-from . import codes
-from .codes import FindingCode
 from .compare import _hand_at_fold, compare_record, recorded_as_paid, settled_as_valid
 from .fast import MEMO_LIMIT, FastPathMismatch, SettleMemo, _plain_recorded, memo_for, plain_amount
-from .fast import mode as fast_mode
 from .ledger import (
     Anchor,
     BalanceState,

@@ -118,7 +118,7 @@ def _shown(name: str) -> str:
     reports escape it (:func:`referee.report.base.printable`). A folder's file names and
     a link's target are nobody's word, and standard error is in a CI log too, where a
     line break in a name would start a line of its own (a workflow command)."""
-    from ..report.base import printable
+    from ..escape import printable
 
     return printable(name)
 

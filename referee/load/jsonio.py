@@ -17,7 +17,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ..audit import codes
+from ..models import codes
 from .records import LineDict
 
 

@@ -21,12 +21,23 @@ a second opinion.
 
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 from typing import Any
 
 import msgspec
 
-from ..models import RECORDED_FIELDS, ROUND_FIELDS
+from ..models.common import RECORDED_FIELDS
+from ..models.rounds import ROUND_FIELDS
+
+
+def mode() -> str:
+    """``on`` (default), ``off`` (``REFEREE_FAST=0``) or ``verify``."""
+    value = os.environ.get("REFEREE_FAST", "1").strip().lower()
+    if value in ("0", "off", "no", "false"):
+        return "off"
+    return "verify" if value == "verify" else "on"
+
 
 UNSET = msgspec.UNSET
 Amount = int | Decimal | msgspec.UnsetType

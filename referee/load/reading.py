@@ -18,12 +18,12 @@ import hashlib
 import io
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..audit import codes
-from ..audit.codes import FindingCode
+from ..models import codes
+from ..models.codes import FindingCode
 from .inputs import Identity, Opened, Source, open_input
 from .records import LoadProblem, Record
 
@@ -204,23 +204,24 @@ class Reading:
         self.fatal = True
         return LoadProblem(self.source.name, line, message, code=code, fatal=True)
 
-    def records(self) -> Iterator[Record]:
-        """All records of the input. Problems are yielded, never raised."""
-        from .readers import READERS, detect_kind
-
+    def records(self, readers: Mapping[str, Callable[[Reading, Stream], Iterator[Record]]],
+                detect: Callable[[str, bytes], str]) -> Iterator[Record]:
+        """All records of the input, read by the reader of its kind (``detect`` tells it
+        from the name and first bytes; :func:`referee.load.readers.read` passes the
+        registry). Problems are yielded, never raised."""
         try:
             opened = open_input(self.source, self.span.start if self.span else 0)
         except OSError as err:
             yield self.fail(0, f"cannot read: {err.strerror or err}")
             return
         try:
-            self.kind = "jsonl" if self.span is not None else detect_kind(self.source.name, opened.head)
+            self.kind = "jsonl" if self.span is not None else detect(self.source.name, opened.head)
             stream = self._open_stream(opened)
             problem = self._refusal(opened)
             if problem is not None:
                 yield problem
             else:
-                yield from READERS[self.kind](self, stream)
+                yield from readers[self.kind](self, stream)
             yield from self._finish(opened, stream)
         except OSError as err:
             yield self.fail(0, f"cannot read: {err.strerror or err}")

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..audit import codes
-from ..audit.codes import FindingCode
+from ..models import codes
+from ..models.codes import FindingCode
 
 
 class LineDict(dict[str, Any]):
@@ -86,7 +86,7 @@ class SessionRecord:
     line: int
     data: Any
     index: int = 0
-    #: 2 for a live-table session (games and seats, ``referee.models2``); 0 when only
+    #: 2 for a live-table session (games and seats, ``referee.models.table``); 0 when only
     #: the records that follow can tell (a JSON Lines session line).
     format: int = 1
 

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..audit import codes
-from ..models import MAX_ROUND, suggest
+from ..models import codes
+from ..models.common import MAX_ROUND, suggest
 from .records import GameRecord, LineDict, LoadProblem, Record, SeatRecord, SessionRecord, key_line
 
 TOP_KEYS = ("format", "session", "games")

@@ -17,8 +17,8 @@ from typing import IO, Any
 
 import yaml
 
-from ..audit import codes
-from ..audit.codes import FindingCode
+from ..models import codes
+from ..models.codes import FindingCode
 from .records import LineDict, LineList, OversizedList
 
 try:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, TextIO
 
 from .. import __version__
-from ..audit import codes
-from ..audit.codes import CODES
 from ..audit.lane import CleanRounds
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult
+from ..escape import printable as printable
+from ..models import codes
+from ..models.codes import CODES
 from ..rules.money import plain
 
 
@@ -163,23 +163,6 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
         "exit_code": summary.exit_code(strict),
         "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
     } | ({"games": dict(summary.games)} if summary.games else {})
-
-
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
-
-
-def printable(text: str) -> str:
-    """``text`` on one line, safe for a terminal or a CI log: line breaks, tabs and every
-    control character (escape sequences included) are written as ``\\n``, ``\\x1b``,
-    ``\\u2028``. Names and recorded strings come from files nobody vouches for: a file
-    name with a newline must not forge a finding line or a workflow command."""
-    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
 
 
 def referee_dict() -> dict[str, Any]:

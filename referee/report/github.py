@@ -11,8 +11,8 @@ in properties (any other control character is written as the text format writes 
 
 from __future__ import annotations
 
-from ..audit.codes import CODES, SEVERITY_ORDER
 from ..audit.results import Finding, InputInfo, SessionResult, Summary
+from ..models.codes import CODES, SEVERITY_ORDER
 from .base import Reporter, integrity_lines, printable, summary_line
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}

@@ -30,12 +30,12 @@ from decimal import Decimal
 from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
-from ..audit.codes import CODES
 from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
 from ..i18n import N_, Messages
+from ..models.codes import CODES
 from ..output import TEXT_ERRORS
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed

@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, assert_never
 
-from ..audit.codes import CODES
 from ..audit.explain import Explanation, Side
 from ..audit.owed import BottomLine
 from ..i18n import N_, Messages
+from ..models.codes import CODES
 from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category

@@ -11,9 +11,9 @@ from decimal import Decimal
 from typing import Any
 
 from ..audit.fast import FastPathMismatch
-from ..audit.fast import mode as fast_mode
 from ..audit.results import Ledger
 from ..audit.table import GameCounts, GameResult, PlainSeat, PlayerLedger, SeatResult, TableSessionResult
+from ..load.plain import mode as fast_mode
 from ..rules.money import plain
 
 
@@ -170,7 +170,7 @@ def game_row(game: GameResult) -> list[Any]:
     status = game.status or "invalid"
     if game.outcome == "void":
         status = "void"
-    from .base import printable
+    from ..escape import printable
 
     return [printable(game.game or "?"), "" if game.number is None else game.number, status,
             _short(game.player_hand.category if game.player_hand else None),
@@ -180,8 +180,8 @@ def game_row(game: GameResult) -> list[Any]:
 
 
 def player_rows(result: TableSessionResult) -> list[list[Any]]:
+    from ..escape import printable
     from ..rules.money import fmt, signed
-    from .base import printable
 
     rows = []
     for p in result.players:

@@ -15,10 +15,10 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from ..audit import codes
 from ..audit.lane import CleanRound, CleanRounds
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..audit.table import GameResult, TableSessionResult
+from ..models import codes
 from ..rules.money import fmt, signed
 from .base import Reporter, integrity_lines, printable, summary_line
 from .table import GAME_HEADERS, PLAYER_HEADERS, game_row, player_rows, table_totals

@@ -1,4 +1,4 @@
-"""Hand values in bulk with NumPy: ``evaluate_batch`` (see ``rules/hands.py``).
+"""Hand values in bulk with NumPy: ``evaluate_batch``, for arrays of hands.
 
 For simulate, the decision tables and PAR: arrays of hands, one a row. A row's value
 is the larger of two lookups, both exact:
@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .evaluator import RANK_KEYS, best_value_of_suited, tables
+from .hands import HandError
 
 SUIT_START = 0x3333
 FLUSH_BITS = 0x8888
@@ -59,9 +60,13 @@ def batch_tables() -> BatchTables:
     return _BATCH
 
 
-def batch_values(cards: NDArray[Any], check: bool = True) -> NDArray[np.int32]:
-    """Packed values of each row of ``cards`` (see ``hands.evaluate_batch``)."""
-    from .hands import HandError
+def evaluate_batch(cards: NDArray[Any], check: bool = True) -> NDArray[np.int32]:
+    """Packed values (``HandValue.value``) of many hands at once, with NumPy.
+
+    ``cards`` is an integer array of card indices (0..51), one hand a row of 5, 6 or
+    7 cards. With ``check`` a row holding a card twice or an index outside 0..51
+    raises :class:`~referee.rules.hands.HandError`; callers that deal from a deck may skip it.
+    """
 
     hands = np.asarray(cards)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7 or not np.issubdtype(hands.dtype, np.integer):

@@ -12,7 +12,7 @@ card (a repeated card carries, so the popcount falls short), one nibble a suit
 (started at 3, so that five or more of a suit set its top bit) and the rank
 multiset's key; a hand is its cards' lookups, additions, one popcount and one dict
 lookup. :func:`evaluate_deal` rules both hands of a deal with one repeated-card
-check over all nine cards; :func:`evaluate_batch` does arrays of hands in NumPy.
+check over all nine cards; :func:`referee.rules.batch.evaluate_batch` does arrays of hands in NumPy.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from .evaluator import (
 )
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
+    pass
 
 CATEGORIES = CATEGORY_NAMES  # Category.ranked(), kept as the package's public name
 
@@ -358,17 +358,6 @@ def _evaluate_deal_slow(
         raise _repeated(everything)
     return _evaluate_any((*player, *board)), _evaluate_any((*dealer, *board))
 
-
-def evaluate_batch(cards: NDArray[Any], check: bool = True) -> NDArray[Any]:
-    """Packed values (``HandValue.value``) of many hands at once, with NumPy.
-
-    ``cards`` is an integer array of card indices (0..51), one hand a row of 5, 6 or
-    7 cards. With ``check`` a row holding a card twice or an index outside 0..51
-    raises :class:`HandError`; callers that deal from a deck may skip it.
-    """
-    from .batch import batch_values
-
-    return batch_values(cards, check)
 
 
 # Copies of each rank the best five uses, by category, in order of significance.

@@ -2,7 +2,9 @@
 
 Registered here as the reporters are in the command line: adding a format is a module
 with a ``read(reading, stream)`` function and a line in :data:`READERS` (and, if its
-files can be told by their first bytes, a line in :func:`detect_kind`).
+files can be told by their first bytes, a line in :func:`detect_kind`). :func:`read`
+is how the rest of the package reads an input: the one pass of
+:class:`~referee.load.reading.Reading` with this registry.
 """
 
 from __future__ import annotations
@@ -40,3 +42,8 @@ def detect_kind(name: str, head: bytes) -> str:
         first = text.split(b"\n", 1)[0].strip()
         return "jsonl" if first.endswith(b"}") and b"\n{" in text else "json"
     return "yaml"
+
+
+def read(reading: Reading) -> Iterator[Record]:
+    """Every record of one input, in file order; problems are records, never raised."""
+    return reading.records(READERS, detect_kind)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...audit import codes
-from ...models import MultiSessionDocument, SessionDocument, suggest
+from ...models import codes
+from ...models.common import suggest
+from ...models.rounds import MultiSessionDocument, SessionDocument
 from ..reading import Reading
 from ..records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord, key_line
 from ..table import is_table_document, table_document

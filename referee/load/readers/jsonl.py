@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from ...audit import codes
+from ...models import codes
 from ...spelling import one_edit
 from ..jsonio import JsonInputError, loads_line
 from ..plain import fast_round
@@ -96,7 +96,7 @@ class _Skipped:
 
 def _fast_lines() -> bool:
     """Round, game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0."""
-    from ...audit.fast import mode
+    from ..plain import mode
 
     return mode() != "off"
 

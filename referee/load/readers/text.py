@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...audit import codes
+from ...models import codes
 from ..records import LoadProblem
 
 

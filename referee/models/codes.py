@@ -257,7 +257,7 @@ def markdown_table() -> str:
     lines = [
         "# Finding codes",
         "",
-        "Generated from `referee/audit/codes.py`; `tests/test_docs.py` fails when this file is stale.",
+        "Generated from `referee/models/codes.py`; `tests/test_docs.py` fails when this file is stale.",
         "Severities: `error` fails the check (exit 1); `warning` fails it only with `--strict`; "
         "`info` never does.",
         "",

@@ -1,24 +1,21 @@
-"""The hand-history format, version 1, as pydantic models.
+"""What both hand-history formats share: amounts, card tokens, words, what a table recorded.
 
-These models are the format's single definition: validation, the committed JSON
-Schemas in ``schemas/`` and the format documentation all come from them. Card fields
-hold text: whether a token is one of the 52 cards is a ruling (a void deal, rule
-§07), not a validation error.
+Format 1 (:mod:`referee.models.rounds`) and format 2 (:mod:`referee.models.table`) spell a
+stake, a card and a table's record of a result the same way, so they are defined once.
+Card fields hold text: whether a token is one of the 52 cards is a ruling (a void deal,
+rule §07), not a validation error.
 """
+
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
 
-from .rules.category import Category
+from ..rules.category import Category
 
-#: The version of this format: what ``version:`` may say (``Literal[1]`` below, as
-#: Literal takes no constant) and what the schema's title and ``simulate`` write.
-FORMAT_VERSION = 1
 #: The profile of a session that names none (also ``profiles.DEFAULT`` and every
 #: ``--profile`` default): defined here, where the format says it, as profiles reads models.
 DEFAULT_PROFILE = "vivo"
@@ -32,16 +29,16 @@ MAX_RESULT = Decimal("1e24")
 Outcome = Literal["fold", "win", "lose", "push", "void"]
 
 
-def _word(value: Any) -> Any:
+def word(value: Any) -> Any:
     """Enumerated words are case-insensitive: ``Call``, ``FOLD``, ``Win``, ``Two_Pair``."""
     return value.strip().lower() if isinstance(value, str) else value
 
 
 #: The schema's ``enum`` gives each word's canonical (lower-case) spelling; JSON Schema
 #: cannot say "any case", so the description does.
-_ANY_CASE = "any capitalisation is read as this word (Call, FOLD)"
-OutcomeWord = Annotated[Outcome, BeforeValidator(_word), Field(description=f"the outcome; {_ANY_CASE}")]
-CategoryWord = Annotated[Category, BeforeValidator(_word), Field(description=f"a hand category; {_ANY_CASE}")]
+ANY_CASE = "any capitalisation is read as this word (Call, FOLD)"
+OutcomeWord = Annotated[Outcome, BeforeValidator(word), Field(description=f"the outcome; {ANY_CASE}")]
+CategoryWord = Annotated[Category, BeforeValidator(word), Field(description=f"a hand category; {ANY_CASE}")]
 
 
 Money = Annotated[
@@ -60,13 +57,13 @@ CardToken = Annotated[
 CardList = Annotated[list[CardToken], Field(max_length=52)]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
     # defer_build: a model's validator is built when it first validates, not at import
     # (every command's start-up; a JSON Lines check builds Session alone, and no format-2 model).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
-class Recorded(_Strict):
+class Recorded(StrictModel):
     """What the table paid and logged. Every field is optional; every field present is audited."""
 
     void: StrictBool | None = Field(default=None, description="the table voided the deal")
@@ -81,62 +78,6 @@ class Recorded(_Strict):
     net: Money | None = Field(default=None, description="net result of the round")
     returned: Money | None = Field(default=None, description="total handed back, stakes included")
     balance: Money | None = Field(default=None, description="running balance after this round")
-
-
-class Round(_Strict):
-    """One round as dealt and recorded."""
-
-    # Strict: a quoted "2", 2.0 or true is an H001 on the field, never silently read.
-    round: int = Field(strict=True, ge=0, le=MAX_ROUND, description="the round's number in the session, from 1")
-    time: datetime | None = None
-    ante: Stake
-    call: Stake | None = Field(default=None, description="the Call stake, when the log records it")
-    bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
-    player: CardList
-    flop: CardList
-    decision: Annotated[Literal["call", "fold"], BeforeValidator(_word),
-                        Field(description=f"the player's decision; {_ANY_CASE}")]
-    turn: CardToken | None = None
-    river: CardToken | None = None
-    dealer: CardList | None = None
-    recorded: Recorded | None = None
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
-
-
-class Session(_Strict):
-    """A session's header."""
-
-    id: StrictStr = Field(min_length=1, max_length=500)
-    profile: StrictStr = Field(default=DEFAULT_PROFILE,
-                               description="a built-in profile name or a path to a profile file")
-    rounds_agreed: int | None = Field(default=None, ge=1, le=10**9)
-    opening_balance: Money | None = None
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
-
-
-class SessionDocument(_Strict):
-    """One session and its rounds."""
-
-    version: Literal[1] | None = None
-    session: Session
-    rounds: list[Round]
-
-
-class MultiSessionDocument(_Strict):
-    """Several sessions in one document."""
-
-    version: Literal[1] | None = None
-    sessions: list[SessionDocument]
-
-
-def hand_history_schema() -> dict[str, Any]:
-    """The JSON Schema of a hand-history document (what ``schemas/`` commits)."""
-    from pydantic import TypeAdapter
-
-    schema = TypeAdapter(SessionDocument | MultiSessionDocument).json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = f"referee hand history, format version {FORMAT_VERSION}"
-    return schema
 
 
 def closest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
@@ -155,6 +96,4 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     return f" (expected one of: {', '.join(choices)})"
 
 
-ROUND_FIELDS = tuple(Round.model_fields)
 RECORDED_FIELDS = tuple(Recorded.model_fields)
-SESSION_FIELDS = tuple(Session.model_fields)

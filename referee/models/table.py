@@ -17,9 +17,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr
+from pydantic import BeforeValidator, Field, StrictStr
 
-from .models import DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, Money, Recorded, Stake
+from .common import DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, Money, Recorded, Stake, StrictModel
 
 FORMAT = 2
 GameStatus = Literal["settled", "cancelled"]
@@ -36,13 +36,7 @@ Identifier = Annotated[StrictStr, Field(min_length=1, max_length=500)]
 TextId = Annotated[StrictStr, BeforeValidator(_text_id), Field(min_length=1, max_length=500)]
 
 
-class _Strict(BaseModel):
-    # defer_build: a model's validator is built when it first validates, not at import
-    # (every command's start-up; a format-1 check builds none of these).
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class WalletMove(_Strict):
+class WalletMove(StrictModel):
     """One transaction of the wallet: money that really left or reached the player."""
 
     id: Identifier = Field(description="the wallet's transaction id")
@@ -53,7 +47,7 @@ class WalletMove(_Strict):
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
-class Seat(_Strict):
+class Seat(StrictModel):
     """One player's bets on a game, as the table recorded them."""
 
     player_id: TextId
@@ -68,7 +62,7 @@ class Seat(_Strict):
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
-class Game(_Strict):
+class Game(StrictModel):
     """One game round: one deal, the seats that bet on it."""
 
     game: TextId = Field(description="the game round's id, unique in the session")
@@ -89,7 +83,7 @@ class Game(_Strict):
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
-class TableSession(_Strict):
+class TableSession(StrictModel):
     """A table session's header."""
 
     id: Identifier
@@ -101,7 +95,7 @@ class TableSession(_Strict):
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
-class TableDocument(_Strict):
+class TableDocument(StrictModel):
     """A format-2 document: one session, its games and their seats."""
 
     format: Literal[2]
@@ -109,7 +103,7 @@ class TableDocument(_Strict):
     games: list[Game]
 
 
-class SeatLine(_Strict):
+class SeatLine(StrictModel):
     """A JSON Lines seat line: the seat, and the game it belongs to."""
 
     game: TextId

@@ -1,0 +1,15 @@
+"""The command line: argument handling only; the work is in the library.
+
+One module a command (``check``, ``simulate``, ``explain``...), each adding itself to
+the ``referee`` group of :mod:`referee.cli.app`; :mod:`referee.cli.common` holds what
+they share. Importing this package registers every command.
+"""
+
+from __future__ import annotations
+
+from . import check, explain, hand, par, profiles, recall, report, schema, simulate, stats
+from .app import RefereeGroup, entry, main, run_guarded
+from .common import FORMATS, reporter_class, use_color
+
+__all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "main", "par", "profiles", "recall",
+           "report", "reporter_class", "run_guarded", "schema", "simulate", "stats", "use_color"]

@@ -1,0 +1,72 @@
+"""``referee check``: audit hand histories, in one process or many, into any report format."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .. import __version__
+from ..audit.checker import Options
+from ..output import STDOUT, guard, guarded, open_output
+from ..pipeline import audit_stream, dispatch
+from ..report.progress import Progress
+from . import common
+from .app import main
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@click.option("--format", "fmt", type=click.Choice(sorted(common.FORMATS)), default=None,
+              help="Report format [default: text; github when GITHUB_ACTIONS=true].")
+@click.option("--output", "-o", metavar="FILE", default=None,
+              help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
+                   "terminal.")
+@click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
+@click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text report; NO_COLOR is respected.")
+@click.option("--verbose", "-v", is_flag=True, help="Say which YAML loader ran and other details on stderr.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr [default: on a terminal, with the text format, unless --quiet].")
+@click.option("--all-rows", is_flag=True,
+              help="Text format: every round of every session (by default, sessions over 200 rounds show "
+                   "their flagged rounds).")
+def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
+          strict: bool, color: str, verbose: bool, jobs: int | None, progress: bool | None,
+          all_rows: bool) -> None:
+    """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
+
+    Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
+    """
+    common.check_profile(profile)
+    guard([("--output", output)], [*files, *([profile] if profile else [])])
+    sources = common.sources(files)
+    jobs = jobs or os.cpu_count() or 1
+    common.tune_collector()
+    if verbose:
+        from ..load.yamlio import LOADER_NAME
+
+        click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s); "
+                   f"up to {jobs} process(es)", err=True)
+    name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    options = Options(profile=profile)
+    stdout = sys.stdout
+    chosen = common.reporter_class(name)
+    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
+    to_file = output not in (None, STDOUT)
+    with open_output(output or STDOUT) as out:
+        extra = {"all_rows": all_rows} if name == "text" else {}
+        reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
+                                   strict=strict, **extra)]
+        if to_file:
+            reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
+        stream = audit_stream(sources, options, reporters, jobs, common.note)
+        meter = Progress(sys.stderr, stream.total, stream.done) if show else None
+        summary = dispatch(stream.events, reporters, meter)
+    sys.exit(common.exit_code(summary, strict))
+

@@ -1,0 +1,129 @@
+"""What the commands share: naming inputs, a profile checked early, notes, exit codes,
+the report formats and colour."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterator
+from typing import TextIO
+
+import click
+
+from ..audit.checker import Event
+from ..audit.results import InputInfo, Summary
+from ..load.inputs import Source, SourceError, expand
+from ..output import STDOUT
+from ..profiles import ProfileOrigin
+from ..report.base import Reporter, summary_line
+
+#: The report formats of ``check``, each with the module (in ``referee.report``) and
+#: class of its reporter. Only the chosen format's module is imported: the JUnit one
+#: alone pulls in xml.sax, urllib, http.client and ssl, the text one tabulate, and a
+#: command pays for them at every start (``reporter_class``).
+FORMATS: dict[str, tuple[str, str]] = {
+    "text": ("text", "TextReporter"), "json": ("json", "JsonReporter"), "jsonl": ("jsonl", "JsonLinesReporter"),
+    "github": ("github", "GithubReporter"), "junit": ("junit", "JunitReporter"),
+}
+
+
+def reporter_class(name: str) -> type[Reporter]:
+    """The reporter of the format ``name`` (a key of :data:`FORMATS`), its module imported now."""
+    module, cls = FORMATS[name]
+    reporter: type[Reporter] = getattr(importlib.import_module(f"..report.{module}", __package__), cls)
+    return reporter
+
+
+def use_color(choice: str, stream: TextIO) -> bool:
+    """``--color``: ``auto`` colours a terminal unless ``NO_COLOR`` is set (no-color.org)."""
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return stream.isatty()
+
+
+LANG_OPTION = click.option(
+    "--lang", type=click.Choice(["en", "fr"]), default=None,
+    help="Language of the ruling [default: from LC_ALL / LC_MESSAGES / LANG, else en].",
+)
+
+
+def sources(files: tuple[str, ...]) -> list[Source]:
+    """The inputs the arguments name, or a usage error (exit 2) saying which names nothing."""
+    try:
+        return expand(list(files), note)
+    except SourceError as err:
+        raise click.UsageError(str(err)) from None
+
+
+def profile_reference(origin: ProfileOrigin, output: str | None) -> str | None:
+    """How a simulated log names a profile file so that ``referee check`` audits it as is:
+    relative to the log's folder (where check looks first), absolute for standard output.
+    None for a built-in: the sessions name it."""
+    if origin.builtin is not None:
+        return None
+    path = os.path.abspath(origin.name)
+    if output in (None, STDOUT):
+        return path
+    return os.path.relpath(path, os.path.dirname(os.path.abspath(output)))
+
+
+def note(message: str) -> None:
+    click.echo(f"referee: {message}", err=True)
+
+
+def exit_code(summary: Summary, strict: bool) -> int:
+    """The summary's exit code; nothing audited at all is exit 2, never a pass."""
+    code = summary.exit_code(strict)
+    if code == 2 and summary.rounds == 0 and not summary.games.get("games") and not summary.unreadable:
+        click.echo("referee: nothing audited: the inputs hold no round", err=True)
+    return code
+
+
+def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
+    """The events, keeping what each input was (readable or not) on the way."""
+    for event in stream:
+        if isinstance(event, InputInfo):
+            inputs.append(event)
+        yield event
+
+
+REPORT_EXTRA = "pip install 'referee[report]'"
+
+
+def report_extra(err: Exception) -> str:
+    """The message for a missing report extra, with the install line said once: the HTML
+    report's own message already carries it, a bare ImportError does not."""
+    text = str(err)
+    return text if REPORT_EXTRA in text else f"{text}; install the report extra: {REPORT_EXTRA}"
+
+
+def check_profile(profile: str | None) -> None:
+    """``--profile`` names a built-in or a readable, valid file: else a usage error (exit 2)
+    before any input is read, not a finding pinned to each session's header."""
+    if profile is None:
+        return
+    from ..profiles import ProfileError, resolve_profile
+
+    try:
+        resolve_profile(profile)
+    except ProfileError as err:
+        raise click.BadParameter(str(err), param_hint="--profile") from None
+
+
+def tune_collector() -> None:
+    """An audit builds millions of short-lived objects and no cycles worth chasing:
+    collect the young generation less often (bench/RESULTS.md has the figures)."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
+class SummaryOnly(Reporter):
+    """With ``--output``, the terminal still gets the findings count."""
+
+    def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
+        self.out.write(summary_line(summary) + "\n")
+

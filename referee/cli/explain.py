@@ -1,0 +1,61 @@
+"""``referee explain``: the full ruling of one round, or of a game's seats, in English or French."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from ..audit.checker import Options
+from ..load.inputs import SourceError, expand
+from ..rules.money import dumps
+from . import common
+from .app import main
+
+
+@main.command()
+@click.argument("file")
+@click.option("--round", "number", type=click.IntRange(min=0), default=None, help="The round's number.")
+@click.option("--game", default=None, metavar="ID", help="A live table's game (format 2): each seat's ruling.")
+@click.option("--player", "player_id", default=None, metavar="P", help="With --game: only this player's seat.")
+@click.option("--session", default=None, metavar="ID", help="The session, when the file holds several.")
+@click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
+@common.LANG_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(file: str, number: int | None, game: str | None, player_id: str | None, session: str | None,
+            profile: str | None, lang: str | None, fmt: str) -> None:
+    """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
+
+    A void deal and its replay share a number: both are explained, in order.
+    Exit status: 0 the record agrees, 1 it differs, 2 no such round or unreadable input.
+    """
+    if (number is None) == (game is None):
+        raise click.UsageError("give --round N (format 1) or --game ID (format 2)")
+    if player_id is not None and game is None:
+        raise click.UsageError("--player goes with --game")
+
+    from ..audit.explain import ExplainError, explain_rounds
+    from ..i18n import Messages, default_language
+    from ..report.ruling import RulingText, explanation_json
+
+    common.check_profile(profile)
+    try:
+        sources = expand([file], common.note)
+        if game is not None:
+            from ..audit.explain_table import explain_game
+
+            explanations = explain_game(sources[0], game, player_id, session, Options(profile=profile))
+        else:
+            assert number is not None
+            explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
+    except (SourceError, ExplainError) as err:
+        raise click.UsageError(str(err)) from None
+    messages = Messages(lang or default_language())
+    if fmt == "json":
+        doc = {"referee": __version__, "explanations": [explanation_json(e, messages) for e in explanations]}
+        click.echo(dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(RulingText(e, messages).text() for e in explanations), nl=False)
+    sys.exit(1 if any(f.severity != "info" for e in explanations for f in e.findings) else 0)
+

@@ -1,0 +1,37 @@
+"""``referee hand``: what 5 to 7 cards make, and which of two hands wins and why."""
+
+from __future__ import annotations
+
+import click
+
+from ..rules.money import dumps
+from . import common
+from .app import main
+
+
+@main.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--vs", "versus", multiple=True, metavar="CARDS",
+              help="A second hand to compare with (quoted, or --vs repeated for each card).")
+@common.LANG_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt: str) -> None:
+    """The category, best five and description of 5 to 7 CARDS; with --vs, which wins and why."""
+
+    from ..i18n import Messages, default_language
+    from ..report.ruling import hand_report
+    from ..rules.cards import CardError
+    from ..rules.hands import HandError
+
+    messages = Messages(lang or default_language())
+    groups = [_split(cards)] + ([_split(versus)] if versus else [])
+    try:
+        text, doc = hand_report(groups, messages)
+    except (CardError, HandError) as err:
+        raise click.BadParameter(str(err), param_hint="CARDS") from None
+    click.echo(dumps(doc, indent=2, ensure_ascii=False) if fmt == "json" else text, nl=fmt == "json")
+
+
+def _split(tokens: tuple[str, ...]) -> list[str]:
+    return [t for token in tokens for t in token.replace(",", " ").split()]
+

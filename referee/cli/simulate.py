@@ -1,0 +1,103 @@
+"""``referee simulate``: deal realistic hand histories under a profile, with faults on demand."""
+
+from __future__ import annotations
+
+import contextlib
+from decimal import Decimal
+
+import click
+
+from ..output import STDOUT, guard, open_output
+from ..policies import POLICIES
+from ..profiles import DEFAULT as DEFAULT_PROFILE
+from . import common
+from .app import main
+
+
+def _stakes_fit(increment: Decimal, ante: Decimal, bonus: Decimal) -> None:
+    """Refuse a stake the profile's own audit would reject (S008 on every round)."""
+    from ..rules.money import fmt
+
+    for option, amount in (("--ante", ante), ("--bonus", bonus)):
+        if amount and (amount < increment or amount % increment):
+            raise click.BadParameter(f"{fmt(amount)} is not a multiple of the profile's stake increment "
+                                     f"{fmt(increment)}", param_hint=option)
+
+
+@main.command()
+@click.option("--profile", "profile_name", default=DEFAULT_PROFILE, show_default=True, metavar="NAME|FILE",
+              help="Rule profile to deal and settle under.")
+@click.option("--sessions", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Counted rounds per session (a void deal adds a replay).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--policy", type=click.Choice(POLICIES), default="always-call", show_default=True)
+@click.option("--ante", type=click.FloatRange(min=0, min_open=True), default=1, show_default=True)
+@click.option("--bonus", type=click.FloatRange(min=0), default=0, show_default=True,
+              help="Bonus stake per round (profiles with a bonus).")
+@click.option("--faults", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Probability that a round carries one injected fault.")
+@click.option("--faults-manifest", metavar="FILE", default=None,
+              help="Write the injected faults (session, round, kind, code) as JSON to FILE.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default="yaml", show_default=True)
+@click.option("--output", "-o", metavar="FILE", default=None, help="The log to write ('-' or none: standard output).")
+@click.option("--seats", metavar="N|A-B", default=None,
+              help="Deal a live table in format 2: N seats a game, or A to B; --rounds counts games. Players mix "
+                   "policies unless --policy is given.")
+@click.option("--seat-lines", is_flag=True, help="With --seats and --format jsonl: one line a seat after its game.")
+@click.option("--own-cards", is_flag=True, help="With --seats: each seat its own two cards (at most 22 seats).")
+@click.pass_context
+def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
+             bonus: float, faults: float, faults_manifest: str | None, fmt: str, output: str | None,
+             seats: str | None, seat_lines: bool, own_cards: bool) -> None:
+    """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
+    from decimal import Decimal
+
+    from ..profiles import ProfileError, resolve_profile
+    from ..simulate import Settings, write
+
+    guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
+    try:
+        loaded = resolve_profile(profile_name)
+    except ProfileError as err:
+        raise click.BadParameter(str(err), param_hint="--profile") from None
+    profile = loaded.profile
+    _stakes_fit(profile.stake_increment, Decimal(str(ante)), Decimal(str(bonus)))
+    settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
+                        Decimal(str(bonus)), faults, profile_reference=common.profile_reference(loaded.origin, output))
+    table = None
+    if seats is not None:
+        from ..simulate_table import TableSettings, parse_seats
+
+        try:
+            span = parse_seats(seats)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--seats") from None
+        chosen = ctx.get_parameter_source("policy") is not click.core.ParameterSource.DEFAULT
+        table = TableSettings(profile, span, sessions, rounds, seed, policy if chosen else "mix",
+                              Decimal(str(bonus)), faults, own_cards,
+                              profile_reference=settings.profile_reference)
+    with contextlib.ExitStack() as outputs:
+        # Both files are committed together, the log last: an interrupted run leaves neither.
+        out = outputs.enter_context(open_output(output or STDOUT))
+        manifest = outputs.enter_context(open_output(faults_manifest)) if faults_manifest else None
+        if table is not None:
+            from ..simulate_table import write_tables
+
+            try:
+                write_tables(table, fmt, out, seat_lines)
+            except ValueError as err:
+                raise click.UsageError(str(err)) from None
+            if manifest is not None:
+                import json
+
+                json.dump([f.as_dict() for f in table.manifest], manifest, indent=1)
+                manifest.write("\n")
+            return
+        write(settings, fmt, out)
+        if manifest is not None:
+            import json
+
+            json.dump([f.as_dict() for f in settings.manifest], manifest, indent=1)
+            manifest.write("\n")
+
