@@ -17,7 +17,8 @@ def test_committed_schemas_are_fresh() -> None:
 
 
 def test_findings_doc_is_fresh() -> None:
-    assert (ROOT / "docs" / "findings.md").read_text(encoding="utf-8") == markdown_table()
+    assert (ROOT / "docs" / "findings.md").read_text(encoding="utf-8") == markdown_table(), (
+        "docs/findings.md is stale: python -m referee.models.codes > docs/findings.md")
 
 
 def test_every_code_is_documented_in_the_readme_or_docs() -> None:

@@ -390,6 +390,29 @@ ISSUE_CASES = [
     Case("JSON Lines: rounds before any session line are one H006",
          jsonl_round(1) + jsonl_round(2) + '{"session": {"id": "a", "rounds_agreed": 1}}\n' + jsonl_round(1),
          ("H006",), "s.jsonl"),
+    # Issue 27: one finding per root cause, where a second one used to follow.
+    Case("a stake change that lasts is one S002, at the change (Antes 1, 1, 2, 2, 2)",
+         session(*[worked(n, replace=(("ante: 1", f"ante: {a}"),)) for n, a in enumerate((1, 1, 2, 2, 2), 1)]),
+         ("S002",)),
+    Case("a stake changed and changed back is one S002 each time (Antes 1, 2, 1, 2, 1)",
+         session(*[worked(n, replace=(("ante: 1", f"ante: {a}"),)) for n, a in enumerate((1, 2, 1, 2, 1), 1)]),
+         ("S002", "S002")),
+    Case("a stake change at a table that lasts is one S002, at the change",
+         table("".join(TABLE_GAME.format(g=f"g{n}", status="settled", rec="").replace(", recorded: {}", "")
+                       .replace("ante: 1", f"ante: {a}") for n, a in enumerate((1, 1, 2, 2, 2), 1))), ("S002",)),
+    Case("a valid deal recorded void and replayed is V002 alone (no S005)",
+         session(worked(1), worked(2, "void: true"), worked(2), worked(3), worked(4), agreed=4), ("V002",)),
+    Case("outcome void on a valid deal, replayed, is V002 alone (no S005)",
+         session(worked(1), worked(2, "outcome: void, net: 0"), worked(2), worked(3), worked(4), agreed=4),
+         ("V002",)),
+    Case("a valid deal recorded void, the table numbering on, is V002 alone (no S005)",
+         session(worked(1), worked(2, "void: true"), worked(3), worked(4), worked(5), agreed=4), ("V002",)),
+    Case("outcome void on a valid deal never replayed is V002 alone (no S005)",
+         session(worked(1), worked(2), worked(3, "outcome: void, net: 0"), worked(4), agreed=4), ("V002",)),
+    Case("a session that states no rounds_agreed is not held to the profile's",
+         session(worked(1), worked(2), worked(3)).replace("  rounds_agreed: 3\n", ""), ()),
+    Case("a session one round short of the rounds it states is one S005",
+         session(worked(1), worked(2), worked(3), agreed=4), ("S005",)),
 ]
 
 
@@ -560,3 +583,17 @@ def test_a_void_late_round_of_a_swap_then_rounds_the_lane_could_take(write: Writ
     (session,) = report["sessions"]
     assert [r["round"] for r in session["rounds"]] == [1, 3, 2, 4, 5]
     assert [(f["round"], f["code"]) for f in session["findings"]] == [(2, "S009"), (2, "V003")]
+
+
+def test_a_lasting_stake_change_is_found_at_the_change(write: Write) -> None:
+    (finding,) = _findings(write, _case("a stake change that lasts is one S002, at the change (Antes"))
+    assert (finding["round"], finding["message"]) == (
+        3, "round 3: Ante 2 differs from the session's 1; profile vivo fixes stakes")
+
+
+def test_s005_names_void_rounds_only_when_there_are_some(write: Write) -> None:
+    (finding,) = _findings(write, _case("a session one round short"))
+    assert finding["message"] == "3 rounds played, 4 agreed"
+    text = session(worked(1), worked(2, replace=(("2♠", "A♥"),)), worked(2), agreed=3)
+    (short,) = [f for f in _findings(write, Case("x", text, ())) if f["code"] == "S005"]
+    assert short["message"] == "2 rounds played, 3 agreed (1 void round does not count)"

@@ -145,10 +145,14 @@ class SessionAudit(SessionOpening[Session]):
         self.unit_early: HeldNumber | None = None
         self.stake: Decimal | None = None
         self.antes: dict[Decimal, int] = {}
+        #: The Ante of the last round whose stakes were checked (a change of stake is found once).
+        self.last_ante: Decimal | None = None
         self.last_data: Any = None
         self.last_result: RoundResult | CleanRound | None = None
         self.last_plain: PlainRound | None = None  # the lane's last round, read in full only if needed
         self.table_voided_number: int | None = None
+        #: Valid deals the table recorded void (V002), replayed or not (``_played``).
+        self.valid_voided = 0
         self.keep_raw = options.keep_raw
         # The fast path (audit/fast.py): off, on, or verify (both paths, compared).
         self.fast = None if fast_mode() == "off" else fast_mode()
@@ -327,6 +331,7 @@ class SessionAudit(SessionOpening[Session]):
         if self.table_voided_number is not None and model.round == self.table_voided_number:
             self.ledger.table_voided += 1  # the replay of a valid deal the table voided: counted once
         self.table_voided_number = model.round if table_void and ruling.outcome != "void" else None
+        self.valid_voided += self.table_voided_number is not None
         self._number(result, data, model.round, False, ruling.outcome == "void" or table_void)
         self._check_stakes(model, profile, ruling, emit)
         compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(model, ruling))
@@ -417,7 +422,8 @@ class SessionAudit(SessionOpening[Session]):
     def _check_fixed_ante(self, model: Round, profile: Profile, emit: _Emitter) -> None:
         """One odd Ante is one S002: the session's stake is the Ante most of its rounds
         so far used (the first Ante until another is used by more rounds)."""
-        self.stake, finding = stake_check(self.antes, self.stake, model.ante)
+        self.stake, finding = stake_check(self.antes, self.stake, model.ante, self.last_ante)
+        self.last_ante = model.ante
         if finding is not None:
             emit(codes.S002, f"Ante {fmt(model.ante)} differs from the session's {fmt(finding)}; "
                  f"profile {profile.name} fixes stakes", "ante", finding, model.ante)
@@ -471,21 +477,30 @@ class SessionAudit(SessionOpening[Session]):
         self.chain = reanchor(self.chain, work.recorded, broken is not None, work.number, keep=work.settled_void)
 
     def close(self) -> SessionResult:
+        """The session's ledger and findings; ``S005`` against the agreement the session
+        states (``rounds_agreed``; none stated, none checked: docs/ledger.md)."""
         agreed = self.header.rounds_agreed if self.header and self.header.rounds_agreed else None
-        if agreed is None and self.profile is not None:
-            agreed = self.profile.rounds_agreed
-        # A round that could not be ruled was still played: it counts (its own finding says why it
-        # was not ruled), so one bad record is not also a wrong round count.
-        # A valid deal the table voided (V002) was replayed: the table's count leaves it out.
-        counted = self.ledger.counted_rounds + self.ledger.invalid_rounds - self.ledger.table_voided
-        if agreed is not None and counted != agreed and self.profile is not None:
+        played = _played(self.ledger, self.valid_voided)
+        if agreed is not None and self.profile is not None and not played[0] <= agreed <= played[1]:
+            counted = played[1] if agreed > played[1] else played[0]
             # "played", not "counted": the summary's "counted" are the ruled rounds alone
             unruled = f", {self.ledger.invalid_rounds} of them not ruled" if self.ledger.invalid_rounds else ""
             void = self.ledger.void_rounds
-            self._add(Finding(codes.S005, f"{_rounds(counted)} played{unruled}, {agreed} agreed "
-                              f"({_rounds(void, 'void ')} {'does' if void == 1 else 'do'} not count)",
+            voided = f" ({_rounds(void, 'void ')} {'does' if void == 1 else 'do'} not count)" if void else ""
+            self._add(Finding(codes.S005, f"{_rounds(counted)} played{unruled}, {agreed} agreed{voided}",
                               self.file, self.info.line, expected=agreed, recorded=counted))
         return SessionResult(self.info, self.ledger, self.findings)
+
+
+def _played(ledger: Ledger, valid_voided: int) -> tuple[int, int]:
+    """How many rounds the session played, as a range: a round that could not be ruled
+    was still played (its own finding says why it was not ruled), so one bad record is
+    not also a wrong count; a void deal does not count (§07). A valid deal the table
+    voided (V002) counts by the rules and not by the table: replayed, the replay stands
+    for it; not replayed, either reading is the table's count (the V002 is the one
+    finding of that root cause, not also a wrong count)."""
+    most = ledger.counted_rounds + ledger.invalid_rounds - ledger.table_voided
+    return most - (valid_voided - ledger.table_voided), most
 
 
 def _rounds(n: int, kind: str = "") -> str:

@@ -347,7 +347,7 @@ def commit(session: Any, clean: CleanRound, record: PlainRound) -> None:
     if session.lane_fixed:
         antes = session.antes
         antes[entry.ante] = antes.get(entry.ante, 0) + 1
-        session.stake = entry.ante
+        session.stake = session.last_ante = entry.ante
     session.balance = clean.balance
     recorded = clean.fast.recorded
     if clean.recorded_balance is not None:
@@ -373,6 +373,7 @@ def snapshot(session: Any) -> Any:
     return SimpleNamespace(
         numbering=deepcopy(session.numbering), balance=session.balance, chain=session.chain,
         lane_anchor=None, ledger=deepcopy(session.ledger), stake=session.stake, antes=dict(session.antes),
+        last_ante=session.last_ante,
         lane_fixed=session.lane_fixed, last_plain=None, last_result=None)
 
 
@@ -399,9 +400,10 @@ def verify(session: Any, clean: CleanRound, results: list[RoundResult], before: 
     if before.lane_anchor is not None:
         before.chain = reanchor(BalanceState(), before.lane_anchor[0], False, before.lane_anchor[1])
     state = (_numbers(session.numbering), session.balance, session.chain, session.ledger, session.stake,
-             session.antes)
-    expected = (_numbers(before.numbering), before.balance, before.chain, before.ledger, before.stake, before.antes)
-    for name, a, b in zip(("numbering", "balance", "chain", "ledger", "stake", "antes"), expected, state,
+             session.antes, session.last_ante)
+    expected = (_numbers(before.numbering), before.balance, before.chain, before.ledger, before.stake, before.antes,
+                before.last_ante)
+    for name, a, b in zip(("numbering", "balance", "chain", "ledger", "stake", "antes", "last_ante"), expected, state,
                           strict=True):
         if a != b or repr(a) != repr(b):
             raise FastPathMismatch(f"{where}: state {name}: lane {a!r}, full audit {b!r}")

@@ -290,16 +290,21 @@ def settle_held(state: Numbering, held: HeldNumber, following: int | None) -> Nu
                          f"(round {following} follows)", held.expected)
 
 
-def stake_check(counts: dict[Decimal, int], stake: Decimal | None, ante: Decimal) -> tuple[Decimal, Decimal | None]:
+def stake_check(counts: dict[Decimal, int], stake: Decimal | None, ante: Decimal,
+                previous: Decimal | None = None) -> tuple[Decimal, Decimal | None]:
     """The session's stake after this Ante, and the stake it breaks (None if none).
 
     The stake is the Ante most rounds so far used, the first one on a tie: one odd Ante
     anywhere is one finding, and a first round at an odd Ante is found on the next
-    round (the first that shows the difference), not on every later one.
+    round (the first that shows the difference), not on every later one. ``previous``
+    is the Ante of the round before: the same odd Ante again continues one change of
+    stake, found once at the change (Antes 1, 1, 2, 2, 2 are one ``S002``, on the first 2).
     """
     counts[ante] = counts.get(ante, 0) + 1
     if stake is None or ante == stake:
         return ante, None
     if counts[ante] > counts[stake]:
         return ante, None  # the rounds at the old stake were the odd ones, already reported
+    if ante == previous:
+        return stake, None  # the change already found on its first round
     return stake, stake

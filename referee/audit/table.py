@@ -330,8 +330,8 @@ class _Player:
     no anchor yet) and ``chain`` builds the :class:`BalanceState` the ledger functions
     take only when the full path asks; any other state is kept as it is (``_chain``)."""
 
-    __slots__ = ("_antes", "_chain", "_ledger", "anchor", "anchor_game", "balance", "booked", "funded", "id", "same",
-                 "since_ruled", "since_table", "stake")
+    __slots__ = ("_antes", "_chain", "_ledger", "anchor", "anchor_game", "balance", "booked", "funded", "id",
+                 "last_ante", "same", "since_ruled", "since_table", "stake")
 
     def __init__(self, player_id: str, opening: Decimal | None) -> None:
         self.id = player_id
@@ -351,6 +351,8 @@ class _Player:
         #: Seats at the player's stake that ``_antes`` has not counted yet (the fast path's).
         self.same = 0
         self.stake: Decimal | None = None
+        #: The Ante of the player's last seat whose stakes were checked (a change is found once).
+        self.last_ante: Decimal | None = None
         self.funded = opening is not None
 
     @property
@@ -686,7 +688,8 @@ class TableAudit(SessionOpening[TableSession]):
 
     def _state(self) -> tuple[Any, ...]:
         """What the session keeps between games (compared under ``verify``)."""
-        players = [(p.id, p.balance, p.chain, p.antes, p.stake, p.funded, p.ledger) for p in self.players.values()]
+        players = [(p.id, p.balance, p.chain, p.antes, p.stake, p.last_ante, p.funded, p.ledger)
+                   for p in self.players.values()]
         return (players, self.ledger, self.counts, self.transactions, self.seen_games, self.numbering,
                 self.findings, len(self.released),
                 self.held is not None, None if self.deferred is None else len(self.deferred), len(self.held_more),
@@ -958,7 +961,8 @@ class TableAudit(SessionOpening[TableSession]):
             emit(codes.S001, f"Call stake {fmt(seat.call)} is not {fmt(profile.call_multiple)} × Ante "
                  f"{fmt(seat.ante)}", "call", seat.ante * profile.call_multiple, seat.call)
         if profile.fixed_stakes:
-            player.stake, odd = stake_check(player.antes, player.stake, seat.ante)
+            player.stake, odd = stake_check(player.antes, player.stake, seat.ante, player.last_ante)
+            player.last_ante = seat.ante
             if odd is not None:
                 emit(codes.S002, f"Ante {fmt(seat.ante)} differs from the player's {fmt(odd)} in this session; "
                      f"profile {profile.name} fixes stakes", "ante", odd, seat.ante)
@@ -1141,6 +1145,7 @@ class TableAudit(SessionOpening[TableSession]):
                 counts[ante] = counts.get(ante, 0) + 1
                 if stake is None or counts[ante] > counts[stake]:
                     player.stake = ante
+            player.last_ante = ante
         player.balance += net
         if balance is not UNSET:
             player.anchor, player.since_table, player.since_ruled = balance, ZERO, ZERO

@@ -169,7 +169,8 @@ S002: Final = _code(
     "S002", "stake-changed", "error",
     "The Ante differs from the session's stake under a profile whose stakes are fixed (§07). The stake is "
     "the Ante most of the session's rounds so far used, so one odd Ante is one finding (an odd first Ante "
-    "is found on round 2). The bonus stake may change between rounds.",
+    "is found on round 2) and a stake change that lasts is one, at the change. The bonus stake may change "
+    "between rounds.",
 )
 S003: Final = _code(
     "S003", "duplicate-round", "error",
@@ -183,8 +184,9 @@ S004: Final = _code(
 )
 S005: Final = _code(
     "S005", "round-count", "warning",
-    "Counted rounds differ from the number agreed (§07). Void deals, and valid deals the table voided and "
-    "replayed, do not count; rounds that cannot be ruled do.",
+    "Counted rounds differ from the number the session's header agrees (`rounds_agreed`, §07; a session "
+    "that states none is not checked). Void deals do not count; rounds that cannot be ruled do; a valid deal "
+    "the table voided (V002) counts either way, as that finding is the root cause.",
 )
 S006: Final = _code(
     "S006", "bonus-not-offered", "error",
@@ -257,7 +259,8 @@ def markdown_table() -> str:
     lines = [
         "# Finding codes",
         "",
-        "Generated from `referee/models/codes.py`; `tests/test_docs.py` fails when this file is stale.",
+        "Generated from `referee/models/codes.py` (`python -m referee.models.codes > docs/findings.md`); "
+        "`tests/test_docs.py` fails when this file is stale.",
         "Severities: `error` fails the check (exit 1); `warning` fails it only with `--strict`; "
         "`info` never does.",
         "",
@@ -267,3 +270,7 @@ def markdown_table() -> str:
     for c in _ALL:
         lines.append(f"| `{c.code}` | {c.name} | {c.severity} | {c.summary} | {c.example} |")
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m referee.models.codes > docs/findings.md
+    print(markdown_table(), end="")
