@@ -297,12 +297,12 @@ def test_simulated_tables_are_reproducible(tmp_path: Path) -> None:
     assert code == 2 and "at most 22" in out
 
 
-def test_the_table_samples_and_the_readme_agree() -> None:
+def test_the_table_samples_and_the_docs_agree() -> None:
     from .conftest import ROOT, SAMPLES
 
     code, out = run("check", "--quiet", str(SAMPLES / "table.yaml"))
     shown = out.replace(str(SAMPLES / "table.yaml"), "samples/table.yaml")
-    assert code == 1 and shown in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert code == 1 and shown in (ROOT / "docs" / "live-tables.md").read_text(encoding="utf-8")
 
 
 def test_the_jsonl_sample_is_the_yaml_sample_as_json_lines() -> None:
