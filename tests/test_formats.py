@@ -132,7 +132,9 @@ def test_quiet_prints_only_findings_and_the_summary() -> None:
 @pytest.mark.slow
 def test_pre_commit_hook(tmp_path: Path) -> None:
     """``pre-commit try-repo`` of this repository in a scratch one: a good log passes,
-    a bad one fails. Installs the hook's environment, so it takes a while."""
+    a bad one fails, and by default only files meant for it are taken (hand-histories/,
+    *.hh.yaml): a CI workflow is not a hand history (issue 27). Installs the hook's
+    environment, so it takes a while."""
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
@@ -143,14 +145,19 @@ def test_pre_commit_hook(tmp_path: Path) -> None:
         subprocess.run(["git", *args], cwd=scratch, env=env, check=True, capture_output=True)
 
     git("init", "-q")
-    shutil.copy(SAMPLES / "clean.yaml", scratch / "good.yaml")
-    git("add", "good.yaml")
+    (scratch / "hand-histories").mkdir()
+    (scratch / ".github" / "workflows").mkdir(parents=True)
+    shutil.copy(SAMPLES / "clean.yaml", scratch / "hand-histories" / "good.yaml")
+    (scratch / ".github" / "workflows" / "ci.yml").write_text("name: CI\non: [push]\njobs: {}\n")
+    shutil.copy(SAMPLES / "disputed.yaml", scratch / "disputed.yaml")  # no suffix, not under hand-histories/
+    git("add", ".")
     try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "referee-check", "--files"]
-    good = subprocess.run([*try_repo, "good.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
-    assert good.returncode == 0, good.stdout + good.stderr
-    shutil.copy(SAMPLES / "disputed.yaml", scratch / "bad.yaml")
-    git("add", "bad.yaml")
-    bad = subprocess.run([*try_repo, "bad.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
+    others = ["hand-histories/good.yaml", ".github/workflows/ci.yml", "disputed.yaml"]
+    good = subprocess.run([*try_repo, *others], cwd=scratch, env=env, capture_output=True, text=True)
+    assert good.returncode == 0 and "Passed" in good.stdout, good.stdout + good.stderr  # the workflow is left alone
+    shutil.copy(SAMPLES / "disputed.yaml", scratch / "day-2.hh.yaml")
+    git("add", "day-2.hh.yaml")
+    bad = subprocess.run([*try_repo, "day-2.hh.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
     assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr
 
 

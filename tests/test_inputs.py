@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -261,3 +262,74 @@ def test_a_pipe_is_read_once(tmp_path: Path, jobs: str) -> None:
     report = json.loads(out)
     assert code == 0 and report["inputs"][0] == {"file": str(pipe), "kind": "yaml", "size": len(data),
                                                  "sha256": hashlib.sha256(data).hexdigest(), "readable": True}
+
+
+NOT_A_HISTORY = "(a hand history has 'session' and 'rounds', or 'format: 2' with 'games')"
+WORKFLOW = "name: CI\non:\n  push:\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{run: make}]\n"
+
+
+@pytest.mark.parametrize(("name", "text", "found"), [
+    ("export.json", '{"data": [{"id": 1}], "uuid": "5f0c"}', "its top-level keys are 'data', 'uuid'"),
+    ("ci.yml", WORKFLOW, "its top-level keys are 'name', 'True', 'jobs'"),
+    ("list.json", "[1, 2]", "its top level is a list"),
+    ("empty.yaml", "{}\n", "its top level is an empty mapping"),
+    ("notes.yaml", "just a sentence\n", "its top level is text"),
+    ("export.jsonl", '{"data": 1, "uuid": 2}\n{"session": {"id": "s"}}\n', "its first line's keys are 'data', 'uuid'"),
+    ("numbers.jsonl", "[1, 2]\n", "its first line is a list"),
+])
+def test_a_file_that_is_not_a_hand_history_is_refused_in_one_line(tmp_path: Path, name: str, text: str,
+                                                                   found: str) -> None:
+    """Issue 27: a provider's export or a CI workflow was audited as an empty session
+    (H002, H001, "S005 0 rounds played, 20 agreed", "a draw", exit 1). It is not a hand
+    history: one H000 naming what was found, exit 2, no session."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = invoke("check", "--quiet", str(path))
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 2, out
+    assert lines[0].startswith(f"{path}:1: H000 [error] not a hand history: {found} (")
+    assert NOT_A_HISTORY in lines[0] or "opens with a session line" in lines[0]
+    assert "0 sessions" in lines[1] and "1 file(s) unreadable" in lines[1]
+    code, report = check_json_of(path)
+    assert code == 2 and report["sessions"] == [] and [p["code"] for p in report["problems"]] == ["H000"]
+    assert report["inputs"][0]["readable"] is False
+
+
+def check_json_of(path: Path) -> tuple[int, dict[str, Any]]:
+    code, out, _ = invoke("check", "--format", "json", str(path))
+    return code, json.loads(out)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("session: {id: s}\n", "H001 [error] the session has no 'rounds' list"),
+    ("rounds: []\n", "H001 [error] the document has no 'session' header"),
+    ("format: 2\ngames: []\n", "H001 [error] the document has no 'session' header"),
+])
+def test_a_damaged_hand_history_is_still_audited(tmp_path: Path, text: str, found: str) -> None:
+    """A document with one of the keys a hand history has is audited: its faults are findings."""
+    path = tmp_path / "log.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = invoke("check", "--quiet", str(path))
+    assert code == 1 and found in out and "not a hand history" not in out and "H000" not in out
+
+
+def test_a_damaged_first_line_of_json_lines_is_still_read(tmp_path: Path) -> None:
+    """A first line one edit from a session line is a damaged one (H004, did you mean),
+    not a file of another kind; a broken first line is H004 too."""
+    path = tmp_path / "log.jsonl"
+    round_line = '{"round": 1, "ante": 1, "player": ["Ah", "Kd"], "flop": ["2c", "3c", "4c"], "decision": "fold"}\n'
+    path.write_text('{"sesion": {"id": "s"}}\n' + round_line, encoding="utf-8")
+    _, out, _ = invoke("check", "--quiet", str(path))
+    assert "did you mean 'session'?" in out and "not a hand history" not in out
+    path.write_text('{"session": {"id": "s"\n' + round_line, encoding="utf-8")
+    _, out, _ = invoke("check", "--quiet", str(path))
+    assert "unreadable session line" in out and "not a hand history" not in out
+
+
+def test_a_chunk_of_json_lines_is_not_judged_by_its_first_line() -> None:
+    """Under --jobs a chunk starts at a session line inside the file: only the file's own
+    first line says whether it is a hand history."""
+    from referee.load.readers.jsonl import records
+
+    found = list(records("log", [b'{"data": 1}\n'], 5, have_session=True))
+    assert [type(r).__name__ for r in found] == ["LoadProblem"] and not found[0].fatal  # type: ignore[union-attr]

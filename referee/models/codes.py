@@ -38,9 +38,11 @@ def _code(code: str, name: str, severity: Severity, summary: str, example: str =
 
 H000: Final = _code(
     "H000", "unreadable-file", "error",
-    "The file cannot be read as a whole (not found, not UTF-8, invalid YAML or JSON, binary, empty). Exit "
-    "code 2.",
-    "a YAML file with an unclosed bracket",
+    "The file cannot be read as a whole (not found, not UTF-8, invalid YAML or JSON, binary, empty), or is "
+    "not a hand history: a document with none of `session`, `rounds`, `sessions`, `games` at its top, a JSON "
+    "Lines file whose first line is no session, round or game (a provider's export, a CI workflow); the "
+    "message names what was found. Exit code 2.",
+    "a YAML file with an unclosed bracket; `export.json` with only `data` and `uuid` at its top",
 )
 H001: Final = _code(
     "H001", "invalid-record", "error",

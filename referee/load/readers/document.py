@@ -14,17 +14,22 @@ from ..records import LineDict, LoadProblem, Record, RoundRecord, SessionRecord,
 from ..table import is_table_document, table_document
 
 TOP_KEYS = tuple(dict.fromkeys([*SessionDocument.model_fields, *MultiSessionDocument.model_fields]))
+#: A document with none of these at its top is not a hand history at all (a provider's
+#: export, a CI workflow): it is refused whole (exit 2), not audited as an empty session.
+HISTORY_KEYS = ("session", "rounds", "sessions", "games")
+WHAT_IT_IS = "a hand history has 'session' and 'rounds', or 'format: 2' with 'games'"
 
 
 def sessions(reading: Reading, data: Any, index: int = 0) -> Iterator[Record]:
     """The sessions of one document (one session, or ``sessions:``)."""
     name = reading.name
     line = data.line if isinstance(data, LineDict) else 1
+    refused = not_a_history(data)
+    if refused is not None:
+        yield reading.fail(line, refused)
+        return
     if is_table_document(data):
         yield from table_document(name, data, index)
-        return
-    if not isinstance(data, dict):
-        yield reading.fail(line, f"a hand history is a mapping with 'session' and 'rounds', got {kind(data)}")
         return
     for key in data:
         if key not in TOP_KEYS:
@@ -43,6 +48,30 @@ def sessions(reading: Reading, data: Any, index: int = 0) -> Iterator[Record]:
             yield from _one_session(name, item, index)
     else:
         yield from _one_session(name, data, index)
+
+
+def not_a_history(data: Any, what: str = "its top level", rule: str = WHAT_IT_IS) -> str | None:
+    """Why ``data`` (a document, or the first line of JSON Lines) is not a hand history,
+    naming what was found; None when it is one (or looks enough like one for the models
+    to say what is wrong with it)."""
+    if isinstance(data, dict):
+        if any(key in data for key in HISTORY_KEYS):
+            return None
+        found = f"{what} is an empty mapping" if not data else f"{_keys_of(what)} {_listed(list(data))}"
+    else:
+        found = f"{what} is {kind(data)}"
+    return f"not a hand history: {found} ({rule})"
+
+
+def _keys_of(what: str) -> str:
+    """``its top-level keys are``, ``its first line's keys are``."""
+    return "its top-level keys are" if what == "its top level" else f"{what}'s keys are"
+
+
+def _listed(keys: list[Any], most: int = 6) -> str:
+    """``'data', 'uuid'``; a key YAML read as another type as it reads it (``on:`` is True)."""
+    shown = ", ".join(repr(k) if isinstance(k, str) else str(k) for k in keys[:most])
+    return shown + (f" and {len(keys) - most} more" if len(keys) > most else "")
 
 
 def _one_session(name: str, data: dict[str, Any], index: int) -> Iterator[Record]:

@@ -8,7 +8,7 @@ its length is kept) and reported, and the next line is audited.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
@@ -19,6 +19,7 @@ from ..plain import fast_round
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem, PlainRound, Record, RoundRecord, SessionRecord
 from ..table import plain_table_line, table_line
+from .document import not_a_history
 from .text import decode
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -27,7 +28,7 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 def read(reading: Reading, stream: Stream) -> Iterator[Record]:
     span = reading.span
     if span is None:
-        return records(reading.name, lines(stream))
+        return records(reading.name, lines(stream), refuse=reading.fail)
     return records(reading.name, lines(stream), span.first_line, have_session=span.start > 0)
 
 
@@ -101,11 +102,14 @@ def _fast_lines() -> bool:
     return mode() != "off"
 
 
-def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: bool = False) -> Iterator[Record]:
+def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: bool = False,
+            refuse: Callable[[int, str], LoadProblem] | None = None) -> Iterator[Record]:
     """The records of JSON Lines, numbered from ``first_line``; ``have_session`` when
-    they continue a session opened before (a chunk under ``--jobs``)."""
+    they continue a session opened before (a chunk under ``--jobs``). ``refuse`` makes
+    the fatal problem of a file that is not a hand history (``Reading.fail``)."""
     skipped: _Skipped | None = None
     plain = _fast_lines()
+    first = first_line == 1 and not have_session  # the file's first record says whether it is a hand history
     for number, raw in enumerate(fh, start=first_line):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
@@ -117,6 +121,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
         if len(raw) > MAX_LINE_BYTES:
             limit = MAX_LINE_BYTES // (1024 * 1024)
             yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
+            first = False
             continue
         if plain and have_session and raw.startswith(b'{"game":'):
             plain_record = plain_table_line(name, number, raw)  # a plain game or seat line (load/table.py)
@@ -126,12 +131,14 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
         text = _text(name, raw, number)
         if isinstance(text, LoadProblem):
             yield text
+            first = False
             continue
         if not text.strip():
             continue
         try:
             data = loads_line(text, number)
         except JsonInputError as err:
+            first = False
             problem = _refused(name, number, err)
             if _SESSION_START.match(raw):
                 if skipped is not None:
@@ -145,6 +152,13 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
                 continue
             yield _numbered(problem, raw)
             continue
+        if first:
+            first = False
+            refused = _not_a_history(data)
+            if refused is not None:
+                yield refuse(number, refused) if refuse is not None else LoadProblem(
+                    name, number, refused, code=codes.H000, fatal=True)
+                return
         if isinstance(data, LineDict) and "session" in data:
             if skipped is not None:
                 yield skipped.finish()
@@ -181,6 +195,15 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
 
 
 _RECORD_KEYS = ("session", "round", "game", "seat")
+
+
+def _not_a_history(data: object) -> str | None:
+    """Why a first line says the file is no hand history (a first line one edit from a
+    record, ``{"sesion": ...}``, is a damaged one: its H004 says so)."""
+    if isinstance(data, dict) and any(one_edit(str(key).lower(), k) for key in data for k in _RECORD_KEYS):
+        return None
+    return not_a_history(data, "its first line", "a hand history in JSON Lines opens with a session line, "
+                                                 "{\"session\": {...}}, then a line a round or game")
 
 
 def _not_a_record(data: object) -> str:
