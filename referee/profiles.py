@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
+from .rules.category import as_word
 from .rules.evaluator import CATEGORY_NAMES
 from .rules.profile import Profile
 
@@ -265,8 +266,10 @@ def _line(mapping: Any, key: str) -> int:
 
 
 def _word(text: str) -> str:
-    """``Two Pair``, ``two-pair``, ``even money`` -> ``two_pair``, ``even_money``."""
-    return re.sub(r"[\s-]+", "_", text.strip().lower())
+    """``Two Pair``, ``two-pair``, ``even money`` -> ``two_pair``, ``even_money``: as a hand
+    history reads its words (one function, :func:`referee.rules.category.as_word`)."""
+    word: str = as_word(text)
+    return word
 
 
 def _rename_keys(table: dict[str, Any]) -> None:

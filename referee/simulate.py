@@ -42,7 +42,7 @@ FAULTS: dict[str, FindingCode] = {
     "wrong_balance": codes.P005,      # balance +5, carried on by the table
     "balance_slip": codes.P005,       # balance +7 this round only, right again the next
     "wrong_hand": codes.K001,         # the next category
-    "mistyped_field": codes.H001,     # player_hand spelt "two pair": the round is still ruled
+    "mistyped_field": codes.H001,     # player_hand spelt "two pairs": the round is still ruled
     "duplicate_card": codes.V001,     # a card twice, settled as valid
     "missing_river": codes.V001,      # a call without a river, settled as valid
     "non_card_token": codes.V001,     # a transcription slip ("Kdd"), settled as valid
@@ -329,9 +329,8 @@ class _Session:
         elif kind == "wrong_hand":
             current = CATEGORY_NAMES.index(recorded["player_hand"])
             recorded["player_hand"] = CATEGORY_NAMES[(current + 1) % len(CATEGORY_NAMES)]
-        elif kind == "mistyped_field":
-            hand = str(recorded["player_hand"])
-            recorded["player_hand"] = hand.replace("_", " ") if "_" in hand else hand + "s"
+        elif kind == "mistyped_field":  # "two pairs": no category however written ("two pair" is one)
+            recorded["player_hand"] = str(recorded["player_hand"]).replace("_", " ") + "s"
         elif kind in ("duplicate_card", "void_as_loss"):
             record["flop"][2] = record["player"][0]
             if kind == "void_as_loss":

@@ -355,9 +355,9 @@ def test_a_round_followed_by_its_verbatim_copy_is_ruled_with_a_note(write: Any) 
 def test_a_mistyped_category_is_shown_against_the_rules_category(write: Any) -> None:
     from .test_ledger_cases import worked
 
-    code, text = explain(_ledger_session(write, worked(1, "player_hand: two pair")), "--round", "1")
+    code, text = explain(_ledger_session(write, worked(1, "player_hand: two pairs")), "--round", "1")
     assert code == 1
-    assert ("the table recorded two pair (did you mean 'two_pair'?), the rules give pair." in text)
+    assert ("the table recorded two pairs (did you mean 'two_pair'?), the rules give pair." in text)
     assert "—" not in text.split("The record")[1]
 
 

@@ -48,6 +48,9 @@ MUTATIONS: list[tuple[str, Any]] = [
     ("recorded.dealer_qualified", "yes"), ("recorded.net", Raw("1.0000001")), ("recorded.balance", "3"),
     ("recorded.net", Raw("-0")), ("recorded.unknown", 1), ("recorded.outcome", "won"), ("recorded", None),
     ("recorded", []), ("recorded.void_reason", 3), ("recorded.ante", Raw("-1.00")), ("recorded.balance", None),
+    # words as people write them (issue 27): the full path reads them, the fast decode leaves them to it
+    ("recorded.player_hand", "Two-Pair"), ("recorded.dealer_hand", " PAIR "), ("decision", " FOLD "),
+    ("recorded.outcome", "Lose"), ("recorded.player_hand", "High Card"),
 ]
 
 

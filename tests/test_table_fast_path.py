@@ -57,12 +57,14 @@ SEAT_MUTATIONS: list[tuple[str, Any]] = [
     ("wallet.0.kind", "refund"), ("wallet.0.kind", "Debit"), ("wallet.0.id", "tx-same"), ("wallet.1.id", "tx-same"),
     ("wallet.0.id", ""), ("wallet.0.id", 7), ("wallet.0.reference", "ref-1"), ("wallet.0.reference", 'r"1'),
     ("wallet.0.extra", 1), ("wallet.0.meta", {"a": 1}),
+    ("recorded.player_hand", "Two-Pair"), ("recorded.dealer_hand", " PAIR "), ("decision", " FOLD "),
+    ("recorded.outcome", "Lose"),
 ]
 GAME_MUTATIONS: list[tuple[str, Any]] = [
     ("round", Raw("1.0")), ("round", True), ("round", "3"), ("round", -1), ("round", 7), ("status", "cancelled"),
     ("status", "Settled"), ("turn", "Xx"), ("river", "??"), ("player", ["Ah", "Ah"]), ("dealer_id", 5),
     ("dealer_id", "d-9"), ("started", "2026-01-01T00:00:00Z"), ("started", "yesterday"), ("meta", {"a": 1}),
-    ("flop", ["2c", "3d"]), ("turn", None), ("extra", 1), ("player", "Ah Kd"),
+    ("flop", ["2c", "3d"]), ("turn", None), ("extra", 1), ("player", "Ah Kd"), ("status", " Cancelled "),
 ]
 #: Edits of a line's text: a duplicate key (written so or with spaces), an escaped key.
 TEXT_EDITS: list[tuple[str, str]] = [

@@ -51,7 +51,7 @@ H001: Final = _code(
     "rounds, and its recorded balance, when readable, anchors the table's chain. A bad optional field (in "
     "`recorded`, `time`, `meta`) is reported on that field, with a did-you-mean for category and outcome "
     "words, and the round is still ruled and every other field audited.",
-    "`ante: abc`, `decision: raise`, `player: [14, Kd]`, `player_hand: two pair` (did you mean "
+    "`ante: abc`, `decision: raise`, `player: [14, Kd]`, `player_hand: two pairs` (did you mean "
     "'two_pair'?)",
 )
 H002: Final = _code(

@@ -10,11 +10,11 @@ rule §07), not a validation error.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
 
-from ..rules.category import Category
+from ..rules.category import Category, as_word
 
 #: The profile of a session that names none (also ``profiles.DEFAULT`` and every
 #: ``--profile`` default): defined here, where the format says it, as profiles reads models.
@@ -29,16 +29,27 @@ MAX_RESULT = Decimal("1e24")
 Outcome = Literal["fold", "win", "lose", "push", "void"]
 
 
-def word(value: Any) -> Any:
-    """Enumerated words are case-insensitive: ``Call``, ``FOLD``, ``Win``, ``Two_Pair``."""
-    return value.strip().lower() if isinstance(value, str) else value
+def words(*choices: str) -> BeforeValidator:
+    """Enumerated words as people write them: ``Call``, `` FOLD ``, ``Win``, ``Two Pair``,
+    ``two-pair`` (:func:`~referee.rules.category.as_word`, which profiles read by too).
+    A word that is none of ``choices`` however written is left as the table wrote it, so
+    its finding quotes it ('Two Pairs'; did you mean 'two_pair'?)."""
+    known = frozenset(choices)
+
+    def read(value: Any) -> Any:
+        spelt = as_word(value)
+        return spelt if spelt in known else value
+
+    return BeforeValidator(read)
 
 
 #: The schema's ``enum`` gives each word's canonical (lower-case) spelling; JSON Schema
 #: cannot say "any case", so the description does.
-ANY_CASE = "any capitalisation is read as this word (Call, FOLD)"
-OutcomeWord = Annotated[Outcome, BeforeValidator(word), Field(description=f"the outcome; {ANY_CASE}")]
-CategoryWord = Annotated[Category, BeforeValidator(word), Field(description=f"a hand category; {ANY_CASE}")]
+ANY_CASE = "any capitalisation, with spaces or hyphens for underscores, is read as this word (Call, FOLD, Two Pair)"
+OutcomeWord = Annotated[Outcome, words(*get_args(Outcome)), Field(description=f"the outcome; {ANY_CASE}")]
+CategoryWord = Annotated[Category, words(*Category), Field(description=f"a hand category; {ANY_CASE}")]
+Decision = Literal["call", "fold"]
+DecisionWord = Annotated[Decision, words(*get_args(Decision)), Field(description=f"the player's decision; {ANY_CASE}")]
 
 
 Money = Annotated[

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BeforeValidator, Field, StrictStr
+from pydantic import Field, StrictStr
 
-from .common import ANY_CASE, DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, Money, Recorded, Stake, StrictModel, word
+from .common import DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, DecisionWord, Money, Recorded, Stake, StrictModel
 
 #: The version of this format: what ``version:`` may say (``Literal[1]`` below, as
 #: Literal takes no constant) and what the schema's title and ``simulate`` write.
@@ -32,8 +32,7 @@ class Round(StrictModel):
     bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
     player: CardList
     flop: CardList
-    decision: Annotated[Literal["call", "fold"], BeforeValidator(word),
-                        Field(description=f"the player's decision; {ANY_CASE}")]
+    decision: DecisionWord
     turn: CardToken | None = None
     river: CardToken | None = None
     dealer: CardList | None = None

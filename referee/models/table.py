@@ -19,11 +19,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StrictStr
 
-from .common import DEFAULT_PROFILE, MAX_ROUND, CardList, CardToken, Money, Recorded, Stake, StrictModel
+from .common import (
+    DEFAULT_PROFILE,
+    MAX_ROUND,
+    CardList,
+    CardToken,
+    DecisionWord,
+    Money,
+    Recorded,
+    Stake,
+    StrictModel,
+    words,
+)
 
 FORMAT = 2
-GameStatus = Literal["settled", "cancelled"]
-WalletKind = Literal["debit", "credit", "cancel", "refund"]
+GameStatus = Annotated[Literal["settled", "cancelled"], words("settled", "cancelled")]
+WalletKind = Annotated[Literal["debit", "credit", "cancel", "refund"], words("debit", "credit", "cancel", "refund")]
 
 
 def _text_id(value: Any) -> Any:
@@ -54,7 +65,7 @@ class Seat(StrictModel):
     ante: Stake
     bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
     call: Stake | None = Field(default=None, description="the Call stake, when the log records it")
-    decision: Literal["call", "fold"]
+    decision: DecisionWord
     player: CardList | None = Field(default=None, description="the seat's own two cards, at a table where "
                                                               "each seat is dealt its own hand")
     recorded: Recorded | None = None

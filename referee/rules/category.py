@@ -68,5 +68,20 @@ class Category(StrEnum):
         return core_schema.no_info_after_validator_function(cls, core_schema.literal_schema([c.value for c in cls]))
 
 
+def as_word(value: Any) -> Any:
+    """A word as people write it, spelt as the formats spell it: any capitalisation,
+    blanks around it, and spaces or hyphens for underscores (``Two Pair``, ``two-pair``,
+    `` FOLD ``, ``Even money``: ``two_pair``, ``fold``, ``even_money``). Records and
+    profiles read their words through this one function, so a word one accepts the
+    other does; anything not text is returned as it is (its model says what is wrong).
+
+    >>> as_word("Two Pair"), as_word(" two-pair "), as_word("THREE_of a-Kind"), as_word(3)
+    ('two_pair', 'two_pair', 'three_of_a_kind', 3)
+    """
+    if not isinstance(value, str):
+        return value
+    return "_".join(value.replace("-", " ").replace("_", " ").split()).lower()
+
+
 _RANKED: tuple[Category, ...] = tuple(reversed(Category))
 _INDEX: dict[Any, int] = {c: i for i, c in enumerate(_RANKED)}

@@ -12,10 +12,10 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from .cards import RANKS
-from .category import Category
+from .category import Category, as_word
 from .evaluator import pack
 
 RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
@@ -34,6 +34,26 @@ class AnteWhenNotQualified(StrEnum):
     EVEN_MONEY = "even_money"
 
 
+#: A category or rule word as people write it (``Two Pair``, ``even money``), read as a
+#: hand history reads its words (:func:`~referee.rules.category.as_word`).
+CategoryWord = Annotated[Category, BeforeValidator(as_word)]
+
+
+def paytable_words(table: object) -> object:
+    """A paytable's categories as people write them, each once: ``Two Pair`` beside
+    ``two_pair`` is the same line written twice, which is refused, not one of them kept."""
+    if not isinstance(table, dict):
+        return table
+    read: dict[object, object] = {}
+    written: dict[object, object] = {}
+    for key, odds in table.items():
+        word = as_word(key)
+        if word in read:
+            raise ValueError(f"{written[word]!r} and {key!r} are the same category: write it once")
+        read[word], written[word] = odds, key
+    return read
+
+
 class HandThreshold(BaseModel):
     """The weakest hand that passes: a category, and for a pair the lowest rank.
 
@@ -43,7 +63,7 @@ class HandThreshold(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    category: Category
+    category: CategoryWord
     rank: RankName | None = Field(
         default=None, description="lowest rank of the pair (or of the category's main rank)"
     )
@@ -78,6 +98,8 @@ class BonusRule(BaseModel):
     )
     minimum: HandThreshold = Field(description="the weakest hand that is paid")
     fold_forfeits: bool = Field(description="a fold loses the bonus stake and any bonus win")
+
+    _paytable_words = field_validator("paytable", mode="before")(staticmethod(paytable_words))
 
 
 class Topic(StrEnum):
@@ -134,7 +156,8 @@ class Profile(BaseModel):
         default=Decimal(1), ge=0, le=1000, decimal_places=MONEY_PLACES,
         description="net odds of the Call when the player beats a qualified dealer (0: returned)",
     )
-    ante_when_not_qualified: AnteWhenNotQualified = Field(default=AnteWhenNotQualified.PAYTABLE)
+    ante_when_not_qualified: Annotated[AnteWhenNotQualified, BeforeValidator(as_word)] = Field(
+        default=AnteWhenNotQualified.PAYTABLE)
     dealer_qualifier: HandThreshold = Field(default=HandThreshold(category="pair", rank="4"))
     bonus: BonusRule | None = None
     rounds_agreed: int | None = Field(default=20, ge=1, description="counted rounds a session agrees")
@@ -152,6 +175,8 @@ class Profile(BaseModel):
         description="the words of the rules, quoted by explain: fold, best_five, ranking, qualification, "
         "not_qualified, win, tie, lose, paytable, bonus, bonus_fold, void (the built-ins ship theirs beside them)",
     )
+
+    _paytable_words = field_validator("ante_paytable", mode="before")(staticmethod(paytable_words))
 
     @field_validator("ante_paytable")
     @classmethod
