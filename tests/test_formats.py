@@ -16,7 +16,7 @@ import pytest
 
 from referee.report.github import escape_data, escape_property
 
-from .conftest import ROOT, SAMPLES, check_json, run
+from .conftest import ROOT, SAMPLES, Write, check_json, run
 
 SAMPLE_FILES = [str(SAMPLES / "disputed.yaml"), str(SAMPLES / "void.yaml")]
 ANNOTATION = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::(?P<message>.*)$")
@@ -85,9 +85,9 @@ def test_junit_validates_and_counts_match_json(tmp_path: Path) -> None:
     tests = sum(int(s.get("tests", 0)) for s in sessions)
     assert tests == report["summary"]["rounds"] + report["summary"]["sessions"]
     failing_rounds = sum(1 for s in report["sessions"] for r in s["rounds"]
-                         if any(f["severity"] != "info" for f in r["findings"]))
+                         if any(f["severity"] == "error" for f in r["findings"]))
     failing_sessions = sum(1 for s in report["sessions"]
-                           if any(f["round"] is None and f["severity"] != "info" for f in s["findings"]))
+                           if any(f["round"] is None and f["severity"] == "error" for f in s["findings"]))
     assert sum(int(s.get("failures", 0)) for s in sessions) == failing_rounds + failing_sessions
     skipped = sum(1 for s in report["sessions"] for r in s["rounds"]
                   if r["outcome"] == "void" and not any(f["severity"] != "info" for f in r["findings"]))
@@ -103,6 +103,39 @@ def test_junit_validates_and_counts_match_json(tmp_path: Path) -> None:
     integrity = {p.get("name"): p.get("value") for s in suites if s.get("name") == "referee integrity"
                  for p in s.iter("property")}
     assert integrity["input.0.sha256"] == report["inputs"][0]["sha256"]
+
+
+def _junit(*args: str) -> tuple[int, Any]:
+    from xml.etree import ElementTree
+
+    code, out = run("check", "--format", "junit", *args)
+    return code, ElementTree.fromstring(out)
+
+
+def test_junit_fails_a_warning_only_under_strict_as_the_exit_code_does(write: Write) -> None:
+    """Issue 27: a warning alone (S005: the session agreed 21 rounds, played 20) exits 0,
+    but JUnit made it a failure, so Jenkins failed a run the tool passed. Now the
+    report's failures are the exit code's: the warning goes to the suite's system-out
+    and its ``warnings`` property, and is a failure under --strict (exit 1)."""
+    import xmlschema
+
+    text = (SAMPLES / "clean.yaml").read_text(encoding="utf-8").replace("rounds_agreed: 20", "rounds_agreed: 21")
+    log = write("agreed.yaml", text)
+    schema = xmlschema.XMLSchema(str(Path(__file__).parent / "data" / "junit-ant.xsd"))
+    code, root = _junit(log)
+    (suite, _) = root.findall("testsuite")
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert code == 0 and suite.get("failures") == "0" and root.find(".//failure") is None
+    assert properties["warnings"] == "1"
+    out = suite.findtext("system-out") or ""
+    assert "1 warning (a failure only with --strict):" in out and "S005 [warning] 20 rounds played, 21 agreed" in out
+    schema.validate(run("check", "--format", "junit", log)[1])
+    code, root = _junit("--strict", log)
+    (suite, _) = root.findall("testsuite")
+    failure = root.find(".//testcase[@name='session']/failure")
+    assert code == 1 and suite.get("failures") == "1" and failure is not None and failure.get("type") == "S005"
+    assert "warning" not in (suite.findtext("system-out") or "")
+    assert {p.get("name"): p.get("value") for p in suite.iter("property")}["warnings"] == "0"
 
 
 def test_jsonl_is_one_finding_a_line() -> None:

@@ -2,10 +2,16 @@
 
 A ``testsuite`` per session, a ``testcase`` per round and one named ``session`` for
 the session's own checks (header, agreed rounds, closing balance). A round with an
-error or warning is a ``failure`` carrying every message; a void deal recorded as
+error is a ``failure`` carrying every message that fails it; a void deal recorded as
 void is ``skipped`` with its reason; info findings alone do not fail a round. A file
 that cannot be read is a suite of its own with one failing case. The document
 validates against the common JUnit schema (a test checks it).
+
+Why warnings fail a case only under ``--strict``: a CI reads the report's failures as
+its verdict, and that verdict must be the tool's exit code (warnings exit 0 unless
+``--strict``). Without it a warning is written to its suite's ``system-out`` (the Ant
+schema gives a test case no output of its own) and counted in its ``warnings``
+property, so it is read, not lost.
 """
 
 from __future__ import annotations
@@ -49,9 +55,14 @@ def _text(text: str) -> str:
     return escape(_legal(text))
 
 
-def failing(findings: list[Finding]) -> list[Finding]:
-    """Findings that fail a test case: errors and warnings, not infos."""
-    return [f for f in findings if f.severity != "info"]
+def failing(findings: list[Finding], strict: bool) -> list[Finding]:
+    """Findings that fail a test case: errors, and warnings under ``--strict``; never infos."""
+    return [f for f in findings if f.severity == "error" or (strict and f.severity == "warning")]
+
+
+def warned(findings: list[Finding], strict: bool) -> tuple[str, ...]:
+    """The lines of the warnings that do not fail (without ``--strict``), for the suite's output."""
+    return () if strict else tuple(finding_line(f) for f in findings if f.severity == "warning")
 
 
 def _case(name: str, classname: str, body: str = "") -> str:
@@ -89,35 +100,38 @@ class JunitReporter(Reporter):
         self._cases: list[str] = []
         self._counts = {"tests": 0, "failures": 0, "skipped": 0}
         self._in_games: set[tuple[object, ...]] = set()
+        self._warned: list[str] = []
 
     def round_payload(self, result: RoundResult) -> Any:
-        """``(case XML, failed, skipped)``."""
+        """``(case XML, failed, skipped, lines of the warnings that do not fail it)``."""
         name = _round_name(result.number, result.line)
-        bad = failing(result.findings)
+        notes = warned(result.findings, self.strict)
+        bad = failing(result.findings, self.strict)
         if bad:
-            return _case(name, result.session, _failure(bad)), True, False
+            return _case(name, result.session, _failure(bad)), True, False, notes
         if result.ruling is not None and result.ruling.outcome == "void":
             reason = f"void deal: {result.ruling.void_reason}"
-            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True
-        return _case(name, result.session), False, False
+            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, notes
+        return _case(name, result.session), False, False, notes
 
     def clean_payload(self, rounds: CleanRounds) -> Any:
         """A clean round passes: its case, written the same way as :meth:`round_payload`'s."""
-        return [(_case(_round_name(r.number, r.line), r.session), False, False) for r in rounds]
+        return [(_case(_round_name(r.number, r.line), r.session), False, False, ()) for r in rounds]
 
     def game_payload(self, result: GameResult) -> Any:
         """A format-2 game is one case (its seats' findings in it): ``(case XML, failed,
-        skipped, keys of the findings it holds)``."""
+        skipped, warnings' lines, keys of the findings it holds)``."""
         name = f"game {result.game} (line {result.line})"
         found = result.findings + [f for s in result.seats for f in s.findings]
         keys = frozenset(_key(f) for f in found)
-        bad = failing(found)
+        notes = warned(found, self.strict)
+        bad = failing(found, self.strict)
         if bad:
-            return _case(name, result.session, _failure(bad)), True, False, keys
+            return _case(name, result.session, _failure(bad)), True, False, notes, keys
         if result.outcome in ("void", "cancelled"):
             reason = f"void deal: {result.void_reason}" if result.outcome == "void" else "cancelled game"
-            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, keys
-        return _case(name, result.session), False, False, keys
+            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, notes, keys
+        return _case(name, result.session), False, False, notes, keys
 
     def take_game(self, payload: Any) -> None:
         *rest, keys = payload
@@ -125,14 +139,17 @@ class JunitReporter(Reporter):
         self.take_round(tuple(rest))
 
     def take_round(self, payload: Any) -> None:
-        case, failed, skipped = payload
+        case, failed, skipped, notes = payload
         self._cases.append(case)
         self._counts["tests"] += 1
         self._counts["failures"] += failed
         self._counts["skipped"] += skipped
+        self._warned += notes
 
     def session_closed(self, result: SessionResult) -> None:
-        own = failing([f for f in result.findings if f.round is None and _key(f) not in self._in_games])
+        mine = [f for f in result.findings if f.round is None and _key(f) not in self._in_games]
+        own = failing(mine, self.strict)
+        self._warned += warned(mine, self.strict)
         self._counts["tests"] += 1
         self._counts["failures"] += bool(own)
         self._cases.append(_case("session", result.info.id, _failure(own) if own else ""))
@@ -141,14 +158,22 @@ class JunitReporter(Reporter):
                f"net {ledger.net}; profile {result.info.profile_label} sha256 {result.info.profile_sha256}")
         if isinstance(result, TableSessionResult):
             out = f"{table_totals(result)} Profile {result.info.profile_label} sha256 {result.info.profile_sha256}"
+        if self._warned:
+            count = len(self._warned)
+            said = "1 warning (a failure only with --strict)" if count == 1 else \
+                f"{count} warnings (failures only with --strict)"
+            out += f"\n{said}:\n" + "\n".join(self._warned)
         self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
                     {"profile": str(result.info.profile_origin or ""),
-                     "profile.sha256": result.info.profile_sha256 or ""})
+                     "profile.sha256": result.info.profile_sha256 or "", "warnings": str(len(self._warned))})
 
     def problem(self, finding: Finding) -> None:
-        bad = [finding]
-        self._suite(finding.file, finding.file, [_case("file", finding.file, _failure(bad))],
-                    {"tests": 1, "failures": 1, "skipped": 0}, "")
+        """A problem outside any session: a failing case, unless it is only a warning
+        (or an info) that does not fail the check."""
+        bad = failing([finding], self.strict)
+        body = _failure(bad) if bad else ""
+        self._suite(finding.file, finding.file, [_case("file", finding.file, body)],
+                    {"tests": 1, "failures": int(bool(bad)), "skipped": 0}, "\n".join(warned([finding], self.strict)))
 
     def _suite(self, name: str, package: str, cases: list[str], counts: dict[str, int], out: str,
                properties: dict[str, str] | None = None) -> None:
