@@ -37,10 +37,11 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
 
-from .audit.checker import Event, Options, audit_reading, audit_records
-from .audit.lane import CleanRounds
-from .audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from .audit.table import GameFingerprint, GameIndex, GameResult, TableSessionResult
+from .audit.clean import CleanGame, CleanGames
+from .audit.duplicates import GameIndex
+from .audit.games import GameFingerprint, GameResult, round_view
+from .audit.results import Finding, InputInfo, SessionInfo, SessionResult, Summary
+from .audit.stream import Event, Options, audit_reading, audit_records
 from .errors import UserError
 from .load.chunking import Chunk, Plan, cut_jsonl
 from .load.inputs import HEAD_BYTES, Identity, Source
@@ -187,11 +188,23 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
     """Each event to each reporter, counting what the summary needs."""
     for event in stream:
         if isinstance(event, GameResult):
-            index.see(event.fingerprint)
-            for r in reporters:
-                r.take_game(r.game_payload(event))
+            if event.format == 1:  # a round: its format's reporters write it as one
+                view = round_view(event)
+                for r in reporters:
+                    r.take_round(r.round_payload(view))
+            else:
+                index.see(event.fingerprint)
+                for r in reporters:
+                    r.take_game(r.game_payload(event))
             if progress is not None:
                 progress.tick()
+        elif isinstance(event, CleanGames) and event.format == 2:
+            for game in event:
+                index.see(game.fingerprint)
+                for r in reporters:
+                    r.take_game(r.clean_game_payload(game))
+            if progress is not None:
+                progress.tick(len(event))
         elif isinstance(event, RenderedGames):
             for fingerprint in event.fingerprints:
                 index.see(fingerprint)
@@ -203,7 +216,7 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
                         r.take_game(one)
             if progress is not None:
                 progress.tick(len(event.fingerprints))
-        elif isinstance(event, (CleanRounds, RenderedClean)):
+        elif isinstance(event, (CleanGames, RenderedClean)):
             for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedClean)
                                   else [r.clean_payload(event) for r in reporters], strict=True):
                 r.take_clean(payload)
@@ -216,22 +229,15 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
                     take(payload)
             if progress is not None and event.payloads:
                 progress.tick(len(event.payloads[0]))
-        elif isinstance(event, RoundResult):
-            for r in reporters:
-                r.take_round(r.round_payload(event))
-            if progress is not None:
-                progress.tick()
         elif isinstance(event, SessionInfo):
             if event.profile_origin is not None and event.profile_sha256 is not None:
                 summary.profiles[str(event.profile_origin)] = event.profile_sha256
             for r in reporters:
                 r.session_opened(event)
         elif isinstance(event, SessionResult):
-            if isinstance(event, TableSessionResult):
+            if event.info.format == 2:
                 index.settle(event)
-                summary.add_table(event, event.games)
-            else:
-                summary.add_session(event)
+            summary.add(event)
             for f in event.findings:
                 summary.count(f)
             for r in reporters:
@@ -388,26 +394,29 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
     run: tuple[list[Any], ...] | None = None  # the payloads of the current run of rounds
     games: RenderedGames | None = None  # the current run of games
     for event in events:
-        if isinstance(event, GameResult):
+        if isinstance(event, (GameResult, CleanGames)) and event.format == 2:
             if games is None:
                 games = RenderedGames([[] for _ in reporters], [])
                 out.append(games)
-            for r, payloads in zip(reporters, games.payloads, strict=True):
-                payloads.append(r.game_payload(event))
-            games.fingerprints.append(event.fingerprint)
+            for game in event if isinstance(event, CleanGames) else (event,):
+                for r, payloads in zip(reporters, games.payloads, strict=True):
+                    payloads.append(r.clean_game_payload(game) if isinstance(game, CleanGame)
+                                    else r.game_payload(game))
+                games.fingerprints.append(game.fingerprint)
             continue
         if games is not None:
             _join(games, reporters, spill)
             games = None
-        if isinstance(event, RoundResult):
+        if isinstance(event, GameResult):  # a round
             if run is None:
                 run = tuple([] for _ in reporters)
                 out.append(RenderedRounds(run))
+            view = round_view(event)
             for r, payloads in zip(reporters, run, strict=True):
-                payloads.append(r.round_payload(event))
+                payloads.append(r.round_payload(view))
             continue
         run = None
-        if isinstance(event, CleanRounds):
+        if isinstance(event, CleanGames):
             payloads = [r.clean_payload(event) for r in reporters]
             batch = tuple(_spilled(p, spill) if r.spills and isinstance(p, CleanText) else p
                           for r, p in zip(reporters, payloads, strict=True))

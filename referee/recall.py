@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from .audit.checker import Options
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo
+from .audit.stream import Options
 from .load.inputs import Source
 from .models.common import Recorded
 from .pipeline import events
@@ -121,7 +121,7 @@ def round_views(sources: Iterable[Source], options: Options,
     Format 2 (games and seats): a view per seat of each game, with ``game`` and
     ``player`` set; the selection is the same.
     """
-    from .audit.table import GameResult
+    from .audit.games import GameResult, round_view
 
     info: SessionInfo | None = None
     key = 0
@@ -130,8 +130,8 @@ def round_views(sources: Iterable[Source], options: Options,
             info = event
             key = next(_KEYS)
             yield event
-        elif isinstance(event, RoundResult) and info is not None:
-            yield view_of(event, info, key)
+        elif isinstance(event, GameResult) and event.format == 1 and info is not None:
+            yield view_of(round_view(event), info, key)
         elif isinstance(event, InputInfo) and not event.readable and unreadable is not None:
             unreadable.append(event.file)
         elif isinstance(event, GameResult):

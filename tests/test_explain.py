@@ -190,7 +190,7 @@ def test_every_message_is_translated() -> None:
             asked.add(message)
             return super().__call__(message)
 
-    from referee.audit.checker import Options
+    from referee.audit.stream import Options
     from referee.audit.explain import explain_rounds
     from referee.load.inputs import expand
     from referee.report.ruling import RulingText

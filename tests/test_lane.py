@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from referee.audit.checker import Options, audit_records
-from referee.audit.lane import CleanRound, CleanRounds, as_dict
-from referee.audit.results import RoundResult
+from referee.audit.clean import CleanGame, CleanGames, as_dict
+from referee.audit.games import GameResult, round_view
+from referee.audit.stream import Options, audit_records
 from referee.load.jsonio import JsonInputError, loads_line
 from referee.load.plain import fast_round
 from referee.load.readers.jsonl import lines, records
@@ -91,19 +91,20 @@ def _simulate(tmp_path: Path, faults: str, profile: str = "vivo") -> Path:
 @pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa"])
 def test_the_lane_takes_every_round_of_a_clean_log(profile: str, tmp_path: Path) -> None:
     events = _events(_simulate(tmp_path, "0", profile))
-    clean = sum(len(e) for e in events if isinstance(e, CleanRounds))
-    full = sum(isinstance(e, RoundResult) for e in events)
+    clean = sum(len(e) for e in events if isinstance(e, CleanGames))
+    full = sum(isinstance(e, GameResult) for e in events)
     assert clean == 600 and full == 0
 
 
 def test_the_lane_takes_the_plain_rounds_of_a_faulty_log(tmp_path: Path) -> None:
     """At 10% faults most rounds are still plain; a round with a finding never takes the lane."""
     events = _events(_simulate(tmp_path, "0.1"))
-    clean = [r for e in events if isinstance(e, CleanRounds) for r in e]
-    full = [e for e in events if isinstance(e, RoundResult)]
+    clean = [r for e in events if isinstance(e, CleanGames) for r in e]
+    full = [e for e in events if isinstance(e, GameResult)]
     assert len(clean) + len(full) >= 600  # faults add records (copies, replays)
-    assert len(clean) > 0.8 * (len(clean) + len(full)) and any(r.findings for r in full)
-    assert all(isinstance(r, CleanRound) and not r.result().findings for r in clean)
+    assert len(clean) > 0.8 * (len(clean) + len(full)) and any(round_view(g).findings for g in full)
+    assert all(isinstance(r, CleanGame) and not r.round().findings for r in clean)
+
 
 
 SESSION = '{"session": {"id": "s", "profile": "vivo", "opening_balance": 0}}'

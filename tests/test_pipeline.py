@@ -284,7 +284,7 @@ def test_a_ctrl_c_held_while_workers_are_forked_ends_them(long_log: Path, monkey
     """Ctrl-C is held back while the workers are forked and raised when it is let through:
     the workers are ended there and then. (It escaped past the cleanup, and the command
     then waited at exit for workers that waited for work: a hang.)"""
-    from referee.audit.checker import Options
+    from referee.audit.stream import Options
     from referee.report.json import JsonReporter
 
     real = pipeline._pool
@@ -314,7 +314,7 @@ def test_a_ctrl_c_held_while_workers_are_forked_ends_them(long_log: Path, monkey
 def test_workers_left_running_are_ended_at_exit(long_log: Path) -> None:
     """The safety net: a pool still live at exit (no path should leave one) is ended
     before multiprocessing would wait for its workers."""
-    from referee.audit.checker import Options
+    from referee.audit.stream import Options
 
     pool = pipeline._pool(2, [], Options())
     pool.submit(os.getpid).result()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee import pipeline
-from referee.audit.checker import Options
+from referee.audit.stream import Options
 from referee.load.inputs import Source
 from referee.output import GuardedWriter, open_output
 from referee.report.base import Reporter

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.audit.table import GameFingerprint
+from referee.audit.games import GameFingerprint
 
 from .conftest import check_json, run
 
@@ -75,8 +75,9 @@ def test_one_shared_deal_settles_every_seat_by_its_own_stakes(tmp_path: Path) ->
 
 
 def test_the_deal_is_evaluated_once_per_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.audit import fast, table
-    from referee.rules.settlement import settle as real  # what table.settle and fast.settle are
+    from referee.audit import fast
+    from referee.audit import seats as seating
+    from referee.rules.settlement import settle as real  # what seats.settle and fast.settle are
 
     calls = []
 
@@ -84,7 +85,7 @@ def test_the_deal_is_evaluated_once_per_game(tmp_path: Path, monkeypatch: pytest
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(table, "settle", counting)
+    monkeypatch.setattr(seating, "settle", counting)
     monkeypatch.setattr(fast, "settle", counting)  # the fast path's memo settles a deal it has not seen
     monkeypatch.setattr(fast, "_MEMOS", {})
     seats = [seat(f"p{i}", ante=1 + i % 5, decision="call" if i % 3 else "fold", bonus=0) for i in range(60)]

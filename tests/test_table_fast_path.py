@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from referee.audit import table as table_audit
+from referee.audit import intake_table, lane
+from referee.audit.clean import LaneSeat
 from referee.audit.fast import FastPathMismatch
 from referee.load.jsonio import loads_line
 from referee.load.table import PlainGameRecord, PlainSeatRecord, plain_table_line
@@ -195,7 +196,7 @@ def test_plain_lines_read_as_the_general_reader(tmp_path: Path) -> None:
         assert record is not None
         data = loads_line(raw.decode(), number)
         if isinstance(record, PlainSeatRecord):
-            seat = table_audit.PlainSeat("p", "x", number, record.plain.seat, record, -1)
+            seat = LaneSeat("p", "x", number, record.plain.seat, record, -1)
             assert seat.record == SeatLine.model_validate(data).seat
             assert seat.record.model_fields_set == Seat.model_validate(data["seat"]).model_fields_set
         else:
@@ -222,13 +223,15 @@ def test_lines_the_general_reader_reads_otherwise_are_not_plain(tmp_path: Path) 
 def test_verify_mode_catches_a_difference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``verify`` is not a no-op: a fast path that booked a seat wrongly is caught."""
     path = _simulated(tmp_path, "vivo", "0", "6", "--seat-lines")
-    real = table_audit.TableAudit._book_plain
+    real = lane.take_seat
 
-    def wrong(self: table_audit.TableAudit, seat: table_audit.PlainSeat, entry: Any) -> None:
-        real(self, seat, entry)
-        self.ledger.staked += 1
+    def wrong(session: Any, *args: Any) -> Any:
+        seat = real(session, *args)
+        if seat is not None:
+            session.players[seat.player_id].balance += 1
+        return seat
 
-    monkeypatch.setattr(table_audit.TableAudit, "_book_plain", wrong)
+    monkeypatch.setattr(intake_table, "take_seat", wrong)
     monkeypatch.setenv("REFEREE_FAST", "1")
     code, _ = run("check", "--format", "json", "--jobs", "1", "--no-progress", str(path))
     assert code == 0
@@ -242,14 +245,14 @@ def test_the_fast_path_is_taken(extra: tuple[str, ...], tmp_path: Path, monkeypa
     """On a clean simulated log every seat is audited by the fast path (none falls back)."""
     path = _simulated(tmp_path, "vivo", "0", "7", *extra)
     taken: list[int] = []
-    real = table_audit.TableAudit._plain_seat
+    real = lane.take_seat
 
-    def counted(self: table_audit.TableAudit, *args: Any) -> bool:
-        found = real(self, *args)
-        taken.append(found)
+    def counted(*args: Any) -> Any:
+        found = real(*args)
+        taken.append(found is not None)
         return found
 
-    monkeypatch.setattr(table_audit.TableAudit, "_plain_seat", counted)
+    monkeypatch.setattr(intake_table, "take_seat", counted)
     monkeypatch.setenv("REFEREE_FAST", "1")
     code, out = run("check", "--format", "json", "--jobs", "1", "--no-progress", str(path))
     seats = sum(len(g["seats"]) for s in json.loads(out)["sessions"] for g in s["games"])

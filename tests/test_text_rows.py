@@ -61,8 +61,8 @@ def test_short_sessions_show_every_round(tmp_path: Path) -> None:
 @pytest.mark.slow  # about 12 s on one core
 def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
     """A round without findings travels unformatted; formatted, it is ``ledger_row``'s row."""
-    from referee.audit.checker import Options
-    from referee.audit.results import RoundResult
+    from referee.audit.games import GameResult, round_view
+    from referee.audit.stream import Options
     from referee.load.inputs import expand
     from referee.pipeline import events
     from referee.report.text import _formatted, _unformatted, ledger_row
@@ -73,8 +73,8 @@ def test_rows_sent_unformatted_are_the_rows(tmp_path: Path) -> None:
     assert code == 0
     compared = 0
     for event in events(expand([str(out)]), Options()):
-        if isinstance(event, RoundResult) and event.ruling is not None:
-            assert _formatted(_unformatted(event)) == ledger_row(event)
+        if isinstance(event, GameResult) and (view := round_view(event)).ruling is not None:
+            assert _formatted(_unformatted(view)) == ledger_row(view)
             compared += 1
     assert compared > 250
 

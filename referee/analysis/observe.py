@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ..audit.games import GameResult, round_view
 from ..audit.results import RoundResult, SessionInfo
-from ..audit.table import GameResult, TableSessionInfo
 from ..profiles import DEFAULT, ProfileOrigin
 from ..rules.settlement import Ruling
 
@@ -62,9 +62,11 @@ class Observations:
         if isinstance(event, SessionInfo):
             self.sessions[event.id] = event
             return
-        if isinstance(event, GameResult):
+        if isinstance(event, GameResult) and event.format == 2:
             self._game(event)
             return
+        if isinstance(event, GameResult):
+            event = round_view(event)
         if not isinstance(event, RoundResult) or event.ruling is None or event.ruling.outcome == "void":
             return
         self._ruled(event.ruling, event.session, event.number, event.file, event.line)
@@ -72,7 +74,7 @@ class Observations:
     def _game(self, game: GameResult) -> None:
         """Every ruled seat of a live-table game; the deal itself counts once."""
         info = self.sessions.get(game.session)
-        table = info.table if isinstance(info, TableSessionInfo) else None
+        table = info.table if info is not None and info.format == 2 else None
         dealer_id = game.record.dealer_id if game.record is not None else None
         key = (table, game.game)
         first = key not in self.dealt or game.game is None

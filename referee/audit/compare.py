@@ -15,10 +15,9 @@ from typing import Any, assert_never
 from ..models import codes
 from ..models.codes import FindingCode
 from ..models.common import Recorded
-from ..models.rounds import Round
 from ..rules.cards import Card, CardError, known_card, parse_card, seen_cards
 from ..rules.hands import evaluate
-from ..rules.money import signed
+from ..rules.money import fmt, signed
 from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
 
@@ -36,12 +35,14 @@ class VoidDetail:
     field: str
 
 
-def compare_record(model: Round, ruling: Ruling, emit: Emit, qualifier: str = "pair of 4s or better",
-                   detail: VoidDetail | None = None) -> None:
-    """``qualifier``: the profile's dealer qualifier in words (the K003 message names it)."""
+def compare_record(model: Any, ruling: Ruling, emit: Emit, qualifier: str = "pair of 4s or better",
+                   detail: VoidDetail | None = None, noun: str = "round") -> None:
+    """A round's or seat's record (``model.recorded``) against its ruling. ``qualifier``:
+    the profile's dealer qualifier in words (the K003 message names it); ``noun``, what
+    a void deal is said not to count as ("round", "game")."""
     recorded = model.recorded
     if ruling.outcome == "void":
-        _compare_void(recorded, ruling, emit, detail)
+        _compare_void(recorded, ruling, emit, detail, noun)
         return
     if recorded is None:
         return
@@ -51,6 +52,17 @@ def compare_record(model: Round, ruling: Ruling, emit: Emit, qualifier: str = "p
         return
     _compare_hands(recorded, ruling, emit, qualifier)
     _compare_money(recorded, ruling, emit)
+
+
+def check_cancelled(recorded: Recorded | None, emit: Emit) -> None:
+    """G003: a cancelled game refunds every stake; a seat recorded as settled is wrong."""
+    if recorded is None:
+        return
+    paid = [name for name in ("ante", "call", "bonus", "net") if getattr(recorded, name)]
+    if recorded_as_paid(recorded):
+        said = recorded.outcome or f"{paid[0]} {fmt(getattr(recorded, paid[0]))}"
+        emit(codes.G003, f"the game was cancelled but the seat is recorded as settled ({said}): every stake is "
+             "refunded", "recorded", "cancelled", "settled")
 
 
 def settled_as_valid(recorded: Recorded | None) -> bool:
@@ -67,7 +79,8 @@ def recorded_as_paid(recorded: Recorded | None) -> bool:
         or any(getattr(recorded, name) for name in ("ante", "call", "bonus", "net")))
 
 
-def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None) -> None:
+def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail: VoidDetail | None,
+                  noun: str) -> None:
     reason = detail.reason if detail else ruling.void_reason or "malformed deal"
     if settled_as_valid(recorded):
         if detail is not None:
@@ -78,14 +91,14 @@ def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail:
              field, "void", "settled")
         return
     if detail is not None:
-        emit(codes.V003, f"{reason}; stakes returned, round not counted", detail.field, None, None)
+        emit(codes.V003, f"{reason}; stakes returned, {noun} not counted", detail.field, None, None)
     else:
-        emit(codes.V003, f"void deal: {reason}; stakes returned, round not counted (§07)", "round", None, None)
+        emit(codes.V003, f"void deal: {reason}; stakes returned, {noun} not counted (§07)", "round", None, None)
     if recorded is not None:
         _compare_money(recorded, ruling, emit)
 
 
-def void_detail(model: Round, ruling: Ruling) -> VoidDetail | None:
+def void_detail(model: Any, ruling: Ruling) -> VoidDetail | None:
     """For a token that is not a card: its own field, §07, and the card one obvious
     edit would give (a transcription slip), when there is exactly one. For a card dealt
     twice: the field of its second occurrence."""

@@ -21,10 +21,10 @@ from ..rules.profile import Profile
 from ..rules.settlement import Ruling
 from ..rules.tiebreak import Play, TieBreak, fewest_private, tie_break
 from ..spelling import did_you_mean
-from .checker import Options, audit_source
+from .games import GameResult, round_view
 from .owed import BottomLine, bottom_line
 from .results import Finding, RoundResult, SessionInfo, SessionResult
-from .table import GameResult
+from .stream import Options, audit_source
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +82,12 @@ def find_rounds(
         if isinstance(event, SessionInfo):
             current = event
             every.append(event.id)
-        elif isinstance(event, GameResult):
+        elif isinstance(event, GameResult) and event.format == 2:
             if event.number == number and event.game is not None and session in (None, event.session):
                 games.append(event.game)
-        elif isinstance(event, RoundResult) and event.number == number and session in (None, event.session):
+        elif isinstance(event, GameResult) and event.number == number and session in (None, event.session):
             sessions.add(event.session)
-            matches.append((current, event))  # type: ignore[arg-type]
+            matches.append((current, round_view(event)))  # type: ignore[arg-type]
         elif isinstance(event, SessionResult) and session in (None, event.info.id):
             unread += [f for f in event.findings if f.round == number]
     if not matches and unread:

@@ -14,11 +14,12 @@ from dataclasses import replace
 from ..load.inputs import Source
 from ..models.rounds import Round
 from ..spelling import did_you_mean
-from .checker import Options, audit_source
+from .duplicates import GameIndex
 from .explain import ExplainError, Explanation, explain
+from .games import GameResult, SeatResult
 from .owed import wallet_net
-from .results import Finding, RoundResult, SessionInfo
-from .table import GameIndex, GameResult, SeatResult, TableSessionResult
+from .results import Finding, RoundResult, SessionInfo, SessionResult
+from .stream import Options, audit_source
 
 
 def find_seats(source: Source, game: str, player: str | None, session: str | None,
@@ -44,7 +45,7 @@ def _find_seats(source: Source, game: str, player: str | None, session: str | No
         if isinstance(event, SessionInfo):
             current = event
             sessions.append(event.id)
-        elif isinstance(event, GameResult):
+        elif isinstance(event, GameResult) and event.format == 2:
             index.see(event.fingerprint)
             if event.game is not None and session in (None, event.session):
                 games.add(event.game)
@@ -53,7 +54,7 @@ def _find_seats(source: Source, game: str, player: str | None, session: str | No
                 assert current is not None
                 found += [(current, event, s) for s in event.seats if player in (None, s.player_id)]
                 players.update(s.player_id for s in event.seats if s.player_id is not None)
-        elif isinstance(event, TableSessionResult):
+        elif isinstance(event, SessionResult) and event.info.format == 2:
             across += [f for f in index.pending if f.game == game and session in (None, f.session)]
             index.settle(event)
     where = f" in session {session}" if session else ""

@@ -21,7 +21,7 @@ from .results import Finding, RoundResult
 if TYPE_CHECKING:
     from ..models.common import Recorded
     from ..rules.settlement import Ruling
-    from .table import SeatResult
+    from .games import SeatResult
 
 Party = Literal["player", "house"]
 ZERO = Decimal(0)

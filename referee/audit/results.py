@@ -1,7 +1,10 @@
-"""What an audit produces: findings, round results, ledgers, session results.
+"""What an audit produces: findings, ledgers, sessions; games are :mod:`.games`.
 
 These are plain data so that reporters (text, JSON, GitHub, JUnit...) only format,
-and so that results cross process boundaries (``--jobs``) by pickling.
+and so that results cross process boundaries (``--jobs``) by pickling. The audit gives
+one shape whatever the format a session was read from (:class:`SessionInfo.format`
+says which): a round of format 1 is a game of one seat; :class:`RoundResult` is how a
+format-1 reader (a reporter, ``explain``, ``recall``) sees such a game.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ class Finding:
 
 @dataclass(slots=True)
 class RoundResult:
-    """One round's audit: the record as validated, the ruling, the findings."""
+    """A game of one seat seen as the round it is: the record as validated, the ruling,
+    the findings (the game's, then the seat's), the running balances
+    (:func:`referee.audit.games.round_view` makes it)."""
 
     number: int | None
     file: str
@@ -95,26 +100,6 @@ class Ledger:
     def verdict(self) -> str:
         return "player" if self.net > 0 else "bank" if self.net < 0 else "draw"
 
-    def add(self, result: RoundResult) -> None:
-        ruling = result.ruling
-        if result.repeated:
-            return
-        if ruling is None:
-            self.invalid_rounds += 1
-            return
-
-        self.outcomes[ruling.outcome] = self.outcomes.get(ruling.outcome, 0) + 1
-        if ruling.outcome == "void":
-            self.void_rounds += 1
-        else:
-            self.counted_rounds += 1
-            self.staked += ruling.staked
-            self.returned += ruling.returned
-            self.net += ruling.net
-        self.closing_balance = result.balance
-        if result.record is not None and result.record.recorded is not None:
-            self.add_recorded(result.record.recorded.net, result.record.recorded.balance)
-
     def add_recorded(self, net: Decimal | int | None, balance: Decimal | None) -> None:
         """What the table recorded of a round or a seat: its net (summed, and counted)
         and its balance (the last one is the recorded closing balance)."""
@@ -138,6 +123,12 @@ class SessionInfo:
     index: int = 0
     #: Who played, where the log says (format 1: the session's ``meta.player``), for ``recall --player``.
     player: str | None = None
+    #: The format the session was read from: 1 (rounds) or 2 (a live table's games and
+    #: seats). Reporters write a session in its own format's shape from the one result.
+    format: int = 1
+    #: Format 2's header: the table and the currency, kept as provenance.
+    table: str | None = None
+    currency: str | None = None
 
     @property
     def profile_label(self) -> str | None:
@@ -149,12 +140,22 @@ class SessionInfo:
 
 
 @dataclass(slots=True)
+class PlayerLedger:
+    player_id: str
+    ledger: Ledger
+
+
+@dataclass(slots=True)
 class SessionResult:
-    """A closed session: its ledger and every finding in it (rounds' included)."""
+    """A closed session: its ledger (over every seat: a round is a seat), every finding
+    in it (its games' included), each player's own ledger (format 2), and its games by
+    what became of them (a :class:`referee.audit.games.GameCounts`)."""
 
     info: SessionInfo
     ledger: Ledger
     findings: list[Finding]
+    players: list[PlayerLedger] = field(default_factory=list)
+    games: Any = None
 
 
 @dataclass(slots=True)
@@ -187,8 +188,15 @@ class Summary:
     #: Format 2: games by what became of them, and their seats (seats also count as rounds).
     games: dict[str, int] = field(default_factory=dict)
 
+    def add(self, result: SessionResult) -> None:
+        """A closed session, counted as its format counts: rounds, or games and seats."""
+        if result.info.format == 2:
+            self.add_table(result, result.games)
+        else:
+            self.add_session(result)
+
     def add_table(self, result: SessionResult, counts: Any) -> None:
-        """A format-2 session: its games (a :class:`referee.audit.table.GameCounts`) and its
+        """A format-2 session: its games (a :class:`referee.audit.games.GameCounts`) and its
         money; its seats are not format-1 rounds."""
         self.sessions += 1
         self.staked += result.ledger.staked

@@ -8,7 +8,7 @@ import sys
 import click
 
 from .. import __version__
-from ..audit.checker import Options
+from ..audit.stream import Options
 from ..output import STDOUT, guard, guarded, open_output
 from ..pipeline import audit_stream, dispatch
 from ..report.progress import Progress

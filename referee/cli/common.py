@@ -10,8 +10,8 @@ from typing import TextIO
 
 import click
 
-from ..audit.checker import Event
 from ..audit.results import InputInfo, Summary
+from ..audit.stream import Event
 from ..load.inputs import Source, SourceError, expand
 from ..output import STDOUT
 from ..profiles import ProfileOrigin

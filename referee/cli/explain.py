@@ -7,7 +7,7 @@ import sys
 import click
 
 from .. import __version__
-from ..audit.checker import Options
+from ..audit.stream import Options
 from ..load.inputs import SourceError, expand
 from ..rules.money import dumps
 from . import common

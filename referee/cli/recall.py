@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..audit.checker import Options
+from ..audit.stream import Options
 from ..output import STDOUT, guard, open_output
 from ..rules.money import dumps
 from . import common

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..audit.checker import Options
+from ..audit.stream import Options
 from ..output import STDOUT, guard, guarded, open_output
 from ..pipeline import audit_stream, dispatch
 from . import common

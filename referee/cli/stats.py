@@ -9,8 +9,8 @@ import sys
 import click
 
 from .. import __version__
-from ..audit.checker import Options
 from ..audit.results import InputInfo
+from ..audit.stream import Options
 from ..pipeline import events
 from ..report.base import printable
 from ..rules.money import dumps

@@ -39,6 +39,11 @@ class Round(StrictModel):
     recorded: Recorded | None = None
     meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
 
+    @property
+    def wallet(self) -> None:
+        """A round records no wallet: it is, for the audit, a seat without one."""
+        return None
+
 
 class Session(StrictModel):
     """A session's header."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from .. import __version__
-from ..audit.lane import CleanRounds
+from ..audit.clean import CleanGame, CleanGames
+from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import GameResult
 from ..escape import printable as printable
 from ..models import codes
 from ..models.codes import CODES
@@ -38,7 +38,9 @@ class Reporter:
         """A session begins."""
 
     def round_payload(self, result: RoundResult) -> Any:
-        """What this format keeps of a round, computed where the round was audited.
+        """What this format keeps of a round (a game of a format-1 session, seen as the
+        round it is: :func:`referee.audit.games.round_view`), computed where the round
+        was audited.
 
         Every round goes through here, then :meth:`take_round`, in one process or
         several. Must not depend on the reporter's state: with ``--jobs`` it runs in a
@@ -49,14 +51,15 @@ class Reporter:
     def take_round(self, payload: Any) -> None:
         """Add one round's payload to the report, in file order."""
 
-    def clean_payload(self, rounds: CleanRounds) -> Any:
-        """What this format keeps of a batch of the fast lane's clean rounds; pure, like
-        :meth:`round_payload`. By default each round's full result goes through
-        :meth:`round_payload` (a format that keeps nothing of a round skips even that);
-        a format on the hot path writes straight from the rounds' shared settlements."""
+    def clean_payload(self, rounds: CleanGames) -> Any:
+        """What this format keeps of a batch of the fast lane's clean rounds (games of a
+        format-1 session); pure, like :meth:`round_payload`. By default each round's full
+        result goes through :meth:`round_payload` (a format that keeps nothing of a round
+        skips even that); a format on the hot path writes straight from the rounds'
+        shared settlements."""
         if type(self).round_payload is Reporter.round_payload:
             return None
-        return [self.round_payload(r.result()) for r in rounds]
+        return [self.round_payload(r.round()) for r in rounds]
 
     def take_clean(self, payload: Any) -> None:
         """Add a batch's payload (see :meth:`clean_payload`), in file order."""
@@ -68,6 +71,14 @@ class Reporter:
         """What this format keeps of a format-2 game (its seats included); pure, like
         :meth:`round_payload`."""
         return None
+
+    def clean_game_payload(self, game: CleanGame) -> Any:
+        """:meth:`game_payload` of a game the fast lane took whole (taken by
+        :meth:`take_game` alike); by default from its full result, made only for a
+        format that keeps something of a game."""
+        if type(self).game_payload is Reporter.game_payload:
+            return None
+        return self.game_payload(game.result())
 
     def take_game(self, payload: Any) -> None:
         """Add one game's payload to the report, in file order."""

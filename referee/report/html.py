@@ -31,9 +31,9 @@ from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
 from ..audit.explain import ExplainError, Explanation, explain
+from ..audit.games import GameResult
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import GameResult, TableSessionResult
 from ..i18n import N_, Messages
 from ..models.codes import CODES
 from ..output import TEXT_ERRORS
@@ -321,7 +321,7 @@ class HtmlReporter(Reporter):
         })
         players: list[list[Any]] = []
         chart, chart_note = "", ""
-        if isinstance(result, TableSessionResult):  # a live table (format 2): its players and totals
+        if result.info.format == 2:  # a live table (format 2): its players and totals
             line = table_totals(result, m)
             zero = [Decimal(0), Decimal(0)]
             players = [[*row[:-1], r_(m, row[-1]), *map(fmt, s.owed_by_player.get(p.player_id, zero))]

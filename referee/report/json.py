@@ -9,10 +9,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from ..audit.clean import CleanGame, CleanGames
 from ..audit.fast import SHARED_LINES
-from ..audit.lane import CleanRounds
+from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import GameResult, TableSessionInfo, TableSessionResult
 from ..rules.money import dumps, plain
 from ..rules.settlement import Ruling
 from .base import (
@@ -26,7 +26,7 @@ from .base import (
     summary_dict,
 )
 from .spill import CleanText, write_text
-from .table import game_json, session_tail
+from .table import clean_game_json, game_json, session_tail
 
 
 def _dump(value: Any) -> str:
@@ -84,10 +84,10 @@ class JsonReporter(Reporter):
 
     def session_opened(self, info: SessionInfo) -> None:
         fields = session_head(info)
-        if isinstance(info, TableSessionInfo):
+        if info.format == 2:
             fields.update({"format": 2, "table": info.table, "currency": info.currency})
         head = _dump(fields)
-        body = '"games":[' if isinstance(info, TableSessionInfo) else '"rounds":['
+        body = '"games":[' if info.format == 2 else '"rounds":['
         self.out.write(("," if self._sessions else "") + "\n" + head[:-1] + "," + body)
         self._sessions += 1
         self._rounds = 0
@@ -103,7 +103,7 @@ class JsonReporter(Reporter):
         self.out.write(("," if self._rounds else "") + "\n" + payload)
         self._rounds += 1
 
-    def clean_payload(self, rounds: CleanRounds) -> CleanText:
+    def clean_payload(self, rounds: CleanGames) -> CleanText:
         """The lines of a batch of clean rounds, as one text: each settlement's part
         written once (per lane entry), each round's own number, line and balances
         around it."""
@@ -111,7 +111,7 @@ class JsonReporter(Reporter):
         for r in rounds:
             middle = r.entry.views.get("json")
             if middle is None:
-                middle = r.entry.views["json"] = _middle(r.result())
+                middle = r.entry.views["json"] = _middle(r.round())
             lines.append(_line(r.number, r.line, middle, r.balance, r.recorded_balance))
         return CleanText(len(lines), ",\n".join(lines))
 
@@ -124,11 +124,14 @@ class JsonReporter(Reporter):
     def game_payload(self, result: GameResult) -> Any:
         return game_json(result, _dump)
 
+    def clean_game_payload(self, game: CleanGame) -> Any:
+        return clean_game_json(game, _dump)
+
     def take_game(self, payload: Any) -> None:
         self.take_round(payload)
 
     def session_closed(self, result: SessionResult) -> None:
-        if isinstance(result, TableSessionResult):
+        if result.info.format == 2:
             tail = session_tail(result)
             self.out.write('],"players":' + _dump(tail["players"]) + ',"ledger":' + _dump(tail["ledger"]))
         else:

@@ -23,9 +23,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import __version__
-from ..audit.lane import CleanRounds
+from ..audit.clean import CleanGames
+from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import GameResult, TableSessionResult
 from .base import Reporter, summary_line
 from .table import table_totals
 from .text import finding_line
@@ -114,7 +114,7 @@ class JunitReporter(Reporter):
             return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, notes
         return _case(name, result.session), False, False, notes
 
-    def clean_payload(self, rounds: CleanRounds) -> Any:
+    def clean_payload(self, rounds: CleanGames) -> Any:
         """A clean round passes: its case, written the same way as :meth:`round_payload`'s."""
         return [(_case(_round_name(r.number, r.line), r.session), False, False, ()) for r in rounds]
 
@@ -156,7 +156,7 @@ class JunitReporter(Reporter):
         ledger = result.ledger
         out = (f"{ledger.counted_rounds} counted rounds, {ledger.void_rounds} void, {ledger.invalid_rounds} invalid; "
                f"net {ledger.net}; profile {result.info.profile_label} sha256 {result.info.profile_sha256}")
-        if isinstance(result, TableSessionResult):
+        if result.info.format == 2:
             out = f"{table_totals(result)} Profile {result.info.profile_label} sha256 {result.info.profile_sha256}"
         if self._warned:
             count = len(self._warned)

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from ..audit.clean import CleanGame, CleanSeat, LaneSeat, describe
 from ..audit.fast import FastPathMismatch
-from ..audit.results import Ledger
-from ..audit.table import GameCounts, GameResult, PlainSeat, PlayerLedger, SeatResult, TableSessionResult
+from ..audit.games import GameCounts, GameResult, SeatResult
+from ..audit.results import Ledger, PlayerLedger, SessionResult
 from ..load.plain import mode as fast_mode
 from ..rules.money import plain
 
@@ -20,7 +21,7 @@ from ..rules.money import plain
 def seat_decision(seat: SeatResult) -> str | None:
     """The seat's decision (None when the seat is not valid), without building the model
     of a seat the fast path audited."""
-    if type(seat) is PlainSeat and seat.entry is not None:
+    if type(seat) is LaneSeat:
         decision: str = seat.plain.decision
         return decision
     return seat.record.decision if seat.record is not None else None
@@ -74,22 +75,51 @@ def game_json(game: GameResult, dump: Callable[[Any], str]) -> str:
 
 
 def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
-    """``dump(seat_dict(seat))``; for a seat the fast path audited without findings, its
-    settlement's text (made once, kept on the shared settlement) between its own fields."""
-    if type(seat) is not PlainSeat or seat.entry is None or seat.findings:
+    """``dump(seat_dict(seat))``; for a seat the fast lane took, its settlement's text
+    (made once, kept on the shared entry) between its own fields."""
+    if type(seat) is not LaneSeat or seat.entry is None or seat.findings:
         return dump(seat_dict(seat))
-    settled = seat.entry.settled
-    middle = settled.json
+    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump)
+
+
+def _templated(entry: Any, player_id: str | None, line: int, source: Any, balance: Decimal,
+               recorded: Decimal | None, dump: Callable[[Any], str]) -> str:
+    """A clean seat's JSON: its entry's settlement text between its own id, line and
+    balances (a line without a backslash has no string JSON escapes, load/table.py: its
+    ids are written as they are)."""
+    middle = entry.views.get("json-seat")
     if middle is None:
-        whole = seat_dict(seat)
-        middle = settled.json = dump({k: whole[k] for k in ("outcome", "decision", "settlement")})[1:-1]
-    # A line without a backslash has no string JSON escapes (load/table.py): its ids are written as they are.
-    player = dump(seat.player_id) if seat.source.escaped else f'"{seat.player_id}"'
-    recorded = seat.recorded_balance
+        r = entry.ruling
+        settlement = {"ante": r.ante, "call": r.call, "bonus": r.bonus, "net": r.net, "returned": r.returned,
+                      "staked": r.staked}
+        middle = entry.views["json-seat"] = dump({"outcome": entry.outcome, "decision": entry.decision,
+                                                  "settlement": {k: plain(v) for k, v in settlement.items()}})[1:-1]
+    player = dump(player_id) if source.escaped else f'"{player_id}"'
     kept = "null" if recorded is None else _number(recorded)
-    balance = kept if seat.balance == recorded else _number(seat.balance)
-    return (f'{{"player_id":{player},"line":{seat.line},{middle},"balance":{balance},'
+    shown = kept if balance == recorded else _number(balance)
+    return (f'{{"player_id":{player},"line":{line},{middle},"balance":{shown},'
             f'"recorded_balance":{kept},"findings":[]}}')
+
+
+def clean_game_json(game: CleanGame, dump: Callable[[Any], str]) -> str:
+    """``dump(game_dict(game.result()))`` for a game the fast lane took whole, from its
+    seats' entries (compared with it under ``REFEREE_FAST=verify``)."""
+    outcome, player_hand, dealer_hand, qualified = describe(game)
+    head = dump({"game": game.game, "line": game.line, "round": game.number, "status": "settled",
+                 "outcome": outcome, "void_reason": None,
+                 "player_hand": player_hand.category if player_hand else None,
+                 "dealer_hand": dealer_hand.category if dealer_hand else None, "dealer_qualified": qualified})
+    seats = ",".join([_clean_seat(seat, dump) for seat in game.seats])
+    text = f'{head[:-1]},"seats":[{seats}],"findings":[]}}'
+    if fast_mode() == "verify":
+        full = dump(game_dict(game.result()))
+        if full != text:
+            raise FastPathMismatch(f"templated game {text!r} differs from {full!r}")
+    return text
+
+
+def _clean_seat(seat: CleanSeat, dump: Callable[[Any], str]) -> str:
+    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump)
 
 
 def _number(amount: Decimal) -> str:
@@ -137,7 +167,7 @@ def players_list(players: list[PlayerLedger]) -> list[dict[str, Any]]:
     return [{"player_id": p.player_id, "ledger": player_ledger_dict(p.ledger)} for p in players]
 
 
-def session_tail(result: TableSessionResult) -> dict[str, Any]:
+def session_tail(result: SessionResult) -> dict[str, Any]:
     return {"players": players_list(result.players),
             "ledger": table_ledger_dict(result.ledger, result.games, len(result.players))}
 
@@ -179,7 +209,7 @@ def game_row(game: GameResult) -> list[Any]:
             fmt(staked), signed(net), " ".join(codes) or "ok"]
 
 
-def player_rows(result: TableSessionResult) -> list[list[Any]]:
+def player_rows(result: SessionResult) -> list[list[Any]]:
     from ..escape import printable
     from ..rules.money import fmt, signed
 
@@ -199,7 +229,7 @@ TOTALS = ("Games {games} ({counted} counted, {void} void, {cancelled} cancelled,
           "{players} players; staked {staked}, returned {returned}, net {net} for the players, return to player {rtp}.")
 
 
-def table_totals(result: TableSessionResult, translate: Callable[[str], str] | None = None) -> str:
+def table_totals(result: SessionResult, translate: Callable[[str], str] | None = None) -> str:
     """The session's games and money in one sentence, in the reader's language when
     ``translate`` (a :class:`referee.i18n.Messages`) is given."""
     from ..rules.money import fmt, signed

@@ -15,9 +15,9 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from ..audit.lane import CleanRound, CleanRounds
+from ..audit.clean import CleanGame, CleanGames
+from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..audit.table import GameResult, TableSessionResult
 from ..models import codes
 from ..rules.money import fmt, signed
 from .base import Reporter, integrity_lines, printable, summary_line
@@ -111,7 +111,7 @@ class _CleanRows:
 
     __slots__ = ("rounds",)
 
-    def __init__(self, rounds: CleanRounds) -> None:
+    def __init__(self, rounds: CleanGames) -> None:
         self.rounds = rounds
 
     def __len__(self) -> int:
@@ -125,17 +125,17 @@ class _CleanRows:
         return list, (list(self),)
 
 
-def _view(r: CleanRound) -> tuple[Any, ...]:
+def _view(r: CleanGame) -> tuple[Any, ...]:
     """What every clean round of one lane entry shows alike (decision to net), kept once."""
     view = r.entry.views.get("text")
     if view is None:
         e = r.entry
         view = e.views["text"] = (e.decision, e.player_category, e.dealer_category, e.qualified,
-                                  *_amounts(r.result()))
+                                  *_amounts(r.round()))
     return view
 
 
-def _clean_row(number: int, view: tuple[Any, ...], recorded_net: Any, balance: Any,
+def _clean_row(number: int | None, view: tuple[Any, ...], recorded_net: Any, balance: Any,
                recorded_balance: Any) -> tuple[Any, ...]:
     """:func:`_unformatted` of a clean round."""
     decision, player, dealer, qualified, ante, call, bonus, net = view
@@ -221,7 +221,7 @@ class TextReporter(Reporter):
             return ledger_row(result), bool(result.findings)
         return _unformatted(result), False
 
-    def clean_payload(self, rounds: CleanRounds) -> Any:
+    def clean_payload(self, rounds: CleanGames) -> Any:
         """The rows of a batch of clean rounds, made only when read (:class:`_CleanRows`)."""
         return None if self.quiet else _CleanRows(rounds)
 
@@ -263,7 +263,7 @@ class TextReporter(Reporter):
     def take_game(self, payload: Any) -> None:
         """As :meth:`take_round`; a record of a game already seen is kept flagged: whether
         it agrees with the first (``G001``, ``G002``) is found here, in this process, once
-        every record before it is in (:class:`referee.audit.table.GameIndex`), after its
+        every record before it is in (:class:`referee.audit.duplicates.GameIndex`), after its
         row was made."""
         if payload is None:
             return
@@ -280,7 +280,7 @@ class TextReporter(Reporter):
             self._echo(finding_line(f, self.color))
         if self.quiet:
             return
-        if isinstance(result, TableSessionResult):
+        if result.info.format == 2:
             self._table_closed(result)
             return
         title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
@@ -303,7 +303,7 @@ class TextReporter(Reporter):
             f"Session result {signed(ledger.net)}: {verdict}.")
         self._echo()
 
-    def _table_closed(self, result: TableSessionResult) -> None:
+    def _table_closed(self, result: SessionResult) -> None:
         """A format-2 session: a line per game, a line per player, the table's totals."""
         info = result.info
         title = (f"Table session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "

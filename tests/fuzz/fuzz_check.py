@@ -19,7 +19,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from referee.audit.checker import Options, audit_source
+    from referee.audit.stream import Options, audit_source
     from referee.load.inputs import Source
     from referee.pipeline import dispatch
     from referee.report.github import GithubReporter

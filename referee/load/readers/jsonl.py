@@ -67,8 +67,6 @@ def lines(fh: IO[bytes]) -> Iterator[bytes]:
 _SESSION_START = re.compile(rb'^\s*\{\s*"session"\s*:')
 _ROUND_START = re.compile(rb'^\s*\{\s*"round"\s*:\s*(\d{1,12})\s*[,}]')
 #: Where the fast decode is tried (``referee.load.plain``): a line that opens with its round number.
-_PLAIN_START = b'{"round"'
-_new = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -110,23 +108,21 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
     skipped: _Skipped | None = None
     plain = _fast_lines()
     first = first_line == 1 and not have_session  # the file's first record says whether it is a hand history
+    rounds = True  # the last line read plain was a round (format 1): try its decoder first
     for number, raw in enumerate(fh, start=first_line):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        if plain and have_session and skipped is None and raw.startswith(_PLAIN_START):
-            fast = fast_round(raw)
-            if fast is not None:
-                yield _new(PlainRound, (name, number, raw, fast))
-                continue
         if len(raw) > MAX_LINE_BYTES:
             limit = MAX_LINE_BYTES // (1024 * 1024)
             yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
             first = False
             continue
-        if plain and have_session and raw.startswith(b'{"game":'):
-            plain_record = plain_table_line(name, number, raw)  # a plain game or seat line (load/table.py)
-            if plain_record is not None:
-                yield plain_record
+        if plain and have_session and skipped is None and raw[:1] == b"{":
+            # Whatever the order and spacing of its keys: the decoders prove a line plain or refuse it.
+            found = _plain_line(name, number, raw, rounds)
+            if found is not None:
+                rounds = type(found) is PlainRound
+                yield found
                 continue
         text = _text(name, raw, number)
         if isinstance(text, LoadProblem):
@@ -215,6 +211,23 @@ def _not_a_record(data: object) -> str:
         if close:
             return f"{message}; unknown key {key!r}: did you mean {close[0]!r}?"
     return message
+
+
+def _plain_line(name: str, number: int, raw: bytes, rounds: bool) -> Record | None:
+    """A round, game or seat line the fast decoders read (``referee.load.plain``,
+    ``referee.load.table``), the kind read last tried first; None: the general reader
+    reads it (a session line, anything not provably plain)."""
+    if rounds:
+        fast = fast_round(raw)
+        if fast is not None:
+            return PlainRound((name, number, raw, fast))
+        return plain_table_line(name, number, raw) if b'"game"' in raw else None
+    if b'"game"' in raw:
+        found = plain_table_line(name, number, raw)
+        if found is not None:
+            return found
+    fast = fast_round(raw)
+    return None if fast is None else PlainRound((name, number, raw, fast))
 
 
 def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:

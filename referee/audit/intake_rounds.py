@@ -1,0 +1,197 @@
+"""Format 1 into the audit: each round a game of one seat.
+
+A round is, for the rules, a game with one seat: the session's player, the round's
+own two cards, the round's number as the game's sequence, and the round's record as
+the seat's. Here a round record is validated as format 1 defines it (its findings worded
+as format 1 words them: ``round 3: ...``), and given to the one audit
+(:class:`~referee.audit.session.SessionAudit`) as such a game. What only format 1 has is
+here too: a record repeated verbatim (one ``S003``, not ruled again), and a JSON Lines
+round line that cannot be read but shows its number (present, nets unknown).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
+from ..models import codes
+from ..models.common import MAX_ROUND
+from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
+from ..rules.hands import HandValue
+from .clean import CleanGame
+from .duplicates import is_copy
+from .fast import plain_round, verify_model
+from .games import GameResult, SeatResult
+from .lane import Deal, commit_game, deal_hands, game_plain, take_seat
+from .places import Emitter, round_place
+from .results import Finding
+from .session import GameIn, Header, Options, SeatIn, SessionAudit
+from .validation import round_number, validation_findings, without_optional_errors
+
+_new = tuple.__new__
+PLAYER = ""  # the key of format 1's one player
+
+
+class RoundDeal:
+    """A round's deal as the audit reads a game's: no shared hand (the seat plays the
+    round's own two cards), the board, the dealer's cards; always settled."""
+
+    __slots__ = ("dealer", "flop", "player", "river", "status", "turn")
+
+    def __init__(self, model: Round) -> None:
+        self.player = None
+        self.flop, self.turn, self.river, self.dealer = model.flop, model.turn, model.river, model.dealer
+        self.status = "settled"
+
+
+class RoundsIntake:
+    """One format-1 session: its rounds into the audit, one game each."""
+
+    def __init__(self, record: SessionRecord, options: Options) -> None:
+        findings: list[Finding] = []
+        header = _header(record, findings)
+        self.session = SessionAudit(record, options, header, findings, 1, (PLAYER,))
+        self.keep_raw = options.keep_raw
+        self.last_data: Any = None
+        #: The previous round's result (a lane's clean game until someone asks for more).
+        self.last_result: GameResult | CleanGame | None = None
+        #: The lane's last round, read in full only if the next record may be its copy.
+        self.last_plain: PlainRound | None = None
+
+    @property
+    def info(self) -> Any:
+        return self.session.info
+
+    def take_plain(self, record: PlainRound) -> CleanGame | list[GameResult]:
+        """A round the fast decode read: on the lane when it is provably clean, else
+        through the full audit (the reader's own reading of the line)."""
+        clean = self._lane(record) if self.session.lane is not None else None
+        if clean is not None:
+            return clean
+        full = record.full()
+        if not isinstance(full, RoundRecord):
+            from .fast import FastPathMismatch
+
+            raise FastPathMismatch(f"line {record.line}: the fast decode read a line the reader refuses")
+        return self.take(full)
+
+    def _lane(self, record: PlainRound) -> CleanGame | None:
+        s = self.session
+        fast = record.fast
+        n = fast.round
+        if n > MAX_ROUND or not game_plain(s, n, True, None):
+            return None
+        hands = deal_hands(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)
+        if hands is None:
+            return None
+        if s.fast == "verify":
+            from .verify import verified_round
+
+            return verified_round(self, record, hands)
+        return self.lane_round(record, hands)
+
+    def lane_round(self, record: PlainRound, hands: tuple[HandValue, HandValue]) -> CleanGame | None:
+        """The round on the lane (its game's numbering plain, its hands known)."""
+        s = self.session
+        fast = record.fast
+        n = fast.round
+        deal = Deal(None, fast.flop, fast.turn, fast.river, fast.dealer)
+        seat = take_seat(s, s.lane, fast, fast.player, hands, deal, record.line, PLAYER, None, record, 0, None,
+                         (n, None))
+        if seat is None:
+            return None
+        commit_game(s, n, True, None, 1)
+        clean = tuple.__new__(CleanGame, (n, record.line, record.source, s.id, None, fast, (seat,), hands[1], None, 1,
+                                          None, None))
+        self.last_plain = record  # the next full audit reads it for its copy check
+        self.last_result = clean
+        return clean
+
+    def take(self, record: RoundRecord) -> list[GameResult]:
+        """A round read in full: validated, then audited as a game of one seat."""
+        data = record.data
+        number = round_number(data)
+        s = self.session
+        result = GameResult(None, number, record.source, record.line, s.id, 1, raw=data if self.keep_raw else None)
+        place = round_place(number)
+        game_emit = Emitter(s, result.findings, data, record.line, place)
+        seat = SeatResult(None, record.source, record.line)
+        result.seats.append(seat)
+        seat_in = SeatIn(seat, None, data, Emitter(s, seat.findings, data, record.line, place), PLAYER)
+        if self._copy(data, result):  # its S003 is at the record's own line
+            game_emit.data = None
+            return s.audit_game(GameIn(result, None, number, True, None, game_emit, [seat_in], repeated=True))
+        model = self._validate(data, record.line, number, game_emit)
+        seat.record = seat_in.model = model
+        deal = RoundDeal(model) if model is not None else None
+        return s.audit_game(GameIn(result, None, number, True, deal, game_emit, [seat_in], model))
+
+    def _copy(self, data: Any, result: GameResult) -> bool:
+        """Whether the record is the previous one again (one S003, not ruled or counted
+        again); keeps what the next record is compared with."""
+        if self.last_plain is not None:  # the previous round took the lane: its mapping, read if needed
+            if isinstance(data, dict) and data.get("round") != self.last_plain.fast.round:
+                self.last_data = None  # another number: not a copy, whatever the rest says
+            else:
+                previous = self.last_plain.full()
+                self.last_data = previous.data if isinstance(previous, RoundRecord) else None
+            self.last_plain = None
+        repeated = is_copy(data, self.last_data)
+        self.last_data = data
+        last = self.last_result
+        if repeated:
+            if isinstance(last, CleanGame):
+                last = self.last_result = last.result()
+            result.repeated = True
+            result.copy_of = (last.copy_of or last) if last is not None else None
+        self.last_result = result
+        return repeated
+
+    def _validate(self, data: Any, line: int, number: int | None, emit: Emitter) -> Round | None:
+        """The round as a model, or None. A bad optional field (in ``recorded``, ``time``,
+        ``meta``) is a finding on that field and is left out: the round is still ruled."""
+        s = self.session
+        if s.fast:  # a plain record is built directly, as validation would (audit/fast.py)
+            model = plain_round(data)
+            if model is not None:
+                if s.fast == "verify":
+                    verify_model(model, data)
+                return model
+        try:
+            return Round.model_validate(data)
+        except ValidationError as err:
+            for finding in validation_findings(err, data, s.file, line, number, "", ROUND_FIELDS):
+                emit.findings.append(s.add(finding))
+            cleaned = without_optional_errors(data, err)
+            if cleaned is None:
+                return None
+            try:
+                return Round.model_validate(cleaned)
+            except ValidationError:
+                return None
+
+    def problem(self, problem: LoadProblem) -> None:
+        """A JSON Lines round line that cannot be read but whose number can: present
+        (numbering, the count), its nets unknown."""
+        if problem.round_number is not None:
+            self.session.unreadable(problem.round_number, problem.line, problem.source)
+
+
+def _header(record: SessionRecord, findings: list[Finding]) -> Header | None:
+    """The session header as format 1 has it (H001 for what is wrong with it)."""
+    if record.data is None:
+        findings.append(Finding(codes.H001, "the document has no 'session' header", record.source, record.line))
+        return None
+    try:
+        header = Session.model_validate(record.data)
+    except ValidationError as err:
+        findings += validation_findings(err, record.data, record.source, record.line, None, "session",
+                                        SESSION_FIELDS)
+        return None
+    meta = header.meta
+    player = meta.get("player") if meta else None
+    openings = {PLAYER: header.opening_balance} if header.opening_balance is not None else {}
+    return Header(header.id, header.profile, header.rounds_agreed, openings,
+                  None if player is None else str(player))

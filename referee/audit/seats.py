@@ -1,0 +1,146 @@
+"""Settling a game's seats: the deal ruled once, each seat's ruling from it.
+
+Why a game is ruled once: every seat at a shared-hand table plays the same cards, so
+the deal is validated, voided (§07) and evaluated once per game, with unit stakes, and
+each seat's ruling is that unit ruling scaled by the seat's own Ante and Bonus (every
+amount of the settlement table is a stake times odds, so scaling is exact). A seat with
+its own two cards (a format-1 round is one; so is a land-based table's seat) is settled
+with its cards and stakes; at a table of several such seats, a card dealt twice anywhere
+in the game voids the whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from ..rules.cards import CardError, parse_card, seen_cards
+from ..rules.payout import Rule, Wager
+from ..rules.profile import Profile
+from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
+from .fast import SettleMemo, verify_ruling
+from .games import totals_of
+
+ONE = Decimal(1)
+ZERO = Decimal(0)
+
+
+def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
+    """The ruling of a seat staking ``ante`` and ``bonus``, from the unit ruling (Ante 1,
+    Bonus 1) of the same cards and decision: every line's stake and net times the seat's."""
+    if ante == unit.ante_stake and bonus == unit.bonus_stake:
+        return unit
+    factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
+    lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
+                  for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
+    return replace(unit, lines=lines, bonus_hand=unit.bonus_hand if bonus else None)
+
+
+def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
+    """A seat of a game voided as a whole (a card dealt twice across seats, §07)."""
+    stakes = ((Wager.ANTE, ante), (Wager.CALL, call_stake), (Wager.BONUS, bonus))
+    lines = tuple(Line(w, stake, ZERO, Rule.VOID) for w, stake in stakes if stake or w is Wager.ANTE)
+    return Ruling(outcome="void", cards=Cards(), lines=lines, void=Void("duplicate_card", reason))
+
+
+def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:
+    """Card tokens in one spelling (``A♥`` and ``Ah`` are the same card); unreadable
+    tokens kept as written."""
+    out = []
+    for token in tokens or ():
+        try:
+            card = parse_card(token)
+        except CardError:
+            out.append(str(token))
+            continue
+        out.append("??" if card is None else str(card))
+    return tuple(out)
+
+
+def cross_seat_duplicates(game: Any, seats: list[tuple[str, Any]]) -> str | None:
+    """At a table where each seat has its own cards, the same card in two places
+    anywhere in the game voids it. ``seats``: each seat's label and own cards."""
+    seen: dict[Any, str] = {}
+    groups: list[tuple[str, Iterable[object]]] = [
+        ("flop", game.flop or ()), ("turn", [game.turn]), ("river", [game.river]), ("dealer", game.dealer or ())]
+    groups += seats
+    for label, tokens in groups:
+        for _, card in seen_cards(tokens):
+            if card in seen and seen[card] != label:
+                return f"{card} is dealt twice ({seen[card]} and {label})"
+            seen.setdefault(card, label)
+    return None
+
+
+class _UnitDeal:
+    """A shared deal at unit stakes, as :meth:`SettleMemo.settle` reads a round."""
+
+    __slots__ = ("ante", "bonus", "dealer", "decision", "flop", "player", "river", "turn")
+
+    def __init__(self, decision: str, game: Any, player: Any, ante: Decimal = ONE, bonus: Decimal = ONE) -> None:
+        self.ante, self.bonus, self.decision = ante, bonus, decision
+        self.player, self.flop, self.turn, self.river, self.dealer = (
+            player, game.flop, game.turn, game.river, game.dealer)
+
+
+class Rulings:
+    """The rulings of one game: a shared deal settled once per decision (unit stakes),
+    then scaled per seat; a seat's own hand settled with its own stakes, once per
+    distinct hand, decision and stakes. ``memo`` (``audit/fast.py``): a deal of nine
+    known, distinct cards is settled as ``settle`` would, from a deal alike seen before."""
+
+    __slots__ = ("cache", "memo", "model", "profile", "seats", "verify")
+
+    def __init__(self, profile: Profile, model: Any, memo: SettleMemo | None = None, verify: bool = False) -> None:
+        self.profile = profile
+        self.model = model
+        self.cache: dict[Any, Ruling] = {}
+        self.seats: dict[tuple[Any, ...], tuple[Ruling, tuple[Decimal, Decimal, Decimal]]] = {}
+        self.memo = memo
+        self.verify = verify
+
+    def unit(self, decision: str) -> Ruling:
+        """The shared deal's ruling for ``decision`` at unit stakes."""
+        key = (decision, None, ONE, ONE)
+        ruling = self.cache.get(key)
+        if ruling is None:
+            ruling = self.cache[key] = self._settle(_UnitDeal(decision, self.model, self.model.player or ()))
+        return ruling
+
+    def _settle(self, deal: _UnitDeal) -> Ruling:
+        found = self.memo.settle(deal) if self.memo is not None and deal.flop is not None else None  # type: ignore[arg-type]
+        if found is None:
+            found = settle(self.profile, Deal(deal.ante, deal.player, deal.flop or (), deal.decision,  # type: ignore[arg-type]
+                                              deal.turn, deal.river, deal.dealer, deal.bonus))
+        elif self.verify:
+            verify_ruling(found, self.profile, deal)  # type: ignore[arg-type]
+        return found
+
+    def seat(self, seat: Any) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:
+        """The seat's ruling and its (net, staked, returned)."""
+        own = tuple(seat.player) if seat.player is not None else None
+        key = (seat.decision, own, seat.ante, seat.bonus)
+        found = self.seats.get(key)
+        if found is None:
+            if own is None:
+                ruling = scaled(self.unit(seat.decision), seat.ante, seat.bonus)
+            else:
+                ruling = self.cache.get(key) or self._settle(
+                    _UnitDeal(seat.decision, self.model, seat.player, seat.ante, seat.bonus))
+                self.cache[key] = ruling
+            found = self.seats[key] = (ruling, totals_of(ruling))
+        return found
+
+    @property
+    def shared_void(self) -> bool:
+        """The shared deal is void (any of its rulings is: they share the cards)."""
+        return any(r.outcome == "void" for (_, own, _, _), r in self.cache.items() if own is None)
+
+    def reference(self) -> Ruling | None:
+        """A ruling that shows the whole deal (a call's, when any seat called)."""
+        for (decision, _, _, _), ruling in self.cache.items():
+            if decision == "call":
+                return ruling
+        return next(iter(self.cache.values()), None)

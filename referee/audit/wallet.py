@@ -1,0 +1,43 @@
+"""A seat's wallet: the money that really moved, against the stakes and what the rules return.
+
+``W001`` the debits are the stakes placed; ``W002`` the credits are what the rules
+return (nothing for a void or cancelled game); ``W003`` the cancels and refunds give
+back every stake of a void or cancelled game, and nothing of a settled one; ``W004`` a
+transaction id used twice in a session.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ..models import codes
+from ..rules.money import fmt
+from .stakes import Emit
+
+ZERO = Decimal(0)
+
+
+def check_wallet(moves: list[Any], staked: Decimal, returned: Decimal, refunded: bool, transactions: set[str],
+                 emit: Emit) -> None:
+    """The seat's wallet moves against its stakes and returns; ``transactions``: the
+    session's ids so far (this seat's are added)."""
+    totals = {"debit": ZERO, "credit": ZERO, "cancel": ZERO, "refund": ZERO}
+    for move in moves:
+        totals[move.kind] += move.amount
+        if move.id in transactions:
+            emit(codes.W004, f"wallet transaction {move.id} is used twice in this session", "wallet", None, move.id)
+        transactions.add(move.id)
+    if totals["debit"] != staked:
+        emit(codes.W001, f"wallet debits {fmt(totals['debit'])}, the stakes placed are {fmt(staked)}", "wallet",
+             staked, totals["debit"])
+    if totals["credit"] != returned:
+        why = "a void or cancelled game pays nothing" if refunded else "what the rules return"
+        emit(codes.W002, f"wallet credits {fmt(totals['credit'])}, expected {fmt(returned)} ({why})", "wallet",
+             returned, totals["credit"])
+    back = totals["cancel"] + totals["refund"]
+    expected = staked if refunded else ZERO
+    if back != expected:
+        why = "a void or cancelled game refunds every stake" if refunded else "the game was settled"
+        emit(codes.W003, f"wallet cancels and refunds {fmt(back)}, expected {fmt(expected)} ({why})", "wallet",
+             expected, back)
