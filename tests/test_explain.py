@@ -190,8 +190,8 @@ def test_every_message_is_translated() -> None:
             asked.add(message)
             return super().__call__(message)
 
-    from referee.audit.stream import Options
     from referee.audit.explain import explain_rounds
+    from referee.audit.stream import Options
     from referee.load.inputs import expand
     from referee.report.ruling import RulingText
 

@@ -110,9 +110,9 @@ def test_the_record_of_a_bottom_line() -> None:
 def test_a_live_tables_seats_owe_in_the_report_what_explain_says() -> None:
     """Format 2: the report's owed-each-way (seat_owed) and explain --game read the same
     bottom line per seat (what the wallet moved, else the record)."""
-    from referee.audit.stream import Options, audit_source
     from referee.audit.explain_table import explain_game
     from referee.audit.games import GameResult
+    from referee.audit.stream import Options, audit_source
     from referee.load.inputs import expand
     from referee.report.table import seat_owed
 

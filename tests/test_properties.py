@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import DECK, Deal, load_profile, settle
-from referee.audit.stream import Options, audit_source
 from referee.audit.clean import as_dict
+from referee.audit.stream import Options, audit_source
 from referee.load.inputs import Source
 from referee.load.readers import read as read_input
 from referee.load.reading import Reading
