@@ -304,6 +304,8 @@ def make_entry(profile: Profile, ruling: Ruling, seat: Any) -> LaneEntry | None:
     ante, bonus, call = plain_stake(seat.ante), plain_stake(seat.bonus), plain_stake(seat.call)
     if ante is None or ante is NOT_PLAIN or bonus is NOT_PLAIN or call is NOT_PLAIN or ruling.outcome == "void":
         return None
+    if seat.decision != "call" and seat.decision != "fold":
+        return None  # a word as people write it (' FOLD '): the models read it, not the lane
     recorded = seat.recorded
     net = UNSET if recorded is UNSET else recorded.net
     clean = _checks_silent(profile, ante, bonus or ZERO, call, ruling) and _record_agrees(recorded, ruling)

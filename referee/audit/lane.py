@@ -189,7 +189,7 @@ def _new_entry(memo: LaneMemo, key: tuple[Any, ...], seat: Any, player_cards: An
     the seat is not plain: the full audit takes such seats)."""
     ante, bonus = plain_stake(seat.ante), plain_stake(seat.bonus)
     entry: LaneEntry | None = None
-    if ante is not None and ante is not NOT_PLAIN and bonus is not NOT_PLAIN:
+    if ante is not None and ante is not NOT_PLAIN and bonus is not NOT_PLAIN and seat.decision in ("call", "fold"):
         rulings = Rulings(memo.profile, deal, session.memo)
         own = player_cards if deal.player is None else None
         ruling, _ = rulings.seat(_SeatView(seat.decision, ante, bonus or ZERO, own))

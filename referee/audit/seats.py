@@ -121,7 +121,8 @@ class Rulings:
     def seat(self, seat: Any) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:
         """The seat's ruling and its (net, staked, returned)."""
         own = tuple(seat.player) if seat.player is not None else None
-        key = (seat.decision, own, seat.ante, seat.bonus)
+        # Stakes as written (1 and 1.0000000 are equal, not alike): a seat's lines keep its own.
+        key = (seat.decision, own, str(seat.ante), str(seat.bonus))
         found = self.seats.get(key)
         if found is None:
             if own is None:
