@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +49,26 @@ def write(tmp_path: Path) -> Write:
         return str(path)
 
     return _write
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[str]:
+    """A Dask cluster for the suite (issue 31), started once a test process and closed
+    after: a scheduler in this process and two single-thread worker processes, over TCP
+    on the loopback address, as ``--cluster tcp://...`` reaches a real one. Its address.
+
+    Worker processes, not threads of this one (which start in a fraction of a second
+    against two or three seconds): in-process workers share the audit's per-process
+    memos with the client, and their results reach it unpickled, the very objects the
+    worker goes on using: reports differed from run to run. And a worker's answers to
+    the client's fingerprint must come from another process for a test to make them differ."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        pytest.skip("needs Dask distributed: pip install -e '.[test]' (or 'referee[cluster]')")
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tcp",
+                           dashboard_address=":0")  # its HTTP server on a free port, not 8787
+    try:
+        yield str(cluster.scheduler_address)
+    finally:
+        cluster.close(timeout=10)

@@ -21,6 +21,7 @@ import pytest
 from referee import pipeline
 from referee.load.chunking import split_jsonl
 from referee.load.inputs import Source
+from referee.pipeline import processes, tasks
 
 from .conftest import SAMPLES, run
 
@@ -82,14 +83,14 @@ def test_no_more_workers_than_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyP
     log = simulate(tmp_path / "log.jsonl", "jsonl", 12, 100, 2, "0")
     chunks = len(split_jsonl(log, pipeline.chunk_sizes(16)).chunks)
     started: list[int] = []
-    real = pipeline._pool
+    real = processes._pool
 
     def pool(jobs: int, *args: object) -> object:
         started.append(jobs)
         return real(jobs, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(pipeline, "_pool", pool)
+    monkeypatch.setattr(processes, "_pool", pool)
     code, _ = run("check", "--quiet", "--jobs", "16", str(log))
     assert code == 0 and 1 < chunks < 16 and started == [chunks]
 
@@ -104,7 +105,7 @@ def test_workers_that_cannot_start_leave_the_audit_to_one_process(corpus: list[s
         raise OSError(11, "Resource temporarily unavailable")
 
     one = CliRunner().invoke(main, ["check", "--format", "json", "--jobs", "1", *corpus])
-    monkeypatch.setattr(pipeline, "_pool", no_pool)
+    monkeypatch.setattr(processes, "_pool", no_pool)
     two = CliRunner().invoke(main, ["check", "--format", "json", "--jobs", "2", *corpus])
     assert one.exit_code == two.exit_code == 2 and one.stdout == two.stdout
     assert "cannot start worker processes (Resource temporarily unavailable): auditing in this process" \
@@ -168,7 +169,7 @@ def test_session_lines_the_reader_refuses_or_faults_are_no_cuts(tmp_path: Path, 
                     line][n % 4]
     log.write_bytes(b"\n".join(lines))
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(pipeline, "MIN_CHUNK_BYTES", 1)
+    monkeypatch.setattr(tasks, "MIN_CHUNK_BYTES", 1)
     assert len(list(pipeline.plan([Source(str(log), log)], pipeline.chunk_sizes(2)))) > 3
     for fmt in ("text", "json"):
         one = run("check", "--format", fmt, "--jobs", "1", str(log))
@@ -287,7 +288,7 @@ def test_a_ctrl_c_held_while_workers_are_forked_ends_them(long_log: Path, monkey
     from referee.audit.stream import Options
     from referee.report.json import JsonReporter
 
-    real = pipeline._pool
+    real = processes._pool
     made: list[Any] = []
 
     def pool_then_ctrl_c(*args: Any) -> Any:
@@ -296,19 +297,19 @@ def test_a_ctrl_c_held_while_workers_are_forked_ends_them(long_log: Path, monkey
         return made[-1]
 
     stopped: list[int] = []
-    real_stop = pipeline._stop
+    real_stop = processes._stop
 
     def stop(pool: Any) -> None:
         stopped.extend(pool._processes or ())
         real_stop(pool)
 
-    monkeypatch.setattr(pipeline, "_pool", pool_then_ctrl_c)
-    monkeypatch.setattr(pipeline, "_stop", stop)
+    monkeypatch.setattr(processes, "_pool", pool_then_ctrl_c)
+    monkeypatch.setattr(processes, "_stop", stop)
     with open(os.devnull, "w") as null, pytest.raises(KeyboardInterrupt):
         reporters: list[Any] = [JsonReporter(null)]
         stream = pipeline.audit_stream([Source(str(long_log), long_log)], Options(), reporters, 2)
         pipeline.dispatch(stream.events, reporters)
-    assert made and not pipeline._LIVE and len(stopped) == 2 and not any(alive(pid) for pid in stopped)
+    assert made and not processes._LIVE and len(stopped) == 2 and not any(alive(pid) for pid in stopped)
 
 
 def test_workers_left_running_are_ended_at_exit(long_log: Path) -> None:
@@ -316,9 +317,9 @@ def test_workers_left_running_are_ended_at_exit(long_log: Path) -> None:
     before multiprocessing would wait for its workers."""
     from referee.audit.stream import Options
 
-    pool = pipeline._pool(2, [], Options())
+    pool = processes._pool(2, [], Options())
     pool.submit(os.getpid).result()
     pids = list(pool._processes)
-    assert pool in pipeline._LIVE and all(alive(pid) for pid in pids)
-    pipeline._stop_all()  # (Process.is_alive can lie here: the pool's own thread may reap a worker first)
-    assert not pipeline._LIVE and not any(alive(pid) for pid in pids)
+    assert pool in processes._LIVE and all(alive(pid) for pid in pids)
+    processes._stop_all()  # (Process.is_alive can lie here: the pool's own thread may reap a worker first)
+    assert not processes._LIVE and not any(alive(pid) for pid in pids)

@@ -31,13 +31,14 @@ from .app import main
 @click.option("--verbose", "-v", is_flag=True, help="Say which YAML loader ran and other details on stderr.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
+@common.CLUSTER_OPTION
 @click.option("--progress/--no-progress", default=None,
               help="Progress on stderr [default: on a terminal, with the text format, unless --quiet].")
 @click.option("--all-rows", is_flag=True,
               help="Text format: every round of every session (by default, sessions over 200 rounds show "
                    "their flagged rounds).")
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
-          strict: bool, color: str, verbose: bool, jobs: int | None, progress: bool | None,
+          strict: bool, color: str, verbose: bool, jobs: int | None, cluster: str | None, progress: bool | None,
           all_rows: bool) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
@@ -65,8 +66,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
                                    strict=strict, **extra)]
         if to_file:
             reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
-        stream = audit_stream(sources, options, reporters, jobs, common.note)
-        meter = Progress(sys.stderr, stream.total, stream.done) if show else None
+        stream = audit_stream(sources, options, reporters, jobs, common.note, cluster)
+        meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
         summary = dispatch(stream.events, reporters, meter)
     sys.exit(common.exit_code(summary, strict))
 

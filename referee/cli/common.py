@@ -49,6 +49,14 @@ LANG_OPTION = click.option(
 )
 
 
+CLUSTER_OPTION = click.option(
+    "--cluster", metavar="tcp://HOST:PORT|local:N", default=None,
+    help="Audit on a Dask cluster's workers (its scheduler's address), or on N local worker processes; "
+         "the inputs must be on a file system the workers share (docs/cluster.md). Needs "
+         "pip install 'referee[cluster]'.",
+)
+
+
 def sources(files: tuple[str, ...]) -> list[Source]:
     """The inputs the arguments name, or a usage error (exit 2) saying which names nothing."""
     try:

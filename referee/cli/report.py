@@ -23,8 +23,9 @@ from .app import main
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
+@common.CLUSTER_OPTION
 def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool,
-           jobs: int | None) -> None:
+           jobs: int | None, cluster: str | None) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
     Exit status as for check: 0 no findings, 1 findings, 2 unreadable input or bad usage.
@@ -43,7 +44,8 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
         except (ReportUnavailable, ImportError) as err:
             raise click.UsageError(common.report_extra(err)) from None
         reporters = [reporter, common.SummaryOnly(terminal)]
-        stream = audit_stream(sources, Options(profile=profile), reporters, jobs or os.cpu_count() or 1, common.note)
+        stream = audit_stream(sources, Options(profile=profile), reporters, jobs or os.cpu_count() or 1, common.note,
+                              cluster)
         summary = dispatch(stream.events, reporters)
     sys.exit(common.exit_code(summary, strict))
 

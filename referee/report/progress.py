@@ -1,4 +1,5 @@
-"""A progress line on stderr for long audits: rounds done, rounds per second, ETA.
+"""A progress line on stderr for long audits: rounds done, rounds per second, ETA, and
+for an audit in tasks (``--jobs``, ``--cluster``) the tasks done of those planned.
 
 Only on a terminal and only with the human formats: a machine format's consumer, or
 a log file, must never receive carriage returns. The line is redrawn at most five
@@ -13,13 +14,16 @@ from typing import TextIO
 
 
 class Progress:
-    """``rounds`` counted by the caller; ``done_bytes()`` says how far through the input."""
+    """``rounds`` counted by the caller; ``done_bytes()`` says how far through the input;
+    ``tasks()``, when given, the tasks done and those planned so far."""
 
     INTERVAL = 0.2
 
     def __init__(self, stream: TextIO, total_bytes: int, done_bytes: Callable[[], int],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 tasks: Callable[[], tuple[int, int]] | None = None) -> None:
         self.stream = stream
+        self.tasks = tasks
         self.total = total_bytes
         self.done_bytes = done_bytes
         self.clock = clock
@@ -27,6 +31,7 @@ class Progress:
         self.last = self.start
         self.rounds = 0
         self.drawn = False
+        self.width = 72  # the widest line drawn: what ``close`` clears
 
     def tick(self, rounds: int = 1) -> None:
         self.rounds += rounds
@@ -45,16 +50,21 @@ class Progress:
             fraction = done / self.total
             remaining = elapsed * (1 - fraction) / fraction
             text += f", {fraction:.0%}, ETA {_clock(remaining)}"
+        if self.tasks is not None:
+            finished, planned = self.tasks()
+            text += f", {finished:,} of {planned:,} tasks"
         return text
 
     def draw(self, now: float) -> None:
-        self.stream.write("\r" + self.line(now).ljust(72) + "\r")
+        line = self.line(now)
+        self.width = max(self.width, len(line))
+        self.stream.write("\r" + line.ljust(self.width) + "\r")
         self.stream.flush()
         self.drawn = True
 
     def close(self) -> None:
         if self.drawn:
-            self.stream.write("\r" + " " * 72 + "\r")
+            self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
 
 

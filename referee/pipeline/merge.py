@@ -1,0 +1,183 @@
+"""The merge: every event of an audit, in file order, to every reporter.
+
+What travels from a worker (a process under ``--jobs``, a machine under ``--cluster``)
+is a task's events, with runs of rounds and of games already turned into their
+reporters' payloads (:class:`RenderedRounds`, :class:`RenderedGames`,
+:class:`RenderedClean`): the parent takes them in plan order, so the report is
+byte-identical to the one-process report. The one piece of state across tasks is the
+game index (format 2: two records of one game, in two chunks or two files, must agree:
+``G001``/``G002``), kept here, in the process that writes the report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..report.base import Reporter
+from ..report.progress import Progress
+from ..report.spill import CleanText
+from .audit import (
+    CleanGames,
+    Event,
+    Finding,
+    GameFingerprint,
+    GameIndex,
+    GameResult,
+    InputInfo,
+    SessionInfo,
+    SessionResult,
+    Summary,
+    round_view,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedRounds:
+    """Consecutive rounds of a worker's task as the reporters keep them: for each
+    reporter, in their order, the list of its payloads. One object a run of rounds
+    travels back, not one a round (a round's own object cost about as much to pickle
+    and unpickle as its audit on the fast path)."""
+
+    payloads: tuple[list[Any], ...]
+
+
+@dataclass(slots=True)
+class RenderedGames:
+    """Consecutive format-2 games of a worker's task as the reporters keep them: for each
+    reporter, in their order, the list of its payloads (for a format that takes spilled
+    texts, :attr:`Reporter.spills`, their texts joined into one
+    :class:`~referee.report.spill.CleanText`, taken like a batch of clean rounds); and
+    what two records of each game must share. One object a run of games, not one a game:
+    the parent's share of the work is what ``--jobs`` cannot spread."""
+
+    payloads: list[Any]
+    fingerprints: list[GameFingerprint]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedClean:
+    """A batch of the fast lane's clean rounds as the reporters keep it: each
+    reporter's payload for the whole batch, in their order, and how many rounds."""
+
+    payloads: tuple[Any, ...]
+    count: int
+
+
+Item = Event | RenderedRounds | RenderedGames | RenderedClean
+
+
+@dataclass(slots=True)
+class Stream:
+    """The events of an audit, how many input bytes are done, and how many in all;
+    ``tasks``, when the audit runs in tasks, how many are done and how many are planned
+    so far (for progress)."""
+
+    events: Iterator[Item]
+    done: Callable[[], int]
+    total: int
+    tasks: Callable[[], tuple[int, int]] | None = None
+
+
+def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None) -> Summary:
+    """Send every event to every reporter; count what the summary needs."""
+    summary = Summary()
+    inputs: list[InputInfo] = []
+    index = GameIndex()  # format 2: two records of one game must agree
+    for r in reporters:
+        r.start()
+    try:
+        _feed(stream, reporters, progress, summary, inputs, index)
+    finally:  # an interrupt or an error: the stream's workers are ended now, not when collected
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+    if progress is not None:
+        progress.close()
+    for r in reporters:
+        r.finish(summary, inputs)
+    return summary
+
+
+def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None, summary: Summary,
+          inputs: list[InputInfo], index: GameIndex) -> None:
+    """Each event to each reporter, counting what the summary needs."""
+    for event in stream:
+        if isinstance(event, GameResult):
+            if event.format == 1:  # a round: its format's reporters write it as one
+                view = round_view(event)
+                for r in reporters:
+                    r.take_round(r.round_payload(view))
+            else:
+                index.see(event.fingerprint)
+                for r in reporters:
+                    r.take_game(r.game_payload(event))
+            if progress is not None:
+                progress.tick()
+        elif isinstance(event, CleanGames) and event.format == 2:
+            for game in event:
+                index.see(game.fingerprint)
+                for r in reporters:
+                    r.take_game(r.clean_game_payload(game))
+            if progress is not None:
+                progress.tick(len(event))
+        elif isinstance(event, RenderedGames):
+            for fingerprint in event.fingerprints:
+                index.see(fingerprint)
+            for r, payload in zip(reporters, event.payloads, strict=True):
+                if isinstance(payload, CleanText):
+                    r.take_clean(payload)
+                else:
+                    for one in payload:
+                        r.take_game(one)
+            if progress is not None:
+                progress.tick(len(event.fingerprints))
+        elif isinstance(event, (CleanGames, RenderedClean)):
+            for r, payload in zip(reporters, event.payloads if isinstance(event, RenderedClean)
+                                  else [r.clean_payload(event) for r in reporters], strict=True):
+                r.take_clean(payload)
+            if progress is not None:
+                progress.tick(event.count if isinstance(event, RenderedClean) else len(event))
+        elif isinstance(event, RenderedRounds):
+            for r, payloads in zip(reporters, event.payloads, strict=True):
+                take = r.take_round
+                for payload in payloads:
+                    take(payload)
+            if progress is not None and event.payloads:
+                progress.tick(len(event.payloads[0]))
+        elif isinstance(event, SessionInfo):
+            if event.profile_origin is not None and event.profile_sha256 is not None:
+                summary.profiles[str(event.profile_origin)] = event.profile_sha256
+            for r in reporters:
+                r.session_opened(event)
+        elif isinstance(event, SessionResult):
+            if event.info.format == 2:
+                index.settle(event)
+            summary.add(event)
+            for f in event.findings:
+                summary.count(f)
+            for r in reporters:
+                r.session_closed(event)
+        elif isinstance(event, Finding):
+            summary.count(event)
+            for r in reporters:
+                r.problem(event)
+        else:
+            inputs.append(event)
+            summary.files += 1
+            summary.unreadable += not event.readable
+
+
+def rounds_in(item: Item) -> int:
+    """How many rounds (or format-2 games) ``item`` brings, as progress counts them."""
+    if isinstance(item, GameResult):
+        return 1
+    if isinstance(item, RenderedGames):
+        return len(item.fingerprints)
+    if isinstance(item, RenderedClean):
+        return item.count
+    if isinstance(item, CleanGames):
+        return len(item)
+    if isinstance(item, RenderedRounds):
+        return len(item.payloads[0]) if item.payloads else 0
+    return 0
