@@ -156,8 +156,8 @@ def utf8_stdout() -> None:
     so (GuardedWriter)."""
     stream = sys.stdout
     try:
-        if codecs.lookup(stream.encoding).name == "utf-8":
-            stream.reconfigure(errors=TEXT_ERRORS)  # type: ignore[union-attr]
+        if isinstance(stream, io.TextIOWrapper) and codecs.lookup(stream.encoding).name == "utf-8":
+            stream.reconfigure(errors=TEXT_ERRORS)
     except (AttributeError, LookupError, TypeError, ValueError):
         return
 

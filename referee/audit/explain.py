@@ -87,7 +87,8 @@ def find_rounds(
                 games.append(event.game)
         elif isinstance(event, GameResult) and event.number == number and session in (None, event.session):
             sessions.add(event.session)
-            matches.append((current, round_view(event)))  # type: ignore[arg-type]
+            assert current is not None  # every game is in a session
+            matches.append((current, round_view(event)))
         elif isinstance(event, SessionResult) and session in (None, event.info.id):
             unread += [f for f in event.findings if f.round == number]
     if not matches and unread:

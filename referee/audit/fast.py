@@ -48,11 +48,14 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def _build(cls: type[Any], defaults: dict[str, Any], values: dict[str, Any]) -> Any:
+B = TypeVar("B")
+
+
+def _build(cls: type[B], defaults: dict[str, Any], values: dict[str, Any]) -> B:
     """A model instance as validation leaves it: every field in declaration order, the
     fields given marked as set. (``model_construct`` does the same in 25 times the time.)"""
     fields = defaults | values
-    model = _new(cls)
+    model: B = _new(cls)
     _set(model, "__dict__", fields)
     _set(model, "__pydantic_fields_set__", set(values))
     _set(model, "__pydantic_extra__", None)
@@ -136,7 +139,7 @@ def plain_round(data: object) -> Round | None:
             if recorded is None:
                 return None
             values["recorded"] = recorded
-    return _build(Round, _ROUND_DEFAULTS, values)  # type: ignore[no-any-return]
+    return _build(Round, _ROUND_DEFAULTS, values)
 
 
 def _plain_recorded(data: object) -> Recorded | None:
@@ -168,7 +171,7 @@ def _plain_recorded(data: object) -> Recorded | None:
             if category is None:
                 return None
             values[key] = category
-    return _build(Recorded, _RECORDED_DEFAULTS, values)  # type: ignore[no-any-return]
+    return _build(Recorded, _RECORDED_DEFAULTS, values)
 
 
 #: The wager lines of every memoised settlement, by identity: the rulings that share
@@ -210,7 +213,7 @@ class SettleMemo:
         self.profile = profile
         self.memo: dict[tuple[Any, ...], Ruling] = {}
 
-    def settle(self, model: Round) -> Ruling | None:
+    def settle(self, model: DealFacts) -> Ruling | None:
         """The ruling of a round with nine known, distinct cards; None otherwise."""
         dealer = model.dealer
         turn, river = model.turn, model.river
@@ -244,8 +247,7 @@ class SettleMemo:
         cards = Cards((p1, p2), (f1, f2, f3), t, r, (d1, d2))
         known = self.memo.get(key)
         if known is None:
-            known = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, turn, river, dealer,
-                                         bonus))
+            known = settle(profile, deal_of(model))
             if known.outcome == "void":  # pragma: no cover - nine distinct known cards never void
                 return known
             if len(self.memo) < MEMO_LIMIT:
@@ -254,6 +256,35 @@ class SettleMemo:
             return known
         return Ruling(known.outcome, cards, known.lines, None, player, dealer_hand, bonus_hand,
                       known.dealer_qualified)
+
+
+class DealFacts(Protocol):
+    """What a settlement reads of a deal: a round's, or a game's shared deal at unit
+    stakes (``audit/seats.py``)."""
+
+    @property
+    def ante(self) -> Decimal: ...
+    @property
+    def bonus(self) -> Decimal: ...
+    @property
+    def decision(self) -> str: ...
+    @property
+    def player(self) -> Any: ...
+    @property
+    def flop(self) -> Any: ...
+    @property
+    def turn(self) -> Any: ...
+    @property
+    def river(self) -> Any: ...
+    @property
+    def dealer(self) -> Any: ...
+
+
+def deal_of(model: DealFacts) -> Deal:
+    """The settlement's :class:`Deal` of a round or unit deal (its decision a word the
+    models or the lane made canonical)."""
+    return Deal(model.ante, model.player, model.flop or (), "call" if model.decision == "call" else "fold",
+                model.turn, model.river, model.dealer, model.bonus)
 
 
 class FastPathMismatch(AssertionError):
@@ -272,9 +303,8 @@ def verify_model(model: Round, data: object) -> None:
         raise FastPathMismatch(f"fast decode {model!r} differs from validation {full!r}")
 
 
-def verify_ruling(ruling: Ruling, profile: Profile, model: Round) -> None:
+def verify_ruling(ruling: Ruling, profile: Profile, model: DealFacts) -> None:
     """Under ``verify``: a memoised ruling must equal the real settlement, amounts as written."""
-    full = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,
-                                model.dealer, model.bonus))
+    full = settle(profile, deal_of(model))
     if ruling != full or repr(ruling) != repr(full):
         raise FastPathMismatch(f"memoised ruling {ruling!r} differs from settle() {full!r}")

@@ -185,7 +185,8 @@ def stakes_of(seat: Any, profile: Profile | None, multiple: Decimal | None = Non
     if multiple is None:
         multiple = profile.call_multiple if profile is not None else Decimal(2)
     call = seat.call if seat.call is not None else seat.ante * multiple
-    return seat.ante + seat.bonus + (call if seat.decision == "call" else ZERO)  # type: ignore[no-any-return]
+    staked: Decimal = seat.ante + seat.bonus + (call if seat.decision == "call" else ZERO)
+    return staked
 
 
 def totals_of(ruling: Ruling) -> tuple[Decimal, Decimal, Decimal]:

@@ -112,9 +112,9 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         flop = deal.flop
         bonus_hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
         bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
-    stakes = (seat.ante, seat.call, bonus)
+    stakes: tuple[Any, ...] = (seat.ante, seat.call, bonus)
     if Decimal in map(type, stakes):  # stakes as written: a ruling keeps them so
-        stakes = tuple(s if type(s) is int else str(s) for s in stakes)  # type: ignore[assignment]
+        stakes = tuple(s if type(s) is int else str(s) for s in stakes)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
     key_ = (seat.decision, stakes, player_hand.category, dealer_hand.category, dv >= memo.floor,
@@ -155,8 +155,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     # Every check passed: the seat's effects, as the full audit has them.
     if ids:
         session.transactions.update(ids)
-    if seated is not None:
-        seated.add(player_id)  # type: ignore[arg-type]
+    if seated is not None and player_id is not None:
+        seated.add(player_id)
     if profile.fixed_stakes:  # as ledger.stake_check: the stake is the Ante as this seat wrote it
         if stake is not None:
             player.same += 1

@@ -19,8 +19,8 @@ from typing import Any
 from ..rules.cards import CardError, parse_card, seen_cards
 from ..rules.payout import Rule, Wager
 from ..rules.profile import Profile
-from ..rules.settlement import Cards, Deal, Line, Ruling, Void, settle
-from .fast import SettleMemo, verify_ruling
+from ..rules.settlement import Cards, Line, Ruling, Void, settle
+from .fast import SettleMemo, deal_of, verify_ruling
 from .games import totals_of
 
 ONE = Decimal(1)
@@ -110,12 +110,11 @@ class Rulings:
         return ruling
 
     def _settle(self, deal: _UnitDeal) -> Ruling:
-        found = self.memo.settle(deal) if self.memo is not None and deal.flop is not None else None  # type: ignore[arg-type]
+        found = self.memo.settle(deal) if self.memo is not None and deal.flop is not None else None
         if found is None:
-            found = settle(self.profile, Deal(deal.ante, deal.player, deal.flop or (), deal.decision,  # type: ignore[arg-type]
-                                              deal.turn, deal.river, deal.dealer, deal.bonus))
+            found = settle(self.profile, deal_of(deal))
         elif self.verify:
-            verify_ruling(found, self.profile, deal)  # type: ignore[arg-type]
+            verify_ruling(found, self.profile, deal)
         return found
 
     def seat(self, seat: Any) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:

@@ -58,7 +58,7 @@ class _Stream:
     def games(self, done: Iterable[GameResult | CleanGame]) -> Iterator[Event]:
         """Results in file order: clean games batched (when asked for), others each."""
         for game in done:
-            if type(game) is CleanGame:
+            if isinstance(game, CleanGame):
                 if not self.options.batches:
                     yield game.result()
                     continue
@@ -71,7 +71,7 @@ class _Stream:
                     self.batch = CleanGames()
                 continue
             yield from self.flush()
-            yield game  # type: ignore[misc]
+            yield game
 
     def flush(self) -> Iterator[CleanGames]:
         if self.batch:

@@ -31,13 +31,13 @@ def _shadow(intake: Any, *more: Any) -> Any:
 def verified_round(intake: Any, record: Any, hands: tuple[HandValue, HandValue]) -> CleanGame | None:
     """A format-1 round on the lane, and the full audit of it beside (see the module)."""
     (shadow,) = _shadow(intake)
-    clean = intake.lane_round(record, hands)
+    clean: CleanGame | None = intake.lane_round(record, hands)
     if clean is None:
         return None
     full = shadow.take(record.full())
     _compare([clean], full, f"line {record.line}")
     _compare_state(intake.session, shadow.session, f"line {record.line}")
-    return clean  # type: ignore[no-any-return]
+    return clean
 
 
 def verified_game(intake: Any, game: Any) -> list[Any]:

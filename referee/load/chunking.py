@@ -23,11 +23,11 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from .inputs import Identity
 from .readers.jsonl import MAX_LINE_BYTES, records
-from .reading import Crc32, Span
+from .reading import Crc32, ReadsInto, Span
 from .records import SessionRecord
 
 
@@ -163,7 +163,7 @@ class _Pass:
                 self._buf[:kept] = self._buf[self._lo:self._hi]
             self._lo, self._hi = 0, kept
         with memoryview(self._buf) as whole, whole[self._hi:self._hi + min(BLOCK, self._left)] as view:
-            n = self._fh.readinto(view)  # type: ignore[attr-defined]
+            n = cast(ReadsInto, self._fh).readinto(view)
         if not n:
             return False
         self._hi += n

@@ -20,6 +20,11 @@ from typing import Any
 from ..models import codes
 from .records import LineDict
 
+#: The standard library's pure-Python scanner and object parser, which this decoder
+#: hooks to stamp lines (undocumented names of ``json``, absent from its type stubs).
+_PY_MAKE_SCANNER: Callable[[json.JSONDecoder], Callable[[str, int], tuple[Any, int]]] = vars(json.scanner)[
+    "py_make_scanner"]
+_JSON_OBJECT: Callable[..., tuple[Any, int]] = vars(json.decoder)["JSONObject"]
 
 class JsonInputError(Exception):
     """Refused JSON input, with the 1-based line it concerns."""
@@ -108,7 +113,7 @@ class _LineDecoder(json.JSONDecoder):
             pos = find("\n", pos + 1)
         self._starts = starts
         self.parse_object = self._parse_object
-        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]
+        self.scan_once = _PY_MAKE_SCANNER(self)
 
     def line_of(self, index: int) -> int:
         return bisect_right(self._starts, index)
@@ -130,9 +135,8 @@ class _LineDecoder(json.JSONDecoder):
                 result.lines.setdefault(key, self.line_of(start))
             return result
 
-        return json.decoder.JSONObject(  # type: ignore[attr-defined, no-any-return]
-            s_and_end, strict, tracking_scan, object_hook, pairs_hook, memo
-        )
+        found: tuple[Any, int] = _JSON_OBJECT(s_and_end, strict, tracking_scan, object_hook, pairs_hook, memo)
+        return found
 
 
 def loads_document(text: str) -> Any:

@@ -20,12 +20,15 @@ import os
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 
 from ..models import codes
 from ..models.codes import FindingCode
 from .inputs import Identity, Opened, Source, open_input
 from .records import LoadProblem, Record
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 #: A JSON document is parsed whole: more than this is refused (JSON Lines streams).
 MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
@@ -58,6 +61,13 @@ class Crc32:
         return f"{self.value:08x}"
 
 
+class ReadsInto(Protocol):
+    """Every binary file an input is opened as reads into a buffer (``BinaryIO``'s stub
+    does not say so)."""
+
+    def readinto(self, buffer: memoryview, /) -> int | None: ...
+
+
 class HashingReader(io.RawIOBase):
     """A raw reader that hashes (and optionally checks as UTF-8) every byte it returns,
     and returns at most ``limit`` bytes (the size the file had when opened). The hash is
@@ -77,11 +87,11 @@ class HashingReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: memoryview | bytearray) -> int:  # type: ignore[override]
+    def readinto(self, buffer: WriteableBuffer, /) -> int:
         if self._left <= 0:
             return 0
         view = memoryview(buffer).cast("B")[: self._left]
-        n = self._raw.readinto(view)  # type: ignore[attr-defined]
+        n = cast(ReadsInto, self._raw).readinto(view)
         if not n:
             return 0
         data = view[:n]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, NamedTuple, cast
 
 from ..models import codes
 from ..models.codes import FindingCode
@@ -137,24 +136,31 @@ class LoadProblem:
     ends_session: bool = False
 
 
-class PlainRound(tuple[Any, ...]):
+class PlainRound(NamedTuple):
     """A JSON Lines round line the fast decode read (``referee.load.plain``): its bytes
     and its struct. The fast lane audits it from the struct; anything else asks for
     :meth:`full`, the reader's own reading of the same bytes, so a line is never read
     two ways. A tuple (one a line: made in half a slotted object's time), read by name."""
 
-    __slots__ = ()
-
-    source: str = property(itemgetter(0))  # type: ignore[assignment]
-    line: int = property(itemgetter(1))  # type: ignore[assignment]
-    raw: bytes = property(itemgetter(2))  # type: ignore[assignment]
-    fast: Any = property(itemgetter(3))
-
-    #: The JSON Lines reader's reading of one round line (set by that reader).
-    reread: ClassVar[Callable[[str, int, bytes], RoundRecord | LoadProblem]]
+    source: str
+    line: int
+    #: The line's bytes (a :class:`MappedRound`'s: the record it was made from).
+    raw: Any
+    fast: Any
 
     def full(self) -> RoundRecord | LoadProblem:
-        return PlainRound.reread(self[0], self[1], self[2])
+        assert _REREAD is not None, "the JSON Lines reader reads round lines"
+        return _REREAD(self.source, self.line, self.raw)
+
+
+#: The JSON Lines reader's reading of one round line (:func:`rereads_rounds_with`).
+_REREAD: Callable[[str, int, bytes], RoundRecord | LoadProblem] | None = None
+
+
+def rereads_rounds_with(reader: Callable[[str, int, bytes], RoundRecord | LoadProblem]) -> None:
+    """How :meth:`PlainRound.full` reads its line (set by the JSON Lines reader)."""
+    global _REREAD
+    _REREAD = reader
 
 
 class MappedRound(PlainRound):
@@ -165,7 +171,7 @@ class MappedRound(PlainRound):
     __slots__ = ()
 
     def full(self) -> RoundRecord | LoadProblem:
-        return self[2]  # type: ignore[no-any-return]
+        return cast(RoundRecord, self.raw)
 
 
 Record = SessionRecord | RoundRecord | GameRecord | SeatRecord | LoadProblem | PlainRound

@@ -13,7 +13,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import yaml
 
@@ -26,7 +26,7 @@ try:
 
     LIBYAML = True
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]  # the same interface, pure Python
 
     LIBYAML = False
 
@@ -103,7 +103,7 @@ class _Builder:
     def __init__(self, loader: Loader) -> None:
         self.loader = loader
         # get_event never returns None before StreamEndEvent, which ends the reading.
-        self.get: Callable[[], yaml.Event] = loader.get_event  # type: ignore[assignment]
+        self.get = cast(Callable[[], yaml.Event], loader.get_event)
         self.resolvers = loader.yaml_implicit_resolvers
         #: Where the document being read starts (after an error: where the unread part starts).
         self.document_line = 1
@@ -226,7 +226,7 @@ class _Builder:
                 return int(value)
         if tag == _NULL:
             return None
-        node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
+        node = yaml.ScalarNode(tag, value, cast(Any, event.start_mark), cast(Any, event.end_mark), event.style)
         try:
             return self.loader.construct_object(node, deep=True)
         except (ValueError, TypeError, OverflowError) as err:
@@ -263,7 +263,7 @@ def load_documents(text: str | bytes | IO[bytes]) -> Any:
     try:
         yield from builder.documents()
     except yaml.YAMLError as err:
-        err.document_line = builder.document_line  # type: ignore[attr-defined]  # read by the reader
+        vars(err)["document_line"] = builder.document_line  # read by the reader (getattr)
         raise
     finally:
         loader.dispose()

@@ -276,7 +276,7 @@ def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
     except (ValueError, KeyError, TypeError):
         return _evaluate_any(tuple(cards))
     if (key & CARD_BITS).bit_count() != 7:
-        raise _repeated(cards)  # type: ignore[arg-type]
+        raise _repeated(tuple(cards))
     if key & FLUSH_TEST:
         return _suited(key)
     return (_R7 or _tables().ranks[7])[key >> RANK_AT]
@@ -289,7 +289,7 @@ def _evaluate_any(cards: tuple[Any, ...]) -> HandValue:
         raise HandError(f"a hand has 5, 6 or 7 cards, got {n}")
     key = START + sum(_card_key(c) for c in cards)
     if (key & CARD_BITS).bit_count() != n:
-        raise _repeated(cards)
+        raise _repeated(tuple(cards))
     if key & FLUSH_TEST:
         return _suited(key)
     return _tables().size(n)[key >> RANK_AT]

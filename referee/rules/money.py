@@ -79,7 +79,7 @@ class ExactEncoder(json.JSONEncoder):
 
     def iterencode(self, o: object, _one_shot: bool = False) -> Iterator[str]:
         encoder = json.encoder.encode_basestring_ascii if self.ensure_ascii else json.encoder.encode_basestring
-        make = json.encoder._make_iterencode  # type: ignore[attr-defined]
+        make: Callable[..., Callable[[object, int], Iterator[str]]] = vars(json.encoder)["_make_iterencode"]
         iterate: Callable[[object, int], Iterator[str]] = make(
             {} if self.check_circular else None, self.default, encoder, self.indent,
             lambda value: _number(value, self.allow_nan), self.key_separator, self.item_separator,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import Literal, cast
 
 from .cards import SPELLINGS, Card, CardError, parse_card
 from .category import Category
@@ -157,7 +157,7 @@ def _parse_group(tokens: Sequence[object] | None, label: str) -> tuple[Card | No
     if tokens is None:
         return ()
     try:  # the common case: every token in a canonical spelling, one lookup each
-        fast = tuple(map(_SPELLED, tokens))  # type: ignore[arg-type]
+        fast = tuple(map(_SPELLED, cast("Sequence[str]", tokens)))
         if None not in fast:
             return fast
     except TypeError:  # an unhashable token: the slow path names it

@@ -17,7 +17,7 @@ from ...spelling import one_edit
 from ..jsonio import JsonInputError, loads_line
 from ..plain import fast_round
 from ..reading import Reading, Stream
-from ..records import LineDict, LoadProblem, PlainRound, Record, RoundRecord, SessionRecord
+from ..records import LineDict, LoadProblem, PlainRound, Record, RoundRecord, SessionRecord, rereads_rounds_with
 from ..table import plain_table_line, table_line
 from .document import not_a_history
 from .text import decode
@@ -220,14 +220,14 @@ def _plain_line(name: str, number: int, raw: bytes, rounds: bool) -> Record | No
     if rounds:
         fast = fast_round(raw)
         if fast is not None:
-            return PlainRound((name, number, raw, fast))
+            return tuple.__new__(PlainRound, (name, number, raw, fast))
         return plain_table_line(name, number, raw) if b'"game"' in raw else None
     if b'"game"' in raw:
         found = plain_table_line(name, number, raw)
         if found is not None:
             return found
     fast = fast_round(raw)
-    return None if fast is None else PlainRound((name, number, raw, fast))
+    return None if fast is None else tuple.__new__(PlainRound, (name, number, raw, fast))
 
 
 def round_line(name: str, number: int, raw: bytes) -> RoundRecord | LoadProblem:
@@ -265,4 +265,4 @@ def _numbered(problem: LoadProblem, raw: bytes) -> LoadProblem:
     return problem
 
 
-PlainRound.reread = round_line
+rereads_rounds_with(round_line)
