@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal, DecimalException
 from importlib import resources
@@ -114,22 +116,70 @@ def resolve_profile(name_or_path: str, base_dir: Path | None = None) -> LoadedPr
     cached = _cache.get(key)
     if cached is not None:
         return cached
+    loaded = _from_kept(_kept, name_or_path, base_dir) if _kept is not None else _from_disk(name_or_path, base_dir)
+    _cache[key] = loaded
+    return loaded
+
+
+def _from_disk(name_or_path: str, base_dir: Path | None) -> LoadedProfile:
     if name_or_path in BUILTIN:
         data, origin = builtin_text(name_or_path), ProfileOrigin.of_builtin(name_or_path)
         digest = hashlib.sha256(data).hexdigest()
-        profile = _builtin(name_or_path, data, digest)
-    else:
-        path = _find(name_or_path, base_dir)
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
-        origin = ProfileOrigin("file", str(path))
-        digest = hashlib.sha256(data).hexdigest()
-        profile = parse_profile(data, str(origin))
-    loaded = LoadedProfile(profile, origin, digest)
-    _cache[key] = loaded
-    return loaded
+        return LoadedProfile(_builtin(name_or_path, data, digest), origin, digest)
+    path = _find(name_or_path, base_dir)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
+    origin = ProfileOrigin("file", str(path))
+    digest = hashlib.sha256(data).hexdigest()
+    return LoadedProfile(parse_profile(data, str(origin)), origin, digest)
+
+
+#: While an audit is replayed from a store: the bytes of every profile it was ruled by,
+#: by origin (``builtin:vivo`` or the path as found then); no file is read.
+_kept: dict[str, bytes] | None = None
+
+
+@contextmanager
+def kept_profiles(profiles: dict[str, bytes]) -> Iterator[None]:
+    """Profiles resolved from ``profiles`` (origin -> bytes) instead of the disk: a
+    stored audit is replayed with the very profiles it was ruled by, wherever it runs.
+    A built-in that is not among them is the installed one."""
+    global _kept
+    saved, before = dict(_cache), _kept
+    _cache.clear()
+    _kept = dict(profiles)
+    try:
+        yield
+    finally:
+        _kept = before
+        _cache.clear()
+        _cache.update(saved)
+
+
+def _from_kept(kept: dict[str, bytes], name_or_path: str, base_dir: Path | None) -> LoadedProfile:
+    """What :func:`resolve_profile` finds among kept profiles: the candidates it would
+    try on disk, in its order (relative to ``base_dir`` first), by the origin each gives."""
+    if name_or_path in BUILTIN:
+        origin = ProfileOrigin.of_builtin(name_or_path)
+        data = kept.get(str(origin))
+        if data is None or data == builtin_text(name_or_path):
+            data = builtin_text(name_or_path)
+            digest = hashlib.sha256(data).hexdigest()
+            return LoadedProfile(_builtin(name_or_path, data, digest), origin, digest)
+        return LoadedProfile(read_builtin(name_or_path, data, builtin_rules(name_or_path)), origin,
+                             hashlib.sha256(data).hexdigest())
+    path = Path(name_or_path)
+    candidates = [str(base_dir / path)] if not path.is_absolute() and base_dir is not None else []
+    for candidate in [*candidates, str(path)]:
+        if candidate in kept:
+            data = kept[candidate]
+            return LoadedProfile(parse_profile(data, candidate), ProfileOrigin("file", candidate),
+                                 hashlib.sha256(data).hexdigest())
+    raise ProfileError(
+        f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
+    )
 
 
 #: The built-ins as read (``python -m referee.profiles`` writes it): each one's profile

@@ -107,6 +107,8 @@ class Recall:
     seen: dict[str, int] = field(default_factory=dict)
     #: Inputs that could not be read in full (exit 2).
     unreadable: list[str] = field(default_factory=list)
+    #: ``recall --store``: the store searched (its indexes, not the files).
+    store: str | None = None
 
 
 class RecallError(Exception):

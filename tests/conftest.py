@@ -72,3 +72,11 @@ def dask_cluster() -> Iterator[str]:
         yield str(cluster.scheduler_address)
     finally:
         cluster.close(timeout=10)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An audit store that does not exist yet, on each engine (tests/store_support.py)."""
+    from .store_support import a_store
+
+    yield from a_store(request.param, tmp_path)

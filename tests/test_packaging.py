@@ -17,7 +17,7 @@ from referee.errors import MissingDataError
 from .conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA_FOLDERS = ("data", "locale", "templates")
+DATA_FOLDERS = ("data", "locale", "templates", "store/migrations")
 
 
 @pytest.mark.slow
@@ -37,7 +37,8 @@ def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
                 for p in (ROOT / "referee" / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert expected, "no data files found"
     assert {"referee/data/par/vivo.decisions", "referee/data/profiles/vivo.yaml",
-            "referee/templates/report.html.j2"} <= expected
+            "referee/templates/report.html.j2", "referee/store/migrations/env.py",
+            "referee/store/migrations/versions/0001_first_schema.py"} <= expected
     assert expected - names == set()
 
 

@@ -37,9 +37,11 @@ from .app import main
 @click.option("--all-rows", is_flag=True,
               help="Text format: every round of every session (by default, sessions over 200 rounds show "
                    "their flagged rounds).")
+@click.option("--store", "store", metavar="URL", default=None,
+              help="Keep everything audited in this store: a SQLite file, or postgresql://... (docs/store.md).")
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
           strict: bool, color: str, verbose: bool, jobs: int | None, cluster: str | None, progress: bool | None,
-          all_rows: bool) -> None:
+          all_rows: bool, store: str | None) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
     Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
@@ -60,14 +62,26 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     chosen = common.reporter_class(name)
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
     to_file = output not in (None, STDOUT)
+    sink = None
+    if store is not None:
+        from ..store.writer import prepare
+
+        sink, sources = prepare(store, sources, {"profile": profile}, common.note)
     with open_output(output or STDOUT) as out:
         extra = {"all_rows": all_rows} if name == "text" else {}
         reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
                                    strict=strict, **extra)]
         if to_file:
             reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
-        stream = audit_stream(sources, options, reporters, jobs, common.note, cluster)
+        stream = audit_stream(sources, options, reporters + ([sink] if sink else []), jobs, common.note, cluster)
         meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
-        summary = dispatch(stream.events, reporters, meter)
+        try:
+            summary = dispatch(sink.watch(stream.events) if sink else stream.events,
+                               reporters + ([sink] if sink else []), meter, sink.index if sink else None)
+        finally:
+            if sink is not None:
+                sink.close()
+    if sink is not None:
+        common.note(sink.summary())
     sys.exit(common.exit_code(summary, strict))
 

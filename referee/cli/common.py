@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -95,6 +95,36 @@ def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
         if isinstance(event, InputInfo):
             inputs.append(event)
         yield event
+
+
+#: ``--store`` on the commands that read: the store instead of the files (FILES then
+#: name stored sources, as they were named when stored).
+STORE_OPTION = click.option(
+    "--store", "store", metavar="URL", default=None,
+    help="Read the audit store (a SQLite file or postgresql://...) instead of files; FILES then pick stored "
+         "sources by the names they were stored under.")
+
+
+def files_or_store(files: tuple[str, ...], store: str | None, profile: str | None = None) -> None:
+    """FILES are needed unless a store is read; a store keeps its own profiles."""
+    if not files and store is None:
+        raise click.MissingParameter(param_type="argument", param_hint="'FILES...'")
+    if store is not None and profile is not None:
+        raise click.UsageError("--profile does not go with --store: the store keeps the profiles each source was "
+                               "ruled by")
+
+
+def time_option(text: str | None, name: str) -> Any:
+    """An ISO 8601 time option (no zone: UTC), or a usage error naming the option."""
+    if text is None:
+        return None
+    from ..recall import parse_time
+
+    try:
+        return parse_time(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a time (ISO 8601, e.g. 2026-11-29T21:30)",
+                                 param_hint=name) from None
 
 
 REPORT_EXTRA = "pip install 'referee[report]'"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
@@ -15,7 +16,7 @@ from .app import main
 
 
 @main.command()
-@click.argument("file")
+@click.argument("file", required=False)
 @click.option("--round", "number", type=click.IntRange(min=0), default=None, help="The round's number.")
 @click.option("--game", default=None, metavar="ID", help="A live table's game (format 2): each seat's ruling.")
 @click.option("--player", "player_id", default=None, metavar="P", help="With --game: only this player's seat.")
@@ -23,8 +24,9 @@ from .app import main
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def explain(file: str, number: int | None, game: str | None, player_id: str | None, session: str | None,
-            profile: str | None, lang: str | None, fmt: str) -> None:
+@common.STORE_OPTION
+def explain(file: str | None, number: int | None, game: str | None, player_id: str | None, session: str | None,
+            profile: str | None, lang: str | None, fmt: str, store: str | None) -> None:
     """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
 
     A void deal and its replay share a number: both are explained, in order.
@@ -39,16 +41,29 @@ def explain(file: str, number: int | None, game: str | None, player_id: str | No
     from ..i18n import Messages, default_language
     from ..report.ruling import RulingText, explanation_json
 
+    if file is None and store is None:
+        raise click.MissingParameter(param_type="argument", param_hint="'FILE'")
+    if store is not None and profile is not None:
+        common.files_or_store((), store, profile)  # refused: a store keeps its own profiles
     common.check_profile(profile)
     try:
-        sources = expand([file], common.note)
-        if game is not None:
-            from ..audit.explain_table import explain_game
+        with contextlib.ExitStack() as stack:
+            if store is not None:
+                from ..store.read import Stored
 
-            explanations = explain_game(sources[0], game, player_id, session, Options(profile=profile))
-        else:
-            assert number is not None
-            explanations = explain_rounds(sources[0], number, session, Options(profile=profile))
+                stored = stack.enter_context(Stored(store))
+                chosen = stored.holding(game, number, session, file)
+                [(source, options)] = stack.enter_context(stored.replay([chosen]))
+            else:
+                assert file is not None
+                source, options = expand([file], common.note)[0], Options(profile=profile)
+            if game is not None:
+                from ..audit.explain_table import explain_game
+
+                explanations = explain_game(source, game, player_id, session, options)
+            else:
+                assert number is not None
+                explanations = explain_rounds(source, number, session, options)
     except (SourceError, ExplainError) as err:
         raise click.UsageError(str(err)) from None
     messages = Messages(lang or default_language())

@@ -14,7 +14,7 @@ from .app import main
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1)
 @click.option("--player", default=None, metavar="ID",
               help="Whose rounds (format 1: a session's meta.player, or a round's meta.player).")
 @click.option("--session", default=None, metavar="ID", help="Which session.")
@@ -29,8 +29,10 @@ from .app import main
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
 @click.option("--output", "-o", metavar="FILE", default=None,
               help="Write to FILE (atomically) instead of the terminal ('-': standard output).")
+@common.STORE_OPTION
 def recall(files: tuple[str, ...], player: str | None, session: str | None, number: int | None, game: str | None,
-           at: str | None, last: int, profile: str | None, lang: str | None, fmt: str, output: str | None) -> None:
+           at: str | None, last: int, profile: str | None, lang: str | None, fmt: str, output: str | None,
+           store: str | None) -> None:
     """Recall a round and the ones before it (default: the last round and the nine before
     it) with their rulings and the running balance, from FILES (files, directories, globs).
 
@@ -50,12 +52,19 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     except ValueError:
         raise click.BadParameter(f"{at!r} is not a time (ISO 8601, e.g. 2026-11-29T21:30)",
                                  param_hint="--at") from None
+    common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    guard([("--output", output)], [*files, *([profile] if profile else [])])
-    sources = common.sources(files)
     query = Query(player, session, number, game, when, last)
     try:
-        found = run_recall(sources, query, Options(profile=profile))
+        if store is not None:
+            from ..store.read import Stored
+            from ..store.recall import recall as store_recall
+
+            with Stored(store) as stored:
+                found = store_recall(stored, query, files)
+        else:
+            guard([("--output", output)], [*files, *([profile] if profile else [])])
+            found = run_recall(common.sources(files), query, Options(profile=profile))
     except RecallError as err:
         raise click.UsageError(str(err)) from None
     messages = Messages(lang or default_language())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import sys
 
@@ -15,7 +17,7 @@ from .app import main
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1)
 @click.option("--output", "-o", metavar="FILE", required=True,
               help="The HTML file to write ('-': standard output, the summary then on stderr).")
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
@@ -24,8 +26,9 @@ from .app import main
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
 @common.CLUSTER_OPTION
+@common.STORE_OPTION
 def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool,
-           jobs: int | None, cluster: str | None) -> None:
+           jobs: int | None, cluster: str | None, store: str | None) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
     Exit status as for check: 0 no findings, 1 findings, 2 unreadable input or bad usage.
@@ -33,19 +36,28 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
     from ..i18n import default_language
     from ..report.html import HtmlReporter, ReportUnavailable
 
+    common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    guard([("--output", output)], [*files, *([profile] if profile else [])])
-    sources = common.sources(files)
+    guard([("--output", output)], [] if store is not None else [*files, *([profile] if profile else [])])
     common.tune_collector()
     terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)
-    with open_output(output) as out:
+    with contextlib.ExitStack() as stack:
+        if store is not None:
+            from ..store.read import Stored, groups
+
+            stored = stack.enter_context(Stored(store))
+            runs = groups(stack.enter_context(stored.replay(stored.sources(files))))
+        else:
+            runs = [(common.sources(files), Options(profile=profile))]
+        out = stack.enter_context(open_output(output))
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())
         except (ReportUnavailable, ImportError) as err:
             raise click.UsageError(common.report_extra(err)) from None
         reporters = [reporter, common.SummaryOnly(terminal)]
-        stream = audit_stream(sources, Options(profile=profile), reporters, jobs or os.cpu_count() or 1, common.note,
-                              cluster)
-        summary = dispatch(stream.events, reporters)
+        streams = (audit_stream(sources, options, reporters, jobs or os.cpu_count() or 1, common.note,
+                                cluster).events
+                   for sources, options in runs)
+        summary = dispatch(itertools.chain.from_iterable(streams), reporters)
     sys.exit(common.exit_code(summary, strict))
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
@@ -19,7 +22,7 @@ from .app import main
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1)
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.99, show_default=True,
@@ -27,21 +30,47 @@ from .app import main
 @click.option("--decisions/--no-decisions", default=True, show_default=True,
               help="Value every decision exactly (from the cached per-situation table, built on first use).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes [default: the cores].")
+@common.STORE_OPTION
+@click.option("--since", metavar="TIME", default=None, help="Only rounds and games at or after TIME (ISO 8601).")
+@click.option("--until", metavar="TIME", default=None, help="Only rounds and games at or before TIME (ISO 8601).")
+@click.option("--table", default=None, metavar="ID", help="Only the games of this table (format 2).")
+@click.option("--dealer", default=None, metavar="ID", help="Only the games this dealer dealt (format 2).")
 def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: float, decisions: bool,
-          jobs: int | None) -> None:
+          jobs: int | None, store: str | None, since: str | None, until: str | None, table: str | None,
+          dealer: str | None) -> None:
     """Statistical audit of FILES: return to player, fairness of the deal, decision audit.
 
     Exit status: 0 nothing suspect, 1 a flag or a suspect test, 2 unreadable input or bad usage.
     """
-    from ..analysis.decisions import value_all
     from ..analysis.observe import observe
+
+    common.files_or_store(files, store, profile)
+    common.check_profile(profile)
+    window = (common.time_option(since, "--since"), common.time_option(until, "--until"), table, dealer)
+    inputs: list[InputInfo] = []
+    with contextlib.ExitStack() as stack:
+        if store is not None:
+            from ..store.read import Stored, groups
+
+            stored = stack.enter_context(Stored(store))
+            replayed = stack.enter_context(stored.replay(stored.sources(files)))
+            stream: Iterator[Any] = itertools.chain.from_iterable(events(group, options)
+                                                                   for group, options in groups(replayed))
+        else:
+            stream = events(common.sources(files), Options(profile=profile))
+        from ..store.rows import selected
+
+        observations = observe(common.kept(iter(selected(stream, *window)), inputs))
+        _describe(observations, inputs, decisions, jobs, confidence, fmt)
+
+
+def _describe(observations: Any, inputs: list[InputInfo], decisions: bool, jobs: int | None, confidence: float,
+              fmt: str) -> None:
+    """The statistics of what was observed, printed, and the exit status."""
+    from ..analysis.decisions import value_all
     from ..analysis.stats import Inputs, compute
     from ..report.stats import render
 
-    common.check_profile(profile)
-    sources = common.sources(files)
-    inputs: list[InputInfo] = []
-    observations = observe(common.kept(events(sources, Options(profile=profile)), inputs))
     unreadable = [i.file for i in inputs if not i.readable]
     for name in unreadable:
         click.echo(f"{printable(name)}: cannot be read in full; run referee check on it", err=True)

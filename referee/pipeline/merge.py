@@ -79,11 +79,13 @@ class Stream:
     tasks: Callable[[], tuple[int, int]] | None = None
 
 
-def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None) -> Summary:
-    """Send every event to every reporter; count what the summary needs."""
+def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None,
+             index: GameIndex | None = None) -> Summary:
+    """Send every event to every reporter; count what the summary needs. ``index``: the
+    games known before (``check --store``: those of the store), else none."""
     summary = Summary()
     inputs: list[InputInfo] = []
-    index = GameIndex()  # format 2: two records of one game must agree
+    index = index if index is not None else GameIndex()  # format 2: two records of one game must agree
     for r in reporters:
         r.start()
     try:

@@ -121,7 +121,10 @@ def _heading_words(found: Recall, match: Match, m: Messages) -> str:
 
 
 def searched(found: Recall, m: Messages | None = None) -> str:
-    """What was searched: files (skipped, not needed), sessions and rounds audited."""
+    """What was searched: files (skipped, not needed), sessions and rounds audited; from
+    a store, what it holds (found through its indexes)."""
+    if found.store is not None:
+        return _searched_store(found, m)
     if m is not None and m.language != "en":
         from .html import r_
 
@@ -135,6 +138,16 @@ def searched(found: Recall, m: Messages | None = None) -> str:
     skipped = f", {found.skipped_files} not mentioning it skipped" if found.skipped_files else ""
     skipped += f", {found.unneeded_files} earlier not needed" if found.unneeded_files else ""
     return (f"searched {found.files} file{'s' * (found.files != 1)}{skipped}: {found.sessions} "
+            f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+
+
+def _searched_store(found: Recall, m: Messages | None) -> str:
+    if m is not None and m.language != "en":
+        from .html import r_
+
+        return r_(m, "searched the store {store}: {files} file(s), {sessions} session(s), {rounds} rounds").format(
+            store=found.store, files=found.files, sessions=found.sessions, rounds=f"{found.rounds:,}".replace(",", " "))
+    return (f"searched the store {found.store}: {found.files} file{'s' * (found.files != 1)}, {found.sessions} "
             f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
 
 
@@ -190,7 +203,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
                   "at": q.at.isoformat() if q.at else None, "last": q.last},
         "searched": {"files": found.files, "skipped_files": found.skipped_files,
                      "unneeded_files": found.unneeded_files, "sessions": found.sessions,
-                     "rounds": found.rounds},
+                     "rounds": found.rounds} | ({"store": found.store} if found.store is not None else {}),
         "recalls": [{
             "heading": heading(found, match),
             "rounds": [view_json(v, i >= len(match.rows) - match.target) for i, v in enumerate(match.rows)],

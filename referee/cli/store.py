@@ -1,0 +1,99 @@
+"""``referee store upgrade|verify|info URL``: look after an audit store."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+
+import click
+
+from .app import main
+
+
+@main.group()
+def store() -> None:
+    """Look after an audit store (a SQLite file, or postgresql://...): see docs/store.md."""
+
+
+@store.command()
+@click.argument("url")
+def upgrade(url: str) -> None:
+    """Migrate the store at URL to this referee's schema (nothing else changes)."""
+    from ..store import StoreError
+    from ..store.engine import engine, failure, target
+    from ..store.migrate import HEAD, refusal, state
+    from ..store.migrate import upgrade as run_upgrade
+
+    where = target(url)
+    if where.path is not None and not where.path.is_file():
+        raise StoreError(f"store {where.shown}: no such file")
+    made = engine(where)
+    try:
+        with made.connect() as conn:
+            conn.info["write"] = True
+            with conn.begin():
+                kind, found = state(conn)
+                if kind == "current":
+                    click.echo(f"store {where.shown}: at schema version {HEAD} already")
+                    return
+                if kind != "older":
+                    raise refusal(where, kind, found)
+                applied = run_upgrade(conn)
+        click.echo(f"store {where.shown}: upgraded from schema version {found} to {HEAD} ({', '.join(applied)})")
+    except StoreError:
+        raise
+    except Exception as err:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if isinstance(err, SQLAlchemyError):
+            raise failure(where, err, "cannot upgrade") from None
+        raise
+    finally:
+        made.dispose()
+
+
+@store.command()
+@click.argument("url")
+def verify(url: str) -> None:
+    """Recompute the chain and every stored record's digest; say which changed.
+
+    Exit status: 0 intact, 1 something changed after it was stored, 2 no store.
+    """
+    from ..store.read import Stored
+    from ..store.verify import verify as run_verify
+
+    with Stored(url) as stored:
+        found = run_verify(stored)
+        shown = stored.target.shown
+    for problem in found.problems:
+        click.echo(f"{shown}: {problem}")
+    state = "intact" if found.intact else f"{len(found.problems)} problem{'s' * (len(found.problems) != 1)}"
+    click.echo(f"store {shown}: {found.sources} source{'s' * (found.sources != 1)}, {found.rows:,} rows checked: "
+               f"{state}; chain head {found.head or '(empty)'}")
+    sys.exit(0 if found.intact else 1)
+
+
+@store.command()
+@click.argument("url")
+def info(url: str) -> None:
+    """What the store holds: schema version, sources (stored when, where from), counts."""
+    import sqlalchemy as sa
+
+    from ..store import schema
+    from ..store.migrate import HEAD
+    from ..store.read import Stored
+
+    with Stored(url) as stored, stored.reading():
+        conn = stored.conn
+        meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
+        rows = conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings().all()
+        click.echo(f"store {stored.target.shown}: schema version {HEAD}, {len(rows)} source"
+                   f"{'s' * (len(rows) != 1)}, chain head {meta['head'] or '(empty)'}")
+        totals = {k: sum(r[k] for r in rows) for k in ("sessions", "games", "seats", "findings")}
+        click.echo(f"  {totals['sessions']:,} sessions, {totals['games']:,} games, {totals['seats']:,} rounds and "
+                   f"seats, {totals['findings']:,} findings")
+        for r in rows:
+            when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
+            click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
+                       f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
+                       f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")

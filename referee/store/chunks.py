@@ -1,0 +1,101 @@
+"""A source's bytes as the store keeps them: read, hashed, cut at line ends, compressed.
+
+Why at line ends: a JSON Lines record is one line, so a stored round is read back by
+decompressing the one piece that holds its line (``recall --store``); why beside the
+audit: zlib releases the interpreter's lock, so the compression runs on another core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+import zlib
+from collections.abc import Iterator
+
+from ..load.inputs import Source
+
+#: A source's bytes are kept in pieces of about this size, cut at line ends.
+CHUNK_BYTES = 256 * 1024
+COMPRESSION = 1
+
+
+class Chunker(threading.Thread):
+    """A source's bytes read, hashed, cut at line ends and compressed beside the audit
+    (zlib releases the interpreter's lock: this runs on another core)."""
+
+    def __init__(self, source: Source) -> None:
+        super().__init__(daemon=True, name="referee-store-chunks")
+        self.source = source
+        self.out: queue.Queue[tuple[int, int, int, str, bytes] | None] = queue.Queue(maxsize=64)
+        self.sha256 = ""
+        self.error: BaseException | None = None
+        self.stop = False
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except BaseException as err:  # handed to the writer, which says what failed
+            self.error = err
+        finally:
+            self.out.put(None)
+
+    def _run(self) -> None:
+        whole = hashlib.sha256()
+        seq, line, pending = 0, 1, b""
+        for block in _blocks(self.source):
+            if self.stop:
+                return
+            whole.update(block)
+            pending += block
+            cut = pending.rfind(b"\n")
+            if cut < 0 or len(pending) < CHUNK_BYTES:
+                continue
+            piece, pending = pending[:cut + 1], pending[cut + 1:]
+            self.out.put((seq, line, len(piece), hashlib.sha256(piece).hexdigest(), zlib.compress(piece, COMPRESSION)))
+            seq, line = seq + 1, line + piece.count(b"\n")
+        if pending:
+            self.out.put((seq, line, len(pending), hashlib.sha256(pending).hexdigest(),
+                          zlib.compress(pending, COMPRESSION)))
+        self.sha256 = whole.hexdigest()
+
+
+def _blocks(source: Source) -> Iterator[bytes]:
+    if source.data is not None:
+        for start in range(0, len(source.data), CHUNK_BYTES):
+            yield source.data[start:start + CHUNK_BYTES]
+        return
+    assert source.path is not None
+    with source.path.open("rb") as fh:
+        while block := fh.read(CHUNK_BYTES):
+            yield block
+
+
+def kind_of(source: Source) -> str | None:
+    from ..load.inputs import HEAD_BYTES
+    from ..load.readers import detect_kind
+
+    try:
+        if source.data is not None:
+            head = source.data[:HEAD_BYTES]
+        elif source.path is not None:
+            with source.path.open("rb") as fh:
+                head = fh.read(HEAD_BYTES)
+        else:
+            return None
+        return detect_kind(source.name, head)
+    except (OSError, ValueError):
+        return None
+
+
+def file_digest(source: Source) -> str | None:
+    """The SHA-256 of a source's bytes as they are now (None: it cannot be read again)."""
+    if source.data is not None:
+        return hashlib.sha256(source.data).hexdigest()
+    if source.path is None:
+        return None
+    try:
+        with source.path.open("rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None

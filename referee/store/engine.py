@@ -1,0 +1,163 @@
+"""Which database a store URL names, and a SQLAlchemy engine for it.
+
+The one place that knows SQLite from PostgreSQL: a plain path (``audit.db``) or a
+``sqlite:///`` URL is a SQLite file (write-ahead log, a long busy timeout so that two
+runs on one file take turns, full sync at each commit); ``postgresql://`` (or
+``postgres://``) is a server, reached through psycopg 3. Everything above this module
+is SQLAlchemy Core, the same for both.
+
+Why the URL is kept as a :class:`Target`: it is shown in notes and errors, always with
+its password hidden (SQLAlchemy's ``render_as_string(hide_password=True)``), and a
+driver's message that happens to repeat the password has it replaced too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import POSTGRES_EXTRA, STORE_EXTRA, StoreError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL, Engine
+
+#: How long a writer waits for another one to finish its source (SQLite's busy timeout),
+#: in seconds; ``REFEREE_STORE_WAIT`` overrides it.
+WAIT_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """A store as named on the command line: the URL SQLAlchemy opens, what is shown of
+    it, the password to keep out of every message, and the SQLite file (None for a server)."""
+
+    url: URL
+    shown: str
+    password: str | None
+    path: Path | None
+
+    @property
+    def kind(self) -> str:
+        return "sqlite" if self.path is not None else "postgresql"
+
+    def scrub(self, message: str) -> str:
+        """A message as it may be printed: the password, if it appears, masked."""
+        if self.password:
+            message = message.replace(self.password, "***")
+        return message
+
+
+def sqlalchemy() -> Any:
+    """The sqlalchemy module, or a clear exit 2 naming the extra to install."""
+    from importlib.util import find_spec
+
+    if find_spec("alembic") is None:  # Alembic is imported only to migrate
+        raise StoreError(f"the store needs SQLAlchemy and Alembic: {STORE_EXTRA}")
+    try:
+        import sqlalchemy
+    except ImportError:
+        raise StoreError(f"the store needs SQLAlchemy and Alembic: {STORE_EXTRA}") from None
+    return sqlalchemy
+
+
+def target(text: str) -> Target:
+    """The store a ``--store`` value names (a path, ``sqlite:///...``, ``postgresql://...``)."""
+    sqlalchemy()
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if "://" not in text:
+        path = Path(text)
+        url = make_url("sqlite+pysqlite://").set(database=str(path.absolute()))
+        return Target(url, text, None, path)
+    try:
+        url = make_url(text)
+    except (ArgumentError, ValueError):
+        raise StoreError(f"{_masked(text)}: not a store URL (a file path, sqlite:///FILE or "
+                         "postgresql://USER@HOST/DATABASE)") from None
+    backend = url.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        shown = url.render_as_string(hide_password=True)
+        return Target(url.set(drivername="postgresql+psycopg"), shown, url.password, None)
+    if backend == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise StoreError(f"{text}: a SQLite store is a file: sqlite:///FILE")
+        path = Path(url.database)
+        return Target(url.set(drivername="sqlite+pysqlite", database=str(path.absolute())), text, None, path)
+    raise StoreError(f"{url.render_as_string(hide_password=True)}: a store is SQLite (a file path) or PostgreSQL "
+                     "(postgresql://...)")
+
+
+def _masked(text: str) -> str:
+    """A URL that could not be parsed, with anything between ``:`` and ``@`` masked."""
+    head, sep, tail = text.partition("://")
+    if "@" in tail:
+        credentials, _, host = tail.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{head}{sep}{user}:***@{host}"
+    return text
+
+
+def engine(store: Target, readonly: bool = False) -> Engine:
+    """An engine for ``store``; ``readonly`` opens it so that nothing can be written
+    (SQLite ``mode=ro``; PostgreSQL read-only transactions)."""
+    sa = sqlalchemy()
+    from sqlalchemy.pool import NullPool
+
+    wait = float(os.environ.get("REFEREE_STORE_WAIT", WAIT_SECONDS))
+    if store.path is not None:
+        url = store.url
+        if readonly:  # SQLite's URI filename: the path escaped, ``mode=ro``
+            from urllib.parse import quote
+
+            url = url.set(database=f"file:{quote(str(url.database))}", query={"mode": "ro", "uri": "true"})
+        made: Engine = sa.create_engine(url, poolclass=NullPool, connect_args={"timeout": wait})
+        _sqlite_events(made, readonly, wait)
+        return made
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise StoreError(f"a PostgreSQL store needs psycopg: {POSTGRES_EXTRA}") from None
+    options = "-c default_transaction_read_only=on" if readonly else ""
+    server: Engine = sa.create_engine(store.url, poolclass=NullPool, paramstyle="format",
+                                      connect_args={"connect_timeout": 10, "application_name": "referee",
+                                                    "options": options})
+    return server
+
+
+def _sqlite_events(made: Engine, readonly: bool, wait: float) -> None:
+    """SQLite as the store needs it: transactions begun by us (a writer's ``BEGIN
+    IMMEDIATE`` takes the write lock first, so that two writers queue instead of one
+    failing), the write-ahead log (readers never wait for a writer), foreign keys, and
+    a commit that reaches the disk."""
+
+    from sqlalchemy import event
+
+    def _connect(dbapi: Any, record: Any) -> None:
+        dbapi.isolation_level = None
+        cursor = dbapi.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            if not readonly:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                cursor.execute("PRAGMA synchronous = FULL")
+        finally:
+            cursor.close()
+
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.info.get("write") else "BEGIN")
+
+    event.listen(made, "connect", _connect)
+    event.listen(made, "begin", _begin)
+
+
+def failure(store: Target, err: BaseException, doing: str) -> StoreError:
+    """The one-line error for a database error while ``doing`` something with ``store``:
+    the driver's first line, the password masked, SQLAlchemy's statement and links left out."""
+    inner = getattr(err, "orig", None) or err
+    text = str(inner).strip().splitlines()
+    first = text[0] if text else type(inner).__name__
+    return StoreError(store.scrub(f"store {store.shown}: {doing}: {first}"))

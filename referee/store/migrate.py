@@ -1,0 +1,117 @@
+"""The store's schema version: Alembic's migrations, shipped in the package.
+
+Why refused rather than guessed: a store written by a newer referee may hold what this
+one cannot read right (a column it does not know), so it is refused with one line; an
+older one is migrated only when asked (``referee store upgrade URL``), since a shared
+store is upgraded once, by whoever looks after it, not by the first check that opens it.
+A store that does not exist yet is created at the current version by a command that
+writes (``check --store``).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from . import StoreError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from sqlalchemy.engine import Connection
+
+    from .engine import Target
+
+
+def _config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("referee.store").joinpath("migrations")))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(_config())
+
+
+def head() -> str:
+    found = scripts().get_current_head()
+    assert found is not None  # the package ships its migrations
+    return found
+
+
+#: The newest migration's revision: what a store this referee writes is at. Kept here so
+#: that opening a store at this version does not import Alembic (a test compares it with
+#: the shipped scripts' head).
+HEAD = "0001"
+
+
+def current(connection: Connection) -> str | None:
+    """The store's schema version (None: no version table, a new or foreign database)."""
+    import sqlalchemy as sa
+
+    if not sa.inspect(connection).has_table("alembic_version"):
+        return None
+    version = sa.table("alembic_version", sa.column("version_num", sa.Text()))
+    found = connection.execute(sa.select(version.c.version_num)).scalars().all()
+    return str(found[0]) if found else None
+
+
+def has_tables(connection: Connection) -> bool:
+    from sqlalchemy import inspect
+
+    return bool(inspect(connection).get_table_names())
+
+
+def state(connection: Connection) -> tuple[str, str | None]:
+    """The store's schema against this referee's: ``current``, ``older`` (migrations
+    apply), ``newer`` (a version it does not know), ``empty`` (a new database) or
+    ``foreign`` (tables, but not a store's); and the version found."""
+    found = current(connection)
+    if found == HEAD:
+        return "current", found
+    if found is None:
+        return ("foreign" if has_tables(connection) else "empty"), None
+    known = {script.revision for script in scripts().walk_revisions()}
+    return ("older" if found in known else "newer"), found
+
+
+def check(connection: Connection, store: Target, create: bool) -> str:
+    """The store's version when this referee can use it as it is; else a StoreError
+    saying why (newer, older, not a store); a new, empty database is created at the
+    current version when ``create``."""
+    kind, found = state(connection)
+    if kind == "current":
+        return HEAD
+    if kind == "empty" and create:
+        upgrade(connection)
+        return HEAD
+    raise refusal(store, kind, found)
+
+
+def refusal(store: Target, kind: str, found: str | None) -> StoreError:
+    if kind == "foreign":
+        return StoreError(f"store {store.shown}: not a referee store (it has tables but no schema version)")
+    if kind == "empty":
+        return StoreError(f"store {store.shown}: empty, nothing stored yet (check --store writes one)")
+    if kind == "newer":
+        return StoreError(f"store {store.shown}: schema version {found} is newer than this referee knows "
+                          f"({HEAD}); use a newer referee")
+    return StoreError(f"store {store.shown}: schema version {found} is older than this referee's ({HEAD}): "
+                      f"run referee store upgrade {store.shown}")
+
+
+def upgrade(connection: Connection) -> list[str]:
+    """Migrate to the current version; returns the versions applied, oldest first."""
+    from alembic import command
+
+    before = current(connection)
+    command.upgrade(_config(connection), "head")
+    after = current(connection)
+    path: list[Any] = list(scripts().iterate_revisions(after, before)) if after != before else []
+    return [script.revision for script in reversed(path)]

@@ -1,0 +1,433 @@
+"""``recall --store``: the rounds asked for, from stored results, in milliseconds.
+
+Why not a replay: the balance of a round depends on every round before it in its
+session, and a session may be a million rounds long; the store keeps each round's
+result (its ruling, balance, status, findings and record), so recall reads the few
+rounds it shows. It finds them with the store's indexes (by game, round number, time,
+player, session), then hands them, in order, to :class:`referee.recall.Selector` and
+builds each view with :mod:`referee.recall`'s own functions: the windows, the rows and
+the rulings are those recalled from the files, the rows being rebuilt from what the
+audit gave (``view_of``, ``seat_views``).
+
+Stream order is the store's: sources in the order they were stored, rows in file
+order; recall over the same files named in that order gives the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from ..recall import NAMED_SESSIONS, Match, Query, Recall, RoundView, Selector, _check, seat_views, view_of
+from . import codec, schema
+from .read import Stored, origin_of
+
+
+def recall(stored: Stored, query: Query, names: tuple[str, ...] = ()) -> Recall:
+    """The windows ``query`` asks for among the stored sources (``names``: only those)."""
+    sources = stored.sources(names)
+    found = Recall(query, [], len(sources))
+    found.sessions = sum(s.sessions for s in sources)
+    found.rounds = sum(s.seats for s in sources)
+    found.store = stored.target.shown
+    finder = _Finder(stored, [s.id for s in sources] if names else None, query)
+    with stored.reading():
+        finder.answer(found)
+    _check(found)
+    return found
+
+
+class _Finder:
+    """The store's rows of one recall: what is wanted, where the windows are."""
+
+    def __init__(self, stored: Stored, source_ids: list[int] | None, query: Query) -> None:
+        self.stored = stored
+        self.conn = stored.conn
+        self.sources = source_ids
+        self.q = query
+        self.width = max(query.last - 1, 1)  # rows before a target; one at least keeps two targets apart
+        self.sessions = self._sessions()
+        self.loader = _Loader(stored)
+
+    def _sessions(self) -> list[int] | None:
+        """The sessions of the session asked for (None: any session)."""
+        import sqlalchemy as sa
+
+        if self.q.session is None:
+            return None
+        se = schema.sessions
+        query = sa.select(se.c.id).where(se.c.ident == self.q.session)
+        if self.sources is not None:
+            query = query.where(se.c.source_id.in_(self.sources))
+        return [r.id for r in self.conn.execute(query)]
+
+    def answer(self, found: Recall) -> None:
+        q = self.q
+        if q.round is None and q.game is None and q.at is None:
+            self._latest(found)
+            return
+        targets = self._targets()
+        ids: set[int] = set()
+        for seat_id, session_id in targets:  # a player's window runs across sessions, a session's does not
+            ids.add(seat_id)
+            ids.update(self._before(seat_id, None if q.player is not None else session_id, self.width))
+        selector = Selector(q)
+        for view in self.loader.views(sorted(ids)):
+            selector.feed(view)
+        found.matches = selector.finish()
+        found.seen = self._seen(found)
+
+    def _latest(self, found: Recall) -> None:
+        """No target: the last rounds of the player, or of the last session (asked for,
+        or the only one)."""
+        q = self.q
+        last = self._last()
+        if last is None:
+            found.seen = self._seen(found)
+            return
+        seat_id, session_id = last
+        before = self._before(seat_id + 1, None if q.player is not None else session_id, q.last)
+        views = list(self.loader.views(sorted(before)))
+        if views:
+            found.matches = [Match(views[-q.last:], 1)]
+        found.seen = self._seen(found)
+
+    # -- queries -----------------------------------------------------------------------
+
+    def _wanted_seats(self, query: Any, table: Any) -> Any:
+        q = self.q
+        if self.sessions is not None:
+            query = query.where(table.c.session_id.in_(self.sessions))
+        elif self.sources is not None:
+            query = query.where(table.c.source_id.in_(self.sources))
+        if q.player is not None and table is schema.seats:
+            query = query.where(table.c.player == q.player)
+        return query
+
+    def _wanted_runs(self, query: Any) -> Any:
+        import sqlalchemy as sa
+
+        r, se = schema.runs, schema.sessions
+        query = self._wanted_seats(query, r)
+        if self.q.player is not None:
+            query = query.where(r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player)))
+        return query
+
+    def _targets(self) -> list[tuple[int, int]]:
+        """(seat id, session id) of every view the query targets."""
+        import sqlalchemy as sa
+
+        q, s, r = self.q, schema.seats, schema.runs
+        out: list[tuple[int, int]] = []
+        if q.game is not None:
+            rows = self.conn.execute(self._wanted_seats(sa.select(s.c.id, s.c.session_id).where(s.c.game == q.game), s))
+            out += [(row.id, row.session_id) for row in rows]
+        elif q.round is not None:
+            rows = self.conn.execute(self._wanted_seats(
+                sa.select(s.c.id, s.c.session_id).where(s.c.number == q.round), s))
+            out += [(row.id, row.session_id) for row in rows]
+            runs = self.conn.execute(self._wanted_runs(
+                sa.select(r.c.first_seat, r.c.first_number, r.c.session_id)
+                .where(r.c.first_number <= q.round, r.c.first_number + r.c.rounds > q.round)))
+            out += [(row.first_seat + q.round - row.first_number, row.session_id) for row in runs]
+        elif q.at is not None:
+            from .rows import _time
+
+            at = _time(q.at)
+            found = self.conn.execute(self._wanted_seats(
+                sa.select(s.c.id, s.c.session_id, s.c.time_us).where(s.c.time_us <= at)
+                .order_by(s.c.time_us.desc(), s.c.id.desc()).limit(1), s)).first()
+            if found is not None:
+                out.append((found.id, found.session_id))
+        return sorted(out)
+
+    def _last(self) -> tuple[int, int] | None:
+        """The last wanted view (seat id, session id)."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        seat = self.conn.execute(self._wanted_seats(
+            sa.select(s.c.id, s.c.session_id).order_by(s.c.id.desc()).limit(1), s)).first()
+        run = self.conn.execute(self._wanted_runs(
+            sa.select((r.c.first_seat + r.c.rounds - 1).label("id"), r.c.session_id)
+            .order_by(r.c.first_seat.desc()).limit(1))).first()
+        best = max((x for x in (seat, run) if x is not None), key=lambda x: x.id, default=None)
+        return None if best is None else (int(best.id), int(best.session_id))
+
+    def _before(self, seat_id: int, session_id: int | None, count: int) -> list[int]:
+        """The ids of the ``count`` wanted views before ``seat_id`` (in its session, when given)."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        seats = sa.select(s.c.id).where(s.c.id < seat_id)
+        runs = sa.select(r.c.first_seat, r.c.rounds).where(r.c.first_seat < seat_id)
+        if session_id is not None:
+            seats, runs = seats.where(s.c.session_id == session_id), runs.where(r.c.session_id == session_id)
+        ids = [row.id for row in self.conn.execute(self._wanted_seats(seats.order_by(s.c.id.desc()).limit(count),
+                                                                        s))]
+        for row in self.conn.execute(self._wanted_runs(runs.order_by(r.c.first_seat.desc()).limit(count))):
+            last = min(row.first_seat + row.rounds, seat_id)
+            ids += range(max(row.first_seat, last - count), last)
+        return sorted(ids)[-count:]
+
+    def _seen(self, found: Recall) -> dict[str, int]:
+        """The first sessions that hold a wanted view (what an ambiguous question names)."""
+        import sqlalchemy as sa
+
+        se, _s, _r = schema.sessions, schema.seats, schema.runs
+        query = sa.select(se.c.ident, se.c.id).order_by(se.c.id)
+        if self.sessions is not None:
+            query = query.where(se.c.id.in_(self.sessions))
+        elif self.sources is not None:
+            query = query.where(se.c.source_id.in_(self.sources))
+        seen: dict[str, int] = {}
+        for row in self.conn.execute(query):
+            if len(seen) >= NAMED_SESSIONS:
+                break
+            if row.ident in seen or not self._has_views(row.id):
+                continue
+            seen[row.ident] = 1
+        return seen
+
+    def _has_views(self, session_id: int) -> bool:
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        seat = sa.select(s.c.id).where(s.c.session_id == session_id)
+        if self.q.player is not None:
+            seat = seat.where(s.c.player == self.q.player)
+        if self.conn.execute(seat.limit(1)).first() is not None:
+            return True
+        runs = sa.select(r.c.id).where(r.c.session_id == session_id)
+        if self.q.player is not None:
+            se = schema.sessions
+            runs = runs.where(r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player)))
+        return self.conn.execute(runs.limit(1)).first() is not None
+
+
+class _Loader:
+    """Round views rebuilt from stored rows, with recall's own functions."""
+
+    def __init__(self, stored: Stored) -> None:
+        self.stored = stored
+        self.conn = stored.conn
+        self.infos: dict[int, Any] = {}
+        self.settled: dict[int, Any] = {}
+        self.chunks: dict[tuple[int, int], tuple[int, list[bytes]]] = {}
+
+    def views(self, ids: list[int]) -> Iterable[RoundView]:
+        """The views of these seats, in their order (a seat id is a round of format 1
+        or a seat of format 2; a run's rounds are expanded)."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        found: dict[int, RoundView] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            for row in self.conn.execute(sa.select(s).where(s.c.id.in_(part))):
+                found[row.id] = self._seat(row)
+        rest = [i for i in ids if i not in found]
+        for seat_id in rest:
+            if seat_id in found:
+                continue
+            run = self.conn.execute(sa.select(r).where(r.c.first_seat <= seat_id).order_by(r.c.first_seat.desc())
+                                    .limit(1)).first()
+            if run is None or seat_id >= run.first_seat + run.rounds:
+                continue
+            wanted = {i - run.first_seat for i in rest if run.first_seat <= i < run.first_seat + run.rounds}
+            for i, view in self._run(run, wanted):
+                found[run.first_seat + i] = view
+        return [found[i] for i in ids if i in found]
+
+    # -- sessions and settlements -------------------------------------------------------
+
+    def info(self, session_id: int) -> Any:
+        import sqlalchemy as sa
+
+        from ..audit.results import SessionInfo
+        from ..audit.table import TableSessionInfo
+
+        known = self.infos.get(session_id)
+        if known is not None:
+            return known
+        se, so = schema.sessions, schema.sources
+        row = self.conn.execute(sa.select(se, so.c.name).join(so, so.c.id == se.c.source_id)
+                                .where(se.c.id == session_id)).one()
+        args = (row.ident, row.name, row.line, row.profile, origin_of(row.origin), row.profile_sha256, row.idx,
+                row.player)
+        info = TableSessionInfo(*args, table=row.tbl, currency=row.currency) if row.format == 2 else SessionInfo(*args)
+        self.infos[session_id] = info
+        return info
+
+    def settlement(self, settlement_id: int) -> Any:
+        import sqlalchemy as sa
+
+        known = self.settled.get(settlement_id)
+        if known is None:
+            st = schema.settlements
+            known = self.settled[settlement_id] = self.conn.execute(
+                sa.select(st).where(st.c.id == settlement_id)).one()
+        return known
+
+    def ruling(self, settlement_id: int | None, cards: Any, values: tuple[int | None, ...]) -> Any:
+        from ..rules.hands import HandValue
+        from ..rules.settlement import Ruling, Void
+
+        if settlement_id is None:
+            return None
+        st = self.settlement(settlement_id)
+        player, dealer, bonus = (None if v is None else HandValue.of(v) for v in values)
+        return Ruling(st.outcome, cards, codec.lines_of(st.lines),
+                      None if st.void_kind is None else Void(st.void_kind, st.void_reason), player, dealer, bonus,
+                      None if st.qualified is None else bool(st.qualified))
+
+    # -- a row of its own -----------------------------------------------------------------
+
+    def _seat(self, row: Any) -> RoundView:
+        info = self.info(row.session_id)
+        if row.game_id is not None:
+            return self._table_seat(row, info)
+        return view_of(self.result(row, info), info, row.session_id)
+
+    def result(self, row: Any, info: Any) -> Any:
+        """A format-1 round's :class:`~referee.audit.results.RoundResult`, as audited."""
+
+        from ..audit.results import RoundResult
+        from ..models.rounds import Round
+        from .rows import REPEATED, TABLE_VOID, findings_of
+
+        record = None if row.record is None else Round.model_validate(codec.loads(row.record))
+        ruling = self.ruling(row.settlement_id, _cards(row.cards), (row.player_value, row.dealer_value,
+                                                                     row.bonus_value))
+        result = RoundResult(row.number, info.file, row.line, info.id, record, ruling, findings_of(row.findings),
+                             Decimal(row.balance), codec.amount(row.recorded_balance),
+                             repeated=bool(row.flags & REPEATED), table_void=bool(row.flags & TABLE_VOID))
+        if row.copy_line is not None:
+            result.copy_of = self._first_record(row.session_id, row.copy_line, info)
+        return result
+
+    def _first_record(self, session_id: int, line: int, info: Any) -> Any:
+        """The result of the record a verbatim copy repeats: a row, or a round of a run."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        first = self.conn.execute(sa.select(s).where(s.c.session_id == session_id, s.c.line == line)).first()
+        if first is not None:
+            return self.result(first, info)
+        run = self.conn.execute(sa.select(r).where(r.c.session_id == session_id, r.c.first_line <= line)
+                                .order_by(r.c.first_line.desc()).limit(1)).first()
+        if run is None or line >= run.first_line + run.rounds:
+            return None
+        for _, result in self._run_results(run, {line - run.first_line}):
+            return result
+        return None
+
+    def _table_seat(self, row: Any, info: Any) -> RoundView:
+        import sqlalchemy as sa
+
+        from ..audit.table import GameResult, SeatResult
+        from ..models.table import Game, Seat
+        from .rows import CANCELLED, COPY, findings_of
+
+        g = schema.games
+        game = self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one()
+        record = None if game.record is None else Game.model_validate(codec.loads(game.record))
+        seat = SeatResult(row.player, info.file, row.line,
+                          None if row.record is None else Seat.model_validate(codec.loads(row.record)),
+                          self.ruling(row.settlement_id, _cards(row.cards),
+                                      (row.player_value, row.dealer_value, row.bonus_value)),
+                          bool(row.flags & CANCELLED), findings_of(row.findings), Decimal(row.balance),
+                          codec.amount(row.recorded_balance), copy=bool(row.flags & COPY))
+        result = GameResult(game.game, game.number, info.file, game.line, info.id, game.status, record,
+                            seats=[seat], findings=findings_of(game.findings))
+        return next(iter(seat_views(result, row.session_id)))
+
+    # -- a run of clean rounds ----------------------------------------------------------------
+
+    def _run(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, RoundView]]:
+        info = self.info(run.session_id)
+        for i, result in self._run_results(run, wanted):
+            yield i, view_of(result, info, run.session_id)
+
+    def _run_results(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, Any]]:
+        """The results of the run's rounds numbered ``wanted`` (from 0), as the lane gave them."""
+        from ..audit.results import RoundResult
+
+        info = self.info(run.session_id)
+        settled = [self.settlement(i) for i in json.loads(run.settlements)]
+        nets = [sum((Decimal(line[2]) for line in json.loads(st.lines)), Decimal(0)) for st in settled]
+        balance = Decimal(run.start_balance)
+        last = max(wanted)
+        for i in range(last + 1):
+            pick = int.from_bytes(run.picks[2 * i:2 * i + 2], "little")
+            balance += nets[pick]
+            if i not in wanted:
+                continue
+            record = self._record(run.source_id, info.file, run.first_line + i)
+            cards = run.cards[9 * i:9 * i + 9]
+            ruling = self._lane_ruling(settled[pick], cards)
+            recorded = record.recorded.balance if record is not None and record.recorded is not None else None
+            yield i, RoundResult(run.first_number + i, info.file, run.first_line + i, info.id, record, ruling, [],
+                                 balance, recorded)
+
+    def _lane_ruling(self, st: Any, cards: bytes) -> Any:
+        """A clean round's ruling, as the fast lane made it (its hands from its cards)."""
+        from ..rules.cards import DECK
+        from ..rules.hands import evaluate
+        from ..rules.settlement import Cards, Ruling
+
+        c = [DECK[i] for i in cards]
+        ruled = Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8]))
+        board = [c[2], c[3], c[4], c[5], c[6]]
+        bonus = evaluate([c[0], c[1], c[2], c[3], c[4]]) if st.bonus_cat is not None else None
+        return Ruling(st.outcome, ruled, codec.lines_of(st.lines), None, evaluate([c[0], c[1], *board]),
+                      evaluate([c[7], c[8], *board]), bonus, None if st.qualified is None else bool(st.qualified))
+
+    def _record(self, source_id: int, name: str, line: int) -> Any:
+        """A JSON Lines round's record, read from the stored bytes (its own line)."""
+        from ..audit.fast import plain_round
+        from ..load.readers.jsonl import records
+        from ..load.records import PlainRound, RoundRecord
+        from ..models.rounds import Round
+
+        raw = self.line(source_id, line)
+        for record in records(name, [raw], line, have_session=True):
+            if isinstance(record, PlainRound):
+                record = record.full()
+            if isinstance(record, RoundRecord):
+                return plain_round(record.data) or Round.model_validate(record.data)
+        return None
+
+    def line(self, source_id: int, line: int) -> bytes:
+        import sqlalchemy as sa
+
+        c = schema.chunks
+        row = self.conn.execute(sa.select(c.c.seq, c.c.first_line).where(c.c.source_id == source_id,
+                                                                         c.c.first_line <= line)
+                                .order_by(c.c.seq.desc()).limit(1)).one()
+        key = (source_id, row.seq)
+        cached = self.chunks.get(key)
+        if cached is None:
+            data = self.conn.execute(sa.select(c.c.data).where(c.c.source_id == source_id,
+                                                               c.c.seq == row.seq)).scalar_one()
+            cached = self.chunks[key] = (row.first_line, zlib.decompress(data).split(b"\n"))
+        first, lines = cached
+        return lines[line - first] + b"\n"
+
+
+def _cards(text: str | None) -> Any:
+    from ..rules.cards import DECK
+    from ..rules.settlement import Cards
+
+    if text is None:
+        return None
+    player, flop, turn, river, dealer = json.loads(text)
+
+    def group(items: list[int | None]) -> tuple[Any, ...]:
+        return tuple(None if i is None else DECK[i] for i in items)
+
+    return Cards(group(player), group(flop), None if turn is None else DECK[turn],
+                 None if river is None else DECK[river], group(dealer))

@@ -1,0 +1,451 @@
+"""The audit's events as the store's rows: the one module that knows their shape.
+
+Why one module: the audit is being rewritten (issue 28); whatever its result classes
+become, only the functions here change. What they make is plain data (tuples of text
+and numbers, small enough to travel back from a ``--jobs`` worker), without ids: the
+writer numbers the rows in the parent, in file order.
+
+A round the fast lane audited clean is kept in a *run* (:class:`Run`): its settlement
+and its nine cards, packed, everything else follows from the run's start (lines and
+numbers one by one, the balance by the nets); every other round, and every seat of a
+live table, is a row of its own (:class:`SeatRow`), with the record as validated.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from array import array
+from collections.abc import Iterable
+from dataclasses import fields
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from ..audit.lane import CleanRound, CleanRounds
+from ..audit.results import Finding, Ledger, RoundResult, SessionInfo, SessionResult
+from ..audit.table import GameResult, SeatResult, TableSessionInfo, TableSessionResult
+from ..recall import _seat_status
+from ..report.table import seat_decision
+from ..report.text import round_status
+from ..rules.cards import SPELLINGS
+from ..rules.settlement import Cards, Ruling
+from . import codec
+
+ZERO = Decimal(0)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICRO = timedelta(microseconds=1)
+#: Bits of ``SeatRow.flags``: a verbatim copy (S003), a deal the table recorded void, a
+#: seat written again in a second record, a cancelled game's seat, a format-1 round
+#: whose player is its session's (no ``meta.player``).
+REPEATED, TABLE_VOID, COPY, CANCELLED, SESSION_PLAYER = 1, 2, 4, 8, 16
+
+
+class Settled(NamedTuple):
+    """A ruling's money and facts (a row of ``settlements``); seats that share one share the row."""
+
+    outcome: str
+    decision: str | None
+    void_kind: str | None
+    void_reason: str | None
+    player_cat: str | None
+    dealer_cat: str | None
+    bonus_cat: str | None
+    qualified: int | None
+    bonus_hit: int | None
+    ante_u: int | None
+    main_staked_u: int | None
+    bonus_staked_u: int | None
+    main_net_u: int | None
+    bonus_net_u: int | None
+    lines: str
+
+
+class SeatRow(NamedTuple):
+    """A seat (or a format-1 round) as stored, but for its ids."""
+
+    line: int
+    number: int | None
+    game: str | None
+    time_us: int | None
+    player: str | None
+    decision: str | None
+    kind: str
+    settled: Settled | None
+    cards: str | None
+    known: int | None
+    player_value: int | None
+    dealer_value: int | None
+    bonus_value: int | None
+    balance: str
+    recorded_balance: str | None
+    status: str
+    record: str | None
+    findings: str | None
+    copy_line: int | None
+    flags: int
+
+
+class Run(NamedTuple):
+    """Consecutive clean rounds of one session, at consecutive lines and numbers."""
+
+    first_line: int
+    first_number: int
+    rounds: int
+    start_balance: str
+    settled: list[Settled]
+    picks: bytes
+    cards: bytes
+
+
+class GameRow(NamedTuple):
+    """A format-2 game as stored (its seats apart), but for its ids."""
+
+    line: int
+    game: str | None
+    number: int | None
+    table: str | None
+    status: str | None
+    kind: str
+    outcome: str | None
+    void_reason: str | None
+    player_hand: str | None
+    dealer_hand: str | None
+    qualified: int | None
+    cards: str | None
+    players: str
+    time_us: int | None
+    dealer: str | None
+    record: str | None
+    findings: str | None
+
+
+class GamePayload(NamedTuple):
+    game: GameRow
+    seats: list[SeatRow]
+
+
+class SessionRow(NamedTuple):
+    ident: str
+    line: int
+    format: int
+    profile: str | None
+    origin: str | None
+    sha256: str | None
+    player: str | None
+    table: str | None
+    currency: str | None
+    position: int
+
+
+class SessionEnd(NamedTuple):
+    ledger: str
+    players: str | None
+    counts: str | None
+
+
+class FindingRow(NamedTuple):
+    code: str
+    severity: str
+    message: str
+    file: str
+    line: int
+    round: int | None
+    field: str | None
+    expected: str | None
+    recorded: str | None
+    session: str | None
+    game: str | None
+    player: str | None
+
+
+# ----------------------------------------------------------------------------- settlements
+
+_SETTLED: dict[int, tuple[Any, Settled]] = {}
+
+
+def settled(ruling: Ruling, decision: str | None) -> Settled:
+    """The ruling's :class:`Settled` (kept per lines object: rulings share them)."""
+    key = id(ruling.lines)
+    found = _SETTLED.get(key)
+    if found is not None and found[0] is ruling.lines:
+        facts = found[1]
+        if (facts.outcome == ruling.outcome and facts.decision == decision
+                and facts.qualified == _flag(ruling.dealer_qualified) and facts.player_cat == _cat(ruling.player_hand)
+                and facts.dealer_cat == _cat(ruling.dealer_hand) and facts.bonus_cat == _cat(ruling.bonus_hand)
+                and facts.void_reason == ruling.void_reason):
+            return facts
+    facts = _settled(ruling, decision)
+    if len(_SETTLED) > 50_000:
+        _SETTLED.clear()
+    _SETTLED[key] = (ruling.lines, facts)
+    return facts
+
+
+def _settled(ruling: Ruling, decision: str | None) -> Settled:
+    bonus_stake = ruling.bonus_stake
+    return Settled(
+        ruling.outcome, decision, ruling.void.kind if ruling.void else None, ruling.void_reason,
+        _cat(ruling.player_hand), _cat(ruling.dealer_hand), _cat(ruling.bonus_hand), _flag(ruling.dealer_qualified),
+        None if not bonus_stake else int(ruling.bonus > 0), codec.micro(ruling.ante_stake),
+        codec.micro(ruling.ante_stake + ruling.call_stake), codec.micro(bonus_stake),
+        codec.micro(ruling.ante + ruling.call), codec.micro(ruling.bonus), codec.lines_text(ruling.lines))
+
+
+def _cat(hand: Any) -> str | None:
+    return None if hand is None else str(hand.category.value)
+
+
+def _flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+# ----------------------------------------------------------------------------- cards
+
+NONE_CARD = 63
+
+
+def cards_text(cards: Cards) -> str:
+    """The cards as ruled, exact: player, flop, turn, river, dealer (indices; null unseen)."""
+    def ints(group: Iterable[Any]) -> list[int | None]:
+        return [None if c is None else int(c) for c in group]
+
+    return json.dumps([ints(cards.player), ints(cards.flop), None if cards.turn is None else int(cards.turn),
+                             None if cards.river is None else int(cards.river), ints(cards.dealer)],
+                            separators=(",", ":"))
+
+
+def known_cards(cards: Cards) -> int | None:
+    """The five cards seen at the decision (the player's two, the flop), packed 6 bits each."""
+    five = (*cards.player, *cards.flop)
+    packed = 0
+    for shift, card in enumerate(five):
+        if card is None:
+            return None
+        packed |= int(card) << (6 * shift)
+    return packed if len(five) == 5 else None
+
+
+# ----------------------------------------------------------------------------- format 1
+
+def _time(when: datetime | None) -> int | None:
+    """A time as microseconds since 1970 (no zone: UTC), for ordering and windows."""
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - _EPOCH) // _MICRO
+
+
+def _findings(found: Iterable[Finding]) -> str | None:
+    items = [finding_list(f) for f in found]
+    return codec.dumps(items) if items else None
+
+
+def finding_list(f: Finding) -> list[Any]:
+    return [f.code, f.message, f.file, f.line, f.round, f.field, f.expected, f.recorded, f.session, f.game, f.player]
+
+
+def finding_of(item: list[Any]) -> Finding:
+    code, message, file, line, number, field, expected, recorded, session, game, player = item
+    return Finding(code, message, file, line, number, field, expected, recorded, session, game=game, player=player)
+
+
+def findings_of(text: str | None) -> list[Finding]:
+    return [] if text is None else [finding_of(item) for item in codec.loads(text)]
+
+
+def _record(model: Any) -> str | None:
+    return None if model is None else codec.dumps(model.model_dump(exclude_none=True))
+
+
+def round_row(result: RoundResult) -> SeatRow:
+    """A format-1 round audited by the full path."""
+    record, ruling = result.record, result.ruling
+    meta = record.meta if record is not None and record.meta else {}
+    game, player = meta.get("game"), meta.get("player")
+    kind = ("repeated" if result.repeated else "invalid" if ruling is None
+            else "void" if ruling.outcome == "void" else "counted")
+    flags = REPEATED * result.repeated | TABLE_VOID * result.table_void | SESSION_PLAYER * ("player" not in meta)
+    copy = result.copy_of
+    decision = record.decision if record is not None else None
+    return SeatRow(
+        result.line, result.number, None if game is None else str(game), _time(record.time if record else None),
+        None if player is None else str(player), decision, kind,
+        None if ruling is None else settled(ruling, decision),
+        None if ruling is None else cards_text(ruling.cards), None if ruling is None else known_cards(ruling.cards),
+        *_values(ruling), str(result.balance), codec.text(result.recorded_balance), round_status(result),
+        _record(record), _findings(result.findings), None if copy is None else copy.line, flags)
+
+
+def _values(ruling: Ruling | None) -> tuple[int | None, int | None, int | None]:
+    if ruling is None:
+        return None, None, None
+
+    def value(hand: Any) -> int | None:
+        return None if hand is None else int(hand.value)
+
+    return value(ruling.player_hand), value(ruling.dealer_hand), value(ruling.bonus_hand)
+
+
+def clean_runs(rounds: CleanRounds) -> list[Run]:
+    """A batch of the fast lane's clean rounds, as runs (a new run wherever the next
+    round is not at the next line with the next number).
+
+    Why column by column: this is per round on the hot path, where a loop over the
+    rounds doing everything cost a third of the audit; each step here is one pass of
+    the interpreter's fast built-ins over the batch."""
+    count = len(rounds)
+    if not count:
+        return []
+    lines = [r[1] for r in rounds]
+    numbers = [r[0] for r in rounds]
+    cuts = [i for i in range(1, count) if lines[i] != lines[i - 1] + 1 or numbers[i] != numbers[i - 1] + 1]
+    runs = []
+    for start, stop in zip([0, *cuts], [*cuts, count], strict=True):
+        runs.append(_run(rounds[start:stop]))
+    return runs
+
+
+def _run(rounds: list[CleanRound]) -> Run:
+    first = rounds[0]
+    entries = [r[2] for r in rounds]
+    places: dict[int, int] = {}
+    picks = array("H", [places.setdefault(id(e), len(places)) for e in entries])
+    assert len(places) <= 65536, "a batch of clean rounds is at most a few thousand"
+    if sys.byteorder == "big":  # kept little-endian, whatever machine wrote or reads the store
+        picks.byteswap()
+    kept: dict[int, Settled] = {}
+    for e in entries:
+        if id(e) not in kept:
+            kept[id(e)] = _entry_settled(e)
+    tokens = [t for r in rounds for f in (r[5],) for t in (*f.player, *f.flop, f.turn, f.river, *f.dealer)]
+    cards = bytes(map(SPELLINGS.__getitem__, tokens))
+    before = first.balance - first.entry.net
+    return Run(first.line, first.number, len(rounds), str(before), list(kept.values()), picks.tobytes(), cards)
+
+
+def _entry_settled(entry: Any) -> Settled:
+    """A lane entry's :class:`Settled`, made once per entry."""
+    found: Settled | None = entry.views.get("store")
+    if found is None:
+        found = entry.views["store"] = _settled(entry.ruling, entry.decision)
+    return found
+
+
+# ----------------------------------------------------------------------------- format 2
+
+def game_payload(game: GameResult) -> GamePayload:
+    record = game.record
+    fp = game.fingerprint
+    when = (record.settled or record.started) if record is not None else None
+    head = GameRow(
+        game.line, game.game, game.number, fp.table, game.status, game.kind, game.outcome, game.void_reason,
+        _cat(game.player_hand), _cat(game.dealer_hand), _flag(game.dealer_qualified),
+        None if fp.cards is None else json.dumps(list(fp.cards), ensure_ascii=False),
+        json.dumps(list(fp.players), ensure_ascii=False), _time(when),
+        record.dealer_id if record is not None else None,
+        None if record is None else codec.dumps(record.model_dump(exclude_none=True, exclude={"seats"})),
+        _findings(game.findings))
+    seats = [seat_row(game, seat, head.number, head.game, head.time_us) for seat in game.seats]
+    return GamePayload(head, seats)
+
+
+def seat_row(game: GameResult, seat: SeatResult, number: int | None, game_id: str | None,
+             time_us: int | None) -> SeatRow:
+    findings = (*game.findings, *seat.findings)
+    ruling = seat.ruling
+    record = _seat_record(seat)
+    decision = seat_decision(seat)
+    kind = ("cancelled" if seat.cancelled else "copy" if seat.copy else "invalid" if ruling is None
+            else "void" if ruling.outcome == "void" else "counted")
+    flags = COPY * seat.copy | CANCELLED * seat.cancelled
+    return SeatRow(
+        seat.line, number, game_id, time_us, seat.player_id, decision, kind,
+        None if ruling is None else settled(ruling, decision),
+        None if ruling is None else cards_text(ruling.cards), None if ruling is None else known_cards(ruling.cards),
+        *_values(ruling), str(seat.balance), codec.text(seat.recorded_balance), _seat_status(seat, findings),
+        None if record is None else codec.dumps(record), _findings(seat.findings), None, flags)
+
+
+_RECORD_SLOT: Any = SeatResult.__dict__["record"]
+
+
+def _seat_record(seat: SeatResult) -> dict[str, object] | None:
+    """The seat as validated, as plain data. A seat the fast decoder read makes its model
+    only when asked for, from its struct: the struct is written then (the same data,
+    without making the model), unless the audit has set the seat's record itself."""
+    plain = getattr(seat, "plain", None)
+    if plain is not None:
+        try:
+            model = _RECORD_SLOT.__get__(seat, SeatResult)
+        except AttributeError:
+            from msgspec import to_builtins
+
+            data: dict[str, object] = to_builtins(plain, builtin_types=(Decimal,))
+            return data
+    else:
+        model = seat.record
+    return None if model is None else model.model_dump(exclude_none=True)
+
+
+# ----------------------------------------------------------------------------- sessions
+
+def session_row(info: SessionInfo) -> SessionRow:
+    table = info.table if isinstance(info, TableSessionInfo) else None
+    currency = info.currency if isinstance(info, TableSessionInfo) else None
+    return SessionRow(info.id, info.line, 2 if isinstance(info, TableSessionInfo) else 1, info.profile,
+                      None if info.profile_origin is None else str(info.profile_origin), info.profile_sha256,
+                      info.player, table, currency, info.index)
+
+
+def ledger_data(ledger: Ledger) -> dict[str, object]:
+    return {f.name: getattr(ledger, f.name) for f in fields(ledger)}
+
+
+def session_end(result: SessionResult) -> SessionEnd:
+    players = counts = None
+    if isinstance(result, TableSessionResult):
+        players = codec.dumps([[p.player_id, ledger_data(p.ledger)] for p in result.players])
+        counts = codec.dumps({f.name: getattr(result.games, f.name) for f in fields(result.games)})
+    return SessionEnd(codec.dumps(ledger_data(result.ledger)), players, counts)
+
+
+def finding_row(f: Finding) -> FindingRow:
+    return FindingRow(f.code, f.severity, f.message, f.file, f.line, f.round, f.field, codec.optional(f.expected),
+                      codec.optional(f.recorded), f.session, f.game, f.player)
+
+
+
+# ----------------------------------------------------------------------------- selecting
+
+def selected(events: Iterable[Any], since: datetime | None = None, until: datetime | None = None,
+             table: str | None = None, dealer: str | None = None) -> Iterable[Any]:
+    """The events, but the rounds and games outside the window (``since`` and
+    ``until`` included; a round without a time is outside any window), the table or the
+    dealer asked for: what ``stats --since/--until/--table/--dealer`` describes."""
+    if since is None and until is None and table is None and dealer is None:
+        yield from events
+        return
+    low, high = _time(since), _time(until)
+    tables: dict[str, str | None] = {}
+    for event in events:
+        if isinstance(event, SessionInfo):
+            tables[event.id] = event.table if isinstance(event, TableSessionInfo) else None
+        elif isinstance(event, (RoundResult, GameResult)):
+            if isinstance(event, RoundResult):
+                record = event.record
+                when, by = (record.time if record is not None else None), None
+            else:
+                game = event.record
+                when = (game.settled or game.started) if game is not None else None
+                by = game.dealer_id if game is not None else None
+            stamp = _time(when)
+            early = low is not None and (stamp is None or stamp < low)
+            if early or (high is not None and (stamp is None or stamp > high)):
+                continue
+            if table is not None and tables.get(event.session) != table:
+                continue
+            if dealer is not None and by != dealer:
+                continue
+        yield event

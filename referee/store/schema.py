@@ -1,0 +1,265 @@
+"""The store's schema: one definition for SQLite and PostgreSQL (SQLAlchemy Core).
+
+What is kept, and why in this shape (``docs/store.md`` has the column-by-column list):
+
+* ``sources``: each audited input once (by its SHA-256), its bytes in compressed
+  ``chunks`` (a replay re-audits them: explain, stats and report from the store are
+  those of the files, byte for byte), its counts, and its place in the hash chain.
+* ``sessions``, ``games`` (format 2), ``findings``: what the reports say of them.
+* ``settlements``: each distinct ruling's money and facts, once per source: every
+  seat points at one, so a seat row stays narrow.
+* ``seats``: one row a seat (a format-1 round is one seat) with its cards, hands,
+  balance and status; ``runs``: the rounds the fast lane audited clean, a batch of
+  consecutive rounds in one row (their settlements and cards packed), because a row a
+  round cost more to write than the audit of the round.
+
+Amounts are exact: text (``str(Decimal)``) where they are shown, integers of
+millionths (``*_u``) where they are summed (``NULL`` when an amount is not a whole
+number of millionths). Flags are 0/1 integers, so that a row's digest is computed
+alike from what is written and what is read back (``referee.store.digest``).
+
+The migrations (``referee/store/migrations``) build exactly this; a test compares.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    SmallInteger,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+#: A 64-bit id that is SQLite's rowid there (an alias of ``INTEGER PRIMARY KEY``).
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+metadata = MetaData()
+
+store_meta = Table(
+    "store_meta", metadata,
+    Column("id", SmallInteger, primary_key=True, autoincrement=False),
+    #: The chain's last hash ('' for an empty store) and the last source's id.
+    Column("head", Text, nullable=False),
+    Column("sources", Integer, nullable=False),
+    Column("writer", Text),
+    Column("updated_us", BigInteger),
+)
+
+sources = Table(
+    "sources", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("sha256", Text, nullable=False, unique=True),
+    Column("name", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("readable", SmallInteger, nullable=False),
+    Column("stored_us", BigInteger, nullable=False),
+    Column("host", Text, nullable=False),
+    Column("version", Text, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("sessions", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("seats", BigInteger, nullable=False),
+    Column("findings", Integer, nullable=False),
+    Column("time_min_us", BigInteger),
+    Column("time_max_us", BigInteger),
+    Column("chunks", Integer, nullable=False),
+    Column("rows_digest", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("chain", Text, nullable=False),
+)
+
+chunks = Table(
+    "chunks", metadata,
+    Column("source_id", Integer, ForeignKey("sources.id"), primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    #: The number of the first line that starts in the chunk (lines never span two).
+    Column("first_line", BigInteger, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("sha256", Text, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+)
+
+profiles = Table(
+    "profiles", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("sha256", Text, nullable=False),
+    Column("origin", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("content", LargeBinary, nullable=False),
+    UniqueConstraint("origin", "sha256", name="uq_profiles_origin_sha256"),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("ident", Text, nullable=False),
+    Column("line", BigInteger, nullable=False),
+    Column("format", SmallInteger, nullable=False),
+    Column("profile", Text),
+    Column("origin", Text),
+    Column("profile_sha256", Text),
+    Column("profile_id", Integer, ForeignKey("profiles.id")),
+    Column("player", Text),
+    Column("tbl", Text),
+    Column("currency", Text),
+    Column("idx", Integer, nullable=False),
+    Column("ledger", Text),
+    Column("players", Text),
+    Column("counts", Text),
+    Column("findings", Integer, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_sessions_ident", "ident"),
+    Index("ix_sessions_source", "source_id"),
+    Index("ix_sessions_player", "player"),
+)
+
+settlements = Table(
+    "settlements", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("decision", Text),
+    Column("void_kind", Text),
+    Column("void_reason", Text),
+    Column("player_cat", Text),
+    Column("dealer_cat", Text),
+    Column("bonus_cat", Text),
+    Column("qualified", SmallInteger),
+    Column("bonus_hit", SmallInteger),
+    Column("ante_u", BigInteger),
+    Column("main_staked_u", BigInteger),
+    Column("bonus_staked_u", BigInteger),
+    Column("main_net_u", BigInteger),
+    Column("bonus_net_u", BigInteger),
+    #: Every wager's line, exact: [[wager, stake, result, rule, odds, category], ...].
+    Column("lines", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_settlements_source", "source_id"),
+)
+
+games = Table(
+    "games", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("session_id", BigInteger, ForeignKey("sessions.id"), nullable=False),
+    Column("line", BigInteger, nullable=False),
+    Column("game", Text),
+    Column("number", BigInteger),
+    Column("tbl", Text),
+    Column("status", Text),
+    Column("kind", Text, nullable=False),
+    Column("outcome", Text),
+    Column("void_reason", Text),
+    Column("player_hand", Text),
+    Column("dealer_hand", Text),
+    Column("qualified", SmallInteger),
+    #: The cards as read, canonical (what a second record of the game must repeat).
+    Column("cards", Text),
+    Column("players", Text, nullable=False),
+    #: A second record of a game already recorded (in this run or in the store).
+    Column("second", SmallInteger, nullable=False),
+    Column("time_us", BigInteger),
+    Column("dealer", Text),
+    Column("record", Text),
+    Column("findings", Text),
+    Column("digest", Text, nullable=False),
+    Index("ix_games_game", "game"),
+    Index("ix_games_session", "session_id", "id"),
+    Index("ix_games_time", "time_us"),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("session_id", BigInteger, ForeignKey("sessions.id"), nullable=False),
+    Column("game_id", BigInteger, ForeignKey("games.id")),
+    Column("line", BigInteger, nullable=False),
+    Column("number", BigInteger),
+    Column("game", Text),
+    Column("time_us", BigInteger),
+    Column("player", Text),
+    Column("decision", Text),
+    #: counted, void, invalid, cancelled, copy (a seat written again), repeated (a verbatim copy).
+    Column("kind", Text, nullable=False),
+    Column("settlement_id", BigInteger, ForeignKey("settlements.id")),
+    #: The cards as ruled, exact ([[player], [flop], turn, river, [dealer]], indices or
+    #: null), and the five known at the decision packed 6 bits each (player 1 and 2,
+    #: flop 1 to 3, from the low bits up; NULL unless all five were seen).
+    Column("cards", Text),
+    Column("known", BigInteger),
+    Column("player_value", Integer),
+    Column("dealer_value", Integer),
+    Column("bonus_value", Integer),
+    Column("balance", Text, nullable=False),
+    Column("recorded_balance", Text),
+    Column("status", Text, nullable=False),
+    Column("record", Text),
+    Column("findings", Text),
+    Column("copy_line", BigInteger),
+    Column("flags", SmallInteger, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_seats_session", "session_id", "id"),
+    Index("ix_seats_player", "player", "id"),
+    Index("ix_seats_game", "game"),
+    Index("ix_seats_number", "number"),
+    Index("ix_seats_time", "time_us"),
+)
+
+runs = Table(
+    "runs", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("session_id", BigInteger, ForeignKey("sessions.id"), nullable=False),
+    #: Its rounds are the seats ``first_seat`` to ``first_seat + rounds - 1``, at lines
+    #: ``first_line + i``, numbered ``first_number + i``.
+    Column("first_seat", BigInteger, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("first_line", BigInteger, nullable=False),
+    Column("first_number", BigInteger, nullable=False),
+    #: The rules' balance before the run: each round's is it plus the nets so far.
+    Column("start_balance", Text, nullable=False),
+    #: The settlements the run's rounds use (their ids), and each round's among them
+    #: (two bytes a round, little-endian).
+    Column("settlements", Text, nullable=False),
+    Column("picks", LargeBinary, nullable=False),
+    #: Nine bytes a round: the card indices in the order of POSITIONS.
+    Column("cards", LargeBinary, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_runs_session", "session_id", "first_seat"),
+    Index("ix_runs_number", "first_number"),
+    Index("ix_runs_first", "first_seat"),
+)
+
+findings = Table(
+    "findings", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("session_id", BigInteger, ForeignKey("sessions.id")),
+    Column("seq", Integer, nullable=False),
+    Column("code", Text, nullable=False),
+    Column("severity", Text, nullable=False),
+    Column("message", Text, nullable=False),
+    Column("file", Text, nullable=False),
+    Column("line", BigInteger, nullable=False),
+    Column("round", BigInteger),
+    Column("field", Text),
+    Column("expected", Text),
+    Column("recorded", Text),
+    Column("session", Text),
+    Column("game", Text),
+    Column("player", Text),
+    Column("digest", Text, nullable=False),
+    Index("ix_findings_session", "session_id"),
+    Index("ix_findings_code", "code"),
+)

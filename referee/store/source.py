@@ -1,0 +1,429 @@
+"""One source being stored: its transaction, its rows, its bytes, its digests.
+
+Why a transaction that waits for the others: the source's games are compared with
+every game stored before it, and its link in the chain names the one before; so a
+writer takes the store's lock (``store_meta``'s row) first, and a second writer waits
+until the first has committed its source. The source's bytes are read, hashed, cut at
+line ends and compressed on another core meanwhile (:class:`Chunker`), and must be
+the very bytes the audit read (the same SHA-256) to be kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import queue
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from ..audit.results import Finding, InputInfo, SessionInfo, SessionResult
+from ..audit.table import GameFingerprint
+from ..load.inputs import Source
+from . import digest, rows, schema
+from .chunks import Chunker, file_digest
+
+if TYPE_CHECKING:
+    from .writer import StoreSink
+
+#: Rows held before they are written (one ``executemany`` a table).
+FLUSH_ROWS = 20_000
+
+
+def now_us() -> int:
+    return time.time_ns() // 1000
+
+
+_ORDER = ("sessions", "settlements", "games", "seats", "runs", "findings", "chunks")
+
+
+class SourceWriter:
+    """One source being stored: its transaction, its rows and its digests."""
+
+    def __init__(self, sink: StoreSink, source: Source | None) -> None:
+        self.sink = sink
+        self.source = source
+        self.engine = sink.engine
+        self.sha256 = file_digest(source) if source is not None else None
+        self.conn: Any = None
+        self.id = 0
+        self.limit = 0
+        self.new = False
+        self.buffers: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _ORDER}
+        self.size = 0
+        self.digests = digest.RowsDigest()
+        self.settled: dict[rows.Settled, int] = {}
+        self.pending_games: list[rows.GamePayload] = []
+        self.session: SessionInfo | None = None
+        self.session_id = 0
+        self.session_row: tuple[Any, ...] | None = None
+        self.session_written = False
+        self.session_seq = 0
+        self.profile_id: int | None = None
+        self.counts = {"sessions": 0, "games": 0, "seats": 0, "findings": 0, "chunks": 0}
+        self.time_min: int | None = None
+        self.time_max: int | None = None
+        self.chunker: Chunker | None = None
+        self.chunked = False
+        self._start()
+
+    # -- begin, end ------------------------------------------------------------------
+
+    def _start(self) -> None:
+        with self.engine.connect() as conn:
+            known = self._known(conn)
+        if known is not None or self.sha256 is None:
+            self.limit = known if known is not None else 1 << 62
+            return
+        self.conn = self.engine.connect()
+        self.conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE, the write lock first
+        self.conn.begin()
+        self.conn.execute(schema.store_meta.update().where(schema.store_meta.c.id == 1).values(
+            writer=f"{socket.gethostname()}:{os.getpid()}", updated_us=now_us()))
+        known = self._known(self.conn)  # stored by another writer while this one waited
+        if known is not None:
+            self.conn.rollback()
+            self.conn.close()
+            self.conn = None
+            self.limit = known
+            return
+        meta = self.conn.execute(schema.store_meta.select()).one()
+        self.head, self.id = meta.head, meta.sources + 1
+        self.limit = self.id
+        self.new = True
+        self.next = {name: self._max(name) + 1 for name in ("sessions", "settlements", "games", "runs", "findings")}
+        self.next["seats"] = max(self._max("seats"), self._last_run_seat()) + 1
+        assert self.source is not None
+        self.conn.execute(schema.sources.insert().values(
+            id=self.id, sha256=self.sha256, name=self.source.name, kind="", size=0, readable=0, stored_us=now_us(),
+            host=socket.gethostname(), version=__version__, options=self.sink.options, sessions=0, games=0, seats=0,
+            findings=0, chunks=0, rows_digest="", digest="", chain=""))
+        self.chunker = Chunker(self.source)
+        self.chunker.start()
+
+    def _known(self, conn: Any) -> int | None:
+        found = conn.execute(schema.sources.select().with_only_columns(schema.sources.c.id)
+                             .where(schema.sources.c.sha256 == self.sha256)).scalar()
+        return None if found is None else int(found)
+
+    def _max(self, name: str) -> int:
+        table = schema.metadata.tables[name]
+        from sqlalchemy import func, select
+
+        return int(self.conn.execute(select(func.max(table.c.id))).scalar() or 0)
+
+    def _last_run_seat(self) -> int:
+        from sqlalchemy import func, select
+
+        runs = schema.runs
+        return int(self.conn.execute(select(func.max(runs.c.first_seat + runs.c.rounds - 1))).scalar() or 0)
+
+    def end(self, info: InputInfo) -> None:
+        """The source's last event is in: commit it, unless it is not the file read."""
+        name = self.source.name if self.source is not None else info.file
+        if not self.new:
+            (self.sink.known if self.sha256 is not None else self.sink.refused).append(name)
+            if self.sha256 is None:
+                self.sink.note(f"{name}: not stored: it cannot be read again to be kept")
+            return
+        if info.sha256 != self.sha256:
+            self.abandon()
+            self.sink.refused.append(name)
+            self.sink.note(f"{name}: not stored: it changed while it was audited")
+            return
+        self._flush()
+        self._chunks(wait=True)
+        assert self.chunker is not None
+        if self.chunker.error is not None:
+            raise self.chunker.error
+        if self.chunker.sha256 != self.sha256:
+            self.abandon()
+            self.sink.refused.append(name)
+            self.sink.note(f"{name}: not stored: it changed while it was kept")
+            return
+        self._commit(info)
+        self.sink.stored.append(name)
+
+    def _time(self, when: int) -> None:
+        if self.time_min is None or when < self.time_min:
+            self.time_min = when
+        if self.time_max is None or when > self.time_max:
+            self.time_max = when
+
+    def _commit(self, info: InputInfo) -> None:
+        values = {
+            "id": self.id, "sha256": self.sha256, "name": info.file, "kind": info.kind, "size": info.size,
+            "readable": int(info.readable), "stored_us": now_us(), "host": socket.gethostname(),
+            "version": __version__, "options": self.sink.options, **self.counts,
+            "time_min_us": self.time_min, "time_max_us": self.time_max, "rows_digest": self.digests.hexdigest(),
+        }
+        own = digest.of(tuple(values[c] for c in digest.columns("sources")))
+        chain = digest.chained(self.head, own)
+        self.conn.execute(schema.sources.update().where(schema.sources.c.id == self.id).values(
+            **values, digest=own, chain=chain))
+        self.conn.execute(schema.store_meta.update().where(schema.store_meta.c.id == 1).values(
+            head=chain, sources=self.id, updated_us=now_us()))
+        self.conn.commit()
+        self.conn.close()
+        self.conn = None
+        self.sink.head = chain
+
+    def abandon(self) -> None:
+        if self.chunker is not None:
+            self.chunker.stop = True
+            while self.chunker.is_alive():
+                with contextlib.suppress(queue.Empty):
+                    self.chunker.out.get(timeout=0.1)
+        if self.conn is not None:
+            try:
+                self.conn.rollback()
+                self.conn.close()
+            except Exception:
+                pass
+            self.conn = None
+        self.new = False
+
+    # -- rows ------------------------------------------------------------------------
+
+    def _take(self, table: str) -> int:
+        found: int = self.next[table]
+        self.next[table] = found + 1
+        return found
+
+    def _add(self, table: str, values: tuple[Any, ...]) -> str:
+        row_digest = digest.of(values)
+        self.buffers[table].append((*values, row_digest))
+        self.digests.add(table, row_digest)
+        self.size += 1
+        return row_digest
+
+    def added(self, _: object) -> None:
+        """After a row or a batch: written out once enough are held."""
+        if self.size >= FLUSH_ROWS:
+            self._flush()
+
+    def open_session(self, info: SessionInfo) -> None:
+        self.session = info
+        if not self.new:
+            return
+        self.session_id = self._take("sessions")
+        row = rows.session_row(info)
+        self.profile_id = self._profile(row)
+        self.session_row = (self.session_id, self.id, self.session_seq, row.ident, row.line, row.format, row.profile,
+                            row.origin, row.sha256, self.profile_id, row.player, row.table, row.currency,
+                            row.position)
+        self.session_seq += 1
+        self.session_written = False
+        self.counts["sessions"] += 1
+
+    def _profile(self, row: rows.SessionRow) -> int | None:
+        """The profile the session was ruled by, kept (by origin and digest) with its bytes."""
+        if row.origin is None or row.sha256 is None or self.session is None or self.session.profile_origin is None:
+            return None
+        from sqlalchemy import select
+
+        p = schema.profiles
+        found = self.conn.execute(select(p.c.id).where(p.c.origin == row.origin, p.c.sha256 == row.sha256)).scalar()
+        if found is not None:
+            return int(found)
+        content = _profile_bytes(self.session.profile_origin)
+        if content is None or hashlib.sha256(content).hexdigest() != row.sha256:
+            return None  # not the bytes it was ruled by any more: the replay says so
+        result = self.conn.execute(p.insert().values(sha256=row.sha256, origin=row.origin, name=row.profile or "",
+                                                     content=content))
+        return int(result.inserted_primary_key[0])
+
+    def close_session(self, result: SessionResult) -> None:
+        for f in result.findings:
+            self.finding(f, self.session_id if self.new else None)
+        self.session = None
+        if not self.new:
+            return
+        end = rows.session_end(result)
+        assert self.session_row is not None
+        values = (*self.session_row, end.ledger, end.players, end.counts, len(result.findings))
+        row_digest = digest.of(values)
+        self.digests.add("sessions", row_digest)
+        if self.session_written:
+            s = schema.sessions
+            self._flush()
+            self.conn.execute(s.update().where(s.c.id == self.session_id).values(
+                ledger=end.ledger, players=end.players, counts=end.counts, findings=len(result.findings),
+                digest=row_digest))
+        else:
+            self.buffers["sessions"].append((*values, row_digest))
+        self.session_row = None
+
+    def finding(self, f: Finding, session_id: int | None) -> None:
+        if not self.new:
+            return
+        row = rows.finding_row(f)
+        self._add("findings", (self._take("findings"), self.id, session_id, self.counts["findings"], *row))
+        self.counts["findings"] += 1
+
+    def _settlement(self, facts: rows.Settled | None) -> int | None:
+        if facts is None:
+            return None
+        found = self.settled.get(facts)
+        if found is None:
+            found = self.settled[facts] = self._take("settlements")
+            self._add("settlements", (found, self.id, *facts))
+        return found
+
+    def _player(self, row: rows.SeatRow) -> str | None:
+        if row.flags & rows.SESSION_PLAYER and self.session is not None:
+            return self.session.player
+        return row.player
+
+    def seat(self, row: rows.SeatRow, game_id: int | None = None) -> str:
+        if not self.new:
+            return ""
+        seat_id = self._take("seats")
+        if row.time_us is not None:
+            self._time(row.time_us)
+        self.counts["seats"] += 1
+        return self._add("seats", (
+            seat_id, self.id, self.session_id, game_id, row.line, row.number, row.game, row.time_us, self._player(row),
+            row.decision, row.kind, self._settlement(row.settled), row.cards, row.known, row.player_value,
+            row.dealer_value, row.bonus_value, row.balance, row.recorded_balance, row.status, row.record,
+            row.findings, row.copy_line, row.flags))
+
+    def run(self, run: rows.Run) -> None:
+        if not self.new:
+            return
+        first = self.next["seats"]
+        self.next["seats"] = first + run.rounds
+        self.counts["seats"] += run.rounds
+        ids = [self._settlement(facts) for facts in run.settled]
+        self._add("runs", (self._take("runs"), self.id, self.session_id, first, run.rounds, run.first_line,
+                           run.first_number, run.start_balance, json.dumps(ids), run.picks, run.cards))
+
+    def game(self, payload: rows.GamePayload) -> None:
+        if self.new:
+            self.pending_games.append(payload)
+            self.size += 1 + len(payload.seats)
+            self.added(None)
+
+    def _games(self) -> None:
+        """The games waiting for the index to say which are second records."""
+        pending, self.pending_games = self.pending_games, []
+        for payload, second in zip(pending, self.sink.index.take(len(pending)), strict=True):
+            g = payload.game
+            game_id = self._take("games")
+            seat_digests = tuple(self.seat(row, game_id) for row in payload.seats)
+            if g.time_us is not None:
+                self._time(g.time_us)
+            self.counts["games"] += 1
+            values = (game_id, self.id, self.session_id, g.line, g.game, g.number, g.table, g.status, g.kind,
+                      g.outcome, g.void_reason, g.player_hand, g.dealer_hand, g.qualified, g.cards, g.players,
+                      int(second), g.time_us, g.dealer, g.record, g.findings)
+            row_digest = digest.of((*values, seat_digests))
+            self.buffers["games"].append((*values, row_digest))
+            self.digests.add("games", row_digest)
+
+    def _flush(self) -> None:
+        if not self.new:
+            return
+        if self.pending_games:
+            self._games()
+        if self.session_row is not None and not self.session_written:
+            self.buffers["sessions"].append((*self.session_row, None, None, None, 0, ""))
+            self.session_written = True
+        self._chunks(wait=False)
+        for name in _ORDER:
+            batch = self.buffers[name]
+            if batch:
+                self.conn.exec_driver_sql(_insert(self.engine, name), batch)
+                self.buffers[name] = []
+        self.size = 0
+
+    def _chunks(self, wait: bool) -> None:
+        chunker = self.chunker
+        if chunker is None:
+            return
+        out = self.buffers["chunks"]
+        while not self.chunked:
+            try:
+                item = chunker.out.get(block=wait)
+            except queue.Empty:
+                break
+            if item is None:
+                self.chunked = True
+                break
+            seq, first_line, size, sha, data = item
+            out.append((self.id, seq, first_line, size, sha, data))
+            self.digests.add("chunks", sha)
+            self.counts["chunks"] += 1
+        if wait and out:
+            self.conn.exec_driver_sql(_insert(self.engine, "chunks"), out)
+            self.buffers["chunks"] = []
+
+    def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
+        from sqlalchemy import select
+
+        g, s = schema.games, schema.sources
+        found: dict[tuple[str | None, str], GameFingerprint] = {}
+        names = sorted({game for _, game in keys})
+        conn = self.conn
+        own = conn is None
+        if own:
+            conn = self.engine.connect()
+        try:
+            for start in range(0, len(names), 500):
+                query = (select(g.c.tbl, g.c.game, g.c.cards, g.c.players, g.c.line, g.c.kind, s.c.name,
+                                g.c.session_id)
+                         .join(s, s.c.id == g.c.source_id)
+                         .where(g.c.game.in_(names[start:start + 500]), g.c.source_id < self.limit)
+                         .order_by(g.c.id))
+                for row in conn.execute(query):
+                    key = (row.tbl, row.game)
+                    if key not in keys:
+                        continue
+                    cards = None if row.cards is None else tuple(json.loads(row.cards))
+                    players = tuple(json.loads(row.players))
+                    first = found.get(key)
+                    if first is None:
+                        found[key] = GameFingerprint(row.game, "", row.name, row.line, cards, players, row.tbl,
+                                                     row.kind)
+                    else:
+                        found[key] = GameFingerprint(first.game, "", first.file, first.line,
+                                                     first.cards if first.cards is not None else cards,
+                                                     (*first.players, *players), first.table, first.kind)
+        finally:
+            if own:
+                conn.close()
+        return found
+
+
+def _profile_bytes(origin: Any) -> bytes | None:
+    """The bytes of the profile a session was ruled by (a built-in's from the package)."""
+    from ..profiles import builtin_text
+
+    try:
+        if origin.builtin is not None:
+            return builtin_text(origin.builtin)
+        with open(origin.name, "rb") as fh:
+            data: bytes = fh.read()
+        return data
+    except OSError:
+        return None
+
+
+_INSERTS: dict[tuple[int, str], str] = {}
+
+
+def _insert(made: Any, name: str) -> str:
+    """The INSERT of a table for this engine's dialect, its values in the order of the
+    table's columns (rows are written as tuples, past SQLAlchemy's per-row work)."""
+    key = (id(made.dialect), name)
+    sql = _INSERTS.get(key)
+    if sql is None:
+        table = schema.metadata.tables[name]
+        names = [c.name for c in table.columns]
+        compiled = table.insert().compile(dialect=made.dialect, column_keys=names)
+        assert list(compiled.positiontup or []) == names, (compiled.positiontup, names)
+        sql = _INSERTS[key] = str(compiled)
+    return sql

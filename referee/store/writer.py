@@ -1,0 +1,303 @@
+"""``check --store``: every audited source into the store, one transaction a source.
+
+The sink is a reporter (:class:`StoreSink`): it sees the events every report sees, in
+file order, in one process or under ``--jobs`` (the rows are made where the events are,
+:mod:`referee.store.rows`; only they travel back). :meth:`StoreSink.watch` wraps the
+event stream to know where each source begins and ends (the reporters are told of
+inputs only at the end of the run).
+
+Why one transaction a source, taken under a lock: a run killed midway leaves no half
+source (the database drops what was not committed) and a rerun stores what is missing;
+two writers (two runs on one SQLite file, two machines on one server) take turns by
+source, so that each source's games are compared with every game stored before it
+(``G001``/``G002`` against the store, :class:`StoreIndex`) and the chain has one order.
+A file already stored (by its SHA-256) adds nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypedDict
+
+from ..audit.results import Finding, InputInfo, SessionInfo, SessionResult
+from ..audit.table import GameFingerprint, GameIndex
+from ..load.inputs import Source
+from ..report.base import Reporter
+from . import StoreError, codec, rows
+from .chunks import kind_of
+from .engine import Target, engine, failure
+from .migrate import check as check_schema
+from .source import SourceWriter
+
+#: Game ids looked up in the store at once.
+LOOKUP_BATCH = 2_000
+
+
+class CheckOptions(TypedDict):
+    """What a stored source was audited with (a replay audits it alike)."""
+
+    profile: str | None
+
+
+class StoreSink(Reporter):
+    """Writes every event of the run to the store (see the module's docstring)."""
+
+    machine = True
+
+    def __init__(self, store: Target, sources: list[Source], options: CheckOptions,
+                 note: Callable[[str], None] | None = None) -> None:
+        super().__init__(io.StringIO())
+        self.store = store
+        self.sources = sources
+        self.options = codec.dumps(options)
+        self.note = note or (lambda _: None)
+        self.engine: Any = None
+        self.current: SourceWriter | None = None
+        self.position = 0
+        self.index = StoreIndex(self)
+        self.stored: list[str] = []
+        self.known: list[str] = []
+        self.refused: list[str] = []
+        self.head = ""
+        #: Each source's kind, as its reader will tell it (read here, before any worker forks).
+        self.kinds = {s.name: kind_of(s) for s in sources}
+
+    # -- in the worker: pure ---------------------------------------------------------
+
+    def round_payload(self, result: Any) -> Any:
+        return rows.round_row(result)
+
+    def clean_payload(self, rounds: Any) -> Any:
+        """JSON Lines rounds as runs (each record is its own line of the kept bytes);
+        a document's rounds as rows, with their records (a line of YAML is no record)."""
+        if rounds and self.kinds.get(rounds[0].file) == "jsonl":
+            return rows.clean_runs(rounds)
+        return [rows.round_row(r.result()) for r in rounds]
+
+    def game_payload(self, result: Any) -> Any:
+        return rows.game_payload(result)
+
+    # -- in the parent, in file order -------------------------------------------------
+
+    def take_round(self, payload: rows.SeatRow) -> None:
+        source = self._at()
+        self._guarded(lambda: source.added(source.seat(payload)))
+
+    def take_clean(self, payload: list[rows.Run] | list[rows.SeatRow]) -> None:
+        source = self._at()
+
+        def work() -> None:
+            for item in payload:
+                if isinstance(item, rows.Run):
+                    source.run(item)
+                else:
+                    source.seat(item)
+            source.added("")
+
+        self._guarded(work)
+
+    def take_game(self, payload: rows.GamePayload) -> None:
+        source = self._at()
+        self._guarded(lambda: source.game(payload))
+
+    def session_opened(self, info: SessionInfo) -> None:
+        source = self._at()
+        self._guarded(lambda: source.open_session(info))
+
+    def session_closed(self, result: SessionResult) -> None:
+        source = self._at()
+        self._guarded(lambda: source.close_session(result))
+
+    def problem(self, finding: Finding) -> None:
+        source = self._at()
+
+        def work() -> None:
+            source.finding(finding, None)
+            source.added(None)
+
+        self._guarded(work)
+
+    def _at(self) -> SourceWriter:
+        assert self.current is not None, "watch() begins each source"
+        return self.current
+
+    def watch(self, events: Iterable[Any]) -> Iterator[Any]:
+        """The events, unchanged; each source begun before its first event and
+        committed once its last is in (its :class:`InputInfo`)."""
+        for event in events:
+            if self.current is None:
+                self._guarded(self._begin)
+            if isinstance(event, InputInfo):
+                self._guarded(self._ender(event))
+            yield event
+
+    def _guarded(self, work: Callable[[], None]) -> None:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            work()
+        except SQLAlchemyError as err:
+            self.close()
+            raise failure(self.store, err, "cannot write") from None
+        except OSError as err:
+            self.close()
+            raise StoreError(self.store.scrub(f"store {self.store.shown}: cannot write: {err.strerror or err}")) \
+                from None
+
+    def _ender(self, info: InputInfo) -> Callable[[], None]:
+        return lambda: self._end(info)
+
+    def _begin(self) -> None:
+        if self.engine is None:  # here, not before: the workers are forked by now
+            self.engine = engine(self.store)
+        source = self.sources[self.position] if self.position < len(self.sources) else None
+        self.current = SourceWriter(self, source)
+
+    def _end(self, info: InputInfo) -> None:
+        current = self._at()
+        self.current = None
+        self.position += 1
+        current.end(info)
+        self.index.second.clear()  # a stored source's games were all taken; a known one's are not kept
+
+    def close(self) -> None:
+        """Leave the store as it was before the source being written (a failure, Ctrl-C)."""
+        current, self.current = self.current, None
+        if current is not None:
+            current.abandon()
+        if self.engine is not None:
+            self.engine.dispose()
+            self.engine = None
+
+    def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
+        """The games of ``keys`` stored before the source being read, as one first
+        record each (what :class:`GameIndex` keeps of a game)."""
+        source = self._at()
+        found: dict[tuple[str | None, str], GameFingerprint] = {}
+        self._guarded(lambda: found.update(source.lookup(keys)))
+        return found
+
+    def summary(self) -> str:
+        parts = [f"{len(self.stored)} source{'s' * (len(self.stored) != 1)} stored"]
+        if self.known:
+            parts.append(f"{len(self.known)} already there")
+        if self.refused:
+            parts.append(f"{len(self.refused)} not stored ({', '.join(self.refused[:3])}"
+                         f"{', ...' if len(self.refused) > 3 else ''})")
+        return f"store {self.store.shown}: {', '.join(parts)}"
+
+
+class StoreIndex(GameIndex):
+    """The run's game index, which also knows every game stored before the source being
+    read: a game that comes again from another file, another day or another machine is
+    ``G001``/``G002`` as if both records were in this run.
+
+    Why deferred: the index's findings are read only when a session closes, so the
+    games seen are looked up in the store a batch at a time (one query for thousands),
+    then seen in order, as they came."""
+
+    def __init__(self, sink: StoreSink) -> None:
+        super().__init__()
+        self.sink = sink
+        self.waiting: list[GameFingerprint] = []
+        #: For each game seen, in order: was it already known (a second record)?
+        self.second: list[bool] = []
+
+    def see(self, fp: GameFingerprint) -> None:
+        self.waiting.append(fp)
+        if len(self.waiting) >= LOOKUP_BATCH:
+            self.resolve()
+
+    def resolve(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        if not waiting:
+            return
+        wanted = {(fp.table, fp.game) for fp in waiting if fp.game is not None} - self.games.keys()
+        if wanted:
+            for first in self.sink.lookup(wanted).values():
+                super().see(first)  # a game not seen yet: no finding, its first record kept
+        for fp in waiting:
+            self.second.append(fp.game is not None and (fp.table, fp.game) in self.games)
+            super().see(fp)
+
+    def settle(self, result: SessionResult) -> None:
+        self.resolve()
+        super().settle(result)
+
+    def take(self, count: int) -> list[bool]:
+        self.resolve()
+        taken, self.second = self.second[:count], self.second[count:]
+        return taken
+
+
+def prepare(text: str, sources: list[Source], options: CheckOptions,
+            note: Callable[[str], None] | None = None) -> tuple[StoreSink, list[Source]]:
+    """The sink of ``check --store TEXT``, its store checked (created when new) before
+    anything is audited, and the sources as they will be kept: standard input and
+    other streams copied to a file first (a store keeps what it audited, so the bytes
+    must be there to read again)."""
+    from .engine import target
+
+    store = target(text)
+    if store.path is not None:
+        from ..output import guard
+
+        guard([("--store", str(store.path))], [s.name for s in sources])
+        if store.path.parent and not store.path.parent.exists():
+            raise StoreError(f"store {store.shown}: no folder {store.path.parent}")
+    made = engine(store)
+    try:
+        with made.connect() as conn:
+            conn.info["write"] = True
+            with conn.begin():
+                check_schema(conn, store, create=True)
+    except StoreError:
+        raise
+    except Exception as err:  # a driver's error: one line, the password masked
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if isinstance(err, (SQLAlchemyError, OSError)):
+            raise failure(store, err, "cannot open") from None
+        raise
+    finally:
+        made.dispose()
+    kept = [_kept(s) for s in sources]
+    return StoreSink(store, kept, options, note), kept
+
+
+def _kept(source: Source) -> Source:
+    """A source as a regular file (a stream copied to a temporary one, under its name)."""
+    import stat
+    import tempfile
+    from pathlib import Path
+
+    if source.data is not None:
+        return source
+    if source.path is not None:
+        try:
+            if stat.S_ISREG(source.path.stat().st_mode):
+                return source
+        except OSError:
+            return source  # the audit says why it cannot be read
+    from ..load.inputs import open_input
+
+    opened = open_input(source)
+    try:
+        copy = tempfile.NamedTemporaryFile(prefix="referee-store-", delete=False)  # noqa: SIM115 - removed at exit
+        with copy:
+            while block := opened.file.read(1 << 20):
+                copy.write(block)
+    finally:
+        opened.close()
+    import atexit
+
+    atexit.register(_remove, copy.name)
+    return Source(source.name, Path(copy.name))
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)

@@ -1,0 +1,97 @@
+"""`referee store verify` (issue 30): which record changed after it was stored."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from referee.store.engine import engine, target
+
+from .conftest import SAMPLES, run
+
+LOGS = [str(SAMPLES / n) for n in ("disputed.yaml", "log.jsonl", "table.jsonl", "void.yaml")]
+
+
+def _tamper(url: str, *statements: str) -> None:
+    made = engine(target(url))
+    with made.begin() as conn:
+        for statement in statements:
+            conn.execute(sa.text(statement))
+    made.dispose()
+
+
+def _stored(url: str) -> None:
+    code, out = run("check", "--store", url, *LOGS)
+    assert code == 1, out
+    code, out = run("store", "verify", url)
+    assert code == 0 and out.strip().endswith(out.strip().split("chain head ")[-1])
+    assert ": intact; chain head " in out
+
+
+def test_an_intact_store(store_url: str) -> None:
+    _stored(store_url)
+    code, out = run("store", "verify", store_url)
+    assert code == 0
+    assert f"{len(LOGS)} sources" in out and "intact" in out
+
+
+def test_each_changed_record_is_named(store_url: str) -> None:
+    _stored(store_url)
+    _tamper(store_url,
+            "UPDATE seats SET balance = '99' WHERE line = 154 AND source_id = 1",  # disputed.yaml, round 10
+            "UPDATE runs SET start_balance = '1000' WHERE source_id = 2 AND first_line = 2",
+            "UPDATE findings SET message = 'all fine' WHERE code = 'W002' AND source_id = 3",
+            "UPDATE games SET qualified = 1 - qualified WHERE source_id = 3 AND line = 2")
+    code, out = run("store", "verify", store_url)
+    assert code == 1
+    lines = out.splitlines()
+    assert any("source 1 (" in x and "seat row" in x and "round 10, line 154" in x for x in lines), out
+    assert any("source 2 (" in x and "run of clean rounds" in x and "rounds 1 to" in x for x in lines), out
+    assert any("source 3 (" in x and "finding row" in x and "W002" in x for x in lines), out
+    assert any("source 3 (" in x and "game row" in x and "line 2)" in x for x in lines), out
+    assert "5 problems" in lines[-1]  # two findings W002 changed
+    for other in ("void.yaml", "chain is broken", "rows are not those stored"):
+        assert other not in out
+
+
+def test_a_row_removed_or_given_a_new_digest(store_url: str) -> None:
+    _stored(store_url)
+    _tamper(store_url, "DELETE FROM findings WHERE source_id = 4 AND code = 'V001'")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and "source 4 (" in out and "its rows are not those stored" in out
+
+
+def test_the_bytes_of_a_source(store_url: str) -> None:
+    _stored(store_url)
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        import zlib
+
+        data = zlib.decompress(conn.execute(sa.text("SELECT data FROM chunks WHERE source_id = 2")).scalar_one())
+        conn.execute(sa.text("UPDATE chunks SET data = :d WHERE source_id = 2"),
+                     {"d": zlib.compress(data.replace(b'"ante":1', b'"ante":2', 1))})
+    made.dispose()
+    code, out = run("store", "verify", store_url)
+    assert code == 1
+    assert "source 2 (" in out and "piece 0, changed after they were stored" in out
+    assert "its bytes are not those audited" in out
+    code, out = run("report", "--store", store_url, "-o", "-")
+    assert code == 2 and "the bytes of" in out and "store verify" in out  # never replayed
+
+
+def test_a_source_removed_or_moved_breaks_the_chain(store_url: str) -> None:
+    _stored(store_url)
+    tables = ("findings", "seats", "runs", "games", "settlements", "sessions", "chunks")
+    _tamper(store_url, *(f"DELETE FROM {t} WHERE source_id = 2" for t in tables), "DELETE FROM sources WHERE id = 2")
+    code, out = run("store", "verify", store_url)
+    assert code == 1
+    assert "source 3 (" in out and "the chain is broken here" in out
+    _stored_again = run("store", "verify", store_url)
+    assert _stored_again[0] == 1
+
+
+def test_the_last_source_removed_is_the_head(store_url: str) -> None:
+    _stored(store_url)
+    tables = ("findings", "seats", "runs", "games", "settlements", "sessions", "chunks")
+    _tamper(store_url, *(f"DELETE FROM {t} WHERE source_id = 4" for t in tables), "DELETE FROM sources WHERE id = 4")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and "head is not the last source's chain" in out
