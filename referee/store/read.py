@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..audit.checker import Options
+from ..audit.stream import Options
 from ..load.inputs import Source
 from . import StoreError, codec, schema
 from .engine import Target, engine, failure, target

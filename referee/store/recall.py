@@ -247,8 +247,7 @@ class _Loader:
     def info(self, session_id: int) -> Any:
         import sqlalchemy as sa
 
-        from ..audit.results import SessionInfo
-        from ..audit.table import TableSessionInfo
+        from .rows import SessionInfo
 
         known = self.infos.get(session_id)
         if known is not None:
@@ -258,7 +257,7 @@ class _Loader:
                                 .where(se.c.id == session_id)).one()
         args = (row.ident, row.name, row.line, row.profile, origin_of(row.origin), row.profile_sha256, row.idx,
                 row.player)
-        info = TableSessionInfo(*args, table=row.tbl, currency=row.currency) if row.format == 2 else SessionInfo(*args)
+        info = SessionInfo(*args, format=row.format, table=row.tbl, currency=row.currency)
         self.infos[session_id] = info
         return info
 
@@ -328,9 +327,8 @@ class _Loader:
     def _table_seat(self, row: Any, info: Any) -> RoundView:
         import sqlalchemy as sa
 
-        from ..audit.table import GameResult, SeatResult
         from ..models.table import Game, Seat
-        from .rows import CANCELLED, COPY, findings_of
+        from .rows import CANCELLED, COPY, GameResult, SeatResult, findings_of
 
         g = schema.games
         game = self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one()
@@ -341,7 +339,7 @@ class _Loader:
                                       (row.player_value, row.dealer_value, row.bonus_value)),
                           bool(row.flags & CANCELLED), findings_of(row.findings), Decimal(row.balance),
                           codec.amount(row.recorded_balance), copy=bool(row.flags & COPY))
-        result = GameResult(game.game, game.number, info.file, game.line, info.id, game.status, record,
+        result = GameResult(game.game, game.number, info.file, game.line, info.id, 2, game.status, record,
                             seats=[seat], findings=findings_of(game.findings))
         return next(iter(seat_views(result, row.session_id)))
 

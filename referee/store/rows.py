@@ -1,7 +1,9 @@
 """The audit's events as the store's rows: the one module that knows their shape.
 
-Why one module: the audit is being rewritten (issue 28); whatever its result classes
-become, only the functions here change. What they make is plain data (tuples of text
+Why one module: the audit is still polished (issue 28: one audit, a round of format 1
+a game of one seat); the store depends on its typed results (the games, seats and
+players of a session, as the reporters read them) through the names imported here
+alone, so a rename there is fixed here, once. What they make is plain data (tuples of text
 and numbers, small enough to travel back from a ``--jobs`` worker), without ids: the
 writer numbers the rows in the parent, in file order.
 
@@ -22,15 +24,19 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from ..audit.lane import CleanRound, CleanRounds
-from ..audit.results import Finding, Ledger, RoundResult, SessionInfo, SessionResult
-from ..audit.table import GameResult, SeatResult, TableSessionInfo, TableSessionResult
+from ..audit.clean import CleanGame, CleanGames
+from ..audit.duplicates import GameIndex
+from ..audit.games import GameFingerprint, GameResult, SeatResult
+from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
 from ..rules.cards import SPELLINGS
 from ..rules.settlement import Cards, Ruling
 from . import codec
+
+__all__ = ["Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo", "SeatResult", "SessionInfo",
+           "SessionResult"]
 
 ZERO = Decimal(0)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -288,9 +294,10 @@ def _values(ruling: Ruling | None) -> tuple[int | None, int | None, int | None]:
     return value(ruling.player_hand), value(ruling.dealer_hand), value(ruling.bonus_hand)
 
 
-def clean_runs(rounds: CleanRounds) -> list[Run]:
+def clean_runs(rounds: CleanGames) -> list[Run | SeatRow]:
     """A batch of the fast lane's clean rounds, as runs (a new run wherever the next
-    round is not at the next line with the next number).
+    round is not at the next line with the next number; a round without a number, if
+    the lane ever takes one, a row of its own).
 
     Why column by column: this is per round on the hot path, where a loop over the
     rounds doing everything cost a third of the audit; each step here is one pass of
@@ -298,18 +305,22 @@ def clean_runs(rounds: CleanRounds) -> list[Run]:
     count = len(rounds)
     if not count:
         return []
-    lines = [r[1] for r in rounds]
-    numbers = [r[0] for r in rounds]
+    lines = [r.line for r in rounds]
+    numbers = [-2 if r.number is None else r.number for r in rounds]
     cuts = [i for i in range(1, count) if lines[i] != lines[i - 1] + 1 or numbers[i] != numbers[i - 1] + 1]
-    runs = []
+    runs: list[Run | SeatRow] = []
     for start, stop in zip([0, *cuts], [*cuts, count], strict=True):
-        runs.append(_run(rounds[start:stop]))
+        first = rounds[start]
+        if first.number is None:
+            runs.extend(round_row(r.round()) for r in rounds[start:stop])
+        else:
+            runs.append(_run(rounds[start:stop], first.number))
     return runs
 
 
-def _run(rounds: list[CleanRound]) -> Run:
+def _run(rounds: list[CleanGame], number: int) -> Run:
     first = rounds[0]
-    entries = [r[2] for r in rounds]
+    entries = [r.seats[0].entry for r in rounds]
     places: dict[int, int] = {}
     picks = array("H", [places.setdefault(id(e), len(places)) for e in entries])
     assert len(places) <= 65536, "a batch of clean rounds is at most a few thousand"
@@ -319,10 +330,10 @@ def _run(rounds: list[CleanRound]) -> Run:
     for e in entries:
         if id(e) not in kept:
             kept[id(e)] = _entry_settled(e)
-    tokens = [t for r in rounds for f in (r[5],) for t in (*f.player, *f.flop, f.turn, f.river, *f.dealer)]
+    tokens = [t for r in rounds for f in (r.fast,) for t in (*f.player, *f.flop, f.turn, f.river, *f.dealer)]
     cards = bytes(map(SPELLINGS.__getitem__, tokens))
     before = first.balance - first.entry.net
-    return Run(first.line, first.number, len(rounds), str(before), list(kept.values()), picks.tobytes(), cards)
+    return Run(first.line, number, len(rounds), str(before), list(kept.values()), picks.tobytes(), cards)
 
 
 def _entry_settled(entry: Any) -> Settled:
@@ -392,9 +403,8 @@ def _seat_record(seat: SeatResult) -> dict[str, object] | None:
 # ----------------------------------------------------------------------------- sessions
 
 def session_row(info: SessionInfo) -> SessionRow:
-    table = info.table if isinstance(info, TableSessionInfo) else None
-    currency = info.currency if isinstance(info, TableSessionInfo) else None
-    return SessionRow(info.id, info.line, 2 if isinstance(info, TableSessionInfo) else 1, info.profile,
+    table, currency = (info.table, info.currency) if info.format == 2 else (None, None)
+    return SessionRow(info.id, info.line, info.format, info.profile,
                       None if info.profile_origin is None else str(info.profile_origin), info.profile_sha256,
                       info.player, table, currency, info.index)
 
@@ -405,7 +415,7 @@ def ledger_data(ledger: Ledger) -> dict[str, object]:
 
 def session_end(result: SessionResult) -> SessionEnd:
     players = counts = None
-    if isinstance(result, TableSessionResult):
+    if result.info.format == 2:
         players = codec.dumps([[p.player_id, ledger_data(p.ledger)] for p in result.players])
         counts = codec.dumps({f.name: getattr(result.games, f.name) for f in fields(result.games)})
     return SessionEnd(codec.dumps(ledger_data(result.ledger)), players, counts)
@@ -431,9 +441,9 @@ def selected(events: Iterable[Any], since: datetime | None = None, until: dateti
     tables: dict[str, str | None] = {}
     for event in events:
         if isinstance(event, SessionInfo):
-            tables[event.id] = event.table if isinstance(event, TableSessionInfo) else None
-        elif isinstance(event, (RoundResult, GameResult)):
-            if isinstance(event, RoundResult):
+            tables[event.id] = event.table if event.format == 2 else None
+        elif isinstance(event, GameResult):
+            if event.format == 1:
                 record = event.record
                 when, by = (record.time if record is not None else None), None
             else:

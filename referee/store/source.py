@@ -17,17 +17,34 @@ import os
 import queue
 import socket
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .. import __version__
-from ..audit.results import Finding, InputInfo, SessionInfo, SessionResult
-from ..audit.table import GameFingerprint
 from ..load.inputs import Source
 from . import digest, rows, schema
 from .chunks import Chunker, file_digest
+from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
 
-if TYPE_CHECKING:
-    from .writer import StoreSink
+
+class Seconds(Protocol):
+    def take(self, count: int) -> list[bool]:
+        """For the next ``count`` games seen: was each a second record of a game?"""
+
+
+class StoreSink(Protocol):
+    """What a source's writer needs of the run's sink (:class:`referee.store.writer.StoreSink`)."""
+
+    engine: Any
+    options: str
+    note: Callable[[str], None]
+    stored: list[str]
+    known: list[str]
+    refused: list[str]
+    head: str
+
+    @property
+    def index(self) -> Seconds: ...
 
 #: Rows held before they are written (one ``executemany`` a table).
 FLUSH_ROWS = 20_000

@@ -22,14 +22,13 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypedDict
 
-from ..audit.results import Finding, InputInfo, SessionInfo, SessionResult
-from ..audit.table import GameFingerprint, GameIndex
 from ..load.inputs import Source
 from ..report.base import Reporter
 from . import StoreError, codec, rows
 from .chunks import kind_of
 from .engine import Target, engine, failure
 from .migrate import check as check_schema
+from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
 from .source import SourceWriter
 
 #: Game ids looked up in the store at once.
@@ -75,7 +74,7 @@ class StoreSink(Reporter):
         a document's rounds as rows, with their records (a line of YAML is no record)."""
         if rounds and self.kinds.get(rounds[0].file) == "jsonl":
             return rows.clean_runs(rounds)
-        return [rows.round_row(r.result()) for r in rounds]
+        return [rows.round_row(r.round()) for r in rounds]
 
     def game_payload(self, result: Any) -> Any:
         return rows.game_payload(result)
