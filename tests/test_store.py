@@ -161,13 +161,46 @@ def test_a_store_of_a_newer_schema_is_refused(store_url: str) -> None:
                  ("recall", "--store", store_url, "--round", "1"), ("store", "upgrade", store_url)):
         code, _, err = both(*args)
         assert code == 2
-        assert "schema version 9999 is newer than this referee knows (0001); use a newer referee" in err
+        assert "schema version 9999 is newer than this referee knows (0002); use a newer referee" in err
 
 
 def test_upgrade_says_when_there_is_nothing_to_do(store_url: str) -> None:
     both("check", "--store", store_url, str(SAMPLES / "clean.yaml"))
     code, out = run("store", "upgrade", store_url)
-    assert code == 0 and "at schema version 0001 already" in out
+    assert code == 0 and "at schema version 0002 already" in out
+
+
+def test_an_older_store_is_refused_until_upgraded(store_url: str) -> None:
+    """A store an older referee made (schema 0001, every table but the newer indexes)
+    is refused by commands with the line that says what to run; ``store upgrade``
+    migrates it, once, and then it is used as any store."""
+    import sqlalchemy as sa
+
+    from referee.store import migrate
+    from referee.store.engine import engine, target
+
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        conn.info["write"] = True
+        migrate.upgrade(conn, "0001")
+    made.dispose()
+    for args in (("check", "--store", store_url, str(SAMPLES / "clean.yaml")),
+                 ("recall", "--store", store_url, "--round", "1")):
+        code, _, err = both(*args)
+        assert code == 2
+        assert (f"schema version 0001 is older than this referee's ({migrate.HEAD}): run referee store upgrade"
+                in err)
+    code, out = run("store", "upgrade", store_url)
+    assert code == 0 and f"upgraded from schema version 0001 to {migrate.HEAD} (0002)" in out
+    code, out = run("store", "upgrade", store_url)
+    assert code == 0 and f"at schema version {migrate.HEAD} already" in out
+    made = engine(target(store_url))
+    with made.connect() as conn:
+        names = {index["name"] for index in sa.inspect(conn).get_indexes("games")}
+    made.dispose()
+    assert {"ix_games_dealer", "ix_games_tbl"} <= names
+    code, _, err = both("check", "--store", store_url, str(SAMPLES / "clean.yaml"))
+    assert code == 0 and "1 source stored" in err
 
 
 def test_a_database_that_is_not_a_store_is_refused(tmp_path: Path) -> None:

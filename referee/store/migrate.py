@@ -48,7 +48,7 @@ def head() -> str:
 #: The newest migration's revision: what a store this referee writes is at. Kept here so
 #: that opening a store at this version does not import Alembic (a test compares it with
 #: the shipped scripts' head).
-HEAD = "0001"
+HEAD = "0002"
 
 
 def current(connection: Connection) -> str | None:
@@ -106,12 +106,13 @@ def refusal(store: Target, kind: str, found: str | None) -> StoreError:
                       f"run referee store upgrade {store.shown}")
 
 
-def upgrade(connection: Connection) -> list[str]:
-    """Migrate to the current version; returns the versions applied, oldest first."""
+def upgrade(connection: Connection, to: str = "head") -> list[str]:
+    """Migrate to the current version (or to the revision ``to``: a test makes the store
+    an older referee made); returns the versions applied, oldest first."""
     from alembic import command
 
     before = current(connection)
-    command.upgrade(_config(connection), "head")
+    command.upgrade(_config(connection), to)
     after = current(connection)
     path: list[Any] = list(scripts().iterate_revisions(after, before)) if after != before else []
     return [script.revision for script in reversed(path)]

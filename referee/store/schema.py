@@ -176,6 +176,9 @@ games = Table(
     Index("ix_games_game", "game"),
     Index("ix_games_session", "session_id", "id"),
     Index("ix_games_time", "time_us"),
+    #: Since schema 0002: games by dealer and by table (stats --dealer/--table, the monitor's segments).
+    Index("ix_games_dealer", "dealer", "id"),
+    Index("ix_games_tbl", "tbl", "id"),
 )
 
 seats = Table(
