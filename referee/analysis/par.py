@@ -6,14 +6,11 @@ cases for a full deck. The count is organised so that NumPy does the work in bul
 * **Suit symmetry.** A suit permutation maps deals to deals with the same outcome, so
   only one flop of each class is enumerated (1,755 of the 22,100), weighted by the size
   of its class; every hole pair and completion of that flop is counted.
-* **One matrix a flop.** With the flop fixed, both hands are the flop plus four of the
-  remaining cards: the player's two and the turn and river, or the dealer's two and
-  the turn and river. So one matrix ``W[T, X]``, the value of flop + pair T + pair X
-  for all pairs of remaining cards, holds every hand of the flop.
-* **Sorting and card removal.** For a board (flop + T), the dealer hands a player's
-  pair P meets are the pairs disjoint from P. Counting those below, equal to or above
-  P's value is a search in the sorted row, minus the pairs that hold either of P's
-  cards (a search in each card's sorted row), plus P itself (inclusion-exclusion).
+* **One matrix a flop** (``analysis/flops.py``). With the flop fixed, both hands are
+  the flop plus four of the remaining cards, so one matrix ``V[T, X]`` (flop + pair T +
+  pair X) holds every hand of the flop; for a board (flop + T), the dealer hands a
+  player's pair meets are counted from its rank in the sorted row, corrected for the
+  pairs that hold one of its cards (inclusion-exclusion).
 * **The decision.** Summing the counts over the turn-and-river pairs gives, for every
   hole pair of the flop, the outcome counts of calling by the player's final
   category: the exact value of calling, so the optimal decision, and the sheet.
@@ -29,28 +26,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, permutations
-from math import comb
 from typing import Any
 
-from ..rules.evaluator import RANK_KEYS, best_value_of_suited, tables
 from ..rules.profile import Profile
 from ..rules.strategy import LOSE, NOT_QUALIFIED, TIE, WIN, Payoffs
+from .flops import FULL_DECK, FlopCounter, ParUnavailable, Tables, flop_classes, shared_tables
+from .flops import numpy as _numpy
 
-SENTINEL = 1 << 24
-BIG = 1 << 25
-FULL_DECK = tuple(range(52))
-
-
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:  # pragma: no cover - the par extra is missing
-        raise ParUnavailable("the PAR sheet needs NumPy: pip install 'referee[par]'") from None
-    return numpy
-
-
-class ParUnavailable(Exception):
-    """NumPy is missing (exit 2)."""
+__all__ = ["FULL_DECK", "DecisionTable", "FlopSolver", "ParUnavailable", "Tables", "Totals", "flop_classes",
+           "solve", "solve_pure"]
 
 
 @dataclass
@@ -85,44 +69,15 @@ class Totals:
                     mine[k] += row[k]
 
 
-class Tables:
-    """NumPy lookup tables: 7-card rank multisets, and flushes by 13-bit rank mask."""
-
-    def __init__(self) -> None:
-        np = _numpy()
-        t = tables()
-        ranks7 = t.ranks[7]
-        self.rank7 = np.zeros(max(ranks7) + 1, dtype=np.int32)
-        keys = np.fromiter(ranks7.keys(), dtype=np.int64, count=len(ranks7))
-        self.rank7[keys] = np.fromiter(ranks7.values(), dtype=np.int32, count=len(ranks7))
-        self.suited = np.zeros(1 << 13, dtype=np.int32)
-        for mask in range(1 << 13):
-            ranks = [r for r in range(13) if mask >> r & 1]
-            if len(ranks) >= 5:
-                self.suited[mask] = best_value_of_suited(ranks)
-        self.rank_key = np.array([RANK_KEYS[c >> 2] for c in range(52)], dtype=np.int64)
-
-
-def flop_classes(deck: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
-    """One flop of each suit-symmetry class of ``deck``, with the size of its class."""
-    cards = set(deck)
-    perms = [p for p in permutations(range(4)) if all((c & ~3) | p[c & 3] in cards for c in deck)]
-    classes: dict[tuple[int, ...], int] = {}
-    for flop in combinations(sorted(deck), 3):
-        canon = min(tuple(sorted((c & ~3) | p[c & 3] for c in flop)) for p in perms)
-        classes[canon] = classes.get(canon, 0) + 1
-    return sorted(classes.items())
-
-
 class FlopSolver:
-    """Counts every deal of one flop (see the module's docstring)."""
+    """Counts every deal of one flop (``flops.FlopCounter``) and decides each hole pair."""
 
     def __init__(self, deck: Sequence[int], payoffs: Payoffs, qualifier: int, tabs: Tables) -> None:
         self.np = _numpy()
         self.deck = tuple(sorted(deck))
         self.payoffs = payoffs
         self.qualifier = qualifier
-        self.t = tabs
+        self.counter = FlopCounter(self.deck, qualifier, tabs)
 
     def solve(self, flop: tuple[int, ...], weight: int) -> Totals:
         _, counts, completions = self.flop_counts(flop)
@@ -131,73 +86,7 @@ class FlopSolver:
     def flop_counts(self, flop: tuple[int, ...]) -> tuple[list[tuple[int, int]], Any, int]:
         """For each hole pair of this flop (as card pairs): the counts of calling, shaped
         (pairs, 10 categories, 4 outcomes), and the completions each sums to."""
-        np = self.np
-        rest = [c for c in self.deck if c not in flop]
-        n = len(rest)
-        pairs = list(combinations(range(n), 2))
-        m = len(pairs)
-        first = np.array([i for i, _ in pairs])
-        second = np.array([j for _, j in pairs])
-        cards = np.array(rest, dtype=np.int64)
-        rank_key = self.t.rank_key[cards[first]] + self.t.rank_key[cards[second]]
-        bits = (np.int64(1) << first.astype(np.int64)) | (np.int64(1) << second.astype(np.int64))
-        values = self._values(flop, cards, first, second, rank_key, bits)
-        # Sorted rows, and each card's sorted row of the pairs holding it.
-        rows = np.sort(values, axis=1)
-        holding = np.array([[p for p, (i, j) in enumerate(pairs) if c in (i, j)] for c in range(n)])
-        by_card = np.sort(values[:, holding], axis=2)  # (m, n, n - 1)
-        flat_rows = (rows + (np.arange(m, dtype=np.int64) * BIG)[:, None]).ravel()
-        flat_cards = (by_card + (np.arange(m * n, dtype=np.int64).reshape(m, n) * BIG)[:, :, None]).ravel()
-
-        def below(x: Any, side: str) -> Any:
-            """#valid pairs of each row below x (``side='right'``: at or below), x shaped (m, m)."""
-            offset = np.arange(m, dtype=np.int64)[:, None] * BIG
-            return np.searchsorted(flat_rows, x + offset, side=side) - np.arange(m)[:, None] * m
-
-        def below_card(x: Any, card: Any, side: str) -> Any:
-            key = np.arange(m, dtype=np.int64)[:, None] * n + card[None, :]
-            return np.searchsorted(flat_cards, x + key * BIG, side=side) - key * (n - 1)
-
-        valid = values < SENTINEL
-        x = np.where(valid, values, 0)
-        q = np.full_like(x, self.qualifier)
-
-        def disjoint(limit: Any, side: str) -> Any:
-            inside = (x <= limit) if side == "right" else (x < limit)
-            return (below(limit, side) - below_card(limit, first, side) - below_card(limit, second, side)
-                    + inside)
-
-        nq = disjoint(q, "left")
-        lt = disjoint(x, "left")
-        le = disjoint(x, "right")
-        qualified_player = x >= self.qualifier
-        win = np.where(qualified_player, lt - nq, 0)
-        tie = np.where(qualified_player, le - lt, 0)
-        dealers = comb(n - 4, 2)
-        lose = dealers - nq - win - tie
-        category = x >> 20
-        # Rows are turn-and-river pairs, columns the player's pair: sum each column's boards.
-        player = np.broadcast_to(np.arange(m), valid.shape)[valid]
-        index = player * 10 + category[valid]
-        counts = np.stack([np.bincount(index, weights=o[valid], minlength=m * 10)
-                           for o in (nq, win, tie, lose)], axis=-1)
-        counts = np.rint(counts).astype(np.int64).reshape(m, 10, 4)
-        return [(rest[i], rest[j]) for i, j in pairs], counts, dealers * comb(n - 2, 2)
-
-    def _values(self, flop: tuple[int, ...], cards: Any, first: Any, second: Any, rank_key: Any, bits: Any) -> Any:
-        np = self.np
-        t = self.t
-        overlap = (bits[:, None] & bits[None, :]) != 0  # pairs sharing a card: no hand
-        rank_sum = int(sum(t.rank_key[c] for c in flop)) + rank_key[:, None] + rank_key[None, :]
-        value = t.rank7[np.where(overlap, 0, rank_sum)]
-        for suit in range(4):
-            flop_mask = sum(1 << (c >> 2) for c in flop if c & 3 == suit)
-            in_suit = (cards & 3) == suit
-            rank_bit = np.where(in_suit, np.int64(1) << (cards >> 2), 0)
-            pair_mask = rank_bit[first] | rank_bit[second]
-            mask = flop_mask | pair_mask[:, None] | pair_mask[None, :]
-            value = np.maximum(value, t.suited[mask])
-        return np.where(overlap, SENTINEL, value).astype(np.int64)
+        return self.counter.counts(flop)
 
     def _decide(self, counts: Any, weight: int, completions: int) -> Totals:
         """Decide each hole pair by the exact value of calling, and weigh."""
@@ -227,14 +116,8 @@ def _solve_one(args: tuple[tuple[int, ...], tuple[int, ...], int, Payoffs, int])
     return FlopSolver(deck, payoffs, qualifier, _tables()).solve(flop, weight)
 
 
-_TABLES: Tables | None = None
-
-
 def _tables() -> Tables:
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = Tables()
-    return _TABLES
+    return shared_tables()
 
 
 def solve(profile: Profile, deck: Sequence[int] = FULL_DECK, jobs: int = 1,
