@@ -154,3 +154,39 @@ def test_optimal_play_200000_rounds(tmp_path: Path) -> None:
     for test in [*fairness["positions"], fairness["categories"], fairness["dealer_qualification"]]:
         assert test["enough"] and test["p_value"] >= 0.01, test
     assert code == 0
+
+
+def test_decisions_of_a_built_in_profile_are_looked_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: nothing is counted or cached for a built-in profile's decisions (the
+    shipped table holds them), and nothing is said on stderr for work this short."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "cache"))
+    result = CliRunner().invoke(main, ["stats", "--format", "json", simulated(tmp_path, 30, "simple", "4")])
+    assert result.exit_code in (0, 1) and result.stderr == ""
+    assert json.loads(result.stdout)["decisions"]["decisions"] == 30
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.slow
+def test_another_qualifier_is_counted_once_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A profile whose dealer qualifies otherwise: its flop classes are counted (stderr
+    says so, and where they are kept), then read back; the figures are the same."""
+    import yaml
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "cache"))
+    data = yaml.safe_load((Path(__file__).parent.parent / "referee" / "data" / "profiles" / "vivo.yaml").read_text())
+    data.update(name="strict", dealer_qualifier={"category": "pair", "rank": "8"})
+    profile = tmp_path / "strict.yaml"
+    profile.write_text(yaml.safe_dump(data))
+    log = simulated(tmp_path, 4, "simple", "6")
+    first = CliRunner().invoke(main, ["stats", "--format", "json", "--jobs", "1", "--profile", str(profile), log])
+    assert "referee: stats: counting 4 flop classes" in first.stderr and str(tmp_path / "cache") in first.stderr
+    again = CliRunner().invoke(main, ["stats", "--format", "json", "--profile", str(profile), log])
+    assert again.stderr == "" and json.loads(again.stdout) == json.loads(first.stdout)
+    assert json.loads(first.stdout)["decisions"]["decisions"] == 4

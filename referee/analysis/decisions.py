@@ -1,11 +1,13 @@
 """The decision audit: the exact value of calling at every decision, against folding.
 
-Each decision is valued from all 1,070,190 completions. Situations whose flop class
-is in the cached per-situation table (``analysis/situations.py``), or worth adding to
-it, are read from there, at thousands a second; the others are counted one by one
+Each decision is valued from all 1,070,190 completions. Its 40 outcome counts are read
+from the tables of ``analysis/situations.py`` (shipped for the built-ins' qualifier,
+so any profile with it is a look-up; counted once a flop class and cached for another
+qualifier), and any profile's figures follow from them exactly. Where the tables
+cannot serve (another qualifier without NumPy), decisions are counted one by one
 (``rules/strategy.py``, about a third of a second each), in parallel over ``--jobs``
 processes. Identical situations (the same five cards under the same profile) are
-valued once. Both ways give the same exact figures.
+valued once. Both ways give the same exact figures (tests compare them).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Valued:
 
 
 def value(situation: Situation) -> Valued:
+    """One situation counted by itself (``strategy.call_counts``): the reference."""
     origin, known = situation
     profile = origin.resolve().profile
     counts: CallCounts = call_counts(known[:2], known[2:5], profile.dealer_qualifier.floor())
@@ -48,14 +51,20 @@ def value(situation: Situation) -> Valued:
     )
 
 
-def value_all(rounds: list[Observed], jobs: int,
-              progress: Callable[[int], None] | None = None, tables: bool = True) -> dict[Situation, Valued]:
-    """Every distinct situation among ``rounds``, valued (in ``jobs`` processes);
-    ``tables=False`` counts every one of them one by one."""
-    everything = sorted({(r.profile, r.known) for r in rounds if r.known is not None})
+def situations_of(rounds: list[Observed]) -> list[Situation]:
+    """The distinct situations of ``rounds`` (those whose five cards are known), sorted."""
+    return sorted({(r.profile, r.known) for r in rounds if r.known is not None})
+
+
+def value_all(rounds: list[Observed], jobs: int, progress: Callable[[int], None] | None = None,
+              tables: bool = True, counting: Callable[[int], None] | None = None) -> dict[Situation, Valued]:
+    """Every distinct situation among ``rounds``, valued; ``tables=False`` counts every
+    one of them one by one (in ``jobs`` processes). ``progress`` and ``counting``: see
+    :func:`~referee.analysis.situations.table_values`."""
+    everything = situations_of(rounds)
     values: dict[Situation, Valued] = {}
     if tables:
-        for s, (call, qualifies, categories) in table_values(everything, jobs, progress).items():
+        for s, (call, qualifies, categories) in table_values(everything, jobs, progress, counting).items():
             values[s] = Valued(call, qualifies, categories)
     situations = [s for s in everything if s not in values]
     if jobs <= 1 or len(situations) < 4:

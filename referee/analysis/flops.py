@@ -191,12 +191,15 @@ class FlopCounter:
         and sum, by (pair, category), over its elements where the player qualifies, how
         many of the slice are below it and how many equal it."""
         np = numpy()
-        keys = np.sort((places << PAIR_BITS) | pair, axis=-1)
+        keys = (places << PAIR_BITS) | pair
+        keys.sort(axis=-1)
         s = keys >> PAIR_BITS
         below, equal = _runs(s)
-        where = (keys & ((1 << PAIR_BITS) - 1)) * 10 + self.t.category[s]
-        where[(s < q) | (s == self.t.none)] = m * 10
-        packed = np.bincount(where.ravel(), weights=(below + equal * float(WIDE)).ravel(), minlength=m * 10 + 1)
+        # A place's category if the player qualifies with it, else a bin past the pairs'.
+        binned = np.where(np.arange(len(self.t.category)) >= q, self.t.category, m * 10).astype(np.int32)
+        binned[self.t.none] = m * 10
+        where = (keys & ((1 << PAIR_BITS) - 1)) * 10 + binned[s]
+        packed = np.bincount(where.ravel(), weights=(below + equal * float(WIDE)).ravel(), minlength=m * 10)
         sums = packed[:m * 10].astype(np.int64)
         return sums % WIDE, sums // WIDE
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
 import click
 
 from ..profiles import DEFAULT as DEFAULT_PROFILE
+from ..report.progress import Steps
 from ..rules.money import dumps
 from .app import main
 
@@ -23,7 +23,7 @@ from .app import main
 def par(profile_name: str, fmt: str, jobs: int | None, stored: bool, check_stored: bool) -> None:
     """The exact PAR sheet of a profile under optimal play: house edge, element of risk,
     call rate, outcome probabilities, the Ante table and the bonus, by enumerating every
-    deal (about 10 minutes for a full sheet on 2 cores; needs NumPy: referee[par])."""
+    deal (about 3 minutes for a full sheet on 2 cores; needs NumPy: referee[par])."""
     from ..analysis.par import ParUnavailable
     from ..analysis.sheet import compute_sheet, differences, stored_sheet
     from ..profiles import BUILTIN, ProfileError, resolve_profile
@@ -41,14 +41,13 @@ def par(profile_name: str, fmt: str, jobs: int | None, stored: bool, check_store
     else:
         from ..analysis.par import flop_classes
 
-        total = len(flop_classes(tuple(range(52))))
-        show = sys.stderr.isatty()
+        steps = Steps(sys.stderr, "flop classes counted", len(flop_classes(tuple(range(52)))))
         try:
-            with click.progressbar(length=total, label="flops", file=sys.stderr) if show \
-                    else contextlib.nullcontext() as bar:
-                sheet = compute_sheet(profile, jobs or os.cpu_count() or 1, bar.update if bar is not None else None)
+            sheet = compute_sheet(profile, jobs or os.cpu_count() or 1, steps.update)
         except ParUnavailable as err:
             raise click.UsageError(str(err)) from None
+        finally:
+            steps.close()
     if check_stored:
         if shipped is None:
             raise click.UsageError(f"no sheet is shipped for {profile_name!r} to compare with")

@@ -16,6 +16,7 @@ from ..audit.results import InputInfo
 from ..audit.stream import Options
 from ..pipeline import events
 from ..report.base import printable
+from ..report.progress import Steps
 from ..rules.money import dumps
 from . import common
 from .app import main
@@ -28,7 +29,8 @@ from .app import main
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.99, show_default=True,
               help="Confidence of the intervals and level of the tests.")
 @click.option("--decisions/--no-decisions", default=True, show_default=True,
-              help="Value every decision exactly (from the cached per-situation table, built on first use).")
+              help="Value every decision exactly (shipped outcome counts; another dealer qualifier's "
+                   "are counted once and cached).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes [default: the cores].")
 @common.STORE_OPTION
 @click.option("--since", metavar="TIME", default=None, help="Only rounds and games at or after TIME (ISO 8601).")
@@ -67,7 +69,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
 def _describe(observations: Any, inputs: list[InputInfo], decisions: bool, jobs: int | None, confidence: float,
               fmt: str) -> None:
     """The statistics of what was observed, printed, and the exit status."""
-    from ..analysis.decisions import value_all
+    from ..analysis.decisions import situations_of, value_all
     from ..analysis.stats import Inputs, compute
     from ..report.stats import render
 
@@ -80,12 +82,12 @@ def _describe(observations: Any, inputs: list[InputInfo], decisions: bool, jobs:
         sys.exit(2)
     values = None
     if decisions:
-        count = len({(r.profile, r.known) for r in observations.rounds if r.known is not None})
-        show = sys.stderr.isatty()
-        with click.progressbar(length=count, label="valuing decisions", file=sys.stderr) if show \
-                else contextlib.nullcontext() as bar:
-            values = value_all(observations.rounds, jobs or os.cpu_count() or 1,
-                               bar.update if bar is not None else None)
+        steps = Steps(sys.stderr, "valuing decisions", len(situations_of(observations.rounds)))
+        try:
+            values = value_all(observations.rounds, jobs or os.cpu_count() or 1, steps.update,
+                               counting=lambda n: _counting(steps, n))
+        finally:
+            steps.close()
     result = compute(Inputs(observations, values, confidence))
     if fmt == "json":
         click.echo(dumps({"referee": {"version": __version__}, **result.to_json()}, indent=1, ensure_ascii=False))
@@ -93,3 +95,12 @@ def _describe(observations: Any, inputs: list[InputInfo], decisions: bool, jobs:
         click.echo(render(result), nl=False)
     sys.exit(2 if unreadable else 1 if result.suspect else 0)
 
+
+def _counting(steps: Steps, classes: int) -> None:
+    """Say, before minutes of work, why: a qualifier no table holds yet."""
+    from ..analysis.situations import cache_root
+
+    steps.close()
+    what = "1 flop class" if classes == 1 else f"{classes:,} flop classes"
+    click.echo(f"referee: stats: counting {what} for a dealer qualifier the shipped table does not hold "
+               f"(a fifth of a second each, once: cached under {printable(str(cache_root()))})", err=True)

@@ -71,3 +71,54 @@ class Progress:
 def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class Steps:
+    """Progress of counted work (decisions valued, flop classes counted) on stderr.
+
+    Why also without a terminal: a CI job or a log shows nothing for minutes otherwise,
+    and a silent command looks hung. On a terminal the line is redrawn (at most five
+    times a second, erased at the end); elsewhere a plain line is written every
+    ``every`` seconds, never a carriage return, and nothing at all for work that ends
+    sooner."""
+
+    def __init__(self, stream: TextIO, label: str, total: int, terminal: bool | None = None,
+                 every: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.label = label
+        self.total = total
+        self.terminal = stream.isatty() if terminal is None else terminal
+        self.every = Progress.INTERVAL if self.terminal else every
+        self.clock = clock
+        self.start = self.last = clock()
+        self.done = 0
+        self.drawn = False
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            self.draw(now)
+
+    def line(self, now: float) -> str:
+        elapsed = now - self.start
+        text = f"referee: {self.label}: {self.done:,} of {self.total:,}"
+        if self.total and 0 < self.done <= self.total:
+            left = elapsed * (self.total - self.done) / self.done
+            text += f" ({self.done / self.total:.0%}), {_clock(elapsed)} elapsed, about {_clock(left)} left"
+        return text
+
+    def draw(self, now: float) -> None:
+        if self.terminal:
+            self.stream.write("\r" + self.line(now).ljust(72) + "\r")
+            self.drawn = True
+        else:
+            self.stream.write(self.line(now) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * 72 + "\r")
+            self.stream.flush()
+            self.drawn = False
