@@ -7,11 +7,14 @@ qualifier alone. So:
 
 * for the qualifier of every built-in profile (a pair of 4s) the counts of all
   2,063,880 situations ship with the package (``referee/data/situations.counts``,
-  ``python scripts/situation_counts.py`` makes it): any decision of any profile with
-  that qualifier, built-in or not, is a look-up from a cold start;
-* for another qualifier, the counts of each flop class a decision falls in are
-  counted once by the PAR engine (``flops.FlopCounter``, NumPy: a fifth of a second
-  a class, in parallel over ``--jobs``) and cached under
+  ``python scripts/situation_counts.py`` makes it), in the layout every paytable so
+  far pays by (``counts.PAYOUTS``): any decision of any profile with that qualifier
+  that the layout fits (``counts.fits``), built-in or not, is a look-up from a cold
+  start;
+* for another qualifier, or a profile the layout does not fit, the 40 counts of each
+  flop class a decision falls in are counted once by the PAR engine
+  (``flops.FlopCounter``, NumPy: a fifth of a second a class, in parallel over
+  ``--jobs``) and cached under
   ``$XDG_CACHE_HOME/referee/situations/counts-<digest>/`` (``~/.cache`` without it;
   ``REFEREE_CACHE_DIR`` overrides the whole path), one file a class with the SHA-256
   of its content, so that a damaged or foreign file is counted again, never trusted.
