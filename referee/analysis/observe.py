@@ -14,6 +14,7 @@ from decimal import Decimal
 from ..audit.games import GameResult, round_view
 from ..audit.results import RoundResult, SessionInfo
 from ..profiles import DEFAULT, ProfileOrigin
+from ..rules.cards import Card
 from ..rules.settlement import Ruling
 
 POSITIONS = ("player 1", "player 2", "flop 1", "flop 2", "flop 3", "turn", "river", "dealer 1", "dealer 2")
@@ -92,8 +93,8 @@ class Observations:
         info = self.sessions.get(session)
         origin = info.profile_origin if info and info.profile_origin else ProfileOrigin.of_builtin(DEFAULT)
 
-        def index(card: object) -> int | None:
-            return None if card is None else int(card)  # type: ignore[call-overload]
+        def index(card: Card | None) -> int | None:
+            return None if card is None else int(card)
 
         dealer = tuple(c.dealer) if len(c.dealer) == 2 else (None, None)
         cards = tuple(index(x) for x in (*c.player, *c.flop, c.turn, c.river, *dealer))

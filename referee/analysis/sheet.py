@@ -163,12 +163,12 @@ def optimal_table(profile: Profile) -> DecisionTable | None:
     return stored_decisions(profile.name) if same else None
 
 
-def differences(a: dict[str, Any], b: dict[str, Any], path: str = "") -> list[str]:
-    """Where two sheets differ (exact counts must agree exactly)."""
+def differences(a: object, b: object, path: str = "") -> list[str]:
+    """Where two sheets (or two parts of them) differ (exact counts must agree exactly)."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for key in sorted(set(a) | set(b)):
-            out += differences(a.get(key), b.get(key), f"{path}.{key}" if path else key)  # type: ignore[arg-type]
+            out += differences(a.get(key), b.get(key), f"{path}.{key}" if path else key)
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in differences(x, y, f"{path}[{i}]")]

@@ -90,4 +90,5 @@ def evaluate_batch(cards: NDArray[Any], check: bool = True) -> NDArray[np.int32]
         suit = np.select([nibbles & 0x8 != 0, nibbles & 0x80 != 0, nibbles & 0x800 != 0], [0, 1, 2], 3)
         mask = np.where((rows & 3) == suit[:, None], t.rank_bit[rows], 0).sum(axis=1)
         values[flush] = np.maximum(values[flush], t.suited[mask])
-    return values  # type: ignore[no-any-return]
+    packed: NDArray[np.int32] = values  # the tables' arrays are int32 (batch_tables)
+    return packed

@@ -24,7 +24,11 @@ import sys
 from array import array
 from importlib import resources
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+    from collections.abc import Iterator
 
 from .category import CATEGORY_SHIFT as CATEGORY_SHIFT
 from .category import Category
@@ -302,16 +306,16 @@ class RankTables(dict[int, dict[int, int]]):
             self[size]
         return self
 
-    def items(self):  # type: ignore[no-untyped-def]
+    def items(self) -> dict_items[int, dict[int, int]]:
         return dict.items(self._whole())
 
-    def values(self):  # type: ignore[no-untyped-def]
+    def values(self) -> dict_values[int, dict[int, int]]:
         return dict.values(self._whole())
 
-    def keys(self):  # type: ignore[no-untyped-def]
+    def keys(self) -> dict_keys[int, dict[int, int]]:
         return dict.keys(self._whole())
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[int]:
         return dict.__iter__(self._whole())
 
     def __len__(self) -> int:

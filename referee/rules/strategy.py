@@ -29,6 +29,7 @@ from .evaluator import (
     SMALL_KEYS,
     SMALL_SHIFT,
     SUIT_START,
+    Tables,
     suited_value,
     tables,
 )
@@ -148,7 +149,7 @@ def call_counts(private: Sequence[int], flop: Sequence[int], qualifier: int) -> 
 
 def _dealer_values(
     unseen: list[int], keys: list[int], flop: tuple[int, ...], base: int,
-    ranks7: dict[int, int], t: object,
+    ranks7: dict[int, int], t: Tables,
 ) -> dict[int, int]:
     """The dealer's value for each four unseen cards, keyed by their bits among the 47."""
     values: dict[int, int] = {}
@@ -163,7 +164,7 @@ def _dealer_values(
                     key = kc + keys[d]
                     if key & FLUSH_BITS:
                         cards = (*flop, unseen[a], unseen[b], unseen[c], unseen[d])
-                        values[bc | 1 << d] = suited_value(cards, key, t)  # type: ignore[arg-type]
+                        values[bc | 1 << d] = suited_value(cards, key, t)
                     else:
                         values[bc | 1 << d] = ranks7[key >> SMALL_SHIFT]
     return values
