@@ -13,22 +13,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import UNSET
 from pydantic import ValidationError
 
 from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
 from ..models import codes
 from ..models.common import MAX_ROUND
 from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
-from ..rules.hands import HandValue
+from ..rules.hands import HandValue, evaluate_known
 from .clean import CleanGame
 from .duplicates import is_copy
 from .fast import plain_round, verify_model
 from .games import GameResult, SeatResult
-from .lane import Deal, commit_game, deal_hands, game_plain, take_seat
+from .lane import take_seat
 from .places import Emitter, round_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
 from .validation import round_number, validation_findings, without_optional_errors
+
+_new = tuple.__new__
 
 _new = tuple.__new__
 PLAYER = ""  # the key of format 1's one player
@@ -78,12 +81,21 @@ class RoundsIntake:
         return self.take(full)
 
     def _lane(self, record: PlainRound) -> CleanGame | None:
+        """The round on the lane when its place is plain (as :func:`~.lane.game_plain`
+        has it for a game of one seat with no id) and its nine cards are known and
+        distinct; written out here, not through ``game_plain`` and ``deal_hands``: this
+        is the one hot loop of a clean format-1 log, and each call costs."""
         s = self.session
         fast = record.fast
         n = fast.round
-        if n > MAX_ROUND or not game_plain(s, n, True, None):
+        seq = s.seq
+        if (n > MAX_ROUND or seq.held is not None or seq.late is not None or s.table_voided_number is not None
+                or n not in seq.numbering.accept):
             return None
-        hands = deal_hands(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)
+        flop, turn, river, dealer, player = fast.flop, fast.turn, fast.river, fast.dealer, fast.player
+        if dealer is UNSET or turn is UNSET or river is UNSET or flop is UNSET or player is UNSET or len(flop) != 3:
+            return None
+        hands = evaluate_known(player, dealer, (flop[0], flop[1], flop[2], turn, river))
         if hands is None:
             return None
         if s.fast == "verify":
@@ -93,18 +105,26 @@ class RoundsIntake:
         return self.lane_round(record, hands)
 
     def lane_round(self, record: PlainRound, hands: tuple[HandValue, HandValue]) -> CleanGame | None:
-        """The round on the lane (its game's numbering plain, its hands known)."""
+        """The round on the lane (its game's numbering plain, its hands known): its one
+        seat through :func:`~.lane.take_seat` (the round's struct stands for the deal),
+        then the game's effects (:func:`~.lane.commit_game`, written out)."""
         s = self.session
         fast = record.fast
         n = fast.round
-        deal = Deal(None, fast.flop, fast.turn, fast.river, fast.dealer)
-        seat = take_seat(s, s.lane, fast, fast.player, hands, deal, record.line, PLAYER, None, record, 0, None,
+        seat = take_seat(s, s.lane, fast, fast.player, hands, fast, record.line, PLAYER, None, record, 0, None,
                          (n, None))
         if seat is None:
             return None
-        commit_game(s, n, True, None, 1)
-        clean = tuple.__new__(CleanGame, (n, record.line, record.source, s.id, None, fast, (seat,), hands[1], None, 1,
-                                          None, None))
+        numbering = s.seq.numbering
+        numbering.accept = (n + 1,)
+        numbering.used.add(n)
+        numbering.replay = None
+        counts = s.counts
+        counts.games += 1
+        counts.counted += 1
+        counts.seats += 1
+        clean = _new(CleanGame, (n, record.line, record.source, s.id, None, fast, (seat,), hands[1], None, 1, None,
+                                 None))
         self.last_plain = record  # the next full audit reads it for its copy check
         self.last_result = clean
         return clean

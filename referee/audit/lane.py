@@ -97,10 +97,12 @@ def deal_hands(player: Any, flop: Any, turn: Any, river: Any, dealer: Any) -> tu
 
 
 def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands: tuple[HandValue, HandValue],
-              deal: Deal, line: int, key: str | None, player_id: str | None, source: Any, index: int,
+              deal: Any, line: int, key: str | None, player_id: str | None, source: Any, index: int,
               seated: set[str] | None, where: tuple[int | None, str | None]) -> CleanSeat | None:
     """The seat's audit if the lane can prove it clean (its effects committed), else
     None with nothing changed: the full audit then takes it from the same state.
+    ``deal``: the game's :class:`Deal`, or a format-1 round's struct (its own cards,
+    no shared hand: a :class:`Deal` is made of it only for a new entry).
     ``where``: the round number or game id a recorded balance anchors the chain at."""
     player_hand, dealer_hand = hands
     profile = memo.profile
@@ -112,8 +114,9 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         flop = deal.flop
         bonus_hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
         bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
-    stakes: tuple[Any, ...] = (seat.ante, seat.call, bonus)
-    if Decimal in map(type, stakes):  # stakes as written: a ruling keeps them so
+    ante, call = seat.ante, seat.call
+    stakes: tuple[Any, ...] = (ante, call, bonus)
+    if type(ante) is Decimal or type(call) is Decimal or type(bonus) is Decimal:  # as written: a ruling keeps them so
         stakes = tuple(s if type(s) is int else str(s) for s in stakes)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
@@ -183,13 +186,15 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
                                      source, index))
 
 
-def _new_entry(memo: LaneMemo, key: tuple[Any, ...], seat: Any, player_cards: Any, deal: Deal,
+def _new_entry(memo: LaneMemo, key: tuple[Any, ...], seat: Any, player_cards: Any, deal: Any,
                session: Any) -> LaneEntry | None:
     """The entry of ``key``, made from this seat by the real settlement (kept too when
     the seat is not plain: the full audit takes such seats)."""
     ante, bonus = plain_stake(seat.ante), plain_stake(seat.bonus)
     entry: LaneEntry | None = None
     if ante is not None and ante is not NOT_PLAIN and bonus is not NOT_PLAIN and seat.decision in ("call", "fold"):
+        if type(deal) is not Deal:  # a format-1 round's struct: its cards are the seat's own
+            deal = Deal(None, deal.flop, deal.turn, deal.river, deal.dealer)
         rulings = Rulings(memo.profile, deal, session.memo)
         own = player_cards if deal.player is None else None
         ruling, _ = rulings.seat(_SeatView(seat.decision, ante, bonus or ZERO, own))

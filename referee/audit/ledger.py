@@ -20,7 +20,7 @@ path) can reuse it and give byte-identical results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..models import codes
@@ -175,11 +175,7 @@ class Numbering:
 
     accept: tuple[int, ...] = (1,)
     replay: int | None = None
-    used: set[int] | None = None
-
-    def __post_init__(self) -> None:
-        if self.used is None:
-            self.used = set()
+    used: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +239,6 @@ def number_or_hold(state: Numbering, n: int | None, repeated: bool,
                    voided: bool) -> tuple[NumberFinding | None, HeldNumber | None]:
     """As :func:`number_round`, but a number that is off is held (its default verdict
     and what was expected before it) for :func:`settle_held` to decide on the next round."""
-    assert state.used is not None
     expected = state.accept[0]
     was_used = n is not None and n in state.used
     found = number_round(state, n, repeated, voided)

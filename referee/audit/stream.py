@@ -93,12 +93,22 @@ class _Stream:
 def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event]:
     """Audit a stream of records (one file's or a chunk's) in order."""
     stream = _Stream(options)
+    batches = options.batches
     for record in settle_formats(records):
         current = stream.current
         if type(current) is RoundsIntake:
             plain = _plain(record, current)
             if plain is not None:
                 done = current.take_plain(plain)
+                if type(done) is CleanGame and batches:  # the hot loop of a clean log: batched here
+                    batch = stream.batch
+                    if not batch:
+                        batch.format = 1
+                    batch.append(done)
+                    if len(batch) >= BATCH:
+                        yield batch
+                        stream.batch = CleanGames()
+                    continue
                 yield from stream.games([done] if isinstance(done, CleanGame) else done)
                 continue
         if type(record) is PlainRound:  # not in a format-1 session: read as the reader reads it
