@@ -18,7 +18,7 @@ from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Line, Ruling
-from .fast import memo_for, plain_amount
+from .fast import MEMO_LIMIT, memo_for, plain_amount
 from .games import GameFingerprint, GameResult, SeatResult, round_view
 from .results import Ledger, RoundResult
 from .stakes import check_stake_units
@@ -59,7 +59,7 @@ class LaneEntry:
         self.qualified = ruling.dealer_qualified
         #: The net the table recorded (as written: 3.0 for 3), the chain's step by its nets.
         self.table_net = recorded_net if recorded_net is not None else self.net
-        self.book = Book(self.outcome, self.net, self.staked, self.returned, recorded_net)
+        self.book = book_of(self.outcome, self.net, self.staked, self.returned, recorded_net)
         self.views: dict[str, Any] = {}
 
 
@@ -83,6 +83,23 @@ class Book:
         if self.recorded_net is not None:
             ledger.recorded_net += self.recorded_net * count
             ledger.recorded_nets += count
+
+
+#: One :class:`Book` per distinct value (amounts as written): entries that differ only in
+#: what a ledger does not count (the hands, the stakes' spelling) share it, so a player's
+#: ledger adds each such book once, by count, when read.
+_BOOKS: dict[tuple[str, ...], Book] = {}
+
+
+def book_of(outcome: str, net: Decimal, staked: Decimal, returned: Decimal, recorded_net: Decimal | None) -> Book:
+    """The one :class:`Book` of these figures (bounded: past ``MEMO_LIMIT`` a new one)."""
+    key = (outcome, str(net), str(staked), str(returned), str(recorded_net))
+    book = _BOOKS.get(key)
+    if book is None:
+        book = Book(outcome, net, staked, returned, recorded_net)
+        if len(_BOOKS) < MEMO_LIMIT:
+            _BOOKS[key] = book
+    return book
 
 
 class CleanSeat(NamedTuple):

@@ -28,7 +28,7 @@ from ..rules.settlement import Ruling
 from .clean import CleanGame, CleanSeat, LaneSeat, cards_of
 from .fast import FastPathMismatch, plain_amount
 from .games import GameResult, SeatResult
-from .lane import Deal, commit_game, deal_hands, game_plain, take_seat
+from .lane import Deal, bonus_facts, commit_game, deal_hands, game_plain, hand_facts, take_seat
 from .places import Emitter, game_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
@@ -168,13 +168,15 @@ class TableIntake:
         earlier = s.game_players.get(game.id, ()) if game.id is not None else ()
         seated: set[str] = set(earlier)
         where = (None, game.id)
+        memo = s.lane
+        shared = (hand_facts(memo, hands), bonus_facts(memo, plain.player, plain.flop))
         for item, line, source, index in game.seats:
             if source is None or item.player is not UNSET or (source.decimals and not _decimals_plain(item)):
                 return None
             raw_id = item.player_id
             player_id = raw_id if type(raw_id) is str else str(raw_id)
-            seat = take_seat(s, s.lane, item, plain.player, hands, deal, line, player_id, player_id, source, index,
-                             seated, where)
+            seat = take_seat(s, memo, item, plain.player, hands, deal, line, player_id, player_id, source, index,
+                             seated, where, shared)
             if seat is None:
                 return None
             taken.append(seat)

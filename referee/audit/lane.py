@@ -39,6 +39,7 @@ from msgspec.structs import astuple
 
 from ..rules.hands import HandValue, evaluate, evaluate_known
 from .clean import (
+    MAX_INT,
     NOT_PLAIN,
     CleanSeat,
     LaneEntry,
@@ -96,40 +97,74 @@ def deal_hands(player: Any, flop: Any, turn: Any, river: Any, dealer: Any) -> tu
     return evaluate_known(player, dealer, (flop[0], flop[1], flop[2], turn, river))
 
 
+def hand_facts(memo: LaneMemo, hands: tuple[HandValue, HandValue]) -> tuple[Any, ...]:
+    """What a seat's entry depends on of the hands: both categories, the dealer's
+    qualification, the comparison (a shared hand's game computes it once for every seat)."""
+    pv, dv = hands[0].value, hands[1].value
+    return hands[0].category, hands[1].category, dv >= memo.floor, 1 if pv > dv else 0 if pv == dv else -1
+
+
+def bonus_facts(memo: LaneMemo, player_cards: Any, flop: Any) -> tuple[HandValue, tuple[Any, ...]] | None:
+    """The bonus hand (the two cards and the flop) and what an entry depends on of it;
+    None where the profile has no bonus."""
+    bonus = memo.profile.bonus
+    if bonus is None:
+        return None
+    hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
+    return hand, (hand.category, bonus.minimum.passes(hand.value))
+
+
 def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands: tuple[HandValue, HandValue],
               deal: Any, line: int, key: str | None, player_id: str | None, source: Any, index: int,
-              seated: set[str] | None, where: tuple[int | None, str | None]) -> CleanSeat | None:
+              seated: set[str] | None, where: tuple[int | None, str | None],
+              shared: tuple[tuple[Any, ...], tuple[HandValue, tuple[Any, ...]] | None] | None = None,
+              ) -> CleanSeat | None:
     """The seat's audit if the lane can prove it clean (its effects committed), else
     None with nothing changed: the full audit then takes it from the same state.
     ``deal``: the game's :class:`Deal`, or a format-1 round's struct (its own cards,
     no shared hand: a :class:`Deal` is made of it only for a new entry).
-    ``where``: the round number or game id a recorded balance anchors the chain at."""
-    player_hand, dealer_hand = hands
+    ``where``: the round number or game id a recorded balance anchors the chain at.
+    ``shared``: a shared hand's :func:`hand_facts` and :func:`bonus_facts`, made once a
+    game (None: made here, for a seat that plays its own cards)."""
+    player_hand = hands[0]
     profile = memo.profile
-    pv, dv = player_hand.value, dealer_hand.value
     bonus = seat.bonus
     bonus_key: tuple[Any, ...] = ()
     bonus_hand = None
-    if bonus is not UNSET and bonus and profile.bonus is not None:
-        flop = deal.flop
-        bonus_hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
-        bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
+    if shared is None:
+        pv, dv = player_hand.value, hands[1].value
+        facts: tuple[Any, ...] = (player_hand.category, hands[1].category, dv >= memo.floor,
+                                  1 if pv > dv else 0 if pv == dv else -1)
+        if bonus is not UNSET and bonus and profile.bonus is not None:
+            flop = deal.flop
+            bonus_hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
+            bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
+    else:
+        facts, bonused = shared
+        if bonused is not None and bonus is not UNSET and bonus:
+            bonus_hand, bonus_key = bonused
     ante, call = seat.ante, seat.call
     stakes: tuple[Any, ...] = (ante, call, bonus)
     if type(ante) is Decimal or type(call) is Decimal or type(bonus) is Decimal:  # as written: a ruling keeps them so
         stakes = tuple(s if type(s) is int else str(s) for s in stakes)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
-    key_ = (seat.decision, stakes, player_hand.category, dealer_hand.category, dv >= memo.floor,
-            1 if pv > dv else 0 if pv == dv else -1, bonus_key, recorded_key)
+    key_ = (seat.decision, stakes, facts, bonus_key, recorded_key)
     entry: LaneEntry | None = memo.entries.get(key_, _MISSING)
     if entry is _MISSING:
         entry = _new_entry(memo, key_, seat, player_cards, deal, session)
     if entry is None or not entry.clean:
         return None
-    balance = recorded_balance(recorded)
-    if balance is False:
-        return None
+    balance: Decimal | None = None
+    if recorded_key is not None:
+        raw = recorded.balance
+        if type(raw) is int and -MAX_INT <= raw <= MAX_INT:  # the usual case, as recorded_balance reads it
+            balance = Decimal(raw)
+        else:
+            read = recorded_balance(recorded)
+            if read is False:
+                return None
+            balance = read
     if recorded_key is not None and Decimal in map(type, recorded_key) and not recorded_amounts_ok(recorded_key):
         return None
     if key is None:
