@@ -7,16 +7,8 @@ from typing import assert_never
 
 from tabulate import tabulate
 
-from ..analysis.stats import (
-    CategoryTest,
-    DecisionAudit,
-    Fairness,
-    PositionTest,
-    QualificationTest,
-    Returns,
-    Stats,
-    Verdict,
-)
+from ..analysis.fairness import CategoryTest, Fairness, PositionTest, QualificationTest, Verdict
+from ..analysis.stats import DecisionAudit, Returns, Stats
 
 MAX_LISTED = 40
 BASIS = {
