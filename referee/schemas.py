@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from .models.rounds import hand_history_schema
 from .models.table import table_history_schema
@@ -17,7 +16,7 @@ from .rules.profile import Profile
 NAMES = ("hand-history", "table-history", "profile")
 
 
-def schema(name: str) -> dict[str, Any]:
+def schema(name: str) -> dict[str, object]:
     if name == "hand-history":
         return hand_history_schema()
     if name == "table-history":

@@ -276,9 +276,9 @@ class LaneSeat(SeatResult):
 _RECORD_SLOT: Any = SeatResult.__dict__["record"]
 
 
-def as_dict(fast: Any) -> dict[str, Any]:
+def as_dict(fast: Any) -> dict[str, object]:
     """A struct as the reader's mapping would hold it (absent keys left out)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name, value in zip(fast.__struct_fields__, astuple(fast), strict=True):
         if value is UNSET:
             continue
@@ -354,7 +354,7 @@ def _record_agrees(recorded: Any, ruling: Ruling) -> bool:
     audit: it depends on the flop)."""
     if recorded is UNSET:
         return True
-    truth: dict[str, Any] = {
+    truth: dict[str, object] = {
         "void": False, "outcome": ruling.outcome, "dealer_qualified": ruling.dealer_qualified,
         "player_hand": ruling.player_hand.category if ruling.player_hand else None,
         "dealer_hand": ruling.dealer_hand.category if ruling.dealer_hand else None,

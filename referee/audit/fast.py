@@ -42,8 +42,9 @@ _MONEY = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
 _OUTCOMES = frozenset(("fold", "win", "lose", "push", "void"))
 _CATEGORIES = {c.value: c for c in Category}
 _CARD = SPELLINGS.get
-_ROUND_DEFAULTS = {name: field.get_default(call_default_factory=True) for name, field in Round.model_fields.items()}
-_RECORDED_DEFAULTS = {name: None for name in Recorded.model_fields}
+_ROUND_DEFAULTS: dict[str, object] = {name: field.get_default(call_default_factory=True)
+                                       for name, field in Round.model_fields.items()}
+_RECORDED_DEFAULTS: dict[str, object] = {name: None for name in Recorded.model_fields}
 _new = object.__new__
 _set = object.__setattr__
 
@@ -51,7 +52,7 @@ _set = object.__setattr__
 B = TypeVar("B")
 
 
-def _build(cls: type[B], defaults: dict[str, Any], values: dict[str, Any]) -> B:
+def _build(cls: type[B], defaults: dict[str, object], values: dict[str, object]) -> B:
     """A model instance as validation leaves it: every field in declaration order, the
     fields given marked as set. (``model_construct`` does the same in 25 times the time.)"""
     fields = defaults | values
@@ -97,7 +98,7 @@ def plain_round(data: object) -> Round | None:
     number = data.get("round")
     if type(number) is not int or not 0 <= number <= MAX_ROUND:
         return None
-    values: dict[str, Any] = {"round": number}
+    values: dict[str, object] = {"round": number}
     ante = plain_amount(data.get("ante"), _ZERO)
     if ante is None:
         return None
@@ -145,7 +146,7 @@ def plain_round(data: object) -> Round | None:
 def _plain_recorded(data: object) -> Recorded | None:
     if not isinstance(data, dict) or not data.keys() <= _RECORDED_KEYS:
         return None
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for key, raw in data.items():
         if raw is None:
             values[key] = None

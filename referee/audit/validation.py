@@ -40,7 +40,7 @@ def round_number(data: Any) -> int | None:
 _OPTIONAL = ("recorded", "time", "meta")
 
 
-def without_optional_errors(data: Any, err: ValidationError) -> dict[str, Any] | None:
+def without_optional_errors(data: Any, err: ValidationError) -> dict[str, object] | None:
     """The round without the optional fields that failed, or None when a field the
     ruling needs failed (then the round cannot be ruled)."""
     if not isinstance(data, dict):

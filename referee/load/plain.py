@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 from decimal import Decimal
-from typing import Any
 
 import msgspec
 
@@ -110,7 +109,7 @@ def fast_round(raw: bytes) -> FastRound | None:
     return found if raw.count(b'"') == 2 * tokens else None
 
 
-def fast_mapping(data: dict[str, Any]) -> FastRound | None:
+def fast_mapping(data: dict[str, object]) -> FastRound | None:
     """The struct of a round a document reader (YAML, JSON) read as a mapping, when its
     values have exactly the struct's types (no bool for a number, no text for an
     amount, no null); None otherwise. The mapping is the reader's own, so there is

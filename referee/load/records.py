@@ -15,7 +15,7 @@ from ..models import codes
 from ..models.codes import FindingCode
 
 
-class LineDict(dict[str, Any]):
+class LineDict(dict[str, object]):
     """A mapping that remembers its own line and the line of each key (1-based)."""
 
     __slots__ = ("line", "lines")

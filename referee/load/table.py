@@ -27,7 +27,7 @@ def is_table_document(data: Any) -> bool:
     return isinstance(data, dict) and data.get(FORMAT_KEY) == 2 and not isinstance(data.get(FORMAT_KEY), bool)
 
 
-def table_document(name: str, data: dict[str, Any], index: int = 0) -> Iterator[Record]:
+def table_document(name: str, data: dict[str, object], index: int = 0) -> Iterator[Record]:
     """The session of a format-2 document, then each game (seats inline)."""
     for key in data:
         if key not in TOP_KEYS:

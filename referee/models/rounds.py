@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, StrictStr
 
@@ -37,7 +37,7 @@ class Round(StrictModel):
     river: CardToken | None = None
     dealer: CardList | None = None
     recorded: Recorded | None = None
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
     @property
     def wallet(self) -> None:
@@ -53,7 +53,7 @@ class Session(StrictModel):
                                description="a built-in profile name or a path to a profile file")
     rounds_agreed: int | None = Field(default=None, ge=1, le=10**9)
     opening_balance: Money | None = None
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
 class SessionDocument(StrictModel):
@@ -71,7 +71,7 @@ class MultiSessionDocument(StrictModel):
     sessions: list[SessionDocument]
 
 
-def hand_history_schema() -> dict[str, Any]:
+def hand_history_schema() -> dict[str, object]:
     """The JSON Schema of a hand-history document (what ``schemas/`` commits)."""
     from pydantic import TypeAdapter
 

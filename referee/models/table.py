@@ -55,7 +55,7 @@ class WalletMove(StrictModel):
                                          "given back for a void or cancelled game)")
     amount: Stake
     reference: StrictStr | None = Field(default=None, max_length=500, description="the wallet's own reference; kept")
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
 class Seat(StrictModel):
@@ -70,7 +70,7 @@ class Seat(StrictModel):
                                                               "each seat is dealt its own hand")
     recorded: Recorded | None = None
     wallet: Annotated[list[WalletMove], Field(max_length=1000)] | None = None
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
 class Game(StrictModel):
@@ -91,7 +91,7 @@ class Game(StrictModel):
     dealer: CardList | None = None
     seats: Annotated[list[Seat], Field(max_length=100_000)] | None = Field(
         default=None, description="the seats inline; in JSON Lines they may follow as seat lines")
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
 class TableSession(StrictModel):
@@ -103,7 +103,7 @@ class TableSession(StrictModel):
     table: StrictStr | None = Field(default=None, max_length=500, description="the table; kept as provenance")
     currency: StrictStr | None = Field(default=None, max_length=16)
     opening_balances: dict[str, Money] | None = Field(default=None, description="each player's opening balance")
-    meta: dict[str, Any] | None = Field(default=None, description="free-form data, kept and not audited")
+    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
 
 
 class TableDocument(StrictModel):
@@ -121,7 +121,7 @@ class SeatLine(StrictModel):
     seat: Seat
 
 
-def table_history_schema() -> dict[str, Any]:
+def table_history_schema() -> dict[str, object]:
     """The JSON Schema of a format-2 document (what ``schemas/`` commits)."""
     schema = TableDocument.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

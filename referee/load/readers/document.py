@@ -74,7 +74,7 @@ def _listed(keys: list[Any], most: int = 6) -> str:
     return shown + (f" and {len(keys) - most} more" if len(keys) > most else "")
 
 
-def _one_session(name: str, data: dict[str, Any], index: int) -> Iterator[Record]:
+def _one_session(name: str, data: dict[str, object], index: int) -> Iterator[Record]:
     header = data.get("session")
     line = _line(data, "session") if "session" in data else (data.line if isinstance(data, LineDict) else 1)
     yield SessionRecord(name, line, header, index)
