@@ -176,7 +176,7 @@ class TableIntake:
             raw_id = item.player_id
             player_id = raw_id if type(raw_id) is str else str(raw_id)
             seat = take_seat(s, memo, item, plain.player, hands, deal, line, player_id, player_id, source, index,
-                             seated, where, shared)
+                             seated, where, shared, source.decimals)
             if seat is None:
                 return None
             taken.append(seat)

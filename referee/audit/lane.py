@@ -118,14 +118,16 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
               deal: Any, line: int, key: str | None, player_id: str | None, source: Any, index: int,
               seated: set[str] | None, where: tuple[int | None, str | None],
               shared: tuple[tuple[Any, ...], tuple[HandValue, tuple[Any, ...]] | None] | None = None,
-              ) -> CleanSeat | None:
+              decimals: bool = True) -> CleanSeat | None:
     """The seat's audit if the lane can prove it clean (its effects committed), else
     None with nothing changed: the full audit then takes it from the same state.
     ``deal``: the game's :class:`Deal`, or a format-1 round's struct (its own cards,
     no shared hand: a :class:`Deal` is made of it only for a new entry).
     ``where``: the round number or game id a recorded balance anchors the chain at.
     ``shared``: a shared hand's :func:`hand_facts` and :func:`bonus_facts`, made once a
-    game (None: made here, for a seat that plays its own cards)."""
+    game (None: made here, for a seat that plays its own cards). ``decimals``: whether
+    the seat's struct may hold a Decimal (a format-2 line decoded without them holds
+    whole numbers only: their checks are skipped)."""
     player_hand = hands[0]
     profile = memo.profile
     bonus = seat.bonus
@@ -165,7 +167,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
             if read is False:
                 return None
             balance = read
-    if recorded_key is not None and Decimal in map(type, recorded_key) and not recorded_amounts_ok(recorded_key):
+    if (decimals and recorded_key is not None and Decimal in map(type, recorded_key)
+            and not recorded_amounts_ok(recorded_key)):
         return None
     if key is None:
         return None
