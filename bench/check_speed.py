@@ -12,6 +12,9 @@ with ``referee simulate``) in WORKDIR (default: the temp directory) a clean and 
 * ``--jobs 2`` against ``--jobs 1`` on the clean log and on the million-round one
   (target >= 1.7x on an idle machine: the start-up and the parent's cutting pass are
   not shared, so the shorter log gains less);
+* the same clean log in the layouts users' files have (issue 28): each line's keys
+  shuffled, and sorted with spaces after ``:`` and ``,`` (``jq -S``, most exporters),
+  each against its own bare parse; the three stay within 10% of each other;
 * peak resident memory of the check from 20,000 rounds up to ``--memory-max``
   (default 1,000,000; target <= 60 MB and flat).
 
@@ -27,10 +30,13 @@ import contextlib
 import json
 import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import yaml
@@ -80,6 +86,29 @@ def check(path: Path, fmt: str = "json", jobs: int = 1) -> tuple[float, int, flo
     return elapsed, int(rss), float(cpu)
 
 
+def relayout(source: Path, path: Path, how: str) -> Path:
+    """The same log with each line's keys (at every depth) shuffled or sorted, as another
+    writer would have written it; the numbers and words unchanged."""
+    if path.exists():
+        return path
+    rng = random.Random(28)
+
+    def order(value: object) -> object:
+        if isinstance(value, dict):
+            keys = sorted(value) if how == "sorted" else rng.sample(list(value), len(value))
+            return {k: order(value[k]) for k in keys}
+        if isinstance(value, list):
+            return [order(v) for v in value]
+        return value
+
+    spaced = how == "sorted"
+    with source.open(encoding="utf-8") as src, path.open("w", encoding="utf-8") as out:
+        for line in src:
+            text = json.dumps(order(json.loads(line)), separators=(", ", ": ") if spaced else (",", ":"))
+            out.write(text + "\n")
+    return path
+
+
 def bare_json(path: Path) -> tuple[float, float]:
     """Wall and CPU seconds of the bare parse."""
     start, cpu = time.perf_counter(), time.process_time()
@@ -99,7 +128,8 @@ def bare_yaml(path: Path) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def best_pair(run, bare):  # type: ignore[no-untyped-def]
+def best_pair(run: Callable[[], tuple[float, int, float]],
+              bare: Callable[[], tuple[float, float]]) -> tuple[float, int, float, float, float]:
     """Best of REPEAT of a command and of its bare baseline, interleaved: the fastest
     wall time of each, and the least CPU time of each."""
     runs, bares = [], []
@@ -125,10 +155,21 @@ def main() -> None:
 
     for label, path, target in (("clean", clean, 3), ("10% faulty", faulty, 6)):
         for fmt in ("json", "text"):
-            wall, rss, cpu, b_wall, b_cpu = best_pair(lambda p=path, f=fmt: check(p, f), lambda p=path: bare_json(p))
+            wall, rss, cpu, b_wall, b_cpu = best_pair(partial(check, path, fmt), partial(bare_json, path))
             print(f"JSONL 200k {label}, --format {fmt}: check {wall:.1f} s ({cpu:.1f} s CPU), bare json.loads "
                   f"{b_wall:.2f} s ({b_cpu:.2f} s CPU): {wall / b_wall:.2f}x wall, {cpu / b_cpu:.2f}x CPU "
                   f"(target <= {target}x); peak RSS {rss / 1024:.0f} MB")
+
+    layouts = [("as simulate writes it", clean),
+               ("keys shuffled", relayout(clean, work / "referee-18-shuffled-200k.jsonl", "shuffled")),
+               ("keys sorted, spaced", relayout(clean, work / "referee-18-sorted-200k.jsonl", "sorted"))]
+    cpus = []
+    for label, path in layouts:
+        wall, _, cpu, b_wall, b_cpu = best_pair(partial(check, path), partial(bare_json, path))
+        cpus.append(cpu)
+        print(f"JSONL 200k clean, {label}: check {wall:.1f} s ({cpu:.1f} s CPU), bare json.loads {b_cpu:.2f} s CPU: "
+              f"{cpu / b_cpu:.2f}x CPU")
+    print(f"layouts: slowest {max(cpus) / min(cpus):.2f}x the fastest in CPU (target <= 1.10x)")
 
     wall, _, cpu, b_wall, b_cpu = best_pair(lambda: check(ylog), lambda: bare_yaml(ylog))
     print(f"YAML 20k: check {wall:.1f} s ({cpu:.1f} s CPU), bare CSafeLoader {b_wall:.1f} s ({b_cpu:.1f} s CPU): "
