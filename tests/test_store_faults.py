@@ -105,11 +105,28 @@ def test_two_checks_on_one_sqlite_file_at_once(tmp_path: Path) -> None:
     assert sorted(findings) == sorted(f["code"] for s in joint["sessions"] for f in s["findings"])
 
 
+def _writing(url: str, process: subprocess.Popen[str]) -> None:
+    """Return once the check is writing its source's rows: an SQLite store's write-ahead
+    log has grown by 64 KiB (a fixed wait would be before the audit on a loaded machine
+    and after its end on an idle one); a server's store, after 2.5 s."""
+    if "://" in url:
+        time.sleep(2.5)
+        return
+    wal = Path(url + "-wal")
+    start = wal.stat().st_size if wal.exists() else 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if wal.exists() and wal.stat().st_size > start + 64 * 1024:
+            return
+        time.sleep(0.02)
+
+
 def _killed_midway(url: str, big: str, stop: signal.Signals) -> None:
     assert run("check", "--store", url, str(SAMPLES / "void.yaml"))[0] == 1
     process = subprocess.Popen([*REFEREE, "check", "--store", url, big, "-q"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # well into the audit: rows written, nothing committed
+    _writing(url, process)  # well into the audit: rows written, nothing committed
+    assert process.poll() is None, "the check ended before it could be stopped: make the log longer"
     process.send_signal(stop)
     _, err = process.communicate(timeout=120)
     assert process.returncode in (-signal.SIGKILL, 130), err
