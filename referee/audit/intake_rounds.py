@@ -17,7 +17,6 @@ from msgspec import UNSET
 from pydantic import ValidationError
 
 from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
-from ..models import codes
 from ..models.common import MAX_ROUND
 from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
 from ..rules.hands import HandValue, evaluate_known
@@ -29,7 +28,7 @@ from .lane import take_seat
 from .places import Emitter, round_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
-from .validation import round_number, validation_findings, without_optional_errors
+from .validation import round_number, session_header, validation_findings, without_optional_errors
 
 _new = tuple.__new__
 
@@ -201,14 +200,8 @@ class RoundsIntake:
 
 def _header(record: SessionRecord, findings: list[Finding]) -> Header | None:
     """The session header as format 1 has it (H001 for what is wrong with it)."""
-    if record.data is None:
-        findings.append(Finding(codes.H001, "the document has no 'session' header", record.source, record.line))
-        return None
-    try:
-        header = Session.model_validate(record.data)
-    except ValidationError as err:
-        findings += validation_findings(err, record.data, record.source, record.line, None, "session",
-                                        SESSION_FIELDS)
+    header = session_header(record, Session, SESSION_FIELDS, findings)
+    if header is None:
         return None
     meta = header.meta
     player = meta.get("player") if meta else None

@@ -32,7 +32,7 @@ from .lane import Deal, bonus_facts, commit_game, deal_hands, game_plain, hand_f
 from .places import Emitter, game_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
-from .validation import validation_findings
+from .validation import session_header, validation_findings
 
 ZERO = Decimal(0)
 _new = tuple.__new__
@@ -305,14 +305,8 @@ def _decimals_plain(seat: Any) -> bool:
 
 def _header(record: SessionRecord, findings: list[Finding]) -> Header | None:
     """The session header as format 2 has it (H001 for what is wrong with it)."""
-    if record.data is None:
-        findings.append(Finding(codes.H001, "the document has no 'session' header", record.source, record.line))
-        return None
-    try:
-        header = TableSession.model_validate(record.data)
-    except ValidationError as err:
-        findings += validation_findings(err, record.data, record.source, record.line, None, "session",
-                                        TABLE_SESSION_FIELDS)
+    header = session_header(record, TableSession, TABLE_SESSION_FIELDS, findings)
+    if header is None:
         return None
     return Header(header.id, header.profile, None, dict(header.opening_balances or {}), None, header.table,
                   header.currency)

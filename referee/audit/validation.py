@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ..load.records import OversizedList, line_at
+from ..load.records import OversizedList, SessionRecord, line_at
 from ..models import codes
 from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
 from .results import Finding
@@ -92,6 +92,24 @@ def _readable_money(recorded: Any, name: str) -> Decimal | None:
     try:
         return _MONEY.validate_python(recorded[name])
     except ValidationError:
+        return None
+
+
+H = TypeVar("H", bound=BaseModel)
+
+
+def session_header(record: SessionRecord, model: type[H], fields: tuple[str, ...],
+                   findings: list[Finding]) -> H | None:
+    """A session header validated as its format's ``model``; None with its H001 (or its
+    fields' findings) in ``findings`` when it is missing or wrong. One reading for both
+    formats' intakes: only the model and its field names differ."""
+    if record.data is None:
+        findings.append(Finding(codes.H001, "the document has no 'session' header", record.source, record.line))
+        return None
+    try:
+        return model.model_validate(record.data)
+    except ValidationError as err:
+        findings += validation_findings(err, record.data, record.source, record.line, None, "session", fields)
         return None
 
 
