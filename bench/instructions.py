@@ -20,13 +20,13 @@ on an idle machine.
 
 from __future__ import annotations
 
-import json
-import random
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from check_speed import relayout  # this directory's: the same layouts as the CPU bench
 
 WORK = Path(tempfile.gettempdir()) / "referee-instructions"
 
@@ -35,27 +35,6 @@ def simulate(python: str, path: Path, *args: str) -> Path:
     if not path.exists():
         subprocess.run([python, "-m", "referee", "simulate", "--seed", "28", "--format", "jsonl", *args,
                         "--output", str(path)], check=True, capture_output=True)
-    return path
-
-
-def relayout(source: Path, path: Path, how: str) -> Path:
-    """The same log with each line's keys (at every depth) shuffled or sorted."""
-    if path.exists():
-        return path
-    rng = random.Random(28)
-
-    def order(value: object) -> object:
-        if isinstance(value, dict):
-            keys = sorted(value) if how == "sorted" else rng.sample(list(value), len(value))
-            return {k: order(value[k]) for k in keys}
-        if isinstance(value, list):
-            return [order(v) for v in value]
-        return value
-
-    separators = (", ", ": ") if how == "sorted" else (",", ":")
-    with source.open(encoding="utf-8") as src, path.open("w", encoding="utf-8") as out:
-        for line in src:
-            out.write(json.dumps(order(json.loads(line)), separators=separators) + "\n")
     return path
 
 
