@@ -11,19 +11,20 @@ of a uniformly shuffled full deck (§07), without shuffling the 43 that are neve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from random import Random
-from typing import Any
+from typing import Literal, TextIO
 
 from .audit.ledger import advance, judge, lose_track, reanchor
 from .audit.ledger import opening as ledger_opening
 from .models import codes
 from .models.codes import FindingCode
 from .models.rounds import FORMAT_VERSION
+from .models.written import InjectedFault, RecordedLine, RoundLine, SessionLine
 from .policies import POLICIES as POLICIES
 from .policies import Policy as Policy
 from .rules.cards import DECK, Card
@@ -65,8 +66,11 @@ BALANCE_STEPS = {"wrong_balance": Decimal(5), "balance_slip": Decimal(7)}
 #: Faults of the JSON Lines text itself, drawn only when writing JSON Lines.
 LINE_FAULTS = ("broken_line", "broken_session_line")
 #: Faults whose rounds the table voids and replays.
+#: What a recorded result says of the hands, dropped where a table records none.
+_HANDS: tuple[Literal["player_hand", "dealer_hand", "dealer_qualified"], ...] = (
+    "player_hand", "dealer_hand", "dealer_qualified")
+_STAKES: tuple[Literal["ante", "call", "bonus"], ...] = ("ante", "call", "bonus")
 VOID_FAULTS = ("duplicate_card", "missing_river", "non_card_token", "void_as_loss", "recorded_void")
-_BREAK = "\x00break"  # marks a record whose JSON Lines line is written cut short
 
 
 @dataclass(slots=True)
@@ -77,9 +81,9 @@ class Injected:
     code: FindingCode
     ordinal: int = 0
     line: int | None = None
-    record: dict[str, Any] | None = None
+    record: RoundLine | SessionLine | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> InjectedFault:
         """``round`` is the number as written in the file; ``ordinal`` the round's position;
         ``codes`` every finding the fault must give; ``line`` where (JSON Lines output)."""
         return {"session": self.session, "round": self.round, "ordinal": self.ordinal, "kind": self.kind,
@@ -102,6 +106,10 @@ class Settings:
     #: What the sessions' ``profile`` field says: the profile's name by default; for a
     #: profile file, a path that ``referee check`` resolves (see ``referee.cli._profile_reference``).
     profile_reference: str | None = None
+    #: The records whose JSON Lines line is written cut short (``broken_line``,
+    #: ``broken_session_line``), by ``id``; the value keeps the record alive so that
+    #: no other record can take its ``id``.
+    broken: dict[int, object] = field(default_factory=dict)
 
 
 def simple_policy(player: list[Card], flop: list[Card]) -> bool:
@@ -145,11 +153,11 @@ def _decide(settings: Settings, player: list[Card], flop: list[Card], ante: Deci
     return simple_policy(player, flop)
 
 
-def recorded_result(ruling: Ruling, balance: Decimal) -> dict[str, Any]:
+def recorded_result(ruling: Ruling, balance: Decimal) -> RecordedLine:
     """A round's ``recorded`` fields as a table would write them, in their order: shared
     by the single-seat simulation and simulate --seats (simulate_table.py) so that both
     write the same shape. The bonus is there when one was staked."""
-    recorded: dict[str, Any] = {"outcome": ruling.outcome}
+    recorded: RecordedLine = {"outcome": ruling.outcome}
     if ruling.player_hand is not None:
         recorded["player_hand"] = ruling.player_hand.category
     if ruling.dealer_hand is not None:
@@ -188,7 +196,7 @@ class _Session:
         self.chain = ledger_opening(self.balance)
         self.last_net = Decimal(0)  # the rules' net of the round just dealt
 
-    def rounds(self) -> Iterator[dict[str, Any]]:
+    def rounds(self) -> Iterator[RoundLine]:
         counted = 0
         number = 0
         while counted < self.s.rounds:
@@ -210,7 +218,7 @@ class _Session:
                 self.s.manifest[-1].record = copy
                 yield copy
 
-    def _swapped(self, number: int) -> Iterator[dict[str, Any]]:
+    def _swapped(self, number: int) -> Iterator[RoundLine]:
         """Rounds ``number`` and ``number + 1``, dealt and settled in that order (each
         balance follows the one before in play), written the other way round."""
         first, _ = self._round(number, None)
@@ -224,7 +232,7 @@ class _Session:
         yield second
         yield first
 
-    def _chain(self, fault: str | None, record: dict[str, Any]) -> None:
+    def _chain(self, fault: str | None, record: RoundLine) -> None:
         """The round on the balance chain as the audit reads it (``referee.audit.ledger``,
         docs/ledger.md): which balances the audit would take as right next round."""
         recorded = record["recorded"]
@@ -277,7 +285,7 @@ class _Session:
         kinds = [k for k in FAULTS if k not in excluded]
         return kinds[self.rng.randrange(len(kinds))]
 
-    def _round(self, number: int, fault: str | None) -> tuple[dict[str, Any], bool]:
+    def _round(self, number: int, fault: str | None) -> tuple[RoundLine, bool]:
         cards = [DECK[i] for i in self.rng.sample(range(52), 9)]
         player, dealer, flop, turn, river = cards[0:2], cards[2:4], cards[4:7], cards[7], cards[8]
         ante = self.s.ante * 2 if fault == "changed_stake" else self.s.ante
@@ -298,9 +306,9 @@ class _Session:
             self._inject(fault, record, number, ruling)
         return record, fault in VOID_FAULTS
 
-    def _record(self, number: int, deal: Deal, ruling: Ruling) -> dict[str, Any]:
+    def _record(self, number: int, deal: Deal, ruling: Ruling) -> RoundLine:
         self.balance += ruling.net
-        record: dict[str, Any] = {"round": number + self.number_shift, "ante": plain(deal.ante)}
+        record: RoundLine = {"round": number + self.number_shift, "ante": plain(deal.ante)}
         if deal.bonus:
             record["bonus"] = plain(deal.bonus)
         record["player"] = [str(c) for c in deal.player]
@@ -313,7 +321,7 @@ class _Session:
         record["recorded"] = {"void": False, **recorded_result(ruling, self.balance + self.balance_drift)}
         return record
 
-    def _inject(self, kind: str, record: dict[str, Any], number: int, ruling: Ruling) -> None:
+    def _inject(self, kind: str, record: RoundLine, number: int, ruling: Ruling) -> None:
         recorded = record["recorded"]
         if kind in ("wrong_net", "net_only"):
             recorded["net"] = plain(Decimal(str(recorded["net"])) + 1)
@@ -340,8 +348,10 @@ class _Session:
         elif kind == "non_card_token":
             record["flop"][1] += record["flop"][1][-1]  # "Kd" -> "Kdd": one deletion away from the card
         elif kind == "recorded_void":
-            for name in ("player_hand", "dealer_hand", "dealer_qualified", "ante", "call", "bonus"):
+            for name in _HANDS:
                 recorded.pop(name, None)
+            for stake in _STAKES:
+                recorded.pop(stake, None)
             self._settle_as(recorded, ruling, Decimal(0), "void")
             recorded["void"] = True
             self.number_shift -= 1  # the table replays the deal under the same number (§07)
@@ -355,17 +365,17 @@ class _Session:
         elif kind == "wrong_call_stake":
             record["call"] = plain(Decimal(str(record["ante"])) * (2 if record["decision"] == "fold" else 1))
         elif kind == "broken_line":
-            record[_BREAK] = True
+            self.s.broken[id(record)] = record
         self.s.manifest.append(Injected(self.id, record["round"], kind, FAULTS[kind], number, record=record))
 
-    def _settle_as(self, recorded: dict[str, Any], ruling: Ruling, net: Decimal, outcome: str) -> None:
+    def _settle_as(self, recorded: RecordedLine, ruling: Ruling, net: Decimal, outcome: str) -> None:
         """The table settled the round with ``net`` instead of the rules' net; its balance follows."""
         self.balance_drift += net - ruling.net
         recorded["outcome"] = outcome
         recorded["net"] = plain(net)
         recorded["balance"] = plain(self.balance + self.balance_drift)
         if outcome == "lose":
-            for name in ("player_hand", "dealer_hand", "dealer_qualified"):
+            for name in _HANDS:
                 recorded.pop(name, None)
             recorded["ante"] = plain(-ruling.ante_stake)
             recorded["call"] = plain(-ruling.call_stake)
@@ -380,12 +390,12 @@ def opening_balance(settings: Settings) -> Decimal:
     return 100 * (settings.ante * (1 + settings.profile.call_multiple) + settings.bonus)
 
 
-def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def simulate(settings: Settings) -> Iterator[tuple[SessionLine, list[RoundLine]]]:
     """Each session's header and its rounds, in order."""
     rng = Random(settings.seed)
     for index in range(settings.sessions):
         session_id = f"sim-{settings.profile.name}-{settings.seed}-{index + 1}"
-        header = {"id": session_id, "profile": settings.profile_reference or settings.profile.name,
+        header: SessionLine = {"id": session_id, "profile": settings.profile_reference or settings.profile.name,
                   "rounds_agreed": settings.rounds,
                   "opening_balance": plain(opening_balance(settings))}
         broken = settings.faults > 0 and settings.format == "jsonl" and rng.random() < settings.faults / 2
@@ -396,7 +406,7 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
             # Its rounds belong to no session: the faults in them are never audited; one
             # finding at the session line says how many rounds were skipped.
             del settings.manifest[first:]
-            header[_BREAK] = True
+            settings.broken[id(header)] = header
             settings.manifest.append(Injected(session_id, None, "broken_session_line",
                                               FAULTS["broken_session_line"], record=header))
         yield header, rounds
@@ -405,13 +415,13 @@ def simulate(settings: Settings) -> Iterator[tuple[dict[str, Any], list[dict[str
 _NOT_YAML = re.compile("[\x7f-\x9f\ufeff\ufffe\uffff]")
 
 
-def _flow(value: Any) -> str:
+def _flow(value: object) -> str:
     """A JSON scalar or flow list, which YAML reads alike, with the characters YAML
     forbids raw (DEL, C1 controls, BOM) escaped as JSON escapes them."""
     return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps(value, ensure_ascii=False))
 
 
-def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
+def yaml_session(header: Mapping[str, object], rounds: Sequence[Mapping[str, object]]) -> str:
     """A session as block YAML; values are JSON scalars and flow lists, which YAML reads alike."""
     lines = ["session:"] + [f"  {k}: {_flow(v)}" for k, v in header.items()] + ["rounds:"]
     for r in rounds:
@@ -419,7 +429,7 @@ def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
         for key, value in r.items():
             prefix = "  - " if first else "    "
             first = False
-            if key == "recorded":
+            if key == "recorded" and isinstance(value, Mapping):
                 lines.append(f"{prefix}recorded:")
                 lines.extend(f"      {k}: {_flow(v)}" for k, v in value.items())
             else:
@@ -427,7 +437,7 @@ def yaml_session(header: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(settings: Settings, fmt: str, out: Any) -> None:
+def write(settings: Settings, fmt: str, out: TextIO) -> None:
     """Write every session in ``yaml`` (one document each), ``json`` or ``jsonl``.
 
     For JSON Lines the manifest also gets the line of each fault."""
@@ -440,11 +450,11 @@ def write(settings: Settings, fmt: str, out: Any) -> None:
             out.write(("---\n" if index else "") + yaml_session(header, rounds))
         elif fmt == "jsonl":
             lines: dict[int, int] = {}
-            for record, text in [(header, dumps({"session": _unmarked(header)}))] + [
-                    (r, dumps(_unmarked(r), separators=(",", ":"))) for r in rounds]:
+            for record, text in [(header, dumps({"session": header}))] + [
+                    (r, dumps(r, separators=(",", ":"))) for r in rounds]:
                 line += 1
                 lines[id(record)] = line
-                out.write((text[: len(text) // 2] if _BREAK in record else text) + "\n")
+                out.write((text[: len(text) // 2] if id(record) in settings.broken else text) + "\n")
             for injected in settings.manifest:
                 if injected.record is not None and id(injected.record) in lines:
                     injected.line = lines[id(injected.record)]
@@ -453,7 +463,3 @@ def write(settings: Settings, fmt: str, out: Any) -> None:
             out.write(("," if index else "") + "\n" + body)
     if fmt == "json":
         out.write("\n]}\n")
-
-
-def _unmarked(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k != _BREAK} if _BREAK in record else record

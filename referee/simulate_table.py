@@ -18,10 +18,11 @@ import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
 from random import Random
-from typing import Any, Literal, TextIO
+from typing import Literal, TextIO
 
 from .models import codes
 from .models.codes import FindingCode
+from .models.written import GameLine, SeatLine, TableLine, WalletLine
 from .rules.cards import DECK, Card
 from .rules.money import dumps, plain
 from .rules.profile import Profile
@@ -62,7 +63,7 @@ class TableFault:
     kind: str
     code: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"session": self.session, "game": self.game, "player": self.player, "kind": self.kind,
                 "code": self.code}
 
@@ -111,13 +112,13 @@ class _Table:
         #: The game just dealt is the late one of two swapped games (``swapped_games``).
         self.swapping = False
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> TableLine:
         return {"id": self.id, "profile": self.s.profile_reference or self.s.profile.name, "table": self.table,
                 "currency": "EUR", "opening_balances": {p.id: plain(p.balance) for p in self.players}}
 
-    def games(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        late: list[dict[str, Any]] | None = None  # game k of two swapped, written after game k+1
+    def games(self) -> list[GameLine]:
+        out: list[GameLine] = []
+        late: list[GameLine] | None = None  # game k of two swapped, written after game k+1
         for number in range(1, self.s.games + 1):
             records = self._game(number, clean=late is not None, may_swap=late is None and 1 < number < self.s.games)
             if late is not None:
@@ -136,7 +137,7 @@ class _Table:
         self.transactions += 1
         return f"{self.id}/tx-{self.transactions}"
 
-    def _game(self, number: int, clean: bool = False, may_swap: bool = False) -> list[dict[str, Any]]:
+    def _game(self, number: int, clean: bool = False, may_swap: bool = False) -> list[GameLine]:
         """Game ``number``'s records. ``clean``: no fault (the one written first of two
         swapped games); ``may_swap``: a drawn ``swapped_games`` makes this game the late
         one of two swapped (:attr:`swapping`: dealt without fault), else a game without
@@ -158,7 +159,7 @@ class _Table:
             fault, self.swapping = None, may_swap
             clean = True
         cancelled = fault == "cancelled_paid" or (fault is None and rng.random() < CANCELLED_RATE)
-        game: dict[str, Any] = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",
+        game: GameLine = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",
                                 "dealer_id": f"d-{1 + number % 3}"}
         if not own:
             game["player"] = [str(c) for c in hands[0]]
@@ -172,7 +173,7 @@ class _Table:
             records = self._inject(fault, game, seats)
         elif len(seats) > 1 and rng.random() < SPLIT_RATE:
             cut = rng.randint(1, len(seats) - 1)
-            second = {k: v for k, v in game.items() if k not in ("round", "seats")}
+            second = _later(game)
             second["seats"] = seats[cut:]
             game["seats"] = seats[:cut]
             records = [game, second]
@@ -185,17 +186,17 @@ class _Table:
         return kinds[self.rng.randrange(len(kinds))]
 
     def _seat(self, p: _Player, hand: list[Card], flop: list[Card], turn: Card, river: Card, dealer: list[Card],
-              own: bool, refunded: bool) -> dict[str, Any]:
+              own: bool, refunded: bool) -> SeatLine:
         call = self._decide(p, hand, flop)
         decision: Literal["call", "fold"] = "call" if call else "fold"
         ruling = settle(self.s.profile, Deal(p.ante, hand, flop, decision, turn, river, dealer, p.bonus))
-        seat: dict[str, Any] = {"player_id": p.id, "ante": plain(p.ante)}
+        seat: SeatLine = {"player_id": p.id, "ante": plain(p.ante)}
         if p.bonus:
             seat["bonus"] = plain(p.bonus)
         seat["decision"] = decision
         if own:
             seat["player"] = [str(c) for c in hand]
-        wallet = [{"id": self._tx(), "kind": "debit", "amount": plain(p.ante + p.bonus)}]
+        wallet: list[WalletLine] = [{"id": self._tx(), "kind": "debit", "amount": plain(p.ante + p.bonus)}]
         if ruling.call_stake:
             wallet.append({"id": self._tx(), "kind": "debit", "amount": plain(ruling.call_stake)})
         if refunded:
@@ -217,14 +218,14 @@ class _Table:
             return optimal_policy(self.s.profile, hand, flop, p.ante, p.bonus)
         return simple_policy(hand, flop)
 
-    def _inject(self, kind: str, game: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _inject(self, kind: str, game: GameLine, seats: list[SeatLine]) -> list[GameLine]:
         rng, gid = self.rng, game["game"]
         note = self._note
         if kind == "cards_differ":
             dealt = {*game.get("player", []), *game["flop"], game["turn"], game["river"], *game["dealer"]}
             dealt |= {c for seat in seats for c in seat.get("player", [])}
             unseen = [str(c) for c in DECK if str(c) not in dealt]
-            second = {k: v for k, v in game.items() if k not in ("round", "seats")}
+            second = _later(game)
             second["river"] = unseen[rng.randrange(len(unseen))]
             second["seats"] = []
             note(gid, None, kind, codes.G001)
@@ -257,7 +258,7 @@ class _Table:
         self.s.manifest.append(TableFault(self.id, game, player, kind, code))
 
 
-def simulate_tables(settings: TableSettings) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def simulate_tables(settings: TableSettings) -> list[tuple[TableLine, list[GameLine]]]:
     """Each session's header and its game records, in order."""
     rng = Random(settings.seed)
     out = []
@@ -267,10 +268,27 @@ def simulate_tables(settings: TableSettings) -> list[tuple[dict[str, Any], list[
     return out
 
 
-def _clean(game: dict[str, Any]) -> dict[str, Any]:
+def _later(game: GameLine) -> GameLine:
+    """A later record of ``game``: its fields but the round number, in their order; the
+    caller gives it its seats (last, as in every record)."""
+    second = game.copy()
+    second.pop("round", None)
+    second.pop("seats", None)
+    return second
+
+
+def _clean(game: GameLine) -> GameLine:
+    """``game`` as written: without the simulator's notes on its seats."""
     if "seats" in game:
-        game = {**game, "seats": [{k: v for k, v in s.items() if not k.startswith("_")} for s in game["seats"]]}
+        game = game.copy()
+        game["seats"] = [_unnoted(s) for s in game["seats"]]
     return game
+
+
+def _unnoted(seat: SeatLine) -> SeatLine:
+    seat = seat.copy()
+    seat.pop("_returned", None)
+    return seat
 
 
 def write_tables(settings: TableSettings, fmt: str, out: TextIO, seat_lines: bool = False) -> None:
@@ -297,7 +315,7 @@ def write_tables(settings: TableSettings, fmt: str, out: TextIO, seat_lines: boo
             out.write(("---\n" if index else "") + _yaml(header, games))
 
 
-def _yaml(header: dict[str, Any], games: list[dict[str, Any]]) -> str:
+def _yaml(header: TableLine, games: list[GameLine]) -> str:
     """Block YAML whose values are JSON flow scalars and lists (YAML reads them alike)."""
     from .simulate import _flow
 
@@ -313,8 +331,9 @@ def _yaml(header: dict[str, Any], games: list[dict[str, Any]]) -> str:
             if key != "seats":
                 lines.append(f"{prefix}{key}: {_flow(value)}")
                 continue
-            lines.append(f"{prefix}seats:" if value else f"{prefix}seats: []")
-            for seat in value:
+            seats = value if isinstance(value, list) else []
+            lines.append(f"{prefix}seats:" if seats else f"{prefix}seats: []")
+            for seat in seats:
                 inner = True
                 for k, v in seat.items():
                     lead = "      - " if inner else "        "

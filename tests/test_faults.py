@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from referee.models.written import InjectedFault
 from referee.profiles import resolve_profile
 from referee.simulate import FAULTS, Settings, write
 
@@ -32,7 +33,7 @@ TOTALS: Counter[str] = Counter()
 
 
 def simulate_and_check(tmp_path: Path, profile: str, rate: float, seed: int, fmt: str,
-                       sessions: int = 6, rounds: int = 40) -> tuple[Counter[Key], Counter[Key], list[dict[str, Any]]]:
+                       sessions: int = 6, rounds: int = 40) -> tuple[Counter[Key], Counter[Key], list[InjectedFault]]:
     """(findings reported, findings the manifest calls for, the manifest)."""
     settings = Settings(resolve_profile(profile).profile, sessions, rounds, seed, bonus=Decimal(1), faults=rate)
     buffer = io.StringIO()
