@@ -44,7 +44,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
           all_rows: bool, store: str | None) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
-    Exit status: 0 no findings, 1 findings, 2 unreadable input or bad usage.
+    Exit status: 0 no error findings (warnings alone exit 0 unless --strict), 1 error findings
+    (or warnings under --strict), 2 unreadable input, nothing audited or bad usage, 130 interrupted.
     """
     common.check_profile(profile)
     guard([("--output", output)], [*files, *([profile] if profile else [])])

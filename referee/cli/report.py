@@ -31,7 +31,8 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
            jobs: int | None, cluster: str | None, store: str | None) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
-    Exit status as for check: 0 no findings, 1 findings, 2 unreadable input or bad usage.
+    Exit status as for check: 0 no error findings (warnings alone exit 0 unless --strict), 1 error
+    findings (or warnings under --strict), 2 unreadable input, nothing audited or bad usage, 130 interrupted.
     """
     from ..i18n import default_language
     from ..report.html import HtmlReporter, ReportUnavailable
