@@ -65,11 +65,12 @@ SETTLED_VOID = ("duplicate_card", "missing_river", "non_card_token", "void_as_lo
 BALANCE_STEPS = {"wrong_balance": Decimal(5), "balance_slip": Decimal(7)}
 #: Faults of the JSON Lines text itself, drawn only when writing JSON Lines.
 LINE_FAULTS = ("broken_line", "broken_session_line")
-#: Faults whose rounds the table voids and replays.
 #: What a recorded result says of the hands, dropped where a table records none.
 _HANDS: tuple[Literal["player_hand", "dealer_hand", "dealer_qualified"], ...] = (
     "player_hand", "dealer_hand", "dealer_qualified")
+#: A recorded result's stakes, dropped where the table records the round void.
 _STAKES: tuple[Literal["ante", "call", "bonus"], ...] = ("ante", "call", "bonus")
+#: Faults whose rounds the table voids and replays.
 VOID_FAULTS = ("duplicate_card", "missing_river", "non_card_token", "void_as_loss", "recorded_void")
 
 

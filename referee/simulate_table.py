@@ -328,12 +328,11 @@ def _yaml(header: TableLine, games: list[GameLine]) -> str:
         for key, value in game.items():
             prefix = "  - " if first else "    "
             first = False
-            if key != "seats":
+            if key != "seats" or not isinstance(value, list):
                 lines.append(f"{prefix}{key}: {_flow(value)}")
                 continue
-            seats = value if isinstance(value, list) else []
-            lines.append(f"{prefix}seats:" if seats else f"{prefix}seats: []")
-            for seat in seats:
+            lines.append(f"{prefix}seats:" if value else f"{prefix}seats: []")
+            for seat in value:
                 inner = True
                 for k, v in seat.items():
                     lead = "      - " if inner else "        "
