@@ -130,7 +130,7 @@ def test_samples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(("profile", "bonus"), [("vivo", "0"), ("caribbean", "0"), ("bonus-aa", "1"),
-                                                 ("bonus-100", "0.5"), ("vivo", "1")])
+                                                 ("bonus-100", "0.5"), ("bonus-aa", "0")])
 def test_simulated_faults(profile: str, bonus: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for fmt, faults in (("jsonl", "0.6"), ("yaml", "0.3"), ("json", "0.3"), ("jsonl", "0")):
         _both_ways(_simulated(tmp_path, profile, fmt, faults, "18", bonus), monkeypatch)
@@ -138,7 +138,7 @@ def test_simulated_faults(profile: str, bonus: str, tmp_path: Path, monkeypatch:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_hostile_rounds(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1")
+    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1" if seed % 2 else "0")
     path = tmp_path / "hostile.jsonl"
     path.write_text(_mutated(base.read_text(encoding="utf-8").splitlines(), seed), encoding="utf-8")
     _both_ways(path, monkeypatch)
@@ -194,7 +194,7 @@ def test_hostile_rounds_in_yaml(seed: int, tmp_path: Path, monkeypatch: pytest.M
     """The same hostile rounds as a YAML document (each JSON line a flow mapping: JSON
     is YAML): the lane takes a document's round only when its mapping has the struct's
     exact types."""
-    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1")
+    base = _simulated(tmp_path, "bonus-aa" if seed % 2 else "vivo", "jsonl", "0", str(seed), "1" if seed % 2 else "0")
     lines = [line for line in _mutated(base.read_text(encoding="utf-8").splitlines(), seed).splitlines()
              if _once(line)]  # a key written twice makes the whole YAML document unreadable
     session = json.loads(lines[0])["session"]

@@ -14,10 +14,11 @@ from .conftest import check_json, run
 @pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
 @pytest.mark.parametrize("policy", ["always-call", "simple"])
 def test_simulated_logs_are_clean(tmp_path: Path, profile: str, policy: str) -> None:
+    bonus = ("--bonus", "1") if profile.startswith("bonus") else ()
     for fmt in ("yaml", "json", "jsonl"):
         out = tmp_path / f"sim.{fmt}"
         code, _ = run("simulate", "--profile", profile, "--policy", policy, "--sessions", "2", "--rounds", "30",
-                      "--seed", "11", "--bonus", "1", "--format", fmt, "--output", str(out))
+                      "--seed", "11", *bonus, "--format", fmt, "--output", str(out))
         assert code == 0
         code, report = check_json(str(out))
         assert code == 0 and report["summary"]["findings"] == 0 and report["summary"]["counted_rounds"] == 60

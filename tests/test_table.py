@@ -254,9 +254,10 @@ def _simulate(tmp_path: Path, name: str, *args: str) -> str:
 
 @pytest.mark.parametrize("profile", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
 def test_simulated_tables_are_clean(tmp_path: Path, profile: str) -> None:
+    bonus = ("--bonus", "1") if profile.startswith("bonus") else ()
     for fmt, extra in (("yaml", ()), ("jsonl", ()), ("jsonl", ("--seat-lines",)), ("yaml", ("--own-cards",))):
         log = _simulate(tmp_path, f"t.{fmt}", "--seats", "1-9", "--rounds", "40", "--sessions", "2", "--seed", "3",
-                        "--profile", profile, "--bonus", "1", "--format", fmt, *extra)
+                        "--profile", profile, *bonus, "--format", fmt, *extra)
         code, report = check_json(log)
         assert code == 0, (fmt, extra, findings(report)[:5])
         games = report["summary"]["games"]

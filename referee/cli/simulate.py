@@ -24,6 +24,28 @@ def _stakes_fit(increment: Decimal, ante: Decimal, bonus: Decimal) -> None:
                                      f"{fmt(increment)}", param_hint=option)
 
 
+def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, fmt: str) -> None:
+    """Refuse an option this run would ignore: each one only means something beside others."""
+    if seat_lines and (seats is None or fmt != "jsonl"):
+        missing = " and ".join(o for o, absent in (("--seats", seats is None), ("--format jsonl", fmt != "jsonl"))
+                               if absent)
+        raise click.UsageError(f"--seat-lines needs {missing} (seat lines are a live table's JSON Lines): "
+                               f"add {missing} or drop --seat-lines")
+    if own_cards and seats is None:
+        raise click.UsageError("--own-cards needs --seats (cards a seat are a live table's): add --seats or "
+                               "drop --own-cards")
+    if seats is not None and ctx.get_parameter_source("ante") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--ante does not apply with --seats (each player of a live table stakes their "
+                               "own Ante, 1, 2 or 5): drop --ante")
+
+
+def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
+    """Refuse a bonus stake the profile has no bet for (it would be dealt without it)."""
+    if bonus and not has_bonus:
+        raise click.BadParameter(f"profile {profile_name} has no bonus bet: drop --bonus or choose a profile "
+                                 "with one ('referee profiles' shows their bonus paytables)", param_hint="--bonus")
+
+
 @main.command()
 @click.option("--profile", "profile_name", default=DEFAULT_PROFILE, show_default=True, metavar="NAME|FILE",
               help="Rule profile to deal and settle under.")
@@ -56,12 +78,14 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
     from ..profiles import ProfileError, resolve_profile
     from ..simulate import Settings, write
 
+    _options_used(ctx, seats, seat_lines, own_cards, fmt)
     guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
         loaded = resolve_profile(profile_name)
     except ProfileError as err:
         raise click.BadParameter(str(err), param_hint="--profile") from None
     profile = loaded.profile
+    _bonus_offered(profile.name, profile.bonus is not None, Decimal(str(bonus)))
     _stakes_fit(profile.stake_increment, Decimal(str(ante)), Decimal(str(bonus)))
     settings = Settings(profile, sessions, rounds, seed, policy, Decimal(str(ante)),  # type: ignore[arg-type]
                         Decimal(str(bonus)), faults, profile_reference=common.profile_reference(loaded.origin, output))
