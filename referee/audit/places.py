@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..load.records import line_at
+from ..load.records import ExportDict, export_path_at, line_at
 from ..models.codes import FindingCode
 from ..rules.money import plain
 from .results import Finding
@@ -86,6 +86,11 @@ class Emitter:
 
     def add(self, finding: Finding) -> None:
         """A finding made elsewhere (validation's), placed here."""
+        if type(self.data) is ExportDict and finding.field and finding.export_field is None:
+            exported = export_path_at(self.data, field_path(finding.field))
+            if exported is not None:
+                finding.export_field = exported
+                finding.message += f" (in the export: {exported})"
         place = self.place
         finding.round, finding.game, finding.player = place.round, place.game, place.player
         self.findings.append(self.session.add(finding))

@@ -38,6 +38,8 @@ class Finding:
     #: Format 2: the game and the player the finding is about.
     game: str | None = None
     player: str | None = None
+    #: An imported export's own field path of ``field`` (``data[0].games[3].participants[1].bets[0].stake``).
+    export_field: str | None = None
 
     def __post_init__(self) -> None:
         self.severity = severity_of(self.code)
@@ -165,6 +167,11 @@ class InputInfo:
     size: int
     sha256: str
     readable: bool
+    #: An export read through a mapping (``check --mapping``): its origin and SHA-256.
+    mapping: str | None = None
+    mapping_sha256: str | None = None
+    #: A wallet log audited alone: the transactions read.
+    transactions: int = 0
 
 
 @dataclass(slots=True)
@@ -187,6 +194,10 @@ class Summary:
     profiles: dict[str, str] = field(default_factory=dict)
     #: Format 2: games by what became of them, and their seats (seats also count as rounds).
     games: dict[str, int] = field(default_factory=dict)
+    #: Wallet logs audited alone: their transactions.
+    transactions: int = 0
+    #: Every mapping an export was read through: origin -> sha256 (the integrity block).
+    mappings: dict[str, str] = field(default_factory=dict)
 
     def add(self, result: SessionResult) -> None:
         """A closed session, counted as its format counts: rounds, or games and seats."""
@@ -232,4 +243,4 @@ class Summary:
         failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
         if failing:
             return 1
-        return 2 if self.rounds == 0 and not self.games.get("games") else 0
+        return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions else 0

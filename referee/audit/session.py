@@ -48,6 +48,12 @@ class Options:
     #: Clean games of the fast lane travel in :class:`~referee.audit.clean.CleanGames`
     #: batches (for the reporters' pipeline); otherwise each becomes a game event.
     batches: bool = False
+    #: ``check --mapping``: the inputs are providers' exports read through this mapping
+    #: (a built-in's name or a file); ``wallet``: seamless-wallet logs joined to their
+    #: games, read through ``wallet_mapping``.
+    mapping: str | None = None
+    wallet: tuple[str, ...] = ()
+    wallet_mapping: str = "seamless-wallet"
 
 
 @dataclass(slots=True)

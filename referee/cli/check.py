@@ -39,17 +39,27 @@ from .app import main
                    "their flagged rounds).")
 @click.option("--store", "store", metavar="URL", default=None,
               help="Keep everything audited in this store: a SQLite file, or postgresql://... (docs/store.md).")
+@common.MAPPING_OPTION
+@common.WALLET_OPTION
+@common.WALLET_MAPPING_OPTION
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
           strict: bool, color: str, verbose: bool, jobs: int | None, cluster: str | None, progress: bool | None,
-          all_rows: bool, store: str | None) -> None:
+          all_rows: bool, store: str | None, mapping: str | None, wallet: tuple[str, ...],
+          wallet_mapping: str) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
+
+    With --mapping, FILES are a provider's exports (JSON pages, JSON Lines, CSV) read through
+    the mapping into format 2 and audited as a live-table log is; or wallet logs audited alone.
 
     Exit status: 0 no error findings (warnings alone exit 0 unless --strict), 1 error findings
     (or warnings under --strict), 2 unreadable input, nothing audited or bad usage, 130 interrupted.
     """
     common.check_profile(profile)
-    guard([("--output", output)], [*files, *([profile] if profile else [])])
-    sources = common.sources(files)
+    common.check_mapping(mapping, wallet, wallet_mapping)
+    if mapping is not None and cluster is not None:
+        raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
+    guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])
+    sources = common.sources(files, exports=mapping is not None)
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()
     if verbose:
@@ -58,7 +68,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s); "
                    f"up to {jobs} process(es)", err=True)
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    options = Options(profile=profile)
+    options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping)
     stdout = sys.stdout
     chosen = common.reporter_class(name)
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)

@@ -12,7 +12,8 @@ import click
 
 from ..audit.results import InputInfo, Summary
 from ..audit.stream import Event
-from ..load.inputs import Source, SourceError, expand
+from ..errors import UserError
+from ..load.inputs import EXPORT_EXTENSIONS, EXTENSIONS, Source, SourceError, expand
 from ..output import STDOUT
 from ..profiles import ProfileOrigin
 from ..report.base import Reporter, summary_line
@@ -57,10 +58,11 @@ CLUSTER_OPTION = click.option(
 )
 
 
-def sources(files: tuple[str, ...]) -> list[Source]:
-    """The inputs the arguments name, or a usage error (exit 2) saying which names nothing."""
+def sources(files: tuple[str, ...], exports: bool = False) -> list[Source]:
+    """The inputs the arguments name, or a usage error (exit 2) saying which names nothing;
+    ``exports``: folders are searched for exports (JSON, JSON Lines, CSV)."""
     try:
-        return expand(list(files), note)
+        return expand(list(files), note, EXPORT_EXTENSIONS if exports else EXTENSIONS)
     except SourceError as err:
         raise click.UsageError(str(err)) from None
 
@@ -84,7 +86,8 @@ def note(message: str) -> None:
 def exit_code(summary: Summary, strict: bool) -> int:
     """The summary's exit code; nothing audited at all is exit 2, never a pass."""
     code = summary.exit_code(strict)
-    if code == 2 and summary.rounds == 0 and not summary.games.get("games") and not summary.unreadable:
+    if code == 2 and summary.rounds == 0 and not summary.games.get("games") and not summary.transactions \
+            and not summary.unreadable:
         click.echo("referee: nothing audited: the inputs hold no round", err=True)
     return code
 
@@ -148,6 +151,48 @@ def check_profile(profile: str | None) -> None:
         resolve_profile(profile)
     except ProfileError as err:
         raise click.BadParameter(str(err), param_hint="--profile") from None
+
+
+MAPPING_OPTION = click.option(
+    "--mapping", metavar="NAME|FILE", default=None,
+    help="FILES are a provider's exports, read through this mapping (a built-in: 'referee mappings' lists "
+         "them; or a mapping file). docs/importers.md.")
+WALLET_OPTION = click.option(
+    "--wallet", "wallet", metavar="FILE", multiple=True,
+    help="A seamless-wallet log whose transactions fill the exported seats' wallets, by game and player "
+         "(repeat for several; with --mapping).")
+WALLET_MAPPING_OPTION = click.option(
+    "--wallet-mapping", metavar="NAME|FILE", default="seamless-wallet", show_default=True,
+    help="The mapping the --wallet logs are read through.")
+
+
+def check_mapping(mapping: str | None, wallet: tuple[str, ...], wallet_mapping: str) -> str | None:
+    """``--mapping`` and ``--wallet-mapping`` load and fit their roles, ``--wallet`` files
+    exist: else exit 2 before any input is read. The inputs' folder walk then looks
+    for exports (JSON, JSON Lines, CSV)."""
+    if mapping is None:
+        if wallet:
+            raise click.UsageError("--wallet joins a wallet log to a provider's export: give --mapping too "
+                                   "(or audit the log alone: --mapping seamless-wallet LOG)")
+        return None
+    from ..audit.imports import wallet_mapping_of
+    from ..load.exports import MappingError, load_mapping
+
+    try:
+        loaded = load_mapping(mapping)
+        if wallet:
+            if loaded.mapping.kind == "wallet":
+                raise click.UsageError(f"--mapping {mapping} reads wallet logs: FILES are then the logs "
+                                       "themselves, without --wallet")
+            wallet_mapping_of(wallet_mapping)
+    except MappingError as err:
+        raise click.BadParameter(str(err), param_hint="--mapping") from None
+    except UserError as err:
+        raise click.BadParameter(str(err), param_hint="--wallet-mapping") from None
+    for name in wallet:
+        if name != "-" and not os.path.isfile(name):
+            raise click.BadParameter(f"{name}: no such file", param_hint="--wallet")
+    return mapping
 
 
 def tune_collector() -> None:

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import IO, BinaryIO
 
 EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl")
+#: What a folder of providers' exports holds (``check --mapping``).
+EXPORT_EXTENSIONS = (".json", ".jsonl", ".csv")
 STDIN = "-"
 #: What is read of an input to tell its kind (and binary data) before anything else.
 HEAD_BYTES = 4096
@@ -66,9 +68,11 @@ class Identity:
         return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> list[Source]:
-    """Files, ``-``, directories (searched for hand-history files) and globs, each file
-    once; ``note`` hears what was skipped and why (a duplicate, a dangling link)."""
+def expand(arguments: list[str], note: Callable[[str], None] | None = None,
+           extensions: tuple[str, ...] = EXTENSIONS) -> list[Source]:
+    """Files, ``-``, directories (searched for files with ``extensions``: hand histories
+    unless told) and globs, each file once; ``note`` hears what was skipped and why (a
+    duplicate, a dangling link)."""
     say = note or (lambda _: None)
     seen: dict[tuple[int, int] | str, str] = {}
     sources: list[Source] = []
@@ -100,8 +104,9 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None) -> l
             continue
         path = Path(arg)
         if path.is_dir():
-            if not _walk(path, add):
-                raise SourceError(f"{_shown(arg)}: no *.yaml, *.yml, *.json or *.jsonl file in this directory")
+            if not _walk(path, add, extensions):
+                wanted = ", ".join(f"*{e}" for e in extensions[:-1]) + f" or *{extensions[-1]}"
+                raise SourceError(f"{_shown(arg)}: no {wanted} file in this directory")
         elif path.exists():
             add(arg, path)
         elif path.is_symlink():
@@ -151,7 +156,7 @@ def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
                           "or dangling links)")
 
 
-def _walk(folder: Path, add: Callable[[str, Path | None], bool]) -> bool:
+def _walk(folder: Path, add: Callable[[str, Path | None], bool], extensions: tuple[str, ...] = EXTENSIONS) -> bool:
     """Every hand-history file under ``folder``, in path order; linked folders are
     followed, each real folder once (a link loop ends)."""
     found: list[Path] = []
@@ -162,7 +167,7 @@ def _walk(folder: Path, add: Callable[[str, Path | None], bool]) -> bool:
             dirs[:] = []
             continue
         visited.add(real)
-        found.extend(Path(root) / name for name in files if os.path.splitext(name)[1].lower() in EXTENSIONS)
+        found.extend(Path(root) / name for name in files if os.path.splitext(name)[1].lower() in extensions)
     added = False
     for path in sorted(found):
         if path.is_file() or (path.is_symlink() and not path.exists()):  # a dangling link is reported

@@ -29,6 +29,36 @@ class LineDict(dict[str, object]):
         return self.lines.get(key, self.line) if isinstance(key, str) else self.line
 
 
+class ExportDict(LineDict):
+    """A format-2 record an importer made from a provider's export: beside the line of
+    each key, the export's own field path it came from (``paths``), so that a finding
+    names both (``seats[1].ante`` and ``data[0].games[3].participants[1].bets[0].stake``)."""
+
+    __slots__ = ("paths",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.paths: dict[str, str] = {}
+
+
+def export_path_at(data: object, path: tuple[int | str, ...]) -> str | None:
+    """The export's field path of the deepest element of ``path`` an importer recorded
+    (None for a record that was not imported)."""
+    found = None
+    node = data
+    for key in path:
+        if isinstance(node, ExportDict) and isinstance(key, str):
+            found = node.paths.get(key, found)
+            node = node.get(key)
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        elif isinstance(node, dict) and isinstance(key, str):
+            node = node.get(key)
+        else:
+            break
+    return found
+
+
 class LineList(list[Any]):
     """A card list written one item per line (a YAML block list): the line of each item,
     so a finding on a card points at the card's own line. Flow lists stay plain lists."""

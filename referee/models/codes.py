@@ -92,6 +92,14 @@ H007: Final = _code(
     "also a game in a format-1 session or a round in a format-2 one.",
     '`{"game": "8812345", "seat": {...}}` after the line of game 8812344',
 )
+H008: Final = _code(
+    "H008", "export-misfit", "error",
+    "A record of a provider's export that its mapping cannot read (referee check --mapping, referee import): "
+    "the mapping key, its expression, the record's own path and what was found there. The record (or the "
+    "seat) is not audited; the rest of the export is.",
+    "seat.ante: 'bets[0].stake' found '1,00' in data[0].games[3].participants[1] (expected an amount such as "
+    "1.50)",
+)
 G001: Final = _code(
     "G001", "game-cards-differ", "error",
     "The same game id recorded twice (two lines, two files) with different cards: one deal has one set of "

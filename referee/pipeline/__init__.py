@@ -51,7 +51,9 @@ def audit_stream(sources: list[Source], options: Options, reporters: list[Report
         from .cluster import cluster_stream  # Dask is imported only when asked for
 
         return cluster_stream(sources, options, reporters, cluster, total)
-    worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources)
+    # Exports (--mapping) are audited in this process: their games are made by the mapping
+    # as they are read, and a JSON page is one document (no chunk to cut).
+    worth_it = jobs > 1 and total >= PARALLEL_MIN_BYTES and all(s.path for s in sources) and options.mapping is None
     tracker = Tracker(plan(sources, chunk_sizes(jobs)) if worth_it else iter(()))
     head, known = tracker.peek(jobs)  # workers never outnumber the tasks
     if known > 1:

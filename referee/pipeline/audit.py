@@ -10,10 +10,12 @@ from __future__ import annotations
 from ..audit.clean import CleanGame, CleanGames
 from ..audit.duplicates import GameIndex
 from ..audit.games import GameFingerprint, GameResult, round_view
+from ..audit.imports import export_events
 from ..audit.results import Finding, InputInfo, SessionInfo, SessionResult, Summary
 from ..audit.stream import Event, Options, audit_reading, audit_records
 
 __all__ = [
     "CleanGame", "CleanGames", "Event", "Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo",
-    "Options", "SessionInfo", "SessionResult", "Summary", "audit_reading", "audit_records", "round_view",
+    "Options", "SessionInfo", "SessionResult", "Summary", "audit_reading", "audit_records", "export_events",
+    "round_view",
 ]

@@ -168,6 +168,9 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
             inputs.append(event)
             summary.files += 1
             summary.unreadable += not event.readable
+            summary.transactions += event.transactions
+            if event.mapping is not None and event.mapping_sha256 is not None:
+                summary.mappings[event.mapping] = event.mapping_sha256
 
 
 def rounds_in(item: Item) -> int:

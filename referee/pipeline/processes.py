@@ -42,6 +42,11 @@ class PipelineError(UserError):
 
 def events(sources: Iterable[Source], options: Options, readings: list[Reading] | None = None) -> Iterator[Event]:
     """Every event of every input, in one process (each input read in one pass)."""
+    if options.mapping is not None:  # providers' exports, read through a mapping
+        from .audit import audit_records, export_events
+
+        yield from export_events(sources, options, audit_records, readings)
+        return
     for source in sources:
         reading = Reading(source)
         if readings is not None:

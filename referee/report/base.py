@@ -102,6 +102,8 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     if f.game is not None or f.player is not None:  # format 2 only: format 1's findings keep their shape
         found["game"] = f.game
         found["player"] = f.player
+    if f.export_field is not None:  # an imported export's own field path
+        found["export_field"] = f.export_field
     return found
 
 
@@ -173,7 +175,10 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
         "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
         "exit_code": summary.exit_code(strict),
         "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
-    } | ({"games": dict(summary.games)} if summary.games else {})
+    } | ({"games": dict(summary.games)} if summary.games else {}) | (
+        {"transactions": summary.transactions} if summary.transactions else {}) | (
+        {"mappings": [{"origin": o, "sha256": h} for o, h in sorted(summary.mappings.items())]}
+        if summary.mappings else {})
 
 
 def referee_dict() -> dict[str, Any]:
@@ -185,6 +190,7 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     SHA-256, and the referee's version."""
     lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
+    lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
     lines.append(f"referee {__version__}")
     return lines
 
@@ -198,10 +204,12 @@ def summary_line(summary: Summary) -> str:
         parts.append(f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "
                      f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} "
                      f"seat{'s' * (g['seats'] != 1)}")
-    if summary.rounds or not summary.games:
+    if summary.rounds or not (summary.games or summary.transactions):
         parts.append(f"{summary.rounds} round{'s' * (summary.rounds != 1)} ({summary.counted_rounds} counted, "
                      f"{summary.void_rounds} void, "
                      f"{summary.invalid_rounds} invalid)")
+    if summary.transactions:
+        parts.append(f"{summary.transactions} wallet transaction{'s' * (summary.transactions != 1)}")
     if summary.findings:
         sev = ", ".join(f"{n} {k}{'s' * (n != 1)}" for k, n in sorted(summary.by_severity.items()))
         codes = " ".join(f"{c}×{n}" for c, n in sorted(summary.by_code.items()))

@@ -194,6 +194,8 @@ class JunitReporter(Reporter):
                                f"input.{n}.sha256": i.sha256})
         for origin, sha in sorted(summary.profiles.items()):
             properties[f"profile.{origin}"] = sha
+        for origin, sha in sorted(summary.mappings.items()):
+            properties[f"mapping.{origin}"] = sha
         self._suite("referee integrity", "referee", [], {"tests": 0, "failures": 0, "skipped": 0},
                     summary_line(summary), properties)
         self.out.write(f"<!-- {_text(summary_line(summary)).replace('--', '- -')} -->\n</testsuites>\n")

@@ -1,0 +1,116 @@
+"""Auditing providers' exports (``check --mapping``): the games of each export file,
+with the money of a wallet log joined to their seats, or a wallet log alone.
+
+Why here and not in a reader: the export's games go into the very audit a format-2
+log goes through (:func:`referee.audit.stream.audit_records`); what is particular to
+exports is around it: the mapping (its origin and digest in each input's
+:class:`InputInfo`, hence in the report's integrity block), the wallet logs read
+first (each an input of the report, hashed like the rest) and joined by game and
+player, and a wallet log read alone, audited for its money only
+(:mod:`referee.audit.wallet_log`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UserError
+from ..load.inputs import Source
+from ..load.reading import Reading
+from ..load.records import LoadProblem, Record
+from ..models.transaction import Transaction
+from .results import Finding, InputInfo
+from .session import Options
+
+if TYPE_CHECKING:  # the importers (and JMESPath) are imported when an export is read
+    from ..load.exports import LoadedMapping
+    from ..load.exports.wallet import WalletIndex
+
+AuditRecords = Callable[[Iterable[Record], Options], Iterator[Any]]
+
+
+def export_events(sources: Iterable[Source], options: Options, audit_records: AuditRecords,
+                  readings: list[Reading] | None = None) -> Iterator[Any]:
+    """Every event of an audit of exports (``options.mapping``), in input order: the
+    wallet logs first when joined."""
+    from ..load.exports import load_mapping, read_export
+
+    assert options.mapping is not None
+    loaded = load_mapping(options.mapping)
+    if loaded.mapping.kind == "wallet":
+        for source in sources:
+            yield from wallet_alone(_reading(source, readings), loaded)
+        return
+    index: WalletIndex | None = None
+    if options.wallet:
+        index = {}
+        wallet_mapping = wallet_mapping_of(options.wallet_mapping)
+        for name in options.wallet:
+            yield from _joined_wallet(_reading(Source(name, _path(name)), readings), wallet_mapping, index)
+    for source in sources:
+        reading = _reading(source, readings)
+        yield from audit_records(read_export(reading, loaded, index), options)
+        yield _info(reading, loaded)
+
+
+def wallet_mapping_of(name: str) -> LoadedMapping:
+    """The mapping of ``--wallet`` logs: a wallet mapping, else a usage error."""
+    from ..load.exports import load_mapping
+
+    loaded = load_mapping(name)
+    if loaded.mapping.kind != "wallet":
+        raise UserError(f"--wallet-mapping {name}: a mapping of kind 'wallet' is needed, this one reads games")
+    return loaded
+
+
+def _path(name: str) -> Any:
+    from pathlib import Path
+
+    return None if name == "-" else Path(name)
+
+
+def _reading(source: Source, readings: list[Reading] | None) -> Reading:
+    reading = Reading(source)
+    if readings is not None:
+        readings.append(reading)
+    return reading
+
+
+def _info(reading: Reading, loaded: LoadedMapping, transactions: int = 0) -> InputInfo:
+    return InputInfo(reading.name, reading.kind, reading.size, reading.sha256, not reading.fatal, loaded.origin,
+                     loaded.sha256, transactions)
+
+
+def _problem(problem: LoadProblem) -> Finding:
+    return Finding(problem.code, problem.message, problem.source, problem.line)
+
+
+def _joined_wallet(reading: Reading, loaded: LoadedMapping, index: WalletIndex) -> Iterator[Any]:
+    """A wallet log read into ``index``; its problems as findings, then its input."""
+    from ..load.exports.wallet import add_move, read_transactions
+
+    count = 0
+    for item in read_transactions(reading, loaded):
+        if isinstance(item, Transaction):
+            add_move(index, item)
+            count += 1
+        elif isinstance(item, LoadProblem):
+            yield _problem(item)
+    yield _info(reading, loaded, count)
+
+
+def wallet_alone(reading: Reading, loaded: LoadedMapping) -> Iterator[Any]:
+    """A wallet log audited for its money alone: each finding, then its input."""
+    from ..load.exports.wallet import read_transactions
+    from .wallet_log import WalletAudit
+
+    audit = WalletAudit()
+    for item in read_transactions(reading, loaded):
+        if isinstance(item, Transaction):
+            yield from audit.take(item)
+        elif isinstance(item, LoadProblem):
+            yield _problem(item)
+    if not reading.fatal:
+        yield from audit.close()
+    yield _info(reading, loaded, audit.transactions)

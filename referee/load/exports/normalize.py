@@ -1,0 +1,211 @@
+"""Reading an export's values as format 2's: cards, amounts, times and words.
+
+Why here and exact: an export writes ``TD``, ``10h``, ``HA`` or ``S_K`` for a card,
+``"1.50"``, ``150`` (minor units) or a JSON number for an amount, ISO 8601 or epoch
+milliseconds for a time, ``Resolved`` for settled. Each normalizer reads one notation
+as the mapping declares it and nothing else: an amount is never read through a binary
+float (``0.30000000000000004`` is refused, not rounded), a card the notation cannot
+read is passed on as written (the audit voids the deal and quotes it, §07), and a
+value that cannot be read at all is a :class:`Misfit` naming what was found.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Any
+
+from ...models.common import suggest
+from ...models.mapping import Cards, Money, Times, spellings
+from ...rules.category import as_word
+
+#: An amount as text: digits, one optional point, an optional sign (no exponent, no
+#: thousands separator: ``1,000`` is two readings).
+_AMOUNT = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$")
+_WHOLE = re.compile(r"^\s*[-+]?\d+\s*$")
+#: More places than a ledger holds: what a binary float printed in full looks like.
+MAX_PLACES = 6
+
+
+class Misfit(ValueError):
+    """A value the mapping cannot read: what was expected, what was found."""
+
+
+class CardReader:
+    """Reads one card notation into format 2's tokens (``Th``)."""
+
+    def __init__(self, cards: Cards) -> None:
+        self.tokens = spellings(cards)
+        self.pattern = re.compile(cards.pattern) if cards.pattern else None
+        self.ranks = {**_upper(self.tokens, 0)}
+        self.cards = cards
+
+    def card(self, value: Any) -> Any:
+        """The card ``value`` is, as format 2 writes it; unreadable text as written."""
+        if not isinstance(value, str):
+            return value
+        token = self.tokens.get(value.strip())
+        if token is not None:
+            return token
+        if self.pattern is not None:
+            found = self.pattern.fullmatch(value.strip())
+            if found is not None:
+                rank, suit = found.group("rank"), found.group("suit")
+                pair = self.tokens.get(self.cards.separator.join(
+                    (rank, suit) if self.cards.order == "rank-suit" else (suit, rank)))
+                if pair is not None:
+                    return pair
+        return value
+
+    def cards_of(self, value: Any) -> Any:
+        """A list of cards; text holding several (``"AH TD"``, ``"AH,TD"``) is split."""
+        if isinstance(value, str) and (" " in value.strip() or "," in value):
+            value = [part for part in re.split(r"[\s,]+", value.strip()) if part]
+        if isinstance(value, list):
+            return [self.card(item) for item in value]
+        return value
+
+
+def _upper(tokens: dict[str, str], _: int) -> dict[str, str]:
+    return {k.upper(): v for k, v in tokens.items()}
+
+
+class MoneyReader:
+    """Reads amounts exactly: decimal text or numbers as written, or minor units."""
+
+    def __init__(self, money: Money) -> None:
+        self.minor = money.unit == "minor"
+        self.factor = Decimal(money.factor)
+        self._memo: dict[Any, Decimal] = {}
+
+    def amount(self, value: Any) -> Decimal:
+        """The amount; :class:`Misfit` for anything that is not one exactly."""
+        key = (type(value), value) if not isinstance(value, (list, dict)) else None
+        if key is not None:
+            known = self._memo.get(key)
+            if known is not None:
+                return known
+        amount = self._read(value)
+        if key is not None and len(self._memo) < 100_000:
+            self._memo[key] = amount
+        return amount
+
+    def _read(self, value: Any) -> Decimal:
+        if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+            raise Misfit(f"expected an amount, found {_shown(value)}")
+        if isinstance(value, float):
+            raise Misfit(f"expected an exact amount, found the binary float {value!r}")
+        if self.minor:
+            if isinstance(value, int) or (isinstance(value, str) and _WHOLE.match(value)):
+                return Decimal(int(value)) / self.factor
+            raise Misfit(f"expected a whole number of minor units (1/{self.factor} of the currency), found "
+                         f"{_shown(value)}")
+        if isinstance(value, int):
+            return Decimal(value)
+        if isinstance(value, str):
+            if not _AMOUNT.match(value):
+                raise Misfit(f"expected an amount such as 1.50, found {_shown(value)}")
+            value = Decimal(value.strip())
+        if isinstance(value, Decimal):
+            if not value.is_finite():
+                raise Misfit(f"expected an amount, found {value}")
+            places = -value.as_tuple().exponent  # type: ignore[operator]
+            if places > MAX_PLACES:
+                raise Misfit(f"{value} has {places} decimal places: a binary float printed in full? an amount is "
+                             f"exact, with at most {MAX_PLACES} places")
+            return value
+        raise Misfit(f"expected an amount, found {_shown(value)}")  # pragma: no cover - JSON has no other type
+
+
+class TimeReader:
+    """Reads times as the mapping declares them, into aware datetimes (UTC when naive
+    times have no zone)."""
+
+    def __init__(self, times: Times) -> None:
+        self.times = times
+        self.zone: Any = _zone(times.zone) if times.zone else UTC
+
+    def time(self, value: Any) -> datetime:
+        kind = self.times.kind
+        if kind in ("epoch-s", "epoch-ms"):
+            if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
+                raise Misfit(f"expected {kind} (a number), found {_shown(value)}")
+            try:
+                number = Decimal(str(value).strip())
+            except InvalidOperation:
+                raise Misfit(f"expected {kind} (a number), found {_shown(value)}") from None
+            seconds = number / 1000 if kind == "epoch-ms" else number
+            return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=float(seconds)) if abs(seconds) < 10**11 \
+                else _too_far(value)
+        if not isinstance(value, str):
+            raise Misfit(f"expected a time as text ({kind}), found {_shown(value)}")
+        try:
+            if kind == "naive" and self.times.format:
+                moment = datetime.strptime(value.strip(), self.times.format)
+            else:
+                moment = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise Misfit(f"expected an ISO 8601 time such as 2026-12-01T10:00:00Z, found {_shown(value)}") from None
+        if moment.tzinfo is None:
+            if kind == "iso8601":
+                raise Misfit(f"{value!r} has no UTC offset: say times.kind: naive and times.zone in the mapping")
+            moment = moment.replace(tzinfo=self.zone)
+        return moment
+
+
+def _too_far(value: Any) -> datetime:
+    raise Misfit(f"{_shown(value)} is not a time (too far from 1970)")
+
+
+@lru_cache(maxsize=16)
+def _zone(name: str) -> Any:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise Misfit(f"times.zone {name!r} is not a time zone (an IANA name such as Europe/Malta)") from None
+
+
+class WordReader:
+    """Reads the provider's words through the mapping's word map (exact, then in any
+    case); a word not in the map is passed on for format 2's own reading (Call, FOLD)."""
+
+    def __init__(self, table: dict[str, str], choices: tuple[str, ...], what: str, strict: bool = False) -> None:
+        self.table = table
+        self.folded = {as_word(k): v for k, v in table.items()}
+        self.choices = choices
+        self.what = what
+        self.strict = strict
+
+    def word(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        meant = self.table.get(value)
+        if meant is None:
+            meant = self.folded.get(as_word(value))
+        if meant is not None:
+            return meant
+        spelt = as_word(value)
+        if spelt in self.choices:
+            return spelt
+        if self.strict:
+            known = tuple(self.table) or self.choices
+            raise Misfit(f"unknown {self.what} {value!r}{suggest(value, known)} (map it in words)")
+        return value
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+shown = _shown

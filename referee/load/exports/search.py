@@ -1,0 +1,90 @@
+"""A mapping's expressions, compiled once: JMESPath, with plain paths read directly.
+
+Why two ways: almost every field of an export is a plain path (``table.id``,
+``result.dealer.cards``, ``communityCards[3]``); the JMESPath engine walks its parse
+tree for each, about ten times slower than three dictionary lookups. A plain path is
+read by :class:`PlainPath` with exactly JMESPath's meaning (a missing key, or an
+index out of range, is ``None``; a key on a list, or an index on a mapping, is
+``None``); anything else (filters, functions, slices, pipes) is the engine's. A test
+checks the two agree on every plain path of the built-in mappings.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jmespath
+from jmespath.exceptions import JMESPathError
+
+_PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*)*$")
+
+
+class PlainPath:
+    """A dotted path of keys and indexes, read as JMESPath reads it."""
+
+    __slots__ = ("parts", "text")
+    plain = True
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.parts: tuple[str | int, ...] = tuple(key if key else int(index) for key, index in _PART.findall(text))
+
+    def __call__(self, data: Any) -> Any:
+        for part in self.parts:
+            if type(part) is str:
+                if not isinstance(data, dict):
+                    return None
+                data = data.get(part)
+            else:
+                if not isinstance(data, list):
+                    return None
+                try:
+                    data = data[part]  # type: ignore[index]
+                except IndexError:
+                    return None
+            if data is None:
+                return None
+        return data
+
+    def path(self, base: str) -> str:
+        """Where the value is, below the record at ``base`` (``data[0].games[3]``)."""
+        return f"{base}.{self.text}" if base and not self.text.startswith("[") else f"{base}{self.text}"
+
+
+class Expression:
+    """Any other JMESPath expression."""
+
+    __slots__ = ("compiled", "text")
+    plain = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.compiled = jmespath.compile(text)
+
+    def __call__(self, data: Any) -> Any:
+        return self.compiled.search(data)
+
+    def path(self, base: str) -> str:
+        return f"{base} ({self.text})" if base else self.text
+
+
+Getter = PlainPath | Expression
+
+
+def compile_expression(text: str) -> Getter:
+    """The getter of ``text``; ValueError saying why when JMESPath cannot parse it."""
+    text = text.strip()
+    try:
+        compiled = Expression(text)
+    except JMESPathError as err:
+        raise ValueError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+    if _PLAIN.match(text) and text not in _LITERALS:
+        return PlainPath(text)
+    return compiled
+
+
+#: Words JMESPath reads as something other than a key when unquoted (none today: kept
+#: so that a future literal keyword is not read as a key by the plain reader).
+_LITERALS: frozenset[str] = frozenset()

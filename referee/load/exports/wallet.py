@@ -1,0 +1,96 @@
+"""A seamless-wallet log read through its mapping: one :class:`Transaction` a record.
+
+Two readers take the transactions: the join (:func:`wallet_index`), which fills each
+imported seat's ``wallet`` by game and player, and the money-only audit of a log read
+alone (``referee.audit.wallet_log``). A transaction that does not fit the mapping is
+one ``H008`` at its own line; the rest of the log is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...models import codes
+from ...models.transaction import ACTIONS, Transaction
+from ..reading import Reading, Stream
+from ..records import LoadProblem, Record
+from .files import ExportRecord, export_records
+from .mappings import LoadedMapping
+from .normalize import Misfit, MoneyReader, TimeReader, WordReader, shown
+
+WalletIndex = dict[tuple[str, str], list[dict[str, Any]]]
+#: How a seat's wallet names each action (format 2's ``WalletMove.kind``).
+KINDS = {"debit": "debit", "credit": "credit", "cancel": "cancel"}
+
+
+class TransactionReader:
+    """Reads one record of a wallet log into a :class:`Transaction`."""
+
+    def __init__(self, loaded: LoadedMapping, name: str) -> None:
+        mapping = loaded.mapping
+        self.loaded = loaded
+        self.name = name
+        self.money = MoneyReader(mapping.money)
+        self.times = TimeReader(mapping.times)
+        self.action = WordReader(mapping.words.action, ACTIONS, "wallet action", strict=True)
+
+    def read(self, record: ExportRecord) -> Transaction:
+        """The transaction, or :class:`Misfit` naming the key, the expression and what was found."""
+        values: dict[str, Any] = {}
+        for field in ("action", "user", "round", "id", "amount", "reference", "table", "balance", "time"):
+            getter = self.loaded.get(f"transaction.{field}")
+            if getter is None:
+                continue
+            value = getter(record.data)
+            try:
+                values[field] = None if value is None else self._value(field, value)
+            except Misfit as misfit:
+                raise Misfit(f"transaction.{field}: {getter.text!r} found {shown(value)} at "
+                             f"{getter.path(record.pointer)} ({misfit})") from None
+            if value is None and field in ("action", "user", "id", "amount"):
+                raise Misfit(f"transaction.{field}: {getter.text!r} found nothing at {getter.path(record.pointer)} "
+                             "(a required field)")
+        return Transaction(self.name, record.line, record.pointer, **values)
+
+    def _value(self, field: str, value: Any) -> Any:
+        if field == "action":
+            return self.action.word(value)
+        if field in ("amount", "balance"):
+            return self.money.amount(value)
+        if field == "time":
+            return self.times.time(value)
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise Misfit("expected an id (text or a whole number)")
+        return str(value)
+
+
+def read_transactions(reading: Reading, loaded: LoadedMapping) -> Iterator[Transaction | Record]:
+    """Every transaction of one wallet log (problems as records), in its order."""
+    kind = loaded.mapping.input
+
+    def transactions(reading: Reading, stream: Stream) -> Iterator[Any]:
+        reader = TransactionReader(loaded, reading.name)
+        fits = False
+        for record in export_records(reading, stream, loaded.mapping):
+            if isinstance(record, LoadProblem):
+                yield record
+                continue
+            try:
+                yield reader.read(record)
+                fits = True
+            except Misfit as misfit:
+                if not fits:
+                    yield reading.fail(record.line, f"the mapping {loaded.name} does not fit this file: {misfit}")
+                    return
+                yield LoadProblem(reading.name, record.line, str(misfit), code=codes.H008)
+
+    return reading.records({kind: transactions}, lambda name, head: kind)
+
+
+def add_move(index: WalletIndex, tx: Transaction) -> None:
+    """The transaction as a move of its seat's wallet (joined by round and user)."""
+    move: dict[str, Any] = {"id": tx.id, "kind": KINDS[tx.action], "amount": tx.amount}
+    if tx.reference is not None:
+        move["reference"] = tx.reference
+    index.setdefault((tx.round or "", tx.user), []).append(move)
