@@ -9,11 +9,12 @@ import json
 import sys
 from pathlib import Path
 
+from .models.mapping import mapping_schema
 from .models.rounds import hand_history_schema
 from .models.table import table_history_schema
 from .rules.profile import Profile
 
-NAMES = ("hand-history", "table-history", "profile")
+NAMES = ("hand-history", "table-history", "profile", "mapping")
 
 
 def schema(name: str) -> dict[str, object]:
@@ -21,6 +22,8 @@ def schema(name: str) -> dict[str, object]:
         return hand_history_schema()
     if name == "table-history":
         return table_history_schema()
+    if name == "mapping":
+        return mapping_schema()
     result = Profile.model_json_schema()
     result["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     result["title"] = "referee rule profile"

@@ -100,6 +100,8 @@ class GameResult:
     copy_of: GameResult | None = None
     #: The record as read, when the audit keeps it (``Options.keep_raw``).
     raw: Any = None
+    #: An imported game: where its record is in the export (``data[0].games[3]``).
+    pointer: str | None = None
 
     @property
     def fingerprint(self) -> GameFingerprint:

@@ -106,7 +106,8 @@ class TableIntake:
         data = record.data
         raw_id = data.get("game") if isinstance(data, dict) else None
         game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
-        game = _OpenGame(record, game_id, GameResult(game_id, None, record.source, record.line, s.id, table=table))
+        game = _OpenGame(record, game_id, GameResult(game_id, None, record.source, record.line, s.id, table=table,
+                                                     pointer=getattr(record, "pointer", None)))
         if isinstance(data, dict) and isinstance(data.get("seats"), list):
             for item in data["seats"]:
                 game.seats.append((item, item.line if isinstance(item, LineDict) and item.line else record.line,

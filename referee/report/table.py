@@ -41,13 +41,16 @@ def seat_dict(seat: SeatResult) -> dict[str, Any]:
 
 
 def _game_head(game: GameResult) -> dict[str, Any]:
-    return {
+    head = {
         "game": game.game, "line": game.line, "round": game.number, "status": game.status,
         "outcome": game.outcome, "void_reason": game.void_reason,
         "player_hand": game.player_hand.category if game.player_hand else None,
         "dealer_hand": game.dealer_hand.category if game.dealer_hand else None,
         "dealer_qualified": game.dealer_qualified,
     }
+    if game.pointer is not None:  # an imported game: its record's place in the export
+        head["pointer"] = game.pointer
+    return head
 
 
 def game_dict(game: GameResult) -> dict[str, Any]:

@@ -90,6 +90,14 @@ def parse_mapping(data: bytes, name: str, builtin: bool = False) -> LoadedMappin
         mapping = Mapping.model_validate(document)
     except ValidationError as err:
         raise MappingError(_problems(name, _explain(err, document))) from None
+    if mapping.times.zone is not None:
+        from .normalize import Misfit, zone
+
+        try:
+            zone(mapping.times.zone)
+        except Misfit as err:
+            line = line_at(document, ("times", "zone"), 1)
+            raise MappingError(_problems(name, [(line, str(err))])) from None
     getters: dict[str, Getter] = {}
     for key, expression in expressions(mapping):
         try:

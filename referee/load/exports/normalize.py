@@ -125,7 +125,7 @@ class TimeReader:
 
     def __init__(self, times: Times) -> None:
         self.times = times
-        self.zone: Any = _zone(times.zone) if times.zone else UTC
+        self.zone: Any = zone(times.zone) if times.zone else UTC
 
     def time(self, value: Any) -> datetime:
         kind = self.times.kind
@@ -136,9 +136,10 @@ class TimeReader:
                 number = Decimal(str(value).strip())
             except InvalidOperation:
                 raise Misfit(f"expected {kind} (a number), found {_shown(value)}") from None
-            seconds = number / 1000 if kind == "epoch-ms" else number
-            return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=float(seconds)) if abs(seconds) < 10**11 \
-                else _too_far(value)
+            micros = number * (1000 if kind == "epoch-ms" else 1_000_000)
+            if not number.is_finite() or abs(micros) >= 10**17:
+                raise Misfit(f"{_shown(value)} is not a time ({kind}: too far from 1970)")
+            return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(micros))
         if not isinstance(value, str):
             raise Misfit(f"expected a time as text ({kind}), found {_shown(value)}")
         try:
@@ -155,12 +156,8 @@ class TimeReader:
         return moment
 
 
-def _too_far(value: Any) -> datetime:
-    raise Misfit(f"{_shown(value)} is not a time (too far from 1970)")
-
-
 @lru_cache(maxsize=16)
-def _zone(name: str) -> Any:
+def zone(name: str) -> Any:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:

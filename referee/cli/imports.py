@@ -1,0 +1,121 @@
+"""``referee import`` (a provider's export into a format-2 log) and ``referee mappings``
+(the built-in mappings, and one printed as a template to start from)."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import click
+
+from ..errors import UserError
+from ..output import STDOUT, guard, open_output
+from . import common
+from .app import main
+
+
+@main.command("import")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--mapping", metavar="NAME|FILE", required=True,
+              help="How the export reads: a built-in ('referee mappings' lists them) or a mapping file.")
+@click.option("--output", "-o", metavar="FILE", required=True,
+              help="The format-2 JSON Lines log to write (atomically; '-': standard output).")
+@common.WALLET_OPTION
+@common.WALLET_MAPPING_OPTION
+def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str, ...], wallet_mapping: str) -> None:
+    """Write a provider's export FILES (JSON pages, JSON Lines, CSV) as one format-2 log, so
+    the audit can be rerun, diffed and archived: 'referee check' reads it as any live-table log.
+
+    Exit status: 0 every record written, 1 some records could not be read through the mapping
+    (each said on stderr, with its line; the rest is written), 2 bad usage, a mapping that does
+    not fit, or an unreadable input (nothing is written).
+    """
+    common.check_mapping(mapping, wallet, wallet_mapping)
+    from ..audit.imports import wallet_mapping_of
+    from ..load.exports import load_mapping, read_export
+    from ..load.exports.convert import write_format2
+    from ..load.exports.wallet import WalletIndex, add_move, read_transactions
+    from ..load.reading import Reading
+    from ..models.transaction import Transaction
+
+    loaded = load_mapping(mapping)
+    if loaded.mapping.kind == "wallet":
+        raise click.UsageError(f"--mapping {mapping} reads a wallet log, which holds no games: import the game "
+                               "export and give the log with --wallet")
+    guard([("--output", output)], [*files, *wallet])
+    sources = common.sources(files, exports=True)
+    problems = 0
+    index: WalletIndex | None = None
+    if wallet:
+        index = {}
+        wallet_loaded = wallet_mapping_of(wallet_mapping)
+        for name in wallet:
+            reading = Reading(common.sources((name,))[0])
+            for item in read_transactions(reading, wallet_loaded):
+                if isinstance(item, Transaction):
+                    add_move(index, item)
+                else:
+                    problems += _said(item, reading)
+    with open_output(output) as out:
+        for source in sources:
+            digest = _digest(source)
+            reading = Reading(source)
+            export = {"mapping": loaded.name, "mapping_sha256": loaded.sha256, "file": source.name,
+                      "sha256": digest}
+            for problem in write_format2(read_export(reading, loaded, index), out, export):
+                problems += _said(problem, reading)
+            if digest is not None and reading.sha256 != digest and not reading.fatal:
+                raise UserError(f"{source.name}: input changed during the import: import a copy that is no "
+                                "longer written to")
+    if output != STDOUT:
+        common.note(f"{output}: written from {len(sources)} export file(s) through {loaded.origin}")
+    sys.exit(1 if problems else 0)
+
+
+def _said(problem: object, reading: object) -> int:
+    """One problem on stderr, ``file:line: CODE message``; a fatal one stops (exit 2)."""
+    from ..load.records import LoadProblem
+
+    assert isinstance(problem, LoadProblem)
+    text = f"{problem.source}:{problem.line}: {problem.code} {problem.message}"
+    if problem.fatal:
+        raise UserError(text)
+    click.echo(text, err=True)
+    return 1
+
+
+def _digest(source: object) -> str | None:
+    """The file's SHA-256 before it is read: written in the session line, then checked
+    against the digest of the bytes the conversion read (None for standard input)."""
+    path = getattr(source, "path", None)
+    if path is None:
+        return None
+    sha = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+@main.command()
+@click.argument("name", required=False)
+def mappings(name: str | None) -> None:
+    """List the built-in mappings, or print mapping NAME as a commented template to copy
+    and edit for another export (docs/importers.md)."""
+    from ..load.exports import MappingError, builtin_names, load_mapping
+    from ..load.exports.mappings import builtin_text
+
+    if name is None:
+        for known in builtin_names():
+            loaded = load_mapping(known)
+            click.echo(f"{known:<24} {loaded.mapping.kind:<7} {loaded.mapping.input:<6} "
+                       f"{loaded.mapping.description}")
+        return
+    try:
+        load_mapping(name)
+    except MappingError as err:
+        raise click.BadParameter(str(err), param_hint="NAME") from None
+    if name not in builtin_names():
+        raise click.BadParameter(f"{name!r} is not a built-in mapping ('referee mappings' lists them)",
+                                 param_hint="NAME")
+    click.echo(builtin_text(name).decode("utf-8"), nl=False)
