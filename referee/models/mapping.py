@@ -80,7 +80,9 @@ class SeatFields(StrictModel):
 
     player_id: Expression
     decision: Expression = Field(description="read through words.decision (call, fold)")
-    player: Expression | None = Field(default=None, description="the seat's own two cards")
+    player: Expression | None = Field(default=None, description="the seat's own two cards; when every seat "
+                                                                "of a game shows the same two, they are the "
+                                                                "game's shared hand (a feed repeats it on each row)")
     bets: Expression | None = Field(default=None, description="the seat's bets (each read by 'bet'); else "
                                                               "ante/call/bonus below")
     ante: Expression | None = None

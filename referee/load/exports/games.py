@@ -146,7 +146,6 @@ class GameBuilder:
 
     # ------------------------------------------------------------------ games
     def _game(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Iterator[Record]:
-        yield from self._session_records(record)
         try:
             game = self._game_fields(record)
         except Misfit as misfit:
@@ -155,6 +154,7 @@ class GameBuilder:
             yield LoadProblem(self.reading.name, misfit_line(misfit, record.line), str(misfit), code=codes.H008)
             return
         self._fits = True
+        yield from self._session_records(record)
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
         for seat_record, base in self._seat_records(record, grouped):
@@ -163,6 +163,7 @@ class GameBuilder:
             except Misfit as misfit:
                 problems.append(LoadProblem(self.reading.name, misfit_line(misfit, seat_record.line), str(misfit),
                                             code=codes.H008))
+        _shared_hand(game, seats)
         game["seats"] = seats
         game.paths["seats"] = self.loaded.getters["seats"].path(record.pointer) if "seats" in self.loaded.getters \
             else record.pointer
@@ -342,10 +343,12 @@ class GameBuilder:
                     recorded.paths[kind], recorded.lines[kind] = where[kind]
             # the total is the payouts' sum, not a second record of them: a wrong payout is one
             # finding on its bet, not also one on the total
-        elif returned is not None:
+        elif returned is not None and cancelled:
+            # a cancelled game that paid: what it made the seat win or lose is what says so (G003)
+            del recorded["returned"]
             recorded["net"] = returned - staked
-            recorded.paths["net"] = recorded.paths.get("returned", "")
-            recorded.lines["net"] = recorded.lines.get("returned", record.line)
+            recorded.paths["net"] = got.path() if got is not None else record.pointer
+            recorded.lines["net"] = got.line(record.line) if got is not None else record.line
         qualified = self._qualified
         if qualified is not None and not cancelled:
             recorded["dealer_qualified"] = qualified
@@ -359,6 +362,20 @@ class GameBuilder:
             return self.readers.money.amount(value)
         except Misfit as misfit:
             raise _misfit(got, value, str(misfit), default) from None
+
+
+def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
+    """A feed writes the shared hand on every seat's row: when every seat shows the same
+    cards (and the game names none), they are the game's hand, not each seat's own (which
+    the audit would see as every card dealt twice)."""
+    if "player" in game or not seats or any("player" not in seat for seat in seats):
+        return
+    first = seats[0]["player"]
+    if all(seat["player"] == first for seat in seats[1:]):
+        game["player"] = first
+        game.paths["player"], game.lines["player"] = seats[0].paths["player"], seats[0].lines["player"]
+        for seat in seats:
+            del seat["player"]
 
 
 class _Unfit(Exception):
@@ -412,7 +429,7 @@ def _required(got: _Field) -> Any:
     value = got.value()
     if value is None:
         keys = got.data if isinstance(got.data, dict) else None
-        hint = f" (the record's keys are {', '.join(repr(k) for k in list(keys)[:8])})" if keys else ""
+        hint = f"; the record's keys are {', '.join(repr(k) for k in list(keys)[:8])}" if keys else ""
         raise _misfit(got, None, "a required field" + hint, got.record.line if got.record else 0)
     return value
 
