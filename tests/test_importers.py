@@ -52,7 +52,8 @@ def _page(*games: dict[str, Any]) -> str:
 
 
 def _findings(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    found: list[dict[str, Any]] = [f for s in report["sessions"] for f in s["findings"]]
+    return found + list(report["problems"])
 
 
 # ----------------------------------------------------------------------------- mapping files
