@@ -204,7 +204,7 @@ def _result(clean: CleanGame) -> GameResult:
         record = Game.model_validate({name: value for name, value in zip(GAME_STRUCT_FIELDS, astuple(fast), strict=True)
                                       if value is not UNSET and name != "seats"})
     game = GameResult(clean.game, clean.number, clean.file, clean.line, clean.session, clean.format, "settled", record,
-                      table=clean.table)
+                      table=clean.table, pointer=getattr(clean.record, "pointer", None))
     for seat in clean.seats:
         cards = cards_of(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)
         e = seat.entry

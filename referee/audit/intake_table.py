@@ -98,9 +98,11 @@ class TableIntake:
             plain = record.plain
             plain_id = str(plain.game)
             game = _OpenGame(record, plain_id, GameResult(plain_id, None, record.source, record.line, s.id,
-                                                          table=table))
+                                                          table=table, pointer=getattr(record, "pointer", None)))
             if plain.seats is not UNSET:
-                game.seats = [(item, record.line, record, i) for i, item in enumerate(plain.seats)]
+                lines = record.data["seats"] if record.imported else None  # each seat at its own line
+                game.seats = [(item, lines[i].line if lines else record.line, record, i)
+                              for i, item in enumerate(plain.seats)]
             self.open = game
             return
         data = record.data
@@ -156,8 +158,8 @@ class TableIntake:
         plain = game.plain
         n = plain.round
         counted = n is not UNSET
-        if (not game.seats or plain.status not in (UNSET, "settled") or plain.started is not UNSET
-                or plain.settled is not UNSET
+        if (not game.seats or plain.status not in (UNSET, "settled")
+                or ((plain.started is not UNSET or plain.settled is not UNSET) and not game.record.imported)
                 or plain.player is UNSET or not _short(plain.dealer_id)
                 or not game_plain(s, n, counted, game.id)):
             return None
@@ -201,7 +203,9 @@ class TableIntake:
                                 e.qualified)
                 result.seats.append(LaneSeat.of(seat, ruling))
         model = self._game_model(game, result)
-        data = None if model is not None and game.plain is not None else game.record.data  # a plain line: one line
+        # a plain line: one line for all; an imported game's fields each at their own
+        data = None if model is not None and game.plain is not None and not game.record.imported \
+            else game.record.data
         game_emit = Emitter(s, result.findings, data, game.line, game_place(game.id))
         earlier = set(s.game_players.get(game.id, ())) if game.id is not None else set()
         seated = {seat.player_id for seat in taken if seat.player_id is not None}

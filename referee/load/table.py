@@ -145,6 +145,9 @@ class PlainGameRecord(GameRecord):
     none); ``data``, what the general reader gives, is read from ``raw`` on demand."""
 
     __slots__ = ("decimals", "escaped", "plain", "raw")
+    #: Made by an importer from an export record (``referee.load.exports.games``): its
+    #: ``data`` is the record as imported, its times already read as times.
+    imported = False
 
     def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool, escaped: bool) -> None:
         self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals
@@ -191,6 +194,18 @@ def _data(record: PlainGameRecord | PlainSeatRecord, base: type[Any]) -> Any:
         value = loads_line(record.raw.decode("utf-8"), record.line)
         slot.__set__(record, value)
         return value
+
+
+_CONVERT_GAME = _DECIMAL[2]
+
+
+def plain_game(data: dict[str, Any]) -> Any | None:
+    """A game given as Python values (an importer's), as the decimal game struct when
+    msgspec proves it fits (types, lengths, words, ranges); else None."""
+    try:
+        return msgspec.convert(data, _CONVERT_GAME)
+    except msgspec.ValidationError:
+        return None
 
 
 def plain_table_line(name: str, number: int, raw: bytes) -> PlainGameRecord | PlainSeatRecord | None:

@@ -108,10 +108,14 @@ def clean_game_json(game: CleanGame, dump: Callable[[Any], str]) -> str:
     """``dump(game_dict(game.result()))`` for a game the fast lane took whole, from its
     seats' entries (compared with it under ``REFEREE_FAST=verify``)."""
     outcome, player_hand, dealer_hand, qualified = describe(game)
-    head = dump({"game": game.game, "line": game.line, "round": game.number, "status": "settled",
-                 "outcome": outcome, "void_reason": None,
-                 "player_hand": player_hand.category if player_hand else None,
-                 "dealer_hand": dealer_hand.category if dealer_hand else None, "dealer_qualified": qualified})
+    fields = {"game": game.game, "line": game.line, "round": game.number, "status": "settled",
+              "outcome": outcome, "void_reason": None,
+              "player_hand": player_hand.category if player_hand else None,
+              "dealer_hand": dealer_hand.category if dealer_hand else None, "dealer_qualified": qualified}
+    pointer = getattr(game.record, "pointer", None)
+    if pointer is not None:  # an imported game, as _game_head writes it
+        fields["pointer"] = pointer
+    head = dump(fields)
     seats = ",".join([_clean_seat(seat, dump) for seat in game.seats])
     text = f'{head[:-1]},"seats":[{seats}],"findings":[]}}'
     if fast_mode() == "verify":

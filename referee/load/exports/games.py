@@ -22,6 +22,7 @@ from typing import Any
 from ...models import codes
 from ..reading import Reading
 from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord, line_at
+from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader, shown
@@ -42,6 +43,33 @@ class ExportGameRecord(GameRecord):
     def __init__(self, source: str, line: int, data: Any, pointer: str) -> None:
         super().__init__(source, line, data)
         self.pointer = pointer
+
+
+class PlainExportRecord(PlainGameRecord):
+    """An imported game msgspec proved plain (see ``load/table.py``): the fast lane may
+    audit it as it audits a plain JSON Lines game; ``data`` is the game as imported
+    (each field's line and export path), for the full path and every finding."""
+
+    __slots__ = ("pointer",)
+    imported = True
+
+    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str) -> None:
+        super().__init__(source, line, plain, b"", True, True)
+        self.data = data
+        self.pointer = pointer
+
+
+def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
+    """The imported game as the record the audit takes: plain when msgspec proves it so."""
+    fields: dict[str, Any] = {}
+    for name in GAME_STRUCT_FIELDS:
+        if name in game:
+            value = game[name]
+            fields[name] = value.isoformat() if name in ("started", "settled") else value
+    struct = plain_game(fields)
+    if struct is None:
+        return ExportGameRecord(source, line, game, pointer)
+    return PlainExportRecord(source, line, struct, game, pointer)
 
 
 @dataclass(slots=True)
@@ -167,7 +195,7 @@ class GameBuilder:
         game["seats"] = seats
         game.paths["seats"] = self.loaded.getters["seats"].path(record.pointer) if "seats" in self.loaded.getters \
             else record.pointer
-        yield ExportGameRecord(self.reading.name, record.line, game, record.pointer)
+        yield game_record(self.reading.name, record.line, game, record.pointer)
         yield from problems
 
     def _get(self, key: str, record: ExportRecord, data: Any = None, base: str | None = None) -> _Field | None:
