@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 from ..models import codes
 from ..models.codes import FindingCode
@@ -136,6 +136,9 @@ class GameRecord:
     source: str
     line: int
     data: Any
+    #: Made by an importer from an export record (``referee.load.exports.games``): its
+    #: ``data`` is the record as imported, its times already read as times.
+    imported: ClassVar[bool] = False
 
 
 @dataclass(slots=True)

@@ -145,9 +145,6 @@ class PlainGameRecord(GameRecord):
     none); ``data``, what the general reader gives, is read from ``raw`` on demand."""
 
     __slots__ = ("decimals", "escaped", "plain", "raw")
-    #: Made by an importer from an export record (``referee.load.exports.games``): its
-    #: ``data`` is the record as imported, its times already read as times.
-    imported = False
 
     def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool, escaped: bool) -> None:
         self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -65,7 +66,7 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
     for name in GAME_STRUCT_FIELDS:
         if name in game:
             value = game[name]
-            fields[name] = value.isoformat() if name in ("started", "settled") else value
+            fields[name] = value.isoformat() if isinstance(value, datetime) else value
     struct = plain_game(fields)
     if struct is None:
         return ExportGameRecord(source, line, game, pointer)
