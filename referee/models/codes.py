@@ -254,7 +254,44 @@ W003: Final = _code(
 )
 W004: Final = _code(
     "W004", "wallet-duplicate-transaction", "error",
-    "The same wallet transaction id twice in a session: one transaction moves money once.",
+    "The same wallet transaction id twice in a session: one transaction moves money once. In a wallet log "
+    "read alone, the repeat is this one finding and is otherwise left out: it settles nothing, opens no "
+    "round, and the next balance may follow from the one before it or from the repeat's.",
+)
+W005: Final = _code(
+    "W005", "wallet-orphan-settlement", "error",
+    "A wallet log's credit or cancel whose `reference` names no debit seen before it of the same player and "
+    "round (an unknown id, a credit's id, another player's or round's debit), or names none. Its round is "
+    "not also reported open (W008): the orphan is taken as that round's settlement.",
+    '`{"action": "credit", "transaction": "tx9", "reference": "tx7"}` where no debit tx7 came before',
+)
+W006: Final = _code(
+    "W006", "wallet-settled-twice", "error",
+    "A wallet log's debit settled a second time: a second credit naming it, a cancel naming it twice, or a "
+    "credit naming a cancelled debit. The second settlement is this one finding; the debit stays settled "
+    "by the first.",
+    "two credits with `reference: tx1`",
+)
+W007: Final = _code(
+    "W007", "wallet-cancel-after-credit", "error",
+    "A wallet log's cancel of a debit already credited, or of a debit whose round a credit already settled: "
+    "a settled stake cannot be given back. This one finding, not also W006.",
+    "debit tx1, credit tx2 naming tx1, then cancel tx3 naming tx1",
+)
+W008: Final = _code(
+    "W008", "wallet-round-open", "error",
+    "A round of a wallet log (a player's `round`) with a debit that no credit (a credit of 0 closes a lost "
+    "round) nor cancel closed by the end of the log: once per round, at the line of its first debit still "
+    "open. A duplicate debit (W004) does not open a round.",
+    "debit tx1 for round g1, then nothing for g1",
+)
+W009: Final = _code(
+    "W009", "wallet-balance", "error",
+    "A wallet log's balance after that is not the player's previous balance after plus the amount (a debit "
+    "takes it, a credit or cancel adds it); checked only when both balances are present, the first "
+    "transaction of a player sets the chain. One break is one finding: the next balance may follow from "
+    "the recorded figure or from the expected one.",
+    "balance 98 after 100 and a debit of 1",
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
