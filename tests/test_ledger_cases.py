@@ -151,7 +151,7 @@ def test_code_case(write: Write, case: Case) -> None:
 
 def test_every_documented_code_is_emitted_by_a_case_and_no_other() -> None:
     """The codes of a wallet log read alone (W005-W009) have their cases in
-    tests/test_wallet_log.py, on the audit's API, until the command line reads such logs."""
+    tests/test_wallet_log.py, on the audit's own API."""
     from .test_wallet_log import CODE_CASES as WALLET_LOG_CASES
 
     expected = {code for case in CODE_CASES for code in case.expected} | set(WALLET_LOG_CASES)

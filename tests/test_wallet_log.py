@@ -542,14 +542,14 @@ def test_code_case(code: str) -> None:
     assert [f.code for f in audit(log.lines)] == [code]
 
 
-# The documented example (docs/wallet-log.md) gives the findings it shows.
+# The documented example (docs/wallet-log.md) gives the findings it shows (as check prints them).
 
 
 def test_the_documented_example() -> None:
     page = (ROOT / "docs" / "wallet-log.md").read_text(encoding="utf-8")
     log_text, shown = re.findall(r"```(?:jsonl|text)\n(.*?)```", page, re.S)[:2]
     lines = [_read(n, raw) for n, raw in enumerate(log_text.splitlines())]
-    assert "".join(f"{f.file}:{f.line}: {f.code} {f.message}\n" for f in audit(lines)) == shown
+    assert "".join(f"{f.file}:{f.line}: {f.code} [{f.severity}] {f.message}\n" for f in audit(lines)) == shown
 
 
 def _read(n: int, raw: str) -> Transaction:
