@@ -31,6 +31,8 @@ class Case:
     text: str
     expected: tuple[str, ...]
     file: str = "s.yaml"
+    #: Options of ``check`` before the file (``--mapping NAME`` for an export).
+    args: tuple[str, ...] = ()
 
 
 def worked(n: int = 1, recorded: str = "", replace: tuple[tuple[str, str], ...] = ()) -> str:
@@ -46,6 +48,14 @@ def session(*rounds: str, agreed: int | None = None, profile: str = "vivo", head
     return HEAD.format(n=count).replace("vivo", profile).replace("rounds:\n", head + "rounds:\n") + "".join(rounds)
 
 
+#: One game of an evolution-history page: the worked deal (A♥ K♦ against Q♠ Q♣), two seats.
+EXPORT_PAGE = ('{"data": [{"games": [{"id": "g1", "status": "Resolved", "table": {"id": "T1"}, "result": '
+               '{"player": {"cards": ["AH", "KD"]}, "dealer": {"cards": ["QS", "QC"]}, "communityCards": '
+               '["AS", "7D", "4C", "9H", "2S"]}, "participants": [\n'
+               '{"playerId": "a", "decisions": [{"type": "Call"}], "bets": [{"code": "CHE_Ante", "stake": "1.00", '
+               '"payout": "3.00"}, {"code": "CHE_Call", "stake": "2.00", "payout": "4.00"}]},\n'
+               '{"playerId": "b", "decisions": [{"type": "Fold"}], "bets": [{"code": "CHE_Ante", "stake": "1.00", '
+               '"payout": "0.00"}]}]}]}]}\n')
 TABLE_LINE = '{"session": {"id": "t", "profile": "vivo", "opening_balances": {}}}\n'
 GAME = ("  - game: g1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n    river: 2♠\n"
         "    dealer: [Q♠, Q♣]\n    seats:\n      - {player_id: a, ante: 1, decision: call}\n")
@@ -132,6 +142,9 @@ CODE_CASES = [
     Case("W002 wallet credit", table(wallet("debit 3", "credit 5")), ("W002",)),
     Case("W003 wallet refund", table(wallet("debit 3", "credit 6", "refund 1")), ("W003",)),
     Case("W004 wallet duplicate transaction", table(wallet("debit 3", "credit 6", same_id=True)), ("W004",)),
+    # Importers (issue 29): a record of a provider's export its mapping cannot read.
+    Case("H008 export misfit", EXPORT_PAGE.replace('"stake": "2.00"', '"stake": "2,00"'), ("H008",), "page.json",
+         ("--mapping", "evolution-history")),
 ]
 
 
@@ -140,7 +153,7 @@ def _ids(cases: list[Case]) -> list[str]:
 
 
 def run_case(write: Write, case: Case) -> list[str]:
-    _, report = check_json(write(case.file, case.text))
+    _, report = check_json(*case.args, write(case.file, case.text))
     return found_codes(report)
 
 
