@@ -82,6 +82,9 @@ class TableSettings:
     manifest: list[TableFault] = field(default_factory=list)
     #: The sessions' ``profile`` field for a profile file: a path check resolves (as in simulate.Settings).
     profile_reference: str | None = None
+    #: The fault kinds drawn, uniformly: a provider's export cannot carry every one
+    #: (:mod:`referee.simulate_export` leaves ``swapped_games`` out).
+    kinds: tuple[str, ...] = tuple(TABLE_FAULTS)
 
 
 @dataclass(slots=True)
@@ -182,7 +185,7 @@ class _Table:
     def _draw_fault(self) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
             return None
-        kinds = list(TABLE_FAULTS)
+        kinds = self.s.kinds
         return kinds[self.rng.randrange(len(kinds))]
 
     def _seat(self, p: _Player, hand: list[Card], flop: list[Card], turn: Card, river: Card, dealer: list[Card],
@@ -209,6 +212,7 @@ class _Table:
             seat["recorded"] = recorded_result(ruling, p.balance)
         seat["wallet"] = wallet
         seat["_returned"] = ruling.returned
+        seat["_debits"] = [m["id"] for m in wallet if m["kind"] == "debit"]
         return seat
 
     def _decide(self, p: _Player, hand: list[Card], flop: list[Card]) -> bool:
@@ -288,6 +292,7 @@ def _clean(game: GameLine) -> GameLine:
 def _unnoted(seat: SeatLine) -> SeatLine:
     seat = seat.copy()
     seat.pop("_returned", None)
+    seat.pop("_debits", None)
     return seat
 
 

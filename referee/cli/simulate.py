@@ -24,8 +24,11 @@ def _stakes_fit(increment: Decimal, ante: Decimal, bonus: Decimal) -> None:
                                      f"{fmt(increment)}", param_hint=option)
 
 
-def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, fmt: str) -> None:
+def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, fmt: str,
+                  export: str | None) -> None:
     """Refuse an option this run would ignore: each one only means something beside others."""
+    if export is not None:
+        _export_used(ctx, seats, seat_lines, own_cards, export)
     if seat_lines and (seats is None or fmt != "jsonl"):
         missing = " and ".join(o for o, absent in (("--seats", seats is None), ("--format jsonl", fmt != "jsonl"))
                                if absent)
@@ -37,6 +40,22 @@ def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_c
     if seats is not None and ctx.get_parameter_source("ante") is not click.core.ParameterSource.DEFAULT:
         raise click.UsageError("--ante does not apply with --seats (each player of a live table stakes their "
                                "own Ante, 1, 2 or 5): drop --ante")
+
+
+def _export_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, export: str) -> None:
+    """Refuse what an export cannot honour: it is a live table's, and it fixes its own shape."""
+    if seats is None:
+        raise click.UsageError("--export needs --seats (a provider's export is a live table's): add --seats or "
+                               "drop --export")
+    if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError(f"--format does not apply with --export (the export {export} has its own shape): "
+                               "drop --format")
+    if seat_lines:
+        raise click.UsageError("--seat-lines does not apply with --export (seat lines are format 2's JSON Lines): "
+                               "drop --seat-lines")
+    if own_cards and export == "evolution-history":
+        raise click.UsageError("--own-cards does not apply with --export evolution-history (one player hand a "
+                               "game in that shape): drop --own-cards or export datafeed-csv")
 
 
 def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
@@ -68,17 +87,20 @@ def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
                    "policies unless --policy is given.")
 @click.option("--seat-lines", is_flag=True, help="With --seats and --format jsonl: one line a seat after its game.")
 @click.option("--own-cards", is_flag=True, help="With --seats: each seat its own two cards (at most 22 seats).")
+@click.option("--export", type=click.Choice(["evolution-history", "datafeed-csv", "seamless-wallet"]), default=None,
+              help="With --seats: write the tables as a provider exports them rather than in format 2 "
+                   "(seamless-wallet: CSV when --output ends with .csv).")
 @click.pass_context
 def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
              bonus: float, faults: float, faults_manifest: str | None, fmt: str, output: str | None,
-             seats: str | None, seat_lines: bool, own_cards: bool) -> None:
+             seats: str | None, seat_lines: bool, own_cards: bool, export: str | None) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
     from decimal import Decimal
 
     from ..profiles import ProfileError, resolve_profile
     from ..simulate import Settings, write
 
-    _options_used(ctx, seats, seat_lines, own_cards, fmt)
+    _options_used(ctx, seats, seat_lines, own_cards, fmt, export)
     guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
         loaded = resolve_profile(profile_name)
@@ -106,10 +128,14 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
         out = outputs.enter_context(open_output(output or STDOUT))
         manifest = outputs.enter_context(open_output(faults_manifest)) if faults_manifest else None
         if table is not None:
+            from ..simulate_export import write_export
             from ..simulate_table import write_tables
 
             try:
-                write_tables(table, fmt, out, seat_lines)
+                if export is not None:
+                    write_export(table, export, out, wallet_csv=(output or "").endswith(".csv"))
+                else:
+                    write_tables(table, fmt, out, seat_lines)
             except ValueError as err:
                 raise click.UsageError(str(err)) from None
             if manifest is not None:

@@ -65,7 +65,8 @@ class WalletLine(TypedDict):
 
 class SeatLine(TypedDict, total=False):
     """A format-2 seat. ``_returned`` is the simulator's own note of what the rules pay
-    back (for its faults); it is dropped before writing."""
+    back (for its faults), ``_debits`` its note of the stakes' transaction ids before
+    any fault (for the exports, whose bets name them); both are dropped before writing."""
 
     player_id: str
     ante: object
@@ -75,6 +76,7 @@ class SeatLine(TypedDict, total=False):
     recorded: RecordedLine
     wallet: list[WalletLine]
     _returned: object
+    _debits: list[str]
 
 
 class GameLine(TypedDict, total=False):
