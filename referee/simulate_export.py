@@ -42,8 +42,8 @@ EXPORTS = ("evolution-history", "datafeed-csv", "seamless-wallet")
 #: The kinds an export run draws: no export numbers its games, so none can hold two swapped.
 EXPORT_KINDS = tuple(kind for kind in TABLE_FAULTS if kind != "swapped_games")
 #: Per shape, the fault kinds it carries and the codes each must give there. A
-#: cancelled game paid gives G003 only on a seat paid something (a lost seat's 0.00 is
-#: what a refunded seat shows too); W002 only where the seat was credited (as injected).
+#: cancelled game paid gives G003 only on a seat its record shows paid (:func:`_shows_paid`);
+#: W002 only where the seat was credited (as injected).
 CARRIED: dict[str, dict[str, frozenset[str]]] = {
     "evolution-history": {"cards_differ": frozenset({codes.G001}), "player_twice": frozenset({codes.G002}),
                           "cancelled_paid": frozenset({codes.G003})},
@@ -121,16 +121,28 @@ def write_export(settings: TableSettings, shape: str, out: TextIO, wallet_csv: b
         _write_feed(settings.profile, records, out)
     else:
         _write_wallet(sessions, records, out, wallet_csv)
-    settings.manifest[:] = carried(shape, settings.manifest, records)
+    settings.manifest[:] = _carried(settings.profile, shape, settings.manifest, records)
 
 
-def carried(shape: str, manifest: list[TableFault], records: list[_Record]) -> list[TableFault]:
+def _carried(profile: Profile, shape: str, manifest: list[TableFault], records: list[_Record]) -> list[TableFault]:
     """The entries of ``manifest`` that ``shape`` carries, in their order."""
     kinds = CARRIED[shape]
-    paid = {(r.header["id"], r.game["game"], s["player_id"]) for r in records for s in r.game.get("seats", [])
-            if s["_returned"] and s["recorded"].get("outcome") != "void"}
+    paid = {(r.header["id"], r.game["game"], s.seat["player_id"]) for r in records if r.cancelled
+            for s in _seats(profile, r) if _shows_paid(shape, s)}
     return [f for f in manifest if f.code in kinds.get(f.kind, ())
             and (f.code != codes.G003 or (f.session, f.game, f.player) in paid)]
+
+
+def _shows_paid(shape: str, seat: _Seat) -> bool:
+    """Whether a cancelled game's seat, as ``shape`` writes it, shows a payout a refund
+    would not give: nothing back reads as stakes refunded by the wallet; in the history
+    every bet paying back its own stake (a push), in the feed a total equal to the stakes,
+    read as the refund itself."""
+    if not seat.returned:
+        return False
+    if shape == "datafeed-csv":
+        return seat.returned != seat.ruling.staked
+    return any(payout != stake for _, stake, payout in seat.payouts())
 
 
 def _records(sessions: list[tuple[TableLine, list[GameLine]]]) -> Iterator[_Record]:
@@ -327,4 +339,4 @@ def _feed_card(token: str) -> str:
     return rank_char(card.rank) + SUITS[card.suit]
 
 
-__all__ = ["CARRIED", "EXPORTS", "EXPORT_KINDS", "carried", "write_export"]
+__all__ = ["CARRIED", "EXPORTS", "EXPORT_KINDS", "write_export"]

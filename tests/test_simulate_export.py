@@ -284,7 +284,8 @@ def test_the_export_deal_audits_exactly_as_its_whole_manifest(tmp_path: Path) ->
 
 def test_history_faults_are_its_manifest() -> None:
     """G001: two records of a game with other cards; G002: a player twice in a game; G003:
-    a cancelled game's seat paid something. Nothing else is a fault in this shape."""
+    a cancelled game's seat paid something, other than each bet's own stake back.
+    Nothing else is a fault in this shape."""
     text, manifest = _export("evolution-history", _settings())
     games = [g for day in json.loads(text)["data"] for g in day["games"]]
     derived: Counter[tuple[str, str | None, str]] = Counter()
@@ -296,7 +297,9 @@ def test_history_faults_are_its_manifest() -> None:
         first.setdefault(game["id"], game)
         for part in game["participants"]:
             players[game["id"]][part["playerId"]] += 1
-            if game["status"] == "Cancelled" and any(Decimal(b["payout"]) for b in part["bets"]):
+            payouts = [(Decimal(b["stake"]), Decimal(b["payout"])) for b in part["bets"]]
+            if (game["status"] == "Cancelled" and any(paid for _, paid in payouts)
+                    and any(stake != paid for stake, paid in payouts)):
                 derived[(game["id"], part["playerId"], "G003")] += 1
     for gid, seated in players.items():
         derived.update({(gid, player, "G002"): 1 for player, n in seated.items() if n > 1})
@@ -305,12 +308,14 @@ def test_history_faults_are_its_manifest() -> None:
 
 
 def test_feed_faults_are_its_manifest() -> None:
+    """G002: two rows of one player in a game; G003: a cancelled game's seat paid back
+    neither nothing (the wallet refunds) nor its stakes (the refund itself)."""
     text, manifest = _export("datafeed-csv", _settings())
     rows = list(csv.DictReader(io.StringIO(text.partition("\n")[2])))
     seen = Counter(row["playSessionID"] for row in rows)
     derived: Counter[tuple[str, str | None, str]] = Counter()
     for row in rows:
-        if row["status"] == "cancelled" and Decimal(row["win"]):
+        if row["status"] == "cancelled" and Decimal(row["win"]) not in (0, Decimal(row["bet"])):
             derived[(row["parentSessionID"], row["playerID"], "G003")] += 1
     derived.update({(key.split("/")[0], key.split("/")[1], "G002"): 1 for key, n in seen.items() if n > 1})
     assert {f["kind"] for f in manifest} == set(CARRIED["datafeed-csv"])
@@ -405,3 +410,30 @@ def test_history_has_one_player_hand(tmp_path: Path) -> None:
         assert run("simulate", "--rounds", "2", "--seats", "3", "--own-cards", "--export", shape)[0] == 0
     code, out = run("simulate", "--seats", "30", "--own-cards", "--export", "datafeed-csv")
     assert code == 2 and "at most 22" in out
+
+
+# the importers read them back -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("shape", "extra"), [("evolution-history", ()), ("datafeed-csv", ()),
+                                              ("datafeed-csv", ("--own-cards",))])
+@pytest.mark.parametrize("joined", [False, True])
+def test_the_importers_find_exactly_the_manifest(tmp_path: Path, shape: str, extra: tuple[str, ...],
+                                                 joined: bool) -> None:
+    """``check --mapping SHAPE`` finds exactly the shape's manifest; with ``--wallet``, the
+    wallet log of the same run, the union of both manifests."""
+    def export(name: str, what: str) -> list[dict[str, Any]]:
+        code, out = run("simulate", "--seats", "2-6", "--rounds", "150", "--sessions", "2", "--seed", "3",
+                        "--profile", "bonus-aa", "--bonus", "1", "--faults", "0.25", *extra, "--export", what,
+                        "-o", str(tmp_path / name), "--faults-manifest", str(tmp_path / f"{name}.m.json"))
+        assert code == 0, out
+        return list(json.loads((tmp_path / f"{name}.m.json").read_text()))
+
+    manifest = export("log", shape)
+    wallet = ("--wallet", str(tmp_path / "w.jsonl")) if joined else ()
+    if joined:
+        manifest += export("w.jsonl", "seamless-wallet")
+    _, report = check_json("--profile", "bonus-aa", "--mapping", shape, str(tmp_path / "log"), *wallet)
+    found = Counter((f["game"], f["player"], f["code"]) for s in report["sessions"] for f in s["findings"])
+    assert {f["kind"] for f in manifest} == set(CARRIED[shape]) | (set(CARRIED["seamless-wallet"]) if joined else set())
+    assert found == _keys(manifest)
