@@ -271,7 +271,9 @@ def _session_moves(records: list[_Record]) -> Iterator[dict[str, Any]]:
 
 def _seat_moves(record: _Record, seat: SeatLine) -> Iterator[dict[str, Any]]:
     """A seat's wallet moves as transactions: debits, then its credits or cancels (a
-    seat paid nothing and not refunded: a credit of 0, which closes the round)."""
+    seat paid nothing and not refunded: a credit of 0, which closes the round). A seat
+    whose every debit was lost has no transaction: the log alone stays consistent, the
+    join finds the stakes never debited."""
     wallet, order = seat["wallet"], seat["_debits"]
     debits = [m for m in wallet if m["kind"] == "debit"]
     first = debits[0]["id"] if debits else None
@@ -287,7 +289,7 @@ def _seat_moves(record: _Record, seat: SeatLine) -> Iterator[dict[str, Any]]:
     credits = [m for m in wallet if m["kind"] == "credit"]
     for credit in credits:
         yield _move(record, seat, "credit", credit["id"], first, credit["amount"], settled)
-    if not credits and not refunds:
+    if not credits and not refunds and first is not None:  # no debit left (wallet_debit): nothing to close
         closing = f"{record.game['game']}/{seat['player_id']}/close"
         yield _move(record, seat, "credit", closing, first, 0, settled)
 
