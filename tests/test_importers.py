@@ -243,8 +243,10 @@ def test_a_finding_names_the_export_field_and_its_line(write: Write) -> None:
     [finding] = _findings(report)
     assert finding["code"] == "P002" and finding["player"] == "p1"
     assert finding["export_field"] == "data[0].games[0].participants[0].bets[1].payout"
-    line = Path(export).read_text(encoding="utf-8").splitlines()[finding["line"] - 1]
-    assert '"payout": "4.00"' in line
+    lines = Path(export).read_text(encoding="utf-8").splitlines()
+    # the line the bet's object opens on (a JSON page's fields are at their object's line)
+    assert lines[finding["line"] - 1].strip() == "{" and '"code": "CHE_Call"' in lines[finding["line"]]
+    assert '"payout": "4.00"' in "".join(lines[finding["line"]:finding["line"] + 6])
 
 
 def test_a_seat_that_does_not_fit_is_one_finding_and_the_rest_is_audited(write: Write) -> None:
@@ -441,3 +443,39 @@ def test_the_game_builder_keeps_records_it_was_given_unchanged(write: Write) -> 
     kept = copy.deepcopy(game)
     code, _ = check_json("--mapping", "evolution-history", write("page.json", _page(game)))
     assert code == 0 and game == kept
+
+
+# ----------------------------------------------------------------------------- the page reader
+
+def _same(fast: Any, slow: Any) -> None:
+    assert fast == slow and type(fast) is type(slow)
+    if isinstance(fast, dict):
+        assert fast.line == slow.line  # type: ignore[attr-defined]
+        for key in fast:
+            _same(fast[key], slow[key])
+    elif isinstance(fast, list):
+        for a, b in zip(fast, slow, strict=True):
+            _same(a, b)
+
+
+@pytest.mark.parametrize("text", [
+    _page(_game(), _game("g2")),
+    json.dumps({"data": [{"games": [_game()]}]}, separators=(",", ":")),
+    json.dumps({"data": [{"games": [_game()]}]}, indent=4, sort_keys=True),
+    '[{"b": "}{", "c": "\\"{"}, {"d": {"e": [{}, {"f": "\\\\"}]}}]',
+    '{"a":\n\n {"b": 1.10,\n "c": [\n{"d": "{\\n}"}]}}',
+])
+def test_the_page_reader_gives_the_values_and_object_lines_of_the_exact_reader(text: str) -> None:
+    from referee.load.jsonio import loads_document, loads_export
+
+    _same(loads_export(text), loads_document(text))
+
+
+def test_the_page_reader_refuses_as_the_exact_reader_does() -> None:
+    from referee.load.jsonio import JsonInputError, loads_export
+
+    for text, line, said in [('{"a": 1,\n "a": 2}', 1, "duplicate key 'a'"),
+                             ('{"a": [1,\n 2,,]}', 2, "Expecting value"), ('{"a": NaN}', 1, "NaN")]:
+        with pytest.raises(JsonInputError) as err:
+            loads_export(text)
+        assert err.value.line == line and said in err.value.message

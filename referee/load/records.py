@@ -30,15 +30,31 @@ class LineDict(dict[str, object]):
 
 
 class ExportDict(LineDict):
-    """A format-2 record an importer made from a provider's export: beside the line of
-    each key, the export's own field path it came from (``paths``), so that a finding
-    names both (``seats[1].ante`` and ``data[0].games[3].participants[1].bets[0].stake``)."""
+    """A format-2 record an importer made from a provider's export: for each key, where
+    in the export its value came from (``where``: the expression that read it, the
+    record's pointer, the record and its line), so that a finding names both the
+    format-2 field and the export's own (``seats[1].ante`` and
+    ``data[0].games[3].participants[1].bets[0].stake``) at that field's line. Lines and
+    paths are worked out only when a finding asks: most fields never have one."""
 
-    __slots__ = ("paths",)
+    __slots__ = ("where",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.paths: dict[str, str] = {}
+        #: By key: (getter, the record's pointer, the record, its line); a getter has
+        #: ``path(pointer)`` and ``line_in(record, line)``.
+        self.where: dict[str, tuple[Any, str, Any, int]] = {}
+
+    def line_of(self, key: object) -> int:
+        found = self.where.get(key) if isinstance(key, str) else None
+        if found is None:
+            return super().line_of(key)
+        getter, _, record, line = found
+        return int(getter.line_in(record, line))
+
+    def path_of(self, key: str) -> str | None:
+        found = self.where.get(key)
+        return None if found is None else str(found[0].path(found[1]))
 
 
 def export_path_at(data: object, path: tuple[int | str, ...]) -> str | None:
@@ -48,7 +64,7 @@ def export_path_at(data: object, path: tuple[int | str, ...]) -> str | None:
     node = data
     for key in path:
         if isinstance(node, ExportDict) and isinstance(key, str):
-            found = node.paths.get(key, found)
+            found = node.path_of(key) or found
             node = node.get(key)
         elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
             node = node[key]

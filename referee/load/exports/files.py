@@ -19,7 +19,7 @@ from typing import Any
 
 from ...models import codes
 from ...models.mapping import Mapping
-from ..jsonio import JsonInputError, loads_document, loads_line
+from ..jsonio import JsonInputError, loads_export, loads_line
 from ..readers.text import decode
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
@@ -55,7 +55,7 @@ def _json(reading: Reading, stream: Stream, where: str) -> Iterator[ExportRecord
         yield reading.fail(text.line, text.message, text.code)
         return
     try:
-        document = loads_document(text)
+        document = loads_export(text)
     except JsonInputError as err:
         yield reading.fail(err.line, err.message, err.code)
         return

@@ -22,12 +22,12 @@ from typing import Any
 
 from ...models import codes
 from ..reading import Reading
-from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord, line_at
+from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord
 from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader, shown
-from .search import Getter, PlainPath
+from .search import Getter
 
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
@@ -83,26 +83,9 @@ class _Readers:
     decision: WordReader
 
 
-@dataclass(slots=True)
-class _Field:
-    """Reading one value of a record: its getter, its line and export path."""
-
-    key: str
-    getter: Getter
-    record: ExportRecord | None = None
-    base: str = ""
-    data: Any = None
-
-    def value(self) -> Any:
-        return self.getter(self.data)
-
-    def path(self) -> str:
-        return self.getter.path(self.base)
-
-    def line(self, default: int) -> int:
-        if isinstance(self.getter, PlainPath):
-            return line_at(self.data, self.getter.parts, default)
-        return default
+#: The game fields read from a game record, and how each value is read.
+GAME_KEYS = ("round", "started", "settled", "status", "dealer_id", "player", "flop", "turn", "river", "dealer",
+             "board", "dealer_qualified")
 
 
 @dataclass
@@ -116,17 +99,26 @@ class GameBuilder:
     _session: tuple[Any, ...] | None = None
     _sessions: int = 0
     _fits: bool = False
-    #: The game's ``dealer_qualified`` as the export says (each seat's recorded word).
-    _qualified: Any = None
     readers: _Readers = field(init=False)
+    _game_getters: list[tuple[str, Getter]] = field(init=False)
+    _stake_getters: list[tuple[str, Getter]] = field(init=False)
 
     def __post_init__(self) -> None:
-        m = self.loaded.mapping
+        m, getters = self.loaded.mapping, self.loaded.getters
         self.readers = _Readers(
             CardReader(m.cards), MoneyReader(m.money), TimeReader(m.times),
             WordReader(m.words.bet, BET_KINDS[:3], "bet code", strict=True),
             WordReader(m.words.status, ("settled", "cancelled"), "status", strict=True),
             WordReader(m.words.decision, ("call", "fold"), "decision"))
+        self._game_getters = [(name, getters[f"game.{name}"]) for name in GAME_KEYS if f"game.{name}" in getters]
+        self._stake_getters = [(kind, getters[f"seat.{kind}"]) for kind in ("ante", "call", "bonus")
+                               if f"seat.{kind}" in getters]
+        self._player, self._decision = getters["seat.player_id"], getters["seat.decision"]
+        self._own, self._bets = getters.get("seat.player"), getters.get("seat.bets")
+        self._returned, self._balance = getters.get("seat.returned"), getters.get("seat.balance")
+        self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
+        self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
+        self._qualified: Any = None
 
     def build(self, records: Iterator[ExportRecord | LoadProblem]) -> Iterator[Record]:
         """The session and game records of one export file, in its order."""
@@ -186,41 +178,28 @@ class GameBuilder:
         yield from self._session_records(record)
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
-        for seat_record, base in self._seat_records(record, grouped):
+        for seat_record in self._seat_records(record, grouped):
             try:
-                seats.append(self._seat(seat_record, base, game))
+                seats.append(self._seat(seat_record, game))
             except Misfit as misfit:
                 problems.append(LoadProblem(self.reading.name, misfit_line(misfit, seat_record.line), str(misfit),
                                             code=codes.H008))
         _shared_hand(game, seats)
         game["seats"] = seats
-        game.paths["seats"] = self.loaded.getters["seats"].path(record.pointer) if "seats" in self.loaded.getters \
-            else record.pointer
         yield game_record(self.reading.name, record.line, game, record.pointer)
         yield from problems
 
-    def _get(self, key: str, record: ExportRecord, data: Any = None, base: str | None = None) -> _Field | None:
-        getter = self.loaded.getters.get(key)
-        if getter is None:
-            return None
-        return _Field(key, getter, record, record.pointer if base is None else base,
-                      record.data if data is None else data)
-
     def _game_fields(self, record: ExportRecord) -> ExportDict:
         r = self.readers
+        data, pointer, line = record.data, record.pointer, record.line
         game = ExportDict()
-        game.line = record.line
+        game.line = line
         self._qualified = None
-        got = self._get("game.id", record)
-        assert got is not None, "a games mapping has game.id"
-        game_id = _required(got)
-        _put(game, "game", _text(game_id, got), got, record.line)
-        for name in ("round", "started", "settled", "status", "dealer_id", "player", "flop", "turn", "river",
-                     "dealer", "board", "dealer_qualified"):
-            got = self._get(f"game.{name}", record)
-            if got is None:
-                continue
-            value = got.value()
+        getter = self.loaded.getters["game.id"]
+        game["game"] = _text(_required(getter, "game.id", record), getter, "game.id", record)
+        game.where["game"] = (getter, pointer, data, line)
+        for name, getter in self._game_getters:
+            value = getter(data)
             if value is None:
                 continue
             try:
@@ -228,7 +207,7 @@ class GameBuilder:
                     value = r.times.time(value)
                 elif name == "status":
                     value = r.status.word(value)
-                elif name in GAME_CARDS:
+                elif name in GAME_CARDS or name == "board":
                     value = r.cards.cards_of(value)
                 elif name in ("turn", "river"):
                     value = r.cards.card(value)
@@ -237,160 +216,179 @@ class GameBuilder:
                 elif name == "round" and isinstance(value, str) and value.strip().isdigit():
                     value = int(value)
             except Misfit as misfit:
-                raise _misfit(got, value, str(misfit), record.line) from None
+                raise _misfit(getter, f"game.{name}", record, value, str(misfit)) from None
+            where = (getter, pointer, data, line)
             if name == "board":
-                self._board(game, r.cards.cards_of(value), got, record.line)
+                _board(game, value, where)
             elif name == "dealer_qualified":
                 self._qualified = value
             else:
-                _put(game, name, value, got, record.line)
+                game[name] = value
+                game.where[name] = where
         return game
 
-    def _board(self, game: ExportDict, board: Any, got: _Field, default: int) -> None:
-        """Five community cards at once: flop, turn and river."""
-        if not isinstance(board, list):
-            _put(game, "flop", board, got, default)
-            return
-        _put(game, "flop", board[:3], got, default)
-        if len(board) > 3:
-            _put(game, "turn", board[3], got, default)
-        if len(board) > 4:
-            _put(game, "river", board[4], got, default)
-        if len(board) > 5:
-            _put(game, "river", board[4:], got, default)  # more than five: the audit says so
-
     # ------------------------------------------------------------------ seats
-    def _seat_records(self, record: ExportRecord,
-                      grouped: list[ExportRecord] | None) -> Iterator[tuple[ExportRecord, str]]:
+    def _seat_records(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Iterator[ExportRecord]:
         if grouped is not None:
-            for row in grouped:
-                yield row, row.pointer
+            yield from grouped
             return
-        got = self._get("seats", record)
-        assert got is not None, "a games mapping without group has seats"
-        seats = got.value()
+        getter = self._seats
+        assert getter is not None, "a games mapping without group has seats"
+        seats = getter(record.data)
         if seats is None:
             return
         if not isinstance(seats, list):
-            raise _misfit(got, seats, "expected the list of the game's seats", record.line)
-        base = got.path()
+            raise _misfit(getter, "seats", record, seats, "expected the list of the game's seats")
+        base = getter.path(record.pointer)
         for i, seat in enumerate(seats):
-            line = seat.line if isinstance(seat, LineDict) else record.line
-            yield ExportRecord(line, f"{base}[{i}]", seat), f"{base}[{i}]"
+            yield ExportRecord(seat.line if isinstance(seat, LineDict) else record.line, f"{base}[{i}]", seat)
 
-    def _seat(self, record: ExportRecord, base: str, game: ExportDict) -> ExportDict:
+    def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
+        data, pointer, line = record.data, record.pointer, record.line
         seat = ExportDict()
-        seat.line = record.line
-        got = self._get("seat.player_id", record, base=base)
-        assert got is not None
-        player = _text(_required(got), got)
-        _put(seat, "player_id", player, got, record.line)
-        got = self._get("seat.decision", record, base=base)
-        assert got is not None
-        _put(seat, "decision", r.decision.word(_required(got)), got, record.line)
-        got = self._get("seat.player", record, base=base)
-        if got is not None and got.value() is not None:
-            _put(seat, "player", r.cards.cards_of(got.value()), got, record.line)
-        where: dict[str, tuple[str, int]] = {}
-        stakes, payouts = self._stakes(record, base, seat, where)
-        recorded = self._recorded(record, base, game, stakes, payouts, where)
-        if recorded:
+        seat.line = line
+        where = seat.where
+        player = _text(_required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
+        seat["player_id"] = player
+        where["player_id"] = (self._player, pointer, data, line)
+        seat["decision"] = r.decision.word(_required(self._decision, "seat.decision", record))
+        where["decision"] = (self._decision, pointer, data, line)
+        if self._own is not None:
+            cards = self._own(data)
+            if cards is not None:
+                seat["player"] = r.cards.cards_of(cards)
+                where["player"] = (self._own, pointer, data, line)
+        if self._bets is not None:
+            stakes, payouts = self._bet_stakes(record, seat)
+        else:
+            stakes, payouts = self._plain_stakes(record, seat), None
+        recorded = self._recorded(record, game, stakes, payouts)
+        if recorded is not None:
             seat["recorded"] = recorded
         if self.wallet is not None:
             seat["wallet"] = self.wallet.get((str(game["game"]), player), [])
         return seat
 
-    def _stakes(self, record: ExportRecord, base: str, seat: ExportDict,
-                where: dict[str, tuple[str, int]]) -> tuple[dict[str, Decimal], dict[str, Decimal] | None]:
-        """The seat's stakes by kind (ante, call, bonus) and, when each bet says what it
-        paid back, the payouts by kind (``where``: each payout's path and line)."""
+    def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:
+        """Stakes read one expression a kind (``seat.ante``, ``seat.call``, ``seat.bonus``)."""
         stakes: dict[str, Decimal] = {}
-        payouts: dict[str, Decimal] | None = None
-        got = self._get("seat.bets", record, base=base)
-        if got is None:
-            for kind in ("ante", "call", "bonus"):
-                one = self._get(f"seat.{kind}", record, base=base)
-                if one is not None and one.value() is not None:
-                    stakes[kind] = self._amount(one, one.value(), record.line)
-                    _put(seat, kind, stakes[kind], one, record.line)
-            if "ante" not in stakes:
-                raise _misfit(self._get("seat.ante", record, base=base), None, "the seat has no Ante", record.line)
-            return stakes, None
-        bets = got.value()
+        for kind, getter in self._stake_getters:
+            value = getter(record.data)
+            if value is not None:
+                stakes[kind] = seat[kind] = self._amount(getter, f"seat.{kind}", record, value)
+                seat.where[kind] = (getter, record.pointer, record.data, record.line)
+        if "ante" not in stakes:
+            getter = self.loaded.getters["seat.ante"]
+            raise _misfit(getter, "seat.ante", record, None, "the seat has no Ante")
+        return stakes
+
+    def _bet_stakes(self, record: ExportRecord,
+                    seat: ExportDict) -> tuple[dict[str, Decimal], dict[str, tuple[Decimal, Any]] | None]:
+        """The seat's stakes by kind (ante, call, bonus) from its bets and, when each bet
+        says what it paid back, the payouts by kind (with where the first one is)."""
+        bets_getter = self._bets
+        assert bets_getter is not None and self._code is not None and self._stake is not None
+        bets = bets_getter(record.data)
         if not isinstance(bets, list):
-            raise _misfit(got, bets, "expected the list of the seat's bets", record.line)
-        bets_base = got.path()
+            raise _misfit(bets_getter, "seat.bets", record, bets, "expected the list of the seat's bets")
+        stakes: dict[str, Decimal] = {}
+        payouts: dict[str, tuple[Decimal, Any]] | None = None
+        base = bets_getter.path(record.pointer)
+        word, code, stake_of, payout_of = self.readers.bet.word, self._code, self._stake, self._payout
         for i, bet in enumerate(bets):
-            bet_record = ExportRecord(bet.line if isinstance(bet, LineDict) else record.line, f"{bets_base}[{i}]", bet)
-            code = self._get("bet.code", bet_record)
-            assert code is not None
+            bet_line = bet.line if isinstance(bet, LineDict) else record.line
+            bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet)
             try:
-                kind = self.readers.bet.word(_required(code))
+                kind = word(_required(code, "bet.code", bet_record))
             except Misfit as misfit:
-                raise _misfit(code, code.value(), str(misfit), bet_record.line) from None
+                raise _misfit(code, "bet.code", bet_record, code(bet), str(misfit)) from None
             if kind == "ignore":
                 continue
-            stake = self._get("bet.stake", bet_record)
-            assert stake is not None
-            amount = self._amount(stake, _required(stake), bet_record.line)
-            stakes[kind] = stakes.get(kind, ZERO) + amount
-            _put(seat, kind, stakes[kind], stake, bet_record.line)
-            payout = self._get("bet.payout", bet_record)
-            if payout is not None:
+            amount = self._amount(stake_of, "bet.stake", bet_record, _required(stake_of, "bet.stake", bet_record))
+            if kind in stakes:
+                stakes[kind] += amount
+            else:
+                stakes[kind] = amount
+                seat.where[kind] = (stake_of, bet_record.pointer, bet, bet_line)
+            seat[kind] = stakes[kind]
+            if payout_of is not None:
+                paid = payout_of(bet)
+                paid_amount = ZERO if paid is None else self._amount(payout_of, "bet.payout", bet_record, paid)
                 payouts = payouts if payouts is not None else {}
-                paid = payout.value()
-                payouts[kind] = payouts.get(kind, ZERO) + (ZERO if paid is None else self._amount(payout, paid,
-                                                                                                    bet_record.line))
-                where.setdefault(kind, (payout.path(), payout.line(bet_record.line)))
+                known = payouts.get(kind)
+                payouts[kind] = (paid_amount + known[0] if known else paid_amount,
+                                 known[1] if known else (payout_of, bet_record.pointer, bet, bet_line))
         if "ante" not in stakes:
-            raise _misfit(got, bets, "the seat has no Ante bet (words.bet maps the codes)", record.line)
+            raise _misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
+                                                                  "codes)")
         return stakes, payouts
 
-    def _recorded(self, record: ExportRecord, base: str, game: ExportDict, stakes: dict[str, Decimal],
-                  payouts: dict[str, Decimal] | None, where: dict[str, tuple[str, int]]) -> ExportDict | None:
+    def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Decimal],
+                  payouts: dict[str, tuple[Decimal, Any]] | None) -> ExportDict | None:
         """What the table paid, as format 2's ``recorded``: per-bet nets when each bet
-        says what it paid back, else the total returned (and the net it makes). A
-        cancelled game that paid nothing back is refunded by the wallet: nothing recorded."""
+        says what it paid back, else the total returned. A cancelled game that paid
+        nothing back was refunded by the wallet: nothing recorded."""
         recorded = ExportDict()
         recorded.line = record.line
+        where = recorded.where
         returned = None
-        if payouts is not None:
-            returned = sum(payouts.values(), ZERO)
-        got = self._get("seat.returned", record, base=base)
-        if got is not None and got.value() is not None:
-            returned = self._amount(got, got.value(), record.line)
-            _put(recorded, "returned", returned, got, record.line)
         cancelled = game.get("status") == "cancelled"
+        if payouts is not None:
+            returned = sum((paid for paid, _ in payouts.values()), ZERO)
+        getter = self._returned
+        said = getter(record.data) if getter is not None else None
+        if said is not None:
+            assert getter is not None
+            returned = self._amount(getter, "seat.returned", record, said)
+            place = (getter, record.pointer, record.data, record.line)
+            if cancelled:  # a cancelled game that paid: what it made the seat win or lose says so (G003)
+                recorded["net"] = returned - sum(stakes.values(), ZERO)
+                where["net"] = place
+            else:
+                recorded["returned"] = returned
+                where["returned"] = place
         if cancelled and not returned:
             return None
-        staked = sum(stakes.values(), ZERO)
         if payouts is not None:
+            # the total is the payouts' sum, not a second record of them: a wrong payout is
+            # one finding on its bet, not also one on the total
             for kind, stake in stakes.items():
-                recorded[kind] = payouts.get(kind, ZERO) - stake
-                if kind in where:
-                    recorded.paths[kind], recorded.lines[kind] = where[kind]
-            # the total is the payouts' sum, not a second record of them: a wrong payout is one
-            # finding on its bet, not also one on the total
-        elif returned is not None and cancelled:
-            # a cancelled game that paid: what it made the seat win or lose is what says so (G003)
-            del recorded["returned"]
-            recorded["net"] = returned - staked
-            recorded.paths["net"] = got.path() if got is not None else record.pointer
-            recorded.lines["net"] = got.line(record.line) if got is not None else record.line
-        qualified = self._qualified
-        if qualified is not None and not cancelled:
-            recorded["dealer_qualified"] = qualified
-        got = self._get("seat.balance", record, base=base)
-        if got is not None and got.value() is not None:
-            _put(recorded, "balance", self._amount(got, got.value(), record.line), got, record.line)
+                paid, place = payouts.get(kind, (ZERO, None))
+                recorded[kind] = paid - stake
+                if place is not None:
+                    where[kind] = place
+        if self._qualified is not None and not cancelled:
+            recorded["dealer_qualified"] = self._qualified
+        getter = self._balance
+        if getter is not None:
+            value = getter(record.data)
+            if value is not None:
+                recorded["balance"] = self._amount(getter, "seat.balance", record, value)
+                where["balance"] = (getter, record.pointer, record.data, record.line)
         return recorded
 
-    def _amount(self, got: _Field, value: Any, default: int) -> Decimal:
+    def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Decimal:
         try:
             return self.readers.money.amount(value)
         except Misfit as misfit:
-            raise _misfit(got, value, str(misfit), default) from None
+            raise _misfit(getter, key, record, value, str(misfit)) from None
+
+
+def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int]) -> None:
+    """Five community cards at once: flop, turn and river (more or fewer: the audit says)."""
+    if not isinstance(board, list):
+        game["flop"] = board
+        game.where["flop"] = where
+        return
+    parts = {"flop": board[:3]}
+    if len(board) > 3:
+        parts["turn"] = board[3]
+    if len(board) > 4:
+        parts["river"] = board[4] if len(board) == 5 else board[4:]
+    for name, value in parts.items():
+        game[name] = value
+        game.where[name] = where
 
 
 def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
@@ -402,7 +400,7 @@ def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
     first = seats[0]["player"]
     if all(seat["player"] == first for seat in seats[1:]):
         game["player"] = first
-        game.paths["player"], game.lines["player"] = seats[0].paths["player"], seats[0].lines["player"]
+        game.where["player"] = seats[0].where["player"]
         for seat in seats:
             del seat["player"]
 
@@ -444,33 +442,23 @@ def misfit_line(misfit: Misfit, default: int) -> int:
     return misfit.line if isinstance(misfit, _LineMisfit) else default
 
 
-def _misfit(got: _Field | None, value: Any, why: str, default: int) -> Misfit:
+def _misfit(getter: Getter, key: str, record: ExportRecord, value: Any, why: str) -> Misfit:
     """The one clear error: the mapping key, its expression, where, what was found."""
-    if got is None:
-        return _LineMisfit(why, default)
     found = "found nothing" if value is None else f"found {shown(value)}"
-    where = got.path()
-    return _LineMisfit(f"{got.key}: {got.getter.text!r} {found} at {where} ({why})" if why else
-                       f"{got.key}: {got.getter.text!r} {found} at {where}", got.line(default))
+    return _LineMisfit(f"{key}: {getter.text!r} {found} at {getter.path(record.pointer)} ({why})",
+                       getter.line_in(record.data, record.line))
 
 
-def _required(got: _Field) -> Any:
-    value = got.value()
+def _required(getter: Getter, key: str, record: ExportRecord) -> Any:
+    value = getter(record.data)
     if value is None:
-        keys = got.data if isinstance(got.data, dict) else None
+        keys = record.data if isinstance(record.data, dict) else None
         hint = f"; the record's keys are {', '.join(repr(k) for k in list(keys)[:8])}" if keys else ""
-        raise _misfit(got, None, "a required field" + hint, got.record.line if got.record else 0)
+        raise _misfit(getter, key, record, None, "a required field" + hint)
     return value
 
 
-def _text(value: Any, got: _Field) -> str:
+def _text(value: Any, getter: Getter, key: str, record: ExportRecord) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise _misfit(got, value, "expected an id (text or a whole number)", got.record.line if got.record else 0)
+        raise _misfit(getter, key, record, value, "expected an id (text or a whole number)")
     return str(value)
-
-
-def _put(target: ExportDict, key: str, value: Any, got: _Field | None, default: int) -> None:
-    target[key] = value
-    if got is not None:
-        target.paths[key] = got.path()
-        target.lines[key] = got.line(default)

@@ -17,6 +17,8 @@ from typing import Any
 import jmespath
 from jmespath.exceptions import JMESPathError
 
+from ..records import line_at
+
 _PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*)*$")
 
@@ -52,6 +54,10 @@ class PlainPath:
         """Where the value is, below the record at ``base`` (``data[0].games[3]``)."""
         return f"{base}.{self.text}" if base and not self.text.startswith("[") else f"{base}{self.text}"
 
+    def line_in(self, record: Any, line: int) -> int:
+        """The line of the value in ``record`` (the line of the deepest object holding it)."""
+        return line_at(record, self.parts, line)
+
 
 class Expression:
     """Any other JMESPath expression."""
@@ -68,6 +74,9 @@ class Expression:
 
     def path(self, base: str) -> str:
         return f"{base} ({self.text})" if base else self.text
+
+    def line_in(self, record: Any, line: int) -> int:
+        return line
 
 
 Getter = PlainPath | Expression
