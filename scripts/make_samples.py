@@ -1,8 +1,12 @@
-"""Regenerate the hand-written-looking samples in samples/ (clean, disputed, void).
+"""Regenerate the hand-written-looking samples in samples/ (clean, disputed, void) and
+the providers' exports in samples/exports/ (issue 29).
 
 Run: python scripts/make_samples.py. The rounds come from `referee simulate` (seed 17);
 round 1 is replaced by the worked example of §09, written with suit symbols as a
 table's log would. The disputed and void sessions then alter a few records by hand.
+The exports are one simulated live table (seed 5, 10 games of 2 to 4 seats, faults at
+0.2) in each shape: the history records one game twice with another card (G001), the
+wallet log misses a stake's debit (W001, with the history); the feed carries neither.
 """
 
 from __future__ import annotations
@@ -64,6 +68,21 @@ def main() -> None:
         "player_hand") != "two_pair" else "pair"
     (OUT / "disputed.yaml").write_text(yaml_session(header, disputed), encoding="utf-8")
     (OUT / "void.yaml").write_text(yaml_session(*void_session()), encoding="utf-8")
+    exports()
+
+
+EXPORTS = {"evolution-history": "evolution-history.json", "seamless-wallet": "seamless-wallet.jsonl",
+           "datafeed-csv": "datafeed.csv"}
+
+
+def exports() -> None:
+    """samples/exports/: the same simulated table in each export shape."""
+    import subprocess
+    import sys
+
+    for shape, name in EXPORTS.items():
+        subprocess.run([sys.executable, "-m", "referee", "simulate", "--seats", "2-4", "--rounds", "10", "--seed", "5",
+                        "--faults", "0.2", "--export", shape, "--output", str(OUT / "exports" / name)], check=True)
 
 
 def void_session() -> tuple[dict, list[dict]]:

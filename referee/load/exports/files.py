@@ -140,7 +140,10 @@ def _csv(reading: Reading, stream: Stream, mapping: Mapping) -> Iterator[ExportR
             return
         problem = _header_problem(header, mapping)
         if problem is not None:
-            yield reading.fail(options.preamble + 1, problem)
+            shown = options.delimiter.join(header)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            yield reading.fail(options.preamble + 1, f"line {options.preamble + 1} is not the header this mapping "
+                                                     f"reads ({problem}): it reads {shown!r}")
             return
         yield from _rows(reading, rows, header, mapping, options.preamble + 1)
     except csv.Error as err:
@@ -157,7 +160,7 @@ def _header_problem(header: list[str], mapping: Mapping) -> str | None:
         return f"the header names a column twice: {', '.join(twice)}"
     missing = [name for name in mapping.csv.json_columns if name not in header]
     if missing:
-        return f"csv.json_columns names {', '.join(missing)}, which the header does not have"
+        return f"no column {', '.join(missing)}, which csv.json_columns names"
     return None
 
 

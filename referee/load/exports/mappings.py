@@ -89,7 +89,10 @@ def parse_mapping(data: bytes, name: str, builtin: bool = False) -> LoadedMappin
     try:
         mapping = Mapping.model_validate(document)
     except ValidationError as err:
-        raise MappingError(_problems(name, _explain(err, document))) from None
+        said = _explain(err, document)
+        said += [problem for problem in _raw_expressions(document) if problem[1].split(":")[0] not in
+                 {message.split(":")[0] for _, message in said}]
+        raise MappingError(_problems(name, said)) from None
     if mapping.times.zone is not None:
         from .normalize import Misfit, zone
 
@@ -119,6 +122,24 @@ def expressions(mapping: Mapping) -> list[tuple[str, str]]:
         for field, value in model:
             if isinstance(value, str) and field != "profile":
                 found.append((f"{section}.{field}", value))
+    return found
+
+
+def _raw_expressions(document: Any) -> list[tuple[int, str]]:
+    """The expressions of a mapping the model refused, checked all the same: every
+    problem of the file is said at once."""
+    found: list[tuple[int, str]] = []
+    for section in ("session", "game", "seat", "bet", "transaction"):
+        fields = document.get(section) if isinstance(document, dict) else None
+        if not isinstance(fields, dict):
+            continue
+        for key, text in fields.items():
+            if isinstance(text, str) and key != "profile":
+                try:
+                    compile_expression(text)
+                except ValueError as err:
+                    line = line_at(document, (section, key), 1)
+                    found.append((line, f"{section}.{key}: {text!r} is not a JMESPath expression: {err}"))
     return found
 
 

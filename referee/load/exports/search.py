@@ -88,10 +88,22 @@ def compile_expression(text: str) -> Getter:
     try:
         compiled = Expression(text)
     except JMESPathError as err:
-        raise ValueError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+        raise ValueError(_why(err, text)) from None
     if _PLAIN.match(text) and text not in _LITERALS:
         return PlainPath(text)
     return compiled
+
+
+def _why(err: JMESPathError, text: str) -> str:
+    """JMESPath's complaint in words, with where in the expression."""
+    at = getattr(err, "lex_position", None)
+    token = getattr(err, "token_value", None)
+    if type(err).__name__ == "IncompleteExpressionError":
+        return "it ends before it is complete"
+    if isinstance(at, int):
+        return f"{getattr(err, 'msg', 'invalid')} {token!r} at character {at + 1}" if token is not None else \
+            f"{getattr(err, 'msg', 'invalid')} at character {at + 1}"
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
 
 
 #: Words JMESPath reads as something other than a key when unquoted (none today: kept
