@@ -479,3 +479,58 @@ def test_the_page_reader_refuses_as_the_exact_reader_does() -> None:
         with pytest.raises(JsonInputError) as err:
             loads_export(text)
         assert err.value.line == line and said in err.value.message
+
+
+# ----------------------------------------------------------------------------- two paths, one answer
+
+def _hostile_page() -> str:
+    """Ids JSON escapes, amounts at six places and beyond, odd cards, a long table, a
+    cancelled game, a seat twice: every road through the importer and the lane."""
+    games = []
+    for n in range(12):
+        game = _game(f"g-{n}\\\"q\u00e9")
+        seat = game["participants"][0]
+        seat["playerId"] = ["p\"1", "p\\2", "p\u2028", 7, "p1"][n % 5]
+        if n % 3 == 0:
+            seat["bets"][0]["stake"] = "1.000000"
+            seat["bets"][0]["payout"] = "2.000000"
+        if n % 4 == 1:
+            seat["bets"][0]["payout"] = "2.0000001"
+        if n % 5 == 2:
+            game["result"]["communityCards"][4] = "XX"
+        if n % 6 == 3:
+            game["status"] = "Cancelled"
+        if n % 7 == 4:
+            game["participants"].append(copy.deepcopy(game["participants"][0]))
+        if n == 5:
+            game["participants"] = [copy.deepcopy(game["participants"][1]) for _ in range(30)]
+            for i, p in enumerate(game["participants"]):
+                p["playerId"] = f"s{i}"
+        games.append(game)
+    return _page(*games)
+
+
+@pytest.mark.parametrize("shape", ["evolution-history", "datafeed-csv"])
+def test_the_lane_and_the_full_path_write_the_same_report(shape: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """REFEREE_FAST=0 (every game through the full audit), 1 and verify (both, compared)
+    give byte-identical reports over fault exports and a hostile page."""
+    inputs = []
+    for seed, rate in ((1, 0.0), (2, 0.3), (3, 0.6)):
+        path = tmp_path / f"{seed}.{'json' if shape == 'evolution-history' else 'csv'}"
+        code, out = run("simulate", "--seats", "1-7", "--rounds", "40", "--seed", str(seed), "--faults", str(rate),
+                        "--export", shape, "-o", str(path))
+        assert code == 0, out
+        inputs.append(str(path))
+    if shape == "evolution-history":
+        hostile = tmp_path / "hostile.json"
+        hostile.write_text(_hostile_page(), encoding="utf-8")
+        inputs.append(str(hostile))
+    reports = {}
+    for mode in ("0", "1", "verify"):
+        monkeypatch.setenv("REFEREE_FAST", mode)
+        for fmt in ("json", "text"):
+            reports[mode, fmt] = run("check", "--mapping", shape, "--format", fmt, *inputs)
+    for fmt in ("json", "text"):
+        assert reports["0", fmt] == reports["1", fmt] == reports["verify", fmt]
+    assert reports["1", "json"][0] == 1  # the faults and the hostile page were found

@@ -416,16 +416,17 @@ def test_history_has_one_player_hand(tmp_path: Path) -> None:
 # the importers read them back -----------------------------------------------------
 
 
-@pytest.mark.parametrize(("shape", "extra"), [("evolution-history", ()), ("datafeed-csv", ()),
-                                              ("datafeed-csv", ("--own-cards",))])
+@pytest.mark.parametrize(("shape", "extra", "rate"), [
+    ("evolution-history", (), "0.25"), ("datafeed-csv", (), "0.25"), ("datafeed-csv", ("--own-cards",), "0.25"),
+    ("evolution-history", (), "0.05"), ("evolution-history", (), "0.6"), ("datafeed-csv", (), "0.6")])
 @pytest.mark.parametrize("joined", [False, True])
-def test_the_importers_find_exactly_the_manifest(tmp_path: Path, shape: str, extra: tuple[str, ...],
+def test_the_importers_find_exactly_the_manifest(tmp_path: Path, shape: str, extra: tuple[str, ...], rate: str,
                                                  joined: bool) -> None:
     """``check --mapping SHAPE`` finds exactly the shape's manifest; with ``--wallet``, the
-    wallet log of the same run, the union of both manifests."""
+    wallet log of the same run, the union of both manifests; at any fault rate."""
     def export(name: str, what: str) -> list[dict[str, Any]]:
         code, out = run("simulate", "--seats", "2-6", "--rounds", "150", "--sessions", "2", "--seed", "3",
-                        "--profile", "bonus-aa", "--bonus", "1", "--faults", "0.25", *extra, "--export", what,
+                        "--profile", "bonus-aa", "--bonus", "1", "--faults", rate, *extra, "--export", what,
                         "-o", str(tmp_path / name), "--faults-manifest", str(tmp_path / f"{name}.m.json"))
         assert code == 0, out
         return list(json.loads((tmp_path / f"{name}.m.json").read_text()))
