@@ -12,6 +12,9 @@ from referee.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
+#: The shipped hand histories: the files at the top of samples/ (samples/exports/ holds
+#: providers' exports, read with --mapping: not hand histories).
+HAND_HISTORIES = sorted(p for p in SAMPLES.iterdir() if p.is_file())
 
 Write = Callable[[str, str], str]
 """The ``write`` fixture: writes a text file under the test's tmp_path and returns its path."""

@@ -112,8 +112,11 @@ def _encoded(make: Callable[[], str]) -> Callable[[], bytes]:
 def make_inputs(folder: Path) -> None:
     """Every input under ``folder``: samples/, simulated/ and hostile/."""
     (folder / "samples").mkdir(parents=True, exist_ok=True)
-    for sample in sorted(SAMPLES.iterdir()):
+    for sample in sorted(p for p in SAMPLES.iterdir() if p.is_file()):
         (folder / "samples" / sample.name).write_bytes(sample.read_bytes())
+    (folder / "samples" / "exports").mkdir(exist_ok=True)  # providers' exports (issue 29), read with --mapping
+    for export in sorted((SAMPLES / "exports").iterdir()):
+        (folder / "samples" / "exports" / export.name).write_bytes(export.read_bytes())
     (folder / "simulated").mkdir(exist_ok=True)
     (folder / "hostile").mkdir(exist_ok=True)
     with _inside(folder):
@@ -135,7 +138,7 @@ def cases() -> list[Case]:
     """Every command kept: check in each format and the HTML report on every sample and
     simulated log; stats on them; the hostile inputs in text and JSON each, and all
     together in the other formats."""
-    samples = [f"samples/{p.name}" for p in sorted(SAMPLES.iterdir())]
+    samples = [f"samples/{p.name}" for p in sorted(SAMPLES.iterdir()) if p.is_file()]
     simulated = [_simulated(profile, fmt) for profile, fmt, _ in SIMULATED]
     hostile = sorted(hostile_inputs())
     found: list[Case] = []
@@ -144,6 +147,14 @@ def cases() -> list[Case]:
         found += [Case(f"check-{stem}.{ext}", ("check", "--format", fmt, "--jobs", "1", path))
                   for fmt, ext in CHECK_FORMATS.items()]
         found.append(Case(f"report-{stem}.html", ("report", "--lang", "en", "-o", "-", path)))
+    history = ("--mapping", "evolution-history", "--wallet", "samples/exports/seamless-wallet.jsonl",
+               "samples/exports/evolution-history.json")
+    feed = ("--mapping", "datafeed-csv", "samples/exports/datafeed.csv")
+    for name, args in (("history", history), ("feed", feed)):
+        found += [Case(f"check-export-{name}.{ext}", ("check", "--format", fmt, *args))
+                  for fmt, ext in CHECK_FORMATS.items()]
+    found.append(Case("check-export-wallet.txt", ("check", "--mapping", "seamless-wallet",
+                                                   "samples/exports/seamless-wallet.jsonl")))
     for lang in ("en", "fr"):
         found.append(Case(f"report-samples-{lang}.html", ("report", "--lang", lang, "-o", "-", *samples)))
     for fmt, ext in (("text", "txt"), ("json", "json")):

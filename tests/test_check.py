@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SAMPLES, Write, check_json, codes, run
+from .conftest import HAND_HISTORIES, SAMPLES, Write, check_json, codes, run
 
 HEAD = "session:\n  id: t\n  profile: vivo\n  rounds_agreed: 1\nrounds:\n"
 WORKED = ("  - round: 1\n    ante: 1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    decision: call\n"
@@ -216,9 +216,19 @@ def test_usage_errors_exit_2() -> None:
 
 
 def test_directory_and_output(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for sample in HAND_HISTORIES:
+        (folder / sample.name).write_bytes(sample.read_bytes())
     out = tmp_path / "report.json"
-    code, text = run("check", "--format", "json", "--output", str(out), str(SAMPLES))
+    code, text = run("check", "--format", "json", "--output", str(out), str(folder))
     assert code == 1 and "files" in text and out.read_text().startswith('{"referee"')
+
+
+def test_a_folder_holding_exports_says_they_are_read_with_a_mapping() -> None:
+    code, out = run("check", "--quiet", str(SAMPLES))
+    assert code == 2 and "samples/exports/evolution-history.json" in out
+    assert "a provider's export is read with --mapping" in out
 
 
 def test_non_utf8_names_the_line_and_column(tmp_path: Path) -> None:

@@ -264,7 +264,8 @@ def test_a_pipe_is_read_once(tmp_path: Path, jobs: str) -> None:
                                                  "sha256": hashlib.sha256(data).hexdigest(), "readable": True}
 
 
-NOT_A_HISTORY = "(a hand history has 'session' and 'rounds', or 'format: 2' with 'games')"
+NOT_A_HISTORY = ("(a hand history has 'session' and 'rounds', or 'format: 2' with 'games'; a provider's export is "
+                 "read with --mapping: referee mappings)")
 WORKFLOW = "name: CI\non:\n  push:\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{run: make}]\n"
 
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from referee.cli import main
 from referee.output import OutputError, open_output
 
-from .conftest import SAMPLES, run
+from .conftest import HAND_HISTORIES, SAMPLES, run
 
 CLEAN = SAMPLES / "clean.yaml"
 
@@ -143,13 +143,14 @@ def test_an_interrupted_run_leaves_the_previous_output(tmp_path: Path, sig: sign
 def test_two_runs_writing_one_path_leave_one_whole_report(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
     children = [subprocess.Popen([sys.executable, "-m", "referee", "check", "--format", "json", "--output",
-                                  str(target), str(SAMPLES)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                  str(target), *map(str, HAND_HISTORIES)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
                 for _ in range(2)]
     for child in children:
         child.communicate(timeout=120)
         assert child.returncode == 1  # the samples hold findings
     report = json.loads(target.read_text())
-    assert report["summary"]["files"] == len(list(SAMPLES.iterdir()))
+    assert report["summary"]["files"] == len(HAND_HISTORIES)
     assert leftovers(tmp_path) == []
 
 

@@ -23,7 +23,7 @@ from referee.load.chunking import split_jsonl
 from referee.load.inputs import Source
 from referee.pipeline import processes, tasks
 
-from .conftest import SAMPLES, run
+from .conftest import HAND_HISTORIES, run
 
 HOSTILE = {
     "latin1.yaml": "session:\n  id: café\nrounds: []\n".encode("latin-1"),
@@ -54,7 +54,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     for name, data in HOSTILE.items():
         (folder / name).write_bytes(data)
         files.append(folder / name)
-    files.extend(sorted(SAMPLES.iterdir()))
+    files.extend(HAND_HISTORIES)
     return [str(f) for f in files]
 
 

@@ -17,7 +17,8 @@ TOP_KEYS = tuple(dict.fromkeys([*SessionDocument.model_fields, *MultiSessionDocu
 #: A document with none of these at its top is not a hand history at all (a provider's
 #: export, a CI workflow): it is refused whole (exit 2), not audited as an empty session.
 HISTORY_KEYS = ("session", "rounds", "sessions", "games")
-WHAT_IT_IS = "a hand history has 'session' and 'rounds', or 'format: 2' with 'games'"
+WHAT_IT_IS = ("a hand history has 'session' and 'rounds', or 'format: 2' with 'games'; a provider's export is "
+              "read with --mapping: referee mappings")
 
 
 def sessions(reading: Reading, data: Any, index: int = 0) -> Iterator[Record]:
