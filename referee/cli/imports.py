@@ -33,7 +33,7 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
     common.check_mapping(mapping, wallet, wallet_mapping)
     from ..audit.imports import wallet_mapping_of
     from ..load.exports import load_mapping, read_export
-    from ..load.exports.convert import write_format2
+    from ..load.exports.convert import Provenance, write_format2
     from ..load.exports.wallet import WalletIndex, add_move, read_transactions
     from ..load.reading import Reading
     from ..models.transaction import Transaction
@@ -60,8 +60,8 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
         for source in sources:
             digest = _digest(source)
             reading = Reading(source)
-            export = {"mapping": loaded.name, "mapping_sha256": loaded.sha256, "file": source.name,
-                      "sha256": digest}
+            export: Provenance = {"mapping": loaded.name, "mapping_sha256": loaded.sha256, "file": source.name,
+                                  "sha256": digest}
             for problem in write_format2(read_export(reading, loaded, index), out, export):
                 problems += _said(problem, reading)
             if digest is not None and reading.sha256 != digest and not reading.fatal:

@@ -196,7 +196,7 @@ def _data(record: PlainGameRecord | PlainSeatRecord, base: type[Any]) -> Any:
 _CONVERT_GAME = _DECIMAL[2]
 
 
-def plain_game(data: dict[str, Any]) -> Any | None:
+def plain_game(data: dict[str, object]) -> Any | None:
     """A game given as Python values (an importer's), as the decimal game struct when
     msgspec proves it fits (types, lengths, words, ranges); else None."""
     try:

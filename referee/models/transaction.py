@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Literal
+from typing import Literal, NotRequired, TypedDict
 
 Action = Literal["debit", "credit", "cancel"]
 ACTIONS: tuple[Action, ...] = ("debit", "credit", "cancel")
@@ -41,3 +41,16 @@ class Transaction:
     #: The player's balance after this transaction, when the log says.
     balance: Decimal | None = None
     time: datetime | None = None
+
+
+class SeatMove(TypedDict):
+    """A transaction as a format-2 seat's ``wallet`` holds it (the join's output)."""
+
+    id: str
+    kind: Action
+    amount: Decimal
+    reference: NotRequired[str]
+
+
+#: The join: each (game id, player id)'s moves, in the log's order.
+WalletIndex = dict[tuple[str, str], list[SeatMove]]

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...models.transaction import WalletIndex
 from ..reading import Reading, Stream
 from ..records import Record
 from .files import export_records
-from .games import GameBuilder, WalletIndex
+from .games import GameBuilder
 from .mappings import LoadedMapping, MappingError, builtin_names, load_mapping
 
 __all__ = ["LoadedMapping", "MappingError", "builtin_names", "load_mapping", "read_export"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict
 
 from ...rules.money import ExactEncoder
 from ..records import GameRecord, LoadProblem, Record, SessionRecord
@@ -33,7 +33,16 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, cls=_Encoder, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_format2(records: Iterable[Record], out: TextIO, export: dict[str, Any]) -> list[LoadProblem]:
+class Provenance(TypedDict):
+    """What a session line says of the export it was converted from."""
+
+    mapping: str
+    mapping_sha256: str
+    file: str
+    sha256: str | None
+
+
+def write_format2(records: Iterable[Record], out: TextIO, export: Provenance) -> list[LoadProblem]:
     """Write every session and game of ``records``; the problems met (not written)."""
     problems: list[LoadProblem] = []
     for record in records:

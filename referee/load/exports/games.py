@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...models import codes
+from ...models.transaction import WalletIndex
 from ..reading import Reading
 from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord
 from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
@@ -32,8 +33,6 @@ from .search import Getter
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
-#: A wallet move as a seat's ``wallet`` holds it, by (game id, player id).
-WalletIndex = dict[tuple[str, str], list[dict[str, Any]]]
 
 
 class ExportGameRecord(GameRecord):
@@ -62,7 +61,7 @@ class PlainExportRecord(PlainGameRecord):
 
 def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
     """The imported game as the record the audit takes: plain when msgspec proves it so."""
-    fields: dict[str, Any] = {}
+    fields: dict[str, object] = {}
     for name in GAME_STRUCT_FIELDS:
         if name in game:
             value = game[name]

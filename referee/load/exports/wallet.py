@@ -12,16 +12,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...models import codes
-from ...models.transaction import ACTIONS, Transaction
+from ...models.transaction import ACTIONS, SeatMove, Transaction, WalletIndex
 from ..reading import Reading, Stream
 from ..records import LoadProblem, Record
 from .files import ExportRecord, export_records
 from .mappings import LoadedMapping
 from .normalize import Misfit, MoneyReader, TimeReader, WordReader, shown
 
-WalletIndex = dict[tuple[str, str], list[dict[str, Any]]]
-#: How a seat's wallet names each action (format 2's ``WalletMove.kind``).
-KINDS = {"debit": "debit", "credit": "credit", "cancel": "cancel"}
+__all__ = ["TransactionReader", "WalletIndex", "add_move", "read_transactions"]
 
 
 class TransactionReader:
@@ -90,7 +88,7 @@ def read_transactions(reading: Reading, loaded: LoadedMapping) -> Iterator[Trans
 
 def add_move(index: WalletIndex, tx: Transaction) -> None:
     """The transaction as a move of its seat's wallet (joined by round and user)."""
-    move: dict[str, Any] = {"id": tx.id, "kind": KINDS[tx.action], "amount": tx.amount}
+    move: SeatMove = {"id": tx.id, "kind": tx.action, "amount": tx.amount}
     if tx.reference is not None:
         move["reference"] = tx.reference
     index.setdefault((tx.round or "", tx.user), []).append(move)
