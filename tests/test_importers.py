@@ -534,3 +534,39 @@ def test_the_lane_and_the_full_path_write_the_same_report(shape: str, tmp_path: 
     for fmt in ("json", "text"):
         assert reports["0", fmt] == reports["1", fmt] == reports["verify", fmt]
     assert reports["1", "json"][0] == 1  # the faults and the hostile page were found
+
+
+# ----------------------------------------------------------------------------- the wallet joined
+
+def _moves(*lines: tuple[str, str, str, str, str | None, str]) -> str:
+    """Wallet lines: (action, user, round, id, reference, amount)."""
+    return "".join(json.dumps({"action": a, "user": u, "round": r, "table": "T1", "transaction": t, "reference": ref,
+                               "amount": amount, "balance": None, "time": "2026-12-01T10:00:00Z"}) + "\n"
+                   for a, u, r, t, ref, amount in lines)
+
+
+#: The moves of _game()'s two seats: p1 staked 3 and got 4 back, p2 staked 1 and lost it.
+CLEAN_MOVES = (("debit", "p1", "g1", "t1", None, "1.00"), ("debit", "p1", "g1", "t2", None, "2.00"),
+               ("credit", "p1", "g1", "t3", "t1", "4.00"), ("debit", "p2", "g1", "t4", None, "1.00"),
+               ("credit", "p2", "g1", "t5", "t4", "0.00"))
+
+
+def test_the_wallet_fills_each_seat_and_money_no_seat_shows_is_w010(write: Write) -> None:
+    page = write("page.json", _page(_game()))
+    clean = write("w.jsonl", _moves(*CLEAN_MOVES))
+    code, report = check_json("--mapping", "evolution-history", page, "--wallet", clean)
+    assert code == 0, _findings(report)
+    assert report["summary"]["transactions"] == 5
+    stray = (*CLEAN_MOVES, ("debit", "p9", "g1", "t6", None, "5.00"), ("credit", "p9", "g1", "t7", "t6", "0.00"),
+             ("debit", "p1", "g7", "t8", None, "1.00"))
+    code, report = check_json("--mapping", "evolution-history", page, "--wallet", write("w2.jsonl", _moves(*stray)))
+    found = [(f["code"], f["game"], f["player"], f["line"]) for f in _findings(report)]
+    assert code == 1 and found == [("W010", "g1", "p9", 6), ("W010", "g7", "p1", 8)]
+    short = write("w3.jsonl", _moves(*CLEAN_MOVES[:2], *CLEAN_MOVES[3:]))  # p1's credit lost
+    code, report = check_json("--mapping", "evolution-history", page, "--wallet", short)
+    assert code == 1 and [(f["code"], f["player"]) for f in _findings(report)] == [("W002", "p1")]
+
+
+#: The codes whose cases are here rather than in tests/test_ledger_cases.py (they need
+#: a wallet log beside the export).
+IMPORT_CODE_CASES = {"W010": test_the_wallet_fills_each_seat_and_money_no_seat_shows_is_w010}

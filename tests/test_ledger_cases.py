@@ -164,10 +164,12 @@ def test_code_case(write: Write, case: Case) -> None:
 
 def test_every_documented_code_is_emitted_by_a_case_and_no_other() -> None:
     """The codes of a wallet log read alone (W005-W009) have their cases in
-    tests/test_wallet_log.py, on the audit's own API."""
+    tests/test_wallet_log.py, on the audit's own API; W010 (a wallet log beside an
+    export) in tests/test_importers.py."""
+    from .test_importers import IMPORT_CODE_CASES
     from .test_wallet_log import CODE_CASES as WALLET_LOG_CASES
 
-    expected = {code for case in CODE_CASES for code in case.expected} | set(WALLET_LOG_CASES)
+    expected = {code for case in CODE_CASES for code in case.expected} | set(WALLET_LOG_CASES) | set(IMPORT_CODE_CASES)
     assert expected == set(CODES)
 
 

@@ -19,13 +19,14 @@ from ..errors import UserError
 from ..load.inputs import Source
 from ..load.reading import Reading
 from ..load.records import LoadProblem, Record
+from ..models import codes
 from ..models.transaction import Transaction
 from .results import Finding, InputInfo
 from .session import Options
 
 if TYPE_CHECKING:  # the importers (and JMESPath) are imported when an export is read
     from ..load.exports import LoadedMapping
-    from ..load.exports.wallet import WalletIndex
+    from ..load.exports.wallet import WalletJoin
 
 AuditRecords = Callable[[Iterable[Record], Options], Iterator[Any]]
 
@@ -42,16 +43,32 @@ def export_events(sources: Iterable[Source], options: Options, audit_records: Au
         for source in sources:
             yield from wallet_alone(_reading(source, readings), loaded)
         return
-    index: WalletIndex | None = None
+    from ..load.exports.wallet import WalletJoin
+
+    join: WalletJoin | None = None
     if options.wallet:
-        index = {}
+        join = WalletJoin()
         wallet_mapping = wallet_mapping_of(options.wallet_mapping)
         for name in options.wallet:
-            yield from _joined_wallet(_reading(Source(name, _path(name)), readings), wallet_mapping, index)
+            yield from _joined_wallet(_reading(Source(name, _path(name)), readings), wallet_mapping, join)
     for source in sources:
         reading = _reading(source, readings)
-        yield from audit_records(read_export(reading, loaded, index), options)
+        yield from audit_records(read_export(reading, loaded, join), options)
         yield _info(reading, loaded)
+    if join is not None:
+        yield from unmatched(join)
+
+
+def unmatched(join: WalletJoin) -> Iterator[Finding]:
+    """W010: money the wallet moved for a game and player no exported seat shows."""
+    for tx in join.unmatched():
+        yield Finding(codes.W010, unmatched_message(tx), tx.file, tx.line, None, "round", None, tx.round,
+                      game=tx.round, player=tx.user)
+
+
+def unmatched_message(tx: Transaction) -> str:
+    return (f"{tx.pointer}: the wallet moved money for game {tx.round}, player {tx.user}, and no record of the "
+            "exports seats that player at that game")
 
 
 def wallet_mapping_of(name: str) -> LoadedMapping:
@@ -86,14 +103,14 @@ def _problem(problem: LoadProblem) -> Finding:
     return Finding(problem.code, problem.message, problem.source, problem.line)
 
 
-def _joined_wallet(reading: Reading, loaded: LoadedMapping, index: WalletIndex) -> Iterator[Any]:
-    """A wallet log read into ``index``; its problems as findings, then its input."""
-    from ..load.exports.wallet import add_move, read_transactions
+def _joined_wallet(reading: Reading, loaded: LoadedMapping, join: WalletJoin) -> Iterator[Any]:
+    """A wallet log read into ``join``; its problems as findings, then its input."""
+    from ..load.exports.wallet import read_transactions
 
     count = 0
     for item in read_transactions(reading, loaded):
         if isinstance(item, Transaction):
-            add_move(index, item)
+            join.add(item)
             count += 1
         elif isinstance(item, LoadProblem):
             yield _problem(item)

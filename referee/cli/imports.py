@@ -31,10 +31,10 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
     not fit, or an unreadable input (nothing is written).
     """
     common.check_mapping(mapping, wallet, wallet_mapping)
-    from ..audit.imports import wallet_mapping_of
+    from ..audit.imports import unmatched_message, wallet_mapping_of
     from ..load.exports import load_mapping, read_export
     from ..load.exports.convert import Provenance, write_format2
-    from ..load.exports.wallet import WalletIndex, add_move, read_transactions
+    from ..load.exports.wallet import WalletJoin, read_transactions
     from ..load.reading import Reading
     from ..models.transaction import Transaction
 
@@ -45,15 +45,15 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
     guard([("--output", output)], [*files, *wallet])
     sources = common.sources(files, exports=True)
     problems = 0
-    index: WalletIndex | None = None
+    index: WalletJoin | None = None
     if wallet:
-        index = {}
+        index = WalletJoin()
         wallet_loaded = wallet_mapping_of(wallet_mapping)
         for name in wallet:
             reading = Reading(common.sources((name,))[0])
             for item in read_transactions(reading, wallet_loaded):
                 if isinstance(item, Transaction):
-                    add_move(index, item)
+                    index.add(item)
                 else:
                     problems += _said(item, reading)
     with open_output(output) as out:
@@ -67,6 +67,9 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
             if digest is not None and reading.sha256 != digest and not reading.fatal:
                 raise UserError(f"{source.name}: input changed during the import: import a copy that is no "
                                 "longer written to")
+        for tx in index.unmatched() if index is not None else []:  # money no seat shows (W010, as check says)
+            click.echo(f"{tx.file}:{tx.line}: W010 {unmatched_message(tx)}", err=True)
+            problems += 1
     if output != STDOUT:
         common.note(f"{output}: written from {len(sources)} export file(s) through {loaded.origin}")
     sys.exit(1 if problems else 0)

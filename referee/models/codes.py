@@ -293,6 +293,13 @@ W009: Final = _code(
     "the recorded figure or from the expected one.",
     "balance 98 after 100 and a debit of 1",
 )
+W010: Final = _code(
+    "W010", "wallet-unmatched", "error",
+    "A wallet log joined to an export (check --mapping ... --wallet LOG) moved money for a game and player "
+    "that no record of the export seats: a bet the history does not show, or a record the history lacks. "
+    "Once per game and player, at its first transaction.",
+    "a debit of 5 for player p-9 in game T1-000123, which the history's participants do not list",
+)
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
 

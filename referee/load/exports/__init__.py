@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...models.transaction import WalletIndex
 from ..reading import Reading, Stream
 from ..records import Record
 from .files import export_records
 from .games import GameBuilder
 from .mappings import LoadedMapping, MappingError, builtin_names, load_mapping
+from .wallet import WalletJoin
 
 __all__ = ["LoadedMapping", "MappingError", "builtin_names", "load_mapping", "read_export"]
 
 
-def read_export(reading: Reading, loaded: LoadedMapping, wallet: WalletIndex | None = None) -> Iterator[Record]:
+def read_export(reading: Reading, loaded: LoadedMapping, wallet: WalletJoin | None = None) -> Iterator[Record]:
     """Every format-2 record of one export file (a games mapping), in its order."""
     kind = loaded.mapping.input
 

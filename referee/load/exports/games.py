@@ -21,7 +21,6 @@ from decimal import Decimal
 from typing import Any
 
 from ...models import codes
-from ...models.transaction import WalletIndex
 from ..reading import Reading
 from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord
 from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
@@ -29,6 +28,7 @@ from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader, shown
 from .search import Getter
+from .wallet import WalletJoin
 
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
@@ -94,7 +94,7 @@ class GameBuilder:
 
     loaded: LoadedMapping
     reading: Reading
-    wallet: WalletIndex | None = None
+    wallet: WalletJoin | None = None
     _session: tuple[Any, ...] | None = None
     _sessions: int = 0
     _fits: bool = False
@@ -266,7 +266,7 @@ class GameBuilder:
         if recorded is not None:
             seat["recorded"] = recorded
         if self.wallet is not None:
-            seat["wallet"] = self.wallet.get((str(game["game"]), player), [])
+            seat["wallet"] = self.wallet.take(str(game["game"]), player)
         return seat
 
     def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:

@@ -19,7 +19,7 @@ from .files import ExportRecord, export_records
 from .mappings import LoadedMapping
 from .normalize import Misfit, MoneyReader, TimeReader, WordReader, shown
 
-__all__ = ["TransactionReader", "WalletIndex", "add_move", "read_transactions"]
+__all__ = ["TransactionReader", "WalletIndex", "WalletJoin", "add_move", "read_transactions"]
 
 
 class TransactionReader:
@@ -92,3 +92,29 @@ def add_move(index: WalletIndex, tx: Transaction) -> None:
     if tx.reference is not None:
         move["reference"] = tx.reference
     index.setdefault((tx.round or "", tx.user), []).append(move)
+
+
+class WalletJoin:
+    """Wallet logs joined to the exported games by (game id, player): each seat takes
+    its moves; what no seat took is money the history does not show (W010)."""
+
+    def __init__(self) -> None:
+        self.moves: WalletIndex = {}
+        self.first: dict[tuple[str, str], Transaction] = {}
+        self.used: set[tuple[str, str]] = set()
+        self.count = 0
+
+    def add(self, tx: Transaction) -> None:
+        add_move(self.moves, tx)
+        self.first.setdefault((tx.round or "", tx.user), tx)
+        self.count += 1
+
+    def take(self, game: str, player: str) -> list[SeatMove]:
+        """The moves of a seat (none: its stakes were never debited, W001)."""
+        key = (game, player)
+        self.used.add(key)
+        return self.moves.get(key, [])
+
+    def unmatched(self) -> list[Transaction]:
+        """The first transaction of each (game, player) no seat took, in the log's order."""
+        return [self.first[key] for key in self.moves if key not in self.used]
