@@ -125,7 +125,8 @@ def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
         ("started", _Text | unset, UNSET), ("settled", _Text | unset, UNSET), ("status", _Text | unset, UNSET),
         ("dealer_id", _Text | unset, UNSET), ("player", _Cards | unset, UNSET), ("flop", _Cards | unset, UNSET),
         ("turn", _Token | unset, UNSET), ("river", _Token | unset, UNSET), ("dealer", _Cards | unset, UNSET),
-        ("seats", Annotated[list[seat], Meta(max_length=100_000)] | unset, UNSET)],  # type: ignore[valid-type]
+        ("seats", Annotated[list[seat], Meta(max_length=100_000)] | unset, UNSET),  # type: ignore[valid-type]
+        ("meta", dict[str, object] | unset, UNSET)],  # kept, not audited: an import's provenance
         **opts)
     return seat, seat_line, game
 
