@@ -570,3 +570,69 @@ def test_the_wallet_fills_each_seat_and_money_no_seat_shows_is_w010(write: Write
 #: The codes whose cases are here rather than in tests/test_ledger_cases.py (they need
 #: a wallet log beside the export).
 IMPORT_CODE_CASES = {"W010": test_the_wallet_fills_each_seat_and_money_no_seat_shows_is_w010}
+
+
+# ----------------------------------------------------------------------------- what a newcomer tripped on
+
+def test_a_bad_value_in_the_first_record_is_a_finding_not_a_mapping_that_does_not_fit(write: Write) -> None:
+    first = _game()
+    first["status"] = "FINISHED"
+    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(first, _game("g2"))))
+    [finding] = _findings(report)
+    assert code == 1 and finding["code"] == "H008" and "unknown status 'FINISHED'" in finding["message"]
+    assert report["summary"]["games"]["games"] == 1
+
+
+def test_a_seat_field_missing_from_every_seat_of_the_first_game_is_a_mapping_that_does_not_fit(
+        write: Write) -> None:
+    game = _game()
+    for p in game["participants"]:
+        p["uid"] = p.pop("playerId")
+    code, out = run("check", "--mapping", "evolution-history", write("page.json", _page(game, _game("g2"))))
+    assert code == 2 and out.count("H000 [error]") == 1 and "does not fit this file: seat.player_id" in out
+
+
+def test_a_wallet_log_that_is_not_json_lines_is_one_error(write: Write) -> None:
+    feed = write("feed.csv", "action,user\ndebit,p1\ncredit,p1\n")
+    code, out = run("check", "--mapping", "seamless-wallet", feed)
+    assert code == 2 and out.count("H000 [error]") == 1 and "not JSON Lines, as the mapping reads" in out
+
+
+def test_an_empty_page_is_read_and_holds_no_game(write: Write) -> None:
+    empty = write("empty.json", json.dumps({"data": [{"date": "2026-12-02", "games": []}]}))
+    code, report = check_json("--mapping", "evolution-history", empty, write("page.json", _page(_game())))
+    assert code == 0 and all(i["readable"] for i in report["inputs"])
+
+
+def test_a_folder_is_searched_for_the_files_the_mapping_reads(tmp_path: Path) -> None:
+    (tmp_path / "page.json").write_text(_page(_game()), encoding="utf-8")
+    (tmp_path / "wallet.jsonl").write_text(_moves(*CLEAN_MOVES), encoding="utf-8")
+    (tmp_path / "feed.csv").write_text("a,b\n", encoding="utf-8")
+    code, report = check_json("--mapping", "evolution-history", str(tmp_path))
+    assert code == 0 and [Path(i["file"]).name for i in report["inputs"]] == ["page.json"]
+    code, report = check_json("--mapping", "seamless-wallet", str(tmp_path))
+    assert [Path(i["file"]).name for i in report["inputs"]] == ["wallet.jsonl"]
+
+
+def test_an_optional_expression_that_finds_nothing_anywhere_is_a_warning(write: Write) -> None:
+    games = [_game(), _game("g2")]
+    for game in games:
+        del game["result"]["dealer"]["qualified"]
+    page = write("page.json", _page(*games))
+    code, report = check_json("--mapping", "evolution-history", page)
+    [finding] = _findings(report)
+    assert code == 0 and finding["code"] == "H009" and finding["severity"] == "warning"
+    assert "game.dealer_qualified: 'result.dealer.qualified' found nothing in any of the 2" in finding["message"]
+    assert check_json("--mapping", "evolution-history", "--strict", page)[0] == 1
+
+
+def test_an_unreadable_wallet_line_does_not_break_the_balance_chain(write: Write) -> None:
+    lines = [{"action": "debit", "user": "p1", "round": "g1", "transaction": "t1", "reference": None,
+              "amount": "1.00", "balance": "99.00"},
+             {"action": "debit", "user": "p1", "round": "g2", "transaction": "t2", "reference": None,
+              "amount": "1e2", "balance": "98.00"},
+             {"action": "credit", "user": "p1", "round": "g1", "transaction": "t3", "reference": "t1",
+              "amount": "2.00", "balance": "100.00"}]
+    log = write("w.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    code, report = check_json("--mapping", "seamless-wallet", log)
+    assert code == 1 and [f["code"] for f in _findings(report)] == ["H008"]

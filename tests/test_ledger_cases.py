@@ -49,11 +49,12 @@ def session(*rounds: str, agreed: int | None = None, profile: str = "vivo", head
 
 
 #: One game of an evolution-history page: the worked deal (A♥ K♦ against Q♠ Q♣), two seats.
-EXPORT_PAGE = ('{"data": [{"games": [{"id": "g1", "status": "Resolved", "table": {"id": "T1"}, "result": '
-               '{"player": {"cards": ["AH", "KD"]}, "dealer": {"cards": ["QS", "QC"]}, "communityCards": '
-               '["AS", "7D", "4C", "9H", "2S"]}, "participants": [\n'
+EXPORT_PAGE = ('{"data": [{"games": [{"id": "g1", "status": "Resolved", "table": {"id": "T1"}, '
+               '"startedAt": "2026-12-01T10:00:00Z", "settledAt": "2026-12-01T10:00:45Z", "dealer": {"uid": "d1"}, '
+               '"result": {"player": {"cards": ["AH", "KD"]}, "dealer": {"cards": ["QS", "QC"], "qualified": true}, '
+               '"communityCards": ["AS", "7D", "4C", "9H", "2S"]}, "participants": [\n'
                '{"playerId": "a", "decisions": [{"type": "Call"}], "bets": [{"code": "CHE_Ante", "stake": "1.00", '
-               '"payout": "3.00"}, {"code": "CHE_Call", "stake": "2.00", "payout": "4.00"}]},\n'
+               '"payout": "2.00"}, {"code": "CHE_Call", "stake": "2.00", "payout": "4.00"}]},\n'
                '{"playerId": "b", "decisions": [{"type": "Fold"}], "bets": [{"code": "CHE_Ante", "stake": "1.00", '
                '"payout": "0.00"}]}]}]}]}\n')
 TABLE_LINE = '{"session": {"id": "t", "profile": "vivo", "opening_balances": {}}}\n'
@@ -144,6 +145,8 @@ CODE_CASES = [
     Case("W004 wallet duplicate transaction", table(wallet("debit 3", "credit 6", same_id=True)), ("W004",)),
     # Importers (issue 29): a record of a provider's export its mapping cannot read.
     Case("H008 export misfit", EXPORT_PAGE.replace('"stake": "2.00"', '"stake": "2,00"'), ("H008",), "page.json",
+         ("--mapping", "evolution-history")),
+    Case("H009 mapping finds nothing", EXPORT_PAGE.replace(', "qualified": true', ""), ("H009",), "page.json",
          ("--mapping", "evolution-history")),
 ]
 

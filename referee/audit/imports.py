@@ -127,6 +127,7 @@ def wallet_alone(reading: Reading, loaded: LoadedMapping) -> Iterator[Any]:
         if isinstance(item, Transaction):
             yield from audit.take(item)
         elif isinstance(item, LoadProblem):
+            audit.gap()
             yield _problem(item)
     if not reading.fatal:
         yield from audit.close()

@@ -129,6 +129,12 @@ class WalletAudit:
         broken = self._check_balance(tx)
         return [broken] if broken is not None else []
 
+    def gap(self) -> None:
+        """A line of the log could not be read (its H008 says so): whose balance it moved is
+        unknown, so each player's chain starts again at their next balance (a W009 after it
+        would be that line's knock-on, not a second fault)."""
+        self._chains.clear()
+
     def close(self) -> list[Finding]:
         """The end of the log: a W008 for each round left open, in the order they opened."""
         if self._closed:

@@ -59,7 +59,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
     guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])
-    sources = common.sources(files, exports=mapping is not None)
+    sources = common.sources(files, mapping)
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()
     if verbose:

@@ -58,11 +58,18 @@ CLUSTER_OPTION = click.option(
 )
 
 
-def sources(files: tuple[str, ...], exports: bool = False) -> list[Source]:
+def sources(files: tuple[str, ...], mapping: str | None = None) -> list[Source]:
     """The inputs the arguments name, or a usage error (exit 2) saying which names nothing;
-    ``exports``: folders are searched for exports (JSON, JSON Lines, CSV)."""
+    with ``mapping`` (a mapping already checked), folders are searched for the files it
+    reads (``*.json``, ``*.jsonl`` or ``*.csv``), not for hand histories."""
+    extensions: tuple[str, ...] = EXTENSIONS
+    if mapping is not None:
+        from ..load.exports import load_mapping
+
+        kind = load_mapping(mapping).mapping.input
+        extensions = tuple(e for e in EXPORT_EXTENSIONS if e == f".{kind}")
     try:
-        return expand(list(files), note, EXPORT_EXTENSIONS if exports else EXTENSIONS)
+        return expand(list(files), note, extensions)
     except SourceError as err:
         raise click.UsageError(str(err)) from None
 

@@ -43,7 +43,7 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
         raise click.UsageError(f"--mapping {mapping} reads a wallet log, which holds no games: import the game "
                                "export and give the log with --wallet")
     guard([("--output", output)], [*files, *wallet])
-    sources = common.sources(files, exports=True)
+    sources = common.sources(files, mapping)
     problems = 0
     index: WalletJoin | None = None
     if wallet:

@@ -105,7 +105,7 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None,
         path = Path(arg)
         if path.is_dir():
             if not _walk(path, add, extensions):
-                wanted = ", ".join(f"*{e}" for e in extensions[:-1]) + f" or *{extensions[-1]}"
+                wanted = " or ".join(filter(None, [", ".join(f"*{e}" for e in extensions[:-1]), f"*{extensions[-1]}"]))
                 raise SourceError(f"{_shown(arg)}: no {wanted} file in this directory")
         elif path.exists():
             add(arg, path)

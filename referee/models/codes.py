@@ -100,6 +100,13 @@ H008: Final = _code(
     "seat.ante: 'bets[0].stake' found '1,00' in data[0].games[3].participants[1] (expected an amount such as "
     "1.50)",
 )
+H009: Final = _code(
+    "H009", "mapping-finds-nothing", "warning",
+    "An optional expression of the mapping (a status, the dealer's qualification, a payout, a balance) "
+    "found nothing in any game record of an export file: the field is read as absent in every game, which "
+    "is what a slip in the expression looks like. Once per key and file.",
+    "game.status: 'sttus' found nothing in any of the 120 game record(s) of this file",
+)
 G001: Final = _code(
     "G001", "game-cards-differ", "error",
     "The same game id recorded twice (two lines, two files) with different cards: one deal has one set of "

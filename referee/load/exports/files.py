@@ -63,7 +63,7 @@ def _json(reading: Reading, stream: Stream, where: str) -> Iterator[ExportRecord
     for pointer, record in walk(document, where):
         found += 1
         yield ExportRecord(record.line if isinstance(record, LineDict) else 1, pointer, record)
-    if not found:
+    if not found and not _lists_there(document, where):  # an empty page (a day without games) is no error
         yield reading.fail(1, f"the mapping finds no record here: records {where!r} {_what(document, where)}",
                            codes.H000)
 
@@ -98,12 +98,32 @@ def _walk(node: Any, steps: list[tuple[str, bool]], pointer: str) -> Iterator[tu
         yield from _walk(node, rest, pointer)
 
 
+def _lists_there(document: Any, where: str) -> bool:
+    """Whether the records path leads to lists (empty ones): the shape is the mapping's."""
+    if where == "@":
+        return isinstance(document, list)
+    node = document
+    for part in where.split("."):
+        key = part.removesuffix("[]")
+        if key:
+            if not isinstance(node, dict) or key not in node:
+                return False
+            node = node[key]
+        if part.endswith("[]"):
+            if not isinstance(node, list):
+                return False
+            if not node:
+                return True
+            node = node[0]
+    return True
+
+
 def _what(document: Any, where: str) -> str:
     """What the document has instead, in words."""
     if isinstance(document, dict):
         keys = ", ".join(repr(k) for k in list(document)[:6])
         return f"found nothing (the document's top-level keys are {keys or 'none'})"
-    return f"found nothing (the document is {type(document).__name__})"
+    return f"found nothing (the document is {'a list' if isinstance(document, list) else type(document).__name__})"
 
 
 def _jsonl(reading: Reading, stream: Stream) -> Iterator[ExportRecord | LoadProblem]:
@@ -119,6 +139,9 @@ def _jsonl(reading: Reading, stream: Stream) -> Iterator[ExportRecord | LoadProb
         try:
             data = loads_line(text, number)
         except JsonInputError as err:
+            if index == 0:  # already the first record: the file is not JSON Lines
+                yield reading.fail(number, f"not JSON Lines, as the mapping reads: {err.message}", err.code)
+                return
             yield LoadProblem(reading.name, number, err.message, code=err.code)
             index += 1
             continue

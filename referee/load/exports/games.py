@@ -97,7 +97,12 @@ class GameBuilder:
     wallet: WalletJoin | None = None
     _session: tuple[Any, ...] | None = None
     _sessions: int = 0
+    #: A game (a seat) of this file fitted the mapping: a field missing from a later one
+    #: is a finding about that record, not a mapping that is not the file's.
     _fits: bool = False
+    _seat_fits: bool = False
+    #: The optional keys whose expression found a value in some record (H009 for the rest).
+    _found: set[str] = field(default_factory=set)
     readers: _Readers = field(init=False)
     _game_getters: list[tuple[str, Getter]] = field(init=False)
     _stake_getters: list[tuple[str, Getter]] = field(init=False)
@@ -126,6 +131,7 @@ class GameBuilder:
             records_in = _grouped(records, self.loaded.getters["group"])
         else:
             records_in = ((r, None) for r in records)
+        games = 0
         for record, seats in records_in:
             if isinstance(record, LoadProblem):
                 yield record
@@ -138,6 +144,26 @@ class GameBuilder:
                 yield self.reading.fail(record.line, f"the mapping {self.loaded.name} does not fit this file: "
                                                      f"{unfit}")
                 return
+            games += 1
+        yield from self._never_found(games)
+
+    def _never_found(self, games: int) -> Iterator[LoadProblem]:
+        """H009: an optional expression of the mapping that found nothing in any record of
+        the file: the field was read as absent everywhere (a status never cancelled, a
+        qualification never audited), which a slip in the expression looks exactly like."""
+        if not games:
+            return
+        getters, found = self.loaded.getters, self._found
+        keys = [f"game.{name}" for name, _ in self._game_getters]
+        if "seat" in found:  # a file whose games have no seats says nothing of the seats' keys
+            keys += [f"seat.{name}" for name in ("player", "returned", "balance", "call", "bonus")]
+        if "bet" in found:
+            keys.append("bet.payout")
+        for key in keys:
+            if key in getters and key not in found:
+                yield LoadProblem(self.reading.name, 1, f"{key}: {getters[key].text!r} found nothing in any of the "
+                                  f"{games:,} game record(s) of this file: the field is read as absent in every game "
+                                  "(a slip in the expression?)", code=codes.H009)
 
     # ------------------------------------------------------------------ sessions
     def _session_records(self, record: ExportRecord) -> Iterator[Record]:
@@ -169,20 +195,27 @@ class GameBuilder:
         try:
             game = self._game_fields(record)
         except Misfit as misfit:
-            if not self._fits:
+            if not self._fits and _missing(misfit):
                 raise _Unfit(str(misfit)) from None
             yield LoadProblem(self.reading.name, misfit_line(misfit, record.line), str(misfit), code=codes.H008)
             return
         self._fits = True
-        yield from self._session_records(record)
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
+        missing: list[Misfit] = []
         for seat_record in self._seat_records(record, grouped):
             try:
                 seats.append(self._seat(seat_record, game))
             except Misfit as misfit:
+                if _missing(misfit):
+                    missing.append(misfit)
                 problems.append(LoadProblem(self.reading.name, misfit_line(misfit, seat_record.line), str(misfit),
                                             code=codes.H008))
+        if not self._seat_fits:
+            if missing and not seats:  # not one seat of the file's first game fits: the mapping is not its
+                raise _Unfit(str(missing[0]))
+            self._seat_fits = bool(seats)
+        yield from self._session_records(record)
         _shared_hand(game, seats)
         game["seats"] = seats
         yield game_record(self.reading.name, record.line, game, record.pointer)
@@ -197,10 +230,12 @@ class GameBuilder:
         getter = self.loaded.getters["game.id"]
         game["game"] = _text(_required(getter, "game.id", record), getter, "game.id", record)
         game.where["game"] = (getter, pointer, data, line)
+        found = self._found
         for name, getter in self._game_getters:
             value = getter(data)
             if value is None:
                 continue
+            found.add(f"game.{name}")
             try:
                 if name in ("started", "settled"):
                     value = r.times.time(value)
@@ -248,6 +283,7 @@ class GameBuilder:
         seat = ExportDict()
         seat.line = line
         where = seat.where
+        self._found.add("seat")
         player = _text(_required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
         seat["player_id"] = player
         where["player_id"] = (self._player, pointer, data, line)
@@ -256,6 +292,7 @@ class GameBuilder:
         if self._own is not None:
             cards = self._own(data)
             if cards is not None:
+                self._found.add("seat.player")
                 seat["player"] = r.cards.cards_of(cards)
                 where["player"] = (self._own, pointer, data, line)
         if self._bets is not None:
@@ -275,6 +312,7 @@ class GameBuilder:
         for kind, getter in self._stake_getters:
             value = getter(record.data)
             if value is not None:
+                self._found.add(f"seat.{kind}")
                 stakes[kind] = seat[kind] = self._amount(getter, f"seat.{kind}", record, value)
                 seat.where[kind] = (getter, record.pointer, record.data, record.line)
         if "ante" not in stakes:
@@ -295,6 +333,8 @@ class GameBuilder:
         payouts: dict[str, tuple[Decimal, Any]] | None = None
         base = bets_getter.path(record.pointer)
         word, code, stake_of, payout_of = self.readers.bet.word, self._code, self._stake, self._payout
+        if bets:
+            self._found.add("bet")
         for i, bet in enumerate(bets):
             bet_line = bet.line if isinstance(bet, LineDict) else record.line
             bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet)
@@ -313,6 +353,8 @@ class GameBuilder:
             seat[kind] = stakes[kind]
             if payout_of is not None:
                 paid = payout_of(bet)
+                if paid is not None:
+                    self._found.add("bet.payout")
                 paid_amount = ZERO if paid is None else self._amount(payout_of, "bet.payout", bet_record, paid)
                 payouts = payouts if payouts is not None else {}
                 known = payouts.get(kind)
@@ -339,6 +381,7 @@ class GameBuilder:
         said = getter(record.data) if getter is not None else None
         if said is not None:
             assert getter is not None
+            self._found.add("seat.returned")
             returned = self._amount(getter, "seat.returned", record, said)
             place = (getter, record.pointer, record.data, record.line)
             if cancelled:  # a cancelled game that paid: what it made the seat win or lose says so (G003)
@@ -363,6 +406,7 @@ class GameBuilder:
         if getter is not None:
             value = getter(record.data)
             if value is not None:
+                self._found.add("seat.balance")
                 recorded["balance"] = self._amount(getter, "seat.balance", record, value)
                 where["balance"] = (getter, record.pointer, record.data, record.line)
         return recorded
@@ -432,9 +476,15 @@ def _grouped(records: Iterator[ExportRecord | LoadProblem],
 
 
 class _LineMisfit(Misfit):
-    def __init__(self, message: str, line: int) -> None:
+    def __init__(self, message: str, line: int, missing: bool = False) -> None:
         super().__init__(message)
         self.line = line
+        #: A required field found nothing (rather than a value it could not read).
+        self.missing = missing
+
+
+def _missing(misfit: Misfit) -> bool:
+    return isinstance(misfit, _LineMisfit) and misfit.missing
 
 
 def misfit_line(misfit: Misfit, default: int) -> int:
@@ -445,7 +495,7 @@ def _misfit(getter: Getter, key: str, record: ExportRecord, value: Any, why: str
     """The one clear error: the mapping key, its expression, where, what was found."""
     found = "found nothing" if value is None else f"found {shown(value)}"
     return _LineMisfit(f"{key}: {getter.text!r} {found} at {getter.path(record.pointer)} ({why})",
-                       getter.line_in(record.data, record.line))
+                       getter.line_in(record.data, record.line), value is None)
 
 
 def _required(getter: Getter, key: str, record: ExportRecord) -> Any:
