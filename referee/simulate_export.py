@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
 from .models import codes
-from .models.written import GameLine, SeatLine, TableLine
+from .models.written import GameLine, HistoryBet, HistoryGame, HistoryParticipant, SeatLine, TableLine, WalletMove
 from .rules.cards import SPELLINGS, SUITS, rank_char
 from .rules.hands import evaluate
 from .rules.payout import Wager
@@ -180,14 +180,14 @@ def _board(game: GameLine) -> list[str]:
 
 
 def _write_history(profile: Profile, records: list[_Record], out: TextIO) -> None:
-    days: dict[int, list[dict[str, Any]]] = {}
+    days: dict[int, list[HistoryGame]] = {}
     for record in records:
         days.setdefault(record.session, []).append(_history_game(profile, record))
     data = [{"date": (EPOCH + timedelta(days=day)).date().isoformat(), "games": games} for day, games in days.items()]
     out.write(json.dumps({"data": data}, ensure_ascii=False, indent=1) + "\n")
 
 
-def _history_game(profile: Profile, record: _Record) -> dict[str, Any]:
+def _history_game(profile: Profile, record: _Record) -> HistoryGame:
     game, header, start = record.game, record.header, record.started
     dealer = game["dealer_id"]
     return {
@@ -202,9 +202,9 @@ def _history_game(profile: Profile, record: _Record) -> dict[str, Any]:
     }
 
 
-def _participant(record: _Record, seat: _Seat) -> dict[str, Any]:
+def _participant(record: _Record, seat: _Seat) -> HistoryParticipant:
     debits = seat.seat["_debits"]
-    bets = []
+    bets: list[HistoryBet] = []
     for wager, stake, payout in seat.payouts():
         late = wager is Wager.CALL
         bets.append({"code": f"CHE_{_BET_NAMES[wager]}", "stake": _money(stake), "payout": _money(payout),
@@ -245,20 +245,21 @@ def _feed_row(record: _Record, seat: _Seat, qualified: bool) -> list[str]:
 
 def _write_wallet(sessions: list[tuple[TableLine, list[GameLine]]], records: list[_Record], out: TextIO,
                   as_csv: bool) -> None:
-    lines: list[dict[str, Any]] = []
+    lines: list[WalletMove] = []
     for index, (header, _) in enumerate(sessions):
         moves = sorted(_session_moves([r for r in records if r.session == index]), key=lambda m: m["time"])
         lines.extend(_balanced(moves, header))
     if as_csv:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(WALLET_COLUMNS)
-        writer.writerows([["" if line[k] is None else line[k] for k in WALLET_COLUMNS] for line in lines])
+        rows: list[Mapping[str, object]] = list(lines)
+        writer.writerows([["" if row[k] is None else row[k] for k in WALLET_COLUMNS] for row in rows])
         return
     for line in lines:
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
-def _session_moves(records: list[_Record]) -> Iterator[dict[str, Any]]:
+def _session_moves(records: list[_Record]) -> Iterator[WalletMove]:
     """Each transaction of the session once, in the records' order (not yet in time order)."""
     seen: set[str] = set()
     for record in records:
@@ -269,7 +270,7 @@ def _session_moves(records: list[_Record]) -> Iterator[dict[str, Any]]:
                     yield move
 
 
-def _seat_moves(record: _Record, seat: SeatLine) -> Iterator[dict[str, Any]]:
+def _seat_moves(record: _Record, seat: SeatLine) -> Iterator[WalletMove]:
     """A seat's wallet moves as transactions: debits, then its credits or cancels (a
     seat paid nothing and not refunded: a credit of 0, which closes the round). A seat
     whose every debit was lost has no transaction: the log alone stays consistent, the
@@ -295,14 +296,14 @@ def _seat_moves(record: _Record, seat: SeatLine) -> Iterator[dict[str, Any]]:
 
 
 def _move(record: _Record, seat: SeatLine, action: str, tx: str, reference: str | None, amount: object,
-          time: datetime) -> dict[str, Any]:
+          time: datetime) -> WalletMove:
     return {"action": action, "user": seat["player_id"], "round": record.game["game"],
             "table": record.header["table"], "transaction": tx, "reference": reference,
             "amount": _money(_decimal(amount)), "balance": None, "time": _iso(time),
             "currency": record.header["currency"]}
 
 
-def _balanced(moves: list[dict[str, Any]], header: TableLine) -> Iterator[dict[str, Any]]:
+def _balanced(moves: list[WalletMove], header: TableLine) -> Iterator[WalletMove]:
     """``moves`` with each player's balance after it, from the session's opening
     balances and the amounts as written (the log alone cannot know what the rules pay)."""
     balances = {player: _decimal(v) for player, v in header["opening_balances"].items()}

@@ -115,3 +115,85 @@ class InjectedFault(TypedDict):
     code: str
     codes: list[str]
     line: int | None
+
+
+# The providers' export shapes (``referee.simulate_export``): what each writes, in its order.
+
+
+class HistoryBet(TypedDict):
+    """One bet of a game history's participant (amounts as the export spells them)."""
+
+    code: str
+    stake: str
+    payout: str
+    placedOn: str
+    transactionId: str
+
+
+class HistoryDecision(TypedDict):
+    type: str
+
+
+class HistoryParticipant(TypedDict):
+    """A seat of a game history's game."""
+
+    playerId: str
+    sessionId: str
+    currency: str
+    bets: list[HistoryBet]
+    decisions: list[HistoryDecision]
+
+
+class HistoryTable(TypedDict):
+    id: str
+    name: str
+
+
+class HistoryDealer(TypedDict):
+    uid: str
+    name: str
+
+
+class HistoryCards(TypedDict):
+    cards: list[str]
+
+
+class HistoryDealerCards(TypedDict):
+    cards: list[str]
+    qualified: bool
+
+
+class HistoryResult(TypedDict):
+    player: HistoryCards
+    dealer: HistoryDealerCards
+    communityCards: list[str]
+
+
+class HistoryGame(TypedDict):
+    """A game of the evolution-history export."""
+
+    id: str
+    startedAt: str
+    settledAt: str
+    status: str
+    gameType: str
+    table: HistoryTable
+    dealer: HistoryDealer
+    currency: str
+    result: HistoryResult
+    participants: list[HistoryParticipant]
+
+
+class WalletMove(TypedDict):
+    """A line of the seamless-wallet export (``balance`` is None until the log's balances are run)."""
+
+    action: str
+    user: str
+    round: str
+    table: str
+    transaction: str
+    reference: str | None
+    amount: str
+    balance: str | None
+    time: str
+    currency: str

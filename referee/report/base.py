@@ -12,6 +12,16 @@ from ..escape import printable as printable
 from ..models import codes
 from ..models.codes import CODES
 from ..rules.money import plain
+from .shapes import (
+    FindingJSON,
+    InputJSON,
+    LedgerJSON,
+    RefereeJSON,
+    RoundJSON,
+    SessionHeadJSON,
+    SettlementJSON,
+    SummaryJSON,
+)
 
 
 class Reporter:
@@ -93,8 +103,8 @@ class Reporter:
         """After the last event."""
 
 
-def finding_dict(f: Finding) -> dict[str, Any]:
-    found = {
+def finding_dict(f: Finding) -> FindingJSON:
+    found: FindingJSON = {
         "code": f.code, "name": CODES[f.code].name, "severity": f.severity, "message": f.message,
         "file": f.file, "line": f.line, "session": f.session, "round": f.round, "field": f.field,
         "expected": f.expected, "recorded": f.recorded,
@@ -107,7 +117,7 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     return found
 
 
-def ledger_dict(ledger: Ledger) -> dict[str, Any]:
+def ledger_dict(ledger: Ledger) -> LedgerJSON:
     return {
         "counted_rounds": ledger.counted_rounds, "void_rounds": ledger.void_rounds,
         "invalid_rounds": ledger.invalid_rounds, "staked": plain(ledger.staked),
@@ -119,9 +129,9 @@ def ledger_dict(ledger: Ledger) -> dict[str, Any]:
     }
 
 
-def round_dict(r: RoundResult) -> dict[str, Any]:
+def round_dict(r: RoundResult) -> RoundJSON:
     ruling = r.ruling
-    settlement = None
+    settlement: SettlementJSON | None = None
     if ruling is not None:
         settlement = {
             "ante": plain(ruling.ante), "call": plain(ruling.call), "bonus": plain(ruling.bonus),
@@ -153,7 +163,7 @@ def parts_from_rules(result: RoundResult) -> bool:
     return any(f.field in MONEY_FIELDS or f.code in (codes.V001, codes.V002) for f in result.findings)
 
 
-def session_head(info: SessionInfo) -> dict[str, Any]:
+def session_head(info: SessionInfo) -> SessionHeadJSON:
     return {
         "id": info.id, "file": info.file, "line": info.line, "profile": info.profile,
         "profile_origin": str(info.profile_origin) if info.profile_origin else None,
@@ -161,12 +171,12 @@ def session_head(info: SessionInfo) -> dict[str, Any]:
     }
 
 
-def input_dict(i: InputInfo) -> dict[str, Any]:
+def input_dict(i: InputInfo) -> InputJSON:
     return {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
 
 
-def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
-    return {
+def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
+    found: SummaryJSON = {
         "files": summary.files, "sessions": summary.sessions, "rounds": summary.rounds,
         "counted_rounds": summary.counted_rounds, "void_rounds": summary.void_rounds,
         "invalid_rounds": summary.invalid_rounds, "staked": plain(summary.staked),
@@ -175,13 +185,17 @@ def summary_dict(summary: Summary, strict: bool) -> dict[str, Any]:
         "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
         "exit_code": summary.exit_code(strict),
         "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
-    } | ({"games": dict(summary.games)} if summary.games else {}) | (
-        {"transactions": summary.transactions} if summary.transactions else {}) | (
-        {"mappings": [{"origin": o, "sha256": h} for o, h in sorted(summary.mappings.items())]}
-        if summary.mappings else {})
+    }
+    if summary.games:
+        found["games"] = dict(summary.games)
+    if summary.transactions:
+        found["transactions"] = summary.transactions
+    if summary.mappings:
+        found["mappings"] = [{"origin": o, "sha256": h} for o, h in sorted(summary.mappings.items())]
+    return found
 
 
-def referee_dict() -> dict[str, Any]:
+def referee_dict() -> RefereeJSON:
     return {"name": "referee", "version": __version__, "format_version": 1}
 
 

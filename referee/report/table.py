@@ -16,6 +16,16 @@ from ..audit.games import GameCounts, GameResult, SeatResult
 from ..audit.results import Ledger, PlayerLedger, SessionResult
 from ..load.plain import mode as fast_mode
 from ..rules.money import plain
+from .shapes import (
+    GameHeadJSON,
+    GameJSON,
+    MoneyJSON,
+    PlayerJSON,
+    PlayerLedgerJSON,
+    SeatJSON,
+    SessionTailJSON,
+    TableLedgerJSON,
+)
 
 
 def seat_decision(seat: SeatResult) -> str | None:
@@ -27,7 +37,7 @@ def seat_decision(seat: SeatResult) -> str | None:
     return seat.record.decision if seat.record is not None else None
 
 
-def seat_dict(seat: SeatResult) -> dict[str, Any]:
+def seat_dict(seat: SeatResult) -> SeatJSON:
     from .base import finding_dict
 
     settlement = seat.settlement()
@@ -40,8 +50,8 @@ def seat_dict(seat: SeatResult) -> dict[str, Any]:
     }
 
 
-def _game_head(game: GameResult) -> dict[str, Any]:
-    head = {
+def _game_head(game: GameResult) -> GameHeadJSON:
+    head: GameHeadJSON = {
         "game": game.game, "line": game.line, "round": game.number, "status": game.status,
         "outcome": game.outcome, "void_reason": game.void_reason,
         "player_hand": game.player_hand.category if game.player_hand else None,
@@ -53,7 +63,7 @@ def _game_head(game: GameResult) -> dict[str, Any]:
     return head
 
 
-def game_dict(game: GameResult) -> dict[str, Any]:
+def game_dict(game: GameResult) -> GameJSON:
     from .base import finding_dict
 
     return {**_game_head(game), "seats": [seat_dict(s) for s in game.seats],
@@ -139,7 +149,7 @@ def _number(amount: Decimal) -> str:
     return format(amount.normalize(), "f")
 
 
-def _money(ledger: Ledger) -> dict[str, Any]:
+def _money(ledger: Ledger) -> MoneyJSON:
     return {
         "staked": plain(ledger.staked), "returned": plain(ledger.returned), "net": plain(ledger.net),
         "rtp": None if ledger.rtp is None else round(ledger.rtp, 6), "verdict": ledger.verdict,
@@ -149,7 +159,7 @@ def _money(ledger: Ledger) -> dict[str, Any]:
     }
 
 
-def player_ledger_dict(ledger: Ledger) -> dict[str, Any]:
+def player_ledger_dict(ledger: Ledger) -> PlayerLedgerJSON:
     """A player's games (a seat each) and money; ``verdict`` is the player's result."""
     cancelled = ledger.outcomes.get("cancelled", 0)
     return {
@@ -159,7 +169,7 @@ def player_ledger_dict(ledger: Ledger) -> dict[str, Any]:
     }
 
 
-def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> dict[str, Any]:
+def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> TableLedgerJSON:
     """The session's games and seats, and the money over every seat."""
     cancelled = ledger.outcomes.get("cancelled", 0)
     return {
@@ -170,11 +180,11 @@ def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> dict[
     }
 
 
-def players_list(players: list[PlayerLedger]) -> list[dict[str, Any]]:
+def players_list(players: list[PlayerLedger]) -> list[PlayerJSON]:
     return [{"player_id": p.player_id, "ledger": player_ledger_dict(p.ledger)} for p in players]
 
 
-def session_tail(result: SessionResult) -> dict[str, Any]:
+def session_tail(result: SessionResult) -> SessionTailJSON:
     return {"players": players_list(result.players),
             "ledger": table_ledger_dict(result.ledger, result.games, len(result.players))}
 

@@ -1,0 +1,225 @@
+"""The JSON reports' records, field by field (``docs/format.md`` documents them).
+
+Why: the JSON, JSON Lines and text reporters build these records from the audit's
+results (:mod:`referee.report.base` for what both formats say, :mod:`referee.report.table`
+for format 2's games, seats and players), and a script reads them back by name. As
+TypedDicts a misspelt or forgotten field is a type error, not a changed report. The
+order of the fields here is the order the reports write them (the builders write them
+in that order; a TypedDict itself keeps none). Amounts are ``object``:
+:func:`referee.rules.money.plain` gives an ``int`` for a whole number, else the
+``Decimal``; a finding's ``expected`` and ``recorded`` are whatever the record held.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+
+class FindingJSON(TypedDict):
+    """A finding; ``game`` and ``player`` for format 2 only, ``export_field`` for an imported export."""
+
+    code: str
+    name: str
+    severity: str
+    message: str
+    file: str
+    line: int
+    session: str | None
+    round: int | None
+    field: str | None
+    expected: object
+    recorded: object
+    game: NotRequired[str | None]
+    player: NotRequired[str | None]
+    export_field: NotRequired[str]
+
+
+class SettlementJSON(TypedDict):
+    """What the rules give a format-1 round."""
+
+    ante: object
+    call: object
+    bonus: object
+    net: object
+    returned: object
+    staked: object
+
+
+class RoundJSON(TypedDict):
+    """A format-1 round."""
+
+    round: int | None
+    line: int
+    outcome: str | None
+    void_reason: str | None
+    player_hand: str | None
+    dealer_hand: str | None
+    dealer_qualified: bool | None
+    settlement: SettlementJSON | None
+    balance: object
+    recorded_balance: object
+    findings: list[FindingJSON]
+
+
+class MoneyJSON(TypedDict):
+    """The money of a ledger (a format-1 session's, a player's, a table's)."""
+
+    staked: object
+    returned: object
+    net: object
+    rtp: float | None
+    verdict: str
+    opening_balance: object
+    closing_balance: object
+    recorded_closing_balance: object
+    recorded_net: object
+
+
+class LedgerJSON(TypedDict):
+    """A format-1 session's ledger."""
+
+    counted_rounds: int
+    void_rounds: int
+    invalid_rounds: int
+    staked: object
+    returned: object
+    net: object
+    rtp: float | None
+    verdict: str
+    opening_balance: object
+    closing_balance: object
+    recorded_closing_balance: object
+    recorded_net: object
+
+
+class SessionHeadJSON(TypedDict):
+    """A session's opening fields; ``format``, ``table`` and ``currency`` for format 2 only."""
+
+    id: str
+    file: str
+    line: int
+    profile: str | None
+    profile_origin: str | None
+    profile_sha256: str | None
+    format: NotRequired[int]
+    table: NotRequired[str | None]
+    currency: NotRequired[str | None]
+
+
+class InputJSON(TypedDict):
+    file: str
+    kind: str
+    size: int
+    sha256: str
+    readable: bool
+
+
+class OriginJSON(TypedDict):
+    """A profile or mapping the run read, and its SHA-256."""
+
+    origin: str
+    sha256: str
+
+
+class SummaryJSON(TypedDict):
+    """The run's summary; ``games``, ``transactions`` and ``mappings`` only when there are any."""
+
+    files: int
+    sessions: int
+    rounds: int
+    counted_rounds: int
+    void_rounds: int
+    invalid_rounds: int
+    staked: object
+    returned: object
+    net: object
+    findings: int
+    by_severity: dict[str, int]
+    by_code: dict[str, int]
+    unreadable_files: int
+    exit_code: int
+    profiles: list[OriginJSON]
+    games: NotRequired[dict[str, int]]
+    transactions: NotRequired[int]
+    mappings: NotRequired[list[OriginJSON]]
+
+
+class RefereeJSON(TypedDict):
+    name: str
+    version: str
+    format_version: int
+
+
+class SeatJSON(TypedDict):
+    """A format-2 seat."""
+
+    player_id: str | None
+    line: int
+    outcome: str | None
+    decision: str | None
+    settlement: dict[str, object] | None
+    balance: object
+    recorded_balance: object
+    findings: list[FindingJSON]
+
+
+class GameHeadJSON(TypedDict):
+    """A format-2 game's own fields, before its seats; ``pointer`` for an imported game."""
+
+    game: str | None
+    line: int
+    round: int | None
+    status: str | None
+    outcome: str | None
+    void_reason: str | None
+    player_hand: str | None
+    dealer_hand: str | None
+    dealer_qualified: bool | None
+    pointer: NotRequired[str]
+
+
+class GameJSON(GameHeadJSON):
+    """A format-2 game, its seats and its own findings."""
+
+    seats: list[SeatJSON]
+    findings: list[FindingJSON]
+
+
+class PlayerLedgerJSON(MoneyJSON):
+    """A player's games (a seat each) and money (``verdict`` is the player's result).
+
+    The fields are written games first, then the money: the builder spells the order."""
+
+    games: int
+    counted_games: int
+    void_games: int
+    cancelled_games: int
+    invalid_games: int
+
+
+class TableLedgerJSON(MoneyJSON):
+    """A table session's games and seats, and the money over every seat (written games first)."""
+
+    games: int
+    counted_games: int
+    void_games: int
+    cancelled_games: int
+    invalid_games: int
+    players: int
+    seats: int
+    counted_seats: int
+    void_seats: int
+    cancelled_seats: int
+    invalid_seats: int
+
+
+class PlayerJSON(TypedDict):
+    player_id: str
+    ledger: PlayerLedgerJSON
+
+
+class SessionTailJSON(TypedDict):
+    """What a format-2 session's record says after its games."""
+
+    players: list[PlayerJSON]
+    ledger: TableLedgerJSON
