@@ -39,7 +39,8 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
 
     from ..audit.explain import ExplainError, explain_rounds
     from ..i18n import Messages, default_language
-    from ..report.ruling import RulingText, explanation_json
+    from ..report.ruling import RulingText
+    from ..report.ruling_json import explanation_json
 
     if file is None and store is None:
         raise click.MissingParameter(param_type="argument", param_hint="'FILE'")

@@ -19,7 +19,7 @@ def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt:
     """The category, best five and description of 5 to 7 CARDS; with --vs, which wins and why."""
 
     from ..i18n import Messages, default_language
-    from ..report.ruling import hand_report
+    from ..report.ruling_json import hand_report
     from ..rules.cards import CardError
     from ..rules.hands import HandError
 

@@ -13,7 +13,8 @@ from ..i18n import Messages
 from ..recall import Match, Recall, RoundView
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
-from .ruling import CATEGORY_WORDS, RulingText, explanation_json
+from .ruling import CATEGORY_WORDS, RulingText
+from .ruling_json import explanation_json
 
 
 def _when(v: RoundView) -> str:

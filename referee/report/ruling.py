@@ -1,8 +1,8 @@
-"""A ruling in words (English or French) and as JSON: ``referee explain`` and ``hand``.
+"""A ruling in words (English or French): ``referee explain``, ``hand``, recall and the report.
 
 Every sentence is a catalogue message (``referee/locale``), filled from the facts of
-:mod:`referee.audit.explain`; the JSON carries the same facts as fields, so a script
-and a floor manager read the same ruling.
+:mod:`referee.audit.explain`; :mod:`referee.report.ruling_json` carries the same facts
+as fields, so a script and a floor manager read the same ruling.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category
 from ..rules.hands import HandValue, describe
-from ..rules.money import fmt, plain, signed
+from ..rules.money import fmt, signed
 from ..rules.payout import Rule, Wager
 from ..rules.profile import HandThreshold, Topic
 from ..rules.settlement import Line
@@ -158,15 +158,6 @@ def bottom_words(bottom: BottomLine, m: Messages) -> str:
         text += " " + m(BALANCE_FAVOURS[off.favours]).format(
             recorded=fmt(off.recorded), expected=fmt(off.expected), amount=fmt(off.difference))
     return text
-
-
-def bottom_json(bottom: BottomLine) -> dict[str, Any]:
-    """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house)."""
-    off = bottom.balance
-    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
-            "owed_to": bottom.owed_to,
-            "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
-                                                 "favours": off.favours}}
 
 
 class RulingText:
@@ -435,86 +426,3 @@ def comparison_lines(tb: TieBreak, m: Messages, first: str | None = None, second
         lines.append(m("Exact tie: the same ranks in the same roles; suits never rank and the sixth and "
                        "seventh cards never count (§03, §04). Ante and Call are returned."))
     return lines
-
-
-def hand_json(side: Side | None) -> dict[str, Any] | None:
-    if side is None:
-        return None
-    return {
-        "category": side.hand.category, "description": side.hand.description,
-        "best_five": [str(c) for c in side.play.best_five],
-        "private_cards_playing": [str(c) for c in side.play.private],
-        "board_plays": not side.play.private,
-    }
-
-
-def tie_break_json(tb: TieBreak | None) -> dict[str, Any] | None:
-    if tb is None:
-        return None
-    steps = []
-    for s in tb.steps:
-        if s.role == "category":
-            player: Any = Category.at(s.first).value
-            dealer: Any = Category.at(s.second).value
-        else:
-            player, dealer = rank_char(s.first), rank_char(s.second)
-        steps.append({"role": s.role, "index": s.index, "player": player, "dealer": dealer, "decides": s.decides})
-    return {"steps": steps, "winner": tb.winner}
-
-
-def explanation_json(ex: Explanation, m: Messages) -> dict[str, Any]:
-    r = ex.ruling
-    c = r.cards
-    return {
-        "file": ex.file, "line": ex.line, "session": ex.session, "round": ex.number,
-        **({"game": ex.game, "player_id": ex.player_id} if ex.game is not None else {}),
-        "language": m.language,
-        "profile": {"name": ex.profile.name, "origin": ex.profile_origin, "sha256": ex.profile_sha256},
-        "cards": None if r.outcome == "void" else {
-            "player": [str(x) if x is not None else "??" for x in c.player],
-            "flop": [str(x) if x is not None else "??" for x in c.flop],
-            "turn": None if c.turn is None else str(c.turn), "river": None if c.river is None else str(c.river),
-            "dealer": [str(x) if x is not None else "??" for x in c.dealer],
-        },
-        "outcome": r.outcome,
-        "void": None if r.void is None else {"kind": r.void.kind, "reason": r.void.reason},
-        "player": hand_json(ex.player), "dealer": hand_json(ex.dealer),
-        "dealer_qualified": r.dealer_qualified,
-        "qualifier": ex.profile.dealer_qualifier.words(),
-        "comparison": tie_break_json(ex.comparison),
-        "wagers": [{"wager": line.wager.value, "stake": plain(line.stake), "net": plain(line.result),
-                    "rule": line.rule.code, "odds": plain(line.odds),
-                    "category": line.category.value if line.category else None} for line in r.lines],
-        "net": plain(r.net), "staked": plain(r.staked), "returned": plain(r.returned),
-        "sections": list(ex.sections),
-        "bottom_line": {**bottom_json(ex.bottom), "text": bottom_words(ex.bottom, m)},
-        "findings": [{"code": f.code, "field": f.field, "recorded": plain(f.recorded), "expected": plain(f.expected),
-                      "message": f.message} for f in ex.findings],
-        "text": RulingText(ex, m).text(),
-    }
-
-
-def hand_report(groups: list[list[str]], m: Messages) -> tuple[str, dict[str, Any]]:
-    """``referee hand``: one or two hands in words and as JSON."""
-    from ..rules.hands import evaluate
-    from ..rules.tiebreak import tie_break
-
-    hands = [evaluate(g) for g in groups]
-    labels = [m("First hand"), m("Second hand")] if len(hands) == 2 else [m("Hand")]
-    lines: list[str] = []
-    entries = []
-    for label, group, hand in zip(labels, groups, hands, strict=False):
-        five = hand.best_five_of(group)
-        lines.append(m("{side}: {hand}: {cards}").format(side=label, hand=hand_words(hand, m),
-                                                         cards=cards_text(five, m)))
-        lines.append("  " + m("category: {category}").format(category=m(CATEGORY_WORDS[hand.category])))
-        entries.append({"cards": list(group), "category": hand.category, "description": hand.description,
-                        "best_five": [str(c) for c in five]})
-    doc: dict[str, Any] = {"hands": entries}
-    if len(hands) == 2:
-        tb = tie_break(hands[0], hands[1])
-        lines.extend(comparison_lines(tb, m, m("the first hand wins"), m("the second hand wins")))
-        winner = {"player": "first", "dealer": "second", "tie": "tie"}[tb.winner]
-        doc["winner"] = winner
-        doc["comparison"] = tie_break_json(tb)
-    return "\n".join(lines) + "\n", doc
