@@ -78,8 +78,8 @@ def test_every_word_of_the_report_and_recall_is_translated() -> None:
     from referee.report import html
 
     catalogue = Messages("fr").catalogue._catalog  # type: ignore[attr-defined]
-    sources = [Path(html.__file__).read_text(encoding="utf-8"),
-               (Path(html.__file__).parent / "recall.py").read_text(encoding="utf-8")]
+    sources = [(Path(html.__file__).parent / name).read_text(encoding="utf-8")
+               for name in ("html.py", "pages.py", "recall.py")]
     asked = set(html.CELL_WORDS) | set(html.COLUMN_WORDS)
     for source in sources:
         asked |= {"".join(re.findall(r'"([^"]*)"', call))

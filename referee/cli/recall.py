@@ -42,7 +42,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     from ..i18n import Messages, default_language
     from ..recall import Query, RecallError, parse_time
     from ..recall import recall as run_recall
-    from ..report.html import ReportUnavailable
+    from ..report.pages import ReportUnavailable
     from ..report.recall import render_html, render_json, render_text
 
     if sum(x is not None for x in (number, game, at)) > 1:

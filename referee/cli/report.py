@@ -35,7 +35,8 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
     findings (or warnings under --strict), 2 unreadable input, nothing audited or bad usage, 130 interrupted.
     """
     from ..i18n import default_language
-    from ..report.html import HtmlReporter, ReportUnavailable
+    from ..report.html import HtmlReporter
+    from ..report.pages import ReportUnavailable
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)

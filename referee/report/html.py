@@ -12,35 +12,34 @@ the sessions. The chart marks the rounds whose record parts from the rules in mo
 wrong payout, whose balances carry it, are not marked). Long
 sessions are summarised: the ledger table keeps its first and last rounds and every
 round with a finding, the chart at most ``MAX_POINTS`` points, the rulings at most
-``MAX_DETAILS`` rounds.
+``MAX_DETAILS`` rounds. What this page shares with ``referee recall`` (the templates'
+environment, the report's words, cards as SVG, a disputed round's block) is in
+:mod:`referee.report.pages`.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import re
 import shutil
 import tempfile
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
-from ..audit.explain import ExplainError, Explanation, explain
+from ..audit.explain import ExplainError, explain
 from ..audit.games import GameResult
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..i18n import N_, Messages
 from ..models.codes import CODES
 from ..output import TEXT_ERRORS
-from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
-from .ruling import CATEGORY_WORDS, RulingText, bottom_words, hand_words
+from .pages import RulingBlock, environment, r_, ruling_block, status_words
+from .ruling import CATEGORY_WORDS
 from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
 
@@ -59,35 +58,9 @@ COMPACT_POINTS = 200
 #: A live table's balance chart draws a line per player up to this many players; past
 #: it the chart would be unreadable, and a sentence points to the players' table.
 MAX_CHART_PLAYERS = 12
-#: The catalogue context of the report's and recall's own words (kept apart from the rulings').
-CONTEXT = "report"
-RED_CARD = re.compile(r"\b(10|[2-9TJQKA])([♥♦])")
-
-
-def _environment(messages: Messages) -> Any:
-    try:
-        import jinja2
-    except ImportError:  # pragma: no cover - the report extra is missing
-        raise ReportUnavailable("the HTML report needs Jinja2 and pygal: pip install 'referee[report]'") from None
-    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
-                             extensions=["jinja2.ext.i18n"], trim_blocks=False)
-    env.install_gettext_translations(messages.catalogue, newstyle=True)  # type: ignore[attr-defined]
-    return env
-
-
-class ReportUnavailable(Exception):
-    """An optional dependency of the HTML report is missing (exit 2)."""
-
-
-def r_(m: Messages, message: str) -> str:
-    """A word of the report or recall (catalogue context ``report``)."""
-    return m.catalogue.pgettext(CONTEXT, message)
-
-
 #: Words of the ledger's cells, marked for the catalogue (context ``report``).
 CELL_WORDS = [N_(w) for w in ("call", "fold", "yes", "no", "ok", "void", "not ruled", "win", "lose", "push",
                               "error", "warning", "info", "player", "bank", "draw")]
-QUALIFIED_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
 COLUMN_WORDS = [N_(w) for w in (*HEADERS, *PLAYER_HEADERS, "session", "time", "game", "player id", "stakes", "outcome")]
 
 
@@ -152,7 +125,7 @@ class HtmlReporter(Reporter):
                  lang: str = "en") -> None:
         super().__init__(out, color=color, quiet=quiet, strict=strict)
         self.messages = Messages(lang)
-        self.env = _environment(self.messages)
+        self.env = environment(self.messages)
         import pygal  # noqa: F401 - fail early when the extra is missing
 
     def start(self) -> None:
@@ -276,6 +249,7 @@ class HtmlReporter(Reporter):
         if self.details >= MAX_DETAILS:
             s.details_more += 1
             return
+        block: RulingBlock | dict[str, str]
         try:
             block = ruling_block(explain(result, s.info), self.messages)
         except ExplainError as err:
@@ -384,72 +358,10 @@ def _words(cells: list[Any], m: Messages) -> list[Any]:
     return out
 
 
-def status_words(status: str, m: Messages) -> str:
-    """A round's status (``ok``, ``void``, ``bal. off -1``, codes) in the reader's language."""
-    if status.startswith("bal. off "):
-        return r_(m, "bal. off {amount}").format(amount=status.removeprefix("bal. off "))
-    return r_(m, status) if status in ("ok", "void", "not ruled") else status
-
-
-def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
-    """A small playing card as inline SVG: the rank above its suit, hearts and diamonds
-    red; a card not seen (or not a card) is drawn face down with its token."""
-    if card is None:
-        label = html.escape(token or "??")
-        return (f'<svg class="card back" viewBox="0 0 40 56" width="30" height="42" role="img" aria-label="{label}">'
-                '<rect x="1" y="1" width="38" height="54" rx="4"/>'
-                f'<text x="20" y="33" text-anchor="middle" font-size="12">{label}</text></svg>')
-    suit = SUIT_SYMBOLS[card.suit]
-    rank = m.rank(card.rank)
-    colour = "red" if suit in "♥♦" else "black"
-    return (f'<svg class="card {colour}" viewBox="0 0 40 56" width="30" height="42" role="img" '
-            f'aria-label="{html.escape(card.symbol)}"><rect x="1" y="1" width="38" height="54" rx="4"/>'
-            f'<text x="20" y="24" text-anchor="middle" font-size="{16 if len(rank) > 1 else 19}">{rank}</text>'
-            f'<text x="20" y="47" text-anchor="middle" font-size="20">{suit}</text></svg>')
-
-
-def _parsed(token: str) -> Card | None:
-    try:
-        return parse_card(token)
-    except CardError:
-        return None
-
-
-def ruling_block(ex: Explanation, m: Messages) -> dict[str, Any]:
-    """A disputed round at a glance: its cards as pictures, the two hands and the bottom
-    line; the full ruling's text to unfold."""
-    from markupsafe import Markup
-
-    r = ex.ruling
-    groups: list[tuple[str, Iterable[tuple[Card | None, str | None]]]]
-    if r.outcome == "void":
-        groups = [(m(label), [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
-    else:
-        c = r.cards  # a Card is an int, and 2♣ is 0: "is not None", never its truth
-        groups = [(m(label), [(card, None) for card in cards]) for label, cards in (
-            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn is not None else ()),
-            ("River", (c.river,) if c.river is not None else ()), ("Dealer", c.dealer)) if cards]
-    cards = [{"label": label, "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
-             for label, group in groups]
-    hands = []
-    if ex.player is not None:
-        hands.append(m("{label}: {cards}").format(label=m("Player"), cards=hand_words(ex.player.hand, m)))
-    if ex.dealer is not None:
-        qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
-        hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
-    return {"cards": cards, "hands": hands, "bottom": bottom_words(ex.bottom, m),
-            "text": Markup(_cards(RulingText(ex, m).text()))}
-
-
 def _version() -> str:
     from .. import __version__
 
     return __version__
-
-
-def _cards(text: str) -> str:
-    """Escape a ruling's text and colour hearts and diamonds red."""
-    return RED_CARD.sub(r'<span class="red">\1\2</span>', html.escape(text))
 
 
 def _ledger(s: _Session, compact: bool) -> list[dict[str, Any]]:

@@ -60,7 +60,7 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         "status": v.status,
     }
     if m is not None:
-        from .html import r_, status_words
+        from .pages import r_, status_words
 
         for name in ("decision", "outcome"):
             values[name] = r_(m, values[name]) if values[name] else ""
@@ -99,7 +99,7 @@ def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
 
 
 def _heading_words(found: Recall, match: Match, m: Messages) -> str:
-    from .html import r_
+    from .pages import r_
 
     q, rows = found.query, match.rows
     first, last = rows[0], rows[-1]
@@ -127,7 +127,7 @@ def searched(found: Recall, m: Messages | None = None) -> str:
     if found.store is not None:
         return _searched_store(found, m)
     if m is not None and m.language != "en":
-        from .html import r_
+        from .pages import r_
 
         extra = "".join([
             ", " + r_(m, "{count} not mentioning it, skipped").format(count=found.skipped_files)
@@ -144,7 +144,7 @@ def searched(found: Recall, m: Messages | None = None) -> str:
 
 def _searched_store(found: Recall, m: Messages | None) -> str:
     if m is not None and m.language != "en":
-        from .html import r_
+        from .pages import r_
 
         return r_(m, "searched the store {store}: {files} file(s), {sessions} session(s), {rounds} rounds").format(
             store=found.store, files=found.files, sessions=found.sessions, rounds=f"{found.rounds:,}".replace(",", " "))
@@ -153,7 +153,7 @@ def _searched_store(found: Recall, m: Messages | None) -> str:
 
 
 def render_text(found: Recall, m: Messages) -> str:
-    from .html import r_
+    from .pages import r_
 
     cols = columns(found)
     words = m if m.language != "en" else None
@@ -215,9 +215,9 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
 
 
 def render_html(found: Recall, m: Messages) -> str:
-    from .html import _environment, r_, ruling_block
+    from .pages import environment, r_, ruling_block
 
-    env = _environment(m)
+    env = environment(m)
     cols = columns(found)
     recalls = []
     for match in found.matches:

@@ -1,0 +1,128 @@
+"""What the two HTML pages share: ``referee report``'s disputed rounds and ``referee recall``'s.
+
+Why apart from :mod:`referee.report.html` (the report's reporter, its ledger and
+charts): recall renders the same templates, in the same words and with the same
+pictures, without the report's sessions; both import this module, which imports
+neither. Here are the Jinja2 environment, the words of the ``report`` catalogue
+context (:func:`r_`), a round's status in words, a card as inline SVG and a disputed
+round's block (its cards as pictures, the two hands, the bottom line, the ruling to
+unfold).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any, TypedDict
+
+from ..audit.explain import Explanation
+from ..i18n import N_, Messages
+from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
+from .ruling import RulingText, bottom_words, hand_words
+
+#: The catalogue context of the report's and recall's own words (kept apart from the rulings').
+CONTEXT = "report"
+RED_CARD = re.compile(r"\b(10|[2-9TJQKA])([♥♦])")
+
+
+def environment(messages: Messages) -> Any:
+    """The Jinja2 environment of both pages: the package's templates, autoescaped, in the reader's language."""
+    try:
+        import jinja2
+    except ImportError:  # pragma: no cover - the report extra is missing
+        raise ReportUnavailable("the HTML report needs Jinja2 and pygal: pip install 'referee[report]'") from None
+    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
+                             extensions=["jinja2.ext.i18n"], trim_blocks=False)
+    env.install_gettext_translations(messages.catalogue, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+class ReportUnavailable(Exception):
+    """An optional dependency of the HTML report is missing (exit 2)."""
+
+
+def r_(m: Messages, message: str) -> str:
+    """A word of the report or recall (catalogue context ``report``)."""
+    return m.catalogue.pgettext(CONTEXT, message)
+
+
+QUALIFIED_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
+
+
+class CardRow(TypedDict):
+    """A row of a disputed round's cards: its label and the cards as inline SVG (Markup)."""
+
+    label: str
+    svg: str
+
+
+class RulingBlock(TypedDict):
+    """A disputed round at a glance, as the templates read it (``text``: Markup)."""
+
+    cards: list[CardRow]
+    hands: list[str]
+    bottom: str
+    text: str
+
+
+def status_words(status: str, m: Messages) -> str:
+    """A round's status (``ok``, ``void``, ``bal. off -1``, codes) in the reader's language."""
+    if status.startswith("bal. off "):
+        return r_(m, "bal. off {amount}").format(amount=status.removeprefix("bal. off "))
+    return r_(m, status) if status in ("ok", "void", "not ruled") else status
+
+
+def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
+    """A small playing card as inline SVG: the rank above its suit, hearts and diamonds
+    red; a card not seen (or not a card) is drawn face down with its token."""
+    if card is None:
+        label = html.escape(token or "??")
+        return (f'<svg class="card back" viewBox="0 0 40 56" width="30" height="42" role="img" aria-label="{label}">'
+                '<rect x="1" y="1" width="38" height="54" rx="4"/>'
+                f'<text x="20" y="33" text-anchor="middle" font-size="12">{label}</text></svg>')
+    suit = SUIT_SYMBOLS[card.suit]
+    rank = m.rank(card.rank)
+    colour = "red" if suit in "♥♦" else "black"
+    return (f'<svg class="card {colour}" viewBox="0 0 40 56" width="30" height="42" role="img" '
+            f'aria-label="{html.escape(card.symbol)}"><rect x="1" y="1" width="38" height="54" rx="4"/>'
+            f'<text x="20" y="24" text-anchor="middle" font-size="{16 if len(rank) > 1 else 19}">{rank}</text>'
+            f'<text x="20" y="47" text-anchor="middle" font-size="20">{suit}</text></svg>')
+
+
+def _parsed(token: str) -> Card | None:
+    try:
+        return parse_card(token)
+    except CardError:
+        return None
+
+
+def ruling_block(ex: Explanation, m: Messages) -> RulingBlock:
+    """A disputed round at a glance: its cards as pictures, the two hands and the bottom
+    line; the full ruling's text to unfold."""
+    from markupsafe import Markup
+
+    r = ex.ruling
+    groups: list[tuple[str, Iterable[tuple[Card | None, str | None]]]]
+    if r.outcome == "void":
+        groups = [(m(label), [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
+    else:
+        c = r.cards  # a Card is an int, and 2♣ is 0: "is not None", never its truth
+        groups = [(m(label), [(card, None) for card in cards]) for label, cards in (
+            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn is not None else ()),
+            ("River", (c.river,) if c.river is not None else ()), ("Dealer", c.dealer)) if cards]
+    cards: list[CardRow] = [{"label": label, "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
+             for label, group in groups]
+    hands = []
+    if ex.player is not None:
+        hands.append(m("{label}: {cards}").format(label=m("Player"), cards=hand_words(ex.player.hand, m)))
+    if ex.dealer is not None:
+        qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
+        hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
+    return {"cards": cards, "hands": hands, "bottom": bottom_words(ex.bottom, m),
+            "text": Markup(_cards(RulingText(ex, m).text()))}
+
+
+def _cards(text: str) -> str:
+    """Escape a ruling's text and colour hearts and diamonds red."""
+    return RED_CARD.sub(r'<span class="red">\1\2</span>', html.escape(text))
