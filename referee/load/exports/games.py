@@ -16,60 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from ...models import codes
 from ..reading import Reading
-from ..records import ExportDict, GameRecord, LineDict, LoadProblem, Record, SessionRecord
-from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
+from ..records import ExportDict, LineDict, LoadProblem, Record, SessionRecord
+from .exported import game_record
+from .fields import field_misfit, misfit_line, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
-from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader, shown
+from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from .search import Getter
 from .wallet import WalletJoin
 
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
-
-
-class ExportGameRecord(GameRecord):
-    """A game made from an export record: ``pointer`` is where (``data[0].games[3]``)."""
-
-    __slots__ = ("pointer",)
-
-    def __init__(self, source: str, line: int, data: Any, pointer: str) -> None:
-        super().__init__(source, line, data)
-        self.pointer = pointer
-
-
-class PlainExportRecord(PlainGameRecord):
-    """An imported game msgspec proved plain (see ``load/table.py``): the fast lane may
-    audit it as it audits a plain JSON Lines game; ``data`` is the game as imported
-    (each field's line and export path), for the full path and every finding."""
-
-    __slots__ = ("pointer",)
-    imported = True
-
-    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str) -> None:
-        super().__init__(source, line, plain, b"", True, True)
-        self.data = data
-        self.pointer = pointer
-
-
-def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
-    """The imported game as the record the audit takes: plain when msgspec proves it so."""
-    fields: dict[str, object] = {}
-    for name in GAME_STRUCT_FIELDS:
-        if name in game:
-            value = game[name]
-            fields[name] = value.isoformat() if isinstance(value, datetime) else value
-    struct = plain_game(fields)
-    if struct is None:
-        return ExportGameRecord(source, line, game, pointer)
-    return PlainExportRecord(source, line, struct, game, pointer)
 
 
 @dataclass(slots=True)
@@ -195,25 +158,25 @@ class GameBuilder:
         try:
             game = self._game_fields(record)
         except Misfit as misfit:
-            if not self._fits and _missing(misfit):
+            if not self._fits and missing(misfit):
                 raise _Unfit(str(misfit)) from None
             yield LoadProblem(self.reading.name, misfit_line(misfit, record.line), str(misfit), code=codes.H008)
             return
         self._fits = True
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
-        missing: list[Misfit] = []
+        absent: list[Misfit] = []
         for seat_record in self._seat_records(record, grouped):
             try:
                 seats.append(self._seat(seat_record, game))
             except Misfit as misfit:
-                if _missing(misfit):
-                    missing.append(misfit)
+                if missing(misfit):
+                    absent.append(misfit)
                 problems.append(LoadProblem(self.reading.name, misfit_line(misfit, seat_record.line), str(misfit),
                                             code=codes.H008))
         if not self._seat_fits:
-            if missing and not seats:  # not one seat of the file's first game fits: the mapping is not its
-                raise _Unfit(str(missing[0]))
+            if absent and not seats:  # not one seat of the file's first game fits: the mapping is not its
+                raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
         yield from self._session_records(record)
         _shared_hand(game, seats)
@@ -228,7 +191,7 @@ class GameBuilder:
         game.line = line
         self._qualified = None
         getter = self.loaded.getters["game.id"]
-        game["game"] = _text(_required(getter, "game.id", record), getter, "game.id", record)
+        game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)
         game.where["game"] = (getter, pointer, data, line)
         found = self._found
         for name, getter in self._game_getters:
@@ -250,7 +213,7 @@ class GameBuilder:
                 elif name == "round" and isinstance(value, str) and value.strip().isdigit():
                     value = int(value)
             except Misfit as misfit:
-                raise _misfit(getter, f"game.{name}", record, value, str(misfit)) from None
+                raise field_misfit(getter, f"game.{name}", record, value, str(misfit)) from None
             where = (getter, pointer, data, line)
             if name == "board":
                 _board(game, value, where)
@@ -272,7 +235,7 @@ class GameBuilder:
         if seats is None:
             return
         if not isinstance(seats, list):
-            raise _misfit(getter, "seats", record, seats, "expected the list of the game's seats")
+            raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base = getter.path(record.pointer)
         for i, seat in enumerate(seats):
             yield ExportRecord(seat.line if isinstance(seat, LineDict) else record.line, f"{base}[{i}]", seat)
@@ -284,10 +247,10 @@ class GameBuilder:
         seat.line = line
         where = seat.where
         self._found.add("seat")
-        player = _text(_required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
+        player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
         seat["player_id"] = player
         where["player_id"] = (self._player, pointer, data, line)
-        seat["decision"] = r.decision.word(_required(self._decision, "seat.decision", record))
+        seat["decision"] = r.decision.word(required(self._decision, "seat.decision", record))
         where["decision"] = (self._decision, pointer, data, line)
         if self._own is not None:
             cards = self._own(data)
@@ -317,7 +280,7 @@ class GameBuilder:
                 seat.where[kind] = (getter, record.pointer, record.data, record.line)
         if "ante" not in stakes:
             getter = self.loaded.getters["seat.ante"]
-            raise _misfit(getter, "seat.ante", record, None, "the seat has no Ante")
+            raise field_misfit(getter, "seat.ante", record, None, "the seat has no Ante")
         return stakes
 
     def _bet_stakes(self, record: ExportRecord,
@@ -328,7 +291,7 @@ class GameBuilder:
         assert bets_getter is not None and self._code is not None and self._stake is not None
         bets = bets_getter(record.data)
         if not isinstance(bets, list):
-            raise _misfit(bets_getter, "seat.bets", record, bets, "expected the list of the seat's bets")
+            raise field_misfit(bets_getter, "seat.bets", record, bets, "expected the list of the seat's bets")
         stakes: dict[str, Decimal] = {}
         payouts: dict[str, tuple[Decimal, Any]] | None = None
         base = bets_getter.path(record.pointer)
@@ -339,12 +302,12 @@ class GameBuilder:
             bet_line = bet.line if isinstance(bet, LineDict) else record.line
             bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet)
             try:
-                kind = word(_required(code, "bet.code", bet_record))
+                kind = word(required(code, "bet.code", bet_record))
             except Misfit as misfit:
-                raise _misfit(code, "bet.code", bet_record, code(bet), str(misfit)) from None
+                raise field_misfit(code, "bet.code", bet_record, code(bet), str(misfit)) from None
             if kind == "ignore":
                 continue
-            amount = self._amount(stake_of, "bet.stake", bet_record, _required(stake_of, "bet.stake", bet_record))
+            amount = self._amount(stake_of, "bet.stake", bet_record, required(stake_of, "bet.stake", bet_record))
             if kind in stakes:
                 stakes[kind] += amount
             else:
@@ -361,7 +324,7 @@ class GameBuilder:
                 payouts[kind] = (paid_amount + known[0] if known else paid_amount,
                                  known[1] if known else (payout_of, bet_record.pointer, bet, bet_line))
         if "ante" not in stakes:
-            raise _misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
+            raise field_misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
                                                                   "codes)")
         return stakes, payouts
 
@@ -415,7 +378,7 @@ class GameBuilder:
         try:
             return self.readers.money.amount(value)
         except Misfit as misfit:
-            raise _misfit(getter, key, record, value, str(misfit)) from None
+            raise field_misfit(getter, key, record, value, str(misfit)) from None
 
 
 def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int]) -> None:
@@ -473,41 +436,3 @@ def _grouped(records: Iterator[ExportRecord | LoadProblem],
         run.append(record)
     if run:
         yield run[0], run
-
-
-class _LineMisfit(Misfit):
-    def __init__(self, message: str, line: int, missing: bool = False) -> None:
-        super().__init__(message)
-        self.line = line
-        #: A required field found nothing (rather than a value it could not read).
-        self.missing = missing
-
-
-def _missing(misfit: Misfit) -> bool:
-    return isinstance(misfit, _LineMisfit) and misfit.missing
-
-
-def misfit_line(misfit: Misfit, default: int) -> int:
-    return misfit.line if isinstance(misfit, _LineMisfit) else default
-
-
-def _misfit(getter: Getter, key: str, record: ExportRecord, value: Any, why: str) -> Misfit:
-    """The one clear error: the mapping key, its expression, where, what was found."""
-    found = "found nothing" if value is None else f"found {shown(value)}"
-    return _LineMisfit(f"{key}: {getter.text!r} {found} at {getter.path(record.pointer)} ({why})",
-                       getter.line_in(record.data, record.line), value is None)
-
-
-def _required(getter: Getter, key: str, record: ExportRecord) -> Any:
-    value = getter(record.data)
-    if value is None:
-        keys = record.data if isinstance(record.data, dict) else None
-        hint = f"; the record's keys are {', '.join(repr(k) for k in list(keys)[:8])}" if keys else ""
-        raise _misfit(getter, key, record, None, "a required field" + hint)
-    return value
-
-
-def _text(value: Any, getter: Getter, key: str, record: ExportRecord) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise _misfit(getter, key, record, value, "expected an id (text or a whole number)")
-    return str(value)
