@@ -155,6 +155,7 @@ def test_money_is_exact_and_never_a_float() -> None:
     assert money.amount("1.50") == Decimal("1.50") and money.amount(3) == 3
     assert money.amount(Decimal("0.1")) == Decimal("0.1")
     for bad, said in [(Decimal("0.30000000000000004"), "17 decimal places"), (0.3, "binary float"),
+                      (10**400, "beyond any amount"), (Decimal("1e30"), "beyond any amount"),
                       ("1,000", "such as 1.50"), (True, "found True"), (None, "found nothing"),
                       ("1e3", "such as 1.50"), ([1], "found a list")]:
         with pytest.raises(Misfit, match=said):
@@ -163,6 +164,8 @@ def test_money_is_exact_and_never_a_float() -> None:
     assert minor.amount(150_000) == Decimal("1.5") and minor.amount("25") == Decimal("0.00025")
     with pytest.raises(Misfit, match="whole number of minor units"):
         minor.amount("1.50")
+    with pytest.raises(Misfit, match="beyond any amount"):
+        minor.amount("9" * 5000)
 
 
 def test_times() -> None:
@@ -257,6 +260,7 @@ def test_a_seat_that_does_not_fit_is_one_finding_and_the_rest_is_audited(write: 
     [finding] = _findings(report)
     assert finding["code"] == "H008"
     assert "bet.stake: 'stake' found '1,00' at data[0].games[0].participants[1].bets[0].stake" in finding["message"]
+    assert finding["export_field"] == "data[0].games[0].participants[1].bets[0].stake"
     assert report["summary"]["games"]["games"] == 2 and report["summary"]["games"]["seats"] == 3
 
 

@@ -100,7 +100,7 @@ def _info(reading: Reading, loaded: LoadedMapping, transactions: int = 0) -> Inp
 
 
 def _problem(problem: LoadProblem) -> Finding:
-    return Finding(problem.code, problem.message, problem.source, problem.line)
+    return Finding(problem.code, problem.message, problem.source, problem.line, export_field=problem.export_field)
 
 
 def _joined_wallet(reading: Reading, loaded: LoadedMapping, join: WalletJoin) -> Iterator[Any]:

@@ -152,7 +152,8 @@ def _plain(record: Record, current: RoundsIntake) -> PlainRound | None:
 
 
 def _problem(problem: LoadProblem, stream: _Stream) -> Iterator[Event]:
-    finding = Finding(problem.code, problem.message, problem.source, problem.line, problem.round_number)
+    finding = Finding(problem.code, problem.message, problem.source, problem.line, problem.round_number,
+                      export_field=problem.export_field)
     current = stream.current
     if current is not None and not problem.fatal:
         current.session.add(finding)

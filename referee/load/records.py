@@ -183,6 +183,8 @@ class LoadProblem:
     round_number: int | None = None
     #: An unreadable session line: the rounds after it belong to no session.
     ends_session: bool = False
+    #: An export's record that does not fit its mapping: the export's path of the field.
+    export_field: str | None = None
 
 
 class PlainRound(NamedTuple):

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...models import codes
+from ..records import LoadProblem
 from .files import ExportRecord
 from .normalize import Misfit, shown
 from .search import Getter
 
 
 class FieldMisfit(Misfit):
-    def __init__(self, message: str, line: int, missing: bool = False) -> None:
+    def __init__(self, message: str, line: int, missing: bool = False, path: str | None = None) -> None:
         super().__init__(message)
         self.line = line
         #: A required field found nothing (rather than a value it could not read).
         self.missing = missing
+        #: The export's own path of the field (a finding's ``export_field``).
+        self.path = path
 
 
 def missing(misfit: Misfit) -> bool:
@@ -32,11 +36,18 @@ def misfit_line(misfit: Misfit, default: int) -> int:
     return misfit.line if isinstance(misfit, FieldMisfit) else default
 
 
+def misfit_problem(source: str, misfit: Misfit, default: int) -> LoadProblem:
+    """The finding of a record that does not fit: H008 at the field's line, with its path."""
+    return LoadProblem(source, misfit_line(misfit, default), str(misfit), code=codes.H008,
+                       export_field=misfit.path if isinstance(misfit, FieldMisfit) else None)
+
+
 def field_misfit(getter: Getter, key: str, record: ExportRecord, value: Any, why: str) -> Misfit:
     """The one clear error: the mapping key, its expression, where, what was found."""
     found = "found nothing" if value is None else f"found {shown(value)}"
-    return FieldMisfit(f"{key}: {getter.text!r} {found} at {getter.path(record.pointer)} ({why})",
-                       getter.line_in(record.data, record.line), value is None)
+    path = getter.path(record.pointer)
+    return FieldMisfit(f"{key}: {getter.text!r} {found} at {path} ({why})", getter.line_in(record.data, record.line),
+                       value is None, path)
 
 
 def required(getter: Getter, key: str, record: ExportRecord) -> Any:

@@ -23,7 +23,7 @@ from ...models import codes
 from ..reading import Reading
 from ..records import ExportDict, LineDict, LoadProblem, Record, SessionRecord
 from .exported import game_record
-from .fields import field_misfit, misfit_line, missing, required, text_id
+from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
@@ -160,7 +160,7 @@ class GameBuilder:
         except Misfit as misfit:
             if not self._fits and missing(misfit):
                 raise _Unfit(str(misfit)) from None
-            yield LoadProblem(self.reading.name, misfit_line(misfit, record.line), str(misfit), code=codes.H008)
+            yield misfit_problem(self.reading.name, misfit, record.line)
             return
         self._fits = True
         seats: list[ExportDict] = []
@@ -172,8 +172,7 @@ class GameBuilder:
             except Misfit as misfit:
                 if missing(misfit):
                     absent.append(misfit)
-                problems.append(LoadProblem(self.reading.name, misfit_line(misfit, seat_record.line), str(misfit),
-                                            code=codes.H008))
+                problems.append(misfit_problem(self.reading.name, misfit, seat_record.line))
         if not self._seat_fits:
             if absent and not seats:  # not one seat of the file's first game fits: the mapping is not its
                 raise _Unfit(str(absent[0]))

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-from ...models.common import suggest
+from ...models.common import MAX_RESULT, suggest
 from ...models.mapping import Cards, Money, Times, spellings
 from ...rules.category import as_word
 
@@ -27,6 +27,8 @@ _AMOUNT = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$")
 _WHOLE = re.compile(r"^\s*[-+]?\d+\s*$")
 #: More places than a ledger holds: what a binary float printed in full looks like.
 MAX_PLACES = 6
+#: Beyond any stake, result or balance of the format (``models.common.MAX_RESULT``).
+MAX_ANY = MAX_RESULT
 
 
 class Misfit(ValueError):
@@ -99,11 +101,16 @@ class MoneyReader:
             raise Misfit(f"expected an exact amount, found the binary float {value!r}")
         if self.minor:
             if isinstance(value, int) or (isinstance(value, str) and _WHOLE.match(value)):
-                return Decimal(int(value)) / self.factor
+                if len(str(value).strip().lstrip("+-")) > 40:
+                    raise Misfit(f"{_shown(value)} is beyond any amount a ledger holds (at most 10^24)")
+                amount = Decimal(int(value)) / self.factor
+                if abs(amount) > MAX_ANY:
+                    raise Misfit(f"{_shown(value)} is beyond any amount a ledger holds (at most 10^24)")
+                return amount
             raise Misfit(f"expected a whole number of minor units (1/{self.factor} of the currency), found "
                          f"{_shown(value)}")
         if isinstance(value, int):
-            return Decimal(value)
+            value = Decimal(value)
         if isinstance(value, str):
             if not _AMOUNT.match(value):
                 raise Misfit(f"expected an amount such as 1.50, found {_shown(value)}")
@@ -111,6 +118,8 @@ class MoneyReader:
         if isinstance(value, Decimal):
             if not value.is_finite():
                 raise Misfit(f"expected an amount, found {value}")
+            if abs(value) > MAX_ANY:
+                raise Misfit(f"{_shown(value)} is beyond any amount a ledger holds (at most 10^24)")
             places = -value.as_tuple().exponent  # type: ignore[operator]
             if places > MAX_PLACES:
                 raise Misfit(f"{value} has {places} decimal places: a binary float printed in full? an amount is "
