@@ -179,6 +179,18 @@ def test_hand_command() -> None:
     assert code == 2 and "Ax" in out
 
 
+def test_an_unquoted_second_hand_is_told_to_be_quoted() -> None:
+    """Unquoted, ``--vs 2c 3c ...`` takes 2c alone and the rest joins the first hand
+    (issue 27): the error says to quote the second hand, on one line, exit 2."""
+    code, out = run("hand", *"Ah Kh Qh Jh Th 9h 8h --vs 2c 3c 4c 5c 6c 7c".split())  # noqa: SIM905
+    (error,) = [line for line in out.splitlines() if line.startswith("Error:")]
+    assert code == 2 and "Traceback" not in out
+    assert error == ('Error: Invalid value for CARDS: a hand has 5, 6 or 7 cards, got 12; quote the hand after '
+                     '--vs (--vs "2c ..."), or give --vs before each of its cards')
+    code, out = run("hand", *"Ah Kh Qh Jh Th 9h 8h 2c".split())  # noqa: SIM905 (no --vs: nothing to quote)
+    assert code == 2 and out.splitlines()[-1] == "Error: Invalid value for CARDS: a hand has 5, 6 or 7 cards, got 8"
+
+
 def test_every_message_is_translated() -> None:
     """Each message the rulings above ask for has a French translation in the catalogue."""
     asked: set[str] = set()

@@ -28,8 +28,20 @@ def hand(cards: tuple[str, ...], versus: tuple[str, ...], lang: str | None, fmt:
     try:
         text, doc = hand_report(groups, messages)
     except (CardError, HandError) as err:
-        raise click.BadParameter(str(err), param_hint="CARDS") from None
+        raise click.BadParameter(str(err) + _quote_hint(groups), param_hint="CARDS") from None
     click.echo(dumps(doc, indent=2, ensure_ascii=False) if fmt == "json" else text, nl=fmt == "json")
+
+
+def _quote_hint(groups: list[list[str]]) -> str:
+    """How to give the second hand, when its cards were likely read as the first's.
+
+    Unquoted, ``--vs 2c 3c 4c 5c 6c`` takes 2c alone: click reads the cards after it as
+    the first hand's, which then has more than 7 cards and the second fewer than 5.
+    """
+    if len(groups) < 2 or not (len(groups[0]) > 7 or len(groups[1]) < 5):
+        return ""
+    example = f"{groups[1][0]} ..." if groups[1] else "2c 3c ..."
+    return f'; quote the hand after --vs (--vs "{example}"), or give --vs before each of its cards'
 
 
 def _split(tokens: tuple[str, ...]) -> list[str]:
