@@ -96,6 +96,22 @@ def test_small_samples_say_so(tmp_path: Path) -> None:
     assert "sample too small to test" in text
 
 
+def test_tests_without_a_basis_give_one_reason(tmp_path: Path) -> None:
+    """Calls that depend on the cards, decisions not valued (issue 27): the category and
+    qualification tests say why they are not run, once, not also "sample too small to
+    test" (142 rounds are not too few) and not an expectation of 0 or "--decisions" as
+    the fix (the default, which --no-decisions turned off)."""
+    code, text = run("stats", "--no-decisions", simulated(tmp_path, 200, "simple"))
+    (category,) = [line for line in text.splitlines() if line.startswith("Player's final category")]
+    (qualification,) = [line for line in text.splitlines() if line.startswith("Dealer qualification")]
+    reason = "not tested: the calls depend on the cards and the decisions were not valued (--no-decisions)"
+    assert category.endswith(f"called rounds): {reason}")
+    assert qualification.endswith(f"%); {reason}")
+    for line in (category, qualification):
+        assert "too small" not in line and "expected" not in line and "(--decisions)" not in line
+    assert code == 0
+
+
 def test_decision_audit(tmp_path: Path) -> None:
     log = simulated(tmp_path, 12, "always-call", "3")
     code, doc = stats_json("--jobs", "2", log)

@@ -15,7 +15,13 @@ BASIS = {
     "exact": "exact for the calls made",
     "optimal": "every decision was optimal play's: the PAR sheet's figures for called hands",
     "always-call": "every hand called: the unconditional seven-card figures",
-    "none": "not tested: the calls depend on the cards; value the decisions (--decisions)",
+}
+#: Why a test with no basis (``none``) is not run: the calls depend on the cards, and
+#: what they depend on is known only from the decisions' values (keyed by whether the
+#: decisions were valued).
+NOT_TESTED = {
+    False: "not tested: the calls depend on the cards and the decisions were not valued (--no-decisions)",
+    True: "not tested: the calls depend on the cards and not every round records the five cards of its decision",
 }
 
 
@@ -58,7 +64,7 @@ def render(stats: Stats) -> str:
                 lines += [f"By {name}: no game names its {name} ({name}_id).", ""]
                 continue
             lines += _returns(f"By {name}", labelled, conf, False, first=name)
-    lines += _fairness(stats.fairness, conf)
+    lines += _fairness(stats.fairness, conf, stats.decisions is not None)
     if stats.decisions is not None:
         lines += _decisions(stats.decisions)
     else:
@@ -84,21 +90,25 @@ def _returns(title: str, groups: list[Returns], conf: float, stake: bool, first:
     return [title, tabulate(rows, headers=headers, disable_numparse=True), *flags, ""]
 
 
-def _fairness(f: Fairness, conf: float) -> list[str]:
+def _fairness(f: Fairness, conf: float, valued: bool) -> list[str]:
     rows = [[t.position, t.test.n, f"{t.test.chi2:.1f}", t.test.dof, _p(t.test.p_value),
              f"{t.test.min_expected:.1f}", verdict(t, conf)] for t in f.positions]
     lines = ["Fairness of the deal: 52 card frequencies at each dealt position (chi-square, 51 degrees of freedom)",
              tabulate(rows, headers=["position", "cards", "chi2", "dof", "p-value", "min expected", "verdict"],
                       disable_numparse=True), ""]
     c = f.categories
-    basis = BASIS[c.basis]
-    lines.append(f"Player's final category (called rounds; expected: {basis}): chi2 {c.test.chi2:.1f}, "
-                 f"{c.test.dof} dof, p {_p(c.test.p_value)}: {verdict(c, conf)}")
     q = f.dealer_qualification
-    basis = BASIS[q.basis]
-    lines.append(f"Dealer qualification: {q.qualified} of {q.n} ({_pct(q.rate)}); expected "
-                 f"{q.expected:.1f} ({_pct(q.expected_rate)}, {basis}); z {q.z:+.2f}, "
-                 f"p {_p(q.p_value)}: {verdict(q, conf)}")
+    if c.basis == "none":  # one reason, not also "sample too small" and an expectation of 0
+        lines.append(f"Player's final category ({c.test.n:,} called rounds): {NOT_TESTED[valued]}")
+    else:
+        lines.append(f"Player's final category (called rounds; expected: {BASIS[c.basis]}): chi2 "
+                     f"{c.test.chi2:.1f}, {c.test.dof} dof, p {_p(c.test.p_value)}: {verdict(c, conf)}")
+    if q.basis == "none":
+        lines.append(f"Dealer qualification: {q.qualified} of {q.n} ({_pct(q.rate)}); {NOT_TESTED[valued]}")
+    else:
+        lines.append(f"Dealer qualification: {q.qualified} of {q.n} ({_pct(q.rate)}); expected "
+                     f"{q.expected:.1f} ({_pct(q.expected_rate)}, {BASIS[q.basis]}); z {q.z:+.2f}, "
+                     f"p {_p(q.p_value)}: {verdict(q, conf)}")
     return [*lines, ""]
 
 
