@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -20,8 +21,11 @@ import pytest
 from referee import load_profile
 from referee.analysis.par import FULL_DECK, FlopSolver, Tables, solve, solve_pure
 from referee.analysis.sheet import bonus_sheet, main_sheet, stored_sheet
+from referee.report.par import render
 from referee.rules.evaluator import CATEGORY_NAMES
 from referee.rules.strategy import Payoffs, call_counts
+
+from .conftest import run
 
 SMALL_DECK = tuple(r * 4 + s for r in range(7, 13) for s in (0, 1))
 
@@ -152,3 +156,31 @@ def test_payoffs_are_the_settlement_terms() -> None:
     vivo = Payoffs.of(load_profile("vivo"))
     assert vivo.table[9] == (100, 102, 0, -3) and vivo.fold == -1 and vivo.scale == 1
     assert Payoffs.of(load_profile("bonus-100")).table[5][1] == 2  # flush 2:1, the Call returned
+
+
+@pytest.mark.parametrize("name", ["vivo", "bonus-aa", "caribbean"])
+def test_stored_sheet_text_groups_every_count(name: str) -> None:
+    """Issue 27: every count of the text sheet has its thousands grouped with commas, the
+    exact nets and wagers also ("-600,123,513,880 Ante units", not "-600123513880" beside
+    "27,813,810,024,000 cases"); only ``--format json`` keeps the bare figures."""
+    code, out = run("par", "--stored", "--profile", name)
+    assert code == 0
+    ungrouped = re.findall(r"(?<![\d.,])\d{5,}(?![\d.])", out)
+    assert ungrouped == [], ungrouped
+    sheet = stored_sheet(name)
+    assert sheet is not None
+    assert f"({_grouped(sheet['main']['net_ante_units'])} Ante units over" in out
+    assert f"(over {_grouped(sheet['main']['wagered_ante_units'])} Ante units wagered)" in out
+    if sheet.get("bonus"):
+        assert f"({_grouped(sheet['bonus']['net_stake_units'])} stake units over 2,598,960" in out
+
+
+def _grouped(exact: str) -> str:
+    return "/".join(f"{int(part):,}" for part in exact.split("/"))
+
+
+def test_a_fractional_net_is_grouped_on_both_sides() -> None:
+    sheet = stored_sheet("vivo")
+    assert sheet is not None
+    sheet["main"]["net_ante_units"] = "-1234567/20"
+    assert "(-1,234,567/20 Ante units over 27,813,810,024,000 cases)" in render(sheet)

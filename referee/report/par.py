@@ -1,4 +1,8 @@
-"""A PAR sheet as text (tabulate tables); ``--format json`` prints the sheet itself."""
+"""A PAR sheet as text (tabulate tables); ``--format json`` prints the sheet itself.
+
+One rule for every count and exact figure of the text: thousands grouped with commas
+(``27,813,810,024,000``), the exact nets and wagers also (kept as strings in the sheet,
+since a net can be a fraction: both of its sides are grouped). JSON keeps bare figures."""
 
 from __future__ import annotations
 
@@ -13,9 +17,9 @@ def render(sheet: dict[str, Any]) -> str:
              f"cases (every deal): {main['cases']:,}", ""]
     call = main["call_rate"]
     lines += [
-        f"house edge (per Ante)          {main['house_edge']:.4%}   ({main['net_ante_units']} Ante units "
+        f"house edge (per Ante)          {main['house_edge']:.4%}   ({_units(main['net_ante_units'])} Ante units "
         f"over {main['cases']:,} cases)",
-        f"element of risk (per wagered)  {main['element_of_risk']:.4%}   (over {main['wagered_ante_units']} "
+        f"element of risk (per wagered)  {main['element_of_risk']:.4%}   (over {_units(main['wagered_ante_units'])} "
         "Ante units wagered)",
         f"call rate                      {call['probability']:.4%}   ({call['count']:,} of {call['of']:,} "
         "hole-and-flop situations, weighted)"]
@@ -37,10 +41,16 @@ def render(sheet: dict[str, Any]) -> str:
         rows = [[r["category"].replace("_", " "), f"{r['odds']}:1" if r["odds"] else "-", f"{r['paid']:,}",
                  f"{r['lost']:,}", f"{r['probability_paid']:.6f}", f"{r['contribution']:+.6f}"] for r in bonus["table"]]
         lines += [f"{bonus['name']} side bet: house edge {bonus['house_edge']:.4%} "
-                  f"({bonus['net_stake_units']} stake units over {bonus['cases']:,} five-card hands)",
+                  f"({_units(bonus['net_stake_units'])} stake units over {bonus['cases']:,} five-card hands)",
                   tabulate(rows, headers=["five cards", "pays", "paid", "lost", "P(paid)", "contribution"],
                            disable_numparse=True), ""]
     return "\n".join(lines) + "\n"
+
+
+def _units(exact: str) -> str:
+    """An exact figure of the sheet (an integer or a fraction, as ``str(Fraction)`` writes
+    it) with its thousands grouped: ``-600,123,513,880``, ``-1,234,567/20``."""
+    return "/".join(f"{int(part):,}" for part in exact.split("/"))
 
 
 def _outcomes(outcomes: dict[str, Any], called: dict[str, Any] | None) -> str:
