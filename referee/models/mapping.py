@@ -282,5 +282,3 @@ def mapping_schema() -> dict[str, object]:
     schema["title"] = "referee export mapping, version 1"
     return schema
 
-
-MAPPING_KEYS = tuple(Mapping.model_fields)

@@ -41,7 +41,6 @@ class CardReader:
     def __init__(self, cards: Cards) -> None:
         self.tokens = spellings(cards)
         self.pattern = re.compile(cards.pattern) if cards.pattern else None
-        self.ranks = {**_upper(self.tokens, 0)}
         self.cards = cards
 
     def card(self, value: Any) -> Any:
@@ -68,10 +67,6 @@ class CardReader:
         if isinstance(value, list):
             return [self.card(item) for item in value]
         return value
-
-
-def _upper(tokens: dict[str, str], _: int) -> dict[str, str]:
-    return {k.upper(): v for k, v in tokens.items()}
 
 
 class MoneyReader:

@@ -89,7 +89,7 @@ def compile_expression(text: str) -> Getter:
         compiled = Expression(text)
     except JMESPathError as err:
         raise ValueError(_why(err, text)) from None
-    if _PLAIN.match(text) and text not in _LITERALS:
+    if _PLAIN.match(text):
         return PlainPath(text)
     return compiled
 
@@ -105,7 +105,3 @@ def _why(err: JMESPathError, text: str) -> str:
             f"{getattr(err, 'msg', 'invalid')} at character {at + 1}"
     return str(err).splitlines()[0] if str(err) else type(err).__name__
 
-
-#: Words JMESPath reads as something other than a key when unquoted (none today: kept
-#: so that a future literal keyword is not read as a key by the plain reader).
-_LITERALS: frozenset[str] = frozenset()
