@@ -20,7 +20,7 @@ from typing import Any
 from ...models import codes
 from ...models.mapping import Mapping
 from ..jsonio import JsonInputError, loads_export, loads_line
-from ..readers.text import decode
+from ..readers.json import document as json_document
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
 
@@ -47,17 +47,9 @@ def export_records(reading: Reading, stream: Stream, mapping: Mapping) -> Iterat
 
 
 def _json(reading: Reading, stream: Stream, where: str) -> Iterator[ExportRecord | LoadProblem]:
-    raw = stream.read()
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    text = decode(reading.name, raw, 1)
-    if not isinstance(text, str):
-        yield reading.fail(text.line, text.message, text.code)
-        return
-    try:
-        document = loads_export(text)
-    except JsonInputError as err:
-        yield reading.fail(err.line, err.message, err.code)
+    document = json_document(reading, stream, loads_export)
+    if isinstance(document, LoadProblem):
+        yield document
         return
     found = 0
     for pointer, record in walk(document, where):
