@@ -105,16 +105,10 @@ def _problem(problem: LoadProblem) -> Finding:
 
 def _joined_wallet(reading: Reading, loaded: LoadedMapping, join: WalletJoin) -> Iterator[Any]:
     """A wallet log read into ``join``; its problems as findings, then its input."""
-    from ..load.exports.wallet import read_transactions
-
-    count = 0
-    for item in read_transactions(reading, loaded):
-        if isinstance(item, Transaction):
-            join.add(item)
-            count += 1
-        elif isinstance(item, LoadProblem):
-            yield _problem(item)
-    yield _info(reading, loaded, count)
+    before = join.count
+    for problem in join.read(reading, loaded):
+        yield _problem(problem)
+    yield _info(reading, loaded, join.count - before)
 
 
 def wallet_alone(reading: Reading, loaded: LoadedMapping) -> Iterator[Any]:

@@ -34,9 +34,8 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
     from ..audit.imports import unmatched_message, wallet_mapping_of
     from ..load.exports import load_mapping, read_export
     from ..load.exports.convert import Provenance, write_format2
-    from ..load.exports.wallet import WalletJoin, read_transactions
+    from ..load.exports.wallet import WalletJoin
     from ..load.reading import Reading
-    from ..models.transaction import Transaction
 
     loaded = load_mapping(mapping)
     if loaded.mapping.kind == "wallet":
@@ -51,11 +50,8 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
         wallet_loaded = wallet_mapping_of(wallet_mapping)
         for name in wallet:
             reading = Reading(common.sources((name,))[0])
-            for item in read_transactions(reading, wallet_loaded):
-                if isinstance(item, Transaction):
-                    index.add(item)
-                else:
-                    problems += _said(item, reading)
+            for problem in index.read(reading, wallet_loaded):
+                problems += _said(problem, reading)
     with open_output(output) as out:
         for source in sources:
             digest = _digest(source)

@@ -104,6 +104,14 @@ class WalletJoin:
         self.used: set[tuple[str, str]] = set()
         self.count = 0
 
+    def read(self, reading: Reading, loaded: LoadedMapping) -> Iterator[LoadProblem]:
+        """One wallet log's transactions into the join (its problems as they come)."""
+        for item in read_transactions(reading, loaded):
+            if isinstance(item, Transaction):
+                self.add(item)
+            elif isinstance(item, LoadProblem):
+                yield item
+
     def add(self, tx: Transaction) -> None:
         add_move(self.moves, tx)
         self.first.setdefault((tx.round or "", tx.user), tx)
