@@ -189,6 +189,9 @@ def test_an_unquoted_second_hand_is_told_to_be_quoted() -> None:
                      '--vs (--vs "2c ..."), or give --vs before each of its cards')
     code, out = run("hand", *"Ah Kh Qh Jh Th 9h 8h 2c".split())  # noqa: SIM905 (no --vs: nothing to quote)
     assert code == 2 and out.splitlines()[-1] == "Error: Invalid value for CARDS: a hand has 5, 6 or 7 cards, got 8"
+    code, out = run("hand", *"Ah Kh Qh Jh Th 9h 8h 2c 3c 4c 5c 6c 7c".split())  # noqa: SIM905 (two hands as one)
+    assert code == 2 and out.splitlines()[-1] == ('Error: Invalid value for CARDS: a hand has 5, 6 or 7 cards, got 13; '
+                                                  'two hands? give the second after --vs (--vs "2c 3c ...")')
 
 
 def test_every_message_is_translated() -> None:

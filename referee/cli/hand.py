@@ -37,8 +37,12 @@ def _quote_hint(groups: list[list[str]]) -> str:
 
     Unquoted, ``--vs 2c 3c 4c 5c 6c`` takes 2c alone: click reads the cards after it as
     the first hand's, which then has more than 7 cards and the second fewer than 5.
+    Without ``--vs``, 10 to 14 cards are most likely two hands given as one.
     """
-    if len(groups) < 2 or not (len(groups[0]) > 7 or len(groups[1]) < 5):
+    if len(groups) < 2:
+        first = len(groups[0])
+        return "; two hands? give the second after --vs (--vs \"2c 3c ...\")" if 10 <= first <= 14 else ""
+    if not (len(groups[0]) > 7 or len(groups[1]) < 5):
         return ""
     example = f"{groups[1][0]} ..." if groups[1] else "2c 3c ..."
     return f'; quote the hand after --vs (--vs "{example}"), or give --vs before each of its cards'
