@@ -1,0 +1,292 @@
+"""Observed against exact expected return, by segment and window.
+
+A *cell* is a segment (a table, a dealer, a profile, a stake band, a player, or all),
+a bet (Ante+Call, or the Bonus) and a window (the segment's last 1,000 / 10,000 /
+100,000 games, or the last day / week / month before the newest stored game). In each:
+games, seats, staked, the observed return (the rules' nets) and the exact expected
+return of the decisions taken, with the z-score of their difference from the exact
+variance. Sums are exact integers: every seat's mean and variance are put over one
+common denominator first (``Valuation``), so that nothing is rounded until z.
+
+Why one pass with bands: the count windows nest (the last 1,000 games are among the
+last 10,000), as do the calendar ones, so each seat is added once a segment, to the
+cell of its (count band, time band); a window is then a sum of such cells.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from math import lcm
+
+from ..profiles import ProfileOrigin
+from . import exact
+from .facts import Seat, stake_band
+
+COUNT_WINDOWS = (1_000, 10_000, 100_000)
+DAY_US = 86_400 * 1_000_000
+CALENDAR_WINDOWS = (("day", DAY_US), ("week", 7 * DAY_US), ("month", 30 * DAY_US))
+WINDOWS = (*(f"last {n:,} games" for n in COUNT_WINDOWS), *(name for name, _ in CALENDAR_WINDOWS))
+KINDS = ("all", "table", "dealer", "profile", "stake", "player")
+BETS = ("ante+call", "bonus")
+#: Fewer games than this in a cell: not tested (the normal approximation of a sum of
+#: skewed nets, paid up to 100:1, needs a few hundred).
+MIN_GAMES = 100
+
+_KEYS: dict[str, Callable[[Seat], str | None]] = {
+    "all": lambda s: "all", "table": lambda s: s.table, "dealer": lambda s: s.dealer,
+    "profile": lambda s: s.profile, "stake": lambda s: stake_band(s.ante_u), "player": lambda s: s.player,
+}
+
+
+def origin_of(text: str) -> ProfileOrigin:
+    if text.startswith("builtin:"):
+        return ProfileOrigin.of_builtin(text.removeprefix("builtin:"))
+    return ProfileOrigin("file", text)
+
+
+@dataclass(slots=True)
+class Figures:
+    """A seat's exact figures over the common denominators: the expected net and the
+    variance per unit (Ante, or Bonus stake), and the Bonus's observed pay per unit."""
+
+    mean: int
+    variance: int
+    bonus_pay: int = 0
+    bonus_mean: int = 0
+    bonus_variance: int = 0
+
+
+@dataclass(slots=True)
+class Valuation:
+    """Every seat's exact figures, over ``scale`` (means) and ``scale2`` (variances)."""
+
+    scale: int
+    scale2: int
+    moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = field(default_factory=dict)
+
+
+def value(seats: list[Seat]) -> Valuation:
+    """Value every seat's situation (exact; distinct situations once) and attach
+    :class:`Figures` to each seat's ``situation``."""
+    wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
+    for s in seats:
+        if s.called and s.known is not None:
+            wanted[s.profile].add(s.known)
+    moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = {}
+    fractions: list[Fraction] = []
+    variances: list[Fraction] = []
+    for profile in {s.profile for s in seats}:
+        origin = origin_of(profile)
+        fold = exact.fold_moments(origin)
+        moments[(profile, None, False)] = fold
+        for known, m in exact.call_moments(origin, sorted(wanted.get(profile, ()))).items():
+            moments[(profile, known, True)] = m
+        odds = exact.bonus_odds(origin)
+        if odds is not None:
+            rule = origin.resolve().profile.bonus
+            assert rule is not None
+            fractions += [odds.mean, *(Fraction(o) for o in rule.paytable.values())]
+            variances.append(odds.variance)
+    fractions += [m.mean for m in moments.values()]
+    variances += [m.variance for m in moments.values()]
+    scale = lcm(*(f.denominator for f in fractions))
+    scale2 = lcm(*(f.denominator for f in variances))
+    valuation = Valuation(scale, scale2, moments)
+    pays: dict[tuple[str, int], int] = {}
+    for s in seats:
+        found = moments.get((s.profile, s.known, True) if s.called else (s.profile, None, False))
+        if found is None:  # a call whose five cards were not all seen: no exact expectation
+            s.situation = None
+            continue
+        f = Figures(_exact_int(found.mean * scale), _exact_int(found.variance * scale2))
+        if s.bonus_u and s.bonus_value is not None:
+            origin = origin_of(s.profile)
+            odds = exact.bonus_odds(origin)
+            if odds is not None:
+                key = (s.profile, s.bonus_value)
+                if key not in pays:
+                    pays[key] = _exact_int(exact.bonus_pay(origin, s.bonus_value) * scale)
+                f.bonus_pay, f.bonus_mean = pays[key], _exact_int(odds.mean * scale)
+                f.bonus_variance = _exact_int(odds.variance * scale2)
+        s.situation = f
+    return valuation
+
+
+def _exact_int(x: Fraction) -> int:
+    """A value over a common denominator: a whole number, or the denominator was wrong."""
+    if x.denominator != 1:
+        raise AssertionError(f"{x} is not over the common denominator")
+    return x.numerator
+
+
+@dataclass(slots=True)
+class Sums:
+    games: int = 0
+    seats: int = 0
+    staked: int = 0  # millionths
+    observed: int = 0  # millionths × scale
+    expected: int = 0  # millionths × scale
+    variance: int = 0  # millionths² × scale2
+    #: The bound on the covariance of seats of one game in different situations (a float).
+    cross: float = 0.0
+
+    def add(self, other: Sums) -> None:
+        self.games += other.games
+        self.seats += other.seats
+        self.staked += other.staked
+        self.observed += other.observed
+        self.expected += other.expected
+        self.variance += other.variance
+        self.cross += other.cross
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One segment × bet × window: what was staked, returned and expected."""
+
+    kind: str
+    segment: str
+    bet: str
+    window: str
+    games: int
+    seats: int
+    staked: Decimal
+    observed_rtp: float | None
+    expected_rtp: float | None
+    z: float | None
+
+    @property
+    def tested(self) -> bool:
+        return self.z is not None
+
+
+def _count_band(rank: int) -> int:
+    for i, n in enumerate(COUNT_WINDOWS):
+        if rank < n:
+            return i
+    return len(COUNT_WINDOWS)
+
+
+def _time_band(time_us: int | None, newest: int | None) -> int:
+    if time_us is None or newest is None:
+        return len(CALENDAR_WINDOWS)
+    for i, (_, span) in enumerate(CALENDAR_WINDOWS):
+        if time_us > newest - span:
+            return i
+    return len(CALENDAR_WINDOWS)
+
+
+Banded = dict[tuple[str, str, str], dict[tuple[int, int], Sums]]
+
+
+@dataclass(slots=True)
+class _Game:
+    """The seats of one game in one segment, until the game ends: seats in the same
+    situation under the same decision share every card to come, so their nets move
+    together (a shared-hand live table: all of its callers)."""
+
+    game: object
+    band: tuple[int, int]
+    groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)
+
+
+def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
+    """Each valued seat added to its cell of (count band, time band), per segment and bet;
+    and the newest stored game's time (the calendar windows end there)."""
+    times = [s.time_us for s in seats if s.time_us is not None]
+    newest = max(times) if times else None
+    banded: Banded = defaultdict(lambda: defaultdict(Sums))
+    for kind in kinds:
+        key = _KEYS[kind]
+        rank: dict[str, int] = defaultdict(int)
+        open_games: dict[str, _Game] = {}
+        for s in reversed(seats):
+            f = s.situation
+            segment = key(s)
+            if segment is None or not isinstance(f, Figures):
+                continue
+            g = open_games.get(segment)
+            if g is None or g.game != s.game:
+                if g is not None:
+                    rank[segment] += 1
+                    _close(banded, kind, segment, g)
+                band = (_count_band(rank[segment]), _time_band(s.time_us, newest))
+                g = open_games[segment] = _Game(s.game, band)
+            _seat(banded, kind, segment, g, s, f)
+        for segment, g in open_games.items():
+            _close(banded, kind, segment, g)
+    return banded, newest
+
+
+def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures) -> None:
+    """A seat's linear sums into its cell; its stake into its game's group."""
+    main = banded[(kind, segment, "ante+call")][g.band]
+    if not any(k[0] == "ante+call" for k in g.groups):
+        main.games += 1
+    main.seats += 1
+    main.staked += s.staked_u
+    main.observed += s.net_u
+    main.expected += s.ante_u * f.mean
+    group = g.groups.setdefault(("ante+call", s.known, s.called), [0, f.variance])
+    group[0] += s.ante_u
+    if s.bonus_u and f.bonus_variance:
+        bonus = banded[(kind, segment, "bonus")][g.band]
+        if not any(k[0] == "bonus" for k in g.groups):
+            bonus.games += 1
+        bonus.seats += 1
+        bonus.staked += s.bonus_u
+        bonus.observed += s.bonus_u * f.bonus_pay
+        bonus.expected += s.bonus_u * f.bonus_mean
+        group = g.groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance])
+        group[0] += s.bonus_u
+
+
+def _close(banded: Banded, kind: str, segment: str, g: _Game) -> None:
+    """A game's variance into its cells: a group's stakes move as one, (sum of stakes)² ×
+    the unit variance, exact. Groups apart (a table dealing each seat its own cards) share
+    the board and the dealer's cards: their covariance is bounded by Cauchy-Schwarz
+    (a float, ``Sums.cross``), so that z is never overstated."""
+    for bet in BETS:
+        parts = [stake * stake * unit for (b, _, _), (stake, unit) in g.groups.items() if b == bet and unit]
+        if not parts:
+            continue
+        cell = banded[(kind, segment, bet)][g.band]
+        cell.variance += sum(parts)
+        if len(parts) > 1:
+            roots = [math.sqrt(p) for p in parts]
+            total = math.fsum(roots)
+            cell.cross += total * total - math.fsum(r * r for r in roots)
+
+
+def cells(banded: Banded, valuation: Valuation) -> list[Cell]:
+    """Every segment × bet × window, from the banded sums, with its z-score."""
+    out: list[Cell] = []
+    for (kind, segment, bet), bands in sorted(banded.items()):
+        observed_scale = valuation.scale if bet == "bonus" else 1
+        for w, window in enumerate(WINDOWS):
+            total = Sums()
+            for (count, when), sums in bands.items():
+                inside = count <= w if w < len(COUNT_WINDOWS) else when <= w - len(COUNT_WINDOWS)
+                if inside:
+                    total.add(sums)
+            if total.seats:
+                out.append(_cell(kind, segment, bet, window, total, valuation, observed_scale))
+    return out
+
+
+def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation, observed_scale: int) -> Cell:
+    observed = Fraction(t.observed, observed_scale)  # millionths
+    expected = Fraction(t.expected, v.scale)
+    staked = Decimal(t.staked) / 1_000_000
+    z = None
+    if t.games >= MIN_GAMES and t.variance > 0:
+        sd = math.sqrt(t.variance + t.cross) / math.sqrt(v.scale2)
+        z = float(observed - expected) / sd
+    observed_rtp = float(1 + observed / t.staked) if t.staked else None
+    expected_rtp = float(1 + expected / t.staked) if t.staked else None
+    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z)

@@ -1,0 +1,161 @@
+"""The exact distributions the monitor compares with: no simulation, no approximation.
+
+* The main bet (Ante and Call): a seat's situation (its five known cards) and the
+  decision it took fix the distribution of its net over the 1,070,190 completions.
+  Folding is worth the profile's fold line exactly, with no variance; calling's mean
+  and second moment are dot products of the situation's 40 outcome counts with the
+  payout table and with its squares (the shipped counts: a look-up; any other
+  qualifier is counted one by one, ``rules/strategy.call_counts``).
+* The Bonus: it is settled on the player's two cards and the flop, known at the
+  decision, so it is tested unconditionally, over all 2,598,960 five-card hands
+  (enumerated by rank pattern, one hand evaluated a pattern), as the hand pays it.
+* The dealer's final category: the 133,784,560 seven-card hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb, prod
+
+from ..analysis.counts import DEALERS
+from ..analysis.situations import CountTable, classes
+from ..profiles import ProfileOrigin
+from ..rules.category import Category
+from ..rules.hands import evaluate
+from ..rules.strategy import COMPLETIONS, Payoffs, call_counts
+
+FIVE_CARD_HANDS = comb(52, 5)
+SEVEN_CARD_HANDS = comb(52, 7)
+
+#: Seven-card hands by best category (high card first); they sum to C(52, 7).
+SEVEN_CARD_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
+                     224_848, 37_260, 4_324)
+
+
+@dataclass(frozen=True, slots=True)
+class Moments:
+    """A situation's net under the decision taken, per Ante: its mean and its second
+    moment, exact; and, for the deal's tests, P(the dealer qualifies) and P(each of
+    the player's final categories), given the five known cards."""
+
+    mean: Fraction
+    second: Fraction
+    qualifies: Fraction | None = None
+    categories: tuple[Fraction, ...] | None = None
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second - self.mean * self.mean
+
+
+def _squared(p: Payoffs) -> Payoffs:
+    """The payout table squared (scale squared too): its dot product with the counts is
+    the second moment. Equal payouts stay equal, so a layout that fits ``p`` fits it."""
+    table = tuple((a * a, b * b, c * c, d * d) for a, b, c, d in p.table)
+    return replace(p, scale=p.scale * p.scale, table=table, fold=p.fold * p.fold)
+
+
+def fold_moments(origin: ProfileOrigin) -> Moments:
+    """Folding: the fold line, certain."""
+    p = Payoffs.of(origin.resolve().profile)
+    value = Fraction(p.fold, p.scale)
+    return Moments(value, value * value)
+
+
+def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Moments]:
+    """Calling in each situation ``knowns`` under ``origin``'s profile, exact."""
+    profile = origin.resolve().profile
+    p = Payoffs.of(profile)
+    sq = _squared(p)
+    qualifier = profile.dealer_qualifier.floor()
+    table = CountTable(*CountTable.serving(p, qualifier))
+    locate = classes().locate
+    out: dict[tuple[int, ...], Moments] = {}
+    for known in knowns:
+        index, pair = locate(known)
+        if table.load(index):
+            block = table.blocks[index]
+            value, not_qualified, turns = block.figures(pair, p)
+            second, _, _ = block.figures(pair, sq)
+            categories = tuple(Fraction(n * DEALERS, COMPLETIONS) for n in turns)
+        else:  # another qualifier without its counts: counted one by one
+            counts = call_counts(known[:2], known[2:5], qualifier).counts
+            value, second = p.value(counts), sq.value(counts)
+            not_qualified = sum(row[0] for row in counts)
+            categories = tuple(Fraction(sum(row), COMPLETIONS) for row in counts)
+        out[known] = Moments(Fraction(value, p.scale * COMPLETIONS), Fraction(second, sq.scale * COMPLETIONS),
+                             Fraction(COMPLETIONS - not_qualified, COMPLETIONS), categories)
+    return out
+
+
+@lru_cache(maxsize=1)
+def five_card_values() -> tuple[tuple[int, int], ...]:
+    """Every five-card hand's value with how many hands have it: one hand evaluated for
+    each rank pattern (and, five ranks apart, suited or not), its suit choices counted."""
+    out: dict[int, int] = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = [ranks.count(r) for r in sorted(set(ranks))]
+        if max(counts) > 4:
+            continue
+        if len(counts) == 5:
+            suited = [r * 4 for r in ranks]
+            plain = [*suited[:4], ranks[4] * 4 + 1]
+            for hand, n in ((suited, 4), (plain, 4 ** 5 - 4)):
+                value = evaluate(hand).value
+                out[value] = out.get(value, 0) + n
+            continue
+        cards = []
+        seen: dict[int, int] = {}
+        for r in ranks:
+            cards.append(r * 4 + seen.get(r, 0))
+            seen[r] = seen.get(r, 0) + 1
+        value = evaluate(cards).value
+        out[value] = out.get(value, 0) + prod(comb(4, c) for c in counts)
+    return tuple(sorted(out.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class BonusOdds:
+    """A profile's Bonus as the five cards pay it, per unit of stake: P(it pays), its mean
+    and second moment (a fold's forfeit aside: that is the player's choice, not chance)."""
+
+    hit: Fraction
+    mean: Fraction
+    second: Fraction
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second - self.mean * self.mean
+
+
+def bonus_pay(origin: ProfileOrigin, value: int) -> Fraction:
+    """What a unit Bonus stake nets on five cards of ``value`` (the stake's loss when unpaid)."""
+    rule = origin.resolve().profile.bonus
+    if rule is None:
+        return Fraction(0)
+    odds = rule.paytable.get(Category.of(value))
+    return Fraction(odds) if odds is not None and rule.minimum.passes(value) else Fraction(-1)
+
+
+@lru_cache(maxsize=32)
+def bonus_odds(origin: ProfileOrigin) -> BonusOdds | None:
+    """The Bonus's exact distribution under ``origin``'s profile (None: it has none)."""
+    if origin.resolve().profile.bonus is None:
+        return None
+    hit = mean = second = Fraction(0)
+    for value, n in five_card_values():
+        pay = bonus_pay(origin, value)
+        share = Fraction(n, FIVE_CARD_HANDS)
+        hit += share if pay > 0 else 0
+        mean += share * pay
+        second += share * pay * pay
+    return BonusOdds(hit, mean, second)
+
+
+def seven_card_shares() -> tuple[Fraction, ...]:
+    """P(a seven-card hand's best category), high card first."""
+    return tuple(Fraction(n, SEVEN_CARD_HANDS) for n in SEVEN_CARD_COUNTS)

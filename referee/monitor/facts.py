@@ -1,0 +1,59 @@
+"""A counted seat as the monitor needs it: a plain record, read from a store or made
+by a test (the statistics never see a database)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Stake bands by the Ante, in the table's currency: (upper bound included, label).
+#: Why these: a decade apart roughly, as casinos set table limits (a 1 table, a 5, a 25,
+#: a 100, above), so a band holds players of one kind of table.
+STAKE_BANDS: tuple[tuple[int | None, str], ...] = (
+    (1_000_000, "ante <= 1"), (5_000_000, "ante 1-5"), (25_000_000, "ante 5-25"),
+    (100_000_000, "ante 25-100"), (None, "ante > 100"),
+)
+
+
+def stake_band(ante_u: int) -> str:
+    """The band of an Ante given in millionths."""
+    for upper, label in STAKE_BANDS:
+        if upper is None or ante_u <= upper:
+            return label
+    raise AssertionError("the last band is open")  # pragma: no cover
+
+
+@dataclass(slots=True)
+class Seat:
+    """One counted seat (a format-1 round is one seat). Amounts in millionths.
+
+    ``order`` places its game among the stored ones (larger is newer: the store's
+    order, the first record of a game for all of its seats); ``game`` tells games
+    apart; ``deal`` marks the one seat a game whose deal is tested (the first seat of
+    the game's first record)."""
+
+    order: int
+    game: object
+    time_us: int | None
+    table: str | None
+    dealer: str | None
+    profile: str
+    player: str | None
+    ante_u: int
+    staked_u: int
+    net_u: int
+    bonus_u: int
+    called: bool
+    known: tuple[int, ...] | None
+    bonus_value: int | None = None
+    deal: bool = False
+    player_value: int | None = None
+    dealer_value: int | None = None
+    #: Filled by the monitor: the seat's exact figures (see ``cells.Valuation``).
+    situation: object = None
+
+
+def unpack_known(packed: int | None) -> tuple[int, ...] | None:
+    """The five cards known at the decision, from ``seats.known`` (6 bits each, low first)."""
+    if packed is None:
+        return None
+    return tuple((packed >> (6 * i)) & 63 for i in range(5))

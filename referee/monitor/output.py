@@ -1,0 +1,81 @@
+"""The monitor's verdict as text, JSON or GitHub annotations."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from tabulate import tabulate
+
+from .bands import Band
+from .run import Judged, Verdict
+
+BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
+
+
+def when(us: int | None) -> str | None:
+    if us is None:
+        return None
+    return datetime.fromtimestamp(us / 1e6, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def band_words(b: Band) -> str:
+    how = {"sidak": "Šidák", "bonferroni": "Bonferroni", "none": "no correction"}[b.correction]
+    return (f"{b.name}% family band over {b.tests} test{'s' * (b.tests != 1)} ({how}): "
+            f"|z| > {b.z:.2f} each (p < {b.per_test:.2g})")
+
+
+def _num(x: float | None, spec: str) -> str:
+    return "" if x is None else format(x, spec)
+
+
+def text(v: Verdict, shown: str) -> str:
+    newest = when(v.newest_us) or "no game has a time"
+    lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, newest {newest}",
+             f"band: {band_words(v.band)}"]
+    rows = []
+    for j in v.cells:
+        if j.same_as is not None:
+            continue
+        c = j.cell
+        mark = "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
+        rows.append([c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
+                     f"{float(c.staked):,.2f}", _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"),
+                     _num(c.z, "+.2f") or "not tested", mark])
+    lines.append(tabulate(rows, headers=["segment", "", "bet", "window", "games", "seats", "staked", "RTP",
+                                         "expected", "z", "outside"], disable_numparse=True))
+    lines.append(_summary(v))
+    return "\n".join(lines) + "\n"
+
+
+def _summary(v: Verdict) -> str:
+    n = len(v.alerts)
+    return f"{n} alert{'s' * (n != 1)}" if n else "no alert: every test within the band"
+
+
+def _cell(j: Judged) -> dict[str, object]:
+    c = j.cell
+    return {"segment": c.kind, "value": c.segment, "bet": c.bet, "window": c.window, "games": c.games,
+            "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
+            "expected_rtp": c.expected_rtp, "z": c.z, "p": j.p, "outside_99": j.outside_99,
+            "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as}
+
+
+def to_json(v: Verdict, shown: str) -> str:
+    b = v.band
+    data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
+            "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
+                     "per_test_alpha": b.per_test, "z": b.z},
+            "cells": [_cell(j) for j in v.cells], "alerts": len(v.alerts)}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def github(v: Verdict, shown: str) -> str:
+    out = []
+    for j in v.alerts:
+        c = j.cell
+        out.append(f"::error title=referee monitor {c.kind} {c.segment}::{c.kind} {c.segment}, {BET_WORDS[c.bet]}, "
+                   f"{c.window}: RTP {_num(c.observed_rtp, '.4%')} against {_num(c.expected_rtp, '.4%')} expected, "
+                   f"z {_num(c.z, '+.2f')} ({c.seats:,} seats; {band_words(v.band)})")
+    out.append(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {_summary(v)}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,86 @@
+"""The seat facts of a store, read without replaying anything (``docs/store.md``,
+"For monitor: the seat facts"): one query for the seats kept as rows, one for the
+clean rounds packed in runs. The store is opened read-only (:class:`~referee.store.read.Stored`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..store import schema
+from .facts import Seat, unpack_known
+
+
+def seats(conn: Any) -> list[Seat]:
+    """Every counted seat of the store, in the store's order, newest last."""
+    out = _rows(conn) + _runs(conn)
+    out.sort(key=lambda s: s.order)
+    return out
+
+
+def _rows(conn: Any) -> list[Seat]:
+    import sqlalchemy as sa
+
+    s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
+    query = (sa.select(s.c.id, s.c.time_us, s.c.player, s.c.known, s.c.player_value, s.c.dealer_value,
+                       s.c.bonus_value, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
+                       st.c.bonus_staked_u, se.c.origin, se.c.tbl.label("session_tbl"),
+                       se.c.player.label("session_player"), g.c.id.label("game_row"), g.c.tbl, g.c.game,
+                       g.c.dealer, g.c.second)
+             .select_from(s.join(st, st.c.id == s.c.settlement_id).join(se, se.c.id == s.c.session_id)
+                          .outerjoin(g, g.c.id == s.c.game_id))
+             .where(s.c.kind == "counted").order_by(s.c.id))
+    first: dict[object, int] = {}
+    out: list[Seat] = []
+    for r in conn.execute(query):
+        if r.ante_u is None or r.main_staked_u is None or r.main_net_u is None:
+            continue  # an amount that is not a whole number of millionths: not summed
+        table = r.tbl if r.tbl is not None else r.session_tbl
+        if r.game_row is None:
+            key: object = ("seat", r.id)
+        else:
+            key = ("game", table, r.game) if r.game is not None else ("row", r.game_row)
+        new = key not in first
+        order = first.setdefault(key, r.id)
+        out.append(Seat(
+            order=order, game=key, time_us=r.time_us, table=table, dealer=r.dealer,
+            profile=r.origin or "builtin:vivo", player=r.player if r.player is not None else r.session_player,
+            ante_u=r.ante_u, staked_u=r.main_staked_u, net_u=r.main_net_u, bonus_u=r.bonus_staked_u or 0,
+            called=r.outcome != "fold", known=unpack_known(r.known), bonus_value=r.bonus_value,
+            deal=new and r.game_row is not None and not r.second,
+            player_value=r.player_value, dealer_value=r.dealer_value))
+    return out
+
+
+def _runs(conn: Any) -> list[Seat]:
+    """The fast lane's clean rounds (format 1: no table, dealer or time), unpacked."""
+    import sqlalchemy as sa
+
+    from ..rules.hands import evaluate
+
+    r, se, st = schema.runs, schema.sessions, schema.settlements
+    query = (sa.select(r.c.first_seat, r.c.rounds, r.c.settlements, r.c.picks, r.c.cards, se.c.origin, se.c.tbl,
+                       se.c.player).select_from(r.join(se, se.c.id == r.c.session_id)).order_by(r.c.first_seat))
+    runs = conn.execute(query).all()
+    ids = sorted({i for run in runs for i in json.loads(run.settlements)})
+    settled: dict[int, Any] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start:start + 500]
+        for row in conn.execute(sa.select(st.c.id, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
+                                          st.c.bonus_staked_u).where(st.c.id.in_(part))):
+            settled[row.id] = row
+    out: list[Seat] = []
+    for run in runs:
+        picks = [settled[i] for i in json.loads(run.settlements)]
+        for i in range(run.rounds):
+            row = picks[int.from_bytes(run.picks[2 * i:2 * i + 2], "little")]
+            if row.ante_u is None or row.main_staked_u is None or row.main_net_u is None:
+                continue
+            known = tuple(run.cards[9 * i:9 * i + 5])
+            bonus = row.bonus_staked_u or 0
+            out.append(Seat(
+                order=run.first_seat + i, game=("seat", run.first_seat + i), time_us=None, table=run.tbl,
+                dealer=None, profile=run.origin or "builtin:vivo", player=run.player, ante_u=row.ante_u,
+                staked_u=row.main_staked_u, net_u=row.main_net_u, bonus_u=bonus, called=row.outcome != "fold",
+                known=known, bonus_value=evaluate(list(known)).value if bonus else None))
+    return out

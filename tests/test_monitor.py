@@ -1,0 +1,152 @@
+"""``referee monitor --store URL`` (issue 30): exact expectations, windows, bands, alerts."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from referee.monitor import exact
+from referee.monitor.bands import band, two_sided
+from referee.monitor.cells import MIN_GAMES
+from referee.monitor.facts import Seat, stake_band
+from referee.monitor.run import judge
+from referee.profiles import ProfileOrigin
+from referee.rules.strategy import Payoffs, call_counts
+from referee.store.engine import engine, target
+
+from .conftest import run
+from .store_support import simulate
+
+VIVO = ProfileOrigin.of_builtin("vivo")
+
+
+def test_call_moments_are_the_counts_dot_the_payouts_and_their_squares() -> None:
+    known = (48, 49, 20, 29, 50)
+    m = exact.call_moments(VIVO, [known])[known]
+    counts = call_counts(known[:2], known[2:], VIVO.resolve().profile.dealer_qualifier.floor()).counts
+    p = Payoffs.of(VIVO.resolve().profile)
+    total = sum(map(sum, counts))
+    mean = Fraction(p.value(counts), p.scale * total)
+    second = sum(Fraction(n * pay * pay, p.scale ** 2 * total)
+                 for row, pays in zip(counts, p.table, strict=True) for n, pay in zip(row, pays, strict=True))
+    assert (m.mean, m.second) == (mean, second)
+    assert m.variance > 0 and m.qualifies is not None and sum(m.categories or ()) == 1
+    assert exact.fold_moments(VIVO).variance == 0
+
+
+def test_hand_distributions_are_whole() -> None:
+    assert sum(n for _, n in exact.five_card_values()) == exact.FIVE_CARD_HANDS
+    assert len(exact.five_card_values()) == 7462
+    assert sum(exact.SEVEN_CARD_COUNTS) == exact.SEVEN_CARD_HANDS
+    odds = exact.bonus_odds(ProfileOrigin.of_builtin("bonus-100"))
+    assert odds is not None and 0 < odds.hit < 1 and odds.mean < 0
+    assert exact.bonus_odds(VIVO) is None
+
+
+def test_sidak_band() -> None:
+    b = band("99", "sidak", 50)
+    assert b.per_test == pytest.approx(1 - 0.99 ** (1 / 50))
+    assert band("99", "bonferroni", 50).per_test == pytest.approx(0.01 / 50)
+    assert band("99.9", "none", 50).per_test == 0.001
+    assert b.z > band("99", "none", 50).z
+    assert two_sided(b.z) == pytest.approx(b.per_test)
+
+
+def test_stake_bands() -> None:
+    assert [stake_band(u) for u in (1_000_000, 1_000_001, 5_000_000, 30_000_000, 200_000_000)] == [
+        "ante <= 1", "ante 1-5", "ante 1-5", "ante 25-100", "ante > 100"]
+
+
+def _seat(i: int, net_u: int, table: str = "T1", time_us: int | None = None) -> Seat:
+    return Seat(order=i, game=("seat", i), time_us=time_us, table=table, dealer="d", profile="builtin:vivo",
+                player="p", ante_u=1_000_000, staked_u=1_000_000, net_u=net_u, bonus_u=0, called=False,
+                known=(0, 1, 2, 3, 4))
+
+
+def test_folds_are_certain_so_a_fold_paid_wrong_is_far_outside_and_windows_count_games() -> None:
+    seats = [_seat(i, -1_000_000, time_us=i * 3_600_000_000) for i in range(1500)]
+    verdict = judge(seats)
+    assert not verdict.alerts  # every fold loses its Ante exactly: no variance, nothing tested
+    cells = {(j.cell.kind, j.cell.window): j.cell for j in verdict.cells}
+    assert cells[("all", "last 1,000 games")].games == 1000
+    assert cells[("all", "last 10,000 games")].games == 1500
+    assert cells[("all", "day")].games == 24  # the newest game's hour and the 23 before it
+    assert cells[("all", "week")].games == 7 * 24
+    assert cells[("all", "last 1,000 games")].observed_rtp == 0.0 == cells[("all", "day")].expected_rtp
+
+
+@pytest.mark.parametrize("per_game", [1, 3])
+def test_calls_give_z_from_the_exact_variance_seats_of_a_shared_hand_as_one(per_game: int) -> None:
+    known = (48, 49, 20, 29, 50)
+    m = exact.call_moments(VIVO, [known])[known]
+    seats = [Seat(order=i // per_game, game=("game", i // per_game), time_us=None, table="T1", dealer=None,
+                  profile="builtin:vivo", player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=3_000_000,
+                  bonus_u=0, called=True, known=known) for i in range(MIN_GAMES * per_game)]
+    verdict = judge(seats, kinds=("all",))
+    cell = next(j.cell for j in verdict.cells if j.cell.window == "last 1,000 games")
+    assert (cell.games, cell.seats) == (MIN_GAMES, MIN_GAMES * per_game)
+    # a game's seats in one situation win or lose together: Var = (3 Antes)² × v a game
+    expected_z = (3 - m.mean) * MIN_GAMES * per_game / (MIN_GAMES * per_game ** 2 * m.variance) ** 0.5
+    assert cell.z == pytest.approx(float(expected_z))
+    assert cell.expected_rtp == pytest.approx(float(1 + m.mean / 3))
+
+
+def test_seats_of_one_game_in_different_situations_are_bounded_not_assumed_apart() -> None:
+    a, b = (48, 49, 20, 29, 50), (0, 5, 20, 29, 50)
+    moments = exact.call_moments(VIVO, [a, b])
+    seats = [Seat(order=i, game=("game", i), time_us=None, table="T1", dealer=None, profile="builtin:vivo",
+                  player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=0, bonus_u=0, called=True,
+                  known=k) for i in range(MIN_GAMES) for k in (a, b)]
+    cell = next(j.cell for j in judge(seats, kinds=("all",)).cells if j.cell.window == "last 1,000 games")
+    sd = (float(moments[a].variance) ** 0.5 + float(moments[b].variance) ** 0.5) * MIN_GAMES ** 0.5
+    assert cell.z == pytest.approx(-float(moments[a].mean + moments[b].mean) * MIN_GAMES / sd)
+
+
+def _store(url: str, tmp_path: Path) -> None:
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "400", "--sessions", "2", "--seed", "7",
+                   "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
+    code, out = run("check", "--store", url, log, "--quiet")
+    assert code == 0, out
+
+
+def test_monitor_of_a_fair_store_is_clean_and_a_short_paying_one_alerts(store_url: str, tmp_path: Path) -> None:
+    _store(store_url, tmp_path)
+    code, out = run("monitor", "--store", store_url, "--format", "json")
+    assert code == 0, out
+    doc = json.loads(out)
+    assert doc["alerts"] == 0 and doc["band"]["correction"] == "sidak" and doc["band"]["tests"] > 10
+    kinds = {c["segment"] for c in doc["cells"]}
+    assert kinds == {"all", "table", "dealer", "profile", "stake", "player"}
+    assert {c["bet"] for c in doc["cells"]} == {"ante+call", "bonus"}
+    made = engine(target(store_url))
+    with made.begin() as conn:  # every win paid an Ante short
+        conn.execute(sa.text("UPDATE settlements SET main_net_u = main_net_u - ante_u WHERE main_net_u > 0"))
+    made.dispose()
+    code, out = run("monitor", "--store", store_url)
+    assert code == 1, out
+    assert "ALERT" in out and out.rstrip().endswith("alerts")
+    code, out = run("monitor", "--store", store_url, "--format", "github")
+    assert code == 1 and out.startswith("::error title=referee monitor ")
+
+
+def test_monitor_reads_only(tmp_path: Path) -> None:
+    url = str(tmp_path / "audit.db")
+    _store(url, tmp_path)
+    before = Path(url).read_bytes()
+    Path(url).chmod(0o444)
+    code, out = run("monitor", "--store", url, "--segment", "table")
+    assert code == 0, out
+    assert Path(url).read_bytes() == before
+
+
+def test_monitor_without_a_store_or_with_a_password() -> None:
+    code, out = run("monitor", "--store", "no/such/audit.db")
+    assert code == 2 and "no such file" in out
+    code, out = run("monitor", "--store", "postgresql://auditor:s3cret@127.0.0.1:1/audit")
+    assert code == 2 and "s3cret" not in out and "***" in out
+    code, out = run("monitor")
+    assert code == 2
