@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.load.exports import MappingError, builtin_names, load_mapping
-from referee.load.exports.files import walk
 from referee.load.exports.mappings import parse_mapping
 from referee.load.exports.normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from referee.load.exports.search import PlainPath, compile_expression
@@ -215,13 +214,6 @@ def test_expressions_beyond_plain_paths_go_through_jmespath() -> None:
     getter = compile_expression("bets[?c=='Call'] | length(@)")
     assert not isinstance(getter, PlainPath) and getter(data) == 1
     assert compile_expression("bets[-1].c")(data) == "Call"
-
-
-def test_records_are_found_with_their_pointers() -> None:
-    doc = {"data": [{"games": [1, 2]}, {"games": []}, {"games": [3]}]}
-    assert list(walk(doc, "data[].games[]")) == [("data[0].games[0]", 1), ("data[0].games[1]", 2),
-                                                ("data[2].games[0]", 3)]
-    assert list(walk([5, 6], "@")) == [("[0]", 5), ("[1]", 6)]
 
 
 # ----------------------------------------------------------------------------- check --mapping

@@ -172,38 +172,70 @@ _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
 _BRACE = re.compile(r"[{}]")
 
 
+class ExportParser:
+    """The C parser of exports' values, each object a :class:`LineDict` that
+    :meth:`stamp` gives the line it opens on (the pass described above). One parser
+    reads a page's records one by one (:mod:`referee.load.exports.pages`)."""
+
+    def __init__(self) -> None:
+        self.made: list[LineDict] = []
+        self._decoder = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int,
+                                         parse_constant=_refuse_constant, object_pairs_hook=self._hook)
+
+    def _hook(self, pairs: list[tuple[str, Any]]) -> LineDict:
+        result = _plain_pairs(pairs)
+        self.made.append(result)
+        return result
+
+    def parse_at(self, text: str, pos: int) -> tuple[Any, int]:
+        """The value starting at ``pos`` and where it ends; ``json``'s own errors raised."""
+        self.made.clear()
+        enabled = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new objects, none in a cycle: 0.8 s a 24 MB page, not 1.25
+        try:
+            return self._decoder.raw_decode(text, pos)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def stamp(self, text: str, first_line: int = 1) -> None:
+        """Give the objects of the last value parsed (``text``, its text) their lines."""
+        _stamp(text, self.made, first_line)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def space_end(text: str, pos: int) -> int:
+    """Where the JSON whitespace from ``pos`` ends."""
+    found = _SPACE.match(text, pos)
+    return found.end() if found else pos
+
+
 def loads_export(text: str) -> Any:
     """A whole JSON document, every mapping a :class:`LineDict` with the line it opens on
     (:func:`loads_document`'s value and object lines, at C speed; no key lines)."""
-    made: list[LineDict] = []
-
-    def hook(pairs: list[tuple[str, Any]]) -> LineDict:
-        result = _plain_pairs(pairs)
-        made.append(result)
-        return result
-
-    enabled = gc.isenabled()
-    gc.disable()  # hundreds of thousands of new objects, none in a cycle: 0.8 s a 24 MB page, not 1.25
+    parser = ExportParser()
+    start = space_end(text, 0)
     try:
-        value = json.loads(text, parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant,
-                           object_pairs_hook=hook)
+        value, end = parser.parse_at(text, start)
+        if space_end(text, end) != len(text):
+            raise ValueError("extra data")
     except (ValueError, RecursionError):
         return loads_document(text)  # raises the precise error (or reads what the C parser would not)
-    finally:
-        if enabled:
-            gc.enable()
-    _stamp(text, made)
+    parser.stamp(text[start:end], text.count("\n", 0, start) + 1)
     return value
 
 
-def _stamp(text: str, made: list[LineDict]) -> None:
-    """Give each object (in closing order) the line it opens on. When the text holds
+def _stamp(text: str, made: list[LineDict], first_line: int) -> None:
+    """Give each object (in closing order) the line it opens on (``text`` begins on
+    ``first_line``). When the text holds
     exactly one ``{`` and one ``}`` an object, no string holds a brace: the strings need
     not be blanked (the usual case, and most of this pass's time)."""
     objects = len(made)
     blank = text if text.count("{") == objects and text.count("}") == objects else _STRING.sub('""', text)
     count = blank.count
-    line, last = 1, 0
+    line, last = first_line, 0
     opened: list[int] = []
     push, pop = opened.append, opened.pop
     closing = iter(made)

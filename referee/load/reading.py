@@ -199,6 +199,8 @@ class Reading:
         self.changed = False
         self._expected = identity
         self._stream: Stream | None = None
+        #: Its JSON is read a record at a time (an export's page), not held whole: no cap.
+        self.streams_json = False
 
     @property
     def name(self) -> str:
@@ -260,7 +262,7 @@ class Reading:
                                 "and audit the file")
         if opened.size == 0:
             return self.fail(1, "the file is empty: expected a session and its rounds")
-        if self.kind == "json" and opened.size > MAX_DOCUMENT_BYTES:
+        if self.kind == "json" and opened.size > MAX_DOCUMENT_BYTES and not self.streams_json:
             return self.fail(1, f"a JSON document of {opened.size / 2**20:,.0f} MiB: more than "
                                 f"{MAX_DOCUMENT_BYTES // 2**20} MiB is not read at once; write JSON Lines "
                                 "(a session line, then one round a line)")

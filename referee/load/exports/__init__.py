@@ -32,4 +32,5 @@ def read_export(reading: Reading, loaded: LoadedMapping, wallet: WalletJoin | No
     def games(reading: Reading, stream: Stream) -> Iterator[Record]:
         return GameBuilder(loaded, reading, wallet).build(export_records(reading, stream, loaded.mapping))
 
+    reading.streams_json = True  # a page is streamed (.pages): no cap on its size
     return reading.records({kind: games}, lambda name, head: kind)

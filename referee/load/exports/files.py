@@ -4,9 +4,9 @@ Why records and not games here: an export's shape is the mapping's business; thi
 module only finds the records where the mapping says they are (``data[].games[]`` in
 a JSON page, one a line in JSON Lines, one a row in CSV) and says where each is: the
 line the record starts on, and its pointer (``data[0].games[3]``, ``[12]`` for the
-13th JSON Lines record, ``row 5`` for CSV's fifth data row). JSON Lines and CSV are
-streamed (bounded memory, whatever the size); a JSON page is one document, read whole
-as a hand-history JSON document is.
+13th JSON Lines record, ``row 5`` for CSV's fifth data row). Every shape is streamed
+(bounded memory, whatever the size): JSON Lines and CSV a line or a row at a time, a
+JSON page a record at a time (:mod:`.pages`).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 
 from ...models import codes
 from ...models.mapping import Mapping
-from ..jsonio import JsonInputError, loads_export, loads_line
-from ..readers.json import document as json_document
+from ..jsonio import JsonInputError, loads_line
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
+from .pages import Page, PageError, Shape
 
 #: A CSV cell may hold a JSON document (roundDetails): larger than this is refused.
 MAX_CELL = 1 << 20
@@ -47,75 +47,27 @@ def export_records(reading: Reading, stream: Stream, mapping: Mapping) -> Iterat
 
 
 def _json(reading: Reading, stream: Stream, where: str) -> Iterator[ExportRecord | LoadProblem]:
-    document = json_document(reading, stream, loads_export)
-    if isinstance(document, LoadProblem):
-        yield document
-        return
+    """A page's records, streamed (:mod:`.pages`): bounded memory whatever its size."""
+    page = Page(stream, where)
     found = 0
-    for pointer, record in walk(document, where):
-        found += 1
-        yield ExportRecord(record.line if isinstance(record, LineDict) else 1, pointer, record)
-    if not found and not _lists_there(document, where):  # an empty page (a day without games) is no error
-        yield reading.fail(1, f"the mapping finds no record here: records {where!r} {_what(document, where)}",
-                           codes.H000)
-
-
-def walk(document: Any, where: str) -> Iterator[tuple[str, Any]]:
-    """The records at ``where`` (``data[].games[]``), each with its pointer."""
-    if where == "@":
-        if isinstance(document, list):
-            yield from ((f"[{i}]", item) for i, item in enumerate(document))
-        elif document is not None:
-            yield "", document
+    try:
+        for record in page.records():
+            found += 1
+            value = record.value
+            yield ExportRecord(value.line if isinstance(value, LineDict) else record.line, record.pointer, value)
+    except PageError as err:
+        yield reading.fail(err.line, err.message, err.code)
         return
-    steps = [(part[:-2], True) if part.endswith("[]") else (part, False) for part in where.split(".")]
-    yield from _walk(document, steps, "")
+    if not found and not page.shape.lists:  # an empty page (a day without games) is no error
+        yield reading.fail(1, f"the mapping finds no record here: records {where!r} {_what(page.shape)}", codes.H000)
 
 
-def _walk(node: Any, steps: list[tuple[str, bool]], pointer: str) -> Iterator[tuple[str, Any]]:
-    if not steps:
-        yield pointer, node
-        return
-    (key, each), rest = steps[0], steps[1:]
-    if key:
-        if not isinstance(node, dict) or key not in node:
-            return
-        node, pointer = node[key], f"{pointer}.{key}" if pointer else key
-    if each:
-        if not isinstance(node, list):
-            return
-        for i, item in enumerate(node):
-            yield from _walk(item, rest, f"{pointer}[{i}]")
-    else:
-        yield from _walk(node, rest, pointer)
-
-
-def _lists_there(document: Any, where: str) -> bool:
-    """Whether the records path leads to lists (empty ones): the shape is the mapping's."""
-    if where == "@":
-        return isinstance(document, list)
-    node = document
-    for part in where.split("."):
-        key = part.removesuffix("[]")
-        if key:
-            if not isinstance(node, dict) or key not in node:
-                return False
-            node = node[key]
-        if part.endswith("[]"):
-            if not isinstance(node, list):
-                return False
-            if not node:
-                return True
-            node = node[0]
-    return True
-
-
-def _what(document: Any, where: str) -> str:
+def _what(shape: Shape) -> str:
     """What the document has instead, in words."""
-    if isinstance(document, dict):
-        keys = ", ".join(repr(k) for k in list(document)[:6])
+    if shape.top == "object":
+        keys = ", ".join(repr(k) for k in shape.keys)
         return f"found nothing (the document's top-level keys are {keys or 'none'})"
-    return f"found nothing (the document is {'a list' if isinstance(document, list) else type(document).__name__})"
+    return f"found nothing (the document is {'a list' if shape.top == 'list' else shape.top})"
 
 
 def _jsonl(reading: Reading, stream: Stream) -> Iterator[ExportRecord | LoadProblem]:

@@ -1,0 +1,267 @@
+"""A JSON page streamed: the records at the mapping's plain path, each parsed alone.
+
+Why: a provider's game-history page is one JSON document, and a month's export of a
+busy table is gigabytes; held whole it costs about seven times its size in objects (a
+1 GB page would need 7 GB). The records path of a mapping (``data[].games[]``) is
+plain, so the document's skeleton (the objects and arrays above the records) is walked
+token by token here, and each record, and each value beside the path (``date``, paging
+fields), is handed to the C parser (:class:`~referee.load.jsonio.ExportParser`) at its
+place in a block of text: memory is one record and a block, whatever the file's size,
+and a page is as strictly JSON as :func:`~referee.load.jsonio.loads_document` wants
+(exact decimals, no NaN, no duplicate key, nothing after the document).
+
+A record's objects get the lines they open on, as a whole page's did; a record's
+problem (bad JSON, a duplicate key) is read again by the exact reader for its line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from ...models import codes
+from ..jsonio import ExportParser, JsonInputError, loads_document, space_end
+
+#: Bytes read at a time; a value cut by the block's end is parsed again with more.
+BLOCK = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+#: A parse error this close to the text's end may only be the block's end.
+_NEAR_END = 16
+
+
+class PageError(Exception):
+    """The page is not the JSON document it should be: what, and its line."""
+
+    def __init__(self, message: str, line: int, code: codes.FindingCode = codes.H000) -> None:
+        super().__init__(message)
+        self.message, self.line, self.code = message, line, code
+
+
+@dataclass(slots=True)
+class PageRecord:
+    """One record found at the path: its pointer (``data[0].games[3]``), line and value."""
+
+    pointer: str
+    line: int
+    value: Any
+
+
+@dataclass(slots=True)
+class Shape:
+    """What the walk saw of the document, for the message when it finds no record."""
+
+    lists: bool = False  # the path led to lists (empty ones: a day without games)
+    top: str = "none"  # the document's type, or its first top-level keys
+    keys: list[str] = field(default_factory=list)
+
+
+class _Text:
+    """The page's text a block at a time: ``text[pos:]`` is what is not yet read, and
+    nothing before ``pos`` is kept once a block is added."""
+
+    def __init__(self, stream: BinaryIO, block: int) -> None:
+        self._stream = stream
+        self._decode = codecs.getincrementaldecoder("utf-8")().decode
+        self._block = block
+        self._first = True
+        self.text = ""
+        self.pos = 0
+        self.line = 1  # the line ``text`` begins on
+        self.eof = False
+        self._mark, self._mark_line = 0, 1  # lines are counted on from the last asked for
+
+    def more(self, size: int = 0) -> bool:
+        """Another block (of at least ``size`` bytes); False at the end of the file."""
+        if self.eof:
+            return False
+        raw = self._stream.read(max(size, self._block))
+        if self._first:
+            raw, self._first = raw.removeprefix(_BOM), False
+        try:
+            new = self._decode(raw, final=not raw)
+        except UnicodeDecodeError as err:
+            at = self.line_at(len(self.text)) + err.object.count(b"\n", 0, err.start)
+            raise PageError(f"not UTF-8 text: byte {err.object[err.start]:#04x}", at) from None
+        self.eof = not raw
+        cut = self.pos
+        self.line = self.line_at(cut)
+        self.text = self.text[cut:] + new
+        self.pos = 0
+        self._mark, self._mark_line = 0, self.line
+        return True
+
+    def peek(self) -> str:
+        """The next character after whitespace, '' at the end of the file."""
+        while True:
+            self.pos = space_end(self.text, self.pos)
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self.more():
+                return ""
+
+    def line_at(self, pos: int) -> int:
+        """The line of ``text[pos]``: counted on from the last place asked for, so a
+        block's records cost one pass over it, not one each."""
+        if pos < self._mark:
+            self._mark, self._mark_line = 0, self.line
+        self._mark_line += self.text.count("\n", self._mark, pos)
+        self._mark = pos
+        return self._mark_line
+
+    def fail(self, expected: str) -> PageError:
+        column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
+        found = self.text[self.pos: self.pos + 1] or "the end of the file"
+        return PageError(f"invalid JSON: expected {expected}, found {found!r} (column {column})",
+                         self.line_at(self.pos))
+
+
+class Page:
+    """The records of one JSON page at a records path (``data[].games[]``, or ``@``)."""
+
+    def __init__(self, stream: BinaryIO, where: str, block: int = BLOCK) -> None:
+        self._text = _Text(stream, block)
+        self._parser = ExportParser()
+        self._steps = [] if where == "@" else [(p.removesuffix("[]"), p.endswith("[]")) for p in where.split(".")]
+        self._top = where == "@"
+        self.shape = Shape()
+
+    def records(self) -> Iterator[PageRecord]:
+        """Every record in the document's order; :class:`PageError` when the page is bad."""
+        text = self._text
+        first = text.peek()
+        if first == "":
+            raise text.fail("a JSON document")
+        self.shape.top = {"{": "object", "[": "list"}.get(first, "value")
+        if self._top:
+            yield from self._each([], "") if first == "[" else self._walk([], "")
+        else:
+            yield from self._walk(self._steps, "")
+        if text.peek() != "":
+            raise text.fail("nothing after the document")
+
+    # -- the skeleton
+
+    def _walk(self, steps: list[tuple[str, bool]], pointer: str) -> Iterator[PageRecord]:
+        if not steps:
+            yield self._record(pointer)
+            return
+        (key, each), rest = steps[0], steps[1:]
+        if not key:
+            yield from self._each(rest, pointer) if each else self._walk(rest, pointer)
+            return
+        if self._text.peek() != "{":
+            self._value()
+            return
+        for name in self._members(top=not pointer):
+            if name != key:
+                self._value()
+                continue
+            inner = f"{pointer}.{key}" if pointer else key
+            if not each:
+                yield from self._walk(rest, inner)
+            elif self._text.peek() == "[":
+                yield from self._each(rest, inner)
+            else:
+                self._value()
+
+    def _each(self, rest: list[tuple[str, bool]], pointer: str) -> Iterator[PageRecord]:
+        """The elements of the array here, each walked on along ``rest``."""
+        text = self._text
+        text.pos += 1  # the '['
+        if text.peek() == "]":
+            text.pos += 1
+            self.shape.lists = True
+            return
+        if not rest:
+            self.shape.lists = True
+        index = 0
+        while True:
+            yield from self._walk(rest, f"{pointer}[{index}]")
+            index += 1
+            if not self._after("]"):
+                return
+
+    def _members(self, top: bool) -> Iterator[str]:
+        """The keys of the object here, each with the reader left at its value."""
+        text = self._text
+        text.pos += 1  # the '{'
+        if text.peek() == "}":
+            text.pos += 1
+            return
+        seen: set[str] = set()
+        while True:
+            if text.peek() != '"':
+                raise text.fail("a key in double quotes")
+            line = text.line_at(text.pos)
+            name = self._value()
+            if name in seen:
+                raise PageError(f"duplicate key {name!r}; a key may appear once", line, codes.H003)
+            seen.add(name)
+            if top and len(self.shape.keys) < 6:
+                self.shape.keys.append(name)
+            if text.peek() != ":":
+                raise text.fail("':' after the key")
+            text.pos += 1
+            yield name
+            if not self._after("}"):
+                return
+
+    def _after(self, close: str) -> bool:
+        """Past the ',' that says more follows (True) or the closing bracket (False)."""
+        text = self._text
+        found = text.peek()
+        text.pos += 1
+        if found == ",":
+            return True
+        if found == close:
+            return False
+        text.pos -= 1
+        raise text.fail(f"',' or {close!r}")
+
+    # -- values, by the C parser
+
+    def _value(self) -> Any:
+        """The value here, parsed (for its validity) and passed."""
+        return self._parse()[0]
+
+    def _record(self, pointer: str) -> PageRecord:
+        value, line = self._parse(stamp=True)
+        return PageRecord(pointer, line, value)
+
+    def _parse(self, stamp: bool = False) -> tuple[Any, int]:
+        text = self._text
+        text.peek()
+        want = 0
+        while True:
+            start = text.pos
+            try:
+                value, end = self._parser.parse_at(text.text, start)
+            except json.JSONDecodeError as err:
+                cut_short = err.pos >= len(text.text) - _NEAR_END or err.msg.startswith("Unterminated string")
+                want = max(2 * want, 2 * (len(text.text) - start))
+                if cut_short and text.more(want):
+                    continue
+                raise self._exact_error(start) from None
+            except (ValueError, RecursionError):
+                raise self._exact_error(start) from None
+            if end == len(text.text) and text.more():  # a number may go on in the next block
+                continue
+            line = text.line_at(start)
+            if stamp:
+                self._parser.stamp(text.text[start:end], line)
+            text.pos = end
+            return value, line
+
+    def _exact_error(self, start: int) -> PageError:
+        """The exact reader's words for the value at ``start`` (and what follows it in
+        the block, where a value cut short ends), at the page's line."""
+        text = self._text
+        offset = text.line_at(start) - 1
+        try:
+            loads_document(text.text[start:])
+        except JsonInputError as err:
+            return PageError(err.message, err.line + offset, err.code)
+        return PageError("invalid JSON", offset + 1)
