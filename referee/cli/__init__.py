@@ -7,10 +7,25 @@ they share. Importing this package registers every command.
 
 from __future__ import annotations
 
-from . import check, explain, hand, imports, monitor, par, profiles, recall, report, schema, simulate, stats, store
+from . import (
+           check,
+           explain,
+           hand,
+           import_,
+           mappings,
+           monitor,
+           par,
+           profiles,
+           recall,
+           report,
+           schema,
+           simulate,
+           stats,
+           store,
+)
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "imports", "main", "monitor", "par",
-           "profiles", "recall", "report", "reporter_class", "run_guarded", "schema", "simulate", "stats", "store",
-           "use_color"]
+__all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
+           "par", "profiles", "recall", "report", "reporter_class", "run_guarded", "schema", "simulate", "stats",
+           "store", "use_color"]
