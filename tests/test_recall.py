@@ -181,3 +181,15 @@ def test_format_2_a_view_per_seat() -> None:
     rows = rounds_of(doc)
     assert [r["game"] for r in rows] == ["8812344", "8812345", "8812347"]
     assert [r["balance"] for r in rows] == [206, 208, 412] and rows[-1]["recorded_balance"] == 252
+
+
+def test_the_two_balances_say_their_chain() -> None:
+    """Issue 27: "balance 5, bal. rec. 8" above "the rules give 4" read as a contradiction.
+    The table's columns say which chain each is (the rules' from the start, the table's
+    record), and the bottom line says its 4 is the rules' net from the last recorded balance."""
+    code, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10")
+    assert code == 1
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("round"))
+    assert "balance (rules)" in header and "balance (recorded)" in header
+    assert ("The recorded balance 8 does not follow from the previous recorded balance: with this round's net "
+            "the rules give 4; the difference of 4 favours the player.") in out

@@ -9,7 +9,7 @@ from tabulate import tabulate
 
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
-from ..i18n import Messages
+from ..i18n import N_, Messages
 from ..recall import Match, Recall, RoundView
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
@@ -45,6 +45,18 @@ def columns(found: Recall) -> list[str]:
              if any(getattr(v, attr) is not None for v in rows)]
     return [*cols, "decision", "stakes", "outcome", "player", "dealer", "net", "net rec.", "balance", "bal. rec.",
             "status"]
+
+
+#: The headers of the two balance columns, which say their chain: the rules' nets
+#: summed from the start, and the balances the table recorded (issue 27).
+HEADER_WORDS = {"balance": N_("balance (rules)"), "bal. rec.": N_("balance (recorded)")}
+
+
+def headers(cols: list[str], m: Messages) -> list[str]:
+    """The table's headers in the reader's language."""
+    from .pages import r_
+
+    return [r_(m, HEADER_WORDS.get(c, c)) for c in cols]
 
 
 def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]:
@@ -165,7 +177,7 @@ def render_text(found: Recall, m: Messages) -> str:
             mark = ">" if i >= len(match.rows) - match.target else " "
             row = cells(v, cols, words)
             rows.append([f"{mark} {row[0]}", *row[1:]])
-        out.append(tabulate(rows, headers=[r_(m, c) for c in cols], tablefmt="simple", disable_numparse=True,
+        out.append(tabulate(rows, headers=headers(cols, m), tablefmt="simple", disable_numparse=True,
                             colalign=("right",) + ("left",) * (len(cols) - 1)))
         out.append("")
         for _, ex in explanations(match):
@@ -226,5 +238,5 @@ def render_html(found: Recall, m: Messages) -> str:
         blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(ex, m) for _, ex in explanations(match)]
         recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks})
     return str(env.get_template("recall.html.j2").render(
-        lang=m.language, version=__version__, headers=[r_(m, c) for c in cols], recalls=recalls,
+        lang=m.language, version=__version__, headers=headers(cols, m), recalls=recalls,
         searched=searched(found, m)))

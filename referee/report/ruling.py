@@ -130,9 +130,11 @@ def topic_of(rule: Rule) -> Topic | None:
 PARTY_OWED = {"player": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),
               "house": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house.")}
 BALANCE_FAVOURS = {
-    "player": N_("The recorded balance {recorded} does not follow: the rules give {expected}; the difference of "
+    "player": N_("The recorded balance {recorded} does not follow from the previous recorded balance: with this "
+                 "round's net the rules give {expected}; the difference of "
                  "{amount} favours the player."),
-    "house": N_("The recorded balance {recorded} does not follow: the rules give {expected}; the difference of "
+    "house": N_("The recorded balance {recorded} does not follow from the previous recorded balance: with this "
+                "round's net the rules give {expected}; the difference of "
                 "{amount} favours the house."),
 }
 
