@@ -78,12 +78,13 @@ def test_round_1_is_owed_to_the_player_and_round_10_is_a_balance_in_the_players_
     french = explained(1, "fr")["bottom_line"]["text"]
     assert french == "La table a payé +2 ; les règles donnent +3 ; 1 est dû au joueur."
     ten = explained(10, "en")["bottom_line"]
-    assert ten["text"] == ("The table paid -3, as the rules give. The recorded balance 8 does not follow: the rules "
-                           "give 4; the difference of 4 favours the player.")
+    assert ten["text"] == ("The table paid -3, as the rules give. The recorded balance 8 does not follow from the last "
+                           "recorded balance: that balance plus the rules' nets since gives 4; the difference of 4 "
+                           "favours the player.")
     assert ten["owed"] == 0 and ten["owed_to"] is None and ten["balance"]["favours"] == "player"
     assert explained(10, "fr")["bottom_line"]["text"] == (
-        "La table a payé -3, comme le donnent les règles. Le solde enregistré 8 ne s'ensuit pas : les règles "
-        "donnent 4 ; l'écart de 4 favorise le joueur.")
+        "La table a payé -3, comme le donnent les règles. Le solde enregistré 8 ne découle pas du dernier solde "
+        "enregistré : ce solde plus les nets des règles depuis donne 4 ; l'écart de 4 favorise le joueur.")
 
 
 def test_a_wrong_net_and_a_balance_off_both_chains_are_both_stated(write: Write) -> None:
@@ -95,7 +96,8 @@ def test_a_wrong_net_and_a_balance_off_both_chains_are_both_stated(write: Write)
         "    turn: 9♥\n    river: 2♠\n    dealer: [Q♠, Q♣]\n    recorded: {net: 2, balance: 5}\n"))
     _, out = run("explain", path, "--round", "1")
     assert ("The table paid +2; the rules give +3; 1 is owed to the player. The recorded balance 5 does not "
-            "follow: the rules give 3; the difference of 2 favours the player.") in out
+            "follow from the last recorded balance: that balance plus the rules' nets since gives 3; the difference "
+            "of 2 favours the player.") in out
 
 
 def test_the_record_of_a_bottom_line() -> None:

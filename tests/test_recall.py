@@ -89,8 +89,8 @@ def test_a_balance_put_off_earlier_is_not_ok() -> None:
     row = next(line for line in out.splitlines() if line.split()[:2] == [">", "4"])
     assert row.split()[-4:] == ["6", "bal.", "off", "-1"]  # computed 7, recorded 6
     _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--last", "1")
-    assert ("The table paid -3, as the rules give. The recorded balance 8 does not follow: the rules give 4; "
-            "the difference of 4 favours the player.") in out
+    assert ("The table paid -3, as the rules give. The recorded balance 8 does not follow from the last recorded "
+            "balance: that balance plus the rules' nets since gives 4; the difference of 4 favours the player.") in out
 
 
 def test_sessions_players_games_and_times(tables: tuple[str, str]) -> None:
@@ -186,10 +186,16 @@ def test_format_2_a_view_per_seat() -> None:
 def test_the_two_balances_say_their_chain() -> None:
     """Issue 27: "balance 5, bal. rec. 8" above "the rules give 4" read as a contradiction.
     The table's columns say which chain each is (the rules' from the start, the table's
-    record), and the bottom line says its 4 is the rules' net from the last recorded balance."""
+    record), and the bottom line says its 4 is the last recorded balance plus the rules' nets,
+    in English and in French."""
     code, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10")
     assert code == 1
     header = next(line for line in out.splitlines() if line.lstrip().startswith("round"))
-    assert "balance (rules)" in header and "balance (recorded)" in header
-    assert ("The recorded balance 8 does not follow from the previous recorded balance: with this round's net "
-            "the rules give 4; the difference of 4 favours the player.") in out
+    assert "balance (rules)" in header and "balance (recorded)" in header and "bal. rec." not in header
+    assert ("The recorded balance 8 does not follow from the last recorded balance: that balance plus the rules' "
+            "nets since gives 4; the difference of 4 favours the player.") in out
+    code, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--lang", "fr")
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("manche"))
+    assert code == 1 and "solde (règles)" in header and "solde (enregistré)" in header
+    assert ("Le solde enregistré 8 ne découle pas du dernier solde enregistré : ce solde plus les nets des règles "
+            "depuis donne 4 ; l'écart de 4 favorise le joueur.") in out

@@ -165,7 +165,6 @@ def _searched_store(found: Recall, m: Messages | None) -> str:
 
 
 def render_text(found: Recall, m: Messages) -> str:
-    from .pages import r_
 
     cols = columns(found)
     words = m if m.language != "en" else None
@@ -227,7 +226,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
 
 
 def render_html(found: Recall, m: Messages) -> str:
-    from .pages import environment, r_, ruling_block
+    from .pages import environment, ruling_block
 
     env = environment(m)
     cols = columns(found)

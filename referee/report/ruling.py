@@ -130,12 +130,10 @@ def topic_of(rule: Rule) -> Topic | None:
 PARTY_OWED = {"player": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),
               "house": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house.")}
 BALANCE_FAVOURS = {
-    "player": N_("The recorded balance {recorded} does not follow from the previous recorded balance: with this "
-                 "round's net the rules give {expected}; the difference of "
-                 "{amount} favours the player."),
-    "house": N_("The recorded balance {recorded} does not follow from the previous recorded balance: with this "
-                "round's net the rules give {expected}; the difference of "
-                "{amount} favours the house."),
+    "player": N_("The recorded balance {recorded} does not follow from the last recorded balance: that balance "
+                 "plus the rules' nets since gives {expected}; the difference of {amount} favours the player."),
+    "house": N_("The recorded balance {recorded} does not follow from the last recorded balance: that balance "
+                "plus the rules' nets since gives {expected}; the difference of {amount} favours the house."),
 }
 
 
