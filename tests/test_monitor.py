@@ -122,6 +122,8 @@ def test_monitor_of_a_fair_store_is_clean_and_a_short_paying_one_alerts(store_ur
     kinds = {c["segment"] for c in doc["cells"]}
     assert kinds == {"all", "table", "dealer", "profile", "stake", "player"}
     assert {c["bet"] for c in doc["cells"]} == {"ante+call", "bonus"}
+    assert {(t["segment"], t["test"]) for t in doc["deal_tests"] if t["p"] is not None} >= {
+        ("dealer", "bonus hits"), ("table", "dealer categories"), ("all", "player categories")}
     made = engine(target(store_url))
     with made.begin() as conn:  # every win paid an Ante short
         conn.execute(sa.text("UPDATE settlements SET main_net_u = main_net_u - ante_u WHERE main_net_u > 0"))
@@ -150,3 +152,46 @@ def test_monitor_without_a_store_or_with_a_password() -> None:
     assert code == 2 and "s3cret" not in out and "***" in out
     code, out = run("monitor")
     assert code == 2
+
+
+def _deals(n: int, rigged: bool, seed: int = 5) -> list[Seat]:
+    """``n`` deals of one seat, dealt by ``random``; ``rigged``: the dealer's two cards
+    drawn again (up to five times) until the dealer qualifies."""
+    import random
+
+    from referee.rules.hands import evaluate
+
+    qualifier = VIVO.resolve().profile.dealer_qualifier.floor()
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        cards = rng.sample(range(52), 9)
+        board = cards[2:7]
+        for _ in range(5 if rigged else 0):
+            if evaluate([*board, *cards[7:]]).value >= qualifier:
+                break
+            rest = [c for c in range(52) if c not in cards[:7]]
+            cards[7:] = rng.sample(rest, 2)
+        out.append(Seat(order=i, game=("game", i), time_us=None, table="T1", dealer="d-1", profile="builtin:vivo",
+                        player="p", ante_u=1_000_000, staked_u=1_000_000, net_u=-1_000_000, bonus_u=0,
+                        called=False, known=tuple(cards[:5]), deal=True,
+                        player_value=evaluate(cards[:7]).value, dealer_value=evaluate([*board, *cards[7:]]).value))
+    return out
+
+
+def test_a_fair_deal_passes_and_a_dealer_who_always_qualifies_is_caught() -> None:
+    fair = judge(_deals(400, False), kinds=("all", "dealer"))
+    tested = [j.test for j in fair.deals if j.test.tested]
+    assert {t.test for t in tested} == {"player categories", "dealer categories", "dealer qualification"}
+    assert not fair.alerting
+    rigged = judge(_deals(400, True), kinds=("all", "dealer"))
+    caught = {(j.test.kind, j.test.test) for j in rigged.deal_alerts}
+    assert ("dealer", "dealer qualification") in caught and ("all", "dealer categories") in caught
+    assert not any(j.test.test == "player categories" for j in rigged.deal_alerts)
+
+
+def test_deals_without_their_cards_are_not_tested() -> None:
+    deals = _deals(200, False)
+    deals[3].dealer_value = None
+    verdict = judge(deals, kinds=("all",))
+    assert all(not j.test.tested and j.test.reason == "1 deal without all its cards" for j in verdict.deals)

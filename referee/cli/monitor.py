@@ -41,4 +41,4 @@ def monitor(store: str, fmt: str, band_name: str, correction: str, kinds: tuple[
         verdict = judge(seats, band_name, correction, kinds or KINDS)
     render = {"text": output.text, "json": output.to_json, "github": output.github}[fmt]
     click.echo(render(verdict, shown), nl=False)
-    sys.exit(1 if verdict.alerts else 0)
+    sys.exit(1 if verdict.alerting else 0)

@@ -59,6 +59,8 @@ class Figures:
     bonus_pay: int = 0
     bonus_mean: int = 0
     bonus_variance: int = 0
+    #: The deal's exact figures given the five known cards (``Seat.deal`` only).
+    deal: exact.Moments | None = None
 
 
 @dataclass(slots=True)
@@ -75,7 +77,7 @@ def value(seats: list[Seat]) -> Valuation:
     :class:`Figures` to each seat's ``situation``."""
     wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
     for s in seats:
-        if s.called and s.known is not None:
+        if (s.called or s.deal) and s.known is not None:
             wanted[s.profile].add(s.known)
     moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = {}
     fractions: list[Fraction] = []
@@ -103,21 +105,23 @@ def value(seats: list[Seat]) -> Valuation:
         if found is None:  # a call whose five cards were not all seen: no exact expectation
             s.situation = None
             continue
-        f = Figures(_exact_int(found.mean * scale), _exact_int(found.variance * scale2))
+        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2))
         if s.bonus_u and s.bonus_value is not None:
             origin = origin_of(s.profile)
             odds = exact.bonus_odds(origin)
             if odds is not None:
                 key = (s.profile, s.bonus_value)
                 if key not in pays:
-                    pays[key] = _exact_int(exact.bonus_pay(origin, s.bonus_value) * scale)
-                f.bonus_pay, f.bonus_mean = pays[key], _exact_int(odds.mean * scale)
-                f.bonus_variance = _exact_int(odds.variance * scale2)
+                    pays[key] = exact_int(exact.bonus_pay(origin, s.bonus_value) * scale)
+                f.bonus_pay, f.bonus_mean = pays[key], exact_int(odds.mean * scale)
+                f.bonus_variance = exact_int(odds.variance * scale2)
+        if s.deal and s.known is not None:
+            f.deal = moments[(s.profile, s.known, True)]
         s.situation = f
     return valuation
 
 
-def _exact_int(x: Fraction) -> int:
+def exact_int(x: Fraction) -> int:
     """A value over a common denominator: a whole number, or the denominator was wrong."""
     if x.denominator != 1:
         raise AssertionError(f"{x} is not over the common denominator")
@@ -165,14 +169,14 @@ class Cell:
         return self.z is not None
 
 
-def _count_band(rank: int) -> int:
+def count_band(rank: int) -> int:
     for i, n in enumerate(COUNT_WINDOWS):
         if rank < n:
             return i
     return len(COUNT_WINDOWS)
 
 
-def _time_band(time_us: int | None, newest: int | None) -> int:
+def time_band(time_us: int | None, newest: int | None) -> int:
     if time_us is None or newest is None:
         return len(CALENDAR_WINDOWS)
     for i, (_, span) in enumerate(CALENDAR_WINDOWS):
@@ -215,7 +219,7 @@ def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded,
                 if g is not None:
                     rank[segment] += 1
                     _close(banded, kind, segment, g)
-                band = (_count_band(rank[segment]), _time_band(s.time_us, newest))
+                band = (count_band(rank[segment]), time_band(s.time_us, newest))
                 g = open_games[segment] = _Game(s.game, band)
             _seat(banded, kind, segment, g, s, f)
         for segment, g in open_games.items():

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from tabulate import tabulate
 
 from .bands import Band
-from .run import Judged, Verdict
+from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
 
@@ -38,18 +38,42 @@ def text(v: Verdict, shown: str) -> str:
         if j.same_as is not None:
             continue
         c = j.cell
-        mark = "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
+        mark = _mark(j)
         rows.append([c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
                      f"{float(c.staked):,.2f}", _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"),
                      _num(c.z, "+.2f") or "not tested", mark])
     lines.append(tabulate(rows, headers=["segment", "", "bet", "window", "games", "seats", "staked", "RTP",
                                          "expected", "z", "outside"], disable_numparse=True))
+    if v.deals:
+        lines += ["", "the deal:", _deal_table(v)]
     lines.append(_summary(v))
     return "\n".join(lines) + "\n"
 
 
+def _mark(j: Judged | JudgedDeal) -> str:
+    return "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
+
+
+def _deal_table(v: Verdict) -> str:
+    rows = []
+    for j in v.deals:
+        if j.same_as is not None:
+            continue
+        t = j.test
+        if t.dof is not None:
+            what = f"chi2 {t.statistic:.2f}, {t.dof} dof"
+        elif t.statistic is not None:
+            what = f"{_num(t.observed, '.4%')} against {_num(t.expected, '.4%')}, z {t.statistic:+.2f}"
+        else:
+            what = ""
+        rows.append([t.kind, t.segment, t.window, t.test, f"{t.deals:,}", what,
+                     _num(t.p, ".4f") if t.p is not None else f"not tested: {t.reason}", _mark(j)])
+    return tabulate(rows, headers=["segment", "", "window", "test", "deals", "statistic", "p", "outside"],
+                    disable_numparse=True)
+
+
 def _summary(v: Verdict) -> str:
-    n = len(v.alerts)
+    n = len(v.alerts) + len(v.deal_alerts)
     return f"{n} alert{'s' * (n != 1)}" if n else "no alert: every test within the band"
 
 
@@ -61,12 +85,21 @@ def _cell(j: Judged) -> dict[str, object]:
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as}
 
 
+def _deal(j: JudgedDeal) -> dict[str, object]:
+    t = j.test
+    return {"segment": t.kind, "value": t.segment, "window": t.window, "test": t.test, "deals": t.deals,
+            "observed_rate": t.observed, "expected_rate": t.expected, "statistic": t.statistic, "dof": t.dof,
+            "p": t.p, "not_tested": t.reason, "outside_99": j.outside_99, "outside_99_9": j.outside_999,
+            "alert": j.alert, "same_as": j.same_as}
+
+
 def to_json(v: Verdict, shown: str) -> str:
     b = v.band
     data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
-            "cells": [_cell(j) for j in v.cells], "alerts": len(v.alerts)}
+            "cells": [_cell(j) for j in v.cells], "deal_tests": [_deal(j) for j in v.deals],
+            "alerts": len(v.alerts) + len(v.deal_alerts)}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -77,5 +110,9 @@ def github(v: Verdict, shown: str) -> str:
         out.append(f"::error title=referee monitor {c.kind} {c.segment}::{c.kind} {c.segment}, {BET_WORDS[c.bet]}, "
                    f"{c.window}: RTP {_num(c.observed_rtp, '.4%')} against {_num(c.expected_rtp, '.4%')} expected, "
                    f"z {_num(c.z, '+.2f')} ({c.seats:,} seats; {band_words(v.band)})")
+    for d in v.deal_alerts:
+        t = d.test
+        out.append(f"::error title=referee monitor {t.kind} {t.segment}::{t.kind} {t.segment}, {t.window}: {t.test} "
+                   f"p {t.p:.2g} ({t.deals:,} deals; {band_words(v.band)})")
     out.append(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {_summary(v)}")
     return "\n".join(out) + "\n"

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import randomness
 from .bands import Band, band, two_sided
 from .cells import KINDS, Cell, accumulate, cells, value
 from .facts import Seat
+from .randomness import DealTest
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,17 @@ class Judged:
     same_as: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class JudgedDeal:
+    """A deal test, judged like a cell."""
+
+    test: DealTest
+    outside_99: bool
+    outside_999: bool
+    alert: bool
+    same_as: str | None
+
+
 @dataclass(slots=True)
 class Verdict:
     seats: int
@@ -32,29 +45,52 @@ class Verdict:
     band: Band
     bands: tuple[Band, Band]
     cells: list[Judged] = field(default_factory=list)
+    deals: list[JudgedDeal] = field(default_factory=list)
 
     @property
     def alerts(self) -> list[Judged]:
         return [j for j in self.cells if j.alert]
 
+    @property
+    def deal_alerts(self) -> list[JudgedDeal]:
+        return [j for j in self.deals if j.alert]
+
+    @property
+    def alerting(self) -> bool:
+        return bool(self.alerts or self.deal_alerts)
+
+
+def _same(keys: list[tuple[object, ...]], windows: list[str], tested: list[bool]) -> list[str | None]:
+    """For each test, the earlier window of identical content it repeats (None: a test of its own)."""
+    first: dict[tuple[object, ...], str] = {}
+    out: list[str | None] = []
+    for key, window, made in zip(keys, windows, tested, strict=True):
+        out.append(first.get(key) if made else None)
+        first.setdefault(key, window)
+    return out
+
 
 def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
           kinds: Iterable[str] = KINDS) -> Verdict:
     """Value, sum and test ``seats`` (in the store's order, newest last)."""
+    kinds = tuple(kinds)
     valuation = value(seats)
     banded, newest = accumulate(seats, kinds)
     found = cells(banded, valuation)
-    first: dict[tuple[object, ...], str] = {}
-    same: list[str | None] = []
-    for c in found:
-        key = (c.kind, c.segment, c.bet, c.seats, c.staked, c.observed_rtp)
-        same.append(first.get(key) if c.tested else None)
-        first.setdefault(key, c.window)
-    tests = sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
+    deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
+    deals = randomness.tests(randomness.accumulate(seats, newest, deal_kinds))
+    same = _same([(c.kind, c.segment, c.bet, c.seats, c.staked, c.observed_rtp) for c in found],
+                 [c.window for c in found], [c.tested for c in found])
+    same_deals = _same([(t.kind, t.segment, t.test, t.deals, t.statistic) for t in deals],
+                       [t.window for t in deals], [t.tested for t in deals])
+    tests = (sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
+             + sum(1 for t, s in zip(deals, same_deals, strict=True) if t.tested and s is None))
     chosen = band(band_name, correction, tests)
     b99, b999 = band("99", correction, tests), band("99.9", correction, tests)
     verdict = Verdict(len(seats), len({s.game for s in seats}), newest, chosen, (b99, b999))
     for c, s in zip(found, same, strict=True):
         p = two_sided(c.z)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))
+    for t, s in zip(deals, same_deals, strict=True):
+        verdict.deals.append(JudgedDeal(t, b99.outside(t.p), b999.outside(t.p), s is None and chosen.outside(t.p), s))
     return verdict

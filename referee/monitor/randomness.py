@@ -1,0 +1,216 @@
+"""The randomness of the deal, per table and dealer: is what was dealt what a fair deck deals?
+
+One seat a game carries its deal (``Seat.deal``: the first seat of the game's first
+record; a second record of the game is the same deal). Four tests, each against exact
+probabilities:
+
+* **player's categories**: the final category of that seat's seven cards, against the
+  sum over deals of its exact conditional distribution given the five cards known at the
+  decision (the situation's counts): what the turn and river gave (chi-square);
+* **dealer's categories**: the dealer's seven cards, against the 133,784,560 seven-card
+  hands (chi-square);
+* **dealer qualification**: qualified deals against the sum of each deal's exact
+  P(the dealer qualifies | the five known cards) (z, with the exact variance
+  Σ p(1 − p) of independent deals);
+* **bonus hits**: under a profile with a Bonus, the deals whose five cards the Bonus
+  pays, against P(hit) over the 2,598,960 five-card hands (z, binomial).
+
+Chi-square cells expecting fewer than 5 are merged with the next rarer category (from
+royal flush down). A test needs 100 deals, and every deal's cards recorded: a log that
+kept the final cards only when someone called would choose its deals by their cards.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..analysis.distributions import chi2_sf
+from ..rules.category import Category
+from ..rules.hands import evaluate
+from ..rules.strategy import COMPLETIONS
+from . import exact
+from .bands import two_sided
+from .cells import COUNT_WINDOWS, MIN_GAMES, WINDOWS, Figures, count_band, exact_int, origin_of, time_band
+from .facts import Seat
+
+DEAL_KINDS = ("all", "table", "dealer")
+TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
+CATEGORY_NAMES = tuple(c.value for c in sorted(Category, key=lambda c: c.order))  # high card first
+MIN_EXPECTED = 5.0
+FIVE = exact.FIVE_CARD_HANDS
+
+
+def _zeros() -> list[int]:
+    return [0] * 10
+
+
+@dataclass(slots=True)
+class DealSums:
+    """A window's deals: observed counts and exact expectations (integers over
+    COMPLETIONS, or over C(52, 5) for the Bonus; variances over their squares)."""
+
+    deals: int = 0
+    unseen: int = 0
+    player: list[int] = field(default_factory=_zeros)
+    player_expected: list[int] = field(default_factory=_zeros)
+    dealer: list[int] = field(default_factory=_zeros)
+    qualified: int = 0
+    q_expected: int = 0
+    q_variance: int = 0
+    bonus_deals: int = 0
+    hits: int = 0
+    hits_expected: int = 0
+    hits_variance: int = 0
+
+    def add(self, o: DealSums) -> None:
+        for name in ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits",
+                     "hits_expected", "hits_variance"):
+            setattr(self, name, getattr(self, name) + getattr(o, name))
+        for name in ("player", "player_expected", "dealer"):
+            mine, theirs = getattr(self, name), getattr(o, name)
+            for k in range(10):
+                mine[k] += theirs[k]
+
+
+@dataclass(frozen=True, slots=True)
+class DealTest:
+    kind: str
+    segment: str
+    window: str
+    test: str
+    deals: int
+    observed: float | None
+    expected: float | None
+    statistic: float | None
+    dof: int | None
+    p: float | None
+    reason: str | None = None
+
+    @property
+    def tested(self) -> bool:
+        return self.p is not None
+
+
+DealBanded = dict[tuple[str, str], dict[tuple[int, int], DealSums]]
+
+
+def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
+    """Each deal added to its (count band, time band) cell, per segment."""
+    qualifiers: dict[str, int] = {}
+    banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
+                                                     "dealer": lambda s: s.dealer}
+    for kind in kinds:
+        key = keys[kind]
+        rank: dict[str, int] = defaultdict(int)
+        for s in reversed(seats):
+            segment = key(s)
+            if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
+                continue
+            if s.profile not in qualifiers:
+                qualifiers[s.profile] = origin_of(s.profile).resolve().profile.dealer_qualifier.floor()
+            band = (count_band(rank[segment]), time_band(s.time_us, newest))
+            rank[segment] += 1
+            _deal(banded[(kind, segment)][band], s, s.situation.deal, qualifiers[s.profile])
+    return banded
+
+
+def _deal(d: DealSums, s: Seat, m: exact.Moments, qualifier: int) -> None:
+    d.deals += 1
+    if s.player_value is None or s.dealer_value is None or m.categories is None or m.qualifies is None:
+        d.unseen += 1
+        return
+    d.player[Category.of(s.player_value).order] += 1
+    for k, share in enumerate(m.categories):
+        d.player_expected[k] += exact_int(share * COMPLETIONS)
+    d.dealer[Category.of(s.dealer_value).order] += 1
+    p = m.qualifies
+    d.qualified += s.dealer_value >= qualifier
+    d.q_expected += exact_int(p * COMPLETIONS)
+    d.q_variance += exact_int(p * (1 - p) * COMPLETIONS * COMPLETIONS)
+    odds = exact.bonus_odds(origin_of(s.profile))
+    if odds is not None and s.known is not None:
+        value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
+        d.bonus_deals += 1
+        d.hits += exact.bonus_pay(origin_of(s.profile), value) > 0
+        d.hits_expected += exact_int(odds.hit * FIVE)
+        d.hits_variance += exact_int(odds.hit * (1 - odds.hit) * FIVE * FIVE)
+
+
+def tests(banded: DealBanded) -> list[DealTest]:
+    """Every segment × window × test."""
+    out: list[DealTest] = []
+    for (kind, segment), bands in sorted(banded.items()):
+        for w, window in enumerate(WINDOWS):
+            total = DealSums()
+            for (count, when), sums in bands.items():
+                if count <= w if w < len(COUNT_WINDOWS) else when <= w - len(COUNT_WINDOWS):
+                    total.add(sums)
+            if total.deals:
+                out += _tests(kind, segment, window, total)
+    return out
+
+
+def _tests(kind: str, segment: str, window: str, d: DealSums) -> list[DealTest]:
+    seen = d.deals - d.unseen
+    reason = None
+    if d.deals < MIN_GAMES:
+        reason = f"fewer than {MIN_GAMES} deals"
+    elif d.unseen:
+        reason = f"{d.unseen} deals without all their cards" if d.unseen > 1 else "1 deal without all its cards"
+    shares = exact.seven_card_shares()
+    found = [
+        _chi(kind, segment, window, "player categories", d.deals, d.player,
+             [x / COMPLETIONS for x in d.player_expected], reason),
+        _chi(kind, segment, window, "dealer categories", d.deals, d.dealer, [float(p) * seen for p in shares], reason),
+        _z(kind, segment, window, "dealer qualification", d.deals, d.qualified, Fraction(d.q_expected, COMPLETIONS),
+           Fraction(d.q_variance, COMPLETIONS * COMPLETIONS), seen, reason),
+    ]
+    if d.bonus_deals:
+        found.append(_z(kind, segment, window, "bonus hits", d.deals, d.hits, Fraction(d.hits_expected, FIVE),
+                        Fraction(d.hits_variance, FIVE * FIVE), d.bonus_deals, reason))
+    return found
+
+
+def _chi(kind: str, segment: str, window: str, test: str, deals: int, observed: list[int], expected: list[float],
+         reason: str | None) -> DealTest:
+    bins = _merge(observed, expected)
+    if reason is None and len(bins) < 2:
+        reason = "too few deals for two cells expecting 5"
+    if reason is not None:
+        return DealTest(kind, segment, window, test, deals, None, None, None, None, None, reason)
+    statistic = math.fsum((o - e) ** 2 / e for o, e in bins)
+    return DealTest(kind, segment, window, test, deals, None, None, statistic, len(bins) - 1,
+                    chi2_sf(statistic, len(bins) - 1))
+
+
+def _merge(observed: list[int], expected: list[float]) -> list[tuple[int, float]]:
+    """Categories from the rarest up, merged until each bin expects 5 or more."""
+    bins: list[tuple[int, float]] = []
+    o, e = 0, 0.0
+    for k in range(9, -1, -1):
+        o, e = o + observed[k], e + expected[k]
+        if e >= MIN_EXPECTED:
+            bins.append((o, e))
+            o, e = 0, 0.0
+    if e and bins:
+        last = bins.pop()
+        bins.append((last[0] + o, last[1] + e))
+    return bins
+
+
+def _z(kind: str, segment: str, window: str, test: str, deals: int, observed: int, expected: Fraction,
+       variance: Fraction, n: int, reason: str | None) -> DealTest:
+    rate = observed / n if n else None
+    expected_rate = float(expected) / n if n else None
+    if reason is None and (variance <= 0 or expected < MIN_EXPECTED or n - expected < MIN_EXPECTED):
+        reason = "too few deals"
+    if reason is not None:
+        return DealTest(kind, segment, window, test, deals, rate, expected_rate, None, None, None, reason)
+    z = float(observed - expected) / math.sqrt(variance)
+    return DealTest(kind, segment, window, test, deals, rate, expected_rate, z, None, two_sided(z))
+
