@@ -133,6 +133,9 @@ def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
 
 _WHOLE = _structs(False)
 _DECIMAL = _structs(True)
+#: The seat struct whose amounts are all integers (no Decimal in it): what the store
+#: writes of such a seat is msgspec's own encoding (referee/store/codec.py).
+WHOLE_SEATS = frozenset({_WHOLE[0]})
 #: The fields of a plain game line, in order (both struct families).
 GAME_STRUCT_FIELDS: tuple[str, ...] = _WHOLE[2].__struct_fields__
 #: Decoders by (kind, decimals): kind 1 a game line, 2 a seat line.

@@ -28,6 +28,7 @@ from ..audit.clean import CleanGame, CleanGames
 from ..audit.duplicates import GameIndex
 from ..audit.games import GameFingerprint, GameResult, SeatResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
+from ..load.table import WHOLE_SEATS
 from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
@@ -211,14 +212,23 @@ def _flag(value: bool | None) -> int | None:
 NONE_CARD = 63
 
 
-def cards_text(cards: Cards) -> str:
-    """The cards as ruled, exact: player, flop, turn, river, dealer (indices; null unseen)."""
-    def ints(group: Iterable[Any]) -> list[int | None]:
-        return [None if c is None else int(c) for c in group]
+_DIGITS = int.__repr__  # a card's index as text (a Card's own str is its name)
 
-    return json.dumps([ints(cards.player), ints(cards.flop), None if cards.turn is None else int(cards.turn),
-                             None if cards.river is None else int(cards.river), ints(cards.dealer)],
-                            separators=(",", ":"))
+
+def _ints(group: tuple[Any, ...]) -> str:
+    if None in group:
+        return ",".join(["null" if c is None else _DIGITS(c) for c in group])
+    return ",".join(map(_DIGITS, group))
+
+
+def cards_text(cards: Cards) -> str:
+    """The cards as ruled, exact: player, flop, turn, river, dealer (indices; null unseen),
+    as compact JSON (``[[p1,p2],[f1,f2,f3],turn,river,[d1,d2]]``). Written by hand: it
+    is per seat on the store's hot path, and ``json.dumps`` of the lists cost twice as
+    much (a test compares the two)."""
+    turn, river = cards.turn, cards.river
+    return (f"[[{_ints(cards.player)}],[{_ints(cards.flop)}],{'null' if turn is None else _DIGITS(turn)},"
+            f"{'null' if river is None else _DIGITS(river)},[{_ints(cards.dealer)}]]")
 
 
 def known_cards(cards: Cards) -> int | None:
@@ -376,28 +386,25 @@ def seat_row(game: GameResult, seat: SeatResult, number: int | None, game_id: st
         None if ruling is None else settled(ruling, decision),
         None if ruling is None else cards_text(ruling.cards), None if ruling is None else known_cards(ruling.cards),
         *_values(ruling), str(seat.balance), codec.text(seat.recorded_balance), _seat_status(seat, findings),
-        None if record is None else codec.dumps(record), _findings(seat.findings), None, flags)
+        record, _findings(seat.findings), None, flags)
 
 
 _RECORD_SLOT: Any = SeatResult.__dict__["record"]
 
 
-def _seat_record(seat: SeatResult) -> dict[str, object] | None:
-    """The seat as validated, as plain data. A seat the fast decoder read makes its model
-    only when asked for, from its struct: the struct is written then (the same data,
+def _seat_record(seat: SeatResult) -> str | None:
+    """The seat as validated, as the codec's text. A seat the fast decoder read makes its
+    model only when asked for, from its struct: the struct is written then (the same data,
     without making the model), unless the audit has set the seat's record itself."""
     plain = getattr(seat, "plain", None)
     if plain is not None:
         try:
             model = _RECORD_SLOT.__get__(seat, SeatResult)
         except AttributeError:
-            from msgspec import to_builtins
-
-            data: dict[str, object] = to_builtins(plain, builtin_types=(Decimal,))
-            return data
+            return codec.struct_text(plain, type(plain) in WHOLE_SEATS)
     else:
         model = seat.record
-    return None if model is None else model.model_dump(exclude_none=True)
+    return None if model is None else codec.dumps(model.model_dump(exclude_none=True))
 
 
 # ----------------------------------------------------------------------------- sessions

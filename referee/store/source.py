@@ -353,7 +353,7 @@ class SourceWriter:
         for name in _ORDER:
             batch = self.buffers[name]
             if batch:
-                self.conn.exec_driver_sql(_insert(self.engine, name), batch)
+                _write(self.conn, self.engine, name, batch)
                 self.buffers[name] = []
         self.size = 0
 
@@ -375,7 +375,7 @@ class SourceWriter:
             self.digests.add("chunks", sha)
             self.counts["chunks"] += 1
         if wait and out:
-            self.conn.exec_driver_sql(_insert(self.engine, "chunks"), out)
+            _write(self.conn, self.engine, "chunks", out)
             self.buffers["chunks"] = []
 
     def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
@@ -430,6 +430,39 @@ def _profile_bytes(origin: Any) -> bytes | None:
 
 
 _INSERTS: dict[tuple[int, str], str] = {}
+
+
+def _write(conn: Any, made: Any, name: str, batch: list[tuple[Any, ...]]) -> None:
+    """Rows into a table, in the source's transaction: PostgreSQL's ``COPY`` (psycopg
+    writes each row into one stream: about 20 times fewer cycles a row than an
+    ``executemany`` of INSERTs, whose every row is a statement the server parses and
+    answers, issue 31), else one ``executemany`` (SQLite's is a loop in C already)."""
+    if made.dialect.name != "postgresql":
+        conn.exec_driver_sql(_insert(made, name), batch)
+        return
+    sql = _copy(made, name)
+    dbapi = made.dialect.loaded_dbapi
+    try:
+        with conn.connection.driver_connection.cursor() as cursor, cursor.copy(sql) as copy:
+            write = copy.write_row
+            for row in batch:
+                write(row)
+    except dbapi.Error as err:  # as SQLAlchemy would raise it: the writer says it in one line
+        from sqlalchemy.exc import DBAPIError
+
+        raise DBAPIError.instance(sql, None, err, dbapi.Error) from None
+
+
+def _copy(made: Any, name: str) -> str:
+    """The ``COPY ... FROM STDIN`` of a table, its columns in the table's order."""
+    key = (id(made.dialect), "copy " + name)
+    sql = _INSERTS.get(key)
+    if sql is None:
+        table = schema.metadata.tables[name]
+        quote = made.dialect.identifier_preparer.quote
+        columns = ", ".join(quote(c.name) for c in table.columns)
+        sql = _INSERTS[key] = f"COPY {quote(name)} ({columns}) FROM STDIN"
+    return sql
 
 
 def _insert(made: Any, name: str) -> str:
