@@ -133,7 +133,7 @@ def _header_problem(header: list[str], mapping: Mapping) -> str | None:
 
 def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
           header_line: int) -> Iterator[ExportRecord | LoadProblem]:
-    json_columns = set(mapping.csv.json_columns)
+    json_columns = list(mapping.csv.json_columns)
     last = rows.line_num + header_line - 1
     for number, row in enumerate(rows, start=1):
         line = last + 1
@@ -144,22 +144,25 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
             yield LoadProblem(reading.name, line, f"row {number} has {len(row)} cells, the header {len(header)}: "
                                                   "the export changes shape here", code=codes.H008)
             continue
-        record = LineDict()
+        record = LineDict(zip(header, row, strict=True))  # every cell on the row's line: no key lines
         record.line = line
+        if "" in row:
+            for name, cell in zip(header, row, strict=True):
+                if cell == "":
+                    record[name] = None
         bad = None
-        for name, cell in zip(header, row, strict=True):
-            value: Any = cell if cell != "" else None
-            if name in json_columns and value is not None:
-                if len(value) > MAX_CELL:
-                    bad = f"row {number}, {name}: a JSON cell of more than {MAX_CELL:,} characters"
-                    break
-                try:
-                    value = loads_line(value, line)
-                except JsonInputError as err:
-                    bad = f"row {number}, {name}: the cell is not JSON ({err.message})"
-                    break
-            record[name] = value
-            record.lines[name] = line
+        for name in json_columns:
+            value = record[name]
+            if not isinstance(value, str):  # an empty cell: None
+                continue
+            if len(value) > MAX_CELL:
+                bad = f"row {number}, {name}: a JSON cell of more than {MAX_CELL:,} characters"
+                break
+            try:
+                record[name] = loads_line(value, line)
+            except JsonInputError as err:
+                bad = f"row {number}, {name}: the cell is not JSON ({err.message})"
+                break
         if bad is not None:
             yield LoadProblem(reading.name, line, bad, code=codes.H008)
             continue

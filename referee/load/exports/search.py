@@ -20,6 +20,7 @@ from jmespath.exceptions import JMESPathError
 from ..records import line_at
 
 _PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*)*$")
 
 
@@ -59,6 +60,20 @@ class PlainPath:
         return line_at(record, self.parts, line)
 
 
+class KeyPath(PlainPath):
+    """A plain path of one key (``stake``, ``playerId``): most fields of a bet or a seat,
+    read with one lookup."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.key = text
+
+    def __call__(self, data: Any) -> Any:
+        return data.get(self.key) if isinstance(data, dict) else None
+
+
 class Expression:
     """Any other JMESPath expression."""
 
@@ -90,7 +105,7 @@ def compile_expression(text: str) -> Getter:
     except JMESPathError as err:
         raise ValueError(_why(err, text)) from None
     if _PLAIN.match(text):
-        return PlainPath(text)
+        return KeyPath(text) if _KEY.match(text) else PlainPath(text)
     return compiled
 
 
