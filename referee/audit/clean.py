@@ -205,8 +205,8 @@ def _result(clean: CleanGame) -> GameResult:
                                       if value is not UNSET and name != "seats"})
     game = GameResult(clean.game, clean.number, clean.file, clean.line, clean.session, clean.format, "settled", record,
                       table=clean.table, pointer=getattr(clean.record, "pointer", None))
+    cards = cards_of(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)  # the game's: every seat's
     for seat in clean.seats:
-        cards = cards_of(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)
         e = seat.entry
         ruling = Ruling(e.outcome, cards, e.lines, None, seat.player, clean.dealer, seat.bonus_hand, e.qualified)
         game.seats.append(LaneSeat.of(seat, ruling, record if round_ else None))

@@ -368,12 +368,15 @@ def game_payload(game: GameResult) -> GamePayload:
         record.dealer_id if record is not None else None,
         None if record is None else codec.dumps(record.model_dump(exclude_none=True, exclude={"seats"})),
         _findings(game.findings))
-    seats = [seat_row(game, seat, head.number, head.game, head.time_us) for seat in game.seats]
+    seen: _Seen = {}
+    seats = [seat_row(game, seat, head.number, head.game, head.time_us, seen) for seat in game.seats]
     return GamePayload(head, seats)
 
 
 def seat_row(game: GameResult, seat: SeatResult, number: int | None, game_id: str | None,
-             time_us: int | None) -> SeatRow:
+             time_us: int | None, seen: _Seen | None = None) -> SeatRow:
+    """A format-2 seat; ``seen``: the texts of the cards of the game's seats so far (its
+    seats mostly share one :class:`Cards`: written once a game, not once a seat)."""
     findings = (*game.findings, *seat.findings)
     ruling = seat.ruling
     record = _seat_record(seat)
@@ -383,12 +386,25 @@ def seat_row(game: GameResult, seat: SeatResult, number: int | None, game_id: st
     flags = COPY * seat.copy | CANCELLED * seat.cancelled
     return SeatRow(
         seat.line, number, game_id, time_us, seat.player_id, decision, kind,
-        None if ruling is None else settled(ruling, decision),
-        None if ruling is None else cards_text(ruling.cards), None if ruling is None else known_cards(ruling.cards),
+        None if ruling is None else settled(ruling, decision), *_cards(ruling, seen),
         *_values(ruling), str(seat.balance), codec.text(seat.recorded_balance), _seat_status(seat, findings),
         record, _findings(seat.findings), None, flags)
 
 
+def _cards(ruling: Ruling | None, seen: _Seen | None) -> tuple[str | None, int | None]:
+    if ruling is None:
+        return None, None
+    cards = ruling.cards
+    found = None if seen is None else seen.get(id(cards))
+    if found is None or found[0] is not cards:
+        found = (cards, cards_text(cards), known_cards(cards))
+        if seen is not None:
+            seen[id(cards)] = found
+    return found[1], found[2]
+
+
+#: A game's cards written so far, by the id of their :class:`Cards` (kept with it).
+_Seen = dict[int, tuple[Cards, str, int | None]]
 _RECORD_SLOT: Any = SeatResult.__dict__["record"]
 
 
