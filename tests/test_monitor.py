@@ -124,10 +124,7 @@ def test_monitor_of_a_fair_store_is_clean_and_a_short_paying_one_alerts(store_ur
     assert {c["bet"] for c in doc["cells"]} == {"ante+call", "bonus"}
     assert {(t["segment"], t["test"]) for t in doc["deal_tests"] if t["p"] is not None} >= {
         ("dealer", "bonus hits"), ("table", "dealer categories"), ("all", "player categories")}
-    made = engine(target(store_url))
-    with made.begin() as conn:  # every win paid an Ante short
-        conn.execute(sa.text("UPDATE settlements SET main_net_u = main_net_u - ante_u WHERE main_net_u > 0"))
-    made.dispose()
+    _short_paid(store_url)
     code, out = run("monitor", "--store", store_url)
     assert code == 1, out
     assert "ALERT" in out and out.rstrip().endswith("alerts")
@@ -195,3 +192,63 @@ def test_deals_without_their_cards_are_not_tested() -> None:
     deals[3].dealer_value = None
     verdict = judge(deals, kinds=("all",))
     assert all(not j.test.tested and j.test.reason == "1 deal without all its cards" for j in verdict.deals)
+
+
+def _short_paid(url: str) -> None:
+    made = engine(target(url))
+    with made.begin() as conn:  # every win paid an Ante short
+        conn.execute(sa.text("UPDATE settlements SET main_net_u = main_net_u - ante_u WHERE main_net_u > 0"))
+    made.dispose()
+
+
+def test_record_keeps_each_alert_once_with_the_digest_of_its_inputs(store_url: str, tmp_path: Path) -> None:
+    import hashlib
+
+    from referee.store import digest, schema
+
+    _store(store_url, tmp_path)
+    _short_paid(store_url)
+    code, out = run("monitor", "--store", store_url, "--segment", "all", "--record", "--format", "json")
+    assert code == 1
+    alerts = json.loads(out[:out.rindex("}") + 1])["alerts"]
+    assert alerts >= 1 and f"{alerts} alert{'s' * (alerts != 1)} recorded" in out
+    code, out = run("monitor", "--store", store_url, "--segment", "all", "--record")
+    assert code == 1 and "0 alerts recorded" in out  # the same alerts, the same inputs: kept once
+    made = engine(target(store_url))
+    with made.connect() as conn:
+        rows = conn.execute(sa.select(schema.alerts).order_by(schema.alerts.c.id)).mappings().all()
+        seats = conn.execute(sa.select(schema.seats.c.digest).where(schema.seats.c.kind == "counted")
+                             .order_by(schema.seats.c.id)).scalars().all()
+    made.dispose()
+    assert len(rows) == alerts
+    first = rows[0]
+    assert (first["segment"], first["value"], first["test"]) == ("all", "all", "rtp")
+    assert first["digest"] == digest.of(tuple(first[c] for c in digest.columns("alerts")))
+    assert json.loads(first["figures"])["alert"] is True and "Šidák" in first["band"]
+    # a window holding every counted seat: its inputs are their rows, in store order
+    everything = hashlib.sha256("\n".join(seats).encode()).hexdigest()
+    assert any(r["inputs"] == len(seats) and r["inputs_digest"] == everything for r in rows)
+
+
+def test_html_has_a_control_chart_a_segment(tmp_path: Path) -> None:
+    url = str(tmp_path / "audit.db")
+    _store(url, tmp_path)
+    _short_paid(url)
+    page = tmp_path / "monitor.html"
+    code, out = run("monitor", "--store", url, "--segment", "all", "--segment", "table", "--format", "html",
+                    "-o", str(page))
+    assert code == 1, out
+    text = page.read_text(encoding="utf-8")
+    assert text.count("<svg") >= 5 and "<h3>table T1, Ante+Call</h3>" in text and "Alerts</h2>" in text
+    assert "<script" not in text
+
+
+def test_html_without_the_report_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    url = str(tmp_path / "audit.db")
+    _store(url, tmp_path)
+    monkeypatch.setitem(sys.modules, "pygal", None)
+    code, out = run("monitor", "--store", url, "--format", "html", "-o", str(tmp_path / "m.html"))
+    assert code == 2 and "pip install 'referee[report]'" in out
+    assert not (tmp_path / "m.html").exists()

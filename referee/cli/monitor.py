@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from .app import main
 
+if TYPE_CHECKING:
+    from ..monitor.facts import Seat
+    from ..monitor.run import Verdict
+
 
 @main.command()
 @click.option("--store", "store", metavar="URL", required=True,
               help="The audit store to watch (a SQLite file or postgresql://...), opened read-only.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "html"]), default="text",
+              show_default=True, help="html: one page with a control chart a segment (the report extra).")
+@click.option("--output", "-o", metavar="FILE", default="-", show_default=True,
+              help="Where to write the report ('-': standard output).")
 @click.option("--band", "band_name", type=click.Choice(["99", "99.9"]), default="99", show_default=True,
               help="The family band an alert is outside: the chance that a fair store alerts anywhere.")
 @click.option("--correction", type=click.Choice(["sidak", "bonferroni", "none"]), default="sidak",
@@ -20,25 +28,68 @@ from .app import main
 @click.option("--segment", "kinds", multiple=True,
               type=click.Choice(["all", "table", "dealer", "profile", "stake", "player"]),
               help="Only these segments (repeat the option) [default: all of them].")
-def monitor(store: str, fmt: str, band_name: str, correction: str, kinds: tuple[str, ...]) -> None:
+@click.option("--record", is_flag=True,
+              help="Keep the alerts in the store (its alerts table, with a digest of their inputs): the one "
+                   "option that writes to the store.")
+def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, kinds: tuple[str, ...],
+            record: bool) -> None:
     """Observed return to player against the exact expected return of the decisions taken,
     by table, dealer, profile, stake band, bet and player, over the last 1,000 / 10,000 /
-    100,000 games and the last day, week and month (docs/monitor.md).
+    100,000 games and the last day, week and month; the randomness of the deal by table
+    and dealer (docs/monitor.md).
 
-    Exit status: 0 no alert, 1 an alert, 2 no store or a usage problem.
+    Exit status: 0 no alert, 1 an alert, 2 no store, a usage problem or a missing extra.
     """
-    from ..monitor import output, reading
+    from ..monitor import output as reports
+    from ..monitor import reading
     from ..monitor.cells import KINDS
     from ..monitor.run import judge
+    from ..output import guard, open_output
     from ..profiles import kept_profiles
     from ..store.read import Stored
 
+    guard([("--output", output)], [store])
     with Stored(store) as stored, stored.reading():
         seats = reading.seats(stored.conn)
         profiles = stored.profiles(stored.sources())
         shown = stored.target.shown
     with kept_profiles(profiles):
         verdict = judge(seats, band_name, correction, kinds or KINDS)
-    render = {"text": output.text, "json": output.to_json, "github": output.github}[fmt]
-    click.echo(render(verdict, shown), nl=False)
+    if fmt == "html":
+        from ..monitor.html import HtmlUnavailable, page
+
+        try:
+            text = page(verdict, seats, shown)
+        except HtmlUnavailable as err:
+            raise click.UsageError(str(err)) from None
+    else:
+        text = {"text": reports.text, "json": reports.to_json, "github": reports.github}[fmt](verdict, shown)
+    with open_output(output) as out:
+        out.write(text)
+    if record:
+        _record(store, verdict, seats)
     sys.exit(1 if verdict.alerting else 0)
+
+
+def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:
+    """The alerts into the store (one transaction), and a note of how many were new."""
+    from ..monitor.record import record
+    from ..store.engine import engine, failure, target
+    from ..store.migrate import check
+
+    where = target(store)
+    made = engine(where)
+    try:
+        with made.connect() as conn:
+            check(conn, where, create=False)
+            conn.rollback()
+            new = record(conn, verdict, seats)
+    except Exception as err:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if isinstance(err, SQLAlchemyError):
+            raise failure(where, err, "cannot record the alerts") from None
+        raise
+    finally:
+        made.dispose()
+    click.echo(f"referee: store {where.shown}: {new} alert{'s' * (new != 1)} recorded", err=True)

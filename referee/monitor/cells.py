@@ -37,7 +37,7 @@ BETS = ("ante+call", "bonus")
 #: skewed nets, paid up to 100:1, needs a few hundred).
 MIN_GAMES = 100
 
-_KEYS: dict[str, Callable[[Seat], str | None]] = {
+KEYS: dict[str, Callable[[Seat], str | None]] = {
     "all": lambda s: "all", "table": lambda s: s.table, "dealer": lambda s: s.dealer,
     "profile": lambda s: s.profile, "stake": lambda s: stake_band(s.ante_u), "player": lambda s: s.player,
 }
@@ -206,7 +206,7 @@ def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded,
     newest = max(times) if times else None
     banded: Banded = defaultdict(lambda: defaultdict(Sums))
     for kind in kinds:
-        key = _KEYS[kind]
+        key = KEYS[kind]
         rank: dict[str, int] = defaultdict(int)
         open_games: dict[str, _Game] = {}
         for s in reversed(seats):
@@ -236,8 +236,6 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
     main.staked += s.staked_u
     main.observed += s.net_u
     main.expected += s.ante_u * f.mean
-    group = g.groups.setdefault(("ante+call", s.known, s.called), [0, f.variance])
-    group[0] += s.ante_u
     if s.bonus_u and f.bonus_variance:
         bonus = banded[(kind, segment, "bonus")][g.band]
         if not any(k[0] == "bonus" for k in g.groups):
@@ -246,25 +244,39 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
         bonus.staked += s.bonus_u
         bonus.observed += s.bonus_u * f.bonus_pay
         bonus.expected += s.bonus_u * f.bonus_mean
-        group = g.groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance])
+    group_seat(g.groups, s, f)
+
+
+def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Figures) -> None:
+    """A seat's stakes into its game's groups (one per bet, situation and decision)."""
+    group = groups.setdefault(("ante+call", s.known, s.called), [0, f.variance])
+    group[0] += s.ante_u
+    if s.bonus_u and f.bonus_variance:
+        group = groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance])
         group[0] += s.bonus_u
 
 
 def _close(banded: Banded, kind: str, segment: str, g: _Game) -> None:
-    """A game's variance into its cells: a group's stakes move as one, (sum of stakes)² ×
-    the unit variance, exact. Groups apart (a table dealing each seat its own cards) share
-    the board and the dealer's cards: their covariance is bounded by Cauchy-Schwarz
-    (a float, ``Sums.cross``), so that z is never overstated."""
+    """A game's variance into its cells (:func:`game_variance`)."""
     for bet in BETS:
-        parts = [stake * stake * unit for (b, _, _), (stake, unit) in g.groups.items() if b == bet and unit]
-        if not parts:
-            continue
-        cell = banded[(kind, segment, bet)][g.band]
-        cell.variance += sum(parts)
-        if len(parts) > 1:
-            roots = [math.sqrt(p) for p in parts]
-            total = math.fsum(roots)
-            cell.cross += total * total - math.fsum(r * r for r in roots)
+        exact_part, bound = game_variance(g.groups, bet)
+        if exact_part:
+            cell = banded[(kind, segment, bet)][g.band]
+            cell.variance += exact_part
+            cell.cross += bound
+
+
+def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
+    """A game's variance on ``bet``: a group's stakes move as one, (sum of stakes)² × the
+    unit variance, exact; groups apart (a table dealing each seat its own cards) share the
+    board and the dealer's cards, and their covariance is bounded by Cauchy-Schwarz (the
+    float returned beside), so that z is never overstated."""
+    parts = [stake * stake * unit for (b, _, _), (stake, unit) in groups.items() if b == bet and unit]
+    if len(parts) < 2:
+        return sum(parts), 0.0
+    roots = [math.sqrt(p) for p in parts]
+    total = math.fsum(roots)
+    return sum(parts), total * total - math.fsum(r * r for r in roots)
 
 
 def cells(banded: Banded, valuation: Valuation) -> list[Cell]:

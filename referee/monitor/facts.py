@@ -48,6 +48,8 @@ class Seat:
     deal: bool = False
     player_value: int | None = None
     dealer_value: int | None = None
+    #: The stored row it is: a seat's id, or minus the id of the run of clean rounds it is in.
+    row: int = 0
     #: Filled by the monitor: the seat's exact figures (see ``cells.Valuation``).
     situation: object = None
 

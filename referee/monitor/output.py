@@ -1,4 +1,4 @@
-"""The monitor's verdict as text, JSON or GitHub annotations."""
+"""The monitor's verdict as text, JSON or GitHub annotations (HTML: :mod:`.html`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from .bands import Band
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
+HEADERS = ["segment", "", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"]
+DEAL_HEADERS = ["segment", "", "window", "test", "deals", "statistic", "p", "outside"]
 
 
 def when(us: int | None) -> str | None:
@@ -29,55 +31,46 @@ def _num(x: float | None, spec: str) -> str:
     return "" if x is None else format(x, spec)
 
 
-def text(v: Verdict, shown: str) -> str:
-    newest = when(v.newest_us) or "no game has a time"
-    lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, newest {newest}",
-             f"band: {band_words(v.band)}"]
-    rows = []
-    for j in v.cells:
-        if j.same_as is not None:
-            continue
-        c = j.cell
-        mark = _mark(j)
-        rows.append([c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
-                     f"{float(c.staked):,.2f}", _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"),
-                     _num(c.z, "+.2f") or "not tested", mark])
-    lines.append(tabulate(rows, headers=["segment", "", "bet", "window", "games", "seats", "staked", "RTP",
-                                         "expected", "z", "outside"], disable_numparse=True))
-    if v.deals:
-        lines += ["", "the deal:", _deal_table(v)]
-    lines.append(_summary(v))
-    return "\n".join(lines) + "\n"
-
-
 def _mark(j: Judged | JudgedDeal) -> str:
     return "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
 
 
-def _deal_table(v: Verdict) -> str:
-    rows = []
-    for j in v.deals:
-        if j.same_as is not None:
-            continue
-        t = j.test
-        if t.dof is not None:
-            what = f"chi2 {t.statistic:.2f}, {t.dof} dof"
-        elif t.statistic is not None:
-            what = f"{_num(t.observed, '.4%')} against {_num(t.expected, '.4%')}, z {t.statistic:+.2f}"
-        else:
-            what = ""
-        rows.append([t.kind, t.segment, t.window, t.test, f"{t.deals:,}", what,
-                     _num(t.p, ".4f") if t.p is not None else f"not tested: {t.reason}", _mark(j)])
-    return tabulate(rows, headers=["segment", "", "window", "test", "deals", "statistic", "p", "outside"],
-                    disable_numparse=True)
+def table_row(j: Judged) -> list[str]:
+    c = j.cell
+    return [c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}", f"{float(c.staked):,.2f}",
+            _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or "not tested", _mark(j)]
 
 
-def _summary(v: Verdict) -> str:
+def deal_row(j: JudgedDeal) -> list[str]:
+    t = j.test
+    if t.dof is not None:
+        what = f"chi2 {t.statistic:.2f}, {t.dof} dof"
+    elif t.statistic is not None:
+        what = f"{_num(t.observed, '.4%')} against {_num(t.expected, '.4%')}, z {t.statistic:+.2f}"
+    else:
+        what = ""
+    return [t.kind, t.segment, t.window, t.test, f"{t.deals:,}", what,
+            _num(t.p, ".4f") if t.p is not None else f"not tested: {t.reason}", _mark(j)]
+
+
+def text(v: Verdict, shown: str) -> str:
+    newest = when(v.newest_us) or "no game has a time"
+    lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, newest {newest}",
+             f"band: {band_words(v.band)}",
+             tabulate([table_row(j) for j in v.cells if j.same_as is None], headers=HEADERS, disable_numparse=True)]
+    if v.deals:
+        lines += ["", "the deal:", tabulate([deal_row(j) for j in v.deals if j.same_as is None],
+                                            headers=DEAL_HEADERS, disable_numparse=True)]
+    lines.append(summary(v))
+    return "\n".join(lines) + "\n"
+
+
+def summary(v: Verdict) -> str:
     n = len(v.alerts) + len(v.deal_alerts)
     return f"{n} alert{'s' * (n != 1)}" if n else "no alert: every test within the band"
 
 
-def _cell(j: Judged) -> dict[str, object]:
+def cell_json(j: Judged) -> dict[str, object]:
     c = j.cell
     return {"segment": c.kind, "value": c.segment, "bet": c.bet, "window": c.window, "games": c.games,
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
@@ -85,7 +78,7 @@ def _cell(j: Judged) -> dict[str, object]:
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as}
 
 
-def _deal(j: JudgedDeal) -> dict[str, object]:
+def deal_json(j: JudgedDeal) -> dict[str, object]:
     t = j.test
     return {"segment": t.kind, "value": t.segment, "window": t.window, "test": t.test, "deals": t.deals,
             "observed_rate": t.observed, "expected_rate": t.expected, "statistic": t.statistic, "dof": t.dof,
@@ -98,21 +91,26 @@ def to_json(v: Verdict, shown: str) -> str:
     data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
-            "cells": [_cell(j) for j in v.cells], "deal_tests": [_deal(j) for j in v.deals],
+            "cells": [cell_json(j) for j in v.cells], "deal_tests": [deal_json(j) for j in v.deals],
             "alerts": len(v.alerts) + len(v.deal_alerts)}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def github_line(j: Judged | JudgedDeal, v: Verdict) -> str:
+    """An alert in words (the annotation's message, the page's list)."""
+    if isinstance(j, Judged):
+        c = j.cell
+        return (f"{c.kind} {c.segment}, {BET_WORDS[c.bet]}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
+                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats; "
+                f"{band_words(v.band)})")
+    t = j.test
+    return f"{t.kind} {t.segment}, {t.window}: {t.test} p {_num(t.p, '.2g')} ({t.deals:,} deals; {band_words(v.band)})"
+
+
 def github(v: Verdict, shown: str) -> str:
     out = []
-    for j in v.alerts:
-        c = j.cell
-        out.append(f"::error title=referee monitor {c.kind} {c.segment}::{c.kind} {c.segment}, {BET_WORDS[c.bet]}, "
-                   f"{c.window}: RTP {_num(c.observed_rtp, '.4%')} against {_num(c.expected_rtp, '.4%')} expected, "
-                   f"z {_num(c.z, '+.2f')} ({c.seats:,} seats; {band_words(v.band)})")
-    for d in v.deal_alerts:
-        t = d.test
-        out.append(f"::error title=referee monitor {t.kind} {t.segment}::{t.kind} {t.segment}, {t.window}: {t.test} "
-                   f"p {t.p:.2g} ({t.deals:,} deals; {band_words(v.band)})")
-    out.append(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {_summary(v)}")
+    for j in v.every_alert:
+        kind, segment = (j.cell.kind, j.cell.segment) if isinstance(j, Judged) else (j.test.kind, j.test.segment)
+        out.append(f"::error title=referee monitor {kind} {segment}::{github_line(j, v)}")
+    out.append(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {summary(v)}")
     return "\n".join(out) + "\n"

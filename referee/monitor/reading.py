@@ -48,7 +48,7 @@ def _rows(conn: Any) -> list[Seat]:
             ante_u=r.ante_u, staked_u=r.main_staked_u, net_u=r.main_net_u, bonus_u=r.bonus_staked_u or 0,
             called=r.outcome != "fold", known=unpack_known(r.known), bonus_value=r.bonus_value,
             deal=new and r.game_row is not None and not r.second,
-            player_value=r.player_value, dealer_value=r.dealer_value))
+            player_value=r.player_value, dealer_value=r.dealer_value, row=r.id))
     return out
 
 
@@ -59,7 +59,7 @@ def _runs(conn: Any) -> list[Seat]:
     from ..rules.hands import evaluate
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
-    query = (sa.select(r.c.first_seat, r.c.rounds, r.c.settlements, r.c.picks, r.c.cards, se.c.origin, se.c.tbl,
+    query = (sa.select(r.c.id, r.c.first_seat, r.c.rounds, r.c.settlements, r.c.picks, r.c.cards, se.c.origin, se.c.tbl,
                        se.c.player).select_from(r.join(se, se.c.id == r.c.session_id)).order_by(r.c.first_seat))
     runs = conn.execute(query).all()
     ids = sorted({i for run in runs for i in json.loads(run.settlements)})
@@ -82,5 +82,5 @@ def _runs(conn: Any) -> list[Seat]:
                 order=run.first_seat + i, game=("seat", run.first_seat + i), time_us=None, table=run.tbl,
                 dealer=None, profile=run.origin or "builtin:vivo", player=run.player, ante_u=row.ante_u,
                 staked_u=row.main_staked_u, net_u=row.main_net_u, bonus_u=bonus, called=row.outcome != "fold",
-                known=known, bonus_value=evaluate(list(known)).value if bonus else None))
+                known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id))
     return out

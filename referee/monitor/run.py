@@ -46,6 +46,9 @@ class Verdict:
     bands: tuple[Band, Band]
     cells: list[Judged] = field(default_factory=list)
     deals: list[JudgedDeal] = field(default_factory=list)
+    #: The common denominators of the seats' figures (``cells.Valuation``): the chart's sums.
+    scale: int = 1
+    scale2: int = 1
 
     @property
     def alerts(self) -> list[Judged]:
@@ -54,6 +57,10 @@ class Verdict:
     @property
     def deal_alerts(self) -> list[JudgedDeal]:
         return [j for j in self.deals if j.alert]
+
+    @property
+    def every_alert(self) -> list[Judged | JudgedDeal]:
+        return [*self.alerts, *self.deal_alerts]
 
     @property
     def alerting(self) -> bool:
@@ -87,7 +94,8 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
              + sum(1 for t, s in zip(deals, same_deals, strict=True) if t.tested and s is None))
     chosen = band(band_name, correction, tests)
     b99, b999 = band("99", correction, tests), band("99.9", correction, tests)
-    verdict = Verdict(len(seats), len({s.game for s in seats}), newest, chosen, (b99, b999))
+    verdict = Verdict(len(seats), len({s.game for s in seats}), newest, chosen, (b99, b999),
+                      scale=valuation.scale, scale2=valuation.scale2)
     for c, s in zip(found, same, strict=True):
         p = two_sided(c.z)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))

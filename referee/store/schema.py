@@ -266,3 +266,34 @@ findings = Table(
     Index("ix_findings_session", "session_id"),
     Index("ix_findings_code", "code"),
 )
+
+#: Since schema 0003: the alerts ``referee monitor --record`` raised, each with a digest of
+#: its inputs (the stored rows of the seats its window covers, in order), so that an alert
+#: kept for years still says exactly what it was about.
+alerts = Table(
+    "alerts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("raised_us", BigInteger, nullable=False),
+    Column("host", Text, nullable=False),
+    Column("version", Text, nullable=False),
+    #: segment kind and value (``table``, ``T1``); bet (``ante+call``, ``bonus``, or ``deal``);
+    #: test (``rtp``, or a deal test's name); window (``last 1,000 games``, ``day``...).
+    Column("segment", Text, nullable=False),
+    Column("value", Text, nullable=False),
+    Column("bet", Text, nullable=False),
+    Column("test", Text, nullable=False),
+    Column("window", Text, nullable=False),
+    #: The band it fell outside: ``99% sidak over 46 tests``.
+    Column("band", Text, nullable=False),
+    Column("games", BigInteger, nullable=False),
+    Column("seats", BigInteger, nullable=False),
+    #: The figures as ``monitor --format json`` gives them (JSON).
+    Column("figures", Text, nullable=False),
+    #: How many stored rows (seats, runs of clean rounds) its inputs are, and the SHA-256
+    #: of their digests, one a line in store order.
+    Column("inputs", BigInteger, nullable=False),
+    Column("inputs_digest", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_alerts_raised", "raised_us"),
+    Index("ix_alerts_segment", "segment", "value"),
+)
