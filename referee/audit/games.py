@@ -17,6 +17,7 @@ from typing import Any
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling
+from .owed import seat_bottom_line
 from .results import Finding, Ledger, RoundResult
 
 ZERO = Decimal(0)
@@ -213,6 +214,9 @@ def book(ledger: Ledger, seat: SeatResult) -> None:
         ledger.staked += staked
         ledger.returned += returned
         ledger.net += net
+    bottom = seat_bottom_line(seat)
+    if bottom is not None:
+        ledger.add_owed(bottom.owed)
     recorded = seat.record.recorded if seat.record is not None else None
     if recorded is not None:
         ledger.add_recorded(recorded.net, recorded.balance)

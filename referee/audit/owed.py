@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..models import codes
 from .results import Finding, RoundResult
@@ -21,10 +21,24 @@ from .results import Finding, RoundResult
 if TYPE_CHECKING:
     from ..models.common import Recorded
     from ..rules.settlement import Ruling
-    from .games import SeatResult
 
 Party = Literal["player", "house"]
 ZERO = Decimal(0)
+
+
+class SeatResult(Protocol):
+    """What a bottom line reads of a seat (a :class:`referee.audit.games.SeatResult`);
+    a protocol so that the ledger (audit/games.py) can book what a seat owes without
+    an import cycle."""
+
+    @property
+    def ruling(self) -> Ruling | None: ...
+    @property
+    def cancelled(self) -> bool: ...
+    @property
+    def record(self) -> Any: ...
+    @property
+    def findings(self) -> list[Finding]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,6 +92,12 @@ class Ledger:
     recorded_closing_balance: Decimal | None = None
     # Rounds by outcome (fold, win, lose, push, void).
     outcomes: dict[str, int] = field(default_factory=dict)
+    #: What the rules give less what the table paid, summed each way over the rounds or
+    #: seats (each their bottom line, audit/owed.py): so that a script reads what is
+    #: owed to whom without summing rounds, and a round owed one way is not cancelled by
+    #: another owed the other way. Both 0 or more.
+    owed_player: Decimal = ZERO
+    owed_house: Decimal = ZERO
 
     @property
     def rtp(self) -> float | None:
@@ -110,6 +116,13 @@ class Ledger:
             self.recorded_nets += 1
         if balance is not None:
             self.recorded_closing_balance = balance
+
+    def add_owed(self, owed: Decimal) -> None:
+        """A round's or a seat's amount owed (over 0: to the player; under 0: to the house)."""
+        if owed > 0:
+            self.owed_player += owed
+        elif owed < 0:
+            self.owed_house -= owed
 
 
 @dataclass(slots=True)
@@ -198,6 +211,9 @@ class Summary:
     transactions: int = 0
     #: Every mapping an export was read through: origin -> sha256 (the integrity block).
     mappings: dict[str, str] = field(default_factory=dict)
+    #: What is owed each way over every session (their ledgers' sums, :class:`Ledger`).
+    owed_player: Decimal = ZERO
+    owed_house: Decimal = ZERO
 
     def add(self, result: SessionResult) -> None:
         """A closed session, counted as its format counts: rounds, or games and seats."""
@@ -213,6 +229,8 @@ class Summary:
         self.staked += result.ledger.staked
         self.returned += result.ledger.returned
         self.net += result.ledger.net
+        self.owed_player += result.ledger.owed_player
+        self.owed_house += result.ledger.owed_house
         for name in ("games", "counted", "void", "cancelled", "invalid", "seats"):
             self.games[name] = self.games.get(name, 0) + getattr(counts, name)
 
@@ -230,6 +248,8 @@ class Summary:
         self.staked += ledger.staked
         self.returned += ledger.returned
         self.net += ledger.net
+        self.owed_player += ledger.owed_player
+        self.owed_house += ledger.owed_house
 
     @property
     def findings(self) -> int:

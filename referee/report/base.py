@@ -7,12 +7,14 @@ from typing import Any, TextIO
 from .. import __version__
 from ..audit.clean import CleanGame, CleanGames
 from ..audit.games import GameResult
+from ..audit.owed import BottomLine, bottom_line
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
 from ..escape import printable as printable
 from ..models import codes
 from ..models.codes import CODES
 from ..rules.money import plain
 from .shapes import (
+    BottomJSON,
     FindingJSON,
     InputJSON,
     LedgerJSON,
@@ -126,11 +128,23 @@ def ledger_dict(ledger: Ledger) -> LedgerJSON:
         "opening_balance": plain(ledger.opening_balance), "closing_balance": plain(ledger.closing_balance),
         "recorded_closing_balance": plain(ledger.recorded_closing_balance),
         "recorded_net": plain(ledger.recorded_net) if ledger.recorded_nets else None,
+        "owed_to_player": plain(ledger.owed_player), "owed_to_house": plain(ledger.owed_house),
     }
+
+
+def bottom_json(bottom: BottomLine) -> BottomJSON:
+    """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house):
+    ``explain --format json``'s, and a round's or a seat's in ``check --format json``."""
+    off = bottom.balance
+    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
+            "owed_to": bottom.owed_to,
+            "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
+                                                 "favours": off.favours}}
 
 
 def round_dict(r: RoundResult) -> RoundJSON:
     ruling = r.ruling
+    bottom = bottom_line(r)
     settlement: SettlementJSON | None = None
     if ruling is not None:
         settlement = {
@@ -145,6 +159,7 @@ def round_dict(r: RoundResult) -> RoundJSON:
         "dealer_hand": ruling.dealer_hand.category if ruling and ruling.dealer_hand else None,
         "dealer_qualified": ruling.dealer_qualified if ruling else None,
         "settlement": settlement,
+        "bottom_line": None if bottom is None else bottom_json(bottom),
         "balance": plain(r.balance),
         "recorded_balance": plain(r.recorded_balance),
         "findings": [finding_dict(f) for f in r.findings],
@@ -185,6 +200,7 @@ def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
         "by_code": dict(sorted(summary.by_code.items())), "unreadable_files": summary.unreadable,
         "exit_code": summary.exit_code(strict),
         "profiles": [{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())],
+        "owed_to_player": plain(summary.owed_player), "owed_to_house": plain(summary.owed_house),
     }
     if summary.games:
         found["games"] = dict(summary.games)

@@ -12,6 +12,7 @@ from typing import Any
 from ..audit.clean import CleanGame, CleanGames
 from ..audit.fast import SHARED_LINES
 from ..audit.games import GameResult
+from ..audit.owed import table_paid
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..rules.money import dumps, plain
 from ..rules.settlement import Ruling
@@ -33,17 +34,19 @@ def _dump(value: Any) -> str:
     return dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-# The middle of a round's line (outcome to settlement), once per memoised settlement.
-_MIDDLE: dict[int, str] = {}
+# The middle of a round's line (outcome to bottom line), once per memoised settlement
+# and what the table paid (its bottom line's only figure of its own).
+_MIDDLE: dict[tuple[int, str], str] = {}
 
 
 def _templated(result: RoundResult, ruling: Ruling) -> str:
     """The line ``_dump(round_dict(result))`` writes, for a round without findings whose
     settlement is shared (the fast path's memo): only its number, line and balances
-    are its own. The tests compare both ways byte for byte."""
-    middle = _MIDDLE.get(id(ruling.lines))
+    are its own, and what the table paid. The tests compare both ways byte for byte."""
+    key = (id(ruling.lines), str(table_paid(result)))
+    middle = _MIDDLE.get(key)
     if middle is None:
-        middle = _MIDDLE[id(ruling.lines)] = _middle(result)
+        middle = _MIDDLE[key] = _middle(result)
     return _line(result.number, result.line, middle, result.balance, result.recorded_balance)
 
 
@@ -54,10 +57,10 @@ def _line(number: object, line: int, middle: str, balance: Decimal, recorded_bal
 
 
 def _middle(result: RoundResult) -> str:
-    """What a round's line says of its settlement (outcome to settlement), unbraced."""
+    """What a round's line says of its settlement (outcome to bottom line), unbraced."""
     whole = round_dict(result)
     part = {k: whole[k] for k in ("outcome", "void_reason", "player_hand", "dealer_hand", "dealer_qualified",
-                                  "settlement")}
+                                  "settlement", "bottom_line")}
     return _dump(part)[1:-1]
 
 

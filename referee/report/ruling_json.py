@@ -13,29 +13,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 from ..audit.explain import Explanation, Side
-from ..audit.owed import BottomLine
 from ..i18n import Messages
 from ..rules.cards import rank_char
 from ..rules.category import Category
 from ..rules.money import plain
 from ..rules.tiebreak import TieBreak
+from .base import bottom_json
 from .ruling import CATEGORY_WORDS, RulingText, bottom_words, cards_text, comparison_lines, hand_words
-
-
-class BalanceOffJSON(TypedDict):
-    recorded: object
-    expected: object
-    favours: str
-
-
-class BottomJSON(TypedDict):
-    """The bottom line (``owed``: over 0 to the player, under 0 to the house)."""
-
-    paid: object
-    rules: object
-    owed: object
-    owed_to: str | None
-    balance: BalanceOffJSON | None
 
 
 class HandJSON(TypedDict):
@@ -61,15 +45,6 @@ class StepJSON(TypedDict):
 class TieBreakJSON(TypedDict):
     steps: list[StepJSON]
     winner: str
-
-
-def bottom_json(bottom: BottomLine) -> BottomJSON:
-    """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house)."""
-    off = bottom.balance
-    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
-            "owed_to": bottom.owed_to,
-            "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
-                                                 "favours": off.favours}}
 
 
 def hand_json(side: Side | None) -> HandJSON | None:

@@ -45,8 +45,28 @@ class SettlementJSON(TypedDict):
     staked: object
 
 
+class BalanceOffJSON(TypedDict):
+    """A recorded balance that follows from neither chain (its ``P005``'s figures)."""
+
+    recorded: object
+    expected: object
+    favours: str
+
+
+class BottomJSON(TypedDict):
+    """A round's or a seat's bottom line (audit/owed.py): what the table paid (``null``
+    when the record does not say), what the rules give, ``owed`` (over 0 to the player,
+    under 0 to the house) and to whom; the same fields ``explain --format json`` writes."""
+
+    paid: object
+    rules: object
+    owed: object
+    owed_to: str | None
+    balance: BalanceOffJSON | None
+
+
 class RoundJSON(TypedDict):
-    """A format-1 round."""
+    """A format-1 round (``bottom_line``: None when the round could not be ruled)."""
 
     round: int | None
     line: int
@@ -56,6 +76,7 @@ class RoundJSON(TypedDict):
     dealer_hand: str | None
     dealer_qualified: bool | None
     settlement: SettlementJSON | None
+    bottom_line: BottomJSON | None
     balance: object
     recorded_balance: object
     findings: list[FindingJSON]
@@ -73,6 +94,8 @@ class MoneyJSON(TypedDict):
     closing_balance: object
     recorded_closing_balance: object
     recorded_net: object
+    owed_to_player: object
+    owed_to_house: object
 
 
 class LedgerJSON(TypedDict):
@@ -90,6 +113,8 @@ class LedgerJSON(TypedDict):
     closing_balance: object
     recorded_closing_balance: object
     recorded_net: object
+    owed_to_player: object
+    owed_to_house: object
 
 
 class SessionHeadJSON(TypedDict):
@@ -139,6 +164,8 @@ class SummaryJSON(TypedDict):
     unreadable_files: int
     exit_code: int
     profiles: list[OriginJSON]
+    owed_to_player: object
+    owed_to_house: object
     games: NotRequired[dict[str, int]]
     transactions: NotRequired[int]
     mappings: NotRequired[list[OriginJSON]]
@@ -158,6 +185,7 @@ class SeatJSON(TypedDict):
     outcome: str | None
     decision: str | None
     settlement: dict[str, object] | None
+    bottom_line: BottomJSON | None
     balance: object
     recorded_balance: object
     findings: list[FindingJSON]

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from msgspec import UNSET
+
 from ..audit.clean import CleanGame, CleanSeat, LaneSeat, describe
 from ..audit.fast import FastPathMismatch
 from ..audit.games import GameCounts, GameResult, SeatResult
@@ -38,13 +40,16 @@ def seat_decision(seat: SeatResult) -> str | None:
 
 
 def seat_dict(seat: SeatResult) -> SeatJSON:
-    from .base import finding_dict
+    from ..audit.owed import seat_bottom_line
+    from .base import bottom_json, finding_dict
 
     settlement = seat.settlement()
+    bottom = None if seat.copy else seat_bottom_line(seat)  # seated twice: settled once, at the first seat
     return {
         "player_id": seat.player_id, "line": seat.line, "outcome": seat.outcome,
         "decision": seat_decision(seat),
         "settlement": None if settlement is None else {k: plain(v) for k, v in settlement.items()},
+        "bottom_line": None if bottom is None else bottom_json(bottom),
         "balance": plain(seat.balance), "recorded_balance": plain(seat.recorded_balance),
         "findings": [finding_dict(f) for f in seat.findings],
     }
@@ -92,21 +97,29 @@ def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
     (made once, kept on the shared entry) between its own fields."""
     if type(seat) is not LaneSeat or seat.entry is None or seat.findings:
         return dump(seat_dict(seat))
-    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump)
+    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump,
+                      seat.plain)
 
 
 def _templated(entry: Any, player_id: str | None, line: int, source: Any, balance: Decimal,
-               recorded: Decimal | None, dump: Callable[[Any], str]) -> str:
+               recorded: Decimal | None, dump: Callable[[Any], str], fast: Any) -> str:
     """A clean seat's JSON: its entry's settlement text between its own id, line and
     balances (a line without a backslash has no string JSON escapes, load/table.py: its
-    ids are written as they are)."""
-    middle = entry.views.get("json-seat")
+    ids are written as they are). Of its bottom line only whether the table's payment
+    is known is the seat's own (a wallet, or a recorded net, return or every wager's
+    result): the lane proved that what it says equals the rules."""
+    known = _paid_known(fast, entry)
+    view = "json-seat" if known else "json-seat-unpaid"
+    middle = entry.views.get(view)
     if middle is None:
         r = entry.ruling
         settlement = {"ante": r.ante, "call": r.call, "bonus": r.bonus, "net": r.net, "returned": r.returned,
                       "staked": r.staked}
-        middle = entry.views["json-seat"] = dump({"outcome": entry.outcome, "decision": entry.decision,
-                                                  "settlement": {k: plain(v) for k, v in settlement.items()}})[1:-1]
+        bottom = {"paid": plain(r.net) if known else None, "rules": plain(r.net), "owed": 0, "owed_to": None,
+                  "balance": None}
+        middle = entry.views[view] = dump({"outcome": entry.outcome, "decision": entry.decision,
+                                           "settlement": {k: plain(v) for k, v in settlement.items()},
+                                           "bottom_line": bottom})[1:-1]
     player = dump(player_id) if source.escaped else f'"{player_id}"'
     kept = "null" if recorded is None else _number(recorded)
     shown = kept if balance == recorded else _number(balance)
@@ -136,7 +149,23 @@ def clean_game_json(game: CleanGame, dump: Callable[[Any], str]) -> str:
 
 
 def _clean_seat(seat: CleanSeat, dump: Callable[[Any], str]) -> str:
-    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump)
+    return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump,
+                      seat.fast)
+
+
+def _paid_known(fast: Any, entry: Any) -> bool:
+    """Whether a lane seat's record says what the table paid, as
+    :func:`~referee.audit.owed.seat_bottom_line` reads it: its wallet moved money, or its
+    record has a net, a return, or every wager's result."""
+    if getattr(fast, "wallet", None) not in (None, UNSET):
+        return True
+    recorded = fast.recorded
+    if recorded in (None, UNSET):
+        return False
+    if recorded.net not in (None, UNSET) or recorded.returned not in (None, UNSET):
+        return True
+    parts = [getattr(recorded, line.wager.value) for line in entry.lines]
+    return bool(parts) and all(p not in (None, UNSET) for p in parts)
 
 
 def _number(amount: Decimal) -> str:
@@ -156,6 +185,7 @@ def _money(ledger: Ledger) -> MoneyJSON:
         "opening_balance": plain(ledger.opening_balance), "closing_balance": plain(ledger.closing_balance),
         "recorded_closing_balance": plain(ledger.recorded_closing_balance),
         "recorded_net": plain(ledger.recorded_net) if ledger.recorded_nets else None,
+        "owed_to_player": plain(ledger.owed_player), "owed_to_house": plain(ledger.owed_house),
     }
 
 
