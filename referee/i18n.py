@@ -12,6 +12,7 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,6 +43,13 @@ class Messages:
 
     def __call__(self, message: str) -> str:
         return self.catalogue.gettext(message)
+
+    def plural(self, singular: str, plural: str, n: int | Decimal) -> str:
+        """The form of a message for ``n`` things (gettext's ``ngettext``), by the
+        language's rule: English singular for 1 only, French for 0 and 1 (and for an
+        amount under 2: "1,5 est dû", "15 sont dus"). Why not ``'s' * (n != 1)``: a
+        French count of 0 is singular, and a French verb agrees with its amount."""
+        return self.catalogue.ngettext(singular, plural, int(abs(Decimal(n))))
 
     def rank(self, rank: int) -> str:
         """A rank as written in hand descriptions (``K``; French ``R``)."""

@@ -256,13 +256,13 @@ PROFILE_CASES: dict[tuple[str, str], dict[str, list[str]]] = {
                "Bonus 1: wins 7: Bonus AA paytable, three of a kind 7:1",
                "Tableau des gains du Bonus AA : Couleur ou mieux 25 pour 1",
                "P003 bonus-result: the bonus's result: the table recorded +5, the rules give +7."],
-        "fr": ["La table a payé +8 ; les règles donnent +10 ; 2 est dû au joueur.",
+        "fr": ["La table a payé +8 ; les règles donnent +10 ; 2 sont dus au joueur.",
                "Joueur : brelan de trois avec R, 9 : 3♥ 3♣ 3♦ R♣ 9♦",
                "Bonus 1 : rapporte 7 : barème Bonus AA, brelan 7:1"]},
     ("bonus-aa", "3"): {
         "en": ["The table paid +4; the rules give +2; 2 is owed to the house.",
                "Bonus 1: loses 1: the player's five cards are not a pair of aces or better"],
-        "fr": ["La table a payé +4 ; les règles donnent +2 ; 2 est dû à la maison."]},
+        "fr": ["La table a payé +4 ; les règles donnent +2 ; 2 sont dus à la maison."]},
     ("caribbean", "1"): {
         "en": ["The table paid +2; the rules give +1; 1 is owed to the house.",
                "Ante 1: wins 1: even money: the dealer does not qualify",

@@ -444,7 +444,7 @@ def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
     from .conftest import SAMPLES
 
     code, out = run("explain", str(SAMPLES / "table.yaml"), "--game", "8812345", "--player", "p-1002")
-    assert code == 1 and "The table paid +1; the rules give +2; 1 is owed to the player." in out
+    assert code == 1 and "The table paid +1 EUR; the rules give +2 EUR; 1 EUR is owed to the player." in out
     wallet = [{"id": "t1", "kind": "debit", "amount": 1}, {"id": "t2", "kind": "debit", "amount": 2},
               {"id": "t3", "kind": "credit", "amount": 5}]
     recorded = {"net": 3}

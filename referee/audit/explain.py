@@ -145,6 +145,7 @@ def explain(result: RoundResult, info: SessionInfo, paid: Decimal | None = None)
     ruling = result.ruling
     bottom = bottom_line(result, paid)
     assert bottom is not None  # ruled
+    bottom = replace(bottom, currency=info.currency)
     player = dealer = None
     comparison = None
     if ruling.player_hand is not None:

@@ -70,6 +70,9 @@ class BottomLine:
     paid: Decimal | None
     #: The recorded balance, when it does not follow (None: it does, or is not recorded).
     balance: BalanceOff | None = None
+    #: The session's currency (format 2's header), which the words give every amount
+    #: ("15 EUR are owed to the player"); None when the session does not say.
+    currency: str | None = None
 
     @property
     def owed(self) -> Decimal:

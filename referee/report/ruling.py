@@ -7,6 +7,7 @@ as fields, so a script and a floor manager read the same ruling.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, assert_never
@@ -24,6 +25,7 @@ from ..rules.payout import Rule, Wager
 from ..rules.profile import HandThreshold, Topic
 from ..rules.settlement import Line
 from ..rules.tiebreak import Step, TieBreak
+from .void_words import group_words, void_reason_words
 
 CATEGORY_WORDS: dict[str, str] = {  # keyed by Category (a str: plain names find it too)
     Category.ROYAL_FLUSH: N_("royal flush"), Category.STRAIGHT_FLUSH: N_("straight flush"),
@@ -53,6 +55,11 @@ FIELD_WORDS = {
     "recorded.void": N_("the void"), "recorded": N_("the settlement"), "round": N_("the round number"),
     "ante": N_("the Ante stake"), "call": N_("the Call stake"), "bonus": N_("the bonus stake"),
 }
+# Fields a French ruling names in words where English shows the record's own name
+# (issue 27: "V001 void-settled : dealer[0] : la table a enregistré réglée").
+FIELD_NAMES = {"wallet": N_("the wallet"), "game": N_("the game"), "turn": N_("the turn card"),
+               "river": N_("the river card")}
+CARD_FIELD = re.compile(r"(player|flop|dealer)\[(\d+)\]\Z")
 # Recorded and expected values that are words, not amounts.
 VALUE_WORDS = {
     "win": N_("a win"), "lose": N_("a loss"), "push": N_("a push"), "fold": N_("a fold"), "void": N_("void"),
@@ -127,8 +134,11 @@ def topic_of(rule: Rule) -> Topic | None:
             assert_never(rule)
 
 
-PARTY_OWED = {"player": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),
-              "house": N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house.")}
+#: Who is owed: a plural message each (gettext's ngettext), for the French verb agrees
+#: with its amount ("1 est dû", "15 sont dus"); in English an amount takes "is" (15 EUR
+#: is owed), so both English forms are the same sentence.
+PARTY_OWED = {"player": (N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),) * 2,
+              "house": (N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house."),) * 2}
 BALANCE_FAVOURS = {
     "player": N_("The recorded balance {recorded} does not follow from the last recorded balance: that balance "
                  "plus the rules' nets since gives {expected}; the difference of {amount} favours the player."),
@@ -137,17 +147,25 @@ BALANCE_FAVOURS = {
 }
 
 
+def money_words(text: str, currency: str | None) -> str:
+    """An amount as a bottom line says it: with the session's currency when it has one."""
+    return text if currency is None else f"{text} {currency}"
+
+
 def bottom_words(bottom: BottomLine, m: Messages) -> str:
     """The bottom line in words: what the table paid, what the rules give and who is owed
     what; then, when the recorded balance does not follow, which balance the rules give
     and whom the difference favours. Every reader (explain, recall, the report) says
-    this same text (the reasoning: docs/ledger.md, "Who is owed")."""
-    words = {"rules": signed(bottom.rules), "table": "" if bottom.paid is None else signed(bottom.paid),
-             "amount": fmt(abs(bottom.owed))}
+    this same text (the reasoning: docs/ledger.md, "Who is owed"). Every amount carries
+    the session's currency when it has one."""
+    cur = bottom.currency
+    words = {"rules": money_words(signed(bottom.rules), cur),
+             "table": "" if bottom.paid is None else money_words(signed(bottom.paid), cur),
+             "amount": money_words(fmt(abs(bottom.owed)), cur)}
     if bottom.paid is None:
         said = m("The record does not say what the table paid; the rules give {rules}.")
     elif bottom.owed_to is not None:
-        said = m(PARTY_OWED[bottom.owed_to])
+        said = m.plural(*PARTY_OWED[bottom.owed_to], bottom.owed)
     elif bottom.balance is not None:  # paid right: "nobody is owed anything" would hide the balance
         said = m("The table paid {table}, as the rules give.")
     else:
@@ -156,7 +174,8 @@ def bottom_words(bottom: BottomLine, m: Messages) -> str:
     off = bottom.balance
     if off is not None:
         text += " " + m(BALANCE_FAVOURS[off.favours]).format(
-            recorded=fmt(off.recorded), expected=fmt(off.expected), amount=fmt(off.difference))
+            recorded=money_words(fmt(off.recorded), cur), expected=money_words(fmt(off.expected), cur),
+            amount=money_words(fmt(off.difference), cur))
     return text
 
 
@@ -241,7 +260,7 @@ class RulingText:
         assert r.void is not None
         self.heading(m("Void deal"))
         self.say("  " + m("The deal is incorrect: {what}.").format(what=m(VOID_WORDS[r.void.kind])))
-        self.say("  " + m("Detail: {reason}").format(reason=r.void.reason))
+        self.say("  " + m("Detail: {reason}").format(reason=void_reason_words(r.void.reason, m)))
         self.say("  " + m("Every stake is returned; the round is not counted and is dealt again."))
 
     def side(self, label: str, side: Side) -> None:
@@ -371,13 +390,26 @@ def finding_words(code: str, field: str | None, recorded: Any, expected: Any, me
     value, the two values in words; else (in English) the finding's message."""
     title = f"{code} {CODES[code].name}" if code in CODES else code
     if recorded is not None or expected is not None:
-        what = m(FIELD_WORDS[field]) if field in FIELD_WORDS else (field or "")
+        what = field_words(field, m)
         said = m("{finding}: {field}: the table recorded {recorded}, the rules give {expected}.")
         hint = message.find("did you mean")  # an input slip's suggestion (H001, H002), in English
         slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
         return said.format(finding=title, field=what, recorded=value_words(recorded, field, m) + slip,
                            expected=value_words(expected, field, m))
     return title + (f" ({message})" if m.language == "en" else "")
+
+
+def field_words(field: str | None, m: Messages) -> str:
+    """A finding's field in words; a field with no words is shown as named, in English
+    only (a French ruling names a card by its place: "la carte 2 du flop")."""
+    if field in FIELD_WORDS:
+        return m(FIELD_WORDS[field])
+    if m.language == "en" or field is None:
+        return field or ""
+    card = CARD_FIELD.match(field)
+    if card is not None:
+        return m("card {n} of the {group}").format(n=int(card[2]) + 1, group=group_words(card[1], m))
+    return m(FIELD_NAMES[field]) if field in FIELD_NAMES else field
 
 
 def value_words(value: Any, field: str | None, m: Messages) -> str:
@@ -396,6 +428,8 @@ def value_words(value: Any, field: str | None, m: Messages) -> str:
         return m(CATEGORY_WORDS[Category(value)])
     if isinstance(value, str) and value in VALUE_WORDS:
         return m(VALUE_WORDS[value])
+    if isinstance(value, str) and m.language == "fr":  # the record's own words, quoted as written
+        return f"« {value} »"
     return str(value)
 
 
