@@ -100,7 +100,7 @@ DealBanded = dict[tuple[str, str], dict[tuple[int, int], DealSums]]
 
 def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal added to its (count band, time band) cell, per segment."""
-    qualifiers: dict[str, int] = {}
+    facts = _Facts()
     banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}
@@ -111,34 +111,60 @@ def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEA
             segment = key(s)
             if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
                 continue
-            if s.profile not in qualifiers:
-                qualifiers[s.profile] = origin_of(s.profile).resolve().profile.dealer_qualifier.floor()
             band = (count_band(rank[segment]), time_band(s.time_us, newest))
             rank[segment] += 1
-            _deal(banded[(kind, segment)][band], s, s.situation.deal, qualifiers[s.profile])
+            _deal(banded[(kind, segment)][band], s, s.situation.deal, facts)
     return banded
 
 
-def _deal(d: DealSums, s: Seat, m: exact.Moments, qualifier: int) -> None:
+class _Facts:
+    """What every deal of a profile or a situation shares, worked out once: the qualifier,
+    the Bonus's odds, a situation's expectations as integers."""
+
+    def __init__(self) -> None:
+        self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
+        self.situations: dict[int, tuple[tuple[int, ...], int, int]] = {}
+
+    def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
+        if text not in self.profiles:
+            origin = origin_of(text)
+            odds = exact.bonus_odds(origin)
+            ints = None if odds is None else (exact_int(odds.hit * FIVE),
+                                              exact_int(odds.hit * (1 - odds.hit) * FIVE * FIVE))
+            self.profiles[text] = (origin.resolve().profile.dealer_qualifier.floor(), odds, ints)
+        return self.profiles[text]
+
+    def situation(self, m: exact.Moments) -> tuple[tuple[int, ...], int, int]:
+        found = self.situations.get(id(m))
+        if found is None:
+            assert m.categories is not None and m.qualifies is not None
+            p = m.qualifies
+            found = (tuple(exact_int(share * COMPLETIONS) for share in m.categories), exact_int(p * COMPLETIONS),
+                     exact_int(p * (1 - p) * COMPLETIONS * COMPLETIONS))
+            self.situations[id(m)] = found
+        return found
+
+
+def _deal(d: DealSums, s: Seat, m: exact.Moments, facts: _Facts) -> None:
     d.deals += 1
     if s.player_value is None or s.dealer_value is None or m.categories is None or m.qualifies is None:
         d.unseen += 1
         return
+    qualifier, odds, bonus = facts.profile(s.profile)
+    categories, q_expected, q_variance = facts.situation(m)
     d.player[Category.of(s.player_value).order] += 1
-    for k, share in enumerate(m.categories):
-        d.player_expected[k] += exact_int(share * COMPLETIONS)
+    for k, share in enumerate(categories):
+        d.player_expected[k] += share
     d.dealer[Category.of(s.dealer_value).order] += 1
-    p = m.qualifies
     d.qualified += s.dealer_value >= qualifier
-    d.q_expected += exact_int(p * COMPLETIONS)
-    d.q_variance += exact_int(p * (1 - p) * COMPLETIONS * COMPLETIONS)
-    odds = exact.bonus_odds(origin_of(s.profile))
-    if odds is not None and s.known is not None:
+    d.q_expected += q_expected
+    d.q_variance += q_variance
+    if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1
         d.hits += exact.bonus_pay(origin_of(s.profile), value) > 0
-        d.hits_expected += exact_int(odds.hit * FIVE)
-        d.hits_variance += exact_int(odds.hit * (1 - odds.hit) * FIVE * FIVE)
+        d.hits_expected += bonus[0]
+        d.hits_variance += bonus[1]
 
 
 def tests(banded: DealBanded) -> list[DealTest]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from . import randomness
 from .bands import Band, band, two_sided
-from .cells import KINDS, Cell, accumulate, cells, value
+from .cells import KINDS, Cell, Valuation, accumulate, cells, value
 from .facts import Seat
 from .randomness import DealTest
 
@@ -15,8 +15,9 @@ from .randomness import DealTest
 @dataclass(frozen=True, slots=True)
 class Judged:
     """A cell with its p-value and where it falls: outside the 99% and the 99.9% family
-    bands, and an alert (outside the band asked for). ``same_as``: the window of the same
-    segment and bet holding the very same seats (then not a test of its own)."""
+    bands, and an alert (outside the band asked for). ``same_as``: the segment and window
+    before it with the very same sums over the same seats (a table with 600 games: its last
+    1,000 and 10,000; a store of one table: all and that table), then not a test of its own."""
 
     cell: Cell
     p: float | None
@@ -78,18 +79,20 @@ def _same(keys: list[tuple[object, ...]], windows: list[str], tested: list[bool]
 
 
 def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
-          kinds: Iterable[str] = KINDS) -> Verdict:
-    """Value, sum and test ``seats`` (in the store's order, newest last)."""
+          kinds: Iterable[str] = KINDS, valuation: Valuation | None = None) -> Verdict:
+    """Value, sum and test ``seats`` (in the store's order, newest last); ``valuation``:
+    the seats were valued already (their ``situation`` filled by ``cells.value``)."""
     kinds = tuple(kinds)
-    valuation = value(seats)
+    valuation = valuation or value(seats)
     banded, newest = accumulate(seats, kinds)
     found = cells(banded, valuation)
     deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
     deals = randomness.tests(randomness.accumulate(seats, newest, deal_kinds))
-    same = _same([(c.kind, c.segment, c.bet, c.seats, c.staked, c.observed_rtp) for c in found],
-                 [c.window for c in found], [c.tested for c in found])
-    same_deals = _same([(t.kind, t.segment, t.test, t.deals, t.statistic) for t in deals],
-                       [t.window for t in deals], [t.tested for t in deals])
+    # the same sums over the same seats: one test, whichever segments and windows hold them
+    same = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
+                 [f"{c.kind} {c.segment}, {c.window}" for c in found], [c.tested for c in found])
+    same_deals = _same([(t.test, t.deals, t.statistic, t.p) for t in deals],
+                       [f"{t.kind} {t.segment}, {t.window}" for t in deals], [t.tested for t in deals])
     tests = (sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
              + sum(1 for t, s in zip(deals, same_deals, strict=True) if t.tested and s is None))
     chosen = band(band_name, correction, tests)
