@@ -10,7 +10,7 @@ from referee.store import schema
 from referee.store.engine import engine, target
 
 from .conftest import SAMPLES, run
-from .test_cluster import second_records, seats_log
+from .test_cluster import seats_log, second_records
 
 
 def stored(url: str) -> list[tuple[str, str, int, int]]:
