@@ -303,7 +303,8 @@ def _check(found: Recall) -> None:
              + (f", {found.skipped_files} not mentioning {q.session or q.player or q.game!r}"
                 if found.skipped_files else "")
              + (f", {found.unneeded_files} earlier not needed" if found.unneeded_files else "")
-             + f": {found.sessions} session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+             + f": {found.sessions} session{'s' * (found.sessions != 1)}, "
+               f"{found.rounds:,} round{'s' * (found.rounds != 1)}")
     if not found.matches:
         hint = ""
         if q.player is not None and not found.seen:

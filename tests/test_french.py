@@ -162,3 +162,22 @@ def test_every_void_sentence_and_field_name_is_in_the_catalogue() -> None:
     assert [m for m in messages if m not in catalogue] == []
     assert [g for g in void_words.GROUPS.values() if f"{void_words.CONTEXT}\x04{g}" not in catalogue] == []
     assert [s for s, _ in PARTY_OWED.values() if (s, 0) not in catalogue or (s, 1) not in catalogue] == []
+
+
+def test_counts_take_their_noun_in_the_right_number(tmp_path: Path) -> None:
+    """No "1 seats", "1 rounds" or "fichier(s)": one seat, one round, one file are
+    singular, and in French 0 is too ("0 annulée")."""
+    table, log = tmp_path / "t.yaml", tmp_path / "r.yaml"
+    assert run("simulate", "--seats", "1", "--rounds", "1", "-o", str(table))[0] == 0
+    assert run("simulate", "--rounds", "1", "-o", str(log))[0] == 0
+    _, out = run("check", str(table))
+    assert "Games 1 (1 counted, 0 void, 0 cancelled, 0 invalid), 1 seat, 1 player; staked" in out
+    page = tmp_path / "t.html"
+    run("report", str(table), "-o", str(page), "--lang", "fr")
+    assert "Parties 1 (1 comptée, 0 annulée, 0 révoquée, 0 invalide), 1 place, 1 joueur ; misé" in page.read_text()
+    _, out = run("recall", str(log), "--round", "1")
+    assert out.rstrip().endswith("searched 1 file: 1 session, 1 round")
+    _, out = run("recall", str(log), "--round", "1", "--lang", "fr")
+    assert out.rstrip().endswith("examiné : 1 fichier ; 1 session, 1 manche")
+    _, out = run("recall", str(SAMPLES), "--session", "table-3/2026-11-29/late", "--round", "4", "--lang", "fr")
+    assert re.search(r"examiné : \d+ fichiers, \d+ sans mention, ignorés ; 1 session, 23 manches\Z", out.rstrip())

@@ -164,7 +164,7 @@ def test_html_page(tmp_path: Path) -> None:
     assert html.count('<svg class="card') == 9  # the nine cards of the round, as pictures
     assert '<svg class="card red"' in html and "1 est dû au joueur" in html and "<th>manche</th>" in html
     assert "Rappel de la manche 1 : la manche 1, session table-7/2026-11-29/disputed" in html
-    assert "examiné : 1 fichier(s) ; 1 session(s), 20 manches" in html
+    assert "examiné : 1 fichier ; 1 session, 20 manches" in html
 
 
 def test_format_2_a_view_per_seat() -> None:

@@ -507,7 +507,7 @@ def test_html_report_of_a_table_in_french(tmp_path: Path) -> None:
     from .conftest import SAMPLES
 
     page = _page(tmp_path, str(SAMPLES / "table.yaml"), "--lang", "fr")
-    assert "Parties 4 (3 comptées, 0 annulées, 1 révoquées, 0 invalides), 10 places, 3 joueurs" in page
+    assert "Parties 4 (3 comptées, 0 annulée, 1 révoquée, 0 invalide), 10 places, 3 joueurs" in page
     players = page[page.index('<table class="players">'):page.index("</table>", page.index('<table class="players">'))]
     headers = re.findall(r"<th>([^<]*)</th>", players)
     assert "parties" in headers and "misé" in headers and not {"games", "staked", "player", "verdict"} - {

@@ -133,35 +133,46 @@ def _heading_words(found: Recall, match: Match, m: Messages) -> str:
         what=what, span=span, session=last.session, where=f"{last.file}:{last.line}")
 
 
+#: What recall searched, each count a plural message (no "1 rounds", no "fichier(s)").
+SEARCHED_WORDS = {"files": ("{n} file", "{n} files"), "sessions": ("{n} session", "{n} sessions"),
+                  "rounds": ("{n} round", "{n} rounds"),
+                  "skipped": ("{n} not mentioning it, skipped", "{n} not mentioning it, skipped"),
+                  "unneeded": ("{n} earlier not needed", "{n} earlier not needed")}
+
+
+def counted(m: Messages, key: str, n: int) -> str:
+    """``n`` things of :data:`SEARCHED_WORDS` ``key``, in the right number (French
+    thousands grouped by a space)."""
+    number = f"{n:,}".replace(",", " ") if m.language == "fr" else f"{n:,}"
+    return m.plural(*SEARCHED_WORDS[key], n).format(n=number)
+
+
 def searched(found: Recall, m: Messages | None = None) -> str:
     """What was searched: files (skipped, not needed), sessions and rounds audited; from
     a store, what it holds (found through its indexes)."""
     if found.store is not None:
         return _searched_store(found, m)
-    if m is not None and m.language != "en":
-        from .pages import r_
-
-        extra = "".join([
-            ", " + r_(m, "{count} not mentioning it, skipped").format(count=found.skipped_files)
-            if found.skipped_files else "",
-            ", " + r_(m, "{count} earlier not needed").format(count=found.unneeded_files)
-            if found.unneeded_files else ""])
-        return r_(m, "searched: {files} file(s){extra}; {sessions} session(s), {rounds} rounds").format(
-            files=found.files, extra=extra, sessions=found.sessions, rounds=f"{found.rounds:,}".replace(",", " "))
+    words = m if m is not None else Messages("en")
+    if words.language != "en":
+        extra = "".join(", " + counted(words, key, n)
+                        for key, n in (("skipped", found.skipped_files), ("unneeded", found.unneeded_files)) if n)
+        return words("searched: {files}{extra}; {sessions}, {rounds}").format(
+            files=counted(words, "files", found.files), extra=extra,
+            sessions=counted(words, "sessions", found.sessions), rounds=counted(words, "rounds", found.rounds))
     skipped = f", {found.skipped_files} not mentioning it skipped" if found.skipped_files else ""
     skipped += f", {found.unneeded_files} earlier not needed" if found.unneeded_files else ""
-    return (f"searched {found.files} file{'s' * (found.files != 1)}{skipped}: {found.sessions} "
-            f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+    return (f"searched {counted(words, 'files', found.files)}{skipped}: {counted(words, 'sessions', found.sessions)}, "
+            f"{counted(words, 'rounds', found.rounds)}")
 
 
 def _searched_store(found: Recall, m: Messages | None) -> str:
-    if m is not None and m.language != "en":
-        from .pages import r_
-
-        return r_(m, "searched the store {store}: {files} file(s), {sessions} session(s), {rounds} rounds").format(
-            store=found.store, files=found.files, sessions=found.sessions, rounds=f"{found.rounds:,}".replace(",", " "))
-    return (f"searched the store {found.store}: {found.files} file{'s' * (found.files != 1)}, {found.sessions} "
-            f"session{'s' * (found.sessions != 1)}, {found.rounds:,} rounds")
+    words = m if m is not None else Messages("en")
+    if words.language != "en":
+        return words("searched the store {store}: {files}, {sessions}, {rounds}").format(
+            store=found.store, files=counted(words, "files", found.files),
+            sessions=counted(words, "sessions", found.sessions), rounds=counted(words, "rounds", found.rounds))
+    return (f"searched the store {found.store}: {counted(words, 'files', found.files)}, "
+            f"{counted(words, 'sessions', found.sessions)}, {counted(words, 'rounds', found.rounds)}")
 
 
 def render_text(found: Recall, m: Messages) -> str:

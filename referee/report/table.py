@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import UNSET
 
@@ -28,6 +28,9 @@ from .shapes import (
     SessionTailJSON,
     TableLedgerJSON,
 )
+
+if TYPE_CHECKING:
+    from ..i18n import Messages
 
 
 def seat_decision(seat: SeatResult) -> str | None:
@@ -272,21 +275,29 @@ def player_rows(result: SessionResult) -> list[list[Any]]:
 
 
 #: The session line of a table (a catalogue message: the HTML report says it in French).
-TOTALS = ("Games {games} ({counted} counted, {void} void, {cancelled} cancelled, {invalid} invalid), {seats} seats, "
-          "{players} players; staked {staked}, returned {returned}, net {net} for the players, return to player {rtp}.")
+TOTALS = ("Games {games} ({counted}, {void}, {cancelled}, {invalid}), {seats}, {players}; staked {staked}, "
+          "returned {returned}, net {net} for the players, return to player {rtp}.")
+#: The counts of :data:`TOTALS`, each a plural message ("1 seat", "2 seats"; French
+#: "1 place", "0 comptée", "2 comptées"): no "1 seats" (issue 27).
+COUNT_WORDS = {"counted": ("{n} counted",) * 2, "void": ("{n} void",) * 2, "cancelled": ("{n} cancelled",) * 2,
+               "invalid": ("{n} invalid",) * 2, "seats": ("{n} seat", "{n} seats"),
+               "players": ("{n} player", "{n} players")}
 
 
-def table_totals(result: SessionResult, translate: Callable[[str], str] | None = None) -> str:
+def table_totals(result: SessionResult, m: Messages | None = None) -> str:
     """The session's games and money in one sentence, in the reader's language when
-    ``translate`` (a :class:`referee.i18n.Messages`) is given."""
+    ``m`` is given (else English), every count with its noun in the right number."""
+    from ..i18n import Messages as Words
     from ..rules.money import fmt, signed
 
+    words = m if m is not None else Words("en")
     ledger, g = result.ledger, result.games
     rtp = f"{ledger.rtp:.2%}" if ledger.rtp is not None else "n/a"
-    text = translate(TOTALS) if translate is not None else TOTALS
-    return text.format(games=g.games, counted=g.counted, void=g.void, cancelled=g.cancelled, invalid=g.invalid,
-                       seats=g.seats, players=len(result.players), staked=fmt(ledger.staked),
-                       returned=fmt(ledger.returned), net=signed(ledger.net), rtp=rtp)
+    counts = {"counted": g.counted, "void": g.void, "cancelled": g.cancelled, "invalid": g.invalid,
+              "seats": g.seats, "players": len(result.players)}
+    said = {key: words.plural(*COUNT_WORDS[key], n).format(n=n) for key, n in counts.items()}
+    return words(TOTALS).format(games=g.games, staked=fmt(ledger.staked), returned=fmt(ledger.returned),
+                                net=signed(ledger.net), rtp=rtp, **said)
 
 
 def seat_owed(seat: SeatResult) -> Decimal:
