@@ -181,3 +181,16 @@ def test_counts_take_their_noun_in_the_right_number(tmp_path: Path) -> None:
     assert out.rstrip().endswith("examiné : 1 fichier ; 1 session, 1 manche")
     _, out = run("recall", str(SAMPLES), "--session", "table-3/2026-11-29/late", "--round", "4", "--lang", "fr")
     assert re.search(r"examiné : \d+ fichiers, \d+ sans mention, ignorés ; 1 session, 23 manches\Z", out.rstrip())
+
+
+def test_a_finding_without_values_is_said_in_french() -> None:
+    """In French a finding with no values to compare showed its code and slug alone (its
+    English message dropped): it now says what it is, and every code has its words."""
+    from referee.models.codes import CODES
+    from referee.report.finding_titles import TITLES
+
+    _, out = run("explain", str(SAMPLES / "void.yaml"), "--round", "4", "--lang", "fr")
+    assert ("V003 void-deal : une distribution annulée, correctement traitée : mises rendues, manche non "
+            "comptée (§07)") in out
+    catalogue = Messages("fr").catalogue._catalog  # type: ignore[attr-defined]
+    assert sorted(TITLES) == sorted(CODES) and [t for t in TITLES.values() if t not in catalogue] == []

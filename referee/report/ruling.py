@@ -25,6 +25,7 @@ from ..rules.payout import Rule, Wager
 from ..rules.profile import HandThreshold, Topic
 from ..rules.settlement import Line
 from ..rules.tiebreak import Step, TieBreak
+from .finding_titles import TITLES
 from .void_words import group_words, void_reason_words
 
 CATEGORY_WORDS: dict[str, str] = {  # keyed by Category (a str: plain names find it too)
@@ -396,7 +397,9 @@ def finding_words(code: str, field: str | None, recorded: Any, expected: Any, me
         slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
         return said.format(finding=title, field=what, recorded=value_words(recorded, field, m) + slip,
                            expected=value_words(expected, field, m))
-    return title + (f" ({message})" if m.language == "en" else "")
+    if m.language == "en":
+        return f"{title} ({message})"
+    return m("{finding}: {title}").format(finding=title, title=m(TITLES[code])) if code in TITLES else title
 
 
 def field_words(field: str | None, m: Messages) -> str:
