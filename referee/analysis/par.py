@@ -207,20 +207,22 @@ class DecisionTable:
         self.data = data
         cards = set(self.deck)
         self.perms = [q for q in permutations(range(4)) if all((c & ~3) | q[c & 3] in cards for c in self.deck)]
-        self.pair_index: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
+        self.position = {card: i for i, card in enumerate(self.deck)}
+        self.rest = n
         self.canonical: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def calls(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
         canon, perm = self._canonical(tuple(sorted(flop)))
-        a, b = sorted((c & ~3) | perm[c & 3] for c in hole)
-        pairs = self.pair_index.get(canon)
-        if pairs is None:
-            rest = [c for c in self.deck if c not in canon]
-            pairs = {(rest[i], rest[j]): k for k, (i, j) in enumerate(combinations(range(len(rest)), 2))}
-            self.pair_index[canon] = pairs
-        k = pairs[(a, b)]
+        i, j = sorted(self._place(canon, (c & ~3) | perm[c & 3]) for c in hole)
+        # the pair's rank in combinations(range(n), 2) order, n the cards left beside the flop
+        k = i * self.rest - i * (i + 1) // 2 + j - i - 1
         byte = self.data[self.index[canon] * self.stride + k // 8]
         return bool(byte >> (7 - k % 8) & 1)
+
+    def _place(self, flop: tuple[int, ...], card: int) -> int:
+        """The card's place among the deck's cards that are not on the flop (in order)."""
+        at = self.position[card]
+        return at - sum(1 for f in flop if self.position[f] < at)
 
     def _canonical(self, flop: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The flop's class representative and a suit permutation that maps it there

@@ -151,10 +151,24 @@ def stored_decisions(name: str) -> DecisionTable | None:
     return _DECISIONS[name]
 
 
+#: By profile object (kept alive here, so its id stays its own): the answer of
+#: :func:`optimal_table`, which a simulation of optimal play asks once a round.
+_TABLE_FOR: dict[int, tuple[Profile, DecisionTable | None]] = {}
+
+
 def optimal_table(profile: Profile) -> DecisionTable | None:
     """The shipped decision table that is right for ``profile``: only a built-in's, and
     only when the profile's main game is exactly that built-in's: the whole payout table
     (every ending, every category, as ``settle`` pays it), the Call and the qualifier."""
+    known = _TABLE_FOR.get(id(profile))
+    if known is not None and known[0] is profile:
+        return known[1]
+    table = _optimal_table(profile)
+    _TABLE_FOR[id(profile)] = (profile, table)
+    return table
+
+
+def _optimal_table(profile: Profile) -> DecisionTable | None:
     from ..profiles import BUILTIN, resolve_profile
 
     if profile.name not in BUILTIN:
