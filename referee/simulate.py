@@ -295,7 +295,7 @@ class _Session:
         bonus = self.s.bonus if self.s.profile.bonus is not None else Decimal(0)
         call = _decide(self.s, player, flop, ante, bonus)
         if self.s.profile.call_requires_funds and self.balance < ante * (1 + self.s.profile.call_multiple) + bonus:
-            call = False  # cannot cover the Call: the player must fold (seeds/004)
+            call = False  # cannot cover the Call: must fold (docs/rules.md#caribbean-the-rules-of-the-game)
         if fault == "missing_river" and not call:
             fault = "duplicate_card"
         deal = Deal(ante, player, flop, "call" if call else "fold", turn if call else None,

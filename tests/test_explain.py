@@ -41,7 +41,8 @@ def test_worked_example_in_english() -> None:
     assert "Ante 1: wins 1: Ante paytable, pair 1:1\n" in out
     assert "Call 2: wins 2" in out
     assert "Net +3; total returned with the stakes 6." in out
-    assert "profile vivo (" in out and "§06: \"Net Ante payouts: royal flush 100:1;" in out
+    assert "profile vivo (" in out
+    assert "§06 Scoring (docs/rules.md#06-scoring): \"Net Ante payouts: royal flush 100:1;" in out
 
 
 def test_worked_example_in_french() -> None:
@@ -247,7 +248,8 @@ PROFILE_CASES: dict[tuple[str, str], dict[str, list[str]]] = {
     ("bonus-aa", "1"): {
         "en": ["The table paid -2; the rules give -2; nobody is owed anything.",
                "Bonus 1: loses 1: the fold forfeits the bonus",
-               "seeds/002, Description du jeu: « Si le joueur choisit de se coucher, il déclare forfait"],
+               "Bonus AA, “Description du jeu” (the description of the game; "
+               "docs/rules.md#bonus-aa-the-description-of-the-game): « Si le joueur choisit de se coucher, il déclare"],
         "fr": ["La table a payé -2 ; les règles donnent -2 ; personne ne doit rien.",
                "Bonus 1 : perd 1 : le Fold fait perdre le bonus"]},
     ("bonus-aa", "2"): {
@@ -310,7 +312,8 @@ def test_rulings_under_each_profile(key: tuple[str, str], lang: str) -> None:
 def test_each_quote_once_and_from_the_profile() -> None:
     """A ruling quotes each passage once; a custom profile's own words are quoted."""
     _, out = explain(RULINGS, "--round", "5")
-    assert out.count("§05: \"") == 2  # qualification and the win: two passages of §05
+    # qualification and the win: two passages of §05
+    assert out.count("§05 Qualification and settlement (docs/rules.md#05-qualification-and-settlement): \"") == 2
     custom = Path(__file__).parent / "data" / "house.yaml"
     _, out = run("explain", RULINGS, "--round", "5", "--profile", str(custom))
     assert "House rules 3.2: \"Our dealer pays the Call at 1:1 when beaten.\"" in out
@@ -344,7 +347,7 @@ def test_each_built_in_ships_the_words_of_every_rule_it_applies(name: str) -> No
             needed.add(Topic.BONUS_FOLD)
     assert needed <= set(profile.rules)
     assert all("fr" in passage.text for passage in profile.rules.values())  # every document has French
-    if name == "vivo":  # the guide also exists in English (seeds/003)
+    if name == "vivo":  # the guide also exists in English (docs/rules.md#vivo)
         assert all("en" in passage.text for passage in profile.rules.values())
 
 

@@ -1,4 +1,4 @@
-"""Exact reference figures (RULES.md "Reference figures"), for the statistical tests.
+"""Exact reference figures (docs/rules.md, "Reference figures"), for the statistical tests.
 
 The seven-card counts are checked by ``scripts/enumerate7.py`` (all 133,784,560 hands);
 the theoretical returns under optimal play come from the published exact solver

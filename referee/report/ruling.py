@@ -22,7 +22,7 @@ from ..rules.category import Category
 from ..rules.hands import HandValue, describe
 from ..rules.money import fmt, signed
 from ..rules.payout import Rule, Wager
-from ..rules.profile import HandThreshold, Topic
+from ..rules.profile import HandThreshold, Topic, in_language
 from ..rules.settlement import Line
 from ..rules.tiebreak import Step, TieBreak
 from .finding_titles import TITLES
@@ -214,7 +214,7 @@ class RulingText:
         self.heading(m("Rules applied"))
         self.say("  " + m("profile {profile} ({source}), sha256 {sha256}").format(
             profile=profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name,
-            source=ex.profile.source or ex.profile_origin, sha256=ex.profile_sha256))
+            source=in_language(ex.profile.source, m.language) or ex.profile_origin, sha256=ex.profile_sha256))
         self.record()
         return "\n".join(self.lines) + "\n"
 
@@ -230,13 +230,14 @@ class RulingText:
         if passage is None:
             return
         text, language = passage.quote(self.m.language)
-        if (passage.cite, text) in self.quoted:
+        cite = passage.where(self.m.language)
+        if (cite, text) in self.quoted:
             return
-        self.quoted.add((passage.cite, text))
+        self.quoted.add((cite, text))
         quoted = f"« {text} »" if language == "fr" else f"\"{text}\""
         if language != self.m.language:
             quoted += " " + self.m("(in French)" if language == "fr" else "(in English)")
-        self.say("  " + self.m("{cite}: {quote}").format(cite=passage.cite, quote=quoted))
+        self.say("  " + self.m("{cite}: {quote}").format(cite=cite, quote=quoted))
 
     def cards(self) -> None:
         m, c, r = self.m, self.ex.ruling.cards, self.ex.ruling

@@ -98,7 +98,7 @@ VOID = Term(Rule.VOID, ZERO)
 
 
 def main_terms(profile: Profile, ending: Ending, category: Category) -> tuple[Term, Term]:
-    """The Ante's and the Call's settlement (RULES.md's table, row by row), by how the
+    """The Ante's and the Call's settlement (docs/rules.md's table, row by row), by how the
     game ends and the player's final category (the fold's category does not matter)."""
     match ending:
         case Ending.FOLD:

@@ -2,7 +2,7 @@
 
 A profile is data (a YAML file validated by :class:`Profile`) so that an operator's
 own paytable is audited by the same code as the built-in ones. The built-ins, one
-per system described in RULES.md, live in ``referee/data/profiles/``.
+per system described in docs/rules.md, live in ``referee/data/profiles/``.
 """
 
 from __future__ import annotations
@@ -119,17 +119,40 @@ class Topic(StrEnum):
     VOID = "void"  # an incorrect deal
 
 
+Language = Literal["en", "fr"]
+#: A reference said in one way for every reader, or in each reader's language.
+Worded = str | dict[Language, Annotated[str, Field(min_length=1, max_length=200)]]
+
+
+def in_language(words: Worded, language: str) -> str:
+    """``words`` in ``language`` when given in it, else in the first language given
+    (a plain string is the same in every language)."""
+    if isinstance(words, str):
+        return words
+    for lang, said in words.items():
+        if lang == language:
+            return said
+    return next(iter(words.values()), "")
+
+
 class Passage(BaseModel):
     """The words of one rule, quoted by a ruling: where they come from and the text in
     the languages the document exists in (a ruling in another language quotes one of
-    them as written)."""
+    them as written). ``cite`` may be given by language so that a French ruling names
+    the section in French (the built-ins point at docs/rules.md, which ships with the
+    project, never at a document a user cannot open)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    cite: str = Field(min_length=1, max_length=200, description="where the words are: a section, a heading")
+    cite: Worded = Field(min_length=1, max_length=200,
+                         description="where the words are: a section, a heading; or that by language (en, fr)")
     text: dict[Literal["en", "fr"], Annotated[str, Field(min_length=1, max_length=2000)]] = Field(
         min_length=1, description="the words, by language (en, fr)"
     )
+
+    def where(self, language: str) -> str:
+        """Where the words are, said in ``language`` when the profile says it so."""
+        return in_language(self.cite, language)
 
     def quote(self, language: str) -> tuple[str, str]:
         """The text in ``language`` if the document has it, else as written; and its language."""
@@ -146,7 +169,8 @@ class Profile(BaseModel):
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     description: str
-    source: str = Field(default="", description="the document the profile follows")
+    source: Worded = Field(default="", max_length=200,
+                           description="the document the profile follows; or that by language (en, fr)")
     ante_paytable: dict[Category, Odds] = Field(
         description="net odds of the Ante by the player's hand category; all ten categories"
     )

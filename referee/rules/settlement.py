@@ -273,7 +273,7 @@ _OUTCOMES: dict[Ending, Outcome] = {
 def _ending(
     decision: Decision, player: HandValue | None, dealer: HandValue | None, qualified: bool | None
 ) -> Ending:
-    """How the main game ends: the rows of RULES.md's settlement table."""
+    """How the main game ends: the rows of docs/rules.md's settlement table."""
     if decision == "fold":
         return Ending.FOLD
     assert player is not None and dealer is not None  # read_cards guarantees a full deal
