@@ -78,7 +78,7 @@ _GAMES = st.lists(st.dictionaries(_STRINGS, _VALUES, max_size=4), max_size=4)
 _DAYS = st.lists(st.fixed_dictionaries({"date": _STRINGS, "games": _GAMES}, optional={"more": _VALUES}), max_size=3)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(_DAYS, st.sampled_from([None, 0, 1, 4]), st.booleans(), st.integers(1, 40))
 def test_a_streamed_page_gives_the_exact_readers_records_and_lines(days: list[dict[str, Any]], indent: int | None,
                                                                    sort: bool, block: int) -> None:
