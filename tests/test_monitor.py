@@ -255,3 +255,12 @@ def test_html_without_the_report_extra_names_it(tmp_path: Path, monkeypatch: pyt
     code, out = run("monitor", "--store", url, "--format", "html", "-o", str(tmp_path / "m.html"))
     assert code == 2 and "pip install 'referee[report]'" in out
     assert not (tmp_path / "m.html").exists()
+
+
+def test_monitor_without_the_store_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "alembic" else real(name, *a))
+    code, out = run("monitor", "--store", "audit.db")
+    assert code == 2 and "pip install 'referee[store]'" in out
