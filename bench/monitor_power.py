@@ -108,6 +108,8 @@ def main() -> None:
             tests.append(n)
             for kind in KINDS:
                 caught[kind] += found[kind]
+            # a running line a table: a run stopped early still says what it found so far
+            print(f"after {len(tests)} tables: " + ", ".join(f"{k} {caught[k]}" for k in KINDS), flush=True)
     wall = time.perf_counter() - started
     print(f"{a.tables} tables of {a.games:,} games (one seat a game, simple play, vivo), "
           f"{min(tests)}-{max(tests)} tests a table, {wall:.0f} s wall on {a.jobs} processes")
