@@ -229,3 +229,19 @@ def test_a_profile_option_does_not_go_with_a_store(stored: tuple[str, list[str]]
     assert code == 2 and "--profile does not go with --store" in out
     code, out = run("recall", "--round", "1")
     assert code == 2 and "Missing argument 'FILES...'" in out
+
+
+def test_a_live_tables_games_are_stored_under_their_own_sessions(store_url: str, tmp_path: Path) -> None:
+    """A format-2 file of two sessions: each game and seat is kept under the session it
+    came in (the games wait for the store's duplicate look-up, by which time the next
+    session may have opened), so recall of a session or a game gives the file's answer."""
+    log = simulate(tmp_path / "live.jsonl", "--seats", "2-5", "--rounds", "20", "--sessions", "2", "--seed", "7",
+                   "--faults", "0.1", "--format", "jsonl")
+    code, _ = run("check", "--store", store_url, "--quiet", log)
+    assert code in (0, 1)
+    first = "sim-table-vivo-7-1"
+    for query in (["--session", first, "--last", "3"], ["--game", "T1-7-000013"]):
+        from_file = run("recall", *query, log)
+        from_store = run("recall", "--store", store_url, *query)
+        assert from_file[0] in (0, 1) and first in from_file[1]
+        assert (from_store[0], without_searched(from_store[1])) == (from_file[0], without_searched(from_file[1]))

@@ -73,7 +73,9 @@ class SourceWriter:
         self.size = 0
         self.digests = digest.RowsDigest()
         self.settled: dict[rows.Settled, int] = {}
-        self.pending_games: list[rows.GamePayload] = []
+        #: Games waiting for the index, each with the session it came in (another may
+        #: have opened by the time they are written).
+        self.pending_games: list[tuple[int, rows.GamePayload]] = []
         self.session: SessionInfo | None = None
         self.session_id = 0
         self.session_row: tuple[Any, ...] | None = None
@@ -295,15 +297,16 @@ class SourceWriter:
             return self.session.player
         return row.player
 
-    def seat(self, row: rows.SeatRow, game_id: int | None = None) -> str:
+    def seat(self, row: rows.SeatRow, game_id: int | None = None, session_id: int | None = None) -> str:
         if not self.new:
             return ""
         seat_id = self._take("seats")
         if row.time_us is not None:
             self._time(row.time_us)
         self.counts["seats"] += 1
+        session = self.session_id if session_id is None else session_id
         return self._add("seats", (
-            seat_id, self.id, self.session_id, game_id, row.line, row.number, row.game, row.time_us, self._player(row),
+            seat_id, self.id, session, game_id, row.line, row.number, row.game, row.time_us, self._player(row),
             row.decision, row.kind, self._settlement(row.settled), row.cards, row.known, row.player_value,
             row.dealer_value, row.bonus_value, row.balance, row.recorded_balance, row.status, row.record,
             row.findings, row.copy_line, row.flags))
@@ -320,21 +323,21 @@ class SourceWriter:
 
     def game(self, payload: rows.GamePayload) -> None:
         if self.new:
-            self.pending_games.append(payload)
+            self.pending_games.append((self.session_id, payload))
             self.size += 1 + len(payload.seats)
             self.added(None)
 
     def _games(self) -> None:
         """The games waiting for the index to say which are second records."""
         pending, self.pending_games = self.pending_games, []
-        for payload, second in zip(pending, self.sink.index.take(len(pending)), strict=True):
+        for (session_id, payload), second in zip(pending, self.sink.index.take(len(pending)), strict=True):
             g = payload.game
             game_id = self._take("games")
-            seat_digests = tuple(self.seat(row, game_id) for row in payload.seats)
+            seat_digests = tuple(self.seat(row, game_id, session_id) for row in payload.seats)
             if g.time_us is not None:
                 self._time(g.time_us)
             self.counts["games"] += 1
-            values = (game_id, self.id, self.session_id, g.line, g.game, g.number, g.table, g.status, g.kind,
+            values = (game_id, self.id, session_id, g.line, g.game, g.number, g.table, g.status, g.kind,
                       g.outcome, g.void_reason, g.player_hand, g.dealer_hand, g.qualified, g.cards, g.players,
                       int(second), g.time_us, g.dealer, g.record, g.findings)
             row_digest = digest.of((*values, seat_digests))
