@@ -46,7 +46,8 @@ def english_in(text: str) -> list[str]:
     for line in text.splitlines():
         if line.strip().startswith("profil "):
             continue
-        words = re.findall(r"[A-Za-z]+", KEPT.sub(" ", line))
+        # a citation's anchor in docs/rules.md is a path, not words (its section is named in French)
+        words = re.findall(r"[A-Za-z]+", KEPT.sub(" ", re.sub(r"docs/rules\.md#[\w-]+", " ", line)))
         if any(w.lower() in ENGLISH for w in words):
             found.append(line.strip())
     return found
