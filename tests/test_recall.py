@@ -199,3 +199,21 @@ def test_the_two_balances_say_their_chain() -> None:
     assert code == 1 and "solde (règles)" in header and "solde (enregistré)" in header
     assert ("Le solde enregistré 8 ne découle pas du dernier solde enregistré : ce solde plus les nets des règles "
             "depuis donne 4 ; l'écart de 4 favorise le joueur.") in out
+
+
+def test_recall_of_an_imported_export_names_games_and_shows_the_recorded_net(tmp_path: Path) -> None:
+    """Games imported from an export have no round numbers and record each bet's result,
+    not a net: the heading names the games (never "None to None") and the recorded net
+    column is the bets' results summed (found by a newcomer's trial)."""
+    log = tmp_path / "imported.jsonl"
+    code, said = run("import", "--mapping", "evolution-history", str(SAMPLES / "exports/evolution-history.json"),
+                     "-o", str(log))
+    assert code == 0, said
+    for lang in ("en", "fr"):
+        code, out = run("recall", "--game", "T1-5-000002", "--last", "3", "--lang", lang, str(log))
+        heading, header = out.splitlines()[0], out.splitlines()[1]
+        assert code in (0, 1) and "None" not in out and "T1-5-000002 to T1-5-000002" in heading.replace(" à ", " to ")
+        if lang == "en":
+            rows = [line for line in out.splitlines()[3:] if "T1-5-000002" in line]
+            column = header.index("net rec.")
+            assert len(rows) == 3 and all(row[column:column + 8].strip() for row in rows), out

@@ -59,6 +59,20 @@ def headers(cols: list[str], m: Messages) -> list[str]:
     return [r_(m, HEADER_WORDS.get(c, c)) for c in cols]
 
 
+def _recorded_net(rec: object) -> str:
+    """The net the table recorded: its ``net``, or (a record that gives each bet's result,
+    as imported exports do) the bets' results summed."""
+    if rec is None:
+        return ""
+    net = getattr(rec, "net", None)
+    if net is None:
+        parts = [getattr(rec, name, None) for name in ("ante", "call", "bonus")]
+        if parts[0] is None:
+            return ""
+        net = sum((p for p in parts if p is not None), parts[0] - parts[0])
+    return signed(net)
+
+
 def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]:
     """A row's cells; with ``m``, its words in the reader's language (the page)."""
     r, rec = v.ruling, v.recorded
@@ -67,7 +81,7 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         "game": v.game or "", "player id": v.player or "", "decision": v.decision or "", "stakes": stakes(v),
         "outcome": r.outcome if r is not None else "", "player": _hand(v, "player"), "dealer": _hand(v, "dealer"),
         "net": signed(r.net) if r is not None else "",
-        "net rec.": signed(rec.net) if rec is not None and rec.net is not None else "",
+        "net rec.": _recorded_net(rec),
         "balance": fmt(v.balance), "bal. rec.": fmt(v.recorded_balance) if v.recorded_balance is not None else "",
         "status": v.status,
     }
@@ -97,6 +111,13 @@ def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
     return out
 
 
+def _at(row: object) -> str:
+    """A row's place in its session: its round number, or (a game recorded without one,
+    as exports are) its game id."""
+    number = getattr(row, "number", None)
+    return str(number) if number is not None else str(getattr(row, "game", None) or "?")
+
+
 def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
     """``Recall of round 12: 10 rounds, 3 to 12, session ... (file:line)``; in the
     reader's language when ``m`` is not English."""
@@ -104,9 +125,9 @@ def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
         return _heading_words(found, match, m)
     rows = match.rows
     first, last = rows[0], rows[-1]
-    span = f"round {last.number}" if len(rows) == 1 else (
-        f"{len(rows)} rounds, from round {first.number} ({first.session}) to round {last.number}"
-        if first.session != last.session else f"{len(rows)} rounds, {first.number} to {last.number}")
+    span = f"round {_at(last)}" if len(rows) == 1 else (
+        f"{len(rows)} rounds, from round {_at(first)} ({first.session}) to round {_at(last)}"
+        if first.session != last.session else f"{len(rows)} rounds, {_at(first)} to {_at(last)}")
     return f"Recall of {found.query.words()}: {span}, session {last.session} ({last.file}:{last.line})"
 
 
@@ -123,12 +144,12 @@ def _heading_words(found: Recall, match: Match, m: Messages) -> str:
         what += " " + r_(m, "of player {player}").format(player=q.player)
     if q.session is not None:
         what += " " + r_(m, "in session {session}").format(session=q.session)
-    span = (r_(m, "round {number}").format(number=last.number) if len(rows) == 1
+    span = (r_(m, "round {number}").format(number=_at(last)) if len(rows) == 1
             else r_(m, "{count} rounds, from round {first} ({session}) to round {last}").format(
-                count=len(rows), first=first.number, session=first.session, last=last.number)
+                count=len(rows), first=_at(first), session=first.session, last=_at(last))
             if first.session != last.session
-            else r_(m, "{count} rounds, {first} to {last}").format(count=len(rows), first=first.number,
-                                                                    last=last.number))
+            else r_(m, "{count} rounds, {first} to {last}").format(count=len(rows), first=_at(first),
+                                                                    last=_at(last)))
     return r_(m, "Recall of {what}: {span}, session {session} ({where})").format(
         what=what, span=span, session=last.session, where=f"{last.file}:{last.line}")
 
