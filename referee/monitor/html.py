@@ -44,9 +44,9 @@ def page(v: Verdict, seats: list[Seat], shown: str) -> str:
         version=__version__, store=shown, seats=f"{v.seats:,}", games=f"{v.games:,}",
         newest=when(v.newest_us) or "no game has a time", band=band_words(v.band), summary=summary(v),
         alerts=[github_line(j, v) for j in v.every_alert], z=f"{v.band.z:.2f}", charts=charts,
-        headers=["segment", "", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"],
+        headers=["segment", "value", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"],
         rows=[{"alert": j.alert, "cells": table_row(j)} for j in v.cells if j.same_as is None],
-        deal_headers=["segment", "", "window", "test", "deals", "statistic", "p", "outside"],
+        deal_headers=["segment", "value", "window", "test", "deals", "statistic", "p", "outside"],
         deal_rows=[{"alert": j.alert, "cells": deal_row(j)} for j in v.deals if j.same_as is None]))
 
 

@@ -11,8 +11,8 @@ from .bands import Band
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
-HEADERS = ["segment", "", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"]
-DEAL_HEADERS = ["segment", "", "window", "test", "deals", "statistic", "p", "outside"]
+HEADERS = ["segment", "value", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"]
+DEAL_HEADERS = ["segment", "value", "window", "test", "deals", "statistic", "p", "outside"]
 
 
 def when(us: int | None) -> str | None:
