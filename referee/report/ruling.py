@@ -15,7 +15,7 @@ from typing import Any, assert_never
 from ..audit.explain import Explanation, Side
 from ..audit.owed import BottomLine
 from ..i18n import N_, Messages
-from ..models.codes import CODES
+from ..models.codes import CODES, FindingCode
 from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category
@@ -400,7 +400,8 @@ def finding_words(code: str, field: str | None, recorded: Any, expected: Any, me
                            expected=value_words(expected, field, m))
     if m.language == "en":
         return f"{title} ({message})"
-    return m("{finding}: {title}").format(finding=title, title=m(TITLES[code])) if code in TITLES else title
+    known = TITLES.get(FindingCode(code))
+    return m("{finding}: {title}").format(finding=title, title=m(known)) if known is not None else title
 
 
 def field_words(field: str | None, m: Messages) -> str:
