@@ -70,3 +70,22 @@ def test_combinations_that_mean_something_still_run(tmp_path: Path, args: tuple[
     assert code == 0, out
     if "--faults-manifest" in args:
         assert (tmp_path / "m.json").read_text() == "[]\n"
+
+
+@pytest.mark.parametrize(("name", "first"), [("log.jsonl", '{"session"'), ("log.ndjson", '{"session"'),
+                                             ("log.json", "{"), ("log.yaml", "session:"), ("log.txt", "session:")])
+def test_format_follows_the_output_extension(tmp_path: Path, name: str, first: str) -> None:
+    """``-o log.jsonl`` without ``--format`` is JSON Lines (it was YAML: every line then failed)."""
+    path = tmp_path / name
+    code, out = run("simulate", "--rounds", "2", "-o", str(path))
+    assert code == 0, out
+    assert path.read_text(encoding="utf-8").startswith(first)
+    code, out = run("check", str(path), "--quiet") if name != "log.txt" else (0, "")
+    assert code == 0, out
+
+
+def test_an_explicit_format_wins_over_the_extension(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    code, out = run("simulate", "--rounds", "2", "--format", "yaml", "-o", str(path))
+    assert code == 0, out
+    assert path.read_text(encoding="utf-8").startswith("session:")

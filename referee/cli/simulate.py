@@ -42,6 +42,16 @@ def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_c
                                "own Ante, 1, 2 or 5): drop --ante")
 
 
+#: Why: ``--output log.jsonl`` written as YAML (the old default) is a log that fails every line.
+EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def format_of(output: str | None) -> str:
+    """The format an output's name asks for (yaml when it says nothing)."""
+    suffix = "" if output is None else output[output.rfind("."):].lower() if "." in output else ""
+    return EXTENSIONS.get(suffix, "yaml")
+
+
 def _export_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, export: str) -> None:
     """Refuse what an export cannot honour: it is a live table's, and it fixes its own shape."""
     if seats is None:
@@ -80,7 +90,8 @@ def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
               help="Probability that a round carries one injected fault.")
 @click.option("--faults-manifest", metavar="FILE", default=None,
               help="Write the injected faults (session, round, kind, code) as JSON to FILE.")
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default="yaml", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json", "jsonl"]), default=None,
+              help="The log's format  [default: by --output's extension (.json, .jsonl, .yaml), else yaml]")
 @click.option("--output", "-o", metavar="FILE", default=None, help="The log to write ('-' or none: standard output).")
 @click.option("--seats", metavar="N|A-B", default=None,
               help="Deal a live table in format 2: N seats a game, or A to B; --rounds counts games. Players mix "
@@ -92,10 +103,12 @@ def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
                    "(seamless-wallet: CSV when --output ends with .csv).")
 @click.pass_context
 def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
-             bonus: float, faults: float, faults_manifest: str | None, fmt: str, output: str | None,
+             bonus: float, faults: float, faults_manifest: str | None, fmt: str | None, output: str | None,
              seats: str | None, seat_lines: bool, own_cards: bool, export: str | None) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
     from decimal import Decimal
+
+    fmt = fmt or format_of(output)
 
     from ..profiles import ProfileError, resolve_profile
     from ..simulate import Settings, write
