@@ -98,7 +98,10 @@ def test_every_builtin_mapping_loads_and_validates_against_the_committed_schema(
     (MINIMAL + "cards:\n  ranks: {'1': A}\n  suits: {'0h': h}\n", ["reads '10h' two ways: as Th and as Ah"]),
     (MINIMAL + "times:\n  kind: naive\n  zone: Europe/Atlantis\n", ["m.yaml:16: times.zone 'Europe/Atlantis' is not"]),
     (MINIMAL.replace("  bets: bets\n", ""), ["a seat needs its stakes"]),
-    (MINIMAL + "words:\n  status: {Resolved: done}\n", ["words.status: 'Resolved' -> 'done'"]),
+    (MINIMAL + "words:\n  status: {Resolved: done}\n", ["words.status.Resolved: unknown value 'done' (expected"]),
+    (MINIMAL + "words:\n  status: {Resolved: setled}\n",
+     ["words.status.Resolved: unknown value 'setled'; did you mean 'settled'?"]),
+    (MINIMAL + "money:\n  unit: decimall\n", ["money.unit: unknown value 'decimall'; did you mean 'decimal'?"]),
     (MINIMAL.replace("records: data[].games[]", "records: data[0].games"), ["is not a records path"]),
     ("- just a list\n", ["expected one YAML mapping"]),
 ])

@@ -31,7 +31,6 @@ RecordsPath = Annotated[StrictStr, Field(pattern=r"^(@|[A-Za-z_][\w-]*(\[\])?(\.
                                          description="where the records are in a document: keys and [] "
                                                      "(every item of a list), e.g. data[].games[]; @ for "
                                                      "the document itself")]
-WordMap = dict[StrictStr, StrictStr]
 
 
 class Csv(StrictModel):
@@ -214,20 +213,16 @@ class Words(StrictModel):
     """The provider's words for format 2's: anything not listed is read as format 2 reads
     words (any case: Call, FOLD)."""
 
-    bet: WordMap = Field(default_factory=dict, description="bet codes -> ante, call, bonus")
-    status: WordMap = Field(default_factory=dict, description="status words -> settled, cancelled")
-    decision: WordMap = Field(default_factory=dict, description="decision words -> call, fold")
-    action: WordMap = Field(default_factory=dict, description="wallet actions -> debit, credit, cancel")
-
-    @model_validator(mode="after")
-    def _meanings(self) -> Words:
-        allowed = {"bet": ("ante", "call", "bonus", "ignore"), "status": ("settled", "cancelled"),
-                   "decision": ("call", "fold"), "action": ("debit", "credit", "cancel")}
-        for name, choices in allowed.items():
-            for word, meant in getattr(self, name).items():
-                if meant not in choices:
-                    raise ValueError(f"words.{name}: {word!r} -> {meant!r}: expected one of {', '.join(choices)}")
-        return self
+    # Why a Literal a map: a wrong meaning is then reported at its own word's line, with a
+    # did-you-mean (``Resolved: setled``), and the JSON Schema lists what each map allows.
+    bet: dict[StrictStr, Literal["ante", "call", "bonus", "ignore"]] = Field(
+        default_factory=dict, description="bet codes -> ante, call, bonus (or ignore)")
+    status: dict[StrictStr, Literal["settled", "cancelled"]] = Field(
+        default_factory=dict, description="status words -> settled, cancelled")
+    decision: dict[StrictStr, Literal["call", "fold"]] = Field(
+        default_factory=dict, description="decision words -> call, fold")
+    action: dict[StrictStr, Literal["debit", "credit", "cancel"]] = Field(
+        default_factory=dict, description="wallet actions -> debit, credit, cancel")
 
 
 class Mapping(StrictModel):

@@ -11,6 +11,7 @@ the line, the key, and a did-you-mean where one edit fixes it.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -20,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ...errors import UserError
-from ...models.common import suggest
+from ...models.common import closest, suggest
 from ...models.mapping import Mapping
 from ..records import line_at
 from .search import Getter, compile_expression
@@ -183,7 +184,9 @@ def _explain(err: ValidationError, document: Any) -> list[tuple[int, str]]:
             message = "required key is missing"
         elif kind == "literal_error":
             expected = str((error.get("ctx") or {}).get("expected", ""))
-            message = f"unknown value {value!r} (expected {expected})"
+            meant = closest(str(value), re.findall(r"'([^']*)'", expected)) if isinstance(value, str) else None
+            hint = f"; did you mean {meant!r}?" if meant else f" (expected {expected})"
+            message = f"unknown value {value!r}{hint}"
         elif kind == "string_pattern_mismatch" and loc and loc[-1] == "records":
             message = f"{value!r} is not a records path: keys and [] such as data[].games[]"
         else:

@@ -12,6 +12,7 @@ value that cannot be read at all is a :class:`Misfit` naming what was found.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -174,7 +175,7 @@ class WordReader:
     """Reads the provider's words through the mapping's word map (exact, then in any
     case); a word not in the map is passed on for format 2's own reading (Call, FOLD)."""
 
-    def __init__(self, table: dict[str, str], choices: tuple[str, ...], what: str, strict: bool = False) -> None:
+    def __init__(self, table: Mapping[str, str], choices: tuple[str, ...], what: str, strict: bool = False) -> None:
         self.table = table
         self.folded = {as_word(k): v for k, v in table.items()}
         self.choices = choices
