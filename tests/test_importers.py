@@ -582,6 +582,24 @@ def test_a_bad_value_in_the_first_record_is_a_finding_not_a_mapping_that_does_no
     assert report["summary"]["games"]["games"] == 1
 
 
+@pytest.mark.parametrize("river", ["ZZ", "9C"])
+def test_a_game_whose_every_seat_is_unreadable_is_not_counted_and_its_deal_still_ruled(
+        write: Write, river: str) -> None:
+    """Its only seat an H008: the game was shown "settled, ok" and counted, and its
+    malformed deal's V003 was lost. Now: void (V003) when the deal is, else invalid."""
+    bad = _game("g2", river=river)
+    bad["participants"] = bad["participants"][:1]
+    bad["participants"][0]["bets"][0]["stake"] = "1,00"
+    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(_game(), bad)))
+    found = sorted(f["code"] for f in _findings(report))
+    games = report["summary"]["games"]
+    assert code == 1
+    if river == "ZZ":
+        assert found == ["H008", "V003"] and (games["counted"], games["void"], games["invalid"]) == (1, 1, 0)
+    else:
+        assert found == ["H008"] and (games["counted"], games["void"], games["invalid"]) == (1, 0, 1)
+
+
 def test_a_seat_field_missing_from_every_seat_of_the_first_game_is_a_mapping_that_does_not_fit(
         write: Write) -> None:
     game = _game()

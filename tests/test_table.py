@@ -623,3 +623,16 @@ def test_a_player_seated_again_in_a_second_record_is_one_g002(tmp_path: Path) ->
         assert code == 1 and findings(report) == [("G002", "g1", "a")]
         (a,) = [p for p in report["sessions"][0]["players"] if p["player_id"] == "a"]
         assert (a["ledger"]["games"], a["ledger"]["staked"]) == (2, 6)
+
+
+def test_a_game_with_no_seat_is_not_counted_and_a_malformed_deal_is_still_void(tmp_path: Path) -> None:
+    """``seats: []``: nothing to rule, so not "counted"; its deal is the table's, so a
+    malformed one is still a V003, not an "ok" game."""
+    game = ("  - game: '{gid}'\n    status: settled\n    player: [AH, KD]\n    flop: [AS, {card}, 4C]\n"
+            "    turn: 9H\n    river: 2S\n    dealer: [QS, QC]\n    seats: []\n")
+    log = tmp_path / "empty-games.yaml"
+    log.write_text("format: 2\nsession: {id: S, profile: vivo, table: T}\ngames:\n"
+                   + game.format(gid="1", card="ZZ") + game.format(gid="2", card="7D"), encoding="utf-8")
+    code, out = run("check", str(log), "--quiet")
+    assert code == 0, out  # V003 is information: a void deal correctly handled
+    assert "V003" in out and "2 games (0 counted, 1 void, 0 cancelled, 1 invalid)" in out

@@ -117,7 +117,11 @@ class GameResult:
             return "invalid"
         if self.status == "cancelled":
             return "cancelled"
-        return "void" if self.outcome == "void" else "counted"
+        if self.outcome == "void":
+            return "void"
+        if self.format == 2 and not any(seat.ruling is not None for seat in self.seats):
+            return "invalid"  # not one seat could be ruled (none listed, or none readable): nothing was counted
+        return "counted"
 
 
 @dataclass(frozen=True, slots=True)

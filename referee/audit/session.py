@@ -271,7 +271,13 @@ class SessionAudit:
         else:
             _describe(result, whole_void, per_seat)
         ruled = [s.result.ruling for s in live if s.result.ruling is not None]
-        deal_void = bool(ruled) and all(r.outcome == "void" for r in ruled)
+        if not ruled and not cancelled and not per_seat:
+            # not one seat to rule (none listed, or none readable: H008): the shared deal is
+            # still the table's, and a malformed one is still void (V003), never "ok"
+            unit = rulings.unit("call")
+            if unit.outcome == "void":
+                result.outcome, result.void_reason = "void", unit.void_reason
+        deal_void = result.outcome == "void" if not ruled else all(r.outcome == "void" for r in ruled)
         table_void = bool(live) and all(recorded_void(s.model.recorded) for s in live)
         self._table_voided(g, table_void and bool(ruled) and not deal_void)
         self.seq.number(numbered, result, not cancelled and (deal_void or table_void), False, g.emit)
