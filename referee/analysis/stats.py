@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from ..profiles import ProfileOrigin
 from ..rules.hands import evaluate
+from ..rules.money import plain
 from ..rules.strategy import bonus_edge
 from .decisions import Situation, Valued
 from .distributions import z_for
@@ -28,6 +29,12 @@ from .reference import OptimalPlay
 from .reference import optimal as reference_optimal
 
 MIN_ROUNDS = 30
+
+
+def plain_amount(amount: Decimal) -> Decimal:
+    """One spelling a stake level (``1.00`` and ``1`` are one level): :func:`plain`'s."""
+    return Decimal(str(plain(amount)))
+
 
 def to_json(value: object) -> object:
     """The JSON shape of a result: dataclass fields in declaration order (that order is
@@ -86,7 +93,8 @@ class Returns:
     ones are left out of it when None."""
 
     profile: str
-    ante: float | None = field(default=None, metadata=OMIT_NONE)
+    #: The stake level, exact (money is never a float: ``1``, ``2.5``, not ``1.0``).
+    ante: Decimal | None = field(default=None, metadata=OMIT_NONE)
     #: Format 2 groups: the player, table or dealer the rounds (seats) are of.
     player: str | None = field(default=None, metadata=OMIT_NONE)
     table: str | None = field(default=None, metadata=OMIT_NONE)
@@ -168,7 +176,7 @@ def interval(samples: list[float], confidence: float) -> Interval:
 
 
 def returns(profile: str, rounds: list[Observed], values: dict[Situation, Valued] | None, confidence: float,
-            ante: float | None = None) -> Returns:
+            ante: Decimal | None = None) -> Returns:
     per_ante = [float(r.main_net / r.ante) for r in rounds]
     staked = math.fsum(float(r.main_staked) for r in rounds)
     net = math.fsum(float(r.main_net) for r in rounds)
@@ -268,7 +276,7 @@ def compute(inputs: Inputs) -> Stats:
         confidence=inputs.confidence, rounds=len(rounds), sessions=len({r.session for r in rounds}),
         returns=[returns(p.label, rs, inputs.values, inputs.confidence)
                  for p, rs in sorted(by_profile.items())],
-        returns_by_stake=[returns(p.label, rs, inputs.values, inputs.confidence, float(a))
+        returns_by_stake=[returns(p.label, rs, inputs.values, inputs.confidence, plain_amount(a))
                           for (p, a), rs in sorted(by_stake.items())],
         # A live table's deal is tested once per game, however many seats played it.
         fairness=fairness([r for r in rounds if not r.repeat], inputs.values),

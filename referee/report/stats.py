@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from ..analysis.fairness import CategoryTest, Fairness, PositionTest, QualificationTest, Verdict
 from ..analysis.stats import DecisionAudit, Returns, Stats
+from ..rules.money import fmt
 
 MAX_LISTED = 40
 BASIS = {
@@ -81,7 +82,8 @@ def _returns(title: str, groups: list[Returns], conf: float, stake: bool, first:
         interval = f"[{_pct(per.low, True)}, {_pct(per.high, True)}]" if per.n > 1 else "n/a"
         rtp = g.rtp.mean if g.rtp is not None else None
         optimal = g.optimal.net_per_ante if g.optimal is not None else None
-        rows.append([g.profile, *([g.ante] if stake else []), g.rounds, _pct(per.mean, True), interval,
+        ante = [fmt(g.ante) if g.ante is not None else ""] if stake else []
+        rows.append([g.profile, *ante, g.rounds, _pct(per.mean, True), interval,
                      _pct(g.expected_from_decisions, True), _pct(optimal, True) if optimal is not None
                      else "unknown", _pct(rtp)])
         flags += [f"  ! {g.profile}: {f}" for f in g.flags]
