@@ -225,7 +225,7 @@ def session_tail(result: SessionResult) -> SessionTailJSON:
 # ----------------------------------------------------------------------------- text
 
 GAME_HEADERS = ("game", "round", "status", "player", "dealer", "qualified", "seats", "calls", "staked", "net",
-                "findings")
+                "net rec.", "findings")
 PLAYER_HEADERS = ("player", "games", "counted", "void", "cancelled", "invalid", "staked", "returned", "net", "rtp",
                   "balance", "bal. rec.", "verdict")
 
@@ -250,13 +250,28 @@ def game_row(game: GameResult) -> list[Any]:
     status = game.status or "invalid"
     if game.outcome == "void":
         status = "void"
+    elif game.kind == "invalid":
+        status = "invalid"  # not one seat ruled: not "settled", whatever the record says
     from ..escape import printable
 
     return [printable(game.game or "?"), "" if game.number is None else game.number, status,
             _short(game.player_hand.category if game.player_hand else None),
             _short(game.dealer_hand.category if game.dealer_hand else None), qualified, len(game.seats),
             sum(1 for s in game.seats if seat_decision(s) == "call"),
-            fmt(staked), signed(net), " ".join(codes) or "ok"]
+            fmt(staked), signed(net), recorded_net(game), " ".join(codes) or "ok"]
+
+
+def recorded_net(game: GameResult) -> str:
+    """What the table says it paid the game's seats, summed (the wallet's moves where a
+    seat has them, else its record: :func:`~referee.audit.owed.seat_bottom_line`), beside
+    the rules' net; blank when not one seat says."""
+    from ..audit.owed import seat_bottom_line
+    from ..rules.money import signed
+
+    lines = [seat_bottom_line(seat) for seat in game.seats if not seat.copy]  # seated twice: paid once
+    paid = [line.paid for line in lines if line is not None and line.paid is not None]
+
+    return signed(sum(paid, Decimal(0))) if paid else ""
 
 
 def player_rows(result: SessionResult) -> list[list[Any]]:
