@@ -231,6 +231,32 @@ def test_the_migrations_build_the_schema() -> None:
         assert conn.execute(sa.select(schema.store_meta.c.head, schema.store_meta.c.sources)).one() == ("", 0)
 
 
+def _schema_of(build: object) -> tuple[dict[tuple[str, str], list[str]], list[tuple[object, ...]]]:
+    """Every table, index and trigger of a new SQLite store as its statement's lines
+    (sorted: the order of the foreign keys is Alembic's, not a difference), and its rows
+    of schema data (the version, the store's head)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine("sqlite://")
+    with engine.begin() as conn:
+        build(conn)  # type: ignore[operator]
+        objects = {(kind, name): sorted(line.strip().rstrip(",") for line in (sql or "").splitlines())
+                   for kind, name, sql in conn.exec_driver_sql("SELECT type, name, sql FROM sqlite_master")}
+        rows = [*conn.exec_driver_sql("SELECT * FROM alembic_version"),
+                *conn.exec_driver_sql("SELECT * FROM store_meta")]
+    return objects, [tuple(r) for r in rows]
+
+
+def test_a_new_store_is_made_as_the_migrations_make_it() -> None:
+    """``check --store`` makes a new store from schema.py at once (no Alembic import, no
+    steps); it must be the store the migrations build, statement for statement."""
+    from referee.store import migrate
+
+    made, migrated = _schema_of(migrate.made), _schema_of(migrate.upgrade)
+    assert made == migrated
+    assert len(made[0]) > 20 and made[1][0] == (migrate.HEAD,)
+
+
 def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import importlib.util
     import sys
