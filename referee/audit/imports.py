@@ -38,7 +38,12 @@ def export_events(sources: Iterable[Source], options: Options, audit_records: Au
     from ..load.exports import load_mapping, read_export
 
     assert options.mapping is not None
-    loaded = load_mapping(options.mapping)
+    if options.mapping_text is not None:
+        from ..load.exports.mappings import parse_mapping
+
+        loaded = parse_mapping(options.mapping_text, options.mapping, options.mapping_builtin)
+    else:
+        loaded = load_mapping(options.mapping)
     if loaded.mapping.kind == "wallet":
         for source in sources:
             yield from wallet_alone(_reading(source, readings), loaded)

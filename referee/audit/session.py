@@ -54,6 +54,11 @@ class Options:
     mapping: str | None = None
     wallet: tuple[str, ...] = ()
     wallet_mapping: str = "seamless-wallet"
+    #: The mapping's own bytes, when they are not to be read again from ``mapping`` (a
+    #: replay from the store reads the export through the very mapping it was audited
+    #: with, built-in or not, whatever this referee ships now).
+    mapping_text: bytes | None = None
+    mapping_builtin: bool = False
 
 
 @dataclass(slots=True)

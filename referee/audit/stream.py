@@ -207,5 +207,10 @@ def audit_reading(reading: Reading, options: Options) -> Iterator[Event]:
 
 
 def audit_source(source: Source, options: Options) -> Iterator[Event]:
-    """Audit one input (see :func:`audit_reading`)."""
+    """Audit one input (see :func:`audit_reading`); a provider's export through its
+    mapping (``options.mapping``), as ``check --mapping`` audits it."""
+    if options.mapping is not None:
+        from .imports import export_events
+
+        return export_events([source], options, audit_records)
     return audit_reading(Reading(source), options)

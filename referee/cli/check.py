@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -77,7 +78,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     if store is not None:
         from ..store.writer import prepare
 
-        sink, sources = prepare(store, sources, {"profile": profile}, common.note)
+        sink, sources = prepare(store, sources, stored_options(profile, mapping, wallet), common.note)
     with open_output(output or STDOUT) as out:
         extra = {"all_rows": all_rows} if name == "text" else {}
         reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
@@ -96,3 +97,19 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         common.note(sink.summary())
     sys.exit(common.exit_code(summary, strict))
 
+
+
+def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...]) -> Any:
+    """What a stored source is kept with, so that a replay audits it alike: the profile
+    asked for, and with ``--mapping`` the mapping itself (its bytes: a file may change or
+    go, a built-in may change with referee) and the ``--wallet`` logs' names."""
+    options: dict[str, Any] = {"profile": profile}
+    if mapping is not None:
+        from ..load.exports import load_mapping
+
+        loaded = load_mapping(mapping)
+        options["mapping"] = {"name": loaded.name, "builtin": loaded.builtin, "sha256": loaded.sha256,
+                              "text": loaded.text.decode("utf-8")}
+        if wallet:
+            options["wallet"] = list(wallet)
+    return options

@@ -107,6 +107,15 @@ def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
         yield event
 
 
+def read_through(mapping: str | None, store: str | None) -> str | None:
+    """``--mapping`` of explain, stats and report: checked (exit 2 when it cannot work),
+    and refused beside ``--store`` (the store replays each source through its own)."""
+    if mapping is not None and store is not None:
+        raise click.UsageError("--mapping does not apply with --store (the store keeps the mapping each export was "
+                               "read through): drop --mapping")
+    return check_mapping(mapping, (), "seamless-wallet")
+
+
 #: ``--store`` on the commands that read: the store instead of the files (FILES then
 #: name stored sources, as they were named when stored).
 STORE_OPTION = click.option(

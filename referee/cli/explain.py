@@ -25,8 +25,9 @@ from .app import main
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @common.STORE_OPTION
+@common.MAPPING_OPTION
 def explain(file: str | None, number: int | None, game: str | None, player_id: str | None, session: str | None,
-            profile: str | None, lang: str | None, fmt: str, store: str | None) -> None:
+            profile: str | None, lang: str | None, fmt: str, store: str | None, mapping: str | None) -> None:
     """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
 
     A void deal and its replay share a number: both are explained, in order.
@@ -47,6 +48,7 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
     if store is not None and profile is not None:
         common.files_or_store((), store, profile)  # refused: a store keeps its own profiles
     common.check_profile(profile)
+    common.read_through(mapping, store)
     try:
         with contextlib.ExitStack() as stack:
             if store is not None:
@@ -57,7 +59,8 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
                 [(source, options)] = stack.enter_context(stored.replay([chosen]))
             else:
                 assert file is not None
-                source, options = expand([file], common.note)[0], Options(profile=profile)
+                chosen_file = common.sources((file,), mapping)[0] if mapping else expand([file], common.note)[0]
+                source, options = chosen_file, Options(profile=profile, mapping=mapping)
             if game is not None:
                 from ..audit.explain_table import explain_game
 

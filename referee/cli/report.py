@@ -27,8 +27,9 @@ from .app import main
               help="Processes auditing files (and chunks of large JSON Lines files) [default: the number of cores].")
 @common.CLUSTER_OPTION
 @common.STORE_OPTION
+@common.MAPPING_OPTION
 def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool,
-           jobs: int | None, cluster: str | None, store: str | None) -> None:
+           jobs: int | None, cluster: str | None, store: str | None, mapping: str | None) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
     Exit status as for check: 0 no error findings (warnings alone exit 0 unless --strict), 1 error
@@ -40,6 +41,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
+    common.read_through(mapping, store)
     guard([("--output", output)], [] if store is not None else [*files, *([profile] if profile else [])])
     common.tune_collector()
     terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)
@@ -50,7 +52,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
             stored = stack.enter_context(Stored(store))
             runs = groups(stack.enter_context(stored.replay(stored.sources(files))))
         else:
-            runs = [(common.sources(files), Options(profile=profile))]
+            runs = [(common.sources(files, mapping), Options(profile=profile, mapping=mapping))]
         out = stack.enter_context(open_output(output))
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())

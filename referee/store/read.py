@@ -41,6 +41,23 @@ class StoredSource:
     sessions: int
     games: int
     seats: int
+    #: ``check --mapping``: the mapping it was read through (name, builtin, sha256, text),
+    #: and the ``--wallet`` logs joined to it (names only: their bytes are not kept).
+    mapping: dict[str, Any] | None = None
+    wallet: tuple[str, ...] = ()
+
+    def options(self, store: str) -> Options:
+        """The options to audit it again with, as ``check`` audited it."""
+        if self.wallet:
+            raise StoreError(f"store {store}: {self.name} was checked with --wallet {' '.join(self.wallet)}, and "
+                             "a store keeps the export, not the wallet logs, so it cannot be audited again from "
+                             "the store as it was checked (recall --store reads what was stored; check --mapping "
+                             "... --wallet ... audits the files again)")
+        if self.mapping is None:
+            return Options(profile=self.profile)
+        return Options(profile=self.profile, mapping=str(self.mapping["name"]),
+                       mapping_text=str(self.mapping["text"]).encode("utf-8"),
+                       mapping_builtin=bool(self.mapping["builtin"]))
 
 
 class Stored:
@@ -101,9 +118,7 @@ class Stored:
         import sqlalchemy as sa
 
         s = schema.sources
-        found = [StoredSource(r.id, r.name, r.sha256, r.kind, r.size, bool(r.readable),
-                              codec.loads(r.options).get("profile"), r.stored_us, r.sessions, r.games, r.seats)
-                 for r in self.conn.execute(sa.select(s).order_by(s.c.id))]
+        found = [_stored(r) for r in self.conn.execute(sa.select(s).order_by(s.c.id))]
         if not names:
             return found
         missing = [n for n in names if not any(x.name == n for x in found)]
@@ -178,8 +193,14 @@ class Stored:
             for i, source in enumerate(sources):
                 path = Path(folder) / f"{i}"
                 path.write_bytes(self.data(source))
-                out.append((Source(source.name, path), Options(profile=source.profile)))
+                out.append((Source(source.name, path), source.options(self.target.shown)))
             yield out
+
+
+def _stored(r: Any) -> StoredSource:
+    options = codec.loads(r.options)
+    return StoredSource(r.id, r.name, r.sha256, r.kind, r.size, bool(r.readable), options.get("profile"), r.stored_us,
+                        r.sessions, r.games, r.seats, options.get("mapping"), tuple(options.get("wallet", ())))
 
 
 def groups(replayed: list[tuple[Source, Options]]) -> list[tuple[list[Source], Options]]:

@@ -20,7 +20,7 @@ import contextlib
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ..load.inputs import Source
 from ..report.base import Reporter
@@ -39,6 +39,11 @@ class CheckOptions(TypedDict):
     """What a stored source was audited with (a replay audits it alike)."""
 
     profile: str | None
+    #: ``check --mapping``: the mapping as audited ({"name", "builtin", "sha256", "text"}),
+    #: so a replay reads the stored export through it; and the ``--wallet`` logs' names
+    #: (their bytes are not kept: a replay refuses, saying so).
+    mapping: NotRequired[dict[str, object]]
+    wallet: NotRequired[list[str]]
 
 
 class StoreSink(Reporter):
@@ -52,6 +57,7 @@ class StoreSink(Reporter):
         self.store = store
         self.sources = sources
         self.options = codec.dumps(options)
+        self.wallet = set(options.get("wallet", ()))
         self.note = note or (lambda _: None)
         self.engine: Any = None
         self.current: SourceWriter | None = None
@@ -129,9 +135,17 @@ class StoreSink(Reporter):
         for event in events:
             if self.current is None:
                 self._guarded(self._begin)
-            if isinstance(event, InputInfo):
+            if isinstance(event, InputInfo) and self._keeps(event):
                 self._guarded(self._ender(event))
             yield event
+
+    def _keeps(self, info: InputInfo) -> bool:
+        """Whether ``info`` ends the source being written. Not a ``--wallet`` log's: it is
+        read first, to fill the exports' seats, and is not a source of its own (it ended the
+        export's source, which was then refused as changed: nothing was stored)."""
+        source = self.sources[self.position] if self.position < len(self.sources) else None
+        return source is None or info.file == source.name or info.file not in self.wallet
+
 
     def _guarded(self, work: Callable[[], None]) -> None:
         from sqlalchemy.exc import SQLAlchemyError

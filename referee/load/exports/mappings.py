@@ -44,6 +44,8 @@ class LoadedMapping:
     #: Each expression of the mapping compiled, by its key (``seat.player_id``).
     getters: dict[str, Getter]
     builtin: bool
+    #: Its bytes, as read: what a store keeps, so that a replay reads through this very mapping.
+    text: bytes = b""
 
     @property
     def origin(self) -> str:
@@ -110,7 +112,7 @@ def parse_mapping(data: bytes, name: str, builtin: bool = False) -> LoadedMappin
             line = line_at(document, tuple(key.split(".")), 1)
             raise MappingError(_problems(name, [(line, f"{key}: {expression!r} is not a JMESPath expression: "
                                                        f"{err}")])) from None
-    return LoadedMapping(name, hashlib.sha256(data).hexdigest(), mapping, getters, builtin)
+    return LoadedMapping(name, hashlib.sha256(data).hexdigest(), mapping, getters, builtin, data)
 
 
 def expressions(mapping: Mapping) -> list[tuple[str, str]]:
