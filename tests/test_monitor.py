@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from referee.monitor import exact
-from referee.monitor.bands import band, two_sided
+from referee.monitor.bands import band, bennett, cell_p, two_sided
 from referee.monitor.cells import MIN_GAMES
 from referee.monitor.facts import Seat, stake_band
 from referee.monitor.run import judge
@@ -264,3 +265,50 @@ def test_monitor_without_the_store_extra_names_it(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "alembic" else real(name, *a))
     code, out = run("monitor", "--store", "audit.db")
     assert code == 2 and "pip install 'referee[store]'" in out
+
+
+def test_the_upper_tail_is_bennetts_bound_never_below_the_normal_and_falling() -> None:
+    """Above its expectation a cell's p is Bennett's bound (rare wins paid up to 100:1):
+    never smaller than the normal tail (it tends to exp(-z^2/2) as jumps vanish), falling
+    as z grows, larger the larger one game's jump; below, the normal tail."""
+    for jump in (0.0, 0.01, 0.1, 1.0, 2.4):
+        ps = [bennett(z, jump) for z in (1.0, 2.0, 3.0, 4.0, 5.0, 8.0)]
+        assert ps == sorted(ps, reverse=True) and all(0 < x <= 1 for x in ps)
+        for z in (2.0, 3.72, 5.0):
+            normal = two_sided(z)
+            assert normal is not None and bennett(z, jump) >= normal
+    assert bennett(4.0, 1e-9) == pytest.approx(2 * math.exp(-8.0), rel=1e-6)
+    assert bennett(4.0, 2.4) > bennett(4.0, 0.1) > bennett(4.0, 0.0)
+    assert cell_p(-4.0, 2.4) == two_sided(-4.0) and cell_p(4.0, 2.4) == bennett(4.0, 2.4)
+
+
+def test_a_sum_of_rare_large_wins_alerts_no_more_than_the_band_says() -> None:
+    """A sum with the monitor's trouble: mostly small losses, a rare payout of 100 (the
+    normal tail alerts on it far too often at a strict level; Bennett's bound does not)."""
+    import random
+
+    rng = random.Random(30)
+    n, p_win, pay, level = 1000, 0.001, 100.0, 0.001
+    mean = p_win * pay - (1 - p_win)
+    sd_one = math.sqrt(p_win * pay * pay + (1 - p_win) - mean * mean)
+    sd = sd_one * math.sqrt(n)
+    normal_alerts = bound_alerts = 0
+    trials = 4000
+    for _ in range(trials):
+        wins = sum(1 for _ in range(n) if rng.random() < p_win)
+        z = (wins * pay - (n - wins) - n * mean) / sd
+        normal_alerts += (two_sided(z) or 1) < level
+        bound_alerts += cell_p(z, (pay - mean) / sd) < level  # type: ignore[operator]
+    assert normal_alerts > 3 * level * trials  # the normal tail: several times the level (16 of 4,000)
+    assert bound_alerts <= level * trials
+
+
+def test_a_table_that_overpays_a_lot_still_alerts_on_the_winning_side() -> None:
+    known = (48, 49, 20, 29, 50)
+    m = exact.call_moments(VIVO, [known])[known]
+    seats = [Seat(order=i, game=("game", i), time_us=None, table="T1", dealer=None, profile="builtin:vivo",
+                  player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=6_000_000, bonus_u=0, called=True,
+                  known=known) for i in range(2000)]  # every call paid 6 Antes: twice what it is worth
+    verdict = judge(seats, kinds=("all",))
+    cell = next(j for j in verdict.cells if j.cell.window == "last 10,000 games")
+    assert float(m.mean) < 3.1 and cell.cell.z is not None and cell.cell.z > 10 and cell.alert

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 from ..profiles import ProfileOrigin
@@ -59,6 +60,10 @@ class Figures:
     bonus_pay: int = 0
     bonus_mean: int = 0
     bonus_variance: int = 0
+    #: The most a call can net, per Ante, and the Bonus per unit stake (the profile's
+    #: largest payouts: what bounds one game's upward move, ``bands.bennett``).
+    top: float = 0.0
+    bonus_top: float = 0.0
     #: The deal's exact figures given the five known cards (``Seat.deal`` only).
     deal: exact.Moments | None = None
 
@@ -105,7 +110,7 @@ def value(seats: list[Seat]) -> Valuation:
         if found is None:  # a call whose five cards were not all seen: no exact expectation
             s.situation = None
             continue
-        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2))
+        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2), top=_top(s.profile))
         if s.bonus_u and s.bonus_value is not None:
             origin = origin_of(s.profile)
             odds = exact.bonus_odds(origin)
@@ -115,10 +120,27 @@ def value(seats: list[Seat]) -> Valuation:
                     pays[key] = exact_int(exact.bonus_pay(origin, s.bonus_value) * scale)
                 f.bonus_pay, f.bonus_mean = pays[key], exact_int(odds.mean * scale)
                 f.bonus_variance = exact_int(odds.variance * scale2)
+                f.bonus_top = _bonus_top(s.profile)
         if s.deal and s.known is not None:
             f.deal = moments[(s.profile, s.known, True)]
         s.situation = f
     return valuation
+
+
+@lru_cache(maxsize=32)
+def _top(profile: str) -> float:
+    """The largest net of a call, per Ante, under ``profile``: its payout table's best line."""
+    from ..rules.strategy import Payoffs
+
+    p = Payoffs.of(origin_of(profile).resolve().profile)
+    return max(max(row) for row in p.table) / p.scale
+
+
+@lru_cache(maxsize=32)
+def _bonus_top(profile: str) -> float:
+    """The largest Bonus net per unit stake under ``profile`` (its paytable's best odds)."""
+    rule = origin_of(profile).resolve().profile.bonus
+    return float(max((Fraction(o) for o in rule.paytable.values()), default=Fraction(0))) if rule else 0.0
 
 
 def exact_int(x: Fraction) -> int:
@@ -138,6 +160,8 @@ class Sums:
     variance: int = 0  # millionths² × scale2
     #: The bound on the covariance of seats of one game in different situations (a float).
     cross: float = 0.0
+    #: The most one game can add to the observed net (millionths): its seats' largest wins.
+    jump: float = 0.0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -147,6 +171,7 @@ class Sums:
         self.expected += other.expected
         self.variance += other.variance
         self.cross += other.cross
+        self.jump = max(self.jump, other.jump)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +188,9 @@ class Cell:
     observed_rtp: float | None
     expected_rtp: float | None
     z: float | None
+    #: The largest upward move of one game, in standard deviations of the sum (the band's
+    #: upper tail: ``bands.cell_p``).
+    jump: float | None = None
 
     @property
     def tested(self) -> bool:
@@ -197,6 +225,8 @@ class _Game:
     game: object
     band: tuple[int, int]
     groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)
+    #: Per bet, the most the game's seats can win (millionths).
+    wins: dict[str, float] = field(default_factory=dict)
 
 
 def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
@@ -236,6 +266,8 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
     main.staked += s.staked_u
     main.observed += s.net_u
     main.expected += s.ante_u * f.mean
+    if s.called:
+        g.wins["ante+call"] = g.wins.get("ante+call", 0.0) + s.ante_u * f.top
     if s.bonus_u and f.bonus_variance:
         bonus = banded[(kind, segment, "bonus")][g.band]
         if not any(k[0] == "bonus" for k in g.groups):
@@ -244,6 +276,7 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
         bonus.staked += s.bonus_u
         bonus.observed += s.bonus_u * f.bonus_pay
         bonus.expected += s.bonus_u * f.bonus_mean
+        g.wins["bonus"] = g.wins.get("bonus", 0.0) + s.bonus_u * f.bonus_top
     group_seat(g.groups, s, f)
 
 
@@ -264,6 +297,7 @@ def _close(banded: Banded, kind: str, segment: str, g: _Game) -> None:
             cell = banded[(kind, segment, bet)][g.band]
             cell.variance += exact_part
             cell.cross += bound
+            cell.jump = max(cell.jump, g.wins.get(bet, 0.0))
 
 
 def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
@@ -299,10 +333,11 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     observed = Fraction(t.observed, observed_scale)  # millionths
     expected = Fraction(t.expected, v.scale)
     staked = Decimal(t.staked) / 1_000_000
-    z = None
+    z = jump = None
     if t.games >= MIN_GAMES and t.variance > 0:
         sd = math.sqrt(t.variance + t.cross) / math.sqrt(v.scale2)
         z = float(observed - expected) / sd
+        jump = t.jump / sd
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
-    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z)
+    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump)
