@@ -74,7 +74,7 @@ def cell_json(j: Judged) -> dict[str, object]:
     c = j.cell
     return {"segment": c.kind, "value": c.segment, "bet": c.bet, "window": c.window, "games": c.games,
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
-            "expected_rtp": c.expected_rtp, "z": c.z, "p": j.p, "outside_99": j.outside_99,
+            "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as}
 
 
