@@ -39,7 +39,8 @@ def upgrade(url: str) -> None:
                 if kind != "older":
                     raise refusal(where, kind, found)
                 applied = run_upgrade(conn)
-        click.echo(f"store {where.shown}: upgraded from schema version {found} to {HEAD} ({', '.join(applied)})")
+        steps = f" (migrations {', '.join(applied)})" if len(applied) > 1 else ""  # one step: the version says it
+        click.echo(f"store {where.shown}: upgraded from schema version {found} to {HEAD}{steps}")
     except StoreError:
         raise
     except Exception as err:
