@@ -2,6 +2,8 @@
 
 Run: python bench/monitor_power.py [--tables 200] [--games 10000] [--seed 1] [--jobs 2]
 
+(``plain`` rows: the same tables judged with the normal p-values, no skew correction.)
+
 A *table* is 10,000 games of one live table (one seat a game, as the deal is what the
 tests see: a shared-hand table's seats move as one), dealt exactly as ``referee simulate``
 deals (``random.Random(seed).sample`` of nine cards a game), played by the simulator's
@@ -29,8 +31,10 @@ import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from decimal import Decimal
 
+from referee.monitor.bands import two_sided
 from referee.monitor.cells import value
 from referee.monitor.facts import Seat
 from referee.monitor.run import judge
@@ -74,16 +78,22 @@ def short(seats: list[Seat], kind: str) -> list[Seat]:
 
 
 def one(args: tuple[int, int]) -> tuple[int, dict[str, bool], float]:
+    """A table judged fair and short-paying: the tests made, which alerted (``plain ...``:
+    had the p-values been the normal's, no skew correction), the most skewed cell."""
     seed, games = args
     seats = table(seed, games)
     valuation = value(seats)
     found = {}
     tests = 0
+    skew = 0.0
     for kind in KINDS:
         verdict = judge(seats if kind == "fair" else short(seats, kind), valuation=valuation)
         found[kind] = verdict.alerting
+        plain = [two_sided(j.cell.z) for j in verdict.cells if j.same_as is None]
+        found[f"plain {kind}"] = bool(verdict.deal_alerts) or any(verdict.band.outside(p) for p in plain)
+        skew = max([skew, *(abs(j.cell.skewness or 0.0) for j in verdict.cells)])
         tests = verdict.band.tests
-    return tests, found, time.process_time()
+    return tests, found, skew
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -98,24 +108,29 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="processes (1: in this one, no pool)")
     a = parser.parse_args()
     started = time.perf_counter()
-    caught = dict.fromkeys(KINDS, 0)
+    names = [*KINDS, *(f"plain {k}" for k in KINDS)]
+    caught = dict.fromkeys(names, 0)
     tests: list[int] = []
-    with ProcessPoolExecutor(a.jobs) as pool:
-        for n, found, _ in pool.map(one, [(a.seed * 1_000_003 + i, a.games) for i in range(a.tables)]):
+    skew = 0.0
+    work = [(a.seed * 1_000_003 + i, a.games) for i in range(a.tables)]
+    with ProcessPoolExecutor(a.jobs) if a.jobs > 1 else nullcontext() as pool:
+        for n, found, s in (pool.map(one, work) if pool is not None else map(one, work)):
             tests.append(n)
-            for kind in KINDS:
+            skew = max(skew, s)
+            for kind in names:
                 caught[kind] += found[kind]
             # a running line a table: a run stopped early still says what it found so far
-            print(f"after {len(tests)} tables: " + ", ".join(f"{k} {caught[k]}" for k in KINDS), flush=True)
+            print(f"after {len(tests)} tables: " + ", ".join(f"{k} {caught[k]}" for k in names)
+                  + f"; largest |skewness| {skew:.3f}", flush=True)
     wall = time.perf_counter() - started
     print(f"{a.tables} tables of {a.games:,} games (one seat a game, simple play, vivo), "
           f"{min(tests)}-{max(tests)} tests a table, {wall:.0f} s wall on {a.jobs} processes")
-    for kind in KINDS:
+    for kind in names:
         low, high = wilson(caught[kind], a.tables)
-        what = "false alarms" if kind == "fair" else "caught"
+        what = "false alarms" if kind.endswith("fair") else "caught"
         print(f"  {kind}: {what} {caught[kind]}/{a.tables} = {caught[kind] / a.tables:.1%} "
               f"(95% interval {low:.1%} to {high:.1%})")
 

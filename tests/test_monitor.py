@@ -108,7 +108,7 @@ def test_seats_of_one_game_in_different_situations_are_bounded_not_assumed_apart
 
 
 def _store(url: str, tmp_path: Path) -> None:
-    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "400", "--sessions", "2", "--seed", "7",
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "1100", "--sessions", "2", "--seed", "7",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
     code, out = run("check", "--store", url, log, "--quiet")
     assert code == 0, out

@@ -5,8 +5,10 @@ a bet (Ante+Call, or the Bonus) and a window (the segment's last 1,000 / 10,000 
 100,000 games, or the last day / week / month before the newest stored game). In each:
 games, seats, staked, the observed return (the rules' nets) and the exact expected
 return of the decisions taken, with the z-score of their difference from the exact
-variance. Sums are exact integers: every seat's mean and variance are put over one
-common denominator first (``Valuation``), so that nothing is rounded until z.
+variance and the sum's exact skewness (third cumulant over sd³), which the p-value
+corrects for (``bands.two_sided``). Sums are exact integers: every seat's mean, variance
+and third cumulant are put over one common denominator first (``Valuation``), so that
+nothing is rounded until z.
 
 Why one pass with bands: the count windows nest (the last 1,000 games are among the
 last 10,000), as do the calendar ones, so each seat is added once a segment, to the
@@ -34,9 +36,13 @@ CALENDAR_WINDOWS = (("day", DAY_US), ("week", 7 * DAY_US), ("month", 30 * DAY_US
 WINDOWS = (*(f"last {n:,} games" for n in COUNT_WINDOWS), *(name for name, _ in CALENDAR_WINDOWS))
 KINDS = ("all", "table", "dealer", "profile", "stake", "player")
 BETS = ("ante+call", "bonus")
-#: Fewer games than this in a cell: not tested (the normal approximation of a sum of
-#: skewed nets, paid up to 100:1, needs a few hundred).
-MIN_GAMES = 100
+#: Fewer games than this in a cell: not tested. Why 1,000: a game's net (paid up to
+#: 100:1) has a skewness of 2 to 12 given its situation (simulated tables, Antes 1 to 5),
+#: so a sum of n games about 2-12/√n: at 100 games up to 1.25, where the skew-corrected
+#: tail (``bands.normal_equivalent``, first order) is off by half a deviate at |z| 4; at
+#: 1,000 games at most 0.4 (mostly under 0.1), where its neglected terms are a few
+#: hundredths of a deviate.
+MIN_GAMES = 1_000
 
 KEYS: dict[str, Callable[[Seat], str | None]] = {
     "all": lambda s: "all", "table": lambda s: s.table, "dealer": lambda s: s.dealer,
@@ -64,17 +70,22 @@ class Figures:
     #: largest payouts: what bounds one game's upward move, ``bands.bennett``).
     top: float = 0.0
     bonus_top: float = 0.0
+    #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
+    third: int = 0
+    bonus_third: int = 0
     #: The deal's exact figures given the five known cards (``Seat.deal`` only).
     deal: exact.Moments | None = None
 
 
 @dataclass(slots=True)
 class Valuation:
-    """Every seat's exact figures, over ``scale`` (means) and ``scale2`` (variances)."""
+    """Every seat's exact figures, over ``scale`` (means), ``scale2`` (variances) and
+    ``scale3`` (third cumulants)."""
 
     scale: int
     scale2: int
     moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = field(default_factory=dict)
+    scale3: int = 1
 
 
 def value(seats: list[Seat]) -> Valuation:
@@ -87,6 +98,7 @@ def value(seats: list[Seat]) -> Valuation:
     moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = {}
     fractions: list[Fraction] = []
     variances: list[Fraction] = []
+    thirds: list[Fraction] = []
     for profile in {s.profile for s in seats}:
         origin = origin_of(profile)
         fold = exact.fold_moments(origin)
@@ -99,18 +111,22 @@ def value(seats: list[Seat]) -> Valuation:
             assert rule is not None
             fractions += [odds.mean, *(Fraction(o) for o in rule.paytable.values())]
             variances.append(odds.variance)
+            thirds.append(odds.third_central)
     fractions += [m.mean for m in moments.values()]
     variances += [m.variance for m in moments.values()]
+    thirds += [m.third_central for m in moments.values()]
     scale = lcm(*(f.denominator for f in fractions))
     scale2 = lcm(*(f.denominator for f in variances))
-    valuation = Valuation(scale, scale2, moments)
+    scale3 = lcm(*(f.denominator for f in thirds))
+    valuation = Valuation(scale, scale2, moments, scale3)
     pays: dict[tuple[str, int], int] = {}
     for s in seats:
         found = moments.get((s.profile, s.known, True) if s.called else (s.profile, None, False))
         if found is None:  # a call whose five cards were not all seen: no exact expectation
             s.situation = None
             continue
-        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2), top=_top(s.profile))
+        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2), top=_top(s.profile),
+                    third=exact_int(found.third_central * scale3))
         if s.bonus_u and s.bonus_value is not None:
             origin = origin_of(s.profile)
             odds = exact.bonus_odds(origin)
@@ -121,6 +137,7 @@ def value(seats: list[Seat]) -> Valuation:
                 f.bonus_pay, f.bonus_mean = pays[key], exact_int(odds.mean * scale)
                 f.bonus_variance = exact_int(odds.variance * scale2)
                 f.bonus_top = _bonus_top(s.profile)
+                f.bonus_third = exact_int(odds.third_central * scale3)
         if s.deal and s.known is not None:
             f.deal = moments[(s.profile, s.known, True)]
         s.situation = f
@@ -162,6 +179,9 @@ class Sums:
     cross: float = 0.0
     #: The most one game can add to the observed net (millionths): its seats' largest wins.
     jump: float = 0.0
+    third: int = 0  # millionths³ × scale3: the sum's third cumulant
+    #: Its like for seats of one game in different situations (``game_third``, a float).
+    cross3: float = 0.0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -172,6 +192,8 @@ class Sums:
         self.variance += other.variance
         self.cross += other.cross
         self.jump = max(self.jump, other.jump)
+        self.third += other.third
+        self.cross3 += other.cross3
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +213,19 @@ class Cell:
     #: The largest upward move of one game, in standard deviations of the sum (the band's
     #: upper tail: ``bands.cell_p``).
     jump: float | None = None
+    #: The standardised sum's skewness, κ₃ / sd³ (None: not tested); p corrects z for it.
+    skewness: float | None = None
 
     @property
     def tested(self) -> bool:
         return self.z is not None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the cell is not tested (None: it is)."""
+        if self.tested:
+            return None
+        return f"fewer than {MIN_GAMES:,} games" if self.games < MIN_GAMES else "no variance"
 
 
 def count_band(rank: int) -> int:
@@ -224,7 +255,7 @@ class _Game:
 
     game: object
     band: tuple[int, int]
-    groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)
+    groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)  # stake, unit var, third
     #: Per bet, the most the game's seats can win (millionths).
     wins: dict[str, float] = field(default_factory=dict)
 
@@ -282,10 +313,10 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
 
 def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Figures) -> None:
     """A seat's stakes into its game's groups (one per bet, situation and decision)."""
-    group = groups.setdefault(("ante+call", s.known, s.called), [0, f.variance])
+    group = groups.setdefault(("ante+call", s.known, s.called), [0, f.variance, f.third])
     group[0] += s.ante_u
     if s.bonus_u and f.bonus_variance:
-        group = groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance])
+        group = groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance, f.bonus_third])
         group[0] += s.bonus_u
 
 
@@ -298,6 +329,9 @@ def _close(banded: Banded, kind: str, segment: str, g: _Game) -> None:
             cell.variance += exact_part
             cell.cross += bound
             cell.jump = max(cell.jump, g.wins.get(bet, 0.0))
+            third, bound3 = game_third(g.groups, bet)
+            cell.third += third
+            cell.cross3 += bound3
 
 
 def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
@@ -305,12 +339,26 @@ def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -
     unit variance, exact; groups apart (a table dealing each seat its own cards) share the
     board and the dealer's cards, and their covariance is bounded by Cauchy-Schwarz (the
     float returned beside), so that z is never overstated."""
-    parts = [stake * stake * unit for (b, _, _), (stake, unit) in groups.items() if b == bet and unit]
+    parts = [stake * stake * unit for (b, _, _), (stake, unit, _) in groups.items() if b == bet and unit]
     if len(parts) < 2:
         return sum(parts), 0.0
     roots = [math.sqrt(p) for p in parts]
     total = math.fsum(roots)
     return sum(parts), total * total - math.fsum(r * r for r in roots)
+
+
+def game_third(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
+    """A game's third cumulant on ``bet``: a group's stakes move as one, (sum of stakes)³ ×
+    the unit third cumulant, exact. Groups apart are treated as the variance's bound treats
+    them, as if they moved as one (comonotone): the cube of the sum of the cube roots, the
+    excess over the exact part returned beside as a float. With the variance's bound this
+    keeps a game's skewness that of its groups (as one group would have it), neither
+    thinned by counting them independent nor inflated."""
+    parts = [stake ** 3 * third for (b, _, _), (stake, unit, third) in groups.items() if b == bet and unit]
+    if len(parts) < 2:
+        return sum(parts), 0.0
+    roots = math.fsum(math.copysign(abs(p) ** (1 / 3), p) for p in parts)
+    return sum(parts), roots ** 3 - math.fsum(float(p) for p in parts)
 
 
 def cells(banded: Banded, valuation: Valuation) -> list[Cell]:
@@ -333,11 +381,13 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     observed = Fraction(t.observed, observed_scale)  # millionths
     expected = Fraction(t.expected, v.scale)
     staked = Decimal(t.staked) / 1_000_000
-    z = jump = None
+    z = jump = skewness = None
     if t.games >= MIN_GAMES and t.variance > 0:
         sd = math.sqrt(t.variance + t.cross) / math.sqrt(v.scale2)
         z = float(observed - expected) / sd
         jump = t.jump / sd
+        skewness = (float(Fraction(t.third, v.scale3)) + t.cross3 / v.scale3) / sd ** 3
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
-    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump)
+    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump,
+                skewness)

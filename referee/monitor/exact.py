@@ -46,10 +46,24 @@ class Moments:
     second: Fraction
     qualifies: Fraction | None = None
     categories: tuple[Fraction, ...] | None = None
+    #: The raw third moment E[net³] (the skew of a sum of nets: ``third_central``).
+    third: Fraction | None = None
 
     @property
     def variance(self) -> Fraction:
         return self.second - self.mean * self.mean
+
+    @property
+    def third_central(self) -> Fraction:
+        """E[(net - mean)³], the third cumulant: E[X³] - 3 mean E[X²] + 2 mean³."""
+        return central3(self.mean, self.second, self.third)
+
+
+def central3(mean: Fraction, second: Fraction, third: Fraction | None) -> Fraction:
+    """The third central moment from the raw ones (None: not known, taken as certain: 0)."""
+    if third is None:
+        return Fraction(0)
+    return third - 3 * mean * second + 2 * mean ** 3
 
 
 def _squared(p: Payoffs) -> Payoffs:
@@ -59,18 +73,25 @@ def _squared(p: Payoffs) -> Payoffs:
     return replace(p, scale=p.scale * p.scale, table=table, fold=p.fold * p.fold)
 
 
+def _cubed(p: Payoffs) -> Payoffs:
+    """The payout table cubed (scale cubed too): its dot product with the counts is the
+    raw third moment. Cubing keeps equal payouts equal and unequal ones apart."""
+    table = tuple((a ** 3, b ** 3, c ** 3, d ** 3) for a, b, c, d in p.table)
+    return replace(p, scale=p.scale ** 3, table=table, fold=p.fold ** 3)
+
+
 def fold_moments(origin: ProfileOrigin) -> Moments:
-    """Folding: the fold line, certain."""
+    """Folding: the fold line, certain (no variance, no skew)."""
     p = Payoffs.of(origin.resolve().profile)
     value = Fraction(p.fold, p.scale)
-    return Moments(value, value * value)
+    return Moments(value, value * value, third=value ** 3)
 
 
 def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Moments]:
     """Calling in each situation ``knowns`` under ``origin``'s profile, exact."""
     profile = origin.resolve().profile
     p = Payoffs.of(profile)
-    sq = _squared(p)
+    sq, cu = _squared(p), _cubed(p)
     qualifier = profile.dealer_qualifier.floor()
     table = CountTable(*CountTable.serving(p, qualifier))
     locate = classes().locate
@@ -81,14 +102,16 @@ def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
             block = table.blocks[index]
             value, not_qualified, turns = block.figures(pair, p)
             second, _, _ = block.figures(pair, sq)
+            third, _, _ = block.figures(pair, cu)
             categories = tuple(Fraction(n * DEALERS, COMPLETIONS) for n in turns)
         else:  # another qualifier without its counts: counted one by one
             counts = call_counts(known[:2], known[2:5], qualifier).counts
-            value, second = p.value(counts), sq.value(counts)
+            value, second, third = p.value(counts), sq.value(counts), cu.value(counts)
             not_qualified = sum(row[0] for row in counts)
             categories = tuple(Fraction(sum(row), COMPLETIONS) for row in counts)
         out[known] = Moments(Fraction(value, p.scale * COMPLETIONS), Fraction(second, sq.scale * COMPLETIONS),
-                             Fraction(COMPLETIONS - not_qualified, COMPLETIONS), categories)
+                             Fraction(COMPLETIONS - not_qualified, COMPLETIONS), categories,
+                             Fraction(third, cu.scale * COMPLETIONS))
     return out
 
 
@@ -126,10 +149,15 @@ class BonusOdds:
     hit: Fraction
     mean: Fraction
     second: Fraction
+    third: Fraction | None = None
 
     @property
     def variance(self) -> Fraction:
         return self.second - self.mean * self.mean
+
+    @property
+    def third_central(self) -> Fraction:
+        return central3(self.mean, self.second, self.third)
 
 
 def bonus_pay(origin: ProfileOrigin, value: int) -> Fraction:
@@ -146,14 +174,15 @@ def bonus_odds(origin: ProfileOrigin) -> BonusOdds | None:
     """The Bonus's exact distribution under ``origin``'s profile (None: it has none)."""
     if origin.resolve().profile.bonus is None:
         return None
-    hit = mean = second = Fraction(0)
+    hit = mean = second = third = Fraction(0)
     for value, n in five_card_values():
         pay = bonus_pay(origin, value)
         share = Fraction(n, FIVE_CARD_HANDS)
         hit += share if pay > 0 else 0
         mean += share * pay
         second += share * pay * pay
-    return BonusOdds(hit, mean, second)
+        third += share * pay ** 3
+    return BonusOdds(hit, mean, second, third)
 
 
 def seven_card_shares() -> tuple[Fraction, ...]:

@@ -38,7 +38,8 @@ def _mark(j: Judged | JudgedDeal) -> str:
 def table_row(j: Judged) -> list[str]:
     c = j.cell
     return [c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}", f"{float(c.staked):,.2f}",
-            _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or "not tested", _mark(j)]
+            _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or f"not tested: {c.reason}",
+            _mark(j)]
 
 
 def deal_row(j: JudgedDeal) -> list[str]:
@@ -75,7 +76,8 @@ def cell_json(j: Judged) -> dict[str, object]:
     return {"segment": c.kind, "value": c.segment, "bet": c.bet, "window": c.window, "games": c.games,
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
             "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
-            "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as}
+            "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as,
+            "skewness": c.skewness, "not_tested": c.reason}
 
 
 def deal_json(j: JudgedDeal) -> dict[str, object]:

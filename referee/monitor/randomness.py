@@ -34,13 +34,16 @@ from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
 from .bands import two_sided
-from .cells import COUNT_WINDOWS, MIN_GAMES, WINDOWS, Figures, count_band, exact_int, origin_of, time_band
+from .cells import COUNT_WINDOWS, WINDOWS, Figures, count_band, exact_int, origin_of, time_band
 from .facts import Seat
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
 CATEGORY_NAMES = tuple(c.value for c in sorted(Category, key=lambda c: c.order))  # high card first
 MIN_EXPECTED = 5.0
+#: Fewer deals than this: not tested (counts of categories and hits, not sums of skewed
+#: nets: the cells' larger minimum, ``cells.MIN_GAMES``, is for those).
+MIN_DEALS = 100
 FIVE = exact.FIVE_CARD_HANDS
 
 
@@ -184,8 +187,8 @@ def tests(banded: DealBanded) -> list[DealTest]:
 def _tests(kind: str, segment: str, window: str, d: DealSums) -> list[DealTest]:
     seen = d.deals - d.unseen
     reason = None
-    if d.deals < MIN_GAMES:
-        reason = f"fewer than {MIN_GAMES} deals"
+    if d.deals < MIN_DEALS:
+        reason = f"fewer than {MIN_DEALS} deals"
     elif d.unseen:
         reason = f"{d.unseen} deals without all their cards" if d.unseen > 1 else "1 deal without all its cards"
     shares = exact.seven_card_shares()

@@ -100,7 +100,7 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     verdict = Verdict(len(seats), len({s.game for s in seats}), newest, chosen, (b99, b999),
                       scale=valuation.scale, scale2=valuation.scale2)
     for c, s in zip(found, same, strict=True):
-        p = cell_p(c.z, c.jump)
+        p = cell_p(c.z, c.jump, c.skewness)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))
     for t, s in zip(deals, same_deals, strict=True):
         verdict.deals.append(JudgedDeal(t, b99.outside(t.p), b999.outside(t.p), s is None and chosen.outside(t.p), s))
