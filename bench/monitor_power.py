@@ -1,6 +1,6 @@
 """False alarms and power of ``referee monitor`` (issue 30), by simulated tables.
 
-Run: python bench/monitor_power.py [--tables 200] [--games 10000] [--seed 1] [--jobs 2]
+Run: python bench/monitor_power.py [--tables 200] [--games 10000] [--seed 1] [--jobs 2] [--first 0]
 
 (``plain`` rows: the same tables judged with the normal p-values, no skew correction.)
 
@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="the first table's index (a run continued)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (1: in this one, no pool)")
     a = parser.parse_args()
     started = time.perf_counter()
@@ -115,7 +116,7 @@ def main() -> None:
     caught = dict.fromkeys(names, 0)
     tests: list[int] = []
     skew = 0.0
-    work = [(a.seed * 1_000_003 + i, a.games) for i in range(a.tables)]
+    work = [(a.seed * 1_000_003 + i, a.games) for i in range(a.first, a.first + a.tables)]
     with ProcessPoolExecutor(a.jobs) if a.jobs > 1 else nullcontext() as pool:
         for n, found, s in (pool.map(one, work) if pool is not None else map(one, work)):
             tests.append(n)
