@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from itertools import pairwise
 
+import pytest
+
 from referee.analysis.distributions import NORMAL
 from referee.monitor import exact
 from referee.monitor.bands import normal_equivalent, two_sided
-from referee.monitor.cells import game_third
+from referee.monitor.cells import MIN_GAMES, game_third
+from referee.monitor.facts import Seat
+from referee.monitor.run import judge
 from referee.profiles import ProfileOrigin
 
+VIVO = ProfileOrigin.of_builtin("vivo")
 Groups = dict[tuple[str, object, bool], list[int]]
 
 
@@ -89,3 +95,37 @@ def test_corrected_tail_is_close_to_a_monte_carlo_tail_of_a_skewed_sum() -> None
     plain = NORMAL.cdf(-z)
     assert abs(corrected - simulated) < abs(plain - simulated)
     assert abs(corrected - simulated) < 0.25 * simulated
+
+
+def test_a_cell_sums_the_exact_third_cumulants_and_a_small_one_says_why_not_tested() -> None:
+    known = (48, 49, 20, 29, 50)
+    m = exact.call_moments(VIVO, [known])[known]
+    seats = [Seat(order=i, game=("game", i // 2), time_us=None, table="T1", dealer=None, profile="builtin:vivo",
+                  player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=0, bonus_u=0, called=True,
+                  known=known) for i in range(2 * MIN_GAMES)]
+    cells = {j.cell.window: j.cell for j in judge(seats, kinds=("all",)).cells}
+    cell = cells["last 1,000 games"]
+    # two seats a game in one situation move as one: κ3 = n (2 Antes)³ κ3(unit), Var = n (2)² v
+    expected = float(m.third_central * 8 * MIN_GAMES) / float(m.variance * 4 * MIN_GAMES) ** 1.5
+    assert cell.skewness == pytest.approx(expected)
+    small = judge(seats[:200], kinds=("all",)).cells[0].cell
+    assert small.z is None and small.reason == f"fewer than {MIN_GAMES:,} games"
+
+
+
+def _gamma_upper(shape: float, x: float) -> float:
+    """P(Gamma(shape, 1) > x), by the midpoint rule on its density (step 0.001, 300 wide)."""
+    h, total = 0.001, 0.0
+    for i in range(300_000):
+        t = x + (i + 0.5) * h
+        total += math.exp((shape - 1) * math.log(t) - t - math.lgamma(shape))
+    return total * h
+
+
+@pytest.mark.parametrize("z", [3.5, 4.0, 4.5, 5.0])
+def test_corrected_tail_is_within_6_percent_of_an_exact_skewed_tail_where_the_normal_is_not(z: float) -> None:
+    """Gamma(100): a sum of 400 gamma(1/4) nets, skewness 0.2 (about a player's 1,000 games)."""
+    shape = 100.0
+    true = _gamma_upper(shape, shape + z * math.sqrt(shape))
+    assert NORMAL.cdf(-normal_equivalent(z, 2 / math.sqrt(shape))) == pytest.approx(true, rel=0.06)
+    assert NORMAL.cdf(-z) < true / 3
