@@ -167,21 +167,42 @@ def exact_int(x: Fraction) -> int:
     return x.numerator
 
 
+#: Floats summed exactly: a float is a dyadic rational (an integer over a power of two
+#: no larger than 2**1074), so over 2**1100 it is a whole number, and whole numbers add
+#: (and subtract, ``cache``) in any order to the same sum. Why: the variance's and the
+#: third cumulant's bounds for seats apart are floats, and a window's figure must not
+#: depend on the order its games were added in, nor on whether they were added at all
+#: or added and later taken away (the monitor's cache, ``docs/monitor.md``).
+DYADIC = 1100
+
+
+def dyadic(x: float) -> int:
+    """``x`` exactly, as a whole number over 2**DYADIC."""
+    n, d = x.as_integer_ratio()
+    return n << (DYADIC + 1 - d.bit_length())
+
+
+def undyadic(n: int) -> float:
+    """A whole number over 2**DYADIC as the nearest float (int / int is correctly rounded)."""
+    return n / (1 << DYADIC) if n else 0.0
+
+
 @dataclass(slots=True)
 class Sums:
     games: int = 0
     seats: int = 0
     staked: int = 0  # millionths
-    observed: int = 0  # millionths × scale
+    observed: int = 0  # millionths (the Bonus: × scale)
     expected: int = 0  # millionths × scale
     variance: int = 0  # millionths² × scale2
-    #: The bound on the covariance of seats of one game in different situations (a float).
-    cross: float = 0.0
+    #: The bound on the covariance of seats of one game in different situations, in
+    #: millionths², exact over 2**DYADIC (``dyadic``).
+    cross: int = 0
     #: The most one game can add to the observed net (millionths): its seats' largest wins.
     jump: float = 0.0
     third: int = 0  # millionths³ × scale3: the sum's third cumulant
-    #: Its like for seats of one game in different situations (``game_third``, a float).
-    cross3: float = 0.0
+    #: Its like for seats of one game in different situations (``game_third``), over 2**DYADIC.
+    cross3: int = 0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -248,27 +269,40 @@ Banded = dict[tuple[str, str, str], dict[tuple[int, int], Sums]]
 
 
 @dataclass(slots=True)
+class Played:
+    """One game's sums in one segment, per bet; ``time_us``: its time as the windows see
+    it (its newest seat's in the segment)."""
+
+    game: object
+    time_us: int | None
+    bets: dict[str, Sums] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class _Game:
     """The seats of one game in one segment, until the game ends: seats in the same
     situation under the same decision share every card to come, so their nets move
     together (a shared-hand live table: all of its callers)."""
 
-    game: object
-    band: tuple[int, int]
+    played: Played
     groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)  # stake, unit var, third
     #: Per bet, the most the game's seats can win (millionths).
     wins: dict[str, float] = field(default_factory=dict)
 
 
-def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
-    """Each valued seat added to its cell of (count band, time band), per segment and bet;
-    and the newest stored game's time (the calendar windows end there)."""
-    times = [s.time_us for s in seats if s.time_us is not None]
-    newest = max(times) if times else None
-    banded: Banded = defaultdict(lambda: defaultdict(Sums))
+Games = dict[tuple[str, str], list[Played]]
+
+
+def newest_of(seats: list[Seat]) -> int | None:
+    """The newest stored game's time: the calendar windows end there."""
+    return max((s.time_us for s in seats if s.time_us is not None), default=None)
+
+
+def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
+    """Every valued seat's game's sums, per segment, newest game first."""
+    out: Games = defaultdict(list)
     for kind in kinds:
         key = KEYS[kind]
-        rank: dict[str, int] = defaultdict(int)
         open_games: dict[str, _Game] = {}
         for s in reversed(seats):
             f = s.situation
@@ -276,23 +310,36 @@ def accumulate(seats: list[Seat], kinds: Iterable[str] = KINDS) -> tuple[Banded,
             if segment is None or not isinstance(f, Figures):
                 continue
             g = open_games.get(segment)
-            if g is None or g.game != s.game:
+            if g is None or g.played.game != s.game:
                 if g is not None:
-                    rank[segment] += 1
-                    _close(banded, kind, segment, g)
-                band = (count_band(rank[segment]), time_band(s.time_us, newest))
-                g = open_games[segment] = _Game(s.game, band)
-            _seat(banded, kind, segment, g, s, f)
-        for segment, g in open_games.items():
-            _close(banded, kind, segment, g)
+                    _close(g, v)
+                g = open_games[segment] = _Game(Played(s.game, s.time_us))
+                out[(kind, segment)].append(g.played)
+            _seat(g, s, f)
+        for g in open_games.values():
+            _close(g, v)
+    return out
+
+
+def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
+    """Each valued seat's game added to its cell of (count band, time band), per segment
+    and bet; and the newest stored game's time."""
+    newest = newest_of(seats)
+    banded: Banded = defaultdict(lambda: defaultdict(Sums))
+    for (kind, segment), played in games(seats, v, kinds).items():
+        for rank, p in enumerate(played):
+            band = (count_band(rank), time_band(p.time_us, newest))
+            for bet, sums in p.bets.items():
+                banded[(kind, segment, bet)][band].add(sums)
     return banded, newest
 
 
-def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures) -> None:
-    """A seat's linear sums into its cell; its stake into its game's group."""
-    main = banded[(kind, segment, "ante+call")][g.band]
-    if not any(k[0] == "ante+call" for k in g.groups):
-        main.games += 1
+def _seat(g: _Game, s: Seat, f: Figures) -> None:
+    """A seat's linear sums into its game; its stake into the game's group."""
+    bets = g.played.bets
+    main = bets.get("ante+call")
+    if main is None:
+        main = bets["ante+call"] = Sums(games=1)
     main.seats += 1
     main.staked += s.staked_u
     main.observed += s.net_u
@@ -300,9 +347,9 @@ def _seat(banded: Banded, kind: str, segment: str, g: _Game, s: Seat, f: Figures
     if s.called:
         g.wins["ante+call"] = g.wins.get("ante+call", 0.0) + s.ante_u * f.top
     if s.bonus_u and f.bonus_variance:
-        bonus = banded[(kind, segment, "bonus")][g.band]
-        if not any(k[0] == "bonus" for k in g.groups):
-            bonus.games += 1
+        bonus = bets.get("bonus")
+        if bonus is None:
+            bonus = bets["bonus"] = Sums(games=1)
         bonus.seats += 1
         bonus.staked += s.bonus_u
         bonus.observed += s.bonus_u * f.bonus_pay
@@ -320,45 +367,48 @@ def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Fi
         group[0] += s.bonus_u
 
 
-def _close(banded: Banded, kind: str, segment: str, g: _Game) -> None:
-    """A game's variance into its cells (:func:`game_variance`)."""
-    for bet in BETS:
-        exact_part, bound = game_variance(g.groups, bet)
+def _close(g: _Game, v: Valuation) -> None:
+    """A game's variance and third cumulant into its sums (:func:`game_variance`)."""
+    for bet, sums in g.played.bets.items():
+        exact_part, bound = game_variance(g.groups, bet, v.scale2)
         if exact_part:
-            cell = banded[(kind, segment, bet)][g.band]
-            cell.variance += exact_part
-            cell.cross += bound
-            cell.jump = max(cell.jump, g.wins.get(bet, 0.0))
-            third, bound3 = game_third(g.groups, bet)
-            cell.third += third
-            cell.cross3 += bound3
+            sums.variance += exact_part
+            sums.cross += dyadic(bound)
+            sums.jump = g.wins.get(bet, 0.0)
+            third, bound3 = game_third(g.groups, bet, v.scale3)
+            sums.third += third
+            sums.cross3 += dyadic(bound3)
 
 
-def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
+def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale2: int = 1) -> tuple[int, float]:
     """A game's variance on ``bet``: a group's stakes move as one, (sum of stakes)² × the
-    unit variance, exact; groups apart (a table dealing each seat its own cards) share the
-    board and the dealer's cards, and their covariance is bounded by Cauchy-Schwarz (the
-    float returned beside), so that z is never overstated."""
+    unit variance, exact (over ``scale2``); groups apart (a table dealing each seat its own
+    cards) share the board and the dealer's cards, and their covariance is bounded by
+    Cauchy-Schwarz (the float returned beside, in millionths², whatever ``scale2``: worked
+    from each part's exact value, so that the bound does not depend on the denominator),
+    so that z is never overstated."""
     parts = [stake * stake * unit for (b, _, _), (stake, unit, _) in groups.items() if b == bet and unit]
     if len(parts) < 2:
         return sum(parts), 0.0
-    roots = [math.sqrt(p) for p in parts]
+    roots = [math.sqrt(p / scale2) for p in parts]
     total = math.fsum(roots)
     return sum(parts), total * total - math.fsum(r * r for r in roots)
 
 
-def game_third(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> tuple[int, float]:
+def game_third(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale3: int = 1) -> tuple[int, float]:
     """A game's third cumulant on ``bet``: a group's stakes move as one, (sum of stakes)³ ×
-    the unit third cumulant, exact. Groups apart are treated as the variance's bound treats
-    them, as if they moved as one (comonotone): the cube of the sum of the cube roots, the
-    excess over the exact part returned beside as a float. With the variance's bound this
-    keeps a game's skewness that of its groups (as one group would have it), neither
-    thinned by counting them independent nor inflated."""
+    the unit third cumulant, exact (over ``scale3``). Groups apart are treated as the
+    variance's bound treats them, as if they moved as one (comonotone): the cube of the sum
+    of the cube roots, the excess over the exact part returned beside as a float (in
+    millionths³). With the variance's bound this keeps a game's skewness that of its
+    groups (as one group would have it), neither thinned by counting them independent nor
+    inflated."""
     parts = [stake ** 3 * third for (b, _, _), (stake, unit, third) in groups.items() if b == bet and unit]
     if len(parts) < 2:
         return sum(parts), 0.0
-    roots = math.fsum(math.copysign(abs(p) ** (1 / 3), p) for p in parts)
-    return sum(parts), roots ** 3 - math.fsum(float(p) for p in parts)
+    units = [p / scale3 for p in parts]
+    roots = math.fsum(math.copysign(abs(u) ** (1 / 3), u) for u in units)
+    return sum(parts), roots ** 3 - math.fsum(units)
 
 
 def cells(banded: Banded, valuation: Valuation) -> list[Cell]:
@@ -383,10 +433,12 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     staked = Decimal(t.staked) / 1_000_000
     z = jump = skewness = None
     if t.games >= MIN_GAMES and t.variance > 0:
-        sd = math.sqrt(t.variance + t.cross) / math.sqrt(v.scale2)
+        # each part from its exact value (int / int rounds correctly), so that no figure
+        # depends on the common denominators: the cache's are not the run's
+        sd = math.sqrt(t.variance / v.scale2 + undyadic(t.cross))
         z = float(observed - expected) / sd
         jump = t.jump / sd
-        skewness = (float(Fraction(t.third, v.scale3)) + t.cross3 / v.scale3) / sd ** 3
+        skewness = (t.third / v.scale3 + undyadic(t.cross3)) / sd ** 3
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
     return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump,

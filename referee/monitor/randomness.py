@@ -101,22 +101,33 @@ class DealTest:
 DealBanded = dict[tuple[str, str], dict[tuple[int, int], DealSums]]
 
 
-def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
-    """Each deal added to its (count band, time band) cell, per segment."""
+Deals = dict[tuple[str, str], list[tuple[int | None, DealSums]]]
+
+
+def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
+    """Every deal's counts with its time, per segment, newest first."""
     facts = _Facts()
-    banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    out: Deals = defaultdict(list)
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}
     for kind in kinds:
         key = keys[kind]
-        rank: dict[str, int] = defaultdict(int)
         for s in reversed(seats):
             segment = key(s)
             if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
                 continue
-            band = (count_band(rank[segment]), time_band(s.time_us, newest))
-            rank[segment] += 1
-            _deal(banded[(kind, segment)][band], s, s.situation.deal, facts)
+            d = DealSums()
+            _deal(d, s, s.situation.deal, facts)
+            out[(kind, segment)].append((s.time_us, d))
+    return out
+
+
+def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
+    """Each deal added to its (count band, time band) cell, per segment."""
+    banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    for key, found in deals(seats, kinds).items():
+        for rank, (time_us, d) in enumerate(found):
+            banded[key][(count_band(rank), time_band(time_us, newest))].add(d)
     return banded
 
 

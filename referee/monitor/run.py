@@ -84,7 +84,7 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     the seats were valued already (their ``situation`` filled by ``cells.value``)."""
     kinds = tuple(kinds)
     valuation = valuation or value(seats)
-    banded, newest = accumulate(seats, kinds)
+    banded, newest = accumulate(seats, valuation, kinds)
     found = cells(banded, valuation)
     deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
     deals = randomness.tests(randomness.accumulate(seats, newest, deal_kinds))

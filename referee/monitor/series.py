@@ -59,7 +59,7 @@ def running(seats: list[Seat], bet: str, scale: int, scale2: int, points: int = 
         f = s.situation
         assert isinstance(f, Figures)
         if s.game != last and last is not None:
-            games.append((observed, expected, _variance(groups, bet)))
+            games.append((observed, expected, _variance(groups, bet, scale2)))
             groups = {}
         last = s.game
         group_seat(groups, s, f)
@@ -70,17 +70,18 @@ def running(seats: list[Seat], bet: str, scale: int, scale2: int, points: int = 
             observed += s.net_u / 1e6
             expected += s.ante_u * f.mean / scale / 1e6
     if last is not None:
-        games.append((observed, expected, _variance(groups, bet)))
+        games.append((observed, expected, _variance(groups, bet, scale2)))
     out: list[Point] = []
     variance = 0.0
     step = max(1, math.ceil(len(games) / points))
     for i, (o, e, v) in enumerate(games, 1):
-        variance += v / scale2 / 1e12
+        variance += v / 1e12
         if i % step == 0 or i == len(games):
             out.append(Point(i, o, e, math.sqrt(variance)))
     return out
 
 
-def _variance(groups: dict[tuple[str, object, bool], list[int]], bet: str) -> float:
-    exact_part, bound = game_variance(groups, bet)
-    return exact_part + bound
+def _variance(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale2: int) -> float:
+    """A game's variance in millionths²."""
+    exact_part, bound = game_variance(groups, bet, scale2)
+    return exact_part / scale2 + bound
