@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,11 +28,17 @@ if TYPE_CHECKING:
 @click.option("--segment", "kinds", multiple=True,
               type=click.Choice(["all", "table", "dealer", "profile", "stake", "player"]),
               help="Only these segments (repeat the option) [default: all of them].")
+@click.option("--cache", "cache", metavar="FILE",
+              help="The monitor's cache of this store's sums (so that a run reads only the seats stored since "
+                   "the last) [default: one file a store under the cache directory, $REFEREE_CACHE_DIR or "
+                   "~/.cache/referee].")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Read the whole store and keep nothing (the same report, slower).")
 @click.option("--record", is_flag=True,
               help="Keep the alerts in the store (its alerts table, with a digest of their inputs): the one "
                    "option that writes to the store.")
 def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, kinds: tuple[str, ...],
-            record: bool) -> None:
+            cache: str | None, no_cache: bool, record: bool) -> None:
     """Observed return to player against the exact expected return of the decisions taken,
     by table, dealer, profile, stake band, bet and player, over the last 1,000 / 10,000 /
     100,000 games and the last day, week and month; the randomness of the deal by table
@@ -41,24 +47,24 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     Exit status: 0 no alert, 1 an alert, 2 no store, a usage problem or a missing extra.
     """
     from ..monitor import output as reports
-    from ..monitor import reading
     from ..monitor.cells import KINDS
-    from ..monitor.run import judge
     from ..output import guard, open_output
-    from ..profiles import kept_profiles
     from ..store.read import Stored
 
     guard([("--output", output)], [store])
+    kinds = kinds or KINDS
+    seats: list[Seat] | None = None
     with Stored(store) as stored, stored.reading():
-        seats = reading.seats(stored.conn)
-        profiles = stored.profiles(stored.sources())
         shown = stored.target.shown
-    with kept_profiles(profiles):
-        verdict = judge(seats, band_name, correction, kinds or KINDS)
+        verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
+        if verdict is None or (record and verdict.alerting):
+            seats, full = _whole(stored, band_name, correction, kinds)
+            verdict = full
     if fmt == "html":
         from ..monitor.html import HtmlUnavailable, page
 
         try:
+            assert seats is not None
             text = page(verdict, seats, shown)
         except HtmlUnavailable as err:
             raise click.UsageError(str(err)) from None
@@ -67,8 +73,36 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     with open_output(output) as out:
         out.write(text)
     if record:
-        _record(store, verdict, seats)
+        _record(store, verdict, seats or [])
     sys.exit(1 if verdict.alerting else 0)
+
+
+def _cached(stored: Any, cache: str | None, band_name: str, correction: str, kinds: tuple[str, ...]) -> Verdict | None:
+    """The verdict through the store's cache (None: the cache cannot be used, said on stderr)."""
+    import sqlite3
+    from pathlib import Path
+
+    from ..monitor.cache import default_path
+    from ..monitor.cached import summed
+    from ..monitor.run import decide
+
+    path = Path(cache) if cache else default_path(stored.target.shown)
+    try:
+        return decide(summed(stored, path), band_name, correction, kinds)
+    except (sqlite3.Error, OSError) as err:
+        click.echo(f"referee: monitor cache {path}: {err}; reading the whole store", err=True)
+        return None
+
+
+def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...]) -> tuple[list[Seat], Verdict]:
+    """Every seat of the store read and valued, and the verdict on them."""
+    from ..monitor import reading
+    from ..monitor.run import judge
+    from ..profiles import kept_profiles
+
+    seats = reading.seats(stored.conn)
+    with kept_profiles(stored.profiles(stored.sources())):
+        return seats, judge(seats, band_name, correction, kinds)
 
 
 def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:

@@ -10,15 +10,30 @@ from typing import Any
 from ..store import schema
 from .facts import Seat, unpack_known
 
+#: Where a read starts and ends: (the last seat row's id, the last run's id), both included
+#: in the read that ends there and left out of the one that starts there.
+Marks = tuple[int, int]
 
-def seats(conn: Any) -> list[Seat]:
-    """Every counted seat of the store, in the store's order, newest last."""
-    out = _rows(conn) + _runs(conn)
+
+def marks(conn: Any) -> Marks:
+    """The store's last seat row and last run now (a read up to them misses nothing)."""
+    import sqlalchemy as sa
+
+    return (conn.execute(sa.select(sa.func.max(schema.seats.c.id))).scalar() or 0,
+            conn.execute(sa.select(sa.func.max(schema.runs.c.id))).scalar() or 0)
+
+
+def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[Seat]:
+    """Every counted seat of the store (those stored after ``after`` and up to ``upto``
+    when given: the monitor's cache reads what it has not seen), in the store's order,
+    newest last."""
+    out = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
+                                                                          None if upto is None else upto[1])
     out.sort(key=lambda s: s.order)
     return out
 
 
-def _rows(conn: Any) -> list[Seat]:
+def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     import sqlalchemy as sa
 
     s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
@@ -29,7 +44,9 @@ def _rows(conn: Any) -> list[Seat]:
                        g.c.dealer, g.c.second)
              .select_from(s.join(st, st.c.id == s.c.settlement_id).join(se, se.c.id == s.c.session_id)
                           .outerjoin(g, g.c.id == s.c.game_id))
-             .where(s.c.kind == "counted").order_by(s.c.id))
+             .where(s.c.kind == "counted", s.c.id > after).order_by(s.c.id))
+    if upto is not None:
+        query = query.where(s.c.id <= upto)
     first: dict[object, int] = {}
     out: list[Seat] = []
     for r in conn.execute(query):
@@ -52,7 +69,7 @@ def _rows(conn: Any) -> list[Seat]:
     return out
 
 
-def _runs(conn: Any) -> list[Seat]:
+def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     """The fast lane's clean rounds (format 1: no table, dealer or time), unpacked."""
     import sqlalchemy as sa
 
@@ -60,7 +77,10 @@ def _runs(conn: Any) -> list[Seat]:
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
     query = (sa.select(r.c.id, r.c.first_seat, r.c.rounds, r.c.settlements, r.c.picks, r.c.cards, se.c.origin, se.c.tbl,
-                       se.c.player).select_from(r.join(se, se.c.id == r.c.session_id)).order_by(r.c.first_seat))
+                       se.c.player).select_from(r.join(se, se.c.id == r.c.session_id)).where(r.c.id > after)
+             .order_by(r.c.first_seat))
+    if upto is not None:
+        query = query.where(r.c.id <= upto)
     runs = conn.execute(query).all()
     ids = sorted({i for run in runs for i in json.loads(run.settlements)})
     settled: dict[int, Any] = {}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from . import randomness
 from .bands import Band, band, cell_p
-from .cells import KINDS, Cell, Valuation, accumulate, cells, value
+from .cells import KINDS, Banded, Cell, Valuation, accumulate, cells, value
 from .facts import Seat
 from .randomness import DealTest
 
@@ -85,9 +85,31 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     kinds = tuple(kinds)
     valuation = valuation or value(seats)
     banded, newest = accumulate(seats, valuation, kinds)
-    found = cells(banded, valuation)
     deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
-    deals = randomness.tests(randomness.accumulate(seats, newest, deal_kinds))
+    deals = randomness.accumulate(seats, newest, deal_kinds)
+    return decide(Summed(banded, deals, valuation, len(seats), len({s.game for s in seats}), newest),
+                  band_name, correction, kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class Summed:
+    """What the tests are made from: the banded sums (over ``scales``' denominators) and
+    counts, from the seats themselves (``judge``) or from the cache (``cache``)."""
+
+    banded: Banded
+    deals: randomness.DealBanded
+    scales: Valuation
+    seats: int
+    games: int
+    newest: int | None
+
+
+def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
+           kinds: Iterable[str] = KINDS) -> Verdict:
+    """Every cell and deal test of ``kinds`` from the banded sums, judged against the band."""
+    kinds = tuple(kinds)
+    found = cells({k: v for k, v in summed.banded.items() if k[0] in kinds}, summed.scales)
+    deals = randomness.tests({k: v for k, v in summed.deals.items() if k[0] in kinds})
     # the same sums over the same seats: one test, whichever segments and windows hold them
     same = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
                  [f"{c.kind} {c.segment}, {c.window}" for c in found], [c.tested for c in found])
@@ -97,8 +119,8 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
              + sum(1 for t, s in zip(deals, same_deals, strict=True) if t.tested and s is None))
     chosen = band(band_name, correction, tests)
     b99, b999 = band("99", correction, tests), band("99.9", correction, tests)
-    verdict = Verdict(len(seats), len({s.game for s in seats}), newest, chosen, (b99, b999),
-                      scale=valuation.scale, scale2=valuation.scale2)
+    verdict = Verdict(summed.seats, summed.games, summed.newest, chosen, (b99, b999),
+                      scale=summed.scales.scale, scale2=summed.scales.scale2)
     for c, s in zip(found, same, strict=True):
         p = cell_p(c.z, c.jump, c.skewness)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))

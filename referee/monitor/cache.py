@@ -1,0 +1,395 @@
+"""The monitor's cache: the banded sums of every segment kept between runs, so that a run
+reads only the seats stored since the last one (``docs/monitor.md``, "The cache").
+
+Why it can: a window is a sum over bands (``cells``), a band a sum of games, and every
+sum is exact (whole numbers; the floats of the cross terms as dyadic whole numbers,
+``cells.dyadic``), so a game can be taken out of one band and put into another without
+a trace. What a run does:
+
+* the store's sources against the cache's: the same chain up to the sources it has seen
+  (else the store is not the one it was made from, or was changed: it starts again);
+* the seats stored since (``reading.seats`` after the cache's marks), valued and summed
+  by game and segment (``cells.games``, ``randomness.deals``), appended to each segment's
+  games (a game's place among its segment's games is fixed when it is added: newer
+  games come after it);
+* the games that newer ones push across a count window's edge (the 1,000th, the
+  10,000th, the 100,000th newest of their segment) or that a newer game's time pushes out
+  of a day, a week or a month, moved from band to band;
+* a game past every window (older than the 100,000 newest of its segment and than a
+  month) is dropped: no window will hold it again.
+
+A game stored again later (its id on its table seen before) joins its earlier seats, and
+a seat stored before one already seen would change the places of others: either makes the
+cache start again, from the whole store. Its answer is the answer from the whole store:
+tests compare the two, report for report. The cache is SQLite (the standard library's),
+one transaction a run, one file a store: ``cache_root()/monitor``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from math import lcm
+from pathlib import Path
+
+from .. import __version__
+from .cells import (
+    CALENDAR_WINDOWS,
+    COUNT_WINDOWS,
+    Banded,
+    Games,
+    Sums,
+    Valuation,
+    count_band,
+    dyadic,
+    time_band,
+    undyadic,
+)
+from .randomness import DealBanded, Deals, DealSums
+
+#: What a cache made by another layout or another version holds is not trusted: started again.
+FORMAT = f"1 {__version__}"
+FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
+_DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS batches (id INTEGER PRIMARY KEY, scales TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS segments (seq TEXT, segment TEXT, n INTEGER NOT NULL, PRIMARY KEY (seq, segment));
+CREATE TABLE IF NOT EXISTS games (seq TEXT, segment TEXT, ordinal INTEGER, time_us INTEGER, cband INTEGER,
+    tband INTEGER, batch INTEGER, sums TEXT NOT NULL, PRIMARY KEY (seq, segment, ordinal));
+CREATE INDEX IF NOT EXISTS ix_games_time ON games (time_us);
+CREATE TABLE IF NOT EXISTS bands (seq TEXT, segment TEXT, bet TEXT, cband INTEGER, tband INTEGER,
+    sums TEXT NOT NULL, jumps TEXT NOT NULL, PRIMARY KEY (seq, segment, bet, cband, tband));
+CREATE TABLE IF NOT EXISTS keys (game TEXT PRIMARY KEY);
+"""
+
+Scales = tuple[int, int, int]
+#: A game's sums in one segment: per bet (a cell sequence), or its deal's counts.
+Payload = dict[str, Sums] | DealSums
+BandKey = tuple[str, str, str, int, int]
+
+
+def default_path(shown: str) -> Path:
+    """The cache of the store shown as ``shown`` (its URL without a password)."""
+    from ..analysis.situations import cache_root
+
+    return cache_root() / "monitor" / f"{hashlib.sha256(shown.encode()).hexdigest()[:24]}.sqlite"
+
+
+@dataclass(slots=True)
+class State:
+    """What the cache has seen: the store's first ``sources`` sources (the last one's
+    chain hash), its seats and runs up to ``marks``, the newest game's time, and counts."""
+
+    sources: int = 0
+    chain: str | None = None
+    marks: tuple[int, int] = (0, 0)
+    newest: int | None = None
+    order: int = 0
+    seats: int = 0
+    games: int = 0
+    scales: Scales = (1, 1, 1)
+
+
+@dataclass(slots=True)
+class Batch:
+    """The seats stored since the cache's state, summed: what ``Cache.add`` adds."""
+
+    sources: int
+    chain: str | None
+    marks: tuple[int, int]
+    newest: int | None
+    order: int
+    seats: int
+    keys: set[str]
+    others: int  # games told apart by their row (no id on a table): new by construction
+    scales: Scales
+    games: Games
+    deals: Deals = field(default_factory=dict)
+
+
+class Cache:
+    """One store's cache file, opened for one run."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One writer at a time (``BEGIN IMMEDIATE``); all of it or nothing."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def state(self) -> State | None:
+        """What the cache has seen (None: empty, or made by another version)."""
+        meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        if meta.get("format") != FORMAT or "state" not in meta:
+            return None
+        d = json.loads(meta["state"])
+        return State(d["sources"], d["chain"], tuple(d["marks"]), d["newest"], d["order"], d["seats"], d["games"],
+                     tuple(d["scales"]))
+
+    def reset(self) -> None:
+        """Everything forgotten (inside a transaction)."""
+        for table in ("meta", "batches", "segments", "games", "bands", "keys"):
+            self.db.execute(f"DELETE FROM {table}")
+
+    def returning(self, keys: set[str]) -> bool:
+        """Whether any of these games was seen before."""
+        wanted = sorted(keys)
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            marks = ",".join("?" * len(part))
+            if self.db.execute(f"SELECT 1 FROM keys WHERE game IN ({marks}) LIMIT 1", part).fetchone():
+                return True
+        return False
+
+    def add(self, state: State, batch: Batch) -> State:
+        """``batch`` into the bands, older games moved between them (inside a transaction)."""
+        scales = _lcm(state.scales, batch.scales)
+        bands = _Bands(self.db, scales)
+        if scales != state.scales:
+            bands.rescale(state.scales)
+        batch_id = self.db.execute("INSERT INTO batches (scales) VALUES (?)", (json.dumps(batch.scales),)).lastrowid
+        newest = max((t for t in (state.newest, batch.newest) if t is not None), default=None)
+        added: dict[tuple[str, str], list[tuple[int | None, Payload]]] = {}
+        for (kind, segment), played in batch.games.items():
+            added[(kind, segment)] = [(p.time_us, p.bets) for p in played]
+        for (kind, segment), found in batch.deals.items():
+            added[(_DEALS + kind, segment)] = list(found)
+        counts = {(seq, segment): n for seq, segment, n in self.db.execute("SELECT seq, segment, n FROM segments")}
+        grown = {key: counts.get(key, 0) + len(items) for key, items in added.items()}
+        _move(self.db, bands, counts, grown, state.newest, newest)
+        rows = []
+        for (seq, segment), items in added.items():
+            n = grown[(seq, segment)]
+            for i, (time_us, sums) in enumerate(items):
+                ordinal = n - 1 - i
+                band = (count_band(i), time_band(time_us, newest))
+                bands.put(seq, segment, sums, band, batch.scales, +1)
+                if band != FAR:
+                    rows.append((seq, segment, ordinal, time_us, band[0], band[1], batch_id, _encode(sums)))
+        self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self.db.executemany("INSERT OR REPLACE INTO segments VALUES (?, ?, ?)",
+                            [(seq, segment, n) for (seq, segment), n in grown.items()])
+        self.db.executemany("INSERT INTO keys VALUES (?)", [(k,) for k in batch.keys])
+        bands.write()
+        new = State(batch.sources, batch.chain, batch.marks, newest, max(state.order, batch.order),
+                    state.seats + batch.seats, state.games + len(batch.keys) + batch.others, scales)
+        self.keep(new)
+        return new
+
+    def keep(self, state: State) -> None:
+        d = {"sources": state.sources, "chain": state.chain, "marks": list(state.marks), "newest": state.newest,
+             "order": state.order, "seats": state.seats, "games": state.games, "scales": list(state.scales)}
+        self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            [("format", FORMAT), ("state", json.dumps(d))])
+
+    def banded(self, state: State) -> tuple[Banded, DealBanded, Valuation]:
+        """The bands as the monitor sums windows from them, over the cache's denominators."""
+        cells: Banded = defaultdict(lambda: defaultdict(Sums))
+        deals: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+        for seq, segment, bet, cband, tband, sums, jumps in self.db.execute(
+                "SELECT seq, segment, bet, cband, tband, sums, jumps FROM bands"):
+            values = json.loads(sums)
+            if seq.startswith(_DEALS):
+                deals[(seq.removeprefix(_DEALS), segment)][(cband, tband)] = _deal_sums(values)
+            else:
+                s = _sums(values)
+                s.jump = max((float(k) for k, n in json.loads(jumps).items() if n), default=0.0)
+                cells[(seq, segment, bet)][(cband, tband)] = s
+        scale, scale2, scale3 = state.scales
+        return cells, deals, Valuation(scale, scale2, {}, scale3)
+
+
+class _Bands:
+    """The bands a run changes, read when first touched and written back at the end."""
+
+    def __init__(self, db: sqlite3.Connection, scales: Scales) -> None:
+        self.db = db
+        self.scales = scales
+        #: A band's sums (None: not stored yet) and its games' jumps (how many games each).
+        self.held: dict[BandKey, tuple[list[int] | None, dict[str, int]]] = {}
+
+    def rescale(self, old: Scales) -> None:
+        """Every stored cell band from the old denominators to the new (deal bands have none)."""
+        factors = _factors(self.scales, old)
+        for seq, segment, bet, cband, tband in list(self.db.execute(
+                "SELECT seq, segment, bet, cband, tband FROM bands")):
+            if not seq.startswith(_DEALS):
+                values, _ = self._get((seq, segment, bet, cband, tband))
+                assert values is not None
+                values[:] = _scaled(values, bet, factors)
+
+    def _get(self, key: BandKey) -> tuple[list[int] | None, dict[str, int]]:
+        found = self.held.get(key)
+        if found is None:
+            row = self.db.execute("SELECT sums, jumps FROM bands WHERE seq = ? AND segment = ? AND bet = ? AND "
+                                  "cband = ? AND tband = ?", key).fetchone()
+            found = (json.loads(row[0]), json.loads(row[1])) if row else (None, {})
+            self.held[key] = found
+        return found
+
+    def put(self, seq: str, segment: str, sums: Payload, band: tuple[int, int], scales: Scales, sign: int) -> None:
+        """A game's sums (its batch's denominators) added to (sign 1) or taken from (-1) a band."""
+        if band == FAR:
+            return
+        if isinstance(sums, DealSums):
+            parts: list[tuple[str, list[int], float | None]] = [("deal", _deal_list(sums), None)]
+        else:
+            factors = _factors(self.scales, scales)
+            parts = [(bet, _scaled(_sums_list(s), bet, factors), s.jump) for bet, s in sums.items()]
+        for bet, values, jump in parts:
+            key = (seq, segment, bet, band[0], band[1])
+            held, jumps = self._get(key)
+            if held is None:
+                held = [0] * len(values)
+                self.held[key] = (held, jumps)
+            held[:] = [a + sign * b for a, b in zip(held, values, strict=True)]
+            if jump is not None:
+                k = repr(jump)
+                jumps[k] = jumps.get(k, 0) + sign
+                if not jumps[k]:
+                    del jumps[k]
+
+    def write(self) -> None:
+        gone: list[BandKey] = []
+        kept: list[tuple[object, ...]] = []
+        for key, (values, jumps) in self.held.items():
+            if values is None:
+                continue
+            if not any(values):
+                gone.append(key)
+            else:
+                kept.append((*key, json.dumps(values), json.dumps(jumps)))
+        self.db.executemany("DELETE FROM bands WHERE seq = ? AND segment = ? AND bet = ? AND cband = ? AND tband = ?",
+                            gone)
+        self.db.executemany("INSERT OR REPLACE INTO bands VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
+
+
+def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[tuple[str, str], int],
+          grown: dict[tuple[str, str], int], old_newest: int | None, newest: int | None) -> None:
+    """The stored games whose band the new games change: pushed past a count window's
+    edge in their segment, or out of a calendar window by a newer time."""
+    wanted: set[tuple[str, str, int]] = set()
+    for (seq, segment), n in grown.items():
+        before = counts.get((seq, segment), 0)
+        for edge in COUNT_WINDOWS:
+            low, high = max(before - edge, 0), min(n - edge, before)  # ordinals whose rank crosses the edge
+            if low < high:
+                wanted.update((seq, segment, o) for o in range(low, high))
+    found: dict[tuple[str, str, int], tuple[int | None, int, int, int, str]] = {}
+    select = "SELECT seq, segment, ordinal, time_us, cband, tband, batch, sums FROM games"
+    if old_newest is not None and newest is not None and newest > old_newest:
+        for _, span in CALENDAR_WINDOWS:
+            for seq, segment, o, t, cb, tb, b, sums in db.execute(
+                    f"{select} WHERE time_us > ? AND time_us <= ?", (old_newest - span, newest - span)):
+                found[(seq, segment, o)] = (t, cb, tb, b, sums)
+    for seq, segment, o in wanted - found.keys():
+        row = db.execute(f"{select} WHERE seq = ? AND segment = ? AND ordinal = ?", (seq, segment, o)).fetchone()
+        if row is not None:  # a game past every window was dropped already
+            found[(seq, segment, o)] = (row[3], row[4], row[5], row[6], row[7])
+    scales: dict[int, Scales] = {}
+    for i, text in db.execute("SELECT id, scales FROM batches"):
+        a, b, c = json.loads(text)
+        scales[i] = (a, b, c)
+    moved: list[tuple[str, str, int, tuple[int, int]]] = []
+    dropped: list[tuple[str, str, int, tuple[int, int]]] = []
+    for (seq, segment, o), (t, cb, tb, b, sums) in found.items():
+        n = grown.get((seq, segment), counts.get((seq, segment), 0))
+        band = (count_band(n - 1 - o), time_band(t, newest))
+        if band == (cb, tb):
+            continue
+        game = _decode(seq, sums)
+        bands.put(seq, segment, game, (cb, tb), scales[b], -1)
+        bands.put(seq, segment, game, band, scales[b], +1)
+        (dropped if band == FAR else moved).append((seq, segment, o, band))
+    db.executemany("UPDATE games SET cband = ?, tband = ? WHERE seq = ? AND segment = ? AND ordinal = ?",
+                   [(band[0], band[1], seq, segment, o) for seq, segment, o, band in moved])
+    db.executemany("DELETE FROM games WHERE seq = ? AND segment = ? AND ordinal = ?",
+                   [(seq, segment, o) for seq, segment, o, _ in dropped])
+
+
+_CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3")
+_DEAL_INTS = ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits", "hits_expected",
+              "hits_variance")
+_DEAL_LISTS = ("player", "player_expected", "dealer")
+
+
+def _lcm(a: Scales, b: Scales) -> Scales:
+    return lcm(a[0], b[0]), lcm(a[1], b[1]), lcm(a[2], b[2])
+
+
+def _factors(new: Scales, old: Scales) -> Scales:
+    """What turns sums over ``old``'s denominators into sums over ``new``'s (multiples of them)."""
+    return new[0] // old[0], new[1] // old[1], new[2] // old[2]
+
+
+def _sums_list(s: Sums) -> list[int]:
+    return [getattr(s, name) for name in _CELL_FIELDS]
+
+
+def _sums(values: list[int]) -> Sums:
+    return Sums(**dict(zip(_CELL_FIELDS, values, strict=True)))
+
+
+def _scaled(values: list[int], bet: str, factors: Scales) -> list[int]:
+    """Cell sums from one set of denominators to a multiple of it: the expected net over
+    ``scale``, the observed too for the Bonus (the main bet's is in millionths), the
+    variance over ``scale2``, the third cumulant over ``scale3``."""
+    f1, f2, f3 = factors
+    g, n, staked, observed, expected, variance, cross, third, cross3 = values
+    return [g, n, staked, observed * (f1 if bet == "bonus" else 1), expected * f1, variance * f2, cross, third * f3,
+            cross3]
+
+
+def _deal_list(d: DealSums) -> list[int]:
+    return [*(getattr(d, name) for name in _DEAL_INTS), *(x for name in _DEAL_LISTS for x in getattr(d, name))]
+
+
+def _deal_sums(values: list[int]) -> DealSums:
+    d = DealSums()
+    for name, x in zip(_DEAL_INTS, values, strict=False):
+        setattr(d, name, x)
+    rest = values[len(_DEAL_INTS):]
+    for i, name in enumerate(_DEAL_LISTS):
+        setattr(d, name, list(rest[10 * i:10 * i + 10]))
+    return d
+
+
+def _encode(sums: Payload) -> str:
+    if isinstance(sums, DealSums):
+        return json.dumps(_deal_list(sums))
+    # a game's cross terms are one float each (``cells._close``): kept as that float, not
+    # as the whole number over 2**1100 it is (a third of a kilobyte each)
+    return json.dumps({bet: [s.games, s.seats, s.staked, s.observed, s.expected, s.variance, undyadic(s.cross),
+                             s.third, undyadic(s.cross3), s.jump] for bet, s in sums.items()})
+
+
+def _decode(seq: str, text: str) -> Payload:
+    values = json.loads(text)
+    if seq.startswith(_DEALS):
+        return _deal_sums(values)
+    out = {}
+    for bet, v in values.items():
+        s = _sums(v[:-1])
+        s.cross, s.cross3, s.jump = dyadic(v[6]), dyadic(v[8]), v[-1]
+        out[bet] = s
+    return out

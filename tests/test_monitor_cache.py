@@ -1,0 +1,160 @@
+"""The monitor's cache gives the report the whole store gives (``monitor.cache``): fed the
+same seats in batches, at every step, whatever the batches; and through the command, on a
+store that grows source by source, on both engines."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from referee.monitor import cached, output
+from referee.monitor.cache import Cache, State
+from referee.monitor.cells import DAY_US
+from referee.monitor.facts import Seat
+from referee.monitor.run import Summed, decide, judge
+from referee.rules.hands import evaluate
+
+from .conftest import run
+from .store_support import simulate
+
+KNOWNS = ((48, 49, 20, 29, 50), (0, 5, 20, 29, 50), (12, 13, 40, 41, 7), (3, 17, 22, 35, 44))
+PROFILES = ("builtin:vivo", "builtin:bonus-100")
+
+
+def _seats(games: int, seed: int) -> list[Seat]:
+    """``games`` games of one to three seats: two tables, three dealers, five players, two
+    profiles, Antes of 1 and 10, folds and calls in four situations, Bonus stakes, every
+    first seat's deal, times over 60 days (a tenth of the games without one)."""
+    rng = random.Random(seed)
+    out: list[Seat] = []
+    start = 1_700_000_000_000_000
+    for g in range(games):
+        table, profile = rng.choice(("T1", "T2")), rng.choice(PROFILES)
+        time_us = None if rng.random() < 0.1 else start + g * (60 * DAY_US // games)
+        dealer = rng.choice(("d1", "d2", "d3"))
+        for k in range(rng.randint(1, 3)):
+            known = rng.choice(KNOWNS)
+            called = rng.random() < 0.7
+            ante = rng.choice((1_000_000, 10_000_000))
+            net = rng.choice((-3, -1, 1, 2, 3, 7)) * ante if called else -ante
+            bonus = ante if profile.endswith("bonus-100") and rng.random() < 0.5 else 0
+            cards = [*known, *rng.sample([c for c in range(52) if c not in known], 4)]
+            out.append(Seat(
+                order=len(out) + 1, game=("game", table, f"g{g}"), time_us=time_us, table=table, dealer=dealer,
+                profile=profile, player=f"p{rng.randint(1, 5)}", ante_u=ante,
+                staked_u=ante * (3 if called else 1) + bonus, net_u=net, bonus_u=bonus, called=called, known=known,
+                bonus_value=evaluate(list(known)).value if bonus else None, deal=k == 0,
+                player_value=evaluate(cards[:7]).value, dealer_value=evaluate([*cards[2:5], *cards[5:9]]).value,
+                row=len(out) + 1))
+    return out
+
+
+def _split(seats: list[Seat], cuts: list[int]) -> list[list[Seat]]:
+    """``seats`` in batches ending at the games ``cuts`` (a game is never split)."""
+    out, start = [], 0
+    games = [i for i, s in enumerate(seats) if i == 0 or s.game != seats[i - 1].game]
+    for cut in [*cuts, len(games)]:
+        end = games[cut] if cut < len(games) else len(seats)
+        out.append(seats[start:end])
+        start = end
+    return [b for b in out if b]
+
+
+def _report(summed: Summed) -> str:
+    return output.to_json(decide(summed), "store")
+
+
+@pytest.mark.slow
+def test_the_cache_fed_in_batches_gives_the_whole_stores_report_at_every_step(tmp_path: Path) -> None:
+    seats = _seats(12_500, seed=3)  # past the 10,000-game edge of 'all' and of each table
+    cache = Cache(tmp_path / "c.sqlite")
+    state = State()
+    done: list[Seat] = []
+    # a first batch past the 1,000-game edge, small ones moving games one by one, a large one
+    for i, part in enumerate(_split(seats, [1_200, 1_201, 1_260, 2_000, 11_000, 11_003])):
+        done += part
+        keys, others = cached.keys_of(part)
+        with cache.transaction():
+            state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (len(done), 0)))
+            banded, deals, scales = cache.banded(state)
+        from_cache = _report(Summed(banded, deals, scales, state.seats, state.games, state.newest))
+        whole = output.to_json(judge(list(done)), "store")
+        assert from_cache == whole, f"after batch {i}"
+    doc = json.loads(whole)
+    windows = {(c["segment"], c["value"], c["window"]): c["games"] for c in doc["cells"] if c["bet"] == "ante+call"}
+    assert windows[("all", "all", "last 10,000 games")] == 10_000 and windows[("all", "all", "day")] < 300
+    assert any(c["z"] is not None for c in doc["cells"]) and any(t["p"] is not None for t in doc["deal_tests"])
+    cache.close()
+
+
+def test_games_past_every_window_are_dropped_and_the_bands_stay_whole(tmp_path: Path) -> None:
+    seats = _seats(2_500, seed=8)
+    cache = Cache(tmp_path / "c.sqlite")
+    state = State()
+    for i, part in enumerate(_split(seats, [1_000, 2_400])):
+        keys, others = cached.keys_of(part)
+        with cache.transaction():
+            state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (0, 0)))
+    kept = cache.db.execute("SELECT count(*) FROM games WHERE seq = 'all'").fetchone()[0]
+    # every game is among the 100,000 newest: none dropped; their count is the segment's
+    assert kept == cache.db.execute("SELECT n FROM segments WHERE seq = 'all'").fetchone()[0] == 2_500
+    with cache.transaction():
+        banded, deals, scales = cache.banded(state)
+    assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest)) == output.to_json(
+        judge(seats), "store")
+    cache.close()
+
+
+def _grow(url: str, tmp_path: Path, seed: int) -> None:
+    log = simulate(tmp_path / f"t{seed}.jsonl", "--seats", "2-4", "--rounds", "700", "--sessions", "2", "--seed",
+                   str(seed), "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
+    code, out = run("check", "--store", url, log, "--quiet")
+    assert code == 0, out
+
+
+def test_monitor_through_its_cache_reports_what_the_whole_store_does(store_url: str, tmp_path: Path) -> None:
+    cache = str(tmp_path / "monitor.sqlite")
+    for seed in (1, 2, 3):
+        _grow(store_url, tmp_path, seed)
+        for fmt in ("json", "text", "github"):
+            fast = run("monitor", "--store", store_url, "--cache", cache, "--format", fmt)
+            whole = run("monitor", "--store", store_url, "--no-cache", "--format", fmt)
+            assert fast == whole, (seed, fmt)
+    assert json.loads(fast_json(store_url, cache))["games"] > 4_000
+
+
+def fast_json(url: str, cache: str) -> str:
+    code, out = run("monitor", "--store", url, "--cache", cache, "--format", "json")
+    assert code in (0, 1), out
+    return out
+
+
+def test_a_cache_of_another_store_or_of_a_game_stored_again_starts_again(tmp_path: Path) -> None:
+    cache = str(tmp_path / "monitor.sqlite")
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    _grow(a, tmp_path, 4)
+    _grow(b, tmp_path, 5)
+    assert fast_json(a, cache) == run("monitor", "--store", a, "--no-cache", "--format", "json")[1]
+    assert fast_json(b, cache) == run("monitor", "--store", b, "--no-cache", "--format", "json")[1]
+    # the same games again in a second file: their ids seen before, the cache reads all again
+    log = tmp_path / "t4.jsonl"
+    again = tmp_path / "again.jsonl"
+    again.write_bytes(log.read_bytes() + b"\n")
+    code, _ = run("check", "--store", a, str(again), "--quiet")
+    assert code in (0, 1)
+    assert fast_json(a, cache) == run("monitor", "--store", a, "--no-cache", "--format", "json")[1]
+
+
+def test_an_unusable_cache_is_said_and_the_report_is_the_same(tmp_path: Path) -> None:
+    store = str(tmp_path / "s.db")
+    _grow(store, tmp_path, 6)
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    code, out = run("monitor", "--store", store, "--cache", str(folder), "--format", "json")
+    assert code in (0, 1)
+    assert f"monitor cache {folder}" in out and "reading the whole store" in out
+    whole = run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
+    assert out.endswith(whole)
