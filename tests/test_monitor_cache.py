@@ -158,3 +158,20 @@ def test_an_unusable_cache_is_said_and_the_report_is_the_same(tmp_path: Path) ->
     assert f"monitor cache {folder}" in out and "reading the whole store" in out
     whole = run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
     assert out.endswith(whole)
+
+
+def test_a_first_run_reads_the_store_in_steps_of_whole_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, cache = str(tmp_path / "s.db"), tmp_path / "monitor.sqlite"
+    for seed in (7, 8, 9):
+        _grow(store, tmp_path, seed)
+    monkeypatch.setattr(cached, "STEP_SEATS", 1)  # a source a step
+    steps: list[tuple[int, int]] = []
+    from referee.store.read import Stored
+
+    with Stored(store) as stored:
+        summed = cached.summed(stored, cache, lambda done, total: steps.append((done, total)))
+    assert len(steps) == 2 and steps[0][0] < steps[1][0] < steps[0][1]  # told after the first two of three
+    assert output.to_json(decide(summed), store) == run("monitor", "--store", store, "--no-cache", "--format",
+                                                         "json")[1]
+    state = Cache(cache).state()
+    assert state is not None and state.sources == 3 and state.seats == summed.seats

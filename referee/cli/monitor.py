@@ -88,10 +88,16 @@ def _cached(stored: Any, cache: str | None, band_name: str, correction: str, kin
 
     path = Path(cache) if cache else default_path(stored.target.shown)
     try:
-        return decide(summed(stored, path), band_name, correction, kinds)
+        return decide(summed(stored, path, _told if sys.stderr.isatty() else None), band_name, correction, kinds)
     except (sqlite3.Error, OSError) as err:
         click.echo(f"referee: monitor cache {path}: {err}; reading the whole store", err=True)
         return None
+
+
+def _told(done: int, total: int) -> None:
+    """A long catch-up's progress, redrawn on the terminal's line."""
+    end = "\n" if done >= total else ""
+    click.echo(f"\rreferee: monitor cache: {done:,} of {total:,} stored seats read{end}", err=True, nl=False)
 
 
 def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...]) -> tuple[list[Seat], Verdict]:

@@ -5,59 +5,96 @@ the cache is new, or cannot follow what the store holds now (``cache``'s docstri
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..profiles import kept_profiles
 from . import randomness, reading
 from .cache import Batch, Cache, State
+
+__all__ = ["STEP_SEATS", "State", "batch_of", "keys_of", "summed"]
 from .cells import KINDS, games, newest_of, value
 from .facts import Seat
 from .run import Summed
 
+#: How many stored seats a step of the cache reads at most (whole sources, one at least):
+#: what bounds the memory of a first run over a large store, and how often it commits.
+STEP_SEATS = 200_000
 
-def summed(stored: Any, path: Path) -> Summed:
-    """The sums of ``stored`` (a ``store.read.Stored``), through the cache at ``path``."""
+
+def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = None) -> Summed:
+    """The sums of ``stored`` (a ``store.read.Stored``), through the cache at ``path``;
+    ``told(seats read, seats to read)`` after each step of a long catch-up."""
     cache = Cache(path)
     try:
+        while True:
+            with cache.transaction():  # one step: a few sources, committed (a run cut short keeps them)
+                state, done = _step(cache, stored)
+            if done:
+                break
+            if told is not None:
+                told(*_progress(stored, state))
         with cache.transaction():
-            state = _follow(cache, stored)
             banded, deals, scales = cache.banded(state)
     finally:
         cache.close()
     return Summed(banded, deals, scales, state.seats, state.games, state.newest)
 
 
-def _chains(conn: Any) -> list[str]:
+def _sources(conn: Any) -> list[tuple[int, str, int]]:
+    """The stored sources in the order they were stored: id, chain hash, seats."""
     import sqlalchemy as sa
 
     from ..store import schema
 
     s = schema.sources
-    return [r.chain for r in conn.execute(sa.select(s.c.chain).order_by(s.c.id))]
+    return [(r.id, r.chain, r.seats) for r in conn.execute(sa.select(s.c.id, s.c.chain, s.c.seats).order_by(s.c.id))]
 
 
-def _follow(cache: Cache, stored: Any) -> State:
-    """The cache brought up to the store (inside the cache's transaction)."""
-    chains = _chains(stored.conn)
+def _progress(stored: Any, state: State) -> tuple[int, int]:
+    sources = _sources(stored.conn)
+    return sum(n for _, _, n in sources[:state.sources]), sum(n for _, _, n in sources)
+
+
+def _step(cache: Cache, stored: Any) -> tuple[State, bool]:
+    """The cache brought a step nearer the store (inside the cache's transaction, so that
+    two runs on one cache take turns): its state, and whether it holds the whole store."""
+    sources = _sources(stored.conn)
     state = cache.state()
-    if state is None or state.sources > len(chains) or (state.sources and chains[state.sources - 1] != state.chain):
-        cache.reset()
+    if state is None or state.sources > len(sources) or (
+            state.sources and sources[state.sources - 1][1] != state.chain):
+        cache.reset()  # another store, or this one changed in what the cache had seen
         state = State()
-    if state.sources == len(chains):
-        return state
-    upto = reading.marks(stored.conn)
+    if state.sources == len(sources):
+        return state, True
+    end, wanted = state.sources, 0
+    while end < len(sources) and (end == state.sources or wanted + sources[end][2] <= STEP_SEATS):
+        wanted += sources[end][2]
+        end += 1
+    upto = _marks(stored.conn, sources[state.sources][0], sources[end - 1][0], state.marks)
     seats = reading.seats(stored.conn, state.marks, upto)
     keys, others = keys_of(seats)
     if state.sources and (cache.returning(keys) or (seats and min(s.order for s in seats) <= state.order)):
         cache.reset()  # a game seen before has more seats now, or a seat comes before others: all again
-        state = State()
-        seats = reading.seats(stored.conn, state.marks, upto)
-        keys, others = keys_of(seats)
-    sources = stored.sources()[state.sources:]
-    with kept_profiles(stored.profiles(sources)):
-        batch = batch_of(seats, keys, others, len(chains), chains[-1] if chains else None, upto)
-    return cache.add(state, batch)
+        return State(), False
+    with kept_profiles(stored.profiles(stored.sources()[state.sources:end])):
+        batch = batch_of(seats, keys, others, end, sources[end - 1][1], upto)
+    return cache.add(state, batch), end == len(sources)
+
+
+def _marks(conn: Any, first: int, last: int, before: reading.Marks) -> reading.Marks:
+    """The last seat row and run of the sources ``first`` to ``last`` (ids; a source's rows
+    come after every earlier source's: sources are stored one at a time, under the store's lock)."""
+    import sqlalchemy as sa
+
+    from ..store import schema
+
+    se = schema.sessions
+    sessions = sa.select(se.c.id).where(se.c.source_id >= first, se.c.source_id <= last)
+    found = [conn.execute(sa.select(sa.func.max(t.c.id)).where(t.c.session_id.in_(sessions))).scalar()
+             for t in (schema.seats, schema.runs)]
+    return max(before[0], found[0] or 0), max(before[1], found[1] or 0)
 
 
 def keys_of(seats: list[Seat]) -> tuple[set[str], int]:
