@@ -98,7 +98,7 @@ def test_games_past_every_window_are_dropped_and_the_bands_stay_whole(tmp_path: 
         keys, others = cached.keys_of(part)
         with cache.transaction():
             state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (0, 0)))
-    kept = cache.db.execute("SELECT count(*) FROM games WHERE seq = 'all'").fetchone()[0]
+    kept = cache.db.execute("SELECT count(*) FROM games JOIN segments ON id = sid WHERE seq = 'all'").fetchone()[0]
     # every game is among the 100,000 newest: none dropped; their count is the segment's
     assert kept == cache.db.execute("SELECT n FROM segments WHERE seq = 'all'").fetchone()[0] == 2_500
     with cache.transaction():
@@ -175,3 +175,42 @@ def test_a_first_run_reads_the_store_in_steps_of_whole_sources(tmp_path: Path, m
                                                          "json")[1]
     state = Cache(cache).state()
     assert state is not None and state.sources == 3 and state.seats == summed.seats
+
+
+def test_games_pushed_past_every_window_leave_the_cache_with_their_sums(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.monitor import cache as cache_module
+    from referee.monitor import cells
+
+    small = (10, 50, 200)  # the count windows made small, so that 600 games pass the widest
+    monkeypatch.setattr(cells, "COUNT_WINDOWS", small)
+    monkeypatch.setattr(cache_module, "COUNT_WINDOWS", small)
+    seats = _seats(700, seed=11)  # over 60 days: games older than a month, some without a time
+    cache = Cache(tmp_path / "c.sqlite")
+    state = State()
+    done: list[Seat] = []
+    for i, part in enumerate(_split(seats, [150, 151, 400, 420, 690])):
+        done += part
+        keys, others = cached.keys_of(part)
+        with cache.transaction():
+            state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (0, 0)))
+            banded, deals, scales = cache.banded(state)
+        assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest)) == _report(
+            _whole_sums(done)), f"after batch {i}"
+    n = cache.db.execute("SELECT n FROM segments WHERE seq = 'all'").fetchone()[0]
+    kept = cache.db.execute("SELECT count(*) FROM games JOIN segments ON id = sid WHERE seq = 'all'").fetchone()[0]
+    assert n == len({s.game for s in seats}) and kept < n  # games past every window dropped
+    referred = cache.db.execute("SELECT count(DISTINCT payload) FROM games").fetchone()[0]
+    assert cache.db.execute("SELECT count(*), sum(refs) FROM payloads").fetchone() == (
+        referred, cache.db.execute("SELECT count(*) FROM games").fetchone()[0])
+    cache.close()
+
+
+def _whole_sums(seats: list[Seat]) -> Summed:
+    from referee.monitor import randomness
+    from referee.monitor.cells import accumulate, value
+
+    valuation = value(seats)
+    banded, newest = accumulate(seats, valuation)
+    return Summed(banded, randomness.accumulate(seats, newest), valuation, len(seats), len({s.game for s in seats}),
+                  newest)

@@ -38,41 +38,33 @@ from math import lcm
 from pathlib import Path
 
 from .. import __version__
-from .cells import (
-    CALENDAR_WINDOWS,
-    COUNT_WINDOWS,
-    Banded,
-    Games,
-    Sums,
-    Valuation,
-    count_band,
-    dyadic,
-    time_band,
-    undyadic,
-)
+from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
+from .packed import Payload, pack, unpack
 from .randomness import DealBanded, Deals, DealSums
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
-FORMAT = f"1 {__version__}"
+FORMAT = f"2 {__version__}"
 FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
 _DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS batches (id INTEGER PRIMARY KEY, scales TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS segments (seq TEXT, segment TEXT, n INTEGER NOT NULL, PRIMARY KEY (seq, segment));
-CREATE TABLE IF NOT EXISTS games (seq TEXT, segment TEXT, ordinal INTEGER, time_us INTEGER, cband INTEGER,
-    tband INTEGER, batch INTEGER, sums TEXT NOT NULL, PRIMARY KEY (seq, segment, ordinal));
-CREATE INDEX IF NOT EXISTS ix_games_time ON games (time_us);
-CREATE TABLE IF NOT EXISTS bands (seq TEXT, segment TEXT, bet TEXT, cband INTEGER, tband INTEGER,
-    sums TEXT NOT NULL, jumps TEXT NOT NULL, PRIMARY KEY (seq, segment, bet, cband, tband));
-CREATE TABLE IF NOT EXISTS keys (game TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS segments (id INTEGER PRIMARY KEY, seq TEXT NOT NULL, segment TEXT NOT NULL,
+    n INTEGER NOT NULL, UNIQUE (seq, segment));
+CREATE TABLE IF NOT EXISTS payloads (id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, refs INTEGER NOT NULL,
+    data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS games (sid INTEGER, ordinal INTEGER, time_us INTEGER, cband INTEGER NOT NULL,
+    tband INTEGER NOT NULL, payload INTEGER NOT NULL, PRIMARY KEY (sid, ordinal)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ix_games_time ON games (time_us) WHERE time_us IS NOT NULL;
+CREATE TABLE IF NOT EXISTS bands (sid INTEGER, bet TEXT, cband INTEGER, tband INTEGER, sums TEXT NOT NULL,
+    jumps TEXT NOT NULL, PRIMARY KEY (sid, bet, cband, tband)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS keys (game TEXT PRIMARY KEY) WITHOUT ROWID;
 """
+_TABLES = ("meta", "batches", "segments", "payloads", "games", "bands", "keys")
 
 Scales = tuple[int, int, int]
-#: A game's sums in one segment: per bet (a cell sequence), or its deal's counts.
-Payload = dict[str, Sums] | DealSums
-BandKey = tuple[str, str, str, int, int]
+BandKey = tuple[int, str, int, int]  # segment id, bet, count band, time band
 
 
 def default_path(shown: str) -> Path:
@@ -143,12 +135,13 @@ class Cache:
         if meta.get("format") != FORMAT or "state" not in meta:
             return None
         d = json.loads(meta["state"])
-        return State(d["sources"], d["chain"], tuple(d["marks"]), d["newest"], d["order"], d["seats"], d["games"],
-                     tuple(d["scales"]))
+        a, b, c = d["scales"]
+        return State(d["sources"], d["chain"], (d["marks"][0], d["marks"][1]), d["newest"], d["order"], d["seats"],
+                     d["games"], (a, b, c))
 
     def reset(self) -> None:
         """Everything forgotten (inside a transaction)."""
-        for table in ("meta", "batches", "segments", "games", "bands", "keys"):
+        for table in _TABLES:
             self.db.execute(f"DELETE FROM {table}")
 
     def returning(self, keys: set[str]) -> bool:
@@ -168,27 +161,32 @@ class Cache:
         if scales != state.scales:
             bands.rescale(state.scales)
         batch_id = self.db.execute("INSERT INTO batches (scales) VALUES (?)", (json.dumps(batch.scales),)).lastrowid
+        assert batch_id is not None
         newest = max((t for t in (state.newest, batch.newest) if t is not None), default=None)
         added: dict[tuple[str, str], list[tuple[int | None, Payload]]] = {}
         for (kind, segment), played in batch.games.items():
             added[(kind, segment)] = [(p.time_us, p.bets) for p in played]
         for (kind, segment), found in batch.deals.items():
             added[(_DEALS + kind, segment)] = list(found)
-        counts = {(seq, segment): n for seq, segment, n in self.db.execute("SELECT seq, segment, n FROM segments")}
-        grown = {key: counts.get(key, 0) + len(items) for key, items in added.items()}
+        ids = {(seq, segment): sid for sid, seq, segment in self.db.execute("SELECT id, seq, segment FROM segments")}
+        counts = dict(self.db.execute("SELECT id, n FROM segments"))
+        for key in sorted(added.keys() - ids.keys()):
+            made = self.db.execute("INSERT INTO segments (seq, segment, n) VALUES (?, ?, 0)", key).lastrowid
+            assert made is not None
+            ids[key] = made
+        grown = {ids[key]: counts.get(ids[key], 0) + len(items) for key, items in added.items()}
         _move(self.db, bands, counts, grown, state.newest, newest)
-        rows = []
-        for (seq, segment), items in added.items():
-            n = grown[(seq, segment)]
+        rows, payloads = [], _Payloads(self.db, batch_id)
+        for key, items in added.items():
+            sid, n = ids[key], grown[ids[key]]
             for i, (time_us, sums) in enumerate(items):
-                ordinal = n - 1 - i
                 band = (count_band(i), time_band(time_us, newest))
-                bands.put(seq, segment, sums, band, batch.scales, +1)
+                bands.put(sid, sums, band, batch.scales, +1)
                 if band != FAR:
-                    rows.append((seq, segment, ordinal, time_us, band[0], band[1], batch_id, _encode(sums)))
-        self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self.db.executemany("INSERT OR REPLACE INTO segments VALUES (?, ?, ?)",
-                            [(seq, segment, n) for (seq, segment), n in grown.items()])
+                    rows.append((sid, n - 1 - i, time_us, band[0], band[1], payloads.id(sums)))
+        payloads.write()
+        self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self.db.executemany("UPDATE segments SET n = ? WHERE id = ?", [(n, sid) for sid, n in grown.items()])
         self.db.executemany("INSERT INTO keys VALUES (?)", [(k,) for k in batch.keys])
         bands.write()
         new = State(batch.sources, batch.chain, batch.marks, newest, max(state.order, batch.order),
@@ -207,7 +205,7 @@ class Cache:
         cells: Banded = defaultdict(lambda: defaultdict(Sums))
         deals: DealBanded = defaultdict(lambda: defaultdict(DealSums))
         for seq, segment, bet, cband, tband, sums, jumps in self.db.execute(
-                "SELECT seq, segment, bet, cband, tband, sums, jumps FROM bands"):
+                "SELECT seq, segment, bet, cband, tband, sums, jumps FROM bands JOIN segments ON segments.id = sid"):
             values = json.loads(sums)
             if seq.startswith(_DEALS):
                 deals[(seq.removeprefix(_DEALS), segment)][(cband, tband)] = _deal_sums(values)
@@ -217,6 +215,31 @@ class Cache:
                 cells[(seq, segment, bet)][(cband, tband)] = s
         scale, scale2, scale3 = state.scales
         return cells, deals, Valuation(scale, scale2, {}, scale3)
+
+
+class _Payloads:
+    """A batch's packed game sums, each kept once however many segments hold it (a game's
+    sums are the same for its table, dealer, profile and all; its deal for three), with
+    how many rows refer to it: a payload goes with its last row."""
+
+    def __init__(self, db: sqlite3.Connection, batch: int) -> None:
+        self.db = db
+        self.batch = batch
+        self.next = (db.execute("SELECT max(id) FROM payloads").fetchone()[0] or 0) + 1
+        self.made: dict[bytes, list[int]] = {}
+
+    def id(self, sums: Payload) -> int:
+        data = pack(sums)
+        found = self.made.get(data)
+        if found is None:
+            found = self.made[data] = [self.next, 0]
+            self.next += 1
+        found[1] += 1
+        return found[0]
+
+    def write(self) -> None:
+        self.db.executemany("INSERT INTO payloads VALUES (?, ?, ?, ?)",
+                            [(i, self.batch, refs, data) for data, (i, refs) in self.made.items()])
 
 
 class _Bands:
@@ -231,23 +254,22 @@ class _Bands:
     def rescale(self, old: Scales) -> None:
         """Every stored cell band from the old denominators to the new (deal bands have none)."""
         factors = _factors(self.scales, old)
-        for seq, segment, bet, cband, tband in list(self.db.execute(
-                "SELECT seq, segment, bet, cband, tband FROM bands")):
-            if not seq.startswith(_DEALS):
-                values, _ = self._get((seq, segment, bet, cband, tband))
+        for sid, bet, cband, tband in list(self.db.execute("SELECT sid, bet, cband, tband FROM bands")):
+            if bet != "deal":
+                values, _ = self._get((sid, bet, cband, tband))
                 assert values is not None
                 values[:] = _scaled(values, bet, factors)
 
     def _get(self, key: BandKey) -> tuple[list[int] | None, dict[str, int]]:
         found = self.held.get(key)
         if found is None:
-            row = self.db.execute("SELECT sums, jumps FROM bands WHERE seq = ? AND segment = ? AND bet = ? AND "
-                                  "cband = ? AND tband = ?", key).fetchone()
+            row = self.db.execute("SELECT sums, jumps FROM bands WHERE sid = ? AND bet = ? AND cband = ? AND tband = ?",
+                                  key).fetchone()
             found = (json.loads(row[0]), json.loads(row[1])) if row else (None, {})
             self.held[key] = found
         return found
 
-    def put(self, seq: str, segment: str, sums: Payload, band: tuple[int, int], scales: Scales, sign: int) -> None:
+    def put(self, sid: int, sums: Payload, band: tuple[int, int], scales: Scales, sign: int) -> None:
         """A game's sums (its batch's denominators) added to (sign 1) or taken from (-1) a band."""
         if band == FAR:
             return
@@ -257,7 +279,7 @@ class _Bands:
             factors = _factors(self.scales, scales)
             parts = [(bet, _scaled(_sums_list(s), bet, factors), s.jump) for bet, s in sums.items()]
         for bet, values, jump in parts:
-            key = (seq, segment, bet, band[0], band[1])
+            key = (sid, bet, band[0], band[1])
             held, jumps = self._get(key)
             if held is None:
                 held = [0] * len(values)
@@ -279,52 +301,60 @@ class _Bands:
                 gone.append(key)
             else:
                 kept.append((*key, json.dumps(values), json.dumps(jumps)))
-        self.db.executemany("DELETE FROM bands WHERE seq = ? AND segment = ? AND bet = ? AND cband = ? AND tband = ?",
-                            gone)
-        self.db.executemany("INSERT OR REPLACE INTO bands VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
+        self.db.executemany("DELETE FROM bands WHERE sid = ? AND bet = ? AND cband = ? AND tband = ?", gone)
+        self.db.executemany("INSERT OR REPLACE INTO bands VALUES (?, ?, ?, ?, ?, ?)", kept)
 
 
-def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[tuple[str, str], int],
-          grown: dict[tuple[str, str], int], old_newest: int | None, newest: int | None) -> None:
+def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: dict[int, int],
+          old_newest: int | None, newest: int | None) -> None:
     """The stored games whose band the new games change: pushed past a count window's
     edge in their segment, or out of a calendar window by a newer time."""
-    wanted: set[tuple[str, str, int]] = set()
-    for (seq, segment), n in grown.items():
-        before = counts.get((seq, segment), 0)
+    wanted: set[tuple[int, int]] = set()
+    for sid, n in grown.items():
+        before = counts.get(sid, 0)
         for edge in COUNT_WINDOWS:
             low, high = max(before - edge, 0), min(n - edge, before)  # ordinals whose rank crosses the edge
             if low < high:
-                wanted.update((seq, segment, o) for o in range(low, high))
-    found: dict[tuple[str, str, int], tuple[int | None, int, int, int, str]] = {}
-    select = "SELECT seq, segment, ordinal, time_us, cband, tband, batch, sums FROM games"
+                wanted.update((sid, o) for o in range(low, high))
+    found: dict[tuple[int, int], tuple[int | None, int, int, int]] = {}
+    select = "SELECT sid, ordinal, time_us, cband, tband, payload FROM games"
     if old_newest is not None and newest is not None and newest > old_newest:
         for _, span in CALENDAR_WINDOWS:
-            for seq, segment, o, t, cb, tb, b, sums in db.execute(
-                    f"{select} WHERE time_us > ? AND time_us <= ?", (old_newest - span, newest - span)):
-                found[(seq, segment, o)] = (t, cb, tb, b, sums)
-    for seq, segment, o in wanted - found.keys():
-        row = db.execute(f"{select} WHERE seq = ? AND segment = ? AND ordinal = ?", (seq, segment, o)).fetchone()
+            for sid, o, t, cb, tb, payload in db.execute(f"{select} WHERE time_us > ? AND time_us <= ?",
+                                                         (old_newest - span, newest - span)):
+                found[(sid, o)] = (t, cb, tb, payload)
+    for sid, o in wanted - found.keys():
+        row = db.execute(f"{select} WHERE sid = ? AND ordinal = ?", (sid, o)).fetchone()
         if row is not None:  # a game past every window was dropped already
-            found[(seq, segment, o)] = (row[3], row[4], row[5], row[6], row[7])
+            found[(sid, o)] = (row[2], row[3], row[4], row[5])
     scales: dict[int, Scales] = {}
     for i, text in db.execute("SELECT id, scales FROM batches"):
         a, b, c = json.loads(text)
         scales[i] = (a, b, c)
-    moved: list[tuple[str, str, int, tuple[int, int]]] = []
-    dropped: list[tuple[str, str, int, tuple[int, int]]] = []
-    for (seq, segment, o), (t, cb, tb, b, sums) in found.items():
-        n = grown.get((seq, segment), counts.get((seq, segment), 0))
+    moved: list[tuple[int, int, int, int]] = []
+    dropped: list[tuple[int, int]] = []
+    gone: dict[int, int] = defaultdict(int)
+    payloads: dict[int, tuple[Payload, Scales]] = {}
+    for (sid, o), (t, cb, tb, payload) in found.items():
+        n = grown.get(sid, counts.get(sid, 0))
         band = (count_band(n - 1 - o), time_band(t, newest))
         if band == (cb, tb):
             continue
-        game = _decode(seq, sums)
-        bands.put(seq, segment, game, (cb, tb), scales[b], -1)
-        bands.put(seq, segment, game, band, scales[b], +1)
-        (dropped if band == FAR else moved).append((seq, segment, o, band))
-    db.executemany("UPDATE games SET cband = ?, tband = ? WHERE seq = ? AND segment = ? AND ordinal = ?",
-                   [(band[0], band[1], seq, segment, o) for seq, segment, o, band in moved])
-    db.executemany("DELETE FROM games WHERE seq = ? AND segment = ? AND ordinal = ?",
-                   [(seq, segment, o) for seq, segment, o, _ in dropped])
+        if payload not in payloads:
+            batch, data = db.execute("SELECT batch, data FROM payloads WHERE id = ?", (payload,)).fetchone()
+            payloads[payload] = (unpack(data), scales[batch])
+        game, game_scales = payloads[payload]
+        bands.put(sid, game, (cb, tb), game_scales, -1)
+        bands.put(sid, game, band, game_scales, +1)
+        if band == FAR:
+            dropped.append((sid, o))
+            gone[payload] += 1
+        else:
+            moved.append((band[0], band[1], sid, o))
+    db.executemany("UPDATE games SET cband = ?, tband = ? WHERE sid = ? AND ordinal = ?", moved)
+    db.executemany("DELETE FROM games WHERE sid = ? AND ordinal = ?", dropped)
+    db.executemany("UPDATE payloads SET refs = refs - ? WHERE id = ?", [(n, i) for i, n in gone.items()])
+    db.executemany("DELETE FROM payloads WHERE id = ? AND refs = 0", [(i,) for i in gone])
 
 
 _CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3")
@@ -372,24 +402,3 @@ def _deal_sums(values: list[int]) -> DealSums:
     for i, name in enumerate(_DEAL_LISTS):
         setattr(d, name, list(rest[10 * i:10 * i + 10]))
     return d
-
-
-def _encode(sums: Payload) -> str:
-    if isinstance(sums, DealSums):
-        return json.dumps(_deal_list(sums))
-    # a game's cross terms are one float each (``cells._close``): kept as that float, not
-    # as the whole number over 2**1100 it is (a third of a kilobyte each)
-    return json.dumps({bet: [s.games, s.seats, s.staked, s.observed, s.expected, s.variance, undyadic(s.cross),
-                             s.third, undyadic(s.cross3), s.jump] for bet, s in sums.items()})
-
-
-def _decode(seq: str, text: str) -> Payload:
-    values = json.loads(text)
-    if seq.startswith(_DEALS):
-        return _deal_sums(values)
-    out = {}
-    for bet, v in values.items():
-        s = _sums(v[:-1])
-        s.cross, s.cross3, s.jump = dyadic(v[6]), dyadic(v[8]), v[-1]
-        out[bet] = s
-    return out
