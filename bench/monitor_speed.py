@@ -2,6 +2,13 @@
 10 million seats), phase by phase.
 
 Run: python bench/monitor_speed.py [--seats 200000] [--dir /tmp/bench-monitor]
+     python bench/monitor_speed.py --cached STORE [--add N]
+
+``--cached STORE``: the monitor as a user runs it, through its cache (``monitor/cache.py``),
+each run a child process timed (CPU: user + system, and wall): the first run (the cache
+made from the whole store), a run with nothing new, then (``--add N``, default 10,000)
+one more source of N seats checked into the store and a run that catches up with it.
+STORE is changed by ``--add``: give it a copy. The cache is made beside it, anew.
 
 Makes (once, kept in ``--dir``) a store of simulated live tables, ``referee simulate
 --seats 3-5`` under ``bonus-100`` with a Bonus stake (every bet and test at work), checked
@@ -53,11 +60,50 @@ class Clock:
         self.cpu, self.wall = cpu, wall
 
 
+def timed(args: list[str]) -> tuple[float, float, int]:
+    """A child process's CPU seconds (user + system), wall seconds and exit status."""
+    before = os.times()
+    start = time.perf_counter()
+    code = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - start
+    after = os.times()
+    return after.children_user - before.children_user + after.children_system - before.children_system, wall, code
+
+
+def cached_runs(db: Path, add: int) -> None:
+    cache = db.with_suffix(".monitor-cache.sqlite")
+    cache.unlink(missing_ok=True)
+    run = [sys.executable, "-m", "referee"]
+    monitor = [*run, "monitor", "--store", str(db), "--cache", str(cache), "--format", "json", "-o", os.devnull]
+    with Stored(str(db)) as stored:
+        total = sum(s.seats for s in stored.sources())
+    load = os.getloadavg()[0]
+    print(f"monitor --store over {total:,} stored seats ({db.stat().st_size / 1e9:.1f} GB SQLite), through its cache; "
+          f"load average {load:.1f} on {os.cpu_count()} cores")
+    for name in ("first run (the cache made from the whole store)", "nothing new since", "nothing new since"):
+        cpu, wall, code = timed(monitor)
+        print(f"  {name}: {cpu:.2f} s CPU, {wall:.2f} s wall (exit {code}); cache {cache.stat().st_size / 1e6:,.0f} MB")
+    log = db.with_suffix(".more.jsonl")
+    subprocess.run([*run, "simulate", "--seats", "4", "--rounds", str(add // 4), "--seed", "99", "--format", "jsonl",
+                    "-o", str(log)], check=True, stderr=subprocess.DEVNULL)
+    subprocess.run([*run, "check", "--store", str(db), str(log), "--quiet"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    cpu, wall, code = timed(monitor)
+    print(f"  one more source of {add:,} seats: {cpu:.2f} s CPU, {wall:.2f} s wall (exit {code})")
+    cpu, wall, code = timed([*run, "--version"])
+    print(f"  (the interpreter's start-up, referee --version: {cpu:.2f} s CPU, {wall:.2f} s wall)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seats", type=int, default=200_000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench-monitor"))
+    parser.add_argument("--cached", type=Path, metavar="STORE")
+    parser.add_argument("--add", type=int, default=10_000)
     a = parser.parse_args()
+    if a.cached:
+        cached_runs(a.cached, a.add)
+        return
     a.dir.mkdir(parents=True, exist_ok=True)
     db = store(a.dir, a.seats)
     clock = Clock()

@@ -236,6 +236,14 @@ def test_record_keeps_each_alert_once_with_the_digest_of_its_inputs(store_url: s
     # a window holding every counted seat: its inputs are their rows, in store order
     everything = hashlib.sha256("\n".join(seats).encode()).hexdigest()
     assert any(r["inputs"] == len(seats) and r["inputs_digest"] == everything for r in rows)
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and "settlement row" in out and "alert row" not in out  # the rows paid short; alerts whole
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        conn.execute(sa.text("UPDATE alerts SET games = games + 1 WHERE id = 1"))
+    made.dispose()
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and f"alert row 1 (all all, {first['bet']}, {first['window']}) changed after it was recorded" in out
 
 
 def test_html_has_a_control_chart_a_segment(tmp_path: Path) -> None:

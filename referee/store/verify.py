@@ -4,7 +4,8 @@ Recomputed, source by source in the chain's order: each chunk's SHA-256 and the 
 source's (the bytes a replay re-audits), each row's digest (which record changed, and
 where it came from: file, line, session, game), each source's digest of its rows (a
 row added, removed or re-digested), each source's own digest and its link in the
-chain (a source changed, removed or moved), and the store's head. What it says is
+chain (a source changed, removed or moved), the store's head, and each alert kept by
+``monitor --record`` against its own digest. What it says is
 what a later reader can rely on: ``intact`` means every row is the one written then.
 """
 
@@ -60,12 +61,27 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
                 found.problems.append(f"{where}: the chain is broken here (a source before it, or this one, was "
                                       "changed, removed or put in another place)")
             previous = source["chain"]
+        _alerts(conn, found)
         meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
     found.head = meta["head"]
     if meta["head"] != previous:
         found.problems.append("the store's head is not the last source's chain (a source was removed or added "
                               "at the end)")
     return found
+
+
+def _alerts(conn: Any, found: Verdict) -> None:
+    """Each kept alert (``monitor --record``) against its own digest: its figures, band and
+    inputs' digest as recorded. (Alerts are not chained: one deleted leaves no trace.)"""
+    import sqlalchemy as sa
+
+    a = schema.alerts
+    names = digest.columns("alerts")
+    for row in _stream(conn, sa.select(a).order_by(a.c.id)):
+        found.rows += 1
+        if digest.of(tuple(_plain(row[c]) for c in names)) != row["digest"]:
+            found.problems.append(f"alert row {row['id']} ({row['segment']} {row['value']}, {row['bet']}, "
+                                  f"{row['window']}) changed after it was recorded")
 
 
 class _Rows:
