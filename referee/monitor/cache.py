@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import lcm
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
@@ -226,20 +227,25 @@ class _Payloads:
         self.db = db
         self.batch = batch
         self.next = (db.execute("SELECT max(id) FROM payloads").fetchone()[0] or 0) + 1
-        self.made: dict[bytes, list[int]] = {}
+        self.made: dict[tuple[object, ...], list[Any]] = {}
 
     def id(self, sums: Payload) -> int:
-        data = pack(sums)
-        found = self.made.get(data)
+        # told apart by their values (cheaper than packing each: four segments of five share one)
+        key: tuple[object, ...]
+        if isinstance(sums, DealSums):
+            key = (*_deal_list(sums),)
+        else:
+            key = tuple((bet, *_sums_list(s), s.jump) for bet, s in sums.items())
+        found = self.made.get(key)
         if found is None:
-            found = self.made[data] = [self.next, 0]
+            found = self.made[key] = [self.next, 0, sums]
             self.next += 1
         found[1] += 1
-        return found[0]
+        return int(found[0])
 
     def write(self) -> None:
         self.db.executemany("INSERT INTO payloads VALUES (?, ?, ?, ?)",
-                            [(i, self.batch, refs, data) for data, (i, refs) in self.made.items()])
+                            [(i, self.batch, refs, pack(sums)) for i, refs, sums in self.made.values()])
 
 
 class _Bands:

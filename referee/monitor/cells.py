@@ -120,28 +120,44 @@ def value(seats: list[Seat]) -> Valuation:
     scale3 = lcm(*(f.denominator for f in thirds))
     valuation = Valuation(scale, scale2, moments, scale3)
     pays: dict[tuple[str, int], int] = {}
+    # a situation's integers and a profile's Bonus figures worked out once, not a seat
+    ints: dict[tuple[str, tuple[int, ...] | None, bool], tuple[int, int, float, int]] = {}
+    bonuses: dict[str, tuple[int, int, float, int] | None] = {}
     for s in seats:
-        found = moments.get((s.profile, s.known, True) if s.called else (s.profile, None, False))
-        if found is None:  # a call whose five cards were not all seen: no exact expectation
-            s.situation = None
-            continue
-        f = Figures(exact_int(found.mean * scale), exact_int(found.variance * scale2), top=_top(s.profile),
-                    third=exact_int(found.third_central * scale3))
+        key = (s.profile, s.known, True) if s.called else (s.profile, None, False)
+        found = ints.get(key)
+        if found is None:
+            got = moments.get(key)
+            if got is None:  # a call whose five cards were not all seen: no exact expectation
+                s.situation = None
+                continue
+            found = ints[key] = (exact_int(got.mean * scale), exact_int(got.variance * scale2), _top(s.profile),
+                                 exact_int(got.third_central * scale3))
+        f = Figures(found[0], found[1], top=found[2], third=found[3])
         if s.bonus_u and s.bonus_value is not None:
-            origin = origin_of(s.profile)
-            odds = exact.bonus_odds(origin)
-            if odds is not None:
-                key = (s.profile, s.bonus_value)
-                if key not in pays:
-                    pays[key] = exact_int(exact.bonus_pay(origin, s.bonus_value) * scale)
-                f.bonus_pay, f.bonus_mean = pays[key], exact_int(odds.mean * scale)
-                f.bonus_variance = exact_int(odds.variance * scale2)
-                f.bonus_top = _bonus_top(s.profile)
-                f.bonus_third = exact_int(odds.third_central * scale3)
+            if s.profile not in bonuses:
+                bonuses[s.profile] = _bonus_ints(s.profile, scale, scale2, scale3)
+            bonus = bonuses[s.profile]
+            if bonus is not None:
+                paid = (s.profile, s.bonus_value)
+                if paid not in pays:
+                    pays[paid] = exact_int(exact.bonus_pay(origin_of(s.profile), s.bonus_value) * scale)
+                f.bonus_pay = pays[paid]
+                f.bonus_mean, f.bonus_variance, f.bonus_top, f.bonus_third = bonus
         if s.deal and s.known is not None:
             f.deal = moments[(s.profile, s.known, True)]
         s.situation = f
     return valuation
+
+
+def _bonus_ints(profile: str, scale: int, scale2: int, scale3: int) -> tuple[int, int, float, int] | None:
+    """A profile's Bonus per unit stake over the denominators: mean, variance, best odds,
+    third cumulant (None: no Bonus)."""
+    odds = exact.bonus_odds(origin_of(profile))
+    if odds is None:
+        return None
+    return (exact_int(odds.mean * scale), exact_int(odds.variance * scale2), _bonus_top(profile),
+            exact_int(odds.third_central * scale3))
 
 
 @lru_cache(maxsize=32)

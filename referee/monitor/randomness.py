@@ -138,6 +138,7 @@ class _Facts:
     def __init__(self) -> None:
         self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
         self.situations: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self.paid: dict[tuple[str, int], bool] = {}
 
     def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
         if text not in self.profiles:
@@ -147,6 +148,14 @@ class _Facts:
                                               exact_int(odds.hit * (1 - odds.hit) * FIVE * FIVE))
             self.profiles[text] = (origin.resolve().profile.dealer_qualifier.floor(), odds, ints)
         return self.profiles[text]
+
+    def pays(self, profile: str, value: int) -> bool:
+        """Whether the Bonus pays five cards of ``value`` under ``profile``."""
+        key = (profile, value)
+        found = self.paid.get(key)
+        if found is None:
+            found = self.paid[key] = exact.bonus_pay(origin_of(profile), value) > 0
+        return found
 
     def situation(self, m: exact.Moments) -> tuple[tuple[int, ...], int, int]:
         found = self.situations.get(id(m))
@@ -176,7 +185,7 @@ def _deal(d: DealSums, s: Seat, m: exact.Moments, facts: _Facts) -> None:
     if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1
-        d.hits += exact.bonus_pay(origin_of(s.profile), value) > 0
+        d.hits += facts.pays(s.profile, value)
         d.hits_expected += bonus[0]
         d.hits_variance += bonus[1]
 
