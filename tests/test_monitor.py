@@ -243,7 +243,8 @@ def test_record_keeps_each_alert_once_with_the_digest_of_its_inputs(store_url: s
         conn.execute(sa.text("UPDATE alerts SET games = games + 1 WHERE id = 1"))
     made.dispose()
     code, out = run("store", "verify", store_url)
-    assert code == 1 and f"alert row 1 (all all, {first['bet']}, {first['window']}) changed after it was recorded" in out
+    said = f"alert row 1 (all all, {first['bet']}, {first['window']}) changed after it was recorded"
+    assert code == 1 and said in out
 
 
 def test_html_has_a_control_chart_a_segment(tmp_path: Path) -> None:

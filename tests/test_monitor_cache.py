@@ -214,3 +214,18 @@ def _whole_sums(seats: list[Seat]) -> Summed:
     banded, newest = accumulate(seats, valuation)
     return Summed(banded, randomness.accumulate(seats, newest), valuation, len(seats), len({s.game for s in seats}),
                   newest)
+
+
+@pytest.mark.parametrize("shape", [("--seats", "2-4"), ("--sessions", "3")], ids=["live-table", "rounds"])
+def test_the_cache_and_the_whole_store_agree_on_logs_with_faults(tmp_path: Path, shape: tuple[str, str]) -> None:
+    """Void deals, wrong payouts, bad balances, missing cards, duplicated games: the
+    simulator's faults, three files stored one at a time, a monitor run after each."""
+    store, cache = str(tmp_path / "s.db"), str(tmp_path / "monitor.sqlite")
+    for seed in (21, 22, 23):
+        log = simulate(tmp_path / f"f{seed}.jsonl", *shape, "--rounds", "400", "--seed", str(seed), "--faults", "0.08",
+                       "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
+        code, out = run("check", "--store", store, log, "--quiet")
+        assert code == 1, out  # the faults found
+        for fmt in ("json", "text"):
+            assert run("monitor", "--store", store, "--cache", cache, "--format", fmt) == run(
+                "monitor", "--store", store, "--no-cache", "--format", fmt), (seed, fmt)
