@@ -229,3 +229,27 @@ def test_the_cache_and_the_whole_store_agree_on_logs_with_faults(tmp_path: Path,
         for fmt in ("json", "text"):
             assert run("monitor", "--store", store, "--cache", cache, "--format", fmt) == run(
                 "monitor", "--store", store, "--no-cache", "--format", fmt), (seed, fmt)
+
+
+def test_a_cache_whose_disk_fills_keeps_its_last_step_and_the_report_is_whole(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    store, cache = str(tmp_path / "s.db"), tmp_path / "monitor.sqlite"
+    _grow(store, tmp_path, 31)
+    fast_json(store, str(cache))
+    before = Cache(cache).state()
+    _grow(store, tmp_path, 32)
+    real = Cache.add
+
+    def full(self: Cache, state: State, batch: cached.Batch) -> State:
+        real(self, state, batch)  # written, then the disk fills before the commit
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Cache, "add", full)
+    code, out = run("monitor", "--store", store, "--cache", str(cache), "--format", "json")
+    assert code == 0 and "database or disk is full; reading the whole store" in out
+    assert out.endswith(run("monitor", "--store", store, "--no-cache", "--format", "json")[1])
+    assert Cache(cache).state() == before  # the step rolled back whole: the cache as it was
+    monkeypatch.setattr(Cache, "add", real)
+    assert fast_json(store, str(cache)) == run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
