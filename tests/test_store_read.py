@@ -193,6 +193,10 @@ def test_stats_and_report_from_the_store_are_those_of_the_files(stored: tuple[st
     for args in ([], ["--table", "T1"], ["--since", "2026-11-28T00:00", "--until", "2026-11-29T21:10"],
                  ["--dealer", "d-2", "--format", "json"]):
         assert run("stats", "--store", url, "--no-decisions", *args) == run("stats", "--no-decisions", *files, *args)
+    for args in (["--table", "T9"], ["--dealer", "d-22"]):  # no game had it: said, with those they had
+        code, out = run("stats", "--store", url, "--no-decisions", *args)
+        assert code == 2 and f"{args[0]} {args[1]}: no game of the inputs had it" in out and "the games had" in out
+        assert (code, out) == run("stats", "--no-decisions", *files, *args)
     code, page = run("report", "--lang", "en", "-o", "-", *files)
     stored_code, stored_page = run("report", "--lang", "en", "-o", "-", "--store", url)
     assert stored_code == code and normalize(stored_page) == normalize(page)

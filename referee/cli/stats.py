@@ -64,8 +64,24 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
             stream = events(common.sources(files, mapping), Options(profile=profile, mapping=mapping))
         from ..store.rows import selected
 
-        observations = observe(common.kept(iter(selected(stream, *window)), inputs))
+        seen: dict[str, set[str]] = {}
+        observations = observe(common.kept(iter(selected(stream, *window, seen=seen)), inputs))
+        if not observations.rounds:
+            _unseen(seen, table, dealer)
         _describe(observations, inputs, decisions, jobs, confidence, fmt)
+
+
+def _unseen(seen: dict[str, set[str]], table: str | None, dealer: str | None) -> None:
+    """A --table or --dealer that no game had: said with the nearest one, exit 2."""
+    from ..spelling import did_you_mean
+
+    for option, asked in (("table", table), ("dealer", dealer)):
+        had = sorted(seen.get(option, ()))
+        if asked is not None and asked not in had:
+            names = f" (the games had {', '.join(printable(n) for n in had[:10])}{', ...' if len(had) > 10 else ''})" \
+                if had else " (no game named one)"
+            raise click.UsageError(f"--{option} {printable(asked)}: no game of the inputs had it"
+                                   f"{did_you_mean(asked, had)}{names}")
 
 
 def _describe(observations: Any, inputs: list[InputInfo], decisions: bool, jobs: int | None, confidence: float,

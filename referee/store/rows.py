@@ -453,15 +453,19 @@ def finding_row(f: Finding) -> FindingRow:
 # ----------------------------------------------------------------------------- selecting
 
 def selected(events: Iterable[Any], since: datetime | None = None, until: datetime | None = None,
-             table: str | None = None, dealer: str | None = None) -> Iterable[Any]:
+             table: str | None = None, dealer: str | None = None,
+             seen: dict[str, set[str]] | None = None) -> Iterable[Any]:
     """The events, but the rounds and games outside the window (``since`` and
     ``until`` included; a round without a time is outside any window), the table or the
-    dealer asked for: what ``stats --since/--until/--table/--dealer`` describes."""
+    dealer asked for: what ``stats --since/--until/--table/--dealer`` describes.
+    ``seen``: filled with the tables and dealers the games had (a name asked for that
+    none had is then said, with the nearest one)."""
     if since is None and until is None and table is None and dealer is None:
         yield from events
         return
     low, high = _time(since), _time(until)
     tables: dict[str, str | None] = {}
+    seen = seen if seen is not None else {}
     for event in events:
         if isinstance(event, SessionInfo):
             tables[event.id] = event.table if event.format == 2 else None
@@ -473,11 +477,16 @@ def selected(events: Iterable[Any], since: datetime | None = None, until: dateti
                 game = event.record
                 when = (game.settled or game.started) if game is not None else None
                 by = game.dealer_id if game is not None else None
+            at = tables.get(event.session)
+            if at is not None:
+                seen.setdefault("table", set()).add(at)
+            if by is not None:
+                seen.setdefault("dealer", set()).add(by)
             stamp = _time(when)
             early = low is not None and (stamp is None or stamp < low)
             if early or (high is not None and (stamp is None or stamp > high)):
                 continue
-            if table is not None and tables.get(event.session) != table:
+            if table is not None and at != table:
                 continue
             if dealer is not None and by != dealer:
                 continue
