@@ -132,7 +132,8 @@ def fast_json(url: str, cache: str) -> str:
     return out
 
 
-def test_a_cache_of_another_store_or_of_a_game_stored_again_starts_again(tmp_path: Path) -> None:
+def test_a_cache_of_another_store_or_of_a_game_stored_again_starts_again(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     cache = str(tmp_path / "monitor.sqlite")
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     _grow(a, tmp_path, 4)
@@ -145,7 +146,12 @@ def test_a_cache_of_another_store_or_of_a_game_stored_again_starts_again(tmp_pat
     again.write_bytes(log.read_bytes() + b"\n")
     code, _ = run("check", "--store", a, str(again), "--quiet")
     assert code in (0, 1)
-    assert fast_json(a, cache) == run("monitor", "--store", a, "--no-cache", "--format", "json")[1]
+    whole = run("monitor", "--store", a, "--no-cache", "--format", "json")[1]
+    assert fast_json(a, cache) == whole
+    # a new cache read a source a step: the second source's games come again, and the
+    # cache reads the whole store at once (not step after step, for ever)
+    monkeypatch.setattr(cached, "STEP_SEATS", 1)
+    assert fast_json(a, str(tmp_path / "new.sqlite")) == whole
 
 
 def test_an_unusable_cache_is_said_and_the_report_is_the_same(tmp_path: Path) -> None:

@@ -27,10 +27,11 @@ def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = No
     """The sums of ``stored`` (a ``store.read.Stored``), through the cache at ``path``;
     ``told(seats read, seats to read)`` after each step of a long catch-up."""
     cache = Cache(path)
+    whole = False
     try:
         while True:
             with cache.transaction():  # one step: a few sources, committed (a run cut short keeps them)
-                state, done = _step(cache, stored)
+                state, done, whole = _step(cache, stored, whole)
             if done:
                 break
             if told is not None:
@@ -57,9 +58,11 @@ def _progress(stored: Any, state: State) -> tuple[int, int]:
     return sum(n for _, _, n in sources[:state.sources]), sum(n for _, _, n in sources)
 
 
-def _step(cache: Cache, stored: Any) -> tuple[State, bool]:
+def _step(cache: Cache, stored: Any, whole: bool = False) -> tuple[State, bool, bool]:
     """The cache brought a step nearer the store (inside the cache's transaction, so that
-    two runs on one cache take turns): its state, and whether it holds the whole store."""
+    two runs on one cache take turns): its state, whether it holds the whole store, and
+    whether the next step must read the whole store at once (``whole``: a game that a
+    later source holds again joins its earlier seats only when both are read together)."""
     sources = _sources(stored.conn)
     state = cache.state()
     if state is None or state.sources > len(sources) or (
@@ -67,20 +70,25 @@ def _step(cache: Cache, stored: Any) -> tuple[State, bool]:
         cache.reset()  # another store, or this one changed in what the cache had seen
         state = State()
     if state.sources == len(sources):
-        return state, True
+        return state, True, False
+    if whole and state.sources:
+        cache.reset()
+        state = State()
     end, wanted = state.sources, 0
-    while end < len(sources) and (end == state.sources or wanted + sources[end][2] <= STEP_SEATS):
+    while end < len(sources) and (whole or end == state.sources or wanted + sources[end][2] <= STEP_SEATS):
         wanted += sources[end][2]
         end += 1
     upto = _marks(stored.conn, sources[state.sources][0], sources[end - 1][0], state.marks)
     seats = reading.seats(stored.conn, state.marks, upto)
     keys, others = keys_of(seats)
     if state.sources and (cache.returning(keys) or (seats and min(s.order for s in seats) <= state.order)):
-        cache.reset()  # a game seen before has more seats now, or a seat comes before others: all again
-        return State(), False
+        # a game seen before has more seats now, or a seat comes before others: the whole
+        # store again, in one step (its memory: what a run without the cache holds)
+        cache.reset()
+        return State(), False, True
     with kept_profiles(stored.profiles(stored.sources()[state.sources:end])):
         batch = batch_of(seats, keys, others, end, sources[end - 1][1], upto)
-    return cache.add(state, batch), end == len(sources)
+    return cache.add(state, batch), end == len(sources), False
 
 
 def _marks(conn: Any, first: int, last: int, before: reading.Marks) -> reading.Marks:
