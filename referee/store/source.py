@@ -184,8 +184,12 @@ class SourceWriter:
         }
         own = digest.of(tuple(values[c] for c in digest.columns("sources")))
         chain = digest.chained(self.head, own)
+        # not the id among the values set: SQLite takes a parent key set, even to itself, for
+        # a change, and looks for its children in every table that refers to sources (a
+        # scan of the seats: seconds in a store of millions)
+        changed = {k: v for k, v in values.items() if k != "id"}
         self.conn.execute(schema.sources.update().where(schema.sources.c.id == self.id).values(
-            **values, digest=own, chain=chain))
+            **changed, digest=own, chain=chain))
         self.conn.execute(schema.store_meta.update().where(schema.store_meta.c.id == 1).values(
             head=chain, sources=self.id, updated_us=now_us()))
         self.conn.commit()
