@@ -108,9 +108,10 @@ def test_two_checks_on_one_sqlite_file_at_once(tmp_path: Path) -> None:
 def _writing(url: str, process: subprocess.Popen[str]) -> None:
     """Return once the check is writing its source's rows: an SQLite store's write-ahead
     log has grown by 64 KiB (a fixed wait would be before the audit on a loaded machine
-    and after its end on an idle one); a server's store, after 2.5 s."""
+    and after its end on an idle one); a server's store, once the check's transaction has
+    written (the server gives it a transaction id: ``pg_stat_activity.backend_xid``)."""
     if "://" in url:
-        time.sleep(2.5)
+        _server_writing(url, process)
         return
     wal = Path(url + "-wal")
     start = wal.stat().st_size if wal.exists() else 0
@@ -119,6 +120,28 @@ def _writing(url: str, process: subprocess.Popen[str]) -> None:
         if wal.exists() and wal.stat().st_size > start + 64 * 1024:
             return
         time.sleep(0.02)
+
+
+def _server_writing(url: str, process: subprocess.Popen[str]) -> None:
+    import sqlalchemy as sa
+
+    from referee.store.engine import engine, target
+
+    made = engine(target(url))
+    deadline = time.monotonic() + 120
+    try:
+        with made.connect() as conn:
+            while time.monotonic() < deadline and process.poll() is None:
+                writing = conn.execute(sa.text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()")).scalar()
+                conn.rollback()
+                if writing:
+                    time.sleep(0.3)  # a few flushes in: rows written, nothing committed
+                    return
+                time.sleep(0.02)
+    finally:
+        made.dispose()
 
 
 def _killed_midway(url: str, big: str, stop: signal.Signals) -> None:
