@@ -259,3 +259,19 @@ def test_a_cache_whose_disk_fills_keeps_its_last_step_and_the_report_is_whole(tm
     assert Cache(cache).state() == before  # the step rolled back whole: the cache as it was
     monkeypatch.setattr(Cache, "add", real)
     assert fast_json(store, str(cache)) == run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
+
+
+def test_two_monitors_on_one_cache_at_once_take_turns(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    store, cache = str(tmp_path / "s.db"), str(tmp_path / "monitor.sqlite")
+    for seed in (41, 42):
+        _grow(store, tmp_path, seed)
+    command = [sys.executable, "-m", "referee", "monitor", "--store", store, "--cache", cache, "--format", "json"]
+    both = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in both]
+    whole = run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
+    assert [o for o, _ in outs] == [whole, whole] and [e for _, e in outs] == ["", ""]
+    state = Cache(Path(cache)).state()
+    assert state is not None and state.sources == 2 and state.seats == json.loads(whole)["seats"]

@@ -113,16 +113,20 @@ class Cache:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
+        # a step of a long catch-up holds the lock for a minute or so: another run waits
+        self.db = sqlite3.connect(path, timeout=600, isolation_level=None)
+        # write-ahead: a run that finds the cache up to date reads it while another writes
+        self.db.execute("PRAGMA journal_mode = WAL")
         self.db.executescript(_SCHEMA)
 
     def close(self) -> None:
         self.db.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One writer at a time (``BEGIN IMMEDIATE``); all of it or nothing."""
-        self.db.execute("BEGIN IMMEDIATE")
+    def transaction(self, write: bool = True) -> Iterator[None]:
+        """One writer at a time (``BEGIN IMMEDIATE``), all of it or nothing; or a
+        consistent read (``write`` False) beside a writer."""
+        self.db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             yield
         except BaseException:

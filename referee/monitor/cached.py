@@ -29,6 +29,11 @@ def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = No
     cache = Cache(path)
     whole = False
     try:
+        with cache.transaction(write=False):  # up to date: read beside any writer, no lock
+            state = cache.state() or State()
+            if _followed(state, _sources(stored.conn)):
+                banded, deals, scales = cache.banded(state)
+                return Summed(banded, deals, scales, state.seats, state.games, state.newest)
         while True:
             with cache.transaction():  # one step: a few sources, committed (a run cut short keeps them)
                 state, done, whole = _step(cache, stored, whole)
@@ -56,6 +61,11 @@ def _sources(conn: Any) -> list[tuple[int, str, int]]:
 def _progress(stored: Any, state: State) -> tuple[int, int]:
     sources = _sources(stored.conn)
     return sum(n for _, _, n in sources[:state.sources]), sum(n for _, _, n in sources)
+
+
+def _followed(state: State, sources: list[tuple[int, str, int]]) -> bool:
+    """Whether ``state`` holds every source of the store (and is of this store)."""
+    return state.sources == len(sources) and (not sources or sources[-1][1] == state.chain)
 
 
 def _step(cache: Cache, stored: Any, whole: bool = False) -> tuple[State, bool, bool]:
