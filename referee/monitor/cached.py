@@ -13,7 +13,7 @@ from ..profiles import kept_profiles
 from . import randomness, reading
 from .cache import Batch, Cache, State
 
-__all__ = ["STEP_SEATS", "State", "batch_of", "keys_of", "summed"]
+__all__ = ["STEP_SEATS", "Batch", "State", "batch_of", "keys_of", "summed"]
 from .cells import KINDS, games, newest_of, value
 from .facts import Seat
 from .run import Summed
