@@ -275,3 +275,63 @@ def test_two_monitors_on_one_cache_at_once_take_turns(tmp_path: Path) -> None:
     assert [o for o, _ in outs] == [whole, whole] and [e for _, e in outs] == ["", ""]
     state = Cache(Path(cache)).state()
     assert state is not None and state.sources == 2 and state.seats == json.loads(whole)["seats"]
+
+
+def test_a_run_reports_the_bands_of_the_state_it_read_whatever_another_run_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.store.read import Stored
+
+    store, cache = str(tmp_path / "s.db"), tmp_path / "monitor.sqlite"
+    for seed in (51, 52):
+        _grow(store, tmp_path, seed)
+    real = Cache.transaction
+    calls: list[bool] = []
+
+    def racing(self: Cache, write: bool = True) -> object:
+        calls.append(write)
+        if len(calls) == 2:  # between this run's look and its step: another source, another run
+            monkeypatch.setattr(Cache, "transaction", real)
+            _grow(store, tmp_path, 53)
+            with Stored(store) as other:
+                cached.summed(other, cache)
+        return real(self, write)
+
+    monkeypatch.setattr(Cache, "transaction", racing)
+    with Stored(store) as stored:
+        summed = cached.summed(stored, cache)
+    assert output.to_json(decide(summed), store) == run("monitor", "--store", store, "--no-cache", "--format",
+                                                         "json")[1]
+
+
+def test_the_default_cache_is_one_a_store_whatever_the_folder_it_is_named_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.monitor.cache import default_path
+    from referee.store.engine import target
+
+    for name in ("r1", "r2"):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        _grow("s.db", tmp_path / name, 61 if name == "r1" else 62)
+    monkeypatch.chdir(tmp_path / "r1")
+    here = default_path(target("s.db"))
+    assert here == default_path(target(str(tmp_path / "r1" / "s.db")))
+    monkeypatch.chdir(tmp_path / "r2")
+    assert default_path(target("s.db")) != here
+    assert default_path(target("postgresql://u:secret@h/db")) == default_path(target("postgresql://u:other@h/db"))
+
+
+def test_a_cache_of_another_layout_is_made_again_not_used_nor_warned_about(tmp_path: Path) -> None:
+    import sqlite3
+
+    store, cache = str(tmp_path / "s.db"), tmp_path / "monitor.sqlite"
+    _grow(store, tmp_path, 71)
+    old = sqlite3.connect(cache)  # an earlier layout: other columns, another format
+    old.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                      "INSERT INTO meta VALUES ('format', '0 0.0.1');"
+                      "CREATE TABLE games (seq TEXT, segment TEXT, ordinal INTEGER, sums TEXT);"
+                      "CREATE TABLE bands (seq TEXT, segment TEXT, bet TEXT, sums TEXT);")
+    old.close()
+    code, out = run("monitor", "--store", store, "--cache", str(cache), "--format", "json")
+    assert code in (0, 1) and out == run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
+    state = Cache(cache).state()
+    assert state is not None and state.sources == 1

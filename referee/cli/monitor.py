@@ -86,7 +86,7 @@ def _cached(stored: Any, cache: str | None, band_name: str, correction: str, kin
     from ..monitor.cached import summed
     from ..monitor.run import decide
 
-    path = Path(cache) if cache else default_path(stored.target.shown)
+    path = Path(cache) if cache else default_path(stored.target)
     try:
         return decide(summed(stored, path, _told if sys.stderr.isatty() else None), band_name, correction, kinds)
     except (sqlite3.Error, OSError) as err:

@@ -36,12 +36,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import lcm
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
 from .packed import Payload, pack, unpack
 from .randomness import DealBanded, Deals, DealSums
+
+if TYPE_CHECKING:
+    from ..store.engine import Target
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
 FORMAT = f"2 {__version__}"
@@ -68,11 +71,14 @@ Scales = tuple[int, int, int]
 BandKey = tuple[int, str, int, int]  # segment id, bet, count band, time band
 
 
-def default_path(shown: str) -> Path:
-    """The cache of the store shown as ``shown`` (its URL without a password)."""
+def default_path(where: Target) -> Path:
+    """The cache of the store at ``where``: named by a digest of its absolute path (a
+    SQLite file: ``audit.db`` typed in two folders is two stores) or of its URL without
+    the password."""
     from ..analysis.situations import cache_root
 
-    return cache_root() / "monitor" / f"{hashlib.sha256(shown.encode()).hexdigest()[:24]}.sqlite"
+    name = str(where.path.resolve()) if where.path is not None else where.shown
+    return cache_root() / "monitor" / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.sqlite"
 
 
 @dataclass(slots=True)
@@ -117,7 +123,29 @@ class Cache:
         self.db = sqlite3.connect(path, timeout=600, isolation_level=None)
         # write-ahead: a run that finds the cache up to date reads it while another writes
         self.db.execute("PRAGMA journal_mode = WAL")
+        if self._made_by() not in (None, FORMAT):
+            self._remake()
         self.db.executescript(_SCHEMA)
+
+    def _made_by(self) -> str | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.OperationalError:  # no meta table: a new file
+            return None
+        return None if row is None else str(row[0])
+
+    def _remake(self) -> None:
+        """A cache of another layout (another version): its tables dropped and made again
+        (emptying them would keep the old columns)."""
+        with self.transaction():
+            if self._made_by() in (None, FORMAT):
+                return  # another run remade it first
+            names = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for name in names:
+                self.db.execute(f'DROP TABLE "{name}"')
+            for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
+                if statement.strip():
+                    self.db.execute(statement)
 
     def close(self) -> None:
         self.db.close()

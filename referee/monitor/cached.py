@@ -37,12 +37,11 @@ def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = No
         while True:
             with cache.transaction():  # one step: a few sources, committed (a run cut short keeps them)
                 state, done, whole = _step(cache, stored, whole)
-            if done:
-                break
+                if done:  # the bands of this very state, before another run can change them
+                    banded, deals, scales = cache.banded(state)
+                    break
             if told is not None:
                 told(*_progress(stored, state))
-        with cache.transaction():
-            banded, deals, scales = cache.banded(state)
     finally:
         cache.close()
     return Summed(banded, deals, scales, state.seats, state.games, state.newest)
@@ -75,6 +74,9 @@ def _step(cache: Cache, stored: Any, whole: bool = False) -> tuple[State, bool, 
     later source holds again joins its earlier seats only when both are read together)."""
     sources = _sources(stored.conn)
     state = cache.state()
+    if state is not None and state.sources > len(sources):
+        stored.conn.rollback()  # another run saw sources stored since this one looked: look again
+        sources = _sources(stored.conn)
     if state is None or state.sources > len(sources) or (
             state.sources and sources[state.sources - 1][1] != state.chain):
         cache.reset()  # another store, or this one changed in what the cache had seen
