@@ -159,6 +159,8 @@ def test_an_unusable_cache_is_said_and_the_report_is_the_same(tmp_path: Path) ->
     _grow(store, tmp_path, 6)
     folder = tmp_path / "a-folder"
     folder.mkdir()
+    code, out = run("monitor", "--store", store, "--cache", str(folder), "--no-cache")
+    assert code == 2 and "--cache FILE and --no-cache: give one of them" in out
     code, out = run("monitor", "--store", store, "--cache", str(folder), "--format", "json")
     assert code in (0, 1)
     assert f"monitor cache {folder}" in out and "reading the whole store" in out

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
               help="Only these segments (repeat the option) [default: all of them].")
 @click.option("--cache", "cache", metavar="FILE",
               help="The monitor's cache of this store's sums (so that a run reads only the seats stored since "
-                   "the last) [default: one file a store under the cache directory, $REFEREE_CACHE_DIR or "
-                   "~/.cache/referee].")
+                   "the last) [default: one file a store in monitor/ of the cache directory: $REFEREE_CACHE_DIR, "
+                   "else ~/.cache/referee].")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Read the whole store and keep nothing (the same report, slower).")
 @click.option("--record", is_flag=True,
@@ -52,6 +52,8 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     from ..store.read import Stored
 
     guard([("--output", output)], [store])
+    if cache is not None and no_cache:
+        raise click.UsageError("--cache FILE and --no-cache: give one of them")
     kinds = kinds or KINDS
     seats: list[Seat] | None = None
     with Stored(store) as stored, stored.reading():
