@@ -241,7 +241,7 @@ class Cache:
                 "SELECT seq, segment, bet, cband, tband, sums, jumps FROM bands JOIN segments ON segments.id = sid"):
             values = json.loads(sums)
             if seq.startswith(_DEALS):
-                deals[(seq.removeprefix(_DEALS), segment)][(cband, tband)] = _deal_sums(values)
+                deals[(seq.removeprefix(_DEALS), segment)][(cband, tband)] = DealSums.of(values)
             else:
                 s = _sums(values)
                 s.jump = max((float(k) for k, n in json.loads(jumps).items() if n), default=0.0)
@@ -265,7 +265,7 @@ class _Payloads:
         # told apart by their values (cheaper than packing each: four segments of five share one)
         key: tuple[object, ...]
         if isinstance(sums, DealSums):
-            key = (*_deal_list(sums),)
+            key = (*sums.numbers(),)
         else:
             key = tuple((bet, *_sums_list(s), s.jump) for bet, s in sums.items())
         found = self.made.get(key)
@@ -312,7 +312,7 @@ class _Bands:
         if band == FAR:
             return
         if isinstance(sums, DealSums):
-            parts: list[tuple[str, list[int], float | None]] = [("deal", _deal_list(sums), None)]
+            parts: list[tuple[str, list[int], float | None]] = [("deal", sums.numbers(), None)]
         else:
             factors = _factors(self.scales, scales)
             parts = [(bet, _scaled(_sums_list(s), bet, factors), s.jump) for bet, s in sums.items()]
@@ -396,9 +396,6 @@ def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: 
 
 
 _CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3")
-_DEAL_INTS = ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits", "hits_expected",
-              "hits_variance")
-_DEAL_LISTS = ("player", "player_expected", "dealer")
 
 
 def _lcm(a: Scales, b: Scales) -> Scales:
@@ -426,17 +423,3 @@ def _scaled(values: list[int], bet: str, factors: Scales) -> list[int]:
     g, n, staked, observed, expected, variance, cross, third, cross3 = values
     return [g, n, staked, observed * (f1 if bet == "bonus" else 1), expected * f1, variance * f2, cross, third * f3,
             cross3]
-
-
-def _deal_list(d: DealSums) -> list[int]:
-    return [*(getattr(d, name) for name in _DEAL_INTS), *(x for name in _DEAL_LISTS for x in getattr(d, name))]
-
-
-def _deal_sums(values: list[int]) -> DealSums:
-    d = DealSums()
-    for name, x in zip(_DEAL_INTS, values, strict=False):
-        setattr(d, name, x)
-    rest = values[len(_DEAL_INTS):]
-    for i, name in enumerate(_DEAL_LISTS):
-        setattr(d, name, list(rest[10 * i:10 * i + 10]))
-    return d

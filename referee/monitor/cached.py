@@ -12,11 +12,11 @@ from typing import Any
 from ..profiles import kept_profiles
 from . import randomness, reading
 from .cache import Batch, Cache, State
-
-__all__ = ["STEP_SEATS", "Batch", "State", "batch_of", "keys_of", "summed"]
 from .cells import KINDS, games, newest_of, value
 from .facts import Seat
 from .run import Summed
+
+__all__ = ["STEP_SEATS", "Batch", "State", "batch_of", "keys_of", "summed"]
 
 #: How many stored seats a step of the cache reads at most (whole sources, one at least):
 #: what bounds the memory of a first run over a large store, and how often it commits.
@@ -133,7 +133,6 @@ def keys_of(seats: list[Seat]) -> tuple[set[str], int]:
 def batch_of(seats: list[Seat], keys: set[str], others: int, sources: int, chain: str | None,
            upto: tuple[int, int]) -> Batch:
     valuation = value(seats)
-    deal_kinds = randomness.DEAL_KINDS
     return Batch(sources, chain, upto, newest_of(seats), max((s.order for s in seats), default=0), len(seats),
                  keys, others, (valuation.scale, valuation.scale2, valuation.scale3),
-                 games(seats, valuation, KINDS), randomness.deals(seats, deal_kinds))
+                 games(seats, valuation, KINDS), randomness.deals(seats))

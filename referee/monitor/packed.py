@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import struct
 
-from .cells import Sums, dyadic, undyadic
-from .randomness import DealSums
+from .cells import BETS, Sums, dyadic, undyadic
+from .randomness import DEAL_NUMBERS, DealSums
 
 Payload = dict[str, Sums] | DealSums
 
-_BETS = ("ante+call", "bonus")
+#: A bet's whole numbers (its cross terms and jump are floats, packed beside them).
 _INTS = ("games", "seats", "staked", "observed", "expected", "variance", "third")
-_DEAL_INTS = ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits", "hits_expected",
-              "hits_variance")
-_DEAL_LISTS = ("player", "player_expected", "dealer")
 _FLOATS = struct.Struct("<3d")
 
 
@@ -44,14 +41,11 @@ def pack(sums: Payload) -> bytes:
     out = bytearray()
     if isinstance(sums, DealSums):
         out.append(0)
-        for name in _DEAL_INTS:
-            _int(out, getattr(sums, name))
-        for name in _DEAL_LISTS:
-            for x in getattr(sums, name):
-                _int(out, x)
+        for x in sums.numbers():
+            _int(out, x)
         return bytes(out)
-    out.append(sum(1 << i for i, bet in enumerate(_BETS, 1) if bet in sums))
-    for bet in _BETS:
+    out.append(sum(1 << i for i, bet in enumerate(BETS, 1) if bet in sums))
+    for bet in BETS:
         s = sums.get(bet)
         if s is not None:
             for name in _INTS:
@@ -63,17 +57,10 @@ def pack(sums: Payload) -> bytes:
 
 def unpack(data: bytes) -> Payload:
     if data[0] == 0:
-        d = DealSums()
-        values, pos = _ints(data, 1, len(_DEAL_INTS) + 10 * len(_DEAL_LISTS))
-        for name, x in zip(_DEAL_INTS, values, strict=False):
-            setattr(d, name, x)
-        rest = values[len(_DEAL_INTS):]
-        for i, name in enumerate(_DEAL_LISTS):
-            setattr(d, name, rest[10 * i:10 * i + 10])
-        return d
+        return DealSums.of(_ints(data, 1, DEAL_NUMBERS)[0])
     out: dict[str, Sums] = {}
     pos = 1
-    for i, bet in enumerate(_BETS, 1):
+    for i, bet in enumerate(BETS, 1):
         if data[0] & (1 << i):
             values, pos = _ints(data, pos, len(_INTS))
             s = Sums(**dict(zip(_INTS, values, strict=True)))

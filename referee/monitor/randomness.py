@@ -70,13 +70,36 @@ class DealSums:
     hits_variance: int = 0
 
     def add(self, o: DealSums) -> None:
-        for name in ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits",
-                     "hits_expected", "hits_variance"):
+        for name in DEAL_COUNTS:
             setattr(self, name, getattr(self, name) + getattr(o, name))
-        for name in ("player", "player_expected", "dealer"):
+        for name in DEAL_CATEGORIES:
             mine, theirs = getattr(self, name), getattr(o, name)
             for k in range(10):
                 mine[k] += theirs[k]
+
+    def numbers(self) -> list[int]:
+        """Every count, flat (the counts, then each category list): what the monitor's
+        cache keeps; ``of`` reads it back."""
+        return [*(getattr(self, name) for name in DEAL_COUNTS),
+                *(x for name in DEAL_CATEGORIES for x in getattr(self, name))]
+
+    @classmethod
+    def of(cls, numbers: list[int]) -> DealSums:
+        d = cls()
+        for name, x in zip(DEAL_COUNTS, numbers, strict=False):
+            setattr(d, name, x)
+        rest = numbers[len(DEAL_COUNTS):]
+        for i, name in enumerate(DEAL_CATEGORIES):
+            setattr(d, name, list(rest[10 * i:10 * i + 10]))
+        return d
+
+
+#: DealSums' whole-number fields, and its lists of ten (one a category, high card first).
+DEAL_COUNTS = ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits", "hits_expected",
+               "hits_variance")
+DEAL_CATEGORIES = ("player", "player_expected", "dealer")
+#: How many numbers ``DealSums.numbers`` gives.
+DEAL_NUMBERS = len(DEAL_COUNTS) + 10 * len(DEAL_CATEGORIES)
 
 
 @dataclass(frozen=True, slots=True)

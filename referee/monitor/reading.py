@@ -15,14 +15,6 @@ from .facts import Seat, unpack_known
 Marks = tuple[int, int]
 
 
-def marks(conn: Any) -> Marks:
-    """The store's last seat row and last run now (a read up to them misses nothing)."""
-    import sqlalchemy as sa
-
-    return (conn.execute(sa.select(sa.func.max(schema.seats.c.id))).scalar() or 0,
-            conn.execute(sa.select(sa.func.max(schema.runs.c.id))).scalar() or 0)
-
-
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[Seat]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen), in the store's order,
