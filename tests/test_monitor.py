@@ -225,15 +225,17 @@ def test_record_keeps_each_alert_once_with_the_digest_of_its_inputs(store_url: s
     made = engine(target(store_url))
     with made.connect() as conn:
         rows = conn.execute(sa.select(schema.alerts).order_by(schema.alerts.c.id)).mappings().all()
-        seats = conn.execute(sa.select(schema.seats.c.digest).where(schema.seats.c.kind == "counted")
-                             .order_by(schema.seats.c.id)).scalars().all()
+        s, r = schema.seats, schema.runs
+        stored = [*conn.execute(sa.select(s.c.id, s.c.digest).where(s.c.kind == "counted")),
+                  *conn.execute(sa.select(r.c.first_seat, r.c.digest))]  # a run of clean games, a row
     made.dispose()
+    seats = [row_digest for _, row_digest in sorted(stored)]
     assert len(rows) == alerts
     first = rows[0]
     assert (first["segment"], first["value"], first["test"]) == ("all", "all", "rtp")
     assert first["digest"] == digest.of(tuple(first[c] for c in digest.columns("alerts")))
     assert json.loads(first["figures"])["alert"] is True and "Šidák" in first["band"]
-    # a window holding every counted seat: its inputs are their rows, in store order
+    # a window holding every counted seat: its inputs are their rows (seats, runs), in store order
     everything = hashlib.sha256("\n".join(seats).encode()).hexdigest()
     assert any(r["inputs"] == len(seats) and r["inputs_digest"] == everything for r in rows)
     code, out = run("store", "verify", store_url)

@@ -192,7 +192,7 @@ def test_an_older_store_is_refused_until_upgraded(store_url: str) -> None:
         assert (f"schema version 0001 is older than this referee's ({migrate.HEAD}): run referee store upgrade"
                 in err)
     code, out = run("store", "upgrade", store_url)
-    assert code == 0 and f"upgraded from schema version 0001 to {migrate.HEAD} (migrations 0002, 0003)" in out
+    assert code == 0 and f"upgraded from schema version 0001 to {migrate.HEAD} (migrations 0002, 0003, 0005)" in out
     code, out = run("store", "upgrade", store_url)
     assert code == 0 and f"at schema version {migrate.HEAD} already" in out
     made = engine(target(store_url))
@@ -240,11 +240,17 @@ def _schema_of(build: object) -> tuple[dict[tuple[str, str], list[str]], list[tu
     engine = sa.create_engine("sqlite://")
     with engine.begin() as conn:
         build(conn)  # type: ignore[operator]
-        objects = {(kind, name): sorted(line.strip().rstrip(",") for line in (sql or "").splitlines())
+        objects = {(kind, name): sorted(_clauses(sql or ""))
                    for kind, name, sql in conn.exec_driver_sql("SELECT type, name, sql FROM sqlite_master")}
         rows = [*conn.exec_driver_sql("SELECT * FROM alembic_version"),
                 *conn.exec_driver_sql("SELECT * FROM store_meta")]
     return objects, [tuple(r) for r in rows]
+
+
+def _clauses(sql: str) -> list[str]:
+    """A statement's lines; the columns a migration added (SQLite's ``ALTER TABLE ADD
+    COLUMN`` appends them to the last line of the stored statement) a line each."""
+    return [part.strip() for line in sql.splitlines() for part in line.strip().rstrip(",").split(", ")]
 
 
 def test_a_new_store_is_made_as_the_migrations_make_it() -> None:

@@ -40,17 +40,32 @@ def test_each_changed_record_is_named(store_url: str) -> None:
             "UPDATE seats SET balance = '99' WHERE line = 154 AND source_id = 1",  # disputed.yaml, round 10
             "UPDATE runs SET start_balance = '1000' WHERE source_id = 2 AND first_line = 2",
             "UPDATE findings SET message = 'all fine' WHERE code = 'W002' AND source_id = 3",
-            "UPDATE games SET qualified = 1 - qualified WHERE source_id = 3 AND line = 2")
+            "UPDATE games SET qualified = 1 - qualified WHERE source_id = 3 AND line = 6",
+            # the clean game 8812344 (a game line, three seat lines) is kept in a run of clean games
+            """UPDATE runs SET start_balance = '["1000","200","50"]' WHERE source_id = 3""")
     code, out = run("store", "verify", store_url)
     assert code == 1
     lines = out.splitlines()
     assert any("source 1 (" in x and "seat row" in x and "round 10, line 154" in x for x in lines), out
     assert any("source 2 (" in x and "run of clean rounds" in x and "rounds 1 to" in x for x in lines), out
     assert any("source 3 (" in x and "finding row" in x and "W002" in x for x in lines), out
-    assert any("source 3 (" in x and "game row" in x and "line 2)" in x for x in lines), out
-    assert "5 problems" in lines[-1]  # two findings W002 changed
+    assert any("source 3 (" in x and "game row" in x and "line 6)" in x for x in lines), out
+    assert any("source 3 (" in x and "run of clean games row" in x and "(games 8812344 to 8812344, lines 2 to 5) "
+               "changed after it was stored" in x for x in lines), out
+    assert "6 problems" in lines[-1]  # two findings W002 changed
     for other in ("void.yaml", "chain is broken", "rows are not those stored"):
         assert other not in out
+
+
+def test_a_run_of_games_not_found_by_one_of_them_any_more(store_url: str) -> None:
+    """A run of clean games is found by its games and players through ``run_keys``: a key
+    removed (``recall --player`` would miss the player's seats there) is named by the run."""
+    _stored(store_url)
+    _tamper(store_url, "DELETE FROM run_keys WHERE value = 'p-1002'")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and "1 problem;" in out
+    assert ("source 3 (" in out and "run of clean games row" in out and "(games 8812344 to 8812344, lines 2 to 5) "
+            "is not found by each of its games and players any more" in out)
 
 
 def test_a_row_removed_or_given_a_new_digest(store_url: str) -> None:
@@ -81,7 +96,8 @@ def test_the_bytes_of_a_source(store_url: str) -> None:
 def test_a_source_removed_or_moved_breaks_the_chain(store_url: str) -> None:
     _stored(store_url)
     tables = ("findings", "seats", "runs", "games", "settlements", "sessions", "chunks")
-    _tamper(store_url, *(f"DELETE FROM {t} WHERE source_id = 2" for t in tables), "DELETE FROM sources WHERE id = 2")
+    _tamper(store_url, "DELETE FROM run_keys WHERE run_id IN (SELECT id FROM runs WHERE source_id = 2)",
+            *(f"DELETE FROM {t} WHERE source_id = 2" for t in tables), "DELETE FROM sources WHERE id = 2")
     code, out = run("store", "verify", store_url)
     assert code == 1
     assert "source 3 (" in out and "the chain is broken here" in out
@@ -92,6 +108,7 @@ def test_a_source_removed_or_moved_breaks_the_chain(store_url: str) -> None:
 def test_the_last_source_removed_is_the_head(store_url: str) -> None:
     _stored(store_url)
     tables = ("findings", "seats", "runs", "games", "settlements", "sessions", "chunks")
-    _tamper(store_url, *(f"DELETE FROM {t} WHERE source_id = 4" for t in tables), "DELETE FROM sources WHERE id = 4")
+    _tamper(store_url, "DELETE FROM run_keys WHERE run_id IN (SELECT id FROM runs WHERE source_id = 4)",
+            *(f"DELETE FROM {t} WHERE source_id = 4" for t in tables), "DELETE FROM sources WHERE id = 4")
     code, out = run("store", "verify", store_url)
     assert code == 1 and "head is not the last source's chain" in out

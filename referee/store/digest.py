@@ -15,6 +15,7 @@ source changed, removed or put in another place breaks the chain from there on.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any
 
 from . import schema
@@ -23,10 +24,23 @@ from . import schema
 ROW_TABLES = ("sessions", "settlements", "games", "seats", "runs", "findings")
 
 
+@cache
 def columns(table: str) -> tuple[str, ...]:
     """The columns a row's digest is over, in order."""
     skip = {"digest", "chain"} if table == "sources" else {"digest"}
     return tuple(c.name for c in schema.metadata.tables[table].columns if c.name not in skip)
+
+
+def covered(table: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a row's digest is over, from its values in the order of :func:`columns`: a
+    run of format-1 rounds' is over the columns ``runs`` had before schema 0005 (the
+    others are NULL in it: its digest is the one an older referee wrote); a run of a live
+    table's games' over all of them."""
+    if table == "runs":
+        games = columns("runs").index("games")
+        if values[games] is None:
+            return values[:games]
+    return values
 
 
 def of(values: tuple[Any, ...]) -> str:

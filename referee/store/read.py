@@ -157,13 +157,15 @@ class Stored:
         session ``session`` when given, among the sources named ``name`` when given."""
         import sqlalchemy as sa
 
-        g, s, r, se = schema.games, schema.seats, schema.runs, schema.sessions
+        g, s, r, se, k = schema.games, schema.seats, schema.runs, schema.sessions, schema.run_keys
         if game is not None:
-            queries = [sa.select(g.c.source_id, g.c.session_id).where(g.c.game == game)]
+            queries = [sa.select(g.c.source_id, g.c.session_id).where(g.c.game == game),
+                       sa.select(r.c.source_id, r.c.session_id).where(r.c.id.in_(
+                           sa.select(k.c.run_id).where(k.c.value == game, k.c.kind == "game")))]
             what = f"game {game}"
         else:
             queries = [sa.select(s.c.source_id, s.c.session_id).where(s.c.number == number, s.c.game_id.is_(None)),
-                       sa.select(r.c.source_id, r.c.session_id).where(r.c.first_number <= number,
+                       sa.select(r.c.source_id, r.c.session_id).where(r.c.games.is_(None), r.c.first_number <= number,
                                                                       r.c.first_number + r.c.rounds > number)]
             what = f"round {number}"
         sessions = None if session is None else {int(x) for x in self.conn.execute(

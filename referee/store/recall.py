@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..recall import NAMED_SESSIONS, Match, Query, Recall, RoundView, Selector, _check, seat_views, view_of
-from . import codec, schema
+from . import codec, schema, tableruns
 from .read import Stored, origin_of
 
 
@@ -108,13 +108,26 @@ class _Finder:
         return query
 
     def _wanted_runs(self, query: Any) -> Any:
+        """Runs holding a wanted view: of the sessions or sources asked for; of the player
+        asked for (a run of rounds by its session's player, a run of a live table's games
+        by its players)."""
         import sqlalchemy as sa
 
-        r, se = schema.runs, schema.sessions
+        r, se, k = schema.runs, schema.sessions, schema.run_keys
         query = self._wanted_seats(query, r)
         if self.q.player is not None:
-            query = query.where(r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player)))
+            query = query.where(sa.or_(
+                sa.and_(r.c.games.is_(None),
+                        r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player))),
+                sa.and_(r.c.games.is_not(None),
+                        r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == self.q.player, k.c.kind == "player")))))
         return query
+
+    def _wanted_places(self, packed: tableruns.Packed, places: Iterable[int]) -> list[int]:
+        """The seat ids of a run of games at ``places`` that are of the player asked for."""
+        player = self.q.player
+        players, picks = packed.players, packed.player_picks
+        return [packed.first_seat + p for p in places if player is None or players[picks[p]] == player]
 
     def _targets(self) -> list[tuple[int, int]]:
         """(seat id, session id) of every view the query targets."""
@@ -125,24 +138,63 @@ class _Finder:
         if q.game is not None:
             rows = self.conn.execute(self._wanted_seats(sa.select(s.c.id, s.c.session_id).where(s.c.game == q.game), s))
             out += [(row.id, row.session_id) for row in rows]
+            k = schema.run_keys
+            for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
+                    r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == q.game, k.c.kind == "game"))))):
+                packed = tableruns.Packed(run)
+                game = packed.game_index(q.game)
+                if game is not None:
+                    out += [(i, run.session_id) for i in self._wanted_places(packed, packed.seats_of(game))]
         elif q.round is not None:
             rows = self.conn.execute(self._wanted_seats(
                 sa.select(s.c.id, s.c.session_id).where(s.c.number == q.round), s))
             out += [(row.id, row.session_id) for row in rows]
             runs = self.conn.execute(self._wanted_runs(
                 sa.select(r.c.first_seat, r.c.first_number, r.c.session_id)
-                .where(r.c.first_number <= q.round, r.c.first_number + r.c.rounds > q.round)))
+                .where(r.c.games.is_(None), r.c.first_number <= q.round, r.c.first_number + r.c.rounds > q.round)))
             out += [(row.first_seat + q.round - row.first_number, row.session_id) for row in runs]
+            for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
+                    r.c.games.is_not(None), r.c.first_number >= 0, r.c.first_number <= q.round,
+                    r.c.first_number + r.c.games > q.round))):
+                packed = tableruns.Packed(run)
+                places = packed.seats_of(q.round - packed.first_number)
+                out += [(i, run.session_id) for i in self._wanted_places(packed, places)]
         elif q.at is not None:
             from .rows import _time
 
             at = _time(q.at)
+            assert at is not None
             found = self.conn.execute(self._wanted_seats(
                 sa.select(s.c.id, s.c.session_id, s.c.time_us).where(s.c.time_us <= at)
                 .order_by(s.c.time_us.desc(), s.c.id.desc()).limit(1), s)).first()
-            if found is not None:
-                out.append((found.id, found.session_id))
+            best = None if found is None else (found.time_us, found.id, found.session_id)
+            best = self._latest_in_runs(at, best)
+            if best is not None:
+                out.append((best[1], best[2]))
         return sorted(out)
+
+    def _latest_in_runs(self, at: int, best: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
+        """The latest wanted seat at ``at`` or before (time, id, session id), ties to the
+        later seat, among ``best`` and the runs of a live table's games with times."""
+        import sqlalchemy as sa
+
+        r = schema.runs
+        candidates = list(self.conn.execute(self._wanted_runs(
+            sa.select(r.c.id, r.c.time_max_us, r.c.first_seat, r.c.rounds).where(r.c.time_min_us <= at))))
+        candidates.sort(key=lambda c: (min(c.time_max_us, at), c.first_seat), reverse=True)
+        for c in candidates:
+            if best is not None and (min(c.time_max_us, at), c.first_seat + c.rounds - 1) < best[:2]:
+                break
+            run = self.conn.execute(sa.select(r).where(r.c.id == c.id)).one()
+            packed = tableruns.Packed(run)
+            for game in range(packed.count):
+                when = packed.time_us(game)
+                if when is None or when > at:
+                    continue
+                for seat_id in self._wanted_places(packed, packed.seats_of(game)):
+                    if best is None or (when, seat_id) > best[:2]:
+                        best = (when, seat_id, run.session_id)
+        return best
 
     def _last(self) -> tuple[int, int] | None:
         """The last wanted view (seat id, session id)."""
@@ -151,11 +203,20 @@ class _Finder:
         s, r = schema.seats, schema.runs
         seat = self.conn.execute(self._wanted_seats(
             sa.select(s.c.id, s.c.session_id).order_by(s.c.id.desc()).limit(1), s)).first()
-        run = self.conn.execute(self._wanted_runs(
-            sa.select((r.c.first_seat + r.c.rounds - 1).label("id"), r.c.session_id)
-            .order_by(r.c.first_seat.desc()).limit(1))).first()
-        best = max((x for x in (seat, run) if x is not None), key=lambda x: x.id, default=None)
-        return None if best is None else (int(best.id), int(best.session_id))
+        best = None if seat is None else (int(seat.id), int(seat.session_id))
+        for run in self.conn.execute(self._wanted_runs(sa.select(r).order_by(r.c.first_seat.desc()).limit(1))):
+            ids = self._run_ids(run, run.first_seat + run.rounds, 1)
+            if ids and (best is None or ids[-1] > best[0]):
+                best = (ids[-1], int(run.session_id))
+        return best
+
+    def _run_ids(self, run: Any, below: int, count: int) -> list[int]:
+        """The ids of the last ``count`` wanted views of a run below ``below``."""
+        last = min(run.first_seat + run.rounds, below)
+        if run.games is None or self.q.player is None:
+            return list(range(max(run.first_seat, last - count), last))
+        packed = tableruns.Packed(run)
+        return self._wanted_places(packed, range(last - packed.first_seat))[-count:]
 
     def _before(self, seat_id: int, session_id: int | None, count: int) -> list[int]:
         """The ids of the ``count`` wanted views before ``seat_id`` (in its session, when given)."""
@@ -163,14 +224,14 @@ class _Finder:
 
         s, r = schema.seats, schema.runs
         seats = sa.select(s.c.id).where(s.c.id < seat_id)
-        runs = sa.select(r.c.first_seat, r.c.rounds).where(r.c.first_seat < seat_id)
+        runs = sa.select(r).where(r.c.first_seat < seat_id)
         if session_id is not None:
             seats, runs = seats.where(s.c.session_id == session_id), runs.where(r.c.session_id == session_id)
         ids = [row.id for row in self.conn.execute(self._wanted_seats(seats.order_by(s.c.id.desc()).limit(count),
                                                                         s))]
-        for row in self.conn.execute(self._wanted_runs(runs.order_by(r.c.first_seat.desc()).limit(count))):
-            last = min(row.first_seat + row.rounds, seat_id)
-            ids += range(max(row.first_seat, last - count), last)
+        # a run of a player's games may hold none of them before the seat (the one it is in)
+        for row in self.conn.execute(self._wanted_runs(runs.order_by(r.c.first_seat.desc()).limit(count + 1))):
+            ids += self._run_ids(row, seat_id, count)
         return sorted(ids)[-count:]
 
     def _seen(self, found: Recall) -> dict[str, int]:
@@ -201,10 +262,7 @@ class _Finder:
             seat = seat.where(s.c.player == self.q.player)
         if self.conn.execute(seat.limit(1)).first() is not None:
             return True
-        runs = sa.select(r.c.id).where(r.c.session_id == session_id)
-        if self.q.player is not None:
-            se = schema.sessions
-            runs = runs.where(r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player)))
+        runs = self._wanted_runs(sa.select(r.c.id).where(r.c.session_id == session_id))
         return self.conn.execute(runs.limit(1)).first() is not None
 
 
@@ -238,7 +296,8 @@ class _Loader:
             if run is None or seat_id >= run.first_seat + run.rounds:
                 continue
             wanted = {i - run.first_seat for i in rest if run.first_seat <= i < run.first_seat + run.rounds}
-            for i, view in self._run(run, wanted):
+            views = self._run(run, wanted) if run.games is None else self._table_run(run, wanted)
+            for i, view in views:
                 found[run.first_seat + i] = view
         return [found[i] for i in ids if i in found]
 
@@ -370,6 +429,80 @@ class _Loader:
             recorded = record.recorded.balance if record is not None and record.recorded is not None else None
             yield i, RoundResult(run.first_number + i, info.file, run.first_line + i, info.id, record, ruling, [],
                                  balance, recorded)
+
+    # -- a run of a live table's clean games ---------------------------------------------
+
+    def _table_run(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, RoundView]]:
+        """The views of a run's seats at ``wanted`` (places from 0): each seat's game and
+        record read from the kept bytes (its game's line, its own seat line), its balance
+        from its player's before the run and the nets since, its ruling from its
+        settlement and its game's cards: the rows the full audit would have stored."""
+        from ..rules.settlement import ZERO
+
+        packed = tableruns.Packed(run)
+        info = self.info(run.session_id)
+        settled = [self.settlement(i) for i in packed.settlements]
+        nets = [sum((line.result for line in codec.lines_of(st.lines)), ZERO) for st in settled]
+        balances = packed.balances(nets, max(wanted))
+        games: dict[int, tuple[Any, Any, Any, tuple[int | None, ...]]] = {}
+        for place in sorted(wanted):
+            seat = packed.seat(place)
+            if seat.game not in games:
+                games[seat.game] = self._packed_game(packed, seat.game, info.file)
+            yield place, self._packed_seat(packed, seat, games[seat.game], balances[place], info)
+
+    def _packed_game(self, packed: tableruns.Packed, game: int, name: str
+                     ) -> tuple[Any, Any, Any, tuple[int | None, ...]]:
+        """A game of a run: its line's struct, its record as validated, its cards and the
+        values of the shared hand, the dealer's and the bonus hand (the first five cards)."""
+        from msgspec import UNSET
+        from msgspec.structs import astuple
+
+        from ..load.table import GAME_STRUCT_FIELDS, plain_table_line
+        from ..models.table import Game
+        from ..rules.cards import DECK
+        from ..rules.hands import evaluate
+        from ..rules.settlement import Cards
+
+        line = packed.lines[game]
+        read = plain_table_line(name, line, self.line(packed.source_id, line))
+        assert read is not None, f"the game line at {name}:{line} is no longer the one audited"
+        fast = read.plain
+        record = Game.model_validate({key: value for key, value in zip(GAME_STRUCT_FIELDS, astuple(fast), strict=True)
+                                      if value is not UNSET and key != "seats"})
+        c = [DECK[i] for i in packed.game_cards(game)]
+        board = [c[2], c[3], c[4], c[5], c[6]]
+        values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value,
+                  evaluate(c[:5]).value)
+        return fast, record, Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8])), values
+
+    def _packed_seat(self, packed: tableruns.Packed, seat: tableruns.Seat, game: tuple[Any, Any, Any, Any],
+                     balance: Decimal, info: Any) -> RoundView:
+        from msgspec import to_builtins
+
+        from ..audit.clean import recorded_balance
+        from ..load.table import plain_table_line
+        from ..models.table import Seat
+        from .rows import GameResult, SeatResult
+
+        fast, record, cards, (player, dealer, bonus) = game
+        if seat.place >= 0:
+            struct = fast.seats[seat.place]
+        else:
+            read = plain_table_line(info.file, seat.line, self.line(packed.source_id, seat.line))
+            assert read is not None, f"the seat line at {info.file}:{seat.line} is no longer the one audited"
+            struct = read.plain.seat
+        settlement_id = packed.settlements[seat.pick]
+        hit = self.settlement(settlement_id).bonus_cat is not None
+        recorded = recorded_balance(struct.recorded)
+        result = SeatResult(seat.player, info.file, seat.line,
+                            Seat.model_validate(to_builtins(struct, builtin_types=(Decimal,))),
+                            self.ruling(settlement_id, cards, (player, dealer, bonus if hit else None)), False, [],
+                            balance, None if recorded is None or recorded is False else recorded, copy=False)
+        game_id = packed.games[seat.game]
+        view = GameResult(game_id, packed.number(seat.game), info.file, packed.lines[seat.game], info.id, 2,
+                          "settled", record, seats=[result], findings=[])
+        return next(iter(seat_views(view, packed.session_id)))
 
     def _lane_ruling(self, st: Any, cards: bytes) -> Any:
         """A clean round's ruling, as the fast lane made it (its hands from its cards)."""

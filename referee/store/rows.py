@@ -24,20 +24,23 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+from msgspec import UNSET
+
 from ..audit.clean import CleanGame, CleanGames
 from ..audit.duplicates import GameIndex
 from ..audit.games import GameFingerprint, GameResult, SeatResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
-from ..load.table import WHOLE_SEATS
+from ..load.table import WHOLE_SEATS, PlainGameRecord, PlainSeatRecord
 from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
 from ..rules.cards import SPELLINGS
 from ..rules.settlement import Cards, Ruling
 from . import codec
+from .tableruns import RUN_SEATS, LaneGame
 
-__all__ = ["Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo", "SeatResult", "SessionInfo",
-           "SessionResult"]
+__all__ = ["Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo", "LaneGame", "SeatResult",
+           "SessionInfo", "SessionResult"]
 
 ZERO = Decimal(0)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -421,6 +424,54 @@ def _seat_record(seat: SeatResult) -> str | None:
     else:
         model = seat.record
     return None if model is None else codec.dumps(model.model_dump(exclude_none=True))
+
+
+def lane_game(clean: CleanGame) -> LaneGame | None:
+    """A live table's game the fast lane took, as a run of clean games keeps it (its
+    records are its lines of the kept bytes: :mod:`referee.store.tableruns`); None when
+    it is not a JSON Lines game line with its seats inline or as the seat lines after
+    it (an export's, a document's), or has more seats than a run holds: then its rows."""
+    record = clean.record
+    if (type(record) is not PlainGameRecord or clean.format != 2 or clean.game is None
+            or len(clean.seats) > RUN_SEATS // 2):
+        return None
+    line = clean.line
+    inline = True
+    for place, seat in enumerate(clean.seats):
+        if seat.place >= 0:
+            if seat.place != place or seat.line != line or seat.source is not record:
+                return None
+        elif type(seat.source) is not PlainSeatRecord or not 0 < seat.line - line < 1 << 32:
+            return None
+        else:
+            inline = False
+    seats = clean.seats
+    players = tuple([s.player_id for s in seats])
+    if None in players:  # the lane takes no seat without a player: never here
+        return None
+    fast = clean.fast
+    cards = bytes(map(SPELLINGS.__getitem__, (*fast.player, *fast.flop, fast.turn, fast.river, *fast.dealer)))
+    dealer = fast.dealer_id
+    return LaneGame(line, clean.number, clean.game, _lane_time(fast), None if dealer is UNSET else dealer, cards,
+                    players, tuple([_entry_settled(s.entry) for s in seats]),  # type: ignore[arg-type]
+                    tuple([s.balance - s.entry.net for s in seats]), None if inline else tuple([s.line for s in seats]))
+
+
+_DATETIME: Any = None
+
+
+def _lane_time(fast: Any) -> int | None:
+    """A plain game line's time as the model reads it (``settled``, else ``started``), in
+    microseconds: what ``games.time_us`` holds of a game kept as a row."""
+    global _DATETIME
+    text = fast.settled if fast.settled is not UNSET else fast.started
+    if text is UNSET:
+        return None
+    if _DATETIME is None:
+        from pydantic import TypeAdapter
+
+        _DATETIME = TypeAdapter(datetime)
+    return _time(_DATETIME.validate_python(text))
 
 
 # ----------------------------------------------------------------------------- sessions

@@ -239,9 +239,35 @@ runs = Table(
     #: Nine bytes a round: the card indices in the order of POSITIONS.
     Column("cards", LargeBinary, nullable=False),
     Column("digest", Text, nullable=False),
+    #: Since schema 0005: a run of a live table's clean games (format 2; NULL in a run of
+    #: format-1 rounds, whose digest is over the columns above, as before). ``games``: how
+    #: many; ``names``: their ids, the players and the dealers (JSON); ``layout``: each
+    #: game's line, seats, dealer, second record and time, each seat's player and line
+    #: (little-endian arrays, ``referee.store.tableruns``); the games' earliest and latest
+    #: times. Each game's own line and seat lines are in the kept bytes: a seat's record
+    #: is read from there, never written again.
+    Column("games", Integer),
+    Column("names", Text),
+    Column("layout", LargeBinary),
+    Column("time_min_us", BigInteger),
+    Column("time_max_us", BigInteger),
     Index("ix_runs_session", "session_id", "first_seat"),
     Index("ix_runs_number", "first_number"),
     Index("ix_runs_first", "first_seat"),
+    Index("ix_runs_time", "time_min_us", "time_max_us"),
+)
+
+#: Since schema 0005: the games and players of each run of a live table's clean games, to
+#: find them by id (``recall --game``/``--player``, ``explain --store --game``, a game
+#: recorded again). Derived from the run's ``names`` (``store verify`` looks each up). One
+#: B-tree in SQLite (its key is the row: a row a game, written beside the audit).
+run_keys = Table(
+    "run_keys", metadata,
+    Column("value", Text, primary_key=True),
+    #: ``game`` or ``player``.
+    Column("kind", Text, primary_key=True),
+    Column("run_id", BigInteger, ForeignKey("runs.id"), primary_key=True, autoincrement=False),
+    sqlite_with_rowid=False,
 )
 
 findings = Table(

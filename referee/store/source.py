@@ -22,9 +22,10 @@ from typing import Any, Protocol
 
 from .. import __version__
 from ..load.inputs import Source
-from . import digest, rows, schema
+from . import digest, rows, schema, tableruns
 from .chunks import Chunker, file_digest
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
+from .tableruns import LaneGame
 
 
 class Seconds(Protocol):
@@ -54,7 +55,7 @@ def now_us() -> int:
     return time.time_ns() // 1000
 
 
-_ORDER = ("sessions", "settlements", "games", "seats", "runs", "findings", "chunks")
+_ORDER = ("sessions", "settlements", "games", "seats", "runs", "run_keys", "findings", "chunks")
 
 
 class SourceWriter:
@@ -75,7 +76,7 @@ class SourceWriter:
         self.settled: dict[rows.Settled, int] = {}
         #: Games waiting for the index, each with the session it came in (another may
         #: have opened by the time they are written).
-        self.pending_games: list[tuple[int, rows.GamePayload]] = []
+        self.pending_games: list[tuple[int, rows.GamePayload | LaneGame]] = []
         self.session: SessionInfo | None = None
         self.session_id = 0
         self.session_row: tuple[Any, ...] | None = None
@@ -90,6 +91,8 @@ class SourceWriter:
         self.time_max: int | None = None
         self.chunker: Chunker | None = None
         self.chunked = False
+        #: Whether the store held any game before this source (looked up once).
+        self.earlier: bool | None = None
         self._start()
 
     # -- begin, end ------------------------------------------------------------------
@@ -333,31 +336,82 @@ class SourceWriter:
         self.next["seats"] = first + run.rounds
         self.counts["seats"] += run.rounds
         ids = [self._settlement(facts) for facts in run.settled]
-        self._add("runs", (self._take("runs"), self.id, self.session_id, first, run.rounds, run.first_line,
-                           run.first_number, run.start_balance, json.dumps(ids), run.picks, run.cards))
+        values = (self._take("runs"), self.id, self.session_id, first, run.rounds, run.first_line, run.first_number,
+                  run.start_balance, json.dumps(ids), run.picks, run.cards)
+        row_digest = digest.of(values)  # over the columns a run of rounds has had since 0001
+        self.buffers["runs"].append((*values, row_digest, None, None, None, None, None))
+        self.digests.add("runs", row_digest)
+        self.size += 1
 
-    def game(self, payload: rows.GamePayload) -> None:
+    def _table_run(self, run: tableruns.Builder) -> None:
+        """A run of a live table's clean games (:mod:`referee.store.tableruns`): its seats
+        numbered next, its digest over every column, its games and players in ``run_keys``."""
+        first = self.next["seats"]
+        self.next["seats"] = first + run.rounds
+        self.counts["seats"] += run.rounds
+        if run.time_min is not None and run.time_max is not None:
+            self._time(run.time_min)
+            self._time(run.time_max)
+        run_id = self._take("runs")
+        head, tail = run.values()
+        values = (run_id, self.id, run.session_id, first, run.rounds, *head, *tail)
+        row_digest = digest.of(values)
+        self.buffers["runs"].append((*values[:-len(tail)], row_digest, *tail))
+        self.digests.add("runs", row_digest)
+        self.buffers["run_keys"].extend([(value, kind, run_id) for kind, value in run.found_by()])
+        self.size += 1
+
+    def game(self, payload: rows.GamePayload | LaneGame) -> None:
         if self.new:
             self.pending_games.append((self.session_id, payload))
-            self.size += 1 + len(payload.seats)
+            if type(payload) is LaneGame:
+                self.size += 1 + len(payload.players) // 8
+            else:
+                self.size += 1 + len(payload.seats)  # type: ignore[union-attr]
             self.added(None)
 
     def _games(self) -> None:
-        """The games waiting for the index to say which are second records."""
+        """The games waiting for the index to say which are second records: the fast
+        lane's in runs (consecutive ones of a session together), the others as rows."""
         pending, self.pending_games = self.pending_games, []
+        run: tableruns.Builder | None = None
         for (session_id, payload), second in zip(pending, self.sink.index.take(len(pending)), strict=True):
-            g = payload.game
-            game_id = self._take("games")
-            seat_digests = tuple(self.seat(row, game_id, session_id) for row in payload.seats)
-            if g.time_us is not None:
-                self._time(g.time_us)
-            self.counts["games"] += 1
-            values = (game_id, self.id, session_id, g.line, g.game, g.number, g.table, g.status, g.kind,
-                      g.outcome, g.void_reason, g.player_hand, g.dealer_hand, g.qualified, g.cards, g.players,
-                      int(second), g.time_us, g.dealer, g.record, g.findings)
-            row_digest = digest.of((*values, seat_digests))
-            self.buffers["games"].append((*values, row_digest))
-            self.digests.add("games", row_digest)
+            if type(payload) is LaneGame:
+                if run is not None and not run.takes(session_id, payload):
+                    self._table_run(run)
+                    run = None
+                if run is None:
+                    run = tableruns.Builder(session_id, payload, self._settlement_id)
+                run.add(payload, second)
+                self.counts["games"] += 1
+                continue
+            if run is not None:
+                self._table_run(run)
+                run = None
+            assert isinstance(payload, rows.GamePayload)
+            self._game_rows(session_id, payload, second)
+        if run is not None:
+            self._table_run(run)
+
+    def _settlement_id(self, facts: rows.Settled) -> int:
+        found = self._settlement(facts)
+        assert found is not None
+        return found
+
+    def _game_rows(self, session_id: int, payload: rows.GamePayload, second: bool) -> None:
+        """A game as a row, its seats as rows."""
+        g = payload.game
+        game_id = self._take("games")
+        seat_digests = tuple(self.seat(row, game_id, session_id) for row in payload.seats)
+        if g.time_us is not None:
+            self._time(g.time_us)
+        self.counts["games"] += 1
+        values = (game_id, self.id, session_id, g.line, g.game, g.number, g.table, g.status, g.kind,
+                  g.outcome, g.void_reason, g.player_hand, g.dealer_hand, g.qualified, g.cards, g.players,
+                  int(second), g.time_us, g.dealer, g.record, g.findings)
+        row_digest = digest.of((*values, seat_digests))
+        self.buffers["games"].append((*values, row_digest))
+        self.digests.add("games", row_digest)
 
     def _flush(self) -> None:
         if not self.new:
@@ -397,40 +451,94 @@ class SourceWriter:
             self.buffers["chunks"] = []
 
     def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
-        from sqlalchemy import select
-
-        g, s = schema.games, schema.sources
-        found: dict[tuple[str | None, str], GameFingerprint] = {}
-        names = sorted({game for _, game in keys})
+        """The games of ``keys`` stored before this source, as one first record each (the
+        first stored: its file, line and cards; every record's players)."""
         conn = self.conn
         own = conn is None
         if own:
             conn = self.engine.connect()
         try:
+            if not self._earlier_games(conn):
+                return {}
+            names = sorted({game for _, game in keys})
+            records: list[tuple[int, int, GameFingerprint]] = []
             for start in range(0, len(names), 500):
-                query = (select(g.c.tbl, g.c.game, g.c.cards, g.c.players, g.c.line, g.c.kind, s.c.name,
-                                g.c.session_id)
-                         .join(s, s.c.id == g.c.source_id)
-                         .where(g.c.game.in_(names[start:start + 500]), g.c.source_id < self.limit)
-                         .order_by(g.c.id))
-                for row in conn.execute(query):
-                    key = (row.tbl, row.game)
-                    if key not in keys:
-                        continue
-                    cards = None if row.cards is None else tuple(json.loads(row.cards))
-                    players = tuple(json.loads(row.players))
-                    first = found.get(key)
-                    if first is None:
-                        found[key] = GameFingerprint(row.game, "", row.name, row.line, cards, players, row.tbl,
-                                                     row.kind)
-                    else:
-                        found[key] = GameFingerprint(first.game, "", first.file, first.line,
-                                                     first.cards if first.cards is not None else cards,
-                                                     (*first.players, *players), first.table, first.kind)
+                records += self._rows_of(conn, names[start:start + 500], keys)
+                records += self._runs_of(conn, names[start:start + 500], keys)
         finally:
             if own:
                 conn.close()
+        records.sort(key=lambda r: (r[0], r[1]))  # the order they were stored in: source, then line
+        found: dict[tuple[str | None, str], GameFingerprint] = {}
+        for _, _, fp in records:
+            key = (fp.table, fp.game or "")
+            first = found.get(key)
+            if first is None:
+                found[key] = fp
+            else:
+                found[key] = GameFingerprint(first.game, "", first.file, first.line,
+                                             first.cards if first.cards is not None else fp.cards,
+                                             (*first.players, *fp.players), first.table, first.kind)
         return found
+
+    def _earlier_games(self, conn: Any) -> bool:
+        """Whether the store held any game before this source (a new store holds none:
+        nothing to look up)."""
+        if self.earlier is None:
+            from sqlalchemy import select
+
+            g, r = schema.games, schema.runs
+            self.earlier = (
+                conn.execute(select(g.c.id).where(g.c.source_id < self.limit).limit(1)).first() is not None
+                or conn.execute(select(r.c.id).where(r.c.games.is_not(None), r.c.source_id < self.limit)
+                                .limit(1)).first() is not None)
+        return self.earlier
+
+    def _rows_of(self, conn: Any, names: list[str], keys: set[tuple[str | None, str]]
+                 ) -> list[tuple[int, int, GameFingerprint]]:
+        """The records of games ``names`` kept as rows: (source, line, fingerprint)."""
+        from sqlalchemy import select
+
+        g, s = schema.games, schema.sources
+        query = (select(g.c.tbl, g.c.game, g.c.cards, g.c.players, g.c.line, g.c.kind, s.c.name, g.c.source_id)
+                 .join(s, s.c.id == g.c.source_id).where(g.c.game.in_(names), g.c.source_id < self.limit))
+        out = []
+        for row in conn.execute(query):
+            if (row.tbl, row.game) in keys:
+                cards = None if row.cards is None else tuple(json.loads(row.cards))
+                out.append((row.source_id, row.line, GameFingerprint(row.game, "", row.name, row.line, cards,
+                                                                     tuple(json.loads(row.players)), row.tbl,
+                                                                     row.kind)))
+        return out
+
+    def _runs_of(self, conn: Any, names: list[str], keys: set[tuple[str | None, str]]
+                 ) -> list[tuple[int, int, GameFingerprint]]:
+        """The records of games ``names`` kept in runs of clean games."""
+        from sqlalchemy import select
+
+        r, k, s, se = schema.runs, schema.run_keys, schema.sources, schema.sessions
+        query = (select(r, se.c.tbl.label("session_tbl"), s.c.name.label("source_name"),
+                        k.c.value.label("wanted")).select_from(k.join(r, r.c.id == k.c.run_id)
+                                                               .join(s, s.c.id == r.c.source_id)
+                                                               .join(se, se.c.id == r.c.session_id))
+                 .where(k.c.kind == "game", k.c.value.in_(names), r.c.source_id < self.limit))
+        runs: dict[int, tableruns.Packed] = {}
+        out = []
+        for row in conn.execute(query):
+            if (row.session_tbl, row.wanted) not in keys:
+                continue
+            packed = runs.get(row.id)
+            if packed is None:
+                packed = runs[row.id] = tableruns.Packed(row)
+            game = packed.game_index(row.wanted)
+            if game is None:
+                continue
+            line = packed.lines[game]
+            players = tuple(packed.seat(place, game).player for place in packed.seats_of(game))
+            out.append((packed.source_id, line, GameFingerprint(row.wanted, "", row.source_name, line,
+                                                                packed.card_names(game), players,
+                                                                row.session_tbl, "counted")))
+        return out
 
 
 def _profile_bytes(origin: Any) -> bytes | None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import digest, schema
+from . import digest, schema, tableruns
 from .read import Stored
 
 
@@ -51,6 +51,9 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
             _chunks(conn, source, rows)
             for table in digest.ROW_TABLES:
                 _table(conn, table, source["id"], rows)
+            for run in tableruns.unfound(conn, source["id"]):
+                found.problems.append(f"{where}: {_describe('runs', run)} is not found by each of its games and "
+                                      "players any more (its keys changed after it was stored)")
             if rows.digests.hexdigest() != source["rows_digest"]:
                 found.problems.append(f"{where}: its rows are not those stored (a row added, removed or given "
                                       "another digest)")
@@ -129,7 +132,7 @@ def _table(conn: Any, name: str, source_id: int, rows: _Rows) -> None:
     for row in _stream(conn, query):
         rows.verdict.rows += 1
         rows.digests.add(name, row["digest"])
-        values = tuple(_plain(row[c]) for c in names)
+        values = digest.covered(name, tuple(_plain(row[c]) for c in names))
         if name == "games":
             values = (*values, tuple(seat_digests.get(row["id"], [])))
         if digest.of(values) != row["digest"]:
@@ -159,6 +162,8 @@ def _describe(table: str, row: Any) -> str:
         what = f"game {row['game']}, player {row['player']}" if row["game_id"] is not None else \
             f"round {row['number']}"
         parts.append(f"({what}, line {row['line']})")
+    elif table == "runs" and row["games"] is not None:
+        return tableruns.described(row)
     elif table == "runs":
         parts.append(f"(rounds {row['first_number']} to {row['first_number'] + row['rounds'] - 1}, lines "
                      f"{row['first_line']} to {row['first_line'] + row['rounds'] - 1})")

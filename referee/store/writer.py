@@ -58,6 +58,8 @@ class StoreSink(Reporter):
         self.sources = sources
         self.options = codec.dumps(options)
         self.wallet = set(options.get("wallet", ()))
+        #: An export's games are made by its mapping: their records are no lines of the source.
+        self.packs = "mapping" not in options
         self.note = note or (lambda _: None)
         self.engine: Any = None
         self.current: SourceWriter | None = None
@@ -85,6 +87,16 @@ class StoreSink(Reporter):
     def game_payload(self, result: Any) -> Any:
         return rows.game_payload(result)
 
+    def clean_game_payload(self, game: Any) -> Any:
+        """A live table's game the fast lane took, for a run of clean games when its records
+        are lines of the kept bytes (a JSON Lines log, not an export read through a
+        mapping: :func:`rows.lane_game`); else its rows, from its full result."""
+        if self.packs and self.kinds.get(game.file) == "jsonl":
+            packed = rows.lane_game(game)
+            if packed is not None:
+                return packed
+        return rows.game_payload(game.result())
+
     # -- in the parent, in file order -------------------------------------------------
 
     def take_round(self, payload: rows.SeatRow) -> None:
@@ -104,7 +116,7 @@ class StoreSink(Reporter):
 
         self._guarded(work)
 
-    def take_game(self, payload: rows.GamePayload) -> None:
+    def take_game(self, payload: rows.GamePayload | rows.LaneGame) -> None:
         source = self._at()
         self._guarded(lambda: source.game(payload))
 
