@@ -119,8 +119,9 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
         elif isinstance(event, CleanGames) and event.format == 2:
             for game in event:
                 index.see(game.fingerprint)
-                for r in reporters:
-                    r.take_game(r.clean_game_payload(game))
+            for r in reporters:
+                for payload in r.clean_games_payload(event):
+                    r.take_game(payload)
             if progress is not None:
                 progress.tick(len(event))
         elif isinstance(event, RenderedGames):

@@ -23,7 +23,6 @@ from ..models import codes
 from ..report.base import Reporter
 from ..report.spill import CleanText, SpillFile
 from .audit import (
-    CleanGame,
     CleanGames,
     Event,
     Finding,
@@ -154,11 +153,13 @@ def _render(events: Iterator[Event], reporters: list[Reporter], out: list[Item |
             if games is None:
                 games = RenderedGames([[] for _ in reporters], [])
                 out.append(games)
-            for game in event if isinstance(event, CleanGames) else (event,):
-                for r, payloads in zip(reporters, games.payloads, strict=True):
-                    payloads.append(r.clean_game_payload(game) if isinstance(game, CleanGame)
-                                    else r.game_payload(game))
-                games.fingerprints.append(game.fingerprint)
+            for r, payloads in zip(reporters, games.payloads, strict=True):
+                if isinstance(event, CleanGames):
+                    payloads += r.clean_games_payload(event)
+                else:
+                    payloads.append(r.game_payload(event))
+            games.fingerprints += [game.fingerprint for game in event] if isinstance(event, CleanGames) \
+                else [event.fingerprint]
             continue
         if games is not None:
             _join(games, reporters, spill)

@@ -92,8 +92,16 @@ class Reporter:
             return None
         return self.game_payload(game.result())
 
+    def clean_games_payload(self, games: CleanGames) -> list[Any]:
+        """The payloads of a batch of games the fast lane took whole (format 2), each
+        taken by :meth:`take_game` in order; pure, like :meth:`round_payload`. By default
+        :meth:`clean_game_payload` of each game; a format that keeps such games by the
+        batch (the store's runs of them) gives fewer, each of several games."""
+        return [self.clean_game_payload(game) for game in games]
+
     def take_game(self, payload: Any) -> None:
-        """Add one game's payload to the report, in file order."""
+        """Add one game's payload (or a batch's, :meth:`clean_games_payload`) to the
+        report, in file order."""
 
     def session_closed(self, result: SessionResult) -> None:
         """A session ends, with its ledger and findings."""

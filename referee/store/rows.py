@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from operator import attrgetter, itemgetter, sub
 from typing import Any, NamedTuple
 
 from msgspec import UNSET
@@ -30,16 +31,16 @@ from ..audit.clean import CleanGame, CleanGames
 from ..audit.duplicates import GameIndex
 from ..audit.games import GameFingerprint, GameResult, SeatResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
-from ..load.table import WHOLE_SEATS, PlainGameRecord, PlainSeatRecord
+from ..load.table import WHOLE_SEATS, PlainGameRecord
 from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
 from ..rules.cards import SPELLINGS
 from ..rules.settlement import Cards, Ruling
 from . import codec
-from .tableruns import RUN_SEATS, LaneGame
+from .tableruns import RUN_SEATS, LaneGames
 
-__all__ = ["Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo", "LaneGame", "SeatResult",
+__all__ = ["Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo", "LaneGames", "SeatResult",
            "SessionInfo", "SessionResult"]
 
 ZERO = Decimal(0)
@@ -275,7 +276,7 @@ def findings_of(text: str | None) -> list[Finding]:
 
 
 def _record(model: Any) -> str | None:
-    return None if model is None else codec.dumps(model.model_dump(exclude_none=True))
+    return None if model is None else codec.model_text(model.model_dump(exclude_none=True))
 
 
 def round_row(result: RoundResult) -> SeatRow:
@@ -369,7 +370,7 @@ def game_payload(game: GameResult) -> GamePayload:
         None if fp.cards is None else json.dumps(list(fp.cards), ensure_ascii=False),
         json.dumps(list(fp.players), ensure_ascii=False), _time(when),
         record.dealer_id if record is not None else None,
-        None if record is None else codec.dumps(record.model_dump(exclude_none=True, exclude={"seats"})),
+        None if record is None else codec.model_text(record.model_dump(exclude_none=True, exclude={"seats"})),
         _findings(game.findings))
     seen: _Seen = {}
     seats = [seat_row(game, seat, head.number, head.game, head.time_us, seen) for seat in game.seats]
@@ -423,38 +424,70 @@ def _seat_record(seat: SeatResult) -> str | None:
             return codec.struct_text(plain, type(plain) in WHOLE_SEATS)
     else:
         model = seat.record
-    return None if model is None else codec.dumps(model.model_dump(exclude_none=True))
+    return _record(model)
 
 
-def lane_game(clean: CleanGame) -> LaneGame | None:
-    """A live table's game the fast lane took, as a run of clean games keeps it (its
-    records are its lines of the kept bytes: :mod:`referee.store.tableruns`); None when
-    it is not a JSON Lines game line with its seats inline or as the seat lines after
-    it (an export's, a document's), or has more seats than a run holds: then its rows."""
-    record = clean.record
-    if (type(record) is not PlainGameRecord or clean.format != 2 or clean.game is None
-            or len(clean.seats) > RUN_SEATS // 2):
-        return None
-    line = clean.line
-    inline = True
-    for place, seat in enumerate(clean.seats):
-        if seat.place >= 0:
-            if seat.place != place or seat.line != line or seat.source is not record:
-                return None
-        elif type(seat.source) is not PlainSeatRecord or not 0 < seat.line - line < 1 << 32:
-            return None
-        else:
-            inline = False
-    seats = clean.seats
-    players = tuple([s.player_id for s in seats])
-    if None in players:  # the lane takes no seat without a player: never here
-        return None
-    fast = clean.fast
-    cards = bytes(map(SPELLINGS.__getitem__, (*fast.player, *fast.flop, fast.turn, fast.river, *fast.dealer)))
-    dealer = fast.dealer_id
-    return LaneGame(line, clean.number, clean.game, _lane_time(fast), None if dealer is UNSET else dealer, cards,
-                    players, tuple([_entry_settled(s.entry) for s in seats]),  # type: ignore[arg-type]
-                    tuple([s.balance - s.entry.net for s in seats]), None if inline else tuple([s.line for s in seats]))
+def lane_games(games: list[CleanGame]) -> list[LaneGames | GamePayload]:
+    """A batch of the fast lane's live-table games as the store keeps them: consecutive
+    ones read from JSON Lines game lines (their seats inline, in order, then as the seat
+    lines after them) as one :class:`LaneGames` (runs keep them: their records are their
+    lines of the kept bytes, :mod:`referee.store.tableruns`); any other (an export's, a
+    document's, one of more seats than a run holds) as its rows."""
+    out: list[LaneGames | GamePayload] = []
+    start = 0
+    for at, game in enumerate(games):
+        if not _packs(game):
+            if start < at:
+                out.append(_lane_games(games[start:at]))
+            out.append(game_payload(game.result()))
+            start = at + 1
+    if start < len(games):
+        out.append(_lane_games(games[start:] if start else games))
+    return out
+
+
+def _packs(game: CleanGame) -> bool:
+    """Whether a run can keep the game: read from a JSON Lines game line, its seats inline
+    at their places (in order) then seat lines after it (as the intake takes them)."""
+    seats = game.seats
+    count = len(seats)
+    if type(game.record) is not PlainGameRecord or game.format != 2 or game.game is None or count > RUN_SEATS // 2:
+        return False
+    places = tuple(map(_PLACE, seats))
+    apart = places.count(-1)
+    if places[:count - apart] != _RANGE[:count - apart]:
+        return False
+    return seats[-1].line - game.line < 1 << 32 and None not in map(_PLAYER, seats)
+
+
+def _lane_games(games: list[CleanGame]) -> LaneGames:
+    """Games :func:`_packs` took, column by column. Why in C (``map`` of getters over the
+    games' and seats' tuples): this is per seat on the hot path, where a loop doing the
+    same in Python cost a sixth of the lane's audit."""
+    seats = [seat for game in games for seat in game.seats]
+    counts = list(map(len, map(_SEATS, games)))
+    entries = list(map(_ENTRY, seats))
+    distinct = list({id(e): e for e in entries}.values())
+    place = {id(e): at for at, e in enumerate(distinct)}
+    lines = list(map(_GAME_LINE, games))
+    deltas = list(map(sub, map(_LINE, seats), [line for line, count in zip(lines, counts, strict=True)
+                                                for _ in range(count)]))
+    fasts = list(map(_FAST, games))
+    cards = b"".join([bytes(map(SPELLINGS.__getitem__, (*f.player, *f.flop, f.turn, f.river, *f.dealer)))
+                      for f in fasts])
+    return LaneGames(lines, list(map(_NUMBER, games)), list(map(_GAME_ID, games)), list(map(_lane_time, fasts)),
+                     [None if f.dealer_id is UNSET else f.dealer_id for f in fasts], counts, cards,
+                     list(map(_PLAYER, seats)), list(map(place.__getitem__, map(id, entries))),
+                     list(map(sub, map(_BALANCE, seats), map(_NET, entries))), deltas if any(deltas) else None,
+                     list(map(_entry_settled, distinct)))
+
+
+#: A clean game's fields (:class:`~referee.audit.clean.CleanGame`, a tuple), a clean
+#: seat's (:class:`~referee.audit.clean.CleanSeat`) and its entry's.
+_NUMBER, _GAME_LINE, _GAME_ID, _FAST, _SEATS = itemgetter(0), itemgetter(1), itemgetter(4), itemgetter(5), itemgetter(6)
+_ENTRY, _PLAYER, _LINE, _BALANCE, _PLACE = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(9)
+_NET = attrgetter("net")
+_RANGE = tuple(range(RUN_SEATS))
 
 
 _DATETIME: Any = None

@@ -25,7 +25,7 @@ from ..load.inputs import Source
 from . import digest, rows, schema, tableruns
 from .chunks import Chunker, file_digest
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
-from .tableruns import LaneGame
+from .tableruns import LaneGames
 
 
 class Seconds(Protocol):
@@ -74,9 +74,12 @@ class SourceWriter:
         self.size = 0
         self.digests = digest.RowsDigest()
         self.settled: dict[rows.Settled, int] = {}
+        #: A lane entry's settlement's id by the object (the seats of an entry share it),
+        #: else by its value (a ``--jobs`` worker's payloads are copies).
+        self.settled_objects = _ByObject(self._settlement)
         #: Games waiting for the index, each with the session it came in (another may
         #: have opened by the time they are written).
-        self.pending_games: list[tuple[int, rows.GamePayload | LaneGame]] = []
+        self.pending_games: list[tuple[int, rows.GamePayload | LaneGames]] = []
         self.session: SessionInfo | None = None
         self.session_id = 0
         self.session_row: tuple[Any, ...] | None = None
@@ -358,45 +361,45 @@ class SourceWriter:
         row_digest = digest.of(values)
         self.buffers["runs"].append((*values[:-len(tail)], row_digest, *tail))
         self.digests.add("runs", row_digest)
-        self.buffers["run_keys"].extend([(value, kind, run_id) for kind, value in run.found_by()])
+        self.buffers["run_keys"].append((run_id, tail[1]))  # its keys: from its names, by the database
         self.size += 1
 
-    def game(self, payload: rows.GamePayload | LaneGame) -> None:
-        if self.new:
-            self.pending_games.append((self.session_id, payload))
-            if type(payload) is LaneGame:
-                self.size += 1 + len(payload.players) // 8
-            else:
-                self.size += 1 + len(payload.seats)  # type: ignore[union-attr]
-            self.added(None)
+    def game(self, payload: rows.GamePayload | LaneGames) -> bool:
+        """A game (or a batch of the lane's) held until the index says which are second
+        records; whether enough rows are held to write them out (:meth:`added`: the
+        caller guards the writing)."""
+        if not self.new:
+            return False
+        self.pending_games.append((self.session_id, payload))
+        if type(payload) is LaneGames:
+            self.size += len(payload.games) + len(payload.players) // 8
+        else:
+            self.size += 1 + len(payload.seats)  # type: ignore[union-attr]
+        return self.size >= FLUSH_ROWS
 
     def _games(self) -> None:
         """The games waiting for the index to say which are second records: the fast
         lane's in runs (consecutive ones of a session together), the others as rows."""
         pending, self.pending_games = self.pending_games, []
+        seconds = self.sink.index.take(sum(len(p.games) if type(p) is LaneGames else 1 for _, p in pending))
         run: tableruns.Builder | None = None
-        for (session_id, payload), second in zip(pending, self.sink.index.take(len(pending)), strict=True):
-            if type(payload) is LaneGame:
-                if run is not None and not run.takes(session_id, payload):
-                    self._table_run(run)
-                    run = None
-                if run is None:
-                    run = tableruns.Builder(session_id, payload, self._settlement_id)
-                run.add(payload, second)
-                self.counts["games"] += 1
+        at = 0
+        for session_id, payload in pending:
+            if type(payload) is LaneGames:
+                count = len(payload.games)
+                run = tableruns.pack(run, session_id, payload, seconds[at:at + count],
+                                     self.settled_objects.__getitem__, self._table_run)
+                self.counts["games"] += count
+                at += count
                 continue
             if run is not None:
                 self._table_run(run)
                 run = None
             assert isinstance(payload, rows.GamePayload)
-            self._game_rows(session_id, payload, second)
+            self._game_rows(session_id, payload, seconds[at])
+            at += 1
         if run is not None:
             self._table_run(run)
-
-    def _settlement_id(self, facts: rows.Settled) -> int:
-        found = self._settlement(facts)
-        assert found is not None
-        return found
 
     def _game_rows(self, session_id: int, payload: rows.GamePayload, second: bool) -> None:
         """A game as a row, its seats as rows."""
@@ -453,13 +456,13 @@ class SourceWriter:
     def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
         """The games of ``keys`` stored before this source, as one first record each (the
         first stored: its file, line and cards; every record's players)."""
+        if not self.stored_games():
+            return {}
         conn = self.conn
         own = conn is None
         if own:
             conn = self.engine.connect()
         try:
-            if not self._earlier_games(conn):
-                return {}
             names = sorted({game for _, game in keys})
             records: list[tuple[int, int, GameFingerprint]] = []
             for start in range(0, len(names), 500):
@@ -481,17 +484,22 @@ class SourceWriter:
                                              (*first.players, *fp.players), first.table, first.kind)
         return found
 
-    def _earlier_games(self, conn: Any) -> bool:
+    def stored_games(self) -> bool:
         """Whether the store held any game before this source (a new store holds none:
-        nothing to look up)."""
+        nothing to look up). Looked up once a source."""
         if self.earlier is None:
             from sqlalchemy import select
 
             g, r = schema.games, schema.runs
-            self.earlier = (
-                conn.execute(select(g.c.id).where(g.c.source_id < self.limit).limit(1)).first() is not None
-                or conn.execute(select(r.c.id).where(r.c.games.is_not(None), r.c.source_id < self.limit)
-                                .limit(1)).first() is not None)
+            conn = self.conn if self.conn is not None else self.engine.connect()
+            try:
+                self.earlier = (
+                    conn.execute(select(g.c.id).where(g.c.source_id < self.limit).limit(1)).first() is not None
+                    or conn.execute(select(r.c.id).where(r.c.games.is_not(None), r.c.source_id < self.limit)
+                                    .limit(1)).first() is not None)
+            finally:
+                if conn is not self.conn:
+                    conn.close()
         return self.earlier
 
     def _rows_of(self, conn: Any, names: list[str], keys: set[tuple[str | None, str]]
@@ -541,6 +549,26 @@ class SourceWriter:
         return out
 
 
+class _ByObject:
+    """``made(value)`` for each value, made once an object: looked up by the object's id
+    (no hashing of its fields), the object kept alive with it so that an id is never
+    another object's; bounded (past it, made again: ``made`` looks it up by value)."""
+
+    def __init__(self, made: Callable[[Any], Any]) -> None:
+        self.made = made
+        self.found: dict[int, tuple[Any, Any]] = {}
+
+    def __getitem__(self, value: Any) -> Any:
+        known = self.found.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        result = self.made(value)
+        if len(self.found) > 50_000:
+            self.found.clear()
+        self.found[id(value)] = (value, result)
+        return result
+
+
 def _profile_bytes(origin: Any) -> bytes | None:
     """The bytes of the profile a session was ruled by (a built-in's from the package)."""
     from ..profiles import builtin_text
@@ -564,8 +592,10 @@ def _write(conn: Any, made: Any, name: str, batch: list[tuple[Any, ...]]) -> Non
     ``executemany`` of INSERTs, whose every row is a statement the server parses and
     answers, issue 31), else one ``executemany`` (SQLite's is a loop in C already)."""
     if made.dialect.name != "postgresql":
-        conn.exec_driver_sql(_insert(made, name), batch)
+        conn.exec_driver_sql(tableruns.KEYS_SQLITE if name == "run_keys" else _insert(made, name), batch)
         return
+    if name == "run_keys":
+        batch = list(tableruns.key_rows(batch))  # rows of (run id, names): its keys, row by row
     sql = _copy(made, name)
     dbapi = made.dialect.loaded_dbapi
     try:

@@ -33,41 +33,67 @@ from typing import Any, NamedTuple
 
 #: A game without a time, in the layout's times.
 NO_TIME = -(1 << 63)
-#: At most this many seats a run (a game of more seats is kept as rows: ``rows.lane_game``).
+#: At most this many seats a run (a game of more than half as many is kept as rows).
 RUN_SEATS = 8192
 _BIG = sys.byteorder == "big"
 
 
-class LaneGame(NamedTuple):
-    """A live table's game the fast lane took whole, read from a JSON Lines game line
-    (its seats inline or as seat lines after it): what a run keeps of it."""
+class LaneGames(NamedTuple):
+    """Consecutive live-table games of one session the fast lane took whole, each read
+    from a JSON Lines game line (its seats inline, then as the seat lines after it): what
+    runs keep of them, column by column (a batch of the lane's, made in one pass of C
+    over its seats: :func:`referee.store.rows.lane_games`)."""
 
-    line: int
-    #: The game's number (``round``), None when it records none.
-    number: int | None
-    game: str
-    time_us: int | None
-    dealer: str | None
-    #: Nine bytes: the card indices of the shared hand, flop, turn, river and dealer.
+    #: Each game's line, number (``round``; None when it records none), id, time (None
+    #: without one), dealer and seats.
+    lines: list[int]
+    numbers: list[int | None]
+    games: list[str]
+    times: list[int | None]
+    dealers: list[str | None]
+    counts: list[int]
+    #: Nine bytes a game: the card indices of the shared hand, flop, turn, river, dealer.
     cards: bytes
-    players: tuple[str, ...]
-    #: Each seat's settlement (:class:`referee.store.rows.Settled`).
-    settled: tuple[Any, ...]
-    #: Each seat's player's balance by the rules before the seat.
-    before: tuple[Decimal, ...]
-    #: Each seat's line; None when every seat is inline, on the game's line.
-    lines: tuple[int, ...] | None
+    #: Each seat's player, settlement (a place in ``settled``), its player's balance by
+    #: the rules before the seat, and line less its game's (None: every seat inline).
+    players: list[str]
+    picks: list[int]
+    before: list[Decimal]
+    deltas: list[int] | None
+    #: The settlements the seats use (:class:`referee.store.rows.Settled`).
+    settled: list[Any]
+
+
+class _Places(dict[Any, int]):
+    """Values numbered in the order first asked for."""
+
+    def __missing__(self, key: Any) -> int:
+        place = self[key] = len(self)
+        return place
+
+
+class _Translated(dict[int, int]):
+    """A batch's settlement places as a run's: made when first asked for (a run lists the
+    settlements its own seats use, no other)."""
+
+    def __init__(self, run: Builder, settled: list[Any]) -> None:
+        super().__init__()
+        self.run, self.settled = run, settled
+
+    def __missing__(self, key: int) -> int:
+        place = self[key] = self.run.ids[self.run.settlement(self.settled[key])]
+        return place
 
 
 class Builder:
     """A run being packed: consecutive lane games of one session, numbered one after the
     other (or none numbered). ``settlement`` gives a settlement's id in the store."""
 
-    def __init__(self, session_id: int, first: LaneGame, settlement: Callable[[Any], int]) -> None:
+    def __init__(self, session_id: int, number: int | None, settlement: Callable[[Any], int]) -> None:
         self.session_id = session_id
-        self.first_line = first.line
-        self.first_number = -1 if first.number is None else first.number
-        self.next_number = None if first.number is None else first.number
+        self.first_line = 0
+        self.first_number = -1 if number is None else number
+        self.next_number = number
         self.settlement = settlement
         self.games: list[str] = []
         self.lines = array("q")
@@ -79,89 +105,134 @@ class Builder:
         self.starts: list[str] = []
         self.player_picks = array("I")
         self.seat_lines = array("I")
-        self.dealers: dict[str | None, int] = {}
-        #: Settlements by their object (one per lane entry: seats share it), with the
-        #: objects kept so that an id is not reused; each with its place in ``ids``.
-        self.seen: dict[int, int] = {}
-        self.kept: list[Any] = []
-        self.ids: dict[int, int] = {}
+        self.dealers = _Places()
+        #: The settlements' ids the run's seats use, each with its place among them.
+        self.ids = _Places()
         self.picks = array("H")
         self.cards = bytearray()
         self.rounds = 0
         self.time_min: int | None = None
         self.time_max: int | None = None
 
-    def takes(self, session_id: int, game: LaneGame) -> bool:
-        """Whether ``game`` continues this run (same session, next number, room left)."""
-        if session_id != self.session_id or self.rounds + len(game.players) > RUN_SEATS:
-            return False
-        if self.next_number is None:
-            return game.number is None
-        return game.number == self.next_number
+    def extent(self, batch: LaneGames, first: int) -> int:
+        """Where the games this run takes from ``first`` on end: those numbered next (or
+        none numbered, as its first), while they fit (a new run takes one at least)."""
+        counts, numbers = batch.counts, batch.numbers
+        room = RUN_SEATS - self.rounds
+        number = self.next_number
+        end = len(counts)
+        rest = numbers[first:]
+        following = (rest.count(None) == len(rest) if number is None
+                     else rest == list(range(number, number + len(rest))))
+        if following and sum(counts[first:]) <= room:
+            return end  # the usual case: the whole rest
+        at = first
+        while at < end:
+            if (numbers[at] is None) != (number is None) or (number is not None and numbers[at] != number):
+                break
+            if counts[at] > room and (at > first or self.rounds):
+                break
+            room -= counts[at]
+            number = None if number is None else number + 1
+            at += 1
+        return at
 
-    def add(self, game: LaneGame, second: bool) -> None:
-        self.games.append(game.game)
-        self.lines.append(game.line)
-        self.seats.append(len(game.players))
-        self.dealer_picks.append(self.dealers.setdefault(game.dealer, len(self.dealers)))
-        self.second.append(second)
-        when = game.time_us
-        self.times.append(NO_TIME if when is None else when)
-        if when is not None:
-            self.time_min = when if self.time_min is None else min(self.time_min, when)
-            self.time_max = when if self.time_max is None else max(self.time_max, when)
-        if self.next_number is not None:
-            self.next_number += 1
-        self.cards += game.cards
-        players = self.players
-        for player, before in zip(game.players, game.before, strict=True):
-            if player not in players:
-                players[player] = len(players)
-                self.starts.append(str(before))
-        self.player_picks.extend(map(players.__getitem__, game.players))
-        if game.lines is None:
-            self.seat_lines.extend(bytes(len(game.players)))
+    def add(self, batch: LaneGames, first: int, end: int, offsets: list[int], seconds: list[bool],
+            translated: _Translated) -> None:
+        """The batch's games ``first`` to ``end`` (excluded): each game's facts, each
+        seat's (``offsets``: each game's first seat in the batch)."""
+        if not self.games:
+            self.first_line = batch.lines[first]
+        self.games += batch.games[first:end]
+        self.lines.extend(batch.lines[first:end])
+        self.seats.extend(batch.counts[first:end])
+        self.dealer_picks.extend(map(self.dealers.__getitem__, batch.dealers[first:end]))
+        self.second.extend(seconds)
+        times = batch.times[first:end]
+        if times.count(None) == len(times):
+            self.times.frombytes(_NO_TIMES * len(times))
         else:
-            self.seat_lines.extend(line - game.line for line in game.lines)
-        self._picks(game.settled)
-        self.rounds += len(game.players)
-
-    def _picks(self, settled: tuple[Any, ...]) -> None:
-        try:
-            self.picks.extend(list(map(self.seen.__getitem__, map(id, settled))))  # all, or none on a new one
-        except KeyError:
-            for facts in settled:
-                found = self.seen.get(id(facts))
-                if found is None:
-                    settlement_id = self.settlement(facts)
-                    found = self.seen[id(facts)] = self.ids.setdefault(settlement_id, len(self.ids))
-                    self.kept.append(facts)
-                self.picks.append(found)
+            self.times.extend([NO_TIME if t is None else t for t in times])
+            timed = [t for t in times if t is not None]
+            self.time_min = min(timed) if self.time_min is None else min(self.time_min, *timed)
+            self.time_max = max(timed) if self.time_max is None else max(self.time_max, *timed)
+        if self.next_number is not None:
+            self.next_number += end - first
+        self.cards += batch.cards[9 * first:9 * end]
+        a, b = offsets[first], offsets[end]
+        players = batch.players[a:b]
+        known = self.players
+        if not known.keys() >= set(players):
+            for at in range(a, b):
+                if batch.players[at] not in known:
+                    known[batch.players[at]] = len(known)
+                    self.starts.append(str(batch.before[at]))
+        self.player_picks.extend(map(known.__getitem__, players))
+        if batch.deltas is None:
+            self.seat_lines.frombytes(bytes(4 * (b - a)))
+        else:
+            self.seat_lines.extend(batch.deltas[a:b])
+        self.picks.extend(map(translated.__getitem__, batch.picks[a:b]))
+        self.rounds += b - a
 
     def values(self) -> tuple[Any, ...]:
         """The run's columns from ``first_line`` to ``cards``, then from ``games`` on
         (``id``, ``source_id``, ``session_id``, ``first_seat``, ``rounds`` and ``digest``
         are the writer's)."""
-        layout = [self.lines, self.seats, self.dealer_picks, self.times]
-        seats = [self.player_picks, self.seat_lines]
-        picks = self.picks
-        if _BIG:
-            for arr in (*layout, *seats, picks):
+        arrays = (self.lines, self.seats, self.dealer_picks, self.times, self.player_picks, self.seat_lines,
+                  self.picks)
+        if _BIG:  # kept little-endian, whatever machine wrote or reads the store
+            for arr in arrays:
                 arr.byteswap()
         packed = b"".join([self.lines.tobytes(), self.seats.tobytes(), self.dealer_picks.tobytes(),
                            bytes(self.second), self.times.tobytes(), self.player_picks.tobytes(),
                            self.seat_lines.tobytes()])
         names = {"games": self.games, "players": list(self.players), "dealers": list(self.dealers)}
         return ((self.first_line, self.first_number, json.dumps(self.starts, separators=(",", ":")),
-                 json.dumps(list(self.ids), separators=(",", ":")), picks.tobytes(), bytes(self.cards)),
+                 json.dumps(list(self.ids), separators=(",", ":")), self.picks.tobytes(), bytes(self.cards)),
                 (len(self.games), json.dumps(names, separators=(",", ":")), packed, self.time_min, self.time_max))
 
-    def found_by(self) -> Iterator[tuple[str, str]]:
-        """What ``run_keys`` holds of the run: each game's id, each player's."""
-        for game in self.games:
-            yield "game", game
-        for player in self.players:
-            yield "player", player
+
+_NO_TIMES = array("q", [NO_TIME]).tobytes()
+
+
+def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[bool], settlement: Callable[[Any], int],
+         done: Callable[[Builder], None]) -> Builder:
+    """``batch``'s games into runs: the run being packed continued while it takes them,
+    each full one handed to ``done``; the run being packed last (more may follow)."""
+    offsets = [0, *accumulate(batch.counts)]
+    at, end = 0, len(batch.games)
+    translated = None
+    while at < end:
+        if run is None or run.session_id != session_id or (stop := run.extent(batch, at)) == at:
+            if run is not None:
+                done(run)
+            run = Builder(session_id, batch.numbers[at], settlement)
+            translated = None
+            stop = run.extent(batch, at)
+        if translated is None:
+            translated = _Translated(run, batch.settled)
+        run.add(batch, at, stop, offsets, seconds[at:stop], translated)
+        at = stop
+    assert run is not None
+    return run
+
+
+#: ``run_keys`` of runs given as (run id, ``names``), in SQLite: one statement a run, its
+#: keys read from the names by ``json_each`` (a row a game, in C: as many rows one by one
+#: through ``executemany`` took twice the time, each a step of its own).
+KEYS_SQLITE = ("INSERT INTO run_keys (value, kind, run_id) SELECT value, 'game', ?1 FROM json_each(?2, '$.games') "
+               "UNION ALL SELECT value, 'player', ?1 FROM json_each(?2, '$.players')")
+
+
+def key_rows(runs: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
+    """``run_keys``' rows (value, kind, run id) of runs given as (run id, ``names``)."""
+    rows: list[tuple[str, str, int]] = []
+    for run_id, names in runs:
+        found = json.loads(names)
+        rows += [(game, "game", run_id) for game in found["games"]]
+        rows += [(player, "player", run_id) for player in found["players"]]
+    return rows
 
 
 def keys_of(names: str) -> set[tuple[str, str]]:

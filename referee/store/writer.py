@@ -87,15 +87,13 @@ class StoreSink(Reporter):
     def game_payload(self, result: Any) -> Any:
         return rows.game_payload(result)
 
-    def clean_game_payload(self, game: Any) -> Any:
-        """A live table's game the fast lane took, for a run of clean games when its records
-        are lines of the kept bytes (a JSON Lines log, not an export read through a
-        mapping: :func:`rows.lane_game`); else its rows, from its full result."""
-        if self.packs and self.kinds.get(game.file) == "jsonl":
-            packed = rows.lane_game(game)
-            if packed is not None:
-                return packed
-        return rows.game_payload(game.result())
+    def clean_games_payload(self, games: Any) -> list[Any]:
+        """A batch of the fast lane's live-table games: in runs of clean games when their
+        records are lines of the kept bytes (a JSON Lines log, not an export read through a
+        mapping: :func:`rows.lane_games`); else each as its rows, from its full result."""
+        if self.packs and games and self.kinds.get(games[0].file) == "jsonl":
+            return rows.lane_games(games)
+        return [rows.game_payload(game.result()) for game in games]
 
     # -- in the parent, in file order -------------------------------------------------
 
@@ -116,9 +114,10 @@ class StoreSink(Reporter):
 
         self._guarded(work)
 
-    def take_game(self, payload: rows.GamePayload | rows.LaneGame) -> None:
+    def take_game(self, payload: rows.GamePayload | rows.LaneGames) -> None:
         source = self._at()
-        self._guarded(lambda: source.game(payload))
+        if source.game(payload):  # enough held: written out (a game alone writes nothing)
+            self._guarded(lambda: source.added(None))
 
     def session_opened(self, info: SessionInfo) -> None:
         source = self._at()
@@ -205,6 +204,18 @@ class StoreSink(Reporter):
         self._guarded(lambda: found.update(source.lookup(keys)))
         return found
 
+    def stored_games(self) -> bool:
+        """Whether the store held any game before the source being read (a new one holds
+        none: nothing to look up)."""
+        source = self._at()
+        found = [False]
+
+        def work() -> None:
+            found[0] = source.stored_games()
+
+        self._guarded(work)
+        return found[0]
+
     def summary(self) -> str:
         parts = [f"{len(self.stored)} source{'s' * (len(self.stored) != 1)} stored"]
         if self.known:
@@ -240,7 +251,8 @@ class StoreIndex(GameIndex):
         waiting, self.waiting = self.waiting, []
         if not waiting:
             return
-        wanted = {(fp.table, fp.game) for fp in waiting if fp.game is not None} - self.games.keys()
+        wanted = set() if not self.sink.stored_games() else (
+            {(fp.table, fp.game) for fp in waiting if fp.game is not None} - self.games.keys())
         if wanted:
             for first in self.sink.lookup(wanted).values():
                 super().see(first)  # a game not seen yet: no finding, its first record kept
