@@ -437,12 +437,9 @@ class _Loader:
         record read from the kept bytes (its game's line, its own seat line), its balance
         from its player's before the run and the nets since, its ruling from its
         settlement and its game's cards: the rows the full audit would have stored."""
-        from ..rules.settlement import ZERO
-
         packed = tableruns.Packed(run)
         info = self.info(run.session_id)
-        settled = [self.settlement(i) for i in packed.settlements]
-        nets = [sum((line.result for line in codec.lines_of(st.lines)), ZERO) for st in settled]
+        nets = [tableruns.net(self.settlement(i).lines) for i in packed.settlements]
         balances = packed.balances(nets, max(wanted))
         games: dict[int, tuple[Any, Any, Any, tuple[int | None, ...]]] = {}
         for place in sorted(wanted):

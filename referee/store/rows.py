@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from operator import attrgetter, itemgetter, sub
+from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 from msgspec import UNSET
@@ -433,60 +433,66 @@ def lane_games(games: list[CleanGame]) -> list[LaneGames | GamePayload]:
     lines after them) as one :class:`LaneGames` (runs keep them: their records are their
     lines of the kept bytes, :mod:`referee.store.tableruns`); any other (an export's, a
     document's, one of more seats than a run holds) as its rows."""
+    whole = _lane_games(games)
+    if whole is not None:
+        return [whole]  # the usual case: every game of the batch
     out: list[LaneGames | GamePayload] = []
     start = 0
     for at, game in enumerate(games):
-        if not _packs(game):
+        if _lane_games([game]) is None:
             if start < at:
-                out.append(_lane_games(games[start:at]))
+                out.append(_must(_lane_games(games[start:at])))
             out.append(game_payload(game.result()))
             start = at + 1
     if start < len(games):
-        out.append(_lane_games(games[start:] if start else games))
+        out.append(_must(_lane_games(games[start:])))
     return out
 
 
-def _packs(game: CleanGame) -> bool:
-    """Whether a run can keep the game: read from a JSON Lines game line, its seats inline
-    at their places (in order) then seat lines after it (as the intake takes them)."""
-    seats = game.seats
-    count = len(seats)
-    if type(game.record) is not PlainGameRecord or game.format != 2 or game.game is None or count > RUN_SEATS // 2:
-        return False
-    places = tuple(map(_PLACE, seats))
-    apart = places.count(-1)
-    if places[:count - apart] != _RANGE[:count - apart]:
-        return False
-    return seats[-1].line - game.line < 1 << 32 and None not in map(_PLAYER, seats)
+def _must(found: LaneGames | None) -> LaneGames:
+    assert found is not None, "games a run takes one by one, it takes together"
+    return found
 
 
-def _lane_games(games: list[CleanGame]) -> LaneGames:
-    """Games :func:`_packs` took, column by column. Why in C (``map`` of getters over the
-    games' and seats' tuples): this is per seat on the hot path, where a loop doing the
-    same in Python cost a sixth of the lane's audit."""
-    seats = [seat for game in games for seat in game.seats]
+def _lane_games(games: list[CleanGame]) -> LaneGames | None:
+    """Games a run keeps, column by column; None unless each is read from a JSON Lines
+    game line, its seats inline at their places, in order, then seat lines after it (as
+    the intake takes them), each with a player, and holds at most half a run's seats.
+
+    Why column by column in C (``map`` of getters over the games' and seats' tuples, and
+    the checks over whole columns): this is per seat on the hot path, where a loop doing
+    the same in Python cost a sixth of the lane's audit."""
     counts = list(map(len, map(_SEATS, games)))
-    entries = list(map(_ENTRY, seats))
-    distinct = list({id(e): e for e in entries}.values())
-    place = {id(e): at for at, e in enumerate(distinct)}
+    if (max(counts) > RUN_SEATS // 2 or set(map(type, map(_RECORD, games))) != {PlainGameRecord}
+            or None in map(_GAME_ID, games) or set(map(_FORMAT, games)) != {2}):
+        return None
+    seats = [seat for game in games for seat in game.seats]
+    players = list(map(_PLAYER, seats))
     lines = list(map(_GAME_LINE, games))
     deltas = list(map(sub, map(_LINE, seats), [line for line, count in zip(lines, counts, strict=True)
                                                 for _ in range(count)]))
+    places = [place for count in counts for place in _RANGE[:count]]  # each seat's place in its game
+    if (None in players or max(deltas) >= 1 << 32
+            or list(map(_PLACE, seats)) != [p if d == 0 else -1 for p, d in zip(places, deltas, strict=True)]):
+        return None
+    entries = list(map(_ENTRY, seats))
+    distinct = list({id(e): e for e in entries}.values())
+    place = {id(e): at for at, e in enumerate(distinct)}
     fasts = list(map(_FAST, games))
     cards = b"".join([bytes(map(SPELLINGS.__getitem__, (*f.player, *f.flop, f.turn, f.river, *f.dealer)))
                       for f in fasts])
     return LaneGames(lines, list(map(_NUMBER, games)), list(map(_GAME_ID, games)), list(map(_lane_time, fasts)),
-                     [None if f.dealer_id is UNSET else f.dealer_id for f in fasts], counts, cards,
-                     list(map(_PLAYER, seats)), list(map(place.__getitem__, map(id, entries))),
-                     list(map(sub, map(_BALANCE, seats), map(_NET, entries))), deltas if any(deltas) else None,
+                     [None if f.dealer_id is UNSET else f.dealer_id for f in fasts], counts, cards, players,
+                     list(map(place.__getitem__, map(id, entries))),
+                     list(map(_BALANCE, seats)), deltas if any(deltas) else None,
                      list(map(_entry_settled, distinct)))
 
 
 #: A clean game's fields (:class:`~referee.audit.clean.CleanGame`, a tuple), a clean
 #: seat's (:class:`~referee.audit.clean.CleanSeat`) and its entry's.
 _NUMBER, _GAME_LINE, _GAME_ID, _FAST, _SEATS = itemgetter(0), itemgetter(1), itemgetter(4), itemgetter(5), itemgetter(6)
+_FORMAT, _RECORD = itemgetter(9), itemgetter(11)
 _ENTRY, _PLAYER, _LINE, _BALANCE, _PLACE = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(9)
-_NET = attrgetter("net")
 _RANGE = tuple(range(RUN_SEATS))
 
 

@@ -27,6 +27,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
+from functools import lru_cache
 from itertools import accumulate
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -55,13 +56,23 @@ class LaneGames(NamedTuple):
     #: Nine bytes a game: the card indices of the shared hand, flop, turn, river, dealer.
     cards: bytes
     #: Each seat's player, settlement (a place in ``settled``), its player's balance by
-    #: the rules before the seat, and line less its game's (None: every seat inline).
+    #: the rules after the seat, and line less its game's (None: every seat inline).
     players: list[str]
     picks: list[int]
-    before: list[Decimal]
+    balances: list[Decimal]
     deltas: list[int] | None
     #: The settlements the seats use (:class:`referee.store.rows.Settled`).
     settled: list[Any]
+
+
+@lru_cache(maxsize=4096)
+def net(lines: str) -> Decimal:
+    """A settlement's net from its lines' text (``Settled.lines``), summed as a ruling sums
+    it (:class:`~referee.rules.settlement.Ruling`): the very Decimal, exponent included."""
+    from ..rules.settlement import ZERO
+    from .codec import lines_of
+
+    return sum((line.result for line in lines_of(lines)), ZERO)
 
 
 class _Places(dict[Any, int]):
@@ -166,7 +177,7 @@ class Builder:
             for at in range(a, b):
                 if batch.players[at] not in known:
                     known[batch.players[at]] = len(known)
-                    self.starts.append(str(batch.before[at]))
+                    self.starts.append(str(batch.balances[at] - net(batch.settled[batch.picks[at]].lines)))
         self.player_picks.extend(map(known.__getitem__, players))
         if batch.deltas is None:
             self.seat_lines.frombytes(bytes(4 * (b - a)))
