@@ -45,6 +45,48 @@ def _timed(tmp: Path) -> list[str]:
     return [str(first), str(second), str(live)]
 
 
+def _live_lines(tmp: Path) -> list[str]:
+    """Live tables in JSON Lines whose clean games the store keeps in runs: two sessions
+    with Bonus stakes, decimal Antes, times (``settled``, or ``started`` alone, in other
+    zones) and dealers, their seats inline; and the same games with their keys sorted and
+    spaced (``jq -S`` writes so), a second record of each (G002)."""
+    log = Path(simulate(tmp / "live-raw.jsonl", "--seats", "2-5", "--rounds", "40", "--sessions", "2", "--seed", "12",
+                        "--faults", "0.1", "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1"))
+    out = []
+    half = False  # the second session's amounts halved: decimals (2.5, 1003.5), its seats read with them
+    for i, line in enumerate(log.read_text(encoding="utf-8").splitlines()):
+        record = json.loads(line)
+        if "session" in record:
+            half = record["session"]["id"].endswith("-2")
+        if half:
+            record = _halved(record)
+        if "game" in record and "seat" not in record:
+            if i % 3:
+                record["settled"] = f"2026-11-29T22:{i % 60:02d}:{i % 7:02d}Z"
+            else:
+                record["started"] = f"2026-11-29T23:{i % 60:02d}:00+01:00"
+            record["dealer_id"] = f"d-{i % 4}"
+        out.append(record)
+    timed, spaced = tmp / "timed.jsonl", tmp / "spaced.jsonl"
+    timed.write_text("".join(json.dumps(r) + "\n" for r in out), encoding="utf-8")
+    spaced.write_text("".join(json.dumps(r, sort_keys=True, separators=(", ", ": ")) + "\n" for r in out),
+                      encoding="utf-8")
+    return [str(timed), str(spaced)]
+
+
+def _halved(record: Any, key: str = "") -> Any:
+    """A record of a live table with every amount halved (the rules are linear in the
+    stakes: the same findings, on amounts with decimals)."""
+    if isinstance(record, dict):
+        return {k: _halved(v, k) for k, v in record.items()}
+    if isinstance(record, list):
+        return [_halved(v, key) for v in record]
+    amounts = ("ante", "bonus", "call", "net", "balance", "amount", "returned", "opening_balances")
+    if isinstance(record, int) and not isinstance(record, bool) and (key in amounts or key.startswith("p-")):
+        return record / 2
+    return record
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def stored(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     """A store of many logs, and the logs in the order they were stored."""
@@ -59,6 +101,7 @@ def stored(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         simulate(tmp / "own.json", "--seats", "2-3", "--own-cards", "--rounds", "8", "--seed", "11",
                  "--faults", "0.2", "--format", "json"),
         *_timed(tmp),
+        *_live_lines(tmp),
         *sorted(str(p) for p in SAMPLES.iterdir() if p.suffix in (".yaml", ".jsonl")),
     ]
     admin = None
@@ -107,12 +150,20 @@ def recall_queries(files: list[str]) -> Iterator[list[str]]:
                 yield ["--session", sid, "--game", g]
                 yield ["--game", g, "--player", players[0], "--last", "3"]
             yield ["--player", players[-1]]
+            yield ["--player", players[0], "--last", "12"]
+            numbers = [g["round"] for g in items if isinstance(g.get("round"), int)]
+            if numbers:
+                yield ["--session", sid, "--round", str(numbers[len(numbers) // 2]), "--last", "7"]
     yield ["--player", "alice", "--last", "30"]
     yield ["--player", "carol"]
     yield ["--game", "G1-5"]
     yield ["--player", "alice", "--at", "2026-11-28T20:30"]
     yield ["--at", "2026-11-27T19:15Z", "--session", "t1/a"]
     yield ["--at", "2026-11-29T21:05:30Z", "--player", "p-1-002"]
+    # the live tables in JSON Lines: their runs of games by time
+    yield ["--at", "2026-11-29T22:30:03Z", "--session", "sim-table-bonus-100-12-1"]
+    yield ["--at", "2026-11-29T23:19:00+01:00", "--player", "p-2-003", "--last", "4"]
+    yield ["--at", "2026-11-29T22:30:03Z"]  # several sessions: the same reason
     yield ["--round", "3"]  # several sessions: the same reason
     yield ["--player", "nobody"]
     yield ["--session", "t1/a", "--round", "999"]

@@ -1,0 +1,274 @@
+"""Runs of a live table's clean games (schema 0005): the seats a run keeps read back as the
+rows the full audit's results made of them, for every reader of the store.
+
+Why two stores of the same logs: one written as ``check --store`` writes it (the fast
+lane's games of JSON Lines logs in runs), one with every game as rows (as before 0005,
+the writer told to take the lane's games from their full results); whatever a reader
+gets from the first it must get from the second: recall's answers, the monitor's seat
+facts, the games a later check compares with, the verdict of ``store verify``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from referee.audit.clean import CleanGame, CleanSeat
+from referee.report.base import Reporter
+from referee.store import codec, migrate, rows, schema
+from referee.store.engine import engine, target
+from referee.store.read import Stored
+from referee.store.writer import StoreSink
+
+from .conftest import SAMPLES, run
+from .store_support import drop_database, new_database, postgres_admin, simulate, without_searched
+from .test_store import both
+from .test_store_read import _live_lines
+
+
+def _logs(tmp: Path) -> list[str]:
+    """Live tables in JSON Lines: seats inline and as seat lines, faults, a bonus profile,
+    decimal amounts, times and dealers, keys sorted and spaced; and a format-1 log."""
+    return [
+        simulate(tmp / "seats.jsonl", "--seats", "3-6", "--rounds", "30", "--seed", "10", "--faults", "0.2",
+                 "--format", "jsonl", "--seat-lines", "--sessions", "2"),
+        simulate(tmp / "inline.jsonl", "--seats", "1-8", "--rounds", "60", "--seed", "13", "--format", "jsonl"),
+        *_live_lines(tmp),
+        simulate(tmp / "rounds.jsonl", "--sessions", "2", "--rounds", "30", "--seed", "14", "--faults", "0.2",
+                 "--format", "jsonl"),
+        str(SAMPLES / "table.jsonl"),
+    ]
+
+
+def _url(engine_name: str, tmp: Path, name: str, made: list[str]) -> str:
+    if engine_name == "sqlite":
+        return str(tmp / f"{name}.db")
+    url = new_database(postgres_admin())
+    made.append(url)
+    return url
+
+
+def _check(url: str, logs: list[str], *args: str, as_rows: bool = False) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        if as_rows:  # every game as rows, from its full result: what 0003's writer kept
+            mp.setattr(StoreSink, "clean_games_payload", Reporter.clean_games_payload)
+        code, out = run("check", "--store", url, "--quiet", *args, *logs)
+    assert code in (0, 1), out
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def stores(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[tuple[str, str, list[str]]]:
+    """The same logs in a store as written (runs) and in one of rows only, and the logs."""
+    tmp = tmp_path_factory.mktemp("tableruns")
+    logs = _logs(tmp)
+    made: list[str] = []
+    packed, plain = _url(request.param, tmp, "runs", made), _url(request.param, tmp, "rows", made)
+    try:
+        _check(packed, logs)
+        _check(plain, logs, as_rows=True)
+        yield packed, plain, logs
+    finally:
+        for url in made:
+            drop_database(postgres_admin(), url)
+
+
+def _count(url: str, query: Any) -> int:
+    made = engine(target(url))
+    try:
+        with made.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
+    finally:
+        made.dispose()
+
+
+def test_the_lanes_games_are_kept_in_runs(stores: tuple[str, str, list[str]]) -> None:
+    packed, plain, _ = stores
+    r, g, s = schema.runs, schema.games, schema.seats
+    in_runs = _count(packed, sa.select(sa.func.sum(r.c.rounds)).where(r.c.games.is_not(None)))
+    assert in_runs > 500
+    assert _count(plain, sa.select(sa.func.count()).where(r.c.games.is_not(None))) == 0
+    # every seat is there, in rows or runs, as in the store of rows
+    for url in (packed, plain):
+        seats = _count(url, sa.select(sa.func.count()).select_from(s)) + _count(
+            url, sa.select(sa.func.sum(r.c.rounds)).select_from(r))
+        assert seats == _count(url, sa.select(sa.func.sum(schema.sources.c.seats)))
+    assert _count(packed, sa.select(sa.func.count()).select_from(g)) < _count(
+        plain, sa.select(sa.func.count()).select_from(g))
+    assert run("store", "info", packed)[1].splitlines()[1] == run("store", "info", plain)[1].splitlines()[1]
+
+
+def test_the_monitor_reads_the_same_seats(stores: tuple[str, str, list[str]]) -> None:
+    """Every seat fact ``referee monitor`` reads (time, table, dealer, player, stakes,
+    nets, the five cards known, the hands, the game and whether its deal is new), seat for
+    seat and in the same order; only the stored row it came from differs."""
+    from referee.monitor import reading
+
+    packed, plain, _ = stores
+    found = []
+    for url in (packed, plain):
+        with Stored(url) as stored:
+            found.append([dataclasses.replace(seat, row=0) for seat in reading.seats(stored.conn)])
+    assert len(found[0]) > 1000 and found[0] == found[1]
+    assert any(s.time_us is not None and s.dealer is not None and s.bonus_value is not None for s in found[0])
+    reports = [run("monitor", "--store", url, "--format", "json", "--no-cache") for url in (packed, plain)]
+    assert [code for code, _ in reports] == [0, 0]
+    first, second = ({k: v for k, v in json.loads(out).items() if k != "store"} for _, out in reports)
+    assert first == second and first["seats"] == len(found[0])
+
+
+def test_the_monitor_reads_a_store_in_steps_as_a_whole(stores: tuple[str, str, list[str]]) -> None:
+    """Its cache reads the seats stored after a mark and up to another (seat rows and runs
+    by id): in steps, the seats of the whole read (each game's place and whether its deal
+    is new are the cache's to join across steps)."""
+    from referee.monitor import reading
+
+    packed, _, _ = stores
+    with Stored(packed) as stored:
+        whole = reading.seats(stored.conn)
+        r, s = schema.runs, schema.seats
+        last = (stored.conn.execute(sa.select(sa.func.max(s.c.id))).scalar() or 0,
+                stored.conn.execute(sa.select(sa.func.max(r.c.id))).scalar() or 0)
+        middle = (last[0] // 2, last[1] // 2)
+        steps = reading.seats(stored.conn, (0, 0), middle) + reading.seats(stored.conn, middle, last)
+    def facts(seats: list[Any]) -> list[str]:
+        return sorted(repr(dataclasses.replace(seat, order=0, deal=False)) for seat in seats)
+
+    assert len(whole) > 1000 and facts(steps) == facts(whole)
+
+
+def _recalls(logs: list[str]) -> Iterator[list[str]]:
+    yield ["--game", "T1-13-000031", "--last", "4"]
+    yield ["--session", "sim-table-vivo-13-1", "--round", "44", "--last", "9"]
+    yield ["--player", "p-1-004", "--last", "30"]
+    yield ["--session", "sim-table-vivo-10-2", "--last", "20"]
+    yield ["--game", "T2-12-000017", "--format", "json"]
+    yield ["--player", "p-2-005", "--at", "2026-11-29T22:40Z", "--last", "6"]
+    yield ["--game", "8812344"]
+
+
+def test_recall_is_the_same(stores: tuple[str, str, list[str]]) -> None:
+    packed, plain, logs = stores
+    for query in _recalls(logs):
+        from_runs = run("recall", "--store", packed, *query)
+        assert from_runs[0] in (0, 1) and "Recall of" in from_runs[1], (query, from_runs)
+        for other in (run("recall", "--store", plain, *query), run("recall", *logs, *query)):
+            assert (other[0], without_searched(other[1])) == (from_runs[0], without_searched(from_runs[1]))
+
+
+def test_store_verify_says_intact_of_both(stores: tuple[str, str, list[str]]) -> None:
+    packed, plain, _ = stores
+    for url in (packed, plain):
+        code, out = run("store", "verify", url)
+        assert code == 0 and ": intact; chain head " in out, out
+
+
+def test_a_later_check_finds_the_games_a_run_keeps(store_url: str, tmp_path: Path) -> None:
+    """A game kept in a run is compared with its record in a later file (G001, G002, the
+    game counts) as if both files were checked in one run."""
+    first, second = _live_lines(tmp_path)
+    together = json.loads(run("check", "--format", "json", first, second)[1])
+    _check(store_url, [first])
+    code, out, _ = both("check", "--format", "json", "--store", store_url, second)
+    later = [s for s in json.loads(out)["sessions"] if s["file"] == second]
+    assert code == 1 and later == [s for s in together["sessions"] if s["file"] == second]
+    assert {f["code"] for s in later for f in s["findings"]} >= {"G002"}
+
+
+def test_one_process_and_workers_keep_the_same_rows(tmp_path: Path) -> None:
+    """``--jobs 2`` sends each batch's payload from a worker: the rows (their digests,
+    over every value) are those one process writes."""
+    logs = _logs(tmp_path)
+    digests = []
+    for jobs in ("1", "2"):
+        url = str(tmp_path / f"jobs{jobs}.db")
+        _check(url, logs, "--jobs", jobs)
+        made = engine(target(url))
+        with made.connect() as conn:
+            digests.append(conn.execute(sa.select(schema.sources.c.rows_digest).order_by(schema.sources.c.id))
+                           .scalars().all())
+        made.dispose()
+    assert digests[0] == digests[1]
+
+
+def test_a_store_written_before_runs_of_games_is_upgraded_and_reads_the_same(tmp_path: Path) -> None:
+    """A store at schema 0003 (its games as rows, its runs of rounds digested over the
+    columns they had) is upgraded by ``store upgrade``, verified intact, and read as
+    before; what is stored after is kept in runs."""
+    logs = _logs(tmp_path)
+    old = str(tmp_path / "old.db")
+    _check(old, logs[:2] + logs[4:], as_rows=True)
+    made = engine(target(old))
+    with made.begin() as conn:
+        from alembic import command
+
+        command.downgrade(migrate._config(conn), "0003")
+    made.dispose()
+    code, out = run("store", "upgrade", old)
+    assert code == 0 and "upgraded from schema version 0003 to" in out, out
+    code, out = run("store", "verify", old)
+    assert code == 0 and "intact" in out, out
+    query = ["--player", "p-1-004", "--last", "30"]
+    assert without_searched(run("recall", "--store", old, *query)[1]) == without_searched(
+        run("recall", *logs[:2], *logs[4:], *query)[1])
+    _check(old, logs[2:4])
+    assert _count(old, sa.select(sa.func.count()).where(schema.runs.c.games.is_not(None))) > 0
+    assert run("store", "verify", old)[0] == 0
+
+
+def test_a_clean_game_and_seat_are_the_tuples_the_store_reads() -> None:
+    """rows.py reads a clean game's and seat's fields by position (one C call a column)."""
+    assert CleanGame._fields[:12] == ("number", "line", "file", "session", "game", "fast", "seats", "dealer",
+                                      "shared", "format", "table", "record")
+    assert CleanSeat._fields[:10] == ("entry", "player_id", "line", "balance", "recorded_balance", "fast",
+                                      "player", "bonus_hand", "source", "place")
+    assert rows._GAME_ID((0, 1, 2, 3, "g")) == "g"
+
+
+def _models(logs: list[str]) -> Iterator[Any]:
+    from referee.load.readers.jsonl import records
+    from referee.load.records import GameRecord, RoundRecord, SeatRecord
+    from referee.models.rounds import Round
+    from referee.models.table import Game, Seat
+
+    for log in logs:
+        with open(log, "rb") as fh:
+            for record in records(log, fh):
+                data = getattr(record, "data", None)
+                if isinstance(record, GameRecord) and isinstance(data, dict):
+                    seats = data.get("seats") or []
+                    yield Game.model_validate({k: v for k, v in data.items() if k != "seats"})
+                    yield from (Seat.model_validate(seat) for seat in seats)
+                elif isinstance(record, SeatRecord) and isinstance(data, dict):
+                    yield Seat.model_validate(data["seat"])
+                elif isinstance(record, RoundRecord):
+                    yield Round.model_validate(data)
+
+
+@pytest.mark.parametrize("meta", [None, {"shoe": (1, 2)}, {"x": 1.5, "\x00d": "1"}])
+def test_a_record_model_is_written_as_the_codec_writes_it(tmp_path: Path, meta: Any) -> None:
+    """codec.model_text: the very text of codec.dumps, for every record of the logs (and
+    with free-form data the C encoder would write otherwise)."""
+    logs = [*_logs(tmp_path), *(str(p) for p in SAMPLES.glob("*.jsonl"))]
+    seen = 0
+    for model in _models(logs):
+        data = model.model_dump(exclude_none=True)
+        if meta is not None:
+            data["meta"] = meta
+            if "wallet" in data:
+                data["wallet"][0]["meta"] = meta
+        assert codec.model_text(data) == codec.dumps(data)
+        seen += 1
+    assert seen > 500
+    with pytest.raises(TypeError):
+        codec.model_text({"amount": Decimal("1"), "odd": object()})
+
+
+def test_the_migration_is_the_head() -> None:
+    assert migrate.HEAD == "0005" and migrate.head() == "0005"
