@@ -247,7 +247,7 @@ class Cache:
                 s.jump = max((float(k) for k, n in json.loads(jumps).items() if n), default=0.0)
                 cells[(seq, segment, bet)][(cband, tband)] = s
         scale, scale2, scale3 = state.scales
-        return cells, deals, Valuation(scale, scale2, {}, scale3)
+        return cells, deals, Valuation(scale, scale2, scale3)
 
 
 class _Payloads:

@@ -34,7 +34,7 @@ from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
 from .bands import two_sided
-from .cells import COUNT_WINDOWS, WINDOWS, Figures, count_band, exact_int, origin_of, time_band
+from .cells import COUNT_WINDOWS, WINDOWS, DealFigures, Figures, count_band, exact_int, origin_of, time_band
 from .facts import Seat
 
 DEAL_KINDS = ("all", "table", "dealer")
@@ -128,20 +128,26 @@ Deals = dict[tuple[str, str], list[tuple[int | None, DealSums]]]
 
 
 def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
-    """Every deal's counts with its time, per segment, newest first."""
+    """Every deal's counts with its time, per segment, newest first (a deal's counts made
+    once, whichever kinds hold it: its table, its dealer and all)."""
     facts = _Facts()
     out: Deals = defaultdict(list)
+    dealt = [s for s in reversed(seats)
+             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    made: list[DealSums] = []
+    for s in dealt:
+        d = DealSums()
+        assert isinstance(s.situation, Figures) and s.situation.deal is not None
+        _deal(d, s, s.situation.deal, facts)
+        made.append(d)
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}
     for kind in kinds:
         key = keys[kind]
-        for s in reversed(seats):
+        for s, d in zip(dealt, made, strict=True):
             segment = key(s)
-            if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
-                continue
-            d = DealSums()
-            _deal(d, s, s.situation.deal, facts)
-            out[(kind, segment)].append((s.time_us, d))
+            if segment is not None:
+                out[(kind, segment)].append((s.time_us, d))
     return out
 
 
@@ -155,12 +161,11 @@ def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEA
 
 
 class _Facts:
-    """What every deal of a profile or a situation shares, worked out once: the qualifier,
-    the Bonus's odds, a situation's expectations as integers."""
+    """What every deal of a profile shares, worked out once: the qualifier, the Bonus's
+    odds as integers, whether the Bonus pays a hand."""
 
     def __init__(self) -> None:
         self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
-        self.situations: dict[int, tuple[tuple[int, ...], int, int]] = {}
         self.paid: dict[tuple[str, int], bool] = {}
 
     def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
@@ -180,37 +185,30 @@ class _Facts:
             found = self.paid[key] = exact.bonus_pay(origin_of(profile), value) > 0
         return found
 
-    def situation(self, m: exact.Moments) -> tuple[tuple[int, ...], int, int]:
-        found = self.situations.get(id(m))
-        if found is None:
-            assert m.categories is not None and m.qualifies is not None
-            p = m.qualifies
-            found = (tuple(exact_int(share * COMPLETIONS) for share in m.categories), exact_int(p * COMPLETIONS),
-                     exact_int(p * (1 - p) * COMPLETIONS * COMPLETIONS))
-            self.situations[id(m)] = found
-        return found
 
-
-def _deal(d: DealSums, s: Seat, m: exact.Moments, facts: _Facts) -> None:
+def _deal(d: DealSums, s: Seat, m: DealFigures, facts: _Facts) -> None:
     d.deals += 1
-    if s.player_value is None or s.dealer_value is None or m.categories is None or m.qualifies is None:
+    if s.player_value is None or s.dealer_value is None:
         d.unseen += 1
         return
     qualifier, odds, bonus = facts.profile(s.profile)
-    categories, q_expected, q_variance = facts.situation(m)
-    d.player[Category.of(s.player_value).order] += 1
-    for k, share in enumerate(categories):
-        d.player_expected[k] += share
-    d.dealer[Category.of(s.dealer_value).order] += 1
+    d.player[_ORDER[Category.of(s.player_value)]] += 1
+    expected = d.player_expected
+    for k, share in enumerate(m.categories):
+        expected[k] += share
+    d.dealer[_ORDER[Category.of(s.dealer_value)]] += 1
     d.qualified += s.dealer_value >= qualifier
-    d.q_expected += q_expected
-    d.q_variance += q_variance
+    d.q_expected += m.qualifies
+    d.q_variance += m.variance
     if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1
         d.hits += facts.pays(s.profile, value)
         d.hits_expected += bonus[0]
         d.hits_variance += bonus[1]
+
+
+_ORDER = {c: c.order for c in Category}
 
 
 def tests(banded: DealBanded) -> list[DealTest]:
