@@ -23,6 +23,7 @@ kept the final cards only when someone called would choose its deals by their ca
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -73,9 +74,8 @@ class DealSums:
         for name in DEAL_COUNTS:
             setattr(self, name, getattr(self, name) + getattr(o, name))
         for name in DEAL_CATEGORIES:
-            mine, theirs = getattr(self, name), getattr(o, name)
-            for k in range(10):
-                mine[k] += theirs[k]
+            mine = getattr(self, name)
+            mine[:] = map(operator.add, mine, getattr(o, name))
 
     def numbers(self) -> list[int]:
         """Every count, flat (the counts, then each category list): what the monitor's

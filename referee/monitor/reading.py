@@ -41,23 +41,27 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
         query = query.where(s.c.id <= upto)
     first: dict[object, int] = {}
     out: list[Seat] = []
-    for r in conn.execute(query):
-        if r.ante_u is None or r.main_staked_u is None or r.main_net_u is None:
+    unpacked: dict[int | None, tuple[int, ...] | None] = {}  # a shared hand's seats share their five cards
+    for (row, time_us, player, known, player_value, dealer_value, bonus_value, outcome, ante_u, staked_u, net_u,
+         bonus_u, origin, session_tbl, session_player, game_row, tbl, game, dealer, second) in conn.execute(query):
+        if ante_u is None or staked_u is None or net_u is None:
             continue  # an amount that is not a whole number of millionths: not summed
-        table = r.tbl if r.tbl is not None else r.session_tbl
-        if r.game_row is None:
-            key: object = ("seat", r.id)
+        table = tbl if tbl is not None else session_tbl
+        if game_row is None:
+            key: object = ("seat", row)
         else:
-            key = ("game", table, r.game) if r.game is not None else ("row", r.game_row)
+            key = ("game", table, game) if game is not None else ("row", game_row)
         new = key not in first
-        order = first.setdefault(key, r.id)
+        order = first.setdefault(key, row)
+        if known in unpacked:
+            cards = unpacked[known]
+        else:
+            cards = unpacked[known] = unpack_known(known)
         out.append(Seat(
-            order=order, game=key, time_us=r.time_us, table=table, dealer=r.dealer,
-            profile=r.origin or "builtin:vivo", player=r.player if r.player is not None else r.session_player,
-            ante_u=r.ante_u, staked_u=r.main_staked_u, net_u=r.main_net_u, bonus_u=r.bonus_staked_u or 0,
-            called=r.outcome != "fold", known=unpack_known(r.known), bonus_value=r.bonus_value,
-            deal=new and r.game_row is not None and not r.second,
-            player_value=r.player_value, dealer_value=r.dealer_value, row=r.id))
+            order, key, time_us, table, dealer, origin or "builtin:vivo",
+            player if player is not None else session_player, ante_u, staked_u, net_u, bonus_u or 0,
+            outcome != "fold", cards, bonus_value, new and game_row is not None and not second,
+            player_value, dealer_value, row))
     return out
 
 
