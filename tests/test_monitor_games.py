@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee.monitor import randomness
 from referee.monitor.cells import Games, games, value
 from referee.monitor.facts import Seat
+from referee.monitor.packed import pack, unpack
 from referee.monitor.randomness import Deals
 from referee.rules.hands import evaluate
 
@@ -79,3 +80,18 @@ def test_a_seat_alone_is_summed_once_for_every_kind() -> None:
             by_game.setdefault(p.game, set()).add(id(p))
     single = {s.game for s in seats if sum(t.game == s.game for t in seats) == 1}
     assert single and all(len(by_game[g]) == 1 for g in single)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 60))
+def test_a_games_sums_pack_and_unpack_exactly(seed: int, n: int) -> None:
+    """The cache keeps a game's sums packed: they come back equal, whole numbers and the
+    cross terms' floats alike (a sum taken out of a band must be the sum put in)."""
+    seats = _seats(seed, n, False)
+    found = games(seats, value(seats))
+    for played in found.values():
+        for p in played:
+            assert unpack(pack(p.bets)) == p.bets
+    for items in randomness.deals(seats).values():
+        for _, d in items:
+            assert unpack(pack(d)) == d
