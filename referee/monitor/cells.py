@@ -5,9 +5,9 @@ a bet (Ante+Call, or the Bonus) and a window (the segment's last 1,000 / 10,000 
 100,000 games, or the last day / week / month before the newest stored game). In each:
 games, seats, staked, the observed return (the rules' nets) and the exact expected
 return of the decisions taken, with the z-score of their difference from the exact
-variance and the sum's exact skewness (third cumulant over sd³), which the p-value
-corrects for (``bands.two_sided``). Sums are exact integers: every seat's mean, variance
-and third cumulant are put over one common denominator first (``Valuation``), so that
+variance (its p-value: ``bands.cell_p``) and the sum's exact skewness (third cumulant
+over sd³, for the reader). Sums are exact integers: every seat's mean, variance and
+third cumulant are put over one common denominator first (``Valuation``), so that
 nothing is rounded until z.
 
 Why one pass with bands: the count windows nest (the last 1,000 games are among the
@@ -37,12 +37,11 @@ CALENDAR_WINDOWS = (("day", DAY_US), ("week", 7 * DAY_US), ("month", 30 * DAY_US
 WINDOWS = (*(f"last {n:,} games" for n in COUNT_WINDOWS), *(name for name, _ in CALENDAR_WINDOWS))
 KINDS = ("all", "table", "dealer", "profile", "stake", "player")
 BETS = ("ante+call", "bonus")
-#: Fewer games than this in a cell: not tested. Why 1,000: a game's net (paid up to
-#: 100:1) has a skewness of 2 to 12 given its situation (simulated tables, Antes 1 to 5),
-#: so a sum of n games about 2-12/√n: at 100 games up to 1.25, where the skew-corrected
-#: tail (``bands.normal_equivalent``, first order) is off by half a deviate at |z| 4; at
-#: 1,000 games at most 0.4 (mostly under 0.1), where its neglected terms are a few
-#: hundredths of a deviate.
+#: Fewer games than this in a cell: not tested. Why 1,000: every test made makes the
+#: family band stricter for all the others, and a shortfall of a few percent does not
+#: show in fewer than several thousand games (``docs/monitor.md``, "What it can see"); a
+#: payout against the rules is ``check``'s finding anyway. (The tails hold from 100 games:
+#: ``bench/monitor_tails.py``.)
 MIN_GAMES = 1_000
 
 KEYS: dict[str, Callable[[Seat], str | None]] = {
