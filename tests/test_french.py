@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from referee.audit.explain import explain
-from referee.audit.explain_table import as_round
+from referee.audit.explain_table import explain_seat
 from referee.audit.games import GameResult, round_view
-from referee.audit.owed import BalanceOff, BottomLine, wallet_net
+from referee.audit.owed import BalanceOff, BottomLine
 from referee.audit.results import SessionInfo
 from referee.audit.stream import Options, audit_source
 from referee.i18n import Messages
@@ -66,9 +66,9 @@ def rulings(path: Path, m: Messages) -> tuple[list[str], list[str]]:
             result = round_view(event)
             if result.ruling is not None:
                 texts.append(RulingText(explain(result, info), m).text())
-        elif isinstance(event, GameResult) and info is not None:
-            texts += [RulingText(explain(as_round(event, seat), info, paid=wallet_net(seat)), m).text()
-                      for seat in event.seats if seat.ruling is not None]
+        elif isinstance(event, GameResult) and info is not None:  # a cancelled game's seats too
+            texts += [RulingText(explain_seat(info, event, seat), m).text()
+                      for seat in event.seats if seat.ruling is not None or seat.cancelled]
     return texts, sessions
 
 
