@@ -234,5 +234,7 @@ def rule_words(rule: Rule) -> str:
             return "no bonus in this profile: returned"
         case Rule.VOID:
             return "void: returned"
+        case Rule.CANCELLED:
+            return "cancelled: refunded"
         case _:
             assert_never(rule)
