@@ -30,7 +30,8 @@ from .conftest import HAND_HISTORIES, SAMPLES, run
 ENGLISH = frozenset(re.findall(r"\w+", """
     is are was dealt twice settled the player players dealer round rounds seat seats void and with
     recorded rules give gives owed balance paid does follow favours house expected missing card cards
-    wallet stake stakes not of game games file files searched skipped earlier needs has without"""))
+    wallet stake stakes not of game games file files searched skipped earlier needs has without
+    cancelled cancels refund refunds refunded debits credits moves counted"""))
 #: What may stay as written: quoted record values, codes and their slugs, file names.
 KEPT = re.compile(r"«[^»]*»|'[^']*'|\"[^\"]*\"|\b[A-Z]\d{3} [a-z-]+\b|\S+\.(?:yaml|jsonl|json)\b|\bsession \S+")
 #: A faulty log of each built-in profile, in each shape: (profile, extra simulate options).
@@ -106,10 +107,15 @@ def test_faulty_logs_in_french_hold_no_english(tmp_path: Path, profile: str, sha
 
 
 def test_the_word_list_finds_what_the_issue_found() -> None:
-    """The check itself: the issue's three fragments are caught, codes and quotes are not."""
+    """The check itself: the issue's three fragments are caught, codes and quotes are not;
+    a cancelled game's words too (its slug stays: G003 cancelled-game-paid)."""
     assert english_in("  Détail : 8d is dealt twice (player and flop)")
     assert english_in("  V001 void-settled : dealer[0] : la table a enregistré réglée")
     assert not english_in("  V001 void-settled : la carte 1 du donneur : la table a enregistré « high cards »")
+    assert english_in("  Mouvements du portefeuille : debits 3, credits 0, cancels and refunds 3.")
+    assert english_in("  Ante 1 : rendu : the game was cancelled: every stake is refunded")
+    assert not english_in("  G003 cancelled-game-paid : le règlement : la table a enregistré réglée, les règles "
+                          "donnent révoquée.")
 
 
 def test_why_a_deal_is_void_in_french() -> None:
