@@ -59,6 +59,12 @@ class Options:
     #: with, built-in or not, whatever this referee ships now).
     mapping_text: bytes | None = None
     mapping_builtin: bool = False
+    #: Where each ``wallet`` log is read from, when not from its name (a replay from the
+    #: store writes the kept bytes to temporary files: findings still name the log as it
+    #: was named, at its own lines); and the wallet mapping's own bytes, as ``mapping_text``.
+    wallet_files: tuple[str, ...] = ()
+    wallet_mapping_text: bytes | None = None
+    wallet_mapping_builtin: bool = False
 
 
 @dataclass(slots=True)
