@@ -73,7 +73,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     chosen = common.reporter_class(name)
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
     to_file = output not in (None, STDOUT)
-    sink, wallet_files = None, ()
+    sink = None
+    wallet_files: tuple[str, ...] = ()  # the logs read from their names (standard input for '-')
     if store is not None:
         from ..store.writer import prepare
 

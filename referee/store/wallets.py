@@ -15,6 +15,7 @@ sources cannot be audited again with their logs, and a replay says so.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
 from collections.abc import Callable
@@ -122,7 +123,5 @@ class KeptWallet:
         """The chunker stopped (the source is abandoned: its transaction rolls this back)."""
         self.chunker.stop = True
         while self.chunker.is_alive():
-            try:
+            with contextlib.suppress(queue.Empty):
                 self.chunker.out.get(timeout=0.1)
-            except queue.Empty:
-                pass

@@ -194,7 +194,11 @@ class StoreSink(Reporter):
         current = self._at()
         self.current = None
         self.position += 1
-        current.end(info)
+        try:
+            current.end(info)
+        except BaseException:  # its transaction rolled back and its connection closed, not left waiting
+            current.abandon()
+            raise
         self.index.second.clear()  # a stored source's games were all taken; a known one's are not kept
 
     def close(self) -> None:
