@@ -195,6 +195,9 @@ def test_an_export_checked_with_its_wallet_logs_replays_from_the_store(store_url
     assert [(name, source) for name, _, source, _ in _wallet_logs(store_url)] == [(files[2], 1), (files[3], 1)]
     code, out = run("store", "verify", store_url)
     assert code == 0 and "2 sources, 2 wallet logs" in out and "intact" in out
+    code, out = run("store", "info", store_url)
+    assert code == 0 and "2 wallet logs joined to exports (check --wallet), each kept once:" in out
+    assert f"w2. {files[3]} ({Path(table.folder / table.wallets[1]).stat().st_size:,} bytes" in out
 
 
 def test_a_wallet_log_joined_to_several_exports_and_runs_is_kept_once(store_url: str, tmp_path: Path,

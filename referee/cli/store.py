@@ -79,7 +79,7 @@ def verify(url: str) -> None:
 @store.command()
 @click.argument("url")
 def info(url: str) -> None:
-    """What the store holds: schema version, sources (stored when, where from), counts."""
+    """What the store holds: schema version, sources (stored when, where from), counts, wallet logs."""
     import sqlalchemy as sa
 
     from ..store import schema
@@ -112,7 +112,9 @@ def _wallet_logs(conn: Any) -> None:
     w = schema.wallet_logs
     logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
     if logs:
-        click.echo(f"  wallet logs ({len(logs)}, each kept once, joined to exports by check --wallet):")
+        click.echo(f"  {len(logs)} wallet log{'s' * (len(logs) != 1)} joined to exports (check --wallet), each kept "
+                   "once:")
     for r in logs:
-        click.echo(f"  w{r['id']}. {r['name']} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): first with "
-                   f"source {r['source_id']}")
+        when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
+        click.echo(f"  w{r['id']}. {r['name']} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): kept with "
+                   f"source {r['source_id']}, {when}")
