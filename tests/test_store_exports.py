@@ -258,6 +258,10 @@ def test_a_wallet_log_that_changes_while_audited_keeps_its_exports_out(store_url
     code, _, err = both("check", *_joined([page_a], [log]), "--store", store_url, "--quiet")
     assert code == 1 and f"{page_a}: not stored: its wallet log {log} changed while it was audited" in err
     assert _source_names(store_url) == [] and _wallet_logs(store_url) == []
+    monkeypatch.setattr(chunks, "file_digest", lambda s: None if str(s.path) == log else real(s))
+    code, _, err = both("check", *_joined([page_a], [log]), "--store", store_url, "--quiet")
+    assert code == 1 and f"{page_a}: not stored: its wallet log {log} cannot be read again to be kept" in err
+    assert _source_names(store_url) == [] and _wallet_logs(store_url) == []
 
 
 def test_a_store_that_fails_while_keeping_a_wallet_log_keeps_nothing_of_the_source(
