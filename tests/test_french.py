@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from referee.audit.explain import explain
-from referee.audit.explain_table import as_round
+from referee.audit.explain_table import explain_seat
 from referee.audit.games import GameResult, round_view
-from referee.audit.owed import BalanceOff, BottomLine, wallet_net
+from referee.audit.owed import BalanceOff, BottomLine
 from referee.audit.results import SessionInfo
 from referee.audit.stream import Options, audit_source
 from referee.i18n import Messages
@@ -30,7 +30,8 @@ from .conftest import HAND_HISTORIES, SAMPLES, run
 ENGLISH = frozenset(re.findall(r"\w+", """
     is are was dealt twice settled the player players dealer round rounds seat seats void and with
     recorded rules give gives owed balance paid does follow favours house expected missing card cards
-    wallet stake stakes not of game games file files searched skipped earlier needs has without"""))
+    wallet stake stakes not of game games file files searched skipped earlier needs has without
+    cancelled cancels refund refunds refunded debits credits moves counted"""))
 #: What may stay as written: quoted record values, codes and their slugs, file names.
 KEPT = re.compile(r"«[^»]*»|'[^']*'|\"[^\"]*\"|\b[A-Z]\d{3} [a-z-]+\b|\S+\.(?:yaml|jsonl|json)\b|\bsession \S+")
 #: A faulty log of each built-in profile, in each shape: (profile, extra simulate options).
@@ -66,9 +67,9 @@ def rulings(path: Path, m: Messages) -> tuple[list[str], list[str]]:
             result = round_view(event)
             if result.ruling is not None:
                 texts.append(RulingText(explain(result, info), m).text())
-        elif isinstance(event, GameResult) and info is not None:
-            texts += [RulingText(explain(as_round(event, seat), info, paid=wallet_net(seat)), m).text()
-                      for seat in event.seats if seat.ruling is not None]
+        elif isinstance(event, GameResult) and info is not None:  # a cancelled game's seats too
+            texts += [RulingText(explain_seat(info, event, seat), m).text()
+                      for seat in event.seats if seat.ruling is not None or seat.cancelled]
     return texts, sessions
 
 
@@ -106,10 +107,15 @@ def test_faulty_logs_in_french_hold_no_english(tmp_path: Path, profile: str, sha
 
 
 def test_the_word_list_finds_what_the_issue_found() -> None:
-    """The check itself: the issue's three fragments are caught, codes and quotes are not."""
+    """The check itself: the issue's three fragments are caught, codes and quotes are not;
+    a cancelled game's words too (its slug stays: G003 cancelled-game-paid)."""
     assert english_in("  Détail : 8d is dealt twice (player and flop)")
     assert english_in("  V001 void-settled : dealer[0] : la table a enregistré réglée")
     assert not english_in("  V001 void-settled : la carte 1 du donneur : la table a enregistré « high cards »")
+    assert english_in("  Mouvements du portefeuille : debits 3, credits 0, cancels and refunds 3.")
+    assert english_in("  Ante 1 : rendu : the game was cancelled: every stake is refunded")
+    assert not english_in("  G003 cancelled-game-paid : le règlement : la table a enregistré réglée, les règles "
+                          "donnent révoquée.")
 
 
 def test_why_a_deal_is_void_in_french() -> None:

@@ -152,6 +152,32 @@ def test_an_unreadable_card_is_passed_on_as_written_for_the_audit_to_void() -> N
     assert reader.cards_of("AH TD") == ["Ah", "Td"]
 
 
+@pytest.mark.parametrize(("cards", "token", "meant"), [
+    (Cards(), "AHH", "AH"), (Cards(), "1OS", "10S"), (Cards(), "10hh", "10h"), (Cards(), "QX", None),
+    (Cards(order="suit-rank", separator="_"), "S_KK", "S_K"), (Cards(ranks={"V": "J"}), "VHx", "VH"),
+])
+def test_a_slip_is_suggested_in_the_notations_own_spelling(cards: Cards, token: str, meant: str | None) -> None:
+    """The did-you-mean for a token that is no card is searched in the export's notation
+    and spelt as the export spells (``AH``), not as format 2 (``Ah``); several cards one
+    edit away (``QX``), none."""
+    from referee.audit.compare import one_edit_card
+
+    assert one_edit_card(token, set(), CardReader(cards)) == meant
+    assert one_edit_card("AHH", set()) == "Ah"  # a format-2 log: format 2's spelling, as before
+
+
+def test_a_misspelt_card_in_an_export_is_suggested_as_the_export_spells_cards(write: Write) -> None:
+    """evolution-history writes AH, TD: a slip ('AHH') is 'a transcription slip for AH?'
+    at each seat the deal was settled for, where it said 'Ah', format 2's spelling."""
+    game = _game()
+    game["result"]["player"]["cards"] = ["AHH", "KH"]
+    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(game)))
+    settled = [f for f in _findings(report) if f["code"] == "V001"]
+    assert code == 1 and len(settled) == 2
+    assert all("player card 1 'AHH' is not one of the 52 cards (a transcription slip for AH?)" in f["message"]
+               for f in settled), settled
+
+
 def test_money_is_exact_and_never_a_float() -> None:
     money = MoneyReader(Money())
     assert money.amount("1.50") == Decimal("1.50") and money.amount(3) == 3

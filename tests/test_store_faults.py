@@ -170,6 +170,49 @@ def test_a_check_interrupted_midway_leaves_no_half_source(store_url: str, big: s
     _killed_midway(store_url, big, signal.SIGINT)
 
 
+@pytest.fixture(scope="module")
+def big_export(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A provider's page and its wallet log, long enough to be stopped while stored."""
+    folder = tmp_path_factory.mktemp("big-export")
+    table = ("--seats", "3-6", "--rounds", "6000", "--seed", "32", "--faults", "0.05")
+    return (simulate(folder / "page.json", *table, "--export", "evolution-history"),
+            simulate(folder / "wallet.jsonl", *table, "--export", "seamless-wallet"))
+
+
+def _wallet_rows(url: str) -> tuple[int, int]:
+    """How many wallet logs and pieces of them the store holds."""
+    made = engine(target(url))
+    try:
+        with made.connect() as conn:
+            return (int(conn.execute(sa.text("SELECT count(*) FROM wallet_logs")).scalar_one()),
+                    int(conn.execute(sa.text("SELECT count(*) FROM wallet_chunks")).scalar_one()))
+    finally:
+        made.dispose()
+
+
+@pytest.mark.slow
+def test_a_check_killed_while_keeping_a_wallet_log_leaves_none_of_it(store_url: str,
+                                                                     big_export: tuple[str, str]) -> None:
+    """The wallet log's bytes are in the transaction of the source that refers to them:
+    killed midway, neither is there; the rerun keeps both."""
+    page, log = big_export
+    command = ["check", "--mapping", "evolution-history", page, "--wallet", log, "--store", store_url, "-q"]
+    assert run("check", "--store", store_url, str(SAMPLES / "void.yaml"))[0] == 1
+    process = subprocess.Popen([*REFEREE, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _writing(store_url, process)
+    assert process.poll() is None, "the check ended before it could be stopped: make the export longer"
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=120)
+    assert _sources(store_url) == [str(SAMPLES / "void.yaml")] and _orphans(store_url) == 0
+    assert _wallet_rows(store_url) == (0, 0)
+    _intact(store_url)
+    assert run(*command)[0] == 1
+    assert _sources(store_url) == [str(SAMPLES / "void.yaml"), page]
+    logs, pieces = _wallet_rows(store_url)
+    assert logs == 1 and pieces > 1
+    _intact(store_url)
+
+
 @pytest.mark.slow
 def test_the_server_going_away_midway(big: str) -> None:
     from .store_support import drop_database, new_database, postgres_admin

@@ -112,3 +112,61 @@ def test_the_last_source_removed_is_the_head(store_url: str) -> None:
             *(f"DELETE FROM {t} WHERE source_id = 4" for t in tables), "DELETE FROM sources WHERE id = 4")
     code, out = run("store", "verify", store_url)
     assert code == 1 and "head is not the last source's chain" in out
+
+
+# ------------------------------------------------------------------ wallet logs (check --wallet)
+
+EXPORT = str(SAMPLES / "exports" / "evolution-history.json")
+WALLET = str(SAMPLES / "exports" / "seamless-wallet.jsonl")
+
+
+def _with_wallet(url: str) -> None:
+    code, out = run("check", "--mapping", "evolution-history", EXPORT, "--wallet", WALLET, "--store", url, "--quiet")
+    assert code == 1, out
+    code, out = run("store", "verify", url)
+    assert code == 0 and "1 source, 1 wallet log, " in out and "intact" in out, out
+
+
+def test_a_wallet_log_changed_is_named(store_url: str) -> None:
+    import zlib
+
+    _with_wallet(store_url)
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        data = zlib.decompress(conn.execute(sa.text("SELECT data FROM wallet_chunks")).scalar_one())
+        conn.execute(sa.text("UPDATE wallet_chunks SET data = :d"),
+                     {"d": zlib.compress(data.replace(b'"amount": "5.00"', b'"amount": "6.00"', 1))})
+    made.dispose()
+    code, out = run("store", "verify", store_url)
+    assert code == 1
+    where = f"wallet log 1 ({WALLET}, checked with source 1)"
+    assert f"{where}: its bytes, piece 0, changed after they were stored" in out
+    assert f"{where}: its bytes are not those audited" in out and "2 problems" in out.splitlines()[-1]
+    assert "source 1 (" not in out  # the export itself is intact
+    code, out = run("explain", "--store", store_url, "--game", "T1-5-000004")
+    assert code == 2 and f"the bytes of wallet log {WALLET} (checked with {EXPORT}) are not those stored" in out
+    assert "store verify" in out  # never replayed with other money
+
+
+def test_a_wallet_log_removed_or_given_another_sha256(store_url: str) -> None:
+    _with_wallet(store_url)
+    _tamper(store_url, "UPDATE wallet_logs SET sha256 = 'ff' || sha256")
+    code, out = run("store", "verify", store_url)
+    assert code == 1
+    assert f"source 1 ({EXPORT}): its wallet log {WALLET} (SHA-256 " in out and "is not in the store" in out
+    assert f"wallet log 1 ({WALLET}): its record changed after it was stored" in out
+    assert f"wallet log 1 ({WALLET}): no stored source was checked with it" in out
+    _tamper(store_url, "DELETE FROM wallet_chunks", "DELETE FROM wallet_logs")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and "is not in the store" in out and "wallet log 1" not in out
+    code, out = run("stats", "--store", store_url)
+    assert code == 2 and f"the bytes of wallet log {WALLET} (checked with {EXPORT}) are not in the store" in out
+
+
+def test_the_reference_to_a_wallet_log_is_in_the_source_digest(store_url: str) -> None:
+    """A source's options name its wallet logs (name and SHA-256): changing the name, or
+    pointing it at other bytes, changes the source's record."""
+    _with_wallet(store_url)
+    _tamper(store_url, f"UPDATE sources SET options = replace(options, '{WALLET}', 'elsewhere.jsonl')")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and f"source 1 ({EXPORT}): the source's own record changed after it was stored" in out

@@ -339,7 +339,7 @@ def test_explain_a_seat_of_a_game() -> None:
     explained = json.loads(out)["explanations"]
     assert code == 0 and [e["player_id"] for e in explained] == ["p-1001", "p-1002", "p-1003"]
     assert {e["game"] for e in explained} == {"8812344"}
-    for args in (("--game", "8812346"), ("--game", "nope"), ("--game", "8812344", "--player", "p-9"),
+    for args in (("--game", "nope"), ("--game", "8812344", "--player", "p-9"),
                  ("--round", "1", "--game", "8812344"), ("--player", "p-1001", "--round", "1")):
         code, _ = run("explain", table, *args)
         assert code == 2, args

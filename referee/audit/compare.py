@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, assert_never
+from typing import Any, Protocol, assert_never
 
 from ..models import codes
 from ..models.codes import FindingCode
@@ -22,6 +22,21 @@ from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
 
 Emit = Callable[[FindingCode, str, str, Any, Any], None]
+
+
+class Notation(Protocol):
+    """How a log spells its cards when it is not format 2's notation: an export read
+    through a mapping (``load.exports.normalize.CardReader``). A did-you-mean for a token
+    that is no card is searched in the log's own notation and spelt as the log spells."""
+
+    @property
+    def alphabet(self) -> str:
+        """The characters the notation's cards are written with."""
+        ...
+
+    def read(self, token: str) -> Card | None:
+        """The card ``token`` spells, or None."""
+        ...
 _WAGERS = (("ante", codes.P001, "Ante result"), ("call", codes.P002, "Call result"),
            ("bonus", codes.P003, "bonus result"), ("net", codes.P004, "net result"),
            ("returned", codes.P007, "total returned"))
@@ -98,10 +113,11 @@ def _compare_void(recorded: Recorded | None, ruling: Ruling, emit: Emit, detail:
         _compare_money(recorded, ruling, emit)
 
 
-def void_detail(model: Any, ruling: Ruling) -> VoidDetail | None:
+def void_detail(model: Any, ruling: Ruling, notation: Notation | None = None) -> VoidDetail | None:
     """For a token that is not a card: its own field, §07, and the card one obvious
-    edit would give (a transcription slip), when there is exactly one. For a card dealt
-    twice: the field of its second occurrence."""
+    edit would give (a transcription slip), when there is exactly one, spelt in the
+    log's ``notation`` (format 2's when None). For a card dealt twice: the field of its
+    second occurrence."""
     if ruling.void is None or ruling.void.kind not in ("bad_card", "duplicate_card"):
         return None
     groups: list[tuple[str, list[str]]] = [("player", list(model.player)), ("flop", list(model.flop))]
@@ -130,7 +146,7 @@ def void_detail(model: Any, ruling: Ruling) -> VoidDetail | None:
     name, index, token = bad
     field = name if name in ("turn", "river") else f"{name}[{index}]"
     where = name if name in ("turn", "river") else f"{name} card {index + 1}"
-    fix = one_edit_card(token, dealt)
+    fix = one_edit_card(token, dealt, notation)
     slip = f"a transcription slip for {fix}?" if fix is not None else "perhaps a transcription slip"
     return VoidDetail(f"{where} {token!r} is not one of the 52 cards ({slip}): the deal is void under §07", field)
 
@@ -149,15 +165,27 @@ def _second_occurrence(groups: list[tuple[str, list[str]]], reason: str) -> Void
 _ALPHABET = "23456789TJQKAcdhs♣♦♥♠01"
 
 
-def one_edit_card(token: str, dealt: set[Card]) -> Card | None:
-    """The one card (not already dealt) that a single edit of ``token`` spells: a
-    character deleted, replaced, inserted, or two swapped. None when zero or several."""
+def one_edit_card(token: str, dealt: set[Card], notation: Notation | None = None) -> str | None:
+    """The one card (not already dealt) that a single edit of ``token`` spells (a
+    character deleted, replaced, inserted, or two swapped), as the suggestion writes it;
+    None when zero or several. In format 2 it is the card's own spelling (``Ah``); in an
+    export's ``notation`` it is the edited token, so it is spelt as the export spells
+    (``AHH`` -> ``AH``), the first in order when two edits spell the card."""
+    alphabet = _ALPHABET if notation is None else notation.alphabet + token
     edits = {token[:i] + token[i + 1:] for i in range(len(token))}
-    edits |= {token[:i] + c + token[i + 1:] for i in range(len(token)) for c in _ALPHABET}
-    edits |= {token[:i] + c + token[i:] for i in range(len(token) + 1) for c in _ALPHABET}
+    edits |= {token[:i] + c + token[i + 1:] for i in range(len(token)) for c in alphabet}
+    edits |= {token[:i] + c + token[i:] for i in range(len(token) + 1) for c in alphabet}
     edits |= {token[:i] + token[i + 1] + token[i] + token[i + 2:] for i in range(len(token) - 1)}
-    found = {card for card in map(known_card, edits) if card is not None and card not in dealt}
-    return next(iter(found)) if len(found) == 1 else None
+    read = known_card if notation is None else notation.read
+    found: dict[Card, list[str]] = {}
+    for edit in edits:
+        card = read(edit)
+        if card is not None and card not in dealt:
+            found.setdefault(card, []).append(edit)
+    if len(found) != 1:
+        return None
+    [(card, spelt)] = found.items()
+    return str(card) if notation is None else min(spelt)
 
 
 def _compare_hands(recorded: Recorded, ruling: Ruling, emit: Emit, qualifier: str) -> None:
@@ -234,5 +262,7 @@ def rule_words(rule: Rule) -> str:
             return "no bonus in this profile: returned"
         case Rule.VOID:
             return "void: returned"
+        case Rule.CANCELLED:
+            return "cancelled: refunded"
         case _:
             assert_never(rule)

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from ..load.inputs import Source
+from ..models.common import Recorded
 from ..profiles import ProfileError
 from ..rules.hands import HandValue
 from ..rules.payout import Rule
@@ -26,6 +28,8 @@ from .owed import BottomLine, bottom_line
 from .results import Finding, RoundResult, SessionInfo, SessionResult
 from .stream import Options, audit_source
 
+ZERO = Decimal(0)
+
 
 @dataclass(frozen=True, slots=True)
 class Side:
@@ -33,6 +37,25 @@ class Side:
 
     hand: HandValue
     play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class WalletMoves:
+    """What a seat's wallet moved (format 2), summed by kind: what the table did with the
+    money, beside what it recorded (a cancelled game's ruling says both)."""
+
+    debits: Decimal
+    credits: Decimal
+    #: Cancels and refunds: stakes given back.
+    refunds: Decimal
+
+    @classmethod
+    def of(cls, moves: Iterable[Any]) -> WalletMoves:
+        """The sums of a seat's wallet moves (:class:`referee.models.table.WalletMove`)."""
+        sums = {"debit": ZERO, "credit": ZERO, "cancel": ZERO, "refund": ZERO}
+        for move in moves:
+            sums[move.kind] += move.amount
+        return cls(sums["debit"], sums["credit"], sums["cancel"] + sums["refund"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +84,10 @@ class Explanation:
     #: Format 2: the game and the seat's player the round is.
     game: str | None = None
     player_id: str | None = None
+    #: What the record says the table did (its outcome and amounts), when it says.
+    recorded: Recorded | None = None
+    #: Format 2: what the seat's wallet moved, when the seat has a wallet.
+    wallet: WalletMoves | None = None
 
 
 class ExplainError(Exception):
@@ -128,12 +155,13 @@ def explain_rounds(source: Source, number: int, session: str | None, options: Op
     return out
 
 
-def explain(result: RoundResult, info: SessionInfo, paid: Decimal | None = None) -> Explanation:
+def explain(result: RoundResult, info: SessionInfo, bottom: BottomLine | None = None) -> Explanation:
     """The round's ruling; for a verbatim copy, the first record's, with the copy's
-    ``S003`` added to its findings (a note that the round is recorded twice). ``paid``
-    overrides what the record says the table paid (a format-2 seat's wallet)."""
+    ``S003`` added to its findings (a note that the round is recorded twice). ``bottom``
+    is the bottom line ``check`` gave the round, when it is not the record's (a format-2
+    seat's: what its wallet moved, :func:`referee.audit.owed.seat_bottom_line`)."""
     if result.repeated and result.copy_of is not None:
-        first = explain(result.copy_of, info, paid)
+        first = explain(result.copy_of, info, bottom)
         return replace(first, findings=first.findings + _copy_notes(result))
     if result.ruling is None or info.profile_origin is None:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no profile"
@@ -143,7 +171,7 @@ def explain(result: RoundResult, info: SessionInfo, paid: Decimal | None = None)
     except ProfileError as err:  # pragma: no cover - the audit loaded it a moment ago
         raise ExplainError(str(err)) from None
     ruling = result.ruling
-    bottom = bottom_line(result, paid)
+    bottom = bottom or bottom_line(result)
     assert bottom is not None  # ruled
     bottom = replace(bottom, currency=info.currency)
     player = dealer = None
@@ -160,7 +188,7 @@ def explain(result: RoundResult, info: SessionInfo, paid: Decimal | None = None)
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
         sections=_sections(ruling), findings=tuple(_with_ruled(f, ruling) for f in result.findings),
         recorded_cards=_recorded_cards(result),
-        bottom=bottom,
+        bottom=bottom, recorded=result.record.recorded if result.record is not None else None,
     )
 
 
@@ -207,7 +235,10 @@ def _side(hand: HandValue, private: Iterable[object], board: Iterable[object]) -
 
 
 def _sections(ruling: Ruling) -> tuple[str, ...]:
-    """The guide's sections (§02-§07) this ruling applied, in order."""
+    """The guide's sections (§02-§07) this ruling applied, in order (none for a cancelled
+    game: the table's decision, which the guide does not speak of)."""
+    if ruling.cancelled:
+        return ()
     if ruling.outcome == "void":
         return ("§07",)
     if ruling.outcome == "fold":

@@ -4,22 +4,31 @@ Why through the format-1 explanation: a seat at a format-2 game is, for the rule
 exactly one round (the game's cards, the seat's stakes and decision, the seat's
 record); so its explanation is built by :func:`referee.audit.explain.explain` from
 that round, after the whole session is audited (balances and findings in context),
-and says which game and player it is about.
+and says which game and player it is about. A seat of a cancelled game is the round
+whose every stake is refunded (:func:`referee.rules.settlement.cancelled_ruling`), said
+as a void deal is; its bottom line, as every seat's, is the one ``check`` gave it.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
+from typing import Any
 
 from ..load.inputs import Source
 from ..models.rounds import Round
+from ..profiles import ProfileError
+from ..rules.profile import Profile
+from ..rules.settlement import Ruling, cancelled_ruling
 from ..spelling import did_you_mean
 from .duplicates import GameIndex
-from .explain import ExplainError, Explanation, explain
+from .explain import ExplainError, Explanation, WalletMoves, explain
 from .games import GameResult, SeatResult
-from .owed import wallet_net
+from .owed import seat_bottom_line
 from .results import Finding, RoundResult, SessionInfo, SessionResult
 from .stream import Options, audit_source
+
+ZERO = Decimal(0)
 
 
 def find_seats(source: Source, game: str, player: str | None, session: str | None,
@@ -68,13 +77,15 @@ def _find_seats(source: Source, game: str, player: str | None, session: str | No
     return found, across
 
 
-def as_round(game: GameResult, seat: SeatResult) -> RoundResult:
-    """The seat as the one round it is for the rules."""
+def as_round(game: GameResult, seat: SeatResult, profile: Profile | None = None) -> RoundResult:
+    """The seat as the one round it is for the rules; a cancelled game's seat with every
+    stake refunded (``profile``: the session's, whose Call multiple a call staked when the
+    seat does not record its Call; the audit's own default without it)."""
     model, record = game.record, seat.record
-    if model is None or record is None or seat.ruling is None:
-        if game.status == "cancelled":
-            raise ExplainError(f"{seat.file}:{seat.line}: game {game.game} was cancelled: every stake is refunded, "
-                               "nothing to rule")
+    ruling = seat.ruling
+    if ruling is None and seat.cancelled and record is not None:
+        ruling = _refunded(record, profile)
+    if model is None or record is None or ruling is None:
         problems = "; ".join(f"{f.code} {f.message}" for f in seat.findings + game.findings) or "not ruled"
         raise ExplainError(f"{seat.file}:{seat.line}: player {seat.player_id} at game {game.game} cannot be "
                            f"ruled: {problems}")
@@ -83,21 +94,50 @@ def as_round(game: GameResult, seat: SeatResult) -> RoundResult:
         player=record.player if record.player is not None else (model.player or []), flop=model.flop or [],
         decision=record.decision, turn=model.turn, river=model.river, dealer=model.dealer,
         recorded=record.recorded)
-    return RoundResult(game.number, seat.file, seat.line, game.session, round_, seat.ruling,
+    return RoundResult(game.number, seat.file, seat.line, game.session, round_, ruling,
                        seat.findings + game.findings, seat.balance, seat.recorded_balance)
+
+
+def _refunded(record: Any, profile: Profile | None) -> Ruling:
+    """A cancelled seat's ruling: its stakes as the audit counted them for the wallet's
+    refund (``W003``: :func:`referee.audit.games.stakes_of`), each refunded."""
+    multiple = profile.call_multiple if profile is not None else Decimal(2)
+    call = record.call if record.call is not None else record.ante * multiple
+    return cancelled_ruling(record.ante, call if record.decision == "call" else ZERO, record.bonus)
+
+
+def explain_seat(info: SessionInfo, game: GameResult, seat: SeatResult) -> Explanation:
+    """One seat's ruling: its round, with the bottom line ``check`` gave the seat (what
+    its wallet moved when it has one, else its record; a cancelled game's rules give 0)
+    and what its wallet moved."""
+    result = as_round(game, seat, _profile(info) if seat.cancelled else None)
+    bottom = seat_bottom_line(seat)
+    explained = explain(result, info, bottom)
+    moves = seat.record.wallet if seat.record is not None else None
+    return replace(explained, game=game.game, player_id=seat.player_id,
+                   wallet=WalletMoves.of(moves) if moves is not None else None)
+
+
+def _profile(info: SessionInfo) -> Profile | None:
+    """The session's profile (the audit loaded it a moment ago: cached)."""
+    if info.profile_origin is None:
+        return None
+    try:
+        return info.profile_origin.resolve().profile
+    except ProfileError:  # pragma: no cover - the audit loaded it a moment ago
+        return None
 
 
 def explain_game(source: Source, game: str, player: str | None, session: str | None,
                  options: Options) -> list[Explanation]:
-    """One explanation a seat (a cancelled game cannot be explained seat by seat)."""
+    """One explanation a seat, a cancelled game's too."""
     out = []
     seats, across = _find_seats(source, game, player, session, options)
     for info, result, seat in seats:
-        explained = explain(as_round(result, seat), info, paid=wallet_net(seat))
+        explained = explain_seat(info, result, seat)
         # A finding comparing two records joins every seat it concerns, as its message
         # (its values are the two records' cards, not a record against the rules).
         notes = tuple(replace(f, message=f"{f.message}, at line {f.line}", expected=None, recorded=None) for f in across
                       if f.session == info.id and f.player in (None, seat.player_id))
-        out.append(replace(explained, game=result.game, player_id=seat.player_id,
-                           findings=explained.findings + notes))
+        out.append(replace(explained, findings=explained.findings + notes))
     return out

@@ -53,9 +53,10 @@ def export_events(sources: Iterable[Source], options: Options, audit_records: Au
     join: WalletJoin | None = None
     if options.wallet:
         join = WalletJoin()
-        wallet_mapping = wallet_mapping_of(options.wallet_mapping)
-        for name in options.wallet:
-            yield from _joined_wallet(_reading(Source(name, _path(name)), readings), wallet_mapping, join)
+        wallet_mapping = wallet_mapping_of(options.wallet_mapping, options.wallet_mapping_text,
+                                           options.wallet_mapping_builtin)
+        for source in wallet_sources(options):
+            yield from _joined_wallet(_reading(source, readings), wallet_mapping, join)
     for source in sources:
         reading = _reading(source, readings)
         yield from audit_records(read_export(reading, loaded, join), options)
@@ -76,11 +77,27 @@ def unmatched_message(tx: Transaction) -> str:
             "exports seats that player at that game")
 
 
-def wallet_mapping_of(name: str) -> LoadedMapping:
-    """The mapping of ``--wallet`` logs: a wallet mapping, else a usage error."""
+def wallet_sources(options: Options) -> list[Source]:
+    """The ``--wallet`` logs as inputs: each under its name, read from its own file (or
+    standard input), or from ``options.wallet_files`` when given (a store's replay)."""
+    if not options.wallet_files:
+        return [Source(name, _path(name)) for name in options.wallet]
+    from pathlib import Path
+
+    return [Source(name, Path(path)) for name, path in zip(options.wallet, options.wallet_files, strict=True)]
+
+
+def wallet_mapping_of(name: str, text: bytes | None = None, builtin: bool = False) -> LoadedMapping:
+    """The mapping of ``--wallet`` logs (from its kept bytes ``text`` when a replay from the
+    store carries them): a wallet mapping, else a usage error."""
     from ..load.exports import load_mapping
 
-    loaded = load_mapping(name)
+    if text is None:
+        loaded = load_mapping(name)
+    else:
+        from ..load.exports.mappings import parse_mapping
+
+        loaded = parse_mapping(text, name, builtin)
     if loaded.mapping.kind != "wallet":
         raise UserError(f"--wallet-mapping {name}: a mapping of kind 'wallet' is needed, this one reads games")
     return loaded

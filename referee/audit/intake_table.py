@@ -18,7 +18,7 @@ from msgspec import UNSET
 from msgspec.structs import astuple
 from pydantic import ValidationError
 
-from ..load.records import GameRecord, LineDict, Record, RoundRecord, SeatRecord, SessionRecord
+from ..load.records import ExportDict, GameRecord, LineDict, Record, RoundRecord, SeatRecord, SessionRecord
 from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
 from ..models import codes
 from ..models.common import MAX_AMOUNT
@@ -212,7 +212,10 @@ class TableIntake:
         seats = [self._seat(item, line, source, index, game, seated, earlier)
                  for item, line, source, index in game.seats[len(taken):]]
         number = model.round if model is not None else None
-        return s.audit_game(GameIn(result, game.id, number, number is not None, model, game_emit, seats, model))
+        record = game.record.data
+        notation = record.notation if isinstance(record, ExportDict) else None  # an export's cards, as it spells
+        return s.audit_game(GameIn(result, game.id, number, number is not None, model, game_emit, seats, model,
+                                   notation=notation))
 
     def _game_model(self, game: _OpenGame, result: GameResult) -> Game | None:
         """The game's model, or None with its findings."""

@@ -133,15 +133,12 @@ def balance_off(findings: Iterable[Finding]) -> BalanceOff | None:
     return None
 
 
-def bottom_line(result: RoundResult, paid: Decimal | None = None) -> BottomLine | None:
-    """The bottom line of a ruled round (None when it could not be ruled).
-
-    ``paid`` overrides what the record says was paid: a format-2 seat with a wallet
-    was paid what the wallet moved (:func:`wallet_net`).
-    """
+def bottom_line(result: RoundResult) -> BottomLine | None:
+    """The bottom line of a ruled round (None when it could not be ruled); a format-2
+    seat's is :func:`seat_bottom_line` (what its wallet moved, when it has one)."""
     if result.ruling is None:
         return None
-    return BottomLine(result.ruling.net, table_paid(result) if paid is None else paid, balance_off(result.findings))
+    return BottomLine(result.ruling.net, table_paid(result), balance_off(result.findings))
 
 
 def seat_bottom_line(seat: SeatResult) -> BottomLine | None:

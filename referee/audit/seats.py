@@ -17,9 +17,9 @@ from decimal import Decimal
 from typing import Any
 
 from ..rules.cards import CardError, parse_card, seen_cards
-from ..rules.payout import Rule, Wager
+from ..rules.payout import Wager
 from ..rules.profile import Profile
-from ..rules.settlement import Cards, Line, Ruling, Void, settle
+from ..rules.settlement import Ruling, returned, settle
 from .fast import SettleMemo, deal_of, verify_ruling
 from .games import totals_of
 
@@ -40,9 +40,7 @@ def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
 
 def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
     """A seat of a game voided as a whole (a card dealt twice across seats, §07)."""
-    stakes = ((Wager.ANTE, ante), (Wager.CALL, call_stake), (Wager.BONUS, bonus))
-    lines = tuple(Line(w, stake, ZERO, Rule.VOID) for w, stake in stakes if stake or w is Wager.ANTE)
-    return Ruling(outcome="void", cards=Cards(), lines=lines, void=Void("duplicate_card", reason))
+    return returned("duplicate_card", reason, ante, call_stake, bonus)
 
 
 def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:

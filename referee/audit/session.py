@@ -23,7 +23,7 @@ from ..models import codes
 from ..profiles import DEFAULT as DEFAULT_PROFILE
 from ..profiles import LoadedProfile, ProfileError, resolve_profile
 from ..rules.profile import Profile
-from .compare import check_cancelled, compare_record, recorded_as_paid, settled_as_valid, void_detail
+from .compare import Notation, check_cancelled, compare_record, recorded_as_paid, settled_as_valid, void_detail
 from .fast import SettleMemo, memo_for
 from .games import GameCounts, GameResult, SeatResult, book, stakes_of, totals_of
 from .ledger import lose_track
@@ -59,6 +59,12 @@ class Options:
     #: with, built-in or not, whatever this referee ships now).
     mapping_text: bytes | None = None
     mapping_builtin: bool = False
+    #: Where each ``wallet`` log is read from, when not from its name (a replay from the
+    #: store writes the kept bytes to temporary files: findings still name the log as it
+    #: was named, at its own lines); and the wallet mapping's own bytes, as ``mapping_text``.
+    wallet_files: tuple[str, ...] = ()
+    wallet_mapping_text: bytes | None = None
+    wallet_mapping_builtin: bool = False
 
 
 @dataclass(slots=True)
@@ -109,6 +115,9 @@ class GameIn:
     record: Any = None
     #: Format 1: the previous record again (one S003; not ruled or counted again).
     repeated: bool = False
+    #: An imported game's card notation (its mapping's), when it is not format 2's: a
+    #: did-you-mean for a token that is no card is spelt in it.
+    notation: Notation | None = None
 
 
 class SessionAudit:
@@ -293,7 +302,7 @@ class SessionAudit:
             if s.model is None:
                 self._unreadable_seat(s)
             elif not s.twice:
-                self._audit_seat(s, deal, profile, game_void)
+                self._audit_seat(s, deal, profile, game_void, g.notation)
         if result.outcome == "void" and (whole_void is not None or not per_seat):
             reason = result.void_reason or "malformed deal"
             g.emit(codes.V003, f"void deal: {reason}; stakes returned, game not counted (§07)", "", None, None)
@@ -305,8 +314,10 @@ class SessionAudit:
         self.table_voided_number = g.number if valid_voided and g.counted else None
         self.valid_voided += self.table_voided_number is not None
 
-    def _audit_seat(self, s: SeatIn, deal: Any, profile: Profile, game_void: bool) -> None:
-        """One seat's stakes, record, wallet and balance, in that order."""
+    def _audit_seat(self, s: SeatIn, deal: Any, profile: Profile, game_void: bool,
+                    notation: Notation | None = None) -> None:
+        """One seat's stakes, record, wallet and balance, in that order; ``notation``:
+        how the game's log spells a card, when not as format 2 does (an export's)."""
         seat, model = s.result, s.model
         assert s.key is not None
         player = self.players[s.key]
@@ -331,7 +342,7 @@ class SessionAudit:
             check_cancelled(recorded, emit)
         else:
             cards = _Cards(model.player if model.player is not None else deal.player, deal)
-            compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(cards, ruling),
+            compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(cards, ruling, notation),
                            place.noun)
         net, staked, returned = seat.totals or (ZERO, stakes_of(model, profile), ZERO)
         if model.wallet is not None:

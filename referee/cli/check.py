@@ -69,16 +69,20 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s); "
                    f"up to {jobs} process(es)", err=True)
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping)
     stdout = sys.stdout
     chosen = common.reporter_class(name)
     show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
     to_file = output not in (None, STDOUT)
     sink = None
+    wallet_files: tuple[str, ...] = ()  # the logs read from their names (standard input for '-')
     if store is not None:
         from ..store.writer import prepare
 
-        sink, sources = prepare(store, sources, stored_options(profile, mapping, wallet), common.note)
+        sink, sources = prepare(store, sources, stored_options(profile, mapping, wallet, wallet_mapping), common.note,
+                                wallet)
+        wallet_files = sink.wallet_files()
+    options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping,
+                      wallet_files=wallet_files)
     with open_output(output or STDOUT) as out:
         extra = {"all_rows": all_rows} if name == "text" else {}
         reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
@@ -98,18 +102,24 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     sys.exit(common.exit_code(summary, strict))
 
 
-
-def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...]) -> Any:
+def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...] = (),
+                   wallet_mapping: str = "seamless-wallet") -> Any:
     """What a stored source is kept with, so that a replay audits it alike: the profile
     asked for, and with ``--mapping`` the mapping itself (its bytes: a file may change or
-    go, a built-in may change with referee) and the ``--wallet`` logs' names."""
+    go, a built-in may change with referee); with ``--wallet``, the wallet mapping alike
+    (the logs themselves, by name and SHA-256, are added by the store's writer, which
+    keeps their bytes)."""
     options: dict[str, Any] = {"profile": profile}
     if mapping is not None:
         from ..load.exports import load_mapping
 
-        loaded = load_mapping(mapping)
-        options["mapping"] = {"name": loaded.name, "builtin": loaded.builtin, "sha256": loaded.sha256,
-                              "text": loaded.text.decode("utf-8")}
+        options["mapping"] = _kept_mapping(load_mapping(mapping))
         if wallet:
-            options["wallet"] = list(wallet)
+            options["wallet_mapping"] = _kept_mapping(load_mapping(wallet_mapping))
     return options
+
+
+def _kept_mapping(loaded: Any) -> dict[str, Any]:
+    """A mapping as a store keeps it: name, whether built-in, SHA-256 and text."""
+    return {"name": loaded.name, "builtin": loaded.builtin, "sha256": loaded.sha256,
+            "text": loaded.text.decode("utf-8")}

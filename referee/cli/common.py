@@ -107,13 +107,18 @@ def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
         yield event
 
 
-def read_through(mapping: str | None, store: str | None) -> str | None:
-    """``--mapping`` of explain, stats and report: checked (exit 2 when it cannot work),
-    and refused beside ``--store`` (the store replays each source through its own)."""
+def read_through(mapping: str | None, store: str | None, wallet: tuple[str, ...] = (),
+                 wallet_mapping: str = "seamless-wallet") -> str | None:
+    """``--mapping`` and ``--wallet`` of explain, stats and report: checked (exit 2 when they
+    cannot work), and refused beside ``--store`` (the store replays each source through its
+    own mapping, joined to its own wallet logs)."""
     if mapping is not None and store is not None:
         raise click.UsageError("--mapping does not apply with --store (the store keeps the mapping each export was "
                                "read through): drop --mapping")
-    return check_mapping(mapping, (), "seamless-wallet")
+    if wallet and store is not None:
+        raise click.UsageError("--wallet does not apply with --store (the store keeps the wallet logs each export "
+                               "was checked with): drop --wallet")
+    return check_mapping(mapping, wallet, wallet_mapping)
 
 
 #: ``--store`` on the commands that read: the store instead of the files (FILES then

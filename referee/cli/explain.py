@@ -26,8 +26,11 @@ from .app import main
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @common.STORE_OPTION
 @common.MAPPING_OPTION
+@common.WALLET_OPTION
+@common.WALLET_MAPPING_OPTION
 def explain(file: str | None, number: int | None, game: str | None, player_id: str | None, session: str | None,
-            profile: str | None, lang: str | None, fmt: str, store: str | None, mapping: str | None) -> None:
+            profile: str | None, lang: str | None, fmt: str, store: str | None, mapping: str | None,
+            wallet: tuple[str, ...], wallet_mapping: str) -> None:
     """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
 
     A void deal and its replay share a number: both are explained, in order.
@@ -48,7 +51,7 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
     if store is not None and profile is not None:
         common.files_or_store((), store, profile)  # refused: a store keeps its own profiles
     common.check_profile(profile)
-    common.read_through(mapping, store)
+    common.read_through(mapping, store, wallet, wallet_mapping)
     try:
         with contextlib.ExitStack() as stack:
             if store is not None:
@@ -60,7 +63,8 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
             else:
                 assert file is not None
                 chosen_file = common.sources((file,), mapping)[0] if mapping else expand([file], common.note)[0]
-                source, options = chosen_file, Options(profile=profile, mapping=mapping)
+                source, options = chosen_file, Options(profile=profile, mapping=mapping, wallet=wallet,
+                                                       wallet_mapping=wallet_mapping)
             if game is not None:
                 from ..audit.explain_table import explain_game
 

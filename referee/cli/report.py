@@ -28,8 +28,11 @@ from .app import main
 @common.CLUSTER_OPTION
 @common.STORE_OPTION
 @common.MAPPING_OPTION
+@common.WALLET_OPTION
+@common.WALLET_MAPPING_OPTION
 def report(files: tuple[str, ...], output: str, profile: str | None, lang: str | None, strict: bool,
-           jobs: int | None, cluster: str | None, store: str | None, mapping: str | None) -> None:
+           jobs: int | None, cluster: str | None, store: str | None, mapping: str | None, wallet: tuple[str, ...],
+           wallet_mapping: str) -> None:
     """Write the audit of FILES as one self-contained HTML file (charts inline, no network).
 
     Exit status as for check: 0 no error findings (warnings alone exit 0 unless --strict), 1 error
@@ -41,8 +44,8 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store)
-    guard([("--output", output)], [] if store is not None else [*files, *([profile] if profile else [])])
+    common.read_through(mapping, store, wallet, wallet_mapping)
+    guard([("--output", output)], [] if store is not None else [*files, *wallet, *([profile] if profile else [])])
     common.tune_collector()
     terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)
     with contextlib.ExitStack() as stack:
@@ -52,7 +55,8 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
             stored = stack.enter_context(Stored(store))
             runs = groups(stack.enter_context(stored.replay(stored.sources(files))))
         else:
-            runs = [(common.sources(files, mapping), Options(profile=profile, mapping=mapping))]
+            runs = [(common.sources(files, mapping), Options(profile=profile, mapping=mapping, wallet=wallet,
+                                                             wallet_mapping=wallet_mapping))]
         out = stack.enter_context(open_output(output))
         try:
             reporter = HtmlReporter(out, strict=strict, lang=lang or default_language())

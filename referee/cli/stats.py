@@ -38,9 +38,11 @@ from .app import main
 @click.option("--until", metavar="TIME", default=None, help="Only rounds and games at or before TIME (ISO 8601).")
 @click.option("--table", default=None, metavar="ID", help="Only the games of this table (format 2).")
 @click.option("--dealer", default=None, metavar="ID", help="Only the games this dealer dealt (format 2).")
+@common.WALLET_OPTION
+@common.WALLET_MAPPING_OPTION
 def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: float, decisions: bool,
           jobs: int | None, store: str | None, since: str | None, until: str | None, table: str | None,
-          dealer: str | None, mapping: str | None) -> None:
+          dealer: str | None, mapping: str | None, wallet: tuple[str, ...], wallet_mapping: str) -> None:
     """Statistical audit of FILES: return to player, fairness of the deal, decision audit.
 
     Exit status: 0 nothing suspect, 1 a flag or a suspect test, 2 unreadable input or bad usage.
@@ -49,7 +51,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store)
+    common.read_through(mapping, store, wallet, wallet_mapping)
     window = (common.time_option(since, "--since"), common.time_option(until, "--until"), table, dealer)
     inputs: list[InputInfo] = []
     with contextlib.ExitStack() as stack:
@@ -61,7 +63,8 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
             stream: Iterator[Any] = itertools.chain.from_iterable(events(group, options)
                                                                    for group, options in groups(replayed))
         else:
-            stream = events(common.sources(files, mapping), Options(profile=profile, mapping=mapping))
+            stream = events(common.sources(files, mapping), Options(profile=profile, mapping=mapping, wallet=wallet,
+                                                                    wallet_mapping=wallet_mapping))
         from ..store.rows import selected
 
         seen: dict[str, set[str]] = {}

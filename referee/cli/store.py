@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 
@@ -69,15 +70,16 @@ def verify(url: str) -> None:
     for problem in found.problems:
         click.echo(f"{shown}: {problem}")
     state = "intact" if found.intact else f"{len(found.problems)} problem{'s' * (len(found.problems) != 1)}"
-    click.echo(f"store {shown}: {found.sources} source{'s' * (found.sources != 1)}, {found.rows:,} rows checked: "
-               f"{state}; chain head {found.head or '(empty)'}")
+    logs = f", {found.wallet_logs} wallet log{'s' * (found.wallet_logs != 1)}" if found.wallet_logs else ""
+    click.echo(f"store {shown}: {found.sources} source{'s' * (found.sources != 1)}{logs}, {found.rows:,} rows "
+               f"checked: {state}; chain head {found.head or '(empty)'}")
     sys.exit(0 if found.intact else 1)
 
 
 @store.command()
 @click.argument("url")
 def info(url: str) -> None:
-    """What the store holds: schema version, sources (stored when, where from), counts."""
+    """What the store holds: schema version, sources (stored when, where from), counts, wallet logs."""
     import sqlalchemy as sa
 
     from ..store import schema
@@ -98,3 +100,21 @@ def info(url: str) -> None:
             click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
                        f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
                        f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
+        _wallet_logs(conn)
+
+
+def _wallet_logs(conn: Any) -> None:
+    """The wallet logs kept for exports checked with --wallet, when there are any."""
+    import sqlalchemy as sa
+
+    from ..store import schema
+
+    w = schema.wallet_logs
+    logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
+    if logs:
+        click.echo(f"  {len(logs)} wallet log{'s' * (len(logs) != 1)} joined to exports (check --wallet), each kept "
+                   "once:")
+    for r in logs:
+        when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
+        click.echo(f"  w{r['id']}. {r['name']} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): kept with "
+                   f"source {r['source_id']}, {when}")

@@ -37,13 +37,16 @@ class ExportDict(LineDict):
     ``data[0].games[3].participants[1].bets[0].stake``) at that field's line. Lines and
     paths are worked out only when a finding asks: most fields never have one."""
 
-    __slots__ = ("where",)
+    __slots__ = ("notation", "where")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: By key: (getter, the record's pointer, the record, its line); a getter has
         #: ``path(pointer)`` and ``line_in(record, line)``.
         self.where: dict[str, tuple[Any, str, Any, int]] = {}
+        #: A game's: how the export spells a card (its mapping's ``CardReader``), so a
+        #: did-you-mean for a token that is no card is spelt as the export spells.
+        self.notation: Any = None
 
     def line_of(self, key: object) -> int:
         found = self.where.get(key) if isinstance(key, str) else None

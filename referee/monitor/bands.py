@@ -72,48 +72,27 @@ def bennett(z: float, jump: float) -> float:
     return min(1.0, 2 * math.exp(-((1 + u) * math.log1p(u) - u) / (jump * jump)))
 
 
-def cell_p(z: float | None, jump: float | None, skewness: float | None = None) -> float | None:
+def cell_p(z: float | None, jump: float | None) -> float | None:
     """A cell's two-sided p-value: Bennett's bound (:func:`bennett`) above its expectation;
-    below it the normal tail corrected for the sum's skewness (:func:`normal_equivalent`:
-    a right-skewed sum's lower tail is thinner than the normal's, so a shortfall reads as
-    a little more extreme)."""
+    below it the normal tail (:func:`two_sided`).
+
+    Why the plain normal below: a sum of nets is skewed right (its rare large payouts),
+    and its lower tail is thinner than the normal's. Worked out exactly, by convolving
+    each game's exact distribution of nets over a fair table's windows of 1,000 and
+    10,000 games (``bench/monitor_tails.py``), the normal tail at the band's |z| 3.7 is
+    11 to 21% above the exact one: conservative. The first-order skewness correction
+    (Cornish-Fisher) that stood here went the other way, 9 to 15% below the exact tail:
+    the skewness comes from the royal flush's 100:1, which barely touches the losing
+    side, and the correction read it as a thinner lower tail than there is."""
     if z is None:
         return None
     if z > 0 and jump is not None:
         return bennett(z, jump)
-    return two_sided(z, skewness)
+    return two_sided(z)
 
 
-def two_sided(z: float | None, skewness: float | None = None) -> float | None:
-    """The two-sided p-value of a z-score (exact in the tails: no 1 - cdf cancellation),
-    corrected for the sum's skewness (:func:`normal_equivalent`)."""
+def two_sided(z: float | None) -> float | None:
+    """The two-sided p-value of a z-score (exact in the tails: no 1 - cdf cancellation)."""
     if z is None:
         return None
-    return 2 * NORMAL.cdf(-abs(normal_equivalent(z, skewness or 0.0)))
-
-
-#: Below this |skewness| the correction is below 1e-9 of z at |z| 5: plain normal.
-_FLAT = 1e-12
-
-
-def normal_equivalent(z: float, skewness: float) -> float:
-    """The normal deviate whose tail is the tail of a standardised sum at ``z`` with that
-    skewness γ: the Cornish-Fisher expansion to its first (skewness) term says the sum's
-    quantile is ``x = w + a (w² - 1)`` at the normal quantile ``w``, ``a = γ / 6``; here it is
-    inverted exactly, the root of that quadratic on its increasing branch (``w > -1/(2a)``).
-
-    Why this form: it is the Edgeworth term that matters at |z| 3.5 to 5 (a right-skewed sum
-    has a heavier right tail: at z +4.55 and γ 0.15, w 4.15; its thin left tail the reverse,
-    z -4.55 reads as w -5.20), it is zero at γ 0 (w = z), and it is monotone in z
-    (dw/dz = 1 / sqrt(disc) > 0), so a larger |z| on one side never reads as less extreme.
-    Past the vertex (the thin side, far out: z beyond -a - 1/(4a), |z| > 10 for |γ| < 0.15)
-    the expansion has no root: w goes on from the vertex, -1/(2a), at slope 1, so that it
-    stays continuous and increasing. The next term (kurtosis) is left out: it is of order
-    1/n, skewness 1/√n."""
-    a = skewness / 6
-    if abs(a) < _FLAT:
-        return z
-    disc = 1 + 4 * a * (a + z)
-    if disc <= 0:
-        return -1 / (2 * a) + (z + a + 1 / (4 * a))
-    return (math.sqrt(disc) - 1) / (2 * a)
+    return 2 * NORMAL.cdf(-abs(z))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import lcm
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from ..store.engine import Target
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
-FORMAT = f"2 {__version__}"
+FORMAT = f"3 {__version__} marshal {marshal.version}"
 FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
 _DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
 
@@ -247,47 +248,57 @@ class Cache:
                 s.jump = max((float(k) for k, n in json.loads(jumps).items() if n), default=0.0)
                 cells[(seq, segment, bet)][(cband, tband)] = s
         scale, scale2, scale3 = state.scales
-        return cells, deals, Valuation(scale, scale2, {}, scale3)
+        return cells, deals, Valuation(scale, scale2, scale3)
 
 
 class _Payloads:
     """A batch's packed game sums, each kept once however many segments hold it (a game's
-    sums are the same for its table, dealer, profile and all; its deal for three), with
-    how many rows refer to it: a payload goes with its last row."""
+    sums are the same for its table, dealer, profile and all; its deal for three; and
+    games alike, as folds of one stake, pack alike), with how many rows refer to it: a
+    payload goes with its last row."""
 
     def __init__(self, db: sqlite3.Connection, batch: int) -> None:
         self.db = db
         self.batch = batch
         self.next = (db.execute("SELECT max(id) FROM payloads").fetchone()[0] or 0) + 1
-        self.made: dict[tuple[object, ...], list[Any]] = {}
+        #: Packed bytes -> [id, rows]; and a sums object's id -> its packed bytes (the
+        #: same object for the segments that share it: packed once).
+        self.made: dict[bytes, list[int]] = {}
+        self.packed: dict[int, tuple[Payload, bytes]] = {}
 
     def id(self, sums: Payload) -> int:
-        # told apart by their values (cheaper than packing each: four segments of five share one)
-        key: tuple[object, ...]
-        if isinstance(sums, DealSums):
-            key = (*sums.numbers(),)
-        else:
-            key = tuple((bet, *_sums_list(s), s.jump) for bet, s in sums.items())
-        found = self.made.get(key)
-        if found is None:
-            found = self.made[key] = [self.next, 0, sums]
+        found = self.packed.get(id(sums))
+        if found is None:  # the object is kept beside its id: its id is not reused meanwhile
+            found = self.packed[id(sums)] = (sums, pack(sums))
+        row = self.made.get(found[1])
+        if row is None:
+            row = self.made[found[1]] = [self.next, 0]
             self.next += 1
-        found[1] += 1
-        return int(found[0])
+        row[1] += 1
+        return row[0]
 
     def write(self) -> None:
         self.db.executemany("INSERT INTO payloads VALUES (?, ?, ?, ?)",
-                            [(i, self.batch, refs, pack(sums)) for i, refs, sums in self.made.values()])
+                            [(i, self.batch, refs, data) for data, (i, refs) in self.made.items()])
 
 
 class _Bands:
-    """The bands a run changes, read when first touched and written back at the end."""
+    """The bands a run changes, read when first touched and written back at the end.
+
+    A game's sums are not added to a band one by one: they are summed first, per band,
+    per sign and per the denominators they come over (``changes``), and the totals then
+    scaled and added once (``write``): the same whole numbers (addition is exact and
+    scaling linear), at a band's cost instead of a game's."""
 
     def __init__(self, db: sqlite3.Connection, scales: Scales) -> None:
         self.db = db
         self.scales = scales
         #: A band's sums (None: not stored yet) and its games' jumps (how many games each).
         self.held: dict[BandKey, tuple[list[int] | None, dict[str, int]]] = {}
+        #: What the run adds (sign 1) to and takes (-1) from each band, per denominators.
+        self.changes: dict[tuple[BandKey, Scales, int], Sums] = {}
+        self.deal_changes: dict[tuple[BandKey, int], DealSums] = {}
+        self.jumps: dict[BandKey, dict[float, int]] = defaultdict(lambda: defaultdict(int))
 
     def rescale(self, old: Scales) -> None:
         """Every stored cell band from the old denominators to the new (deal bands have none)."""
@@ -312,24 +323,45 @@ class _Bands:
         if band == FAR:
             return
         if isinstance(sums, DealSums):
-            parts: list[tuple[str, list[int], float | None]] = [("deal", sums.numbers(), None)]
-        else:
-            factors = _factors(self.scales, scales)
-            parts = [(bet, _scaled(_sums_list(s), bet, factors), s.jump) for bet, s in sums.items()]
-        for bet, values, jump in parts:
+            dealt = (sid, "deal", band[0], band[1]), sign
+            deals = self.deal_changes.get(dealt)
+            if deals is None:
+                deals = self.deal_changes[dealt] = DealSums()
+            deals.add(sums)
+            return
+        for bet, one in sums.items():
             key = (sid, bet, band[0], band[1])
+            change = key, scales, sign
+            total = self.changes.get(change)
+            if total is None:
+                total = self.changes[change] = Sums()
+            total.add(one)
+            self.jumps[key][one.jump] += sign
+
+    def _apply(self) -> None:
+        """The changes into the bands they change."""
+        changes = [(key, sign, _scaled(_sums_list(total), key[1], _factors(self.scales, scales)))
+                   for (key, scales, sign), total in self.changes.items()]
+        changes += [(key, sign, deals.numbers()) for (key, sign), deals in self.deal_changes.items()]
+        for key, sign, values in changes:
             held, jumps = self._get(key)
             if held is None:
                 held = [0] * len(values)
                 self.held[key] = (held, jumps)
             held[:] = [a + sign * b for a, b in zip(held, values, strict=True)]
-            if jump is not None:
+        for key, counts in self.jumps.items():
+            _, jumps = self._get(key)
+            for jump, n in counts.items():
                 k = repr(jump)
-                jumps[k] = jumps.get(k, 0) + sign
+                jumps[k] = jumps.get(k, 0) + n
                 if not jumps[k]:
                     del jumps[k]
+        self.changes.clear()
+        self.deal_changes.clear()
+        self.jumps.clear()
 
     def write(self) -> None:
+        self._apply()
         gone: list[BandKey] = []
         kept: list[tuple[object, ...]] = []
         for key, (values, jumps) in self.held.items():

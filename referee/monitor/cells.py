@@ -5,9 +5,9 @@ a bet (Ante+Call, or the Bonus) and a window (the segment's last 1,000 / 10,000 
 100,000 games, or the last day / week / month before the newest stored game). In each:
 games, seats, staked, the observed return (the rules' nets) and the exact expected
 return of the decisions taken, with the z-score of their difference from the exact
-variance and the sum's exact skewness (third cumulant over sd³), which the p-value
-corrects for (``bands.two_sided``). Sums are exact integers: every seat's mean, variance
-and third cumulant are put over one common denominator first (``Valuation``), so that
+variance (its p-value: ``bands.cell_p``) and the sum's exact skewness (third cumulant
+over sd³, for the reader). Sums are exact integers: every seat's mean, variance and
+third cumulant are put over one common denominator first (``Valuation``), so that
 nothing is rounded until z.
 
 Why one pass with bands: the count windows nest (the last 1,000 games are among the
@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
+from ..analysis.counts import DEALERS
 from ..profiles import ProfileOrigin
 from . import exact
 from .facts import Seat, stake_band
@@ -36,12 +37,11 @@ CALENDAR_WINDOWS = (("day", DAY_US), ("week", 7 * DAY_US), ("month", 30 * DAY_US
 WINDOWS = (*(f"last {n:,} games" for n in COUNT_WINDOWS), *(name for name, _ in CALENDAR_WINDOWS))
 KINDS = ("all", "table", "dealer", "profile", "stake", "player")
 BETS = ("ante+call", "bonus")
-#: Fewer games than this in a cell: not tested. Why 1,000: a game's net (paid up to
-#: 100:1) has a skewness of 2 to 12 given its situation (simulated tables, Antes 1 to 5),
-#: so a sum of n games about 2-12/√n: at 100 games up to 1.25, where the skew-corrected
-#: tail (``bands.normal_equivalent``, first order) is off by half a deviate at |z| 4; at
-#: 1,000 games at most 0.4 (mostly under 0.1), where its neglected terms are a few
-#: hundredths of a deviate.
+#: Fewer games than this in a cell: not tested. Why 1,000: every test made makes the
+#: family band stricter for all the others, and a shortfall of a few percent does not
+#: show in fewer than several thousand games (``docs/monitor.md``, "What it can see"); a
+#: payout against the rules is ``check``'s finding anyway. (The tails hold from 100 games:
+#: ``bench/monitor_tails.py``.)
 MIN_GAMES = 1_000
 
 KEYS: dict[str, Callable[[Seat], str | None]] = {
@@ -74,7 +74,19 @@ class Figures:
     third: int = 0
     bonus_third: int = 0
     #: The deal's exact figures given the five known cards (``Seat.deal`` only).
-    deal: exact.Moments | None = None
+    deal: DealFigures | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealFigures:
+    """A deal's exact expectations given its five known cards, as whole numbers over
+    COMPLETIONS: how many completions end in each of the player's final categories (high
+    card first), how many the dealer qualifies in, and that count times the others
+    (P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal)."""
+
+    categories: tuple[int, ...]
+    qualifies: int
+    variance: int
 
 
 @dataclass(slots=True)
@@ -84,80 +96,107 @@ class Valuation:
 
     scale: int
     scale2: int
-    moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = field(default_factory=dict)
     scale3: int = 1
+
+
+class _Priced:
+    """What one profile's seats are valued by: its payouts' denominator D (a call's
+    figures are whole over D, D², D³: ``exact.Counted``), its fold line, its Bonus odds,
+    and the denominators all of them need; once the common ones are known (``scaled``),
+    the same over those, worked out once, not a seat."""
+
+    def __init__(self, profile: str) -> None:
+        from ..rules.strategy import COMPLETIONS, Payoffs
+
+        origin = origin_of(profile)
+        self.profile = profile
+        self.origin = origin
+        payoffs = Payoffs.of(origin.resolve().profile)
+        self.d = payoffs.scale * COMPLETIONS
+        self.fold = Fraction(payoffs.fold, payoffs.scale)
+        self.odds = exact.bonus_odds(origin)
+        self.means: list[int] = [self.d]
+        self.variances: list[int] = [self.d ** 2]
+        self.thirds: list[int] = [self.d ** 3]
+        if self.odds is not None:
+            rule = origin.resolve().profile.bonus
+            assert rule is not None
+            self.means += [self.odds.mean.denominator, *(Fraction(o).denominator for o in rule.paytable.values())]
+            self.variances.append(self.odds.variance.denominator)
+            self.thirds.append(self.odds.third_central.denominator)
+        self.factors = (1, 1, 1)
+        self.fold_mean = 0
+        self.bonus: tuple[int, int, float, int] | None = None
+        self.pays: dict[int, int] = {}
+        self.scale = 1
+
+    def scaled(self, scale: int, scale2: int, scale3: int) -> None:
+        """Its figures over the common denominators (multiples of its own)."""
+        self.scale = scale
+        self.factors = (scale // self.d, scale2 // self.d ** 2, scale3 // self.d ** 3)
+        self.fold_mean = exact_int(self.fold * scale)
+        if self.odds is not None:
+            self.bonus = (exact_int(self.odds.mean * scale), exact_int(self.odds.variance * scale2),
+                          _bonus_top(self.profile), exact_int(self.odds.third_central * scale3))
+
+    def pay(self, value: int) -> int:
+        """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
+        found = self.pays.get(value)
+        if found is None:
+            found = self.pays[value] = exact_int(exact.bonus_pay(self.origin, value) * self.scale)
+        return found
 
 
 def value(seats: list[Seat]) -> Valuation:
     """Value every seat's situation (exact; distinct situations once) and attach
-    :class:`Figures` to each seat's ``situation``."""
+    :class:`Figures` to each seat's ``situation``: whole numbers over denominators that
+    every profile's figures divide (each a multiple of its payouts' D = scale × the
+    1,070,190 completions, its square and its cube). Seats alike (the same profile,
+    situation, decision, Bonus hand and deal) share one :class:`Figures`."""
     wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
     for s in seats:
         if (s.called or s.deal) and s.known is not None:
             wanted[s.profile].add(s.known)
-    moments: dict[tuple[str, tuple[int, ...] | None, bool], exact.Moments] = {}
-    fractions: list[Fraction] = []
-    variances: list[Fraction] = []
-    thirds: list[Fraction] = []
-    for profile in {s.profile for s in seats}:
-        origin = origin_of(profile)
-        fold = exact.fold_moments(origin)
-        moments[(profile, None, False)] = fold
-        for known, m in exact.call_moments(origin, sorted(wanted.get(profile, ()))).items():
-            moments[(profile, known, True)] = m
-        odds = exact.bonus_odds(origin)
-        if odds is not None:
-            rule = origin.resolve().profile.bonus
-            assert rule is not None
-            fractions += [odds.mean, *(Fraction(o) for o in rule.paytable.values())]
-            variances.append(odds.variance)
-            thirds.append(odds.third_central)
-    fractions += [m.mean for m in moments.values()]
-    variances += [m.variance for m in moments.values()]
-    thirds += [m.third_central for m in moments.values()]
-    scale = lcm(*(f.denominator for f in fractions))
-    scale2 = lcm(*(f.denominator for f in variances))
-    scale3 = lcm(*(f.denominator for f in thirds))
-    valuation = Valuation(scale, scale2, moments, scale3)
-    pays: dict[tuple[str, int], int] = {}
-    # a situation's integers and a profile's Bonus figures worked out once, not a seat
-    ints: dict[tuple[str, tuple[int, ...] | None, bool], tuple[int, int, float, int]] = {}
-    bonuses: dict[str, tuple[int, int, float, int] | None] = {}
+    priced = {profile: _Priced(profile) for profile in sorted({s.profile for s in seats})}
+    scale = lcm(1, *(x for p in priced.values() for x in p.means))
+    scale2 = lcm(1, *(x for p in priced.values() for x in p.variances))
+    scale3 = lcm(1, *(x for p in priced.values() for x in p.thirds))
+    for p in priced.values():
+        p.scaled(scale, scale2, scale3)
+    counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
+               for profile, p in priced.items()}
+    made: dict[tuple[object, ...], Figures | None] = {}
     for s in seats:
-        key = (s.profile, s.known, True) if s.called else (s.profile, None, False)
-        found = ints.get(key)
-        if found is None:
-            got = moments.get(key)
-            if got is None:  # a call whose five cards were not all seen: no exact expectation
-                s.situation = None
-                continue
-            found = ints[key] = (exact_int(got.mean * scale), exact_int(got.variance * scale2), _top(s.profile),
-                                 exact_int(got.third_central * scale3))
-        f = Figures(found[0], found[1], top=found[2], third=found[3])
-        if s.bonus_u and s.bonus_value is not None:
-            if s.profile not in bonuses:
-                bonuses[s.profile] = _bonus_ints(s.profile, scale, scale2, scale3)
-            bonus = bonuses[s.profile]
-            if bonus is not None:
-                paid = (s.profile, s.bonus_value)
-                if paid not in pays:
-                    pays[paid] = exact_int(exact.bonus_pay(origin_of(s.profile), s.bonus_value) * scale)
-                f.bonus_pay = pays[paid]
-                f.bonus_mean, f.bonus_variance, f.bonus_top, f.bonus_third = bonus
-        if s.deal and s.known is not None:
-            f.deal = moments[(s.profile, s.known, True)]
-        s.situation = f
-    return valuation
+        bonus = s.bonus_value if s.bonus_u else None
+        dealt = s.deal and s.known is not None
+        key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
+        found = made.get(key, False)
+        if found is False:
+            found = made[key] = _figures(s, priced[s.profile], counted[s.profile])
+        s.situation = found
+    return Valuation(scale, scale2, scale3)
 
 
-def _bonus_ints(profile: str, scale: int, scale2: int, scale3: int) -> tuple[int, int, float, int] | None:
-    """A profile's Bonus per unit stake over the denominators: mean, variance, best odds,
-    third cumulant (None: no Bonus)."""
-    odds = exact.bonus_odds(origin_of(profile))
-    if odds is None:
-        return None
-    return (exact_int(odds.mean * scale), exact_int(odds.variance * scale2), _bonus_top(profile),
-            exact_int(odds.third_central * scale3))
+def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted]) -> Figures | None:
+    """One seat's figures (None: a call whose five cards were not all seen, no exact expectation)."""
+    from ..rules.strategy import COMPLETIONS
+
+    if s.called:
+        if s.known is None:
+            return None
+        c = counted[s.known]
+        f1, f2, f3 = p.factors
+        f = Figures(c.first * f1, c.variance() * f2, top=_top(s.profile), third=c.third_central() * f3)
+    else:
+        f = Figures(p.fold_mean, 0, top=_top(s.profile), third=0)
+    if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
+        f.bonus_pay = p.pay(s.bonus_value)
+        f.bonus_mean, f.bonus_variance, f.bonus_top, f.bonus_third = p.bonus
+    if s.deal and s.known is not None:
+        c = counted[s.known]
+        qualifies = COMPLETIONS - c.not_qualified
+        f.deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
+    return f
 
 
 @lru_cache(maxsize=32)
@@ -315,26 +354,86 @@ def newest_of(seats: list[Seat]) -> int | None:
 
 
 def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
-    """Every valued seat's game's sums, per segment, newest game first."""
+    """Every valued seat's game's sums, per segment, newest game first.
+
+    A segment's game is its consecutive seats of one game, newest first. The same seats
+    make the same sums whatever the segment kind that groups them (a game's table, dealer,
+    profile and all hold all of its seats; a round of format 1 is one seat for every
+    kind), so each distinct group is summed once and its :class:`Played` shared: the
+    work is a seat's, not a seat's per kind (``tests/test_monitor_games.py`` holds the
+    kind-by-kind original as the oracle)."""
     out: Games = defaultdict(list)
+    made: dict[tuple[int, ...], Played] = {}
+    valued = [i for i in range(len(seats) - 1, -1, -1) if isinstance(seats[i].situation, Figures)]
     for kind in kinds:
         key = KEYS[kind]
-        open_games: dict[str, _Game] = {}
-        for s in reversed(seats):
-            f = s.situation
+        open_games: dict[str, _Open] = {}
+        for i in valued:
+            s = seats[i]
             segment = key(s)
-            if segment is None or not isinstance(f, Figures):
+            if segment is None:
                 continue
             g = open_games.get(segment)
-            if g is None or g.played.game != s.game:
+            if g is None or g.game != s.game:
                 if g is not None:
-                    _close(g, v)
-                g = open_games[segment] = _Game(Played(s.game, s.time_us))
-                out[(kind, segment)].append(g.played)
-            _seat(g, s, f)
+                    g.finish(seats, v, made)
+                held = out[(kind, segment)]
+                held.append(Played(s.game, s.time_us))
+                g = open_games[segment] = _Open(s.game, [i], held, len(held) - 1)
+            else:
+                g.seats.append(i)
         for g in open_games.values():
-            _close(g, v)
+            g.finish(seats, v, made)
     return out
+
+
+@dataclass(slots=True)
+class _Open:
+    """A segment's game being read: its seats (places in the list, newest first) and where
+    its :class:`Played` stands in the segment's list."""
+
+    game: object
+    seats: list[int]
+    held: list[Played]
+    at: int
+
+    def finish(self, seats: list[Seat], v: Valuation, made: dict[tuple[int, ...], Played]) -> None:
+        """Its sums: those of the same seats summed for another kind, else summed now."""
+        key = tuple(self.seats)
+        found = made.get(key)
+        if found is not None:
+            self.held[self.at] = found
+            return
+        played = self.held[self.at]
+        if len(self.seats) == 1:  # most games of a segment: a round, a player's seat
+            s = seats[self.seats[0]]
+            assert isinstance(s.situation, Figures)
+            played.bets = _alone(s, s.situation)
+        else:
+            g = _Game(played)
+            for i in self.seats:
+                s = seats[i]
+                assert isinstance(s.situation, Figures)
+                _seat(g, s, s.situation)
+            _close(g, v)
+        made[key] = played
+
+
+def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
+    """The sums of a game of one seat: ``_seat`` then ``_close`` for one group a bet,
+    whose variance is exact (no bound for seats apart: ``game_variance``)."""
+    ante = s.ante_u
+    main = Sums(1, 1, s.staked_u, s.net_u, ante * f.mean)
+    if f.variance:
+        main.variance = ante * ante * f.variance
+        main.jump = ante * f.top if s.called else 0.0
+        main.third = ante * ante * ante * f.third
+    bets = {"ante+call": main}
+    if s.bonus_u and f.bonus_variance:
+        stake = s.bonus_u
+        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean, stake * stake * f.bonus_variance,
+                             0, stake * f.bonus_top, stake * stake * stake * f.bonus_third)
+    return bets
 
 
 def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:

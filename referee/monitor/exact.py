@@ -87,15 +87,40 @@ def fold_moments(origin: ProfileOrigin) -> Moments:
     return Moments(value, value * value, third=value ** 3)
 
 
-def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Moments]:
-    """Calling in each situation ``knowns`` under ``origin``'s profile, exact."""
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """Calling in one situation as whole numbers: the net's first three raw moments over
+    ``payoffs.scale ** k × COMPLETIONS`` (the counts dotted with the payout table, its
+    squares and its cubes), the completions the dealer does not qualify in, and the
+    turn-and-river pairs ending in each of the player's final categories (each is
+    DEALERS completions). Why whole numbers: the monitor sums millions of seats' figures
+    exactly, and a Fraction a seat is most of its time (``call_moments`` gives them)."""
+
+    first: int
+    second: int
+    third: int
+    not_qualified: int
+    turns: tuple[int, ...]
+
+    def variance(self) -> int:
+        """The variance over D² (D = payoffs.scale × COMPLETIONS): E[X²] − E[X]²."""
+        return self.second * COMPLETIONS - self.first * self.first
+
+    def third_central(self) -> int:
+        """The third central moment over D³: E[X³] − 3 E[X] E[X²] + 2 E[X]³."""
+        return (self.third * COMPLETIONS * COMPLETIONS - 3 * self.first * self.second * COMPLETIONS
+                + 2 * self.first ** 3)
+
+
+def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Counted]:
+    """Calling in each situation ``knowns`` under ``origin``'s profile, exact, in whole numbers."""
     profile = origin.resolve().profile
     p = Payoffs.of(profile)
     sq, cu = _squared(p), _cubed(p)
     qualifier = profile.dealer_qualifier.floor()
-    table = CountTable(*CountTable.serving(p, qualifier))
+    table = _count_table(*CountTable.serving(p, qualifier))
     locate = classes().locate
-    out: dict[tuple[int, ...], Moments] = {}
+    out: dict[tuple[int, ...], Counted] = {}
     for known in knowns:
         index, pair = locate(known)
         if table.load(index):
@@ -103,16 +128,29 @@ def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
             value, not_qualified, turns = block.figures(pair, p)
             second, _, _ = block.figures(pair, sq)
             third, _, _ = block.figures(pair, cu)
-            categories = tuple(Fraction(n * DEALERS, COMPLETIONS) for n in turns)
+            out[known] = Counted(value, second, third, not_qualified, tuple(turns))
         else:  # another qualifier without its counts: counted one by one
             counts = call_counts(known[:2], known[2:5], qualifier).counts
-            value, second, third = p.value(counts), sq.value(counts), cu.value(counts)
-            not_qualified = sum(row[0] for row in counts)
-            categories = tuple(Fraction(sum(row), COMPLETIONS) for row in counts)
-        out[known] = Moments(Fraction(value, p.scale * COMPLETIONS), Fraction(second, sq.scale * COMPLETIONS),
-                             Fraction(COMPLETIONS - not_qualified, COMPLETIONS), categories,
-                             Fraction(third, cu.scale * COMPLETIONS))
+            out[known] = Counted(p.value(counts), sq.value(counts), cu.value(counts), sum(row[0] for row in counts),
+                                 tuple(sum(row) // DEALERS for row in counts))
     return out
+
+
+@lru_cache(maxsize=4)
+def _count_table(qualifier: int, shipped: bool) -> CountTable:
+    """One table a qualifier for the process: its classes are inflated once, however many
+    times the monitor values seats (a cache's steps, the benchmarks' tables)."""
+    return CountTable(qualifier, shipped)
+
+
+def call_moments(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Moments]:
+    """Calling in each situation ``knowns`` under ``origin``'s profile, exact (as fractions)."""
+    scale = Payoffs.of(origin.resolve().profile).scale
+    return {known: Moments(Fraction(c.first, scale * COMPLETIONS), Fraction(c.second, scale ** 2 * COMPLETIONS),
+                           Fraction(COMPLETIONS - c.not_qualified, COMPLETIONS),
+                           tuple(Fraction(n * DEALERS, COMPLETIONS) for n in c.turns),
+                           Fraction(c.third, scale ** 3 * COMPLETIONS))
+            for known, c in call_counted(origin, knowns).items()}
 
 
 @lru_cache(maxsize=1)

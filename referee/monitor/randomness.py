@@ -15,32 +15,44 @@ probabilities:
 * **bonus hits**: under a profile with a Bonus, the deals whose five cards the Bonus
   pays, against P(hit) over the 2,598,960 five-card hands (z, binomial).
 
-Chi-square cells expecting fewer than 5 are merged with the next rarer category (from
-royal flush down). A test needs 100 deals, and every deal's cards recorded: a log that
-kept the final cards only when someone called would choose its deals by their cards.
+The category tests are the Cressie-Read power divergence (λ = 2/3), chi-square distributed,
+over bins merged from the rarest category up until each expects 10; the counts' tests
+read their p-values from the exact binomial tail (``count_p``), not z's normal one: the
+band reads tails of 0.02%, where those approximations matter (``docs/monitor.md``). A test
+needs 100 deals, and every deal's cards recorded: a log that kept the final cards only
+when someone called would choose its deals by their cards.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..analysis.distributions import chi2_sf
+from ..analysis.distributions import binomial_cdf, binomial_sf, chi2_sf
 from ..rules.category import Category
 from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
-from .bands import two_sided
-from .cells import COUNT_WINDOWS, WINDOWS, Figures, count_band, exact_int, origin_of, time_band
+from .cells import COUNT_WINDOWS, WINDOWS, DealFigures, Figures, count_band, exact_int, origin_of, time_band
 from .facts import Seat
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
 CATEGORY_NAMES = tuple(c.value for c in sorted(Category, key=lambda c: c.order))  # high card first
 MIN_EXPECTED = 5.0
+#: A category test's bins are merged, from the rarest up, until each expects this many.
+#: Why 10, not the textbook 5: with the power divergence below, 10 keeps the share of
+#: fair deals whose p falls below the band's 0.02% within about 10% of it at 100 to
+#: 10,000 deals (simulated, ``bench/monitor_tails.py``).
+MIN_BIN = 10.0
+#: The Cressie-Read power divergence's λ: 2/3, whose chi-square tail holds in small
+#: samples where Pearson's (λ = 1) does not (at 0.02%, 1.3 to 1.8 times too many fair
+#: deals fall outside with Pearson's, about 1.0 with this; Cressie and Read, 1984).
+LAMBDA = 2 / 3
 #: Fewer deals than this: not tested (counts of categories and hits, not sums of skewed
 #: nets: the cells' larger minimum, ``cells.MIN_GAMES``, is for those).
 MIN_DEALS = 100
@@ -73,9 +85,8 @@ class DealSums:
         for name in DEAL_COUNTS:
             setattr(self, name, getattr(self, name) + getattr(o, name))
         for name in DEAL_CATEGORIES:
-            mine, theirs = getattr(self, name), getattr(o, name)
-            for k in range(10):
-                mine[k] += theirs[k]
+            mine = getattr(self, name)
+            mine[:] = map(operator.add, mine, getattr(o, name))
 
     def numbers(self) -> list[int]:
         """Every count, flat (the counts, then each category list): what the monitor's
@@ -128,20 +139,26 @@ Deals = dict[tuple[str, str], list[tuple[int | None, DealSums]]]
 
 
 def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
-    """Every deal's counts with its time, per segment, newest first."""
+    """Every deal's counts with its time, per segment, newest first (a deal's counts made
+    once, whichever kinds hold it: its table, its dealer and all)."""
     facts = _Facts()
     out: Deals = defaultdict(list)
+    dealt = [s for s in reversed(seats)
+             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    made: list[DealSums] = []
+    for s in dealt:
+        d = DealSums()
+        assert isinstance(s.situation, Figures) and s.situation.deal is not None
+        _deal(d, s, s.situation.deal, facts)
+        made.append(d)
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}
     for kind in kinds:
         key = keys[kind]
-        for s in reversed(seats):
+        for s, d in zip(dealt, made, strict=True):
             segment = key(s)
-            if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
-                continue
-            d = DealSums()
-            _deal(d, s, s.situation.deal, facts)
-            out[(kind, segment)].append((s.time_us, d))
+            if segment is not None:
+                out[(kind, segment)].append((s.time_us, d))
     return out
 
 
@@ -155,12 +172,11 @@ def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEA
 
 
 class _Facts:
-    """What every deal of a profile or a situation shares, worked out once: the qualifier,
-    the Bonus's odds, a situation's expectations as integers."""
+    """What every deal of a profile shares, worked out once: the qualifier, the Bonus's
+    odds as integers, whether the Bonus pays a hand."""
 
     def __init__(self) -> None:
         self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
-        self.situations: dict[int, tuple[tuple[int, ...], int, int]] = {}
         self.paid: dict[tuple[str, int], bool] = {}
 
     def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
@@ -180,37 +196,30 @@ class _Facts:
             found = self.paid[key] = exact.bonus_pay(origin_of(profile), value) > 0
         return found
 
-    def situation(self, m: exact.Moments) -> tuple[tuple[int, ...], int, int]:
-        found = self.situations.get(id(m))
-        if found is None:
-            assert m.categories is not None and m.qualifies is not None
-            p = m.qualifies
-            found = (tuple(exact_int(share * COMPLETIONS) for share in m.categories), exact_int(p * COMPLETIONS),
-                     exact_int(p * (1 - p) * COMPLETIONS * COMPLETIONS))
-            self.situations[id(m)] = found
-        return found
 
-
-def _deal(d: DealSums, s: Seat, m: exact.Moments, facts: _Facts) -> None:
+def _deal(d: DealSums, s: Seat, m: DealFigures, facts: _Facts) -> None:
     d.deals += 1
-    if s.player_value is None or s.dealer_value is None or m.categories is None or m.qualifies is None:
+    if s.player_value is None or s.dealer_value is None:
         d.unseen += 1
         return
     qualifier, odds, bonus = facts.profile(s.profile)
-    categories, q_expected, q_variance = facts.situation(m)
-    d.player[Category.of(s.player_value).order] += 1
-    for k, share in enumerate(categories):
-        d.player_expected[k] += share
-    d.dealer[Category.of(s.dealer_value).order] += 1
+    d.player[_ORDER[Category.of(s.player_value)]] += 1
+    expected = d.player_expected
+    for k, share in enumerate(m.categories):
+        expected[k] += share
+    d.dealer[_ORDER[Category.of(s.dealer_value)]] += 1
     d.qualified += s.dealer_value >= qualifier
-    d.q_expected += q_expected
-    d.q_variance += q_variance
+    d.q_expected += m.qualifies
+    d.q_variance += m.variance
     if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1
         d.hits += facts.pays(s.profile, value)
         d.hits_expected += bonus[0]
         d.hits_variance += bonus[1]
+
+
+_ORDER = {c: c.order for c in Category}
 
 
 def tests(banded: DealBanded) -> list[DealTest]:
@@ -252,21 +261,30 @@ def _chi(kind: str, segment: str, window: str, test: str, deals: int, observed: 
          reason: str | None) -> DealTest:
     bins = _merge(observed, expected)
     if reason is None and len(bins) < 2:
-        reason = "too few deals for two cells expecting 5"
+        reason = "too few deals for two cells expecting 10"
     if reason is not None:
         return DealTest(kind, segment, window, test, deals, None, None, None, None, None, reason)
-    statistic = math.fsum((o - e) ** 2 / e for o, e in bins)
+    statistic = divergence(bins)
     return DealTest(kind, segment, window, test, deals, None, None, statistic, len(bins) - 1,
                     chi2_sf(statistic, len(bins) - 1))
 
 
+def divergence(bins: list[tuple[int, float]]) -> float:
+    """The Cressie-Read power divergence of observed from expected counts at :data:`LAMBDA`,
+    2 / (λ (λ + 1)) Σ o ((o / e)^λ - 1): chi-square distributed with (bins - 1) degrees
+    of freedom for a fair deal, as Pearson's statistic (λ = 1) is, but with a far tail
+    that holds where the band reads it (``docs/monitor.md``, *The deal*)."""
+    total = math.fsum(o * ((o / e) ** LAMBDA - 1) for o, e in bins if o)
+    return max(0.0, 2 / (LAMBDA * (LAMBDA + 1)) * total)
+
+
 def _merge(observed: list[int], expected: list[float]) -> list[tuple[int, float]]:
-    """Categories from the rarest up, merged until each bin expects 5 or more."""
+    """Categories from the rarest up, merged until each bin expects :data:`MIN_BIN` or more."""
     bins: list[tuple[int, float]] = []
     o, e = 0, 0.0
     for k in range(9, -1, -1):
         o, e = o + observed[k], e + expected[k]
-        if e >= MIN_EXPECTED:
+        if e >= MIN_BIN:
             bins.append((o, e))
             o, e = 0, 0.0
     if e and bins:
@@ -284,5 +302,25 @@ def _z(kind: str, segment: str, window: str, test: str, deals: int, observed: in
     if reason is not None:
         return DealTest(kind, segment, window, test, deals, rate, expected_rate, None, None, None, reason)
     z = float(observed - expected) / math.sqrt(variance)
-    return DealTest(kind, segment, window, test, deals, rate, expected_rate, z, None, two_sided(z))
+    return DealTest(kind, segment, window, test, deals, rate, expected_rate, z, None, count_p(observed, n, expected))
 
+
+def count_p(observed: int, n: int, mean: Fraction) -> float:
+    """The two-sided p-value of ``observed`` successes in ``n`` independent trials whose
+    chances add up to ``mean``: twice the binomial tail at their mean chance, exact when
+    the chances are equal (the Bonus's hits), and the most a sum of unequal chances can
+    have there otherwise (the dealer qualifying, each deal with its own chance): from one
+    below the mean down, and one above it up, a sum of independent trials with unequal
+    chances is less spread than the binomial (Hoeffding, 1956). Within one of the mean, 1.
+
+    Why not z's normal tail: a count is discrete and skewed; at 1,000 deals, where the
+    band reads p near 0.02%, the normal tail of too few qualifications is a third short of
+    the exact one (``bench/monitor_tails.py``), so fair dealers alerted too often."""
+    chance = float(mean / n)
+    if observed <= mean - 1:
+        tail = binomial_cdf(observed, n, chance)
+    elif observed >= mean + 1:
+        tail = binomial_sf(observed, n, chance)
+    else:
+        return 1.0
+    return min(1.0, 2 * tail)

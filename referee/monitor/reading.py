@@ -5,6 +5,7 @@ clean rounds packed in runs. The store is opened read-only (:class:`~referee.sto
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import Any
 
 from ..store import schema
@@ -19,27 +20,28 @@ def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[S
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen), in the store's order,
     newest last."""
-    found = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
-                                                                            None if upto is None else upto[1])
-    found.sort(key=lambda f: f[0])
+    out = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
+                                                                          None if upto is None else upto[1])
+    out.sort(key=_ORDER)  # each seat at its own id: the store's order, rows and runs alike
     first: dict[object, int] = {}
-    out: list[Seat] = []
-    for seat_id, second, seat in found:  # a game's seats are placed at its first seat read, in rows or runs
-        if isinstance(seat.game, tuple) and seat.game[0] != "seat":
-            new = seat.game not in first
-            seat.order = first.setdefault(seat.game, seat_id)
-            seat.deal = new and not second
-        out.append(seat)
-    out.sort(key=lambda s: s.order)
+    for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
+        key = seat.game
+        if key[0] == "seat":  # type: ignore[index]
+            continue
+        placed = first.get(key)
+        if placed is None:
+            first[key] = seat.order
+        else:
+            seat.order, seat.deal = placed, False
+    out.sort(key=_ORDER)
     return out
 
 
-#: A seat as read, before its game's place is known: its id, whether its game is a second
-#: record of a game, and its facts.
-_Found = tuple[int, bool, Seat]
+#: A seat's order: read with its own id, then placed at its game's first seat.
+_ORDER = attrgetter("order")
 
 
-def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[_Found]:
+def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     import sqlalchemy as sa
 
     s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
@@ -53,25 +55,30 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[_Found]:
              .where(s.c.kind == "counted", s.c.id > after).order_by(s.c.id))
     if upto is not None:
         query = query.where(s.c.id <= upto)
-    out: list[_Found] = []
-    for r in conn.execute(query):
-        if r.ante_u is None or r.main_staked_u is None or r.main_net_u is None:
+    out: list[Seat] = []
+    unpacked: dict[int | None, tuple[int, ...] | None] = {}  # a shared hand's seats share their five cards
+    for (row, time_us, player, known, player_value, dealer_value, bonus_value, outcome, ante_u, staked_u, net_u,
+         bonus_u, origin, session_tbl, session_player, game_row, tbl, game, dealer, second) in conn.execute(query):
+        if ante_u is None or staked_u is None or net_u is None:
             continue  # an amount that is not a whole number of millionths: not summed
-        table = r.tbl if r.tbl is not None else r.session_tbl
-        if r.game_row is None:
-            key: object = ("seat", r.id)
+        table = tbl if tbl is not None else session_tbl
+        if game_row is None:
+            key: object = ("seat", row)
         else:
-            key = ("game", table, r.game) if r.game is not None else ("row", r.game_row)
-        out.append((r.id, bool(r.second), Seat(
-            order=r.id, game=key, time_us=r.time_us, table=table, dealer=r.dealer,
-            profile=r.origin or "builtin:vivo", player=r.player if r.player is not None else r.session_player,
-            ante_u=r.ante_u, staked_u=r.main_staked_u, net_u=r.main_net_u, bonus_u=r.bonus_staked_u or 0,
-            called=r.outcome != "fold", known=unpack_known(r.known), bonus_value=r.bonus_value,
-            player_value=r.player_value, dealer_value=r.dealer_value, row=r.id)))
+            key = ("game", table, game) if game is not None else ("row", game_row)
+        if known in unpacked:
+            cards = unpacked[known]
+        else:
+            cards = unpacked[known] = unpack_known(known)
+        out.append(Seat(  # its order and whether its deal is tested: its own, until seats() places its game
+            row, key, time_us, table, dealer, origin or "builtin:vivo",
+            player if player is not None else session_player, ante_u, staked_u, net_u, bonus_u or 0,
+            outcome != "fold", cards, bonus_value, game_row is not None and not second,
+            player_value, dealer_value, row))
     return out
 
 
-def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[_Found]:
+def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     """The fast lane's clean rounds (format 1: no table, dealer or time) and a live
     table's clean games, unpacked."""
     import sqlalchemy as sa
@@ -89,57 +96,58 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[_Found]:
         for row in conn.execute(sa.select(st.c.id, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
                                           st.c.bonus_staked_u, st.c.bonus_cat).where(st.c.id.in_(part))):
             settled[row.id] = row
-    out: list[_Found] = []
+    out: list[Seat] = []
     for run in runs:
         picks = [settled[i] for i in json.loads(run.settlements)]
         out += _rounds(run, picks) if run.games is None else _games(run, picks)
     return out
 
 
-def _rounds(run: Any, picks: list[Any]) -> list[_Found]:
+def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
     """A run of format-1 rounds."""
     from ..rules.hands import evaluate
 
-    out: list[_Found] = []
+    out: list[Seat] = []
     for i in range(run.rounds):
         row = picks[int.from_bytes(run.picks[2 * i:2 * i + 2], "little")]
         if row.ante_u is None or row.main_staked_u is None or row.main_net_u is None:
             continue
         known = tuple(run.cards[9 * i:9 * i + 5])
         bonus = row.bonus_staked_u or 0
-        out.append((run.first_seat + i, False, Seat(
+        out.append(Seat(
             order=run.first_seat + i, game=("seat", run.first_seat + i), time_us=None, table=run.tbl,
             dealer=None, profile=run.origin or "builtin:vivo", player=run.session_player, ante_u=row.ante_u,
             staked_u=row.main_staked_u, net_u=row.main_net_u, bonus_u=bonus, called=row.outcome != "fold",
-            known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id)))
+            known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id))
     return out
 
 
-def _games(run: Any, picks: list[Any]) -> list[_Found]:
-    """A run of a live table's clean games: each seat as its row would have it (its hands
-    its game's cards evaluated, its bonus hand's where its settlement has one)."""
+def _games(run: Any, picks: list[Any]) -> list[Seat]:
+    """A run of a live table's clean games (``referee.store.tableruns``): each seat as its
+    row had it (its hands its game's cards evaluated, its bonus hand's where its
+    settlement has one; the five known cards one tuple a game, as its rows share them)."""
     from ..rules.hands import evaluate
     from ..store.tableruns import Packed
 
     packed = Packed(run)
-    out: list[_Found] = []
+    out: list[Seat] = []
+    origin = run.origin or "builtin:vivo"
     for game in range(packed.count):
         cards = packed.game_cards(game)
+        known = tuple(cards[:5])
         board = [cards[2], cards[3], cards[4], cards[5], cards[6]]
         player = evaluate([cards[0], cards[1], *board]).value
         dealer = evaluate([cards[7], cards[8], *board]).value
-        bonus = evaluate(list(cards[:5])).value
+        bonus = evaluate(list(known)).value
         key = ("game", run.tbl, packed.games[game])
-        when, by, second = packed.time_us(game), packed.dealer(game), bool(packed.second[game])
+        when, by, deal = packed.time_us(game), packed.dealer(game), not packed.second[game]
         for place in packed.seats_of(game):
             row = picks[packed.picks[place]]
             if row.ante_u is None or row.main_staked_u is None or row.main_net_u is None:
                 continue
-            out.append((packed.first_seat + place, second, Seat(
-                order=packed.first_seat + place, game=key, time_us=when, table=run.tbl, dealer=by,
-                profile=run.origin or "builtin:vivo", player=packed.players[packed.player_picks[place]],
-                ante_u=row.ante_u, staked_u=row.main_staked_u, net_u=row.main_net_u,
-                bonus_u=row.bonus_staked_u or 0, called=row.outcome != "fold", known=tuple(cards[:5]),
-                bonus_value=bonus if row.bonus_cat is not None else None, player_value=player, dealer_value=dealer,
-                row=-run.id)))
+            seat_id = packed.first_seat + place
+            out.append(Seat(
+                seat_id, key, when, run.tbl, by, origin, packed.players[packed.player_picks[place]], row.ante_u,
+                row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0, row.outcome != "fold", known,
+                bonus if row.bonus_cat is not None else None, deal, player, dealer, -run.id))
     return out

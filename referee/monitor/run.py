@@ -122,7 +122,7 @@ def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
     verdict = Verdict(summed.seats, summed.games, summed.newest, chosen, (b99, b999),
                       scale=summed.scales.scale, scale2=summed.scales.scale2)
     for c, s in zip(found, same, strict=True):
-        p = cell_p(c.z, c.jump, c.skewness)
+        p = cell_p(c.z, c.jump)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))
     for t, s in zip(deals, same_deals, strict=True):
         verdict.deals.append(JudgedDeal(t, b99.outside(t.p), b999.outside(t.p), s is None and chosen.outside(t.p), s))

@@ -67,9 +67,13 @@ class RulingBlock(TypedDict):
 
 
 def status_words(status: str, m: Messages) -> str:
-    """A round's status (``ok``, ``void``, ``bal. off -1``, codes) in the reader's language."""
+    """A round's status (``ok``, ``void``, ``cancelled``, ``bal. off -1``, codes) in the
+    reader's language (a cancelled game's seat: the game's word, French "révoquée", not
+    the plural of the report's column)."""
     if status.startswith("bal. off "):
         return r_(m, "bal. off {amount}").format(amount=status.removeprefix("bal. off "))
+    if status == "cancelled":
+        return m("cancelled")
     return r_(m, status) if status in ("ok", "void", "not ruled") else status
 
 

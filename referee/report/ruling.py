@@ -16,6 +16,7 @@ from ..audit.explain import Explanation, Side
 from ..audit.owed import BottomLine
 from ..i18n import N_, Messages
 from ..models.codes import CODES, FindingCode
+from ..models.common import Recorded
 from ..profiles import profile_label
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category
@@ -64,7 +65,7 @@ CARD_FIELD = re.compile(r"(player|flop|dealer)\[(\d+)\]\Z")
 # Recorded and expected values that are words, not amounts.
 VALUE_WORDS = {
     "win": N_("a win"), "lose": N_("a loss"), "push": N_("a push"), "fold": N_("a fold"), "void": N_("void"),
-    "settled": N_("settled"),
+    "settled": N_("settled"), "cancelled": N_("cancelled"),
 }
 QUALIFIED_WORDS = {True: N_("qualified"), False: N_("not qualified")}
 VOID_FLAG_WORDS = {True: N_("void"), False: N_("not void")}
@@ -131,6 +132,8 @@ def topic_of(rule: Rule) -> Topic | None:
             return None
         case Rule.VOID:
             return Topic.VOID
+        case Rule.CANCELLED:  # the table's decision: no document of the rules speaks of it
+            return None
         case _:
             assert_never(rule)
 
@@ -243,7 +246,8 @@ class RulingText:
         m, c, r = self.m, self.ex.ruling.cards, self.ex.ruling
         self.heading(m("Cards as dealt"))
         if r.outcome == "void":
-            self.say("  " + m("As recorded (the deal is void, so not read as cards):"))
+            self.say("  " + m("As recorded (the game was cancelled, so they settle nothing):" if r.cancelled
+                              else "As recorded (the deal is void, so not read as cards):"))
             for label, tokens in self.ex.recorded_cards:
                 self.say("  " + m("{label}: {cards}").format(
                     label=m(label), cards=" ".join(token_text(t, m) for t in tokens)))
@@ -260,10 +264,28 @@ class RulingText:
     def void(self) -> None:
         m, r = self.m, self.ex.ruling
         assert r.void is not None
+        if r.cancelled:
+            self.cancelled()
+            return
         self.heading(m("Void deal"))
         self.say("  " + m("The deal is incorrect: {what}.").format(what=m(VOID_WORDS[r.void.kind])))
         self.say("  " + m("Detail: {reason}").format(reason=void_reason_words(r.void.reason, m)))
         self.say("  " + m("Every stake is returned; the round is not counted and is dealt again."))
+
+    def cancelled(self) -> None:
+        """A cancelled game: every stake refunded, and what the table did instead, in its
+        record and its wallet (the findings, below, say where they differ)."""
+        m, ex = self.m, self.ex
+        self.heading(m("Cancelled game"))
+        self.say("  " + m("The table cancelled the game: every stake is refunded and the game is not counted; "
+                          "the rules give 0 to every seat."))
+        self.say("  " + recorded_words(ex.recorded, m))
+        if ex.wallet is None:
+            self.say("  " + m("No wallet moves are recorded for the seat."))
+        else:
+            moves = m("Wallet moves: debits {debits}, credits {credits}, cancels and refunds {refunds}.")
+            self.say("  " + moves.format(debits=fmt(ex.wallet.debits), credits=fmt(ex.wallet.credits),
+                                         refunds=fmt(ex.wallet.refunds)))
 
     def side(self, label: str, side: Side) -> None:
         m = self.m
@@ -363,6 +385,8 @@ class RulingText:
                 return m("the profile has no bonus")
             case Rule.VOID:
                 return m("the deal is void: every stake is returned")
+            case Rule.CANCELLED:
+                return m("the game was cancelled: every stake is refunded")
             case _:
                 assert_never(line.rule)
 
@@ -377,6 +401,28 @@ class RulingText:
 
 
 RESULT_FIELDS = ("ante", "call", "bonus", "net")
+#: A record's amounts as ``recorded_words`` says them, in order: wagers' results and the
+#: net signed, the total returned and the balance as they are.
+RECORDED_AMOUNTS = {"ante": N_("Ante {amount}"), "call": N_("Call {amount}"), "bonus": N_("bonus {amount}"),
+                    "net": N_("net {amount}"), "returned": N_("returned {amount}"),
+                    "balance": N_("balance {amount}")}
+
+
+def recorded_words(recorded: Recorded | None, m: Messages) -> str:
+    """What the table recorded for a round or seat, in one sentence: its outcome and its
+    amounts ("The table recorded the seat as a win: net +3, balance 107.")."""
+    outcome = None if recorded is None else recorded.outcome or ("void" if recorded.void else None)
+    amounts = ", ".join(
+        m(words).format(amount=signed(value) if name in RESULT_FIELDS else fmt(value))
+        for name, words in RECORDED_AMOUNTS.items()
+        if recorded is not None and (value := getattr(recorded, name)) is not None)
+    if outcome is not None:
+        said = m("The table recorded the seat as {outcome}: {amounts}." if amounts
+                 else "The table recorded the seat as {outcome}.")
+        return said.format(outcome=value_words(outcome, "recorded.outcome", m), amounts=amounts)
+    if amounts:
+        return m("The table recorded for the seat: {amounts}.").format(amounts=amounts)
+    return m("The table recorded no result for the seat.")
 
 
 def result_words(line: Line, m: Messages) -> str:

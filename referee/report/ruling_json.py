@@ -14,12 +14,13 @@ from typing import TypedDict
 
 from ..audit.explain import Explanation, Side
 from ..i18n import Messages
+from ..models.common import Recorded
 from ..rules.cards import rank_char
 from ..rules.category import Category
 from ..rules.money import plain
 from ..rules.tiebreak import TieBreak
 from .base import bottom_json
-from .ruling import CATEGORY_WORDS, RulingText, bottom_words, cards_text, comparison_lines, hand_words
+from .ruling import CATEGORY_WORDS, RECORDED_AMOUNTS, RulingText, bottom_words, cards_text, comparison_lines, hand_words
 
 
 class HandJSON(TypedDict):
@@ -86,7 +87,7 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, object]:
             "turn": None if c.turn is None else str(c.turn), "river": None if c.river is None else str(c.river),
             "dealer": [str(x) if x is not None else "??" for x in c.dealer],
         },
-        "outcome": r.outcome,
+        "outcome": "cancelled" if r.cancelled else r.outcome,
         "void": None if r.void is None else {"kind": r.void.kind, "reason": r.void.reason},
         "player": hand_json(ex.player), "dealer": hand_json(ex.dealer),
         "dealer_qualified": r.dealer_qualified,
@@ -100,8 +101,21 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, object]:
         "bottom_line": {**bottom_json(ex.bottom), "text": bottom_words(ex.bottom, m)},
         "findings": [{"code": f.code, "field": f.field, "recorded": plain(f.recorded), "expected": plain(f.expected),
                       "message": f.message} for f in ex.findings],
+        "recorded": recorded_json(ex.recorded),
+        "wallet": None if ex.wallet is None else {
+            "debits": plain(ex.wallet.debits), "credits": plain(ex.wallet.credits),
+            "refunds": plain(ex.wallet.refunds)},
         "text": RulingText(ex, m).text(),
     }
+
+
+def recorded_json(recorded: Recorded | None) -> dict[str, object] | None:
+    """What the table recorded of the result: the outcome (``void: true`` is ``void``) and
+    the amounts, each ``null`` when not recorded; ``null`` when nothing is."""
+    if recorded is None:
+        return None
+    outcome = recorded.outcome or ("void" if recorded.void else None)
+    return {"outcome": outcome, **{name: plain(getattr(recorded, name)) for name in RECORDED_AMOUNTS}}
 
 
 def hand_report(groups: list[list[str]], m: Messages) -> tuple[str, dict[str, object]]:

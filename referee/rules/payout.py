@@ -63,6 +63,7 @@ class Rule(Enum):
     FORFEITED = "forfeited"  # a fold forfeits the bonus
     NOT_OFFERED = "not_offered"  # a bonus stake under a profile without a bonus: returned
     VOID = "void"  # the deal is void: every stake returned
+    CANCELLED = "cancelled"  # the table cancelled the game (format 2): every stake refunded
 
     @property
     def code(self) -> str:

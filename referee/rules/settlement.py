@@ -21,7 +21,9 @@ from .profile import Profile
 
 Decision = Literal["call", "fold"]
 Outcome = Literal["fold", "win", "lose", "push", "void"]
-VoidKind = Literal["bad_card", "duplicate_card", "wrong_count", "incomplete_call"]
+#: Why every stake is returned: a malformed deal (§07), or a game the table cancelled
+#: (never a kind ``settle`` gives: a cancelled game is the table's decision, not the rules').
+VoidKind = Literal["bad_card", "duplicate_card", "wrong_count", "incomplete_call", "cancelled"]
 ZERO = Decimal(0)
 
 
@@ -61,8 +63,14 @@ class Cards:
 
 @dataclass(frozen=True, slots=True)
 class Void:
+    """Why a round's stakes all go back: its kind and the sentence that says it."""
+
     kind: VoidKind
     reason: str
+
+
+#: The reason of a cancelled game's ruling (``Void.reason``; the JSON's ``void.reason``).
+CANCELLED = "the table cancelled the game"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +160,30 @@ class Ruling:
     def void_reason(self) -> str | None:
         return self.void.reason if self.void else None
 
+    @property
+    def cancelled(self) -> bool:
+        """The table cancelled the game: every stake is refunded (:func:`cancelled_ruling`)."""
+        return self.void is not None and self.void.kind == "cancelled"
+
+
+def returned(kind: VoidKind, reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
+    """A round whose every stake goes back: a line a wager staked (the Ante always), each
+    returned by the rule of ``kind`` (``Rule.VOID``, or ``Rule.CANCELLED``)."""
+    rule = Rule.CANCELLED if kind == "cancelled" else Rule.VOID
+    stakes = ((Wager.ANTE, ante), (Wager.CALL, call_stake), (Wager.BONUS, bonus))
+    lines = tuple(Line(w, stake, ZERO, rule) for w, stake in stakes if stake or w is Wager.ANTE)
+    return Ruling(outcome="void", cards=Cards(), lines=lines, void=Void(kind, reason))
+
+
+def cancelled_ruling(ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
+    """A seat of a game the table cancelled (format 2's ``status: cancelled``), as its
+    ruling: every stake refunded, net 0. Why a ruling at all: the audit rules no cancelled
+    seat (its checks need none), but ``explain`` says a cancelled game's ruling as it
+    says a void deal's, through the same parts (the cards as recorded, every stake
+    returned); so its outcome is ``void`` (nothing is won or lost, nothing counted) and
+    its :class:`Void` says why (kind ``cancelled``, never a malformed deal)."""
+    return returned("cancelled", CANCELLED, ante, call_stake, bonus)
+
 
 def _parse_group(tokens: Sequence[object] | None, label: str) -> tuple[Card | None, ...]:
     if tokens is None:
@@ -228,9 +260,7 @@ def settle(profile: Profile, deal: Deal) -> Ruling:
     try:
         cards = read_cards(deal)
     except _VoidDeal as void:
-        stakes = ((Wager.ANTE, deal.ante), (Wager.CALL, call_stake), (Wager.BONUS, deal.bonus))
-        voided = tuple(Line(w, stake, ZERO, Rule.VOID) for w, stake in stakes if stake or w is Wager.ANTE)
-        return Ruling(outcome="void", cards=Cards(), lines=voided, void=Void(void.kind, void.reason))
+        return returned(void.kind, void.reason, deal.ante, call_stake, deal.bonus)
     private = [c for c in cards.player if c is not None]
     board = list(cards.board)
     dealer_cards = [c for c in cards.dealer if c is not None]

@@ -17,7 +17,7 @@ import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from ..load.inputs import Source
 from . import StoreError, codec, schema
 from .engine import Target, engine, failure, target
 from .migrate import check as check_schema
+from .wallets import WalletRef, names_only, refs
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,22 +43,35 @@ class StoredSource:
     games: int
     seats: int
     #: ``check --mapping``: the mapping it was read through (name, builtin, sha256, text),
-    #: and the ``--wallet`` logs joined to it (names only: their bytes are not kept).
+    #: the ``--wallet`` logs joined to it (name and SHA-256: their bytes are kept in
+    #: ``wallet_logs``) and the mapping they were read through.
     mapping: dict[str, Any] | None = None
-    wallet: tuple[str, ...] = ()
+    wallets: tuple[WalletRef, ...] = ()
+    wallet_mapping: dict[str, Any] | None = None
+    #: Stored before schema 0004: the ``--wallet`` logs' names only (their bytes were not kept).
+    unkept_wallets: tuple[str, ...] = ()
 
-    def options(self, store: str) -> Options:
-        """The options to audit it again with, as ``check`` audited it."""
-        if self.wallet:
-            raise StoreError(f"store {store}: {self.name} was checked with --wallet {' '.join(self.wallet)}, and "
-                             "a store keeps the export, not the wallet logs, so it cannot be audited again from "
-                             "the store as it was checked (recall --store reads what was stored; check --mapping "
-                             "... --wallet ... audits the files again)")
+    def options(self, store: str, wallet_files: tuple[str, ...] = ()) -> Options:
+        """The options to audit it again with, as ``check`` audited it; its wallet logs read
+        from ``wallet_files`` (their kept bytes), under the names they were given."""
+        if self.unkept_wallets:
+            raise StoreError(f"store {store}: {self.name} was checked with --wallet "
+                             f"{' '.join(self.unkept_wallets)} and stored before referee kept wallet logs (the store "
+                             "has the export, not the wallet logs), so it cannot be audited again from the store as "
+                             "it was checked (recall --store reads what was stored; check --mapping ... --wallet ... "
+                             "audits the files again)")
         if self.mapping is None:
             return Options(profile=self.profile)
-        return Options(profile=self.profile, mapping=str(self.mapping["name"]),
-                       mapping_text=str(self.mapping["text"]).encode("utf-8"),
-                       mapping_builtin=bool(self.mapping["builtin"]))
+        options = Options(profile=self.profile, mapping=str(self.mapping["name"]),
+                          mapping_text=str(self.mapping["text"]).encode("utf-8"),
+                          mapping_builtin=bool(self.mapping["builtin"]))
+        if not self.wallets:
+            return options
+        assert self.wallet_mapping is not None and len(wallet_files) == len(self.wallets)
+        return replace(options, wallet=tuple(w.name for w in self.wallets), wallet_files=wallet_files,
+                       wallet_mapping=str(self.wallet_mapping["name"]),
+                       wallet_mapping_text=str(self.wallet_mapping["text"]).encode("utf-8"),
+                       wallet_mapping_builtin=bool(self.wallet_mapping["builtin"]))
 
 
 class Stored:
@@ -152,6 +166,26 @@ class Stored:
                  .join(se, se.c.profile_id == p.c.id).where(se.c.source_id.in_(ids)))
         return {r.origin: bytes(r.content) for r in self.conn.execute(query)}
 
+    def write_wallet(self, source: StoredSource, ref: WalletRef, path: Path) -> None:
+        """A wallet log's kept bytes written to ``path`` a piece at a time (a log may be
+        large), checked against the SHA-256 the source names (its digest covers that name)."""
+        import sqlalchemy as sa
+
+        w, c = schema.wallet_logs, schema.wallet_chunks
+        found = self.conn.execute(sa.select(w.c.id).where(w.c.sha256 == ref.sha256)).scalar()
+        whole = hashlib.sha256()
+        if found is not None:
+            query = sa.select(c.c.data).where(c.c.wallet_id == found).order_by(c.c.seq)
+            with path.open("wb") as out:
+                for row in self.conn.execution_options(yield_per=16).execute(query):
+                    data = zlib.decompress(row.data)
+                    whole.update(data)
+                    out.write(data)
+        if found is None or whole.hexdigest() != ref.sha256:
+            said = "are not in the store" if found is None else "are not those stored"
+            raise StoreError(f"store {self.target.shown}: the bytes of wallet log {ref.name} (checked with "
+                             f"{source.name}) {said} (run referee store verify {self.target.shown})")
+
     def holding(self, game: str | None, number: int | None, session: str | None, name: str | None) -> StoredSource:
         """The one stored source that holds game ``game`` (or round ``number``), in
         session ``session`` when given, among the sources named ``name`` when given."""
@@ -192,17 +226,28 @@ class Stored:
 
         with tempfile.TemporaryDirectory(prefix="referee-replay-") as folder, kept_profiles(self.profiles(sources)):
             out = []
+            wallets: dict[str, str] = {}  # a log's SHA-256 -> its file: written once, however many sources
             for i, source in enumerate(sources):
                 path = Path(folder) / f"{i}"
                 path.write_bytes(self.data(source))
-                out.append((Source(source.name, path), source.options(self.target.shown)))
+                files = tuple(self._wallet_file(source, ref, Path(folder), wallets) for ref in source.wallets)
+                out.append((Source(source.name, path), source.options(self.target.shown, files)))
             yield out
+
+    def _wallet_file(self, source: StoredSource, ref: WalletRef, folder: Path, written: dict[str, str]) -> str:
+        if ref.sha256 not in written:
+            path = folder / f"wallet-{len(written)}"
+            with self.reading():
+                self.write_wallet(source, ref, path)
+            written[ref.sha256] = str(path)
+        return written[ref.sha256]
 
 
 def _stored(r: Any) -> StoredSource:
     options = codec.loads(r.options)
     return StoredSource(r.id, r.name, r.sha256, r.kind, r.size, bool(r.readable), options.get("profile"), r.stored_us,
-                        r.sessions, r.games, r.seats, options.get("mapping"), tuple(options.get("wallet", ())))
+                        r.sessions, r.games, r.seats, options.get("mapping"), refs(options),
+                        options.get("wallet_mapping"), names_only(options))
 
 
 def groups(replayed: list[tuple[Source, Options]]) -> list[tuple[list[Source], Options]]:

@@ -5,6 +5,10 @@ What is kept, and why in this shape (``docs/store.md`` has the column-by-column 
 * ``sources``: each audited input once (by its SHA-256), its bytes in compressed
   ``chunks`` (a replay re-audits them: explain, stats and report from the store are
   those of the files, byte for byte), its counts, and its place in the hash chain.
+* ``wallet_logs``, ``wallet_chunks``: the seamless-wallet logs an export was checked
+  with (``check --mapping ... --wallet LOG``), each once by its SHA-256 however many
+  exports and runs it was joined to, its bytes compressed as a source's are: a replay
+  joins them again (the sources' ``options`` name them, by name and SHA-256).
 * ``sessions``, ``games`` (format 2), ``findings``: what the reports say of them.
 * ``settlements``: each distinct ruling's money and facts, once per source: every
   seat points at one, so a seat row stays narrow.
@@ -322,4 +326,35 @@ alerts = Table(
     Column("digest", Text, nullable=False),
     Index("ix_alerts_raised", "raised_us"),
     Index("ix_alerts_segment", "segment", "value"),
+)
+
+#: Since schema 0004: the wallet logs exports were checked with (``check --mapping ...
+#: --wallet LOG``), kept once each by the SHA-256 of their bytes (a log joined to several
+#: exports, or in several runs, is one row), written in the transaction of the first
+#: source that refers to them (``source_id``). A source's ``options`` name its logs in
+#: order, with their SHA-256: that reference is in the source's digest and the chain, so
+#: bytes changed here are found by ``store verify`` against it.
+wallet_logs = Table(
+    "wallet_logs", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("sha256", Text, nullable=False, unique=True),
+    #: The name it was first given (``--wallet NAME``); each source's options keep its own.
+    Column("name", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("chunks", Integer, nullable=False),
+    Column("stored_us", BigInteger, nullable=False),
+    Column("source_id", Integer, ForeignKey("sources.id"), nullable=False),
+    Column("digest", Text, nullable=False),
+)
+
+#: A piece of a wallet log's bytes, as ``chunks`` keeps a source's (about 256 KiB, cut at
+#: a line end, zlib-compressed, with its own SHA-256).
+wallet_chunks = Table(
+    "wallet_chunks", metadata,
+    Column("wallet_id", Integer, ForeignKey("wallet_logs.id"), primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("first_line", BigInteger, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("sha256", Text, nullable=False),
+    Column("data", LargeBinary, nullable=False),
 )

@@ -26,6 +26,7 @@ from . import digest, rows, schema, tableruns
 from .chunks import Chunker, file_digest
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
 from .tableruns import LaneGames
+from .wallets import KeptWallet, WalletLog
 
 
 class Seconds(Protocol):
@@ -43,6 +44,10 @@ class StoreSink(Protocol):
     known: list[str]
     refused: list[str]
     head: str
+    #: The run's ``--wallet`` logs, and why the sources joined to them cannot be kept (a
+    #: log that cannot be read again, or changed while it was audited), if so.
+    wallets: list[WalletLog]
+    wallet_problem: str | None
 
     @property
     def index(self) -> Seconds: ...
@@ -96,6 +101,8 @@ class SourceWriter:
         self.chunked = False
         #: Whether the store held any game before this source (looked up once).
         self.earlier: bool | None = None
+        #: The wallet logs this source is the first to refer to: kept in its transaction.
+        self.wallets: list[KeptWallet] = []
         self._start()
 
     # -- begin, end ------------------------------------------------------------------
@@ -131,6 +138,29 @@ class SourceWriter:
             findings=0, chunks=0, rows_digest="", digest="", chain=""))
         self.chunker = Chunker(self.source)
         self.chunker.start()
+        self.wallets = self._wallets()
+
+    def _wallets(self) -> list[KeptWallet]:
+        """The run's wallet logs not in the store yet, each once (by SHA-256), begun here:
+        this source refers to them, so they are kept in its transaction."""
+        from sqlalchemy import func, select
+
+        if self.sink.wallet_problem is not None:
+            return []  # the source will not be kept: neither are they
+        wanted: dict[str, WalletLog] = {}
+        for log in self.sink.wallets:
+            if log.sha256 is not None:
+                wanted.setdefault(log.sha256, log)
+        if not wanted:
+            return []
+        w = schema.wallet_logs
+        stored = set(self.conn.execute(select(w.c.sha256).where(w.c.sha256.in_(list(wanted)))).scalars())
+        first = int(self.conn.execute(select(func.max(w.c.id))).scalar() or 0) + 1
+        missing = [log for sha, log in wanted.items() if sha not in stored]
+        return [KeptWallet(self.conn, log, first + i, self.id, self._write) for i, log in enumerate(missing)]
+
+    def _write(self, name: str, batch: list[tuple[Any, ...]]) -> None:
+        _write(self.conn, self.engine, name, batch)
 
     def _known(self, conn: Any) -> int | None:
         found = conn.execute(schema.sources.select().with_only_columns(schema.sources.c.id)
@@ -158,9 +188,7 @@ class SourceWriter:
                 self.sink.note(f"{name}: not stored: it cannot be read again to be kept")
             return
         if info.sha256 != self.sha256:
-            self.abandon()
-            self.sink.refused.append(name)
-            self.sink.note(f"{name}: not stored: it changed while it was audited")
+            self._refuse(name, "it changed while it was audited")
             return
         self._flush()
         self._chunks(wait=True)
@@ -168,12 +196,22 @@ class SourceWriter:
         if self.chunker.error is not None:
             raise self.chunker.error
         if self.chunker.sha256 != self.sha256:
-            self.abandon()
-            self.sink.refused.append(name)
-            self.sink.note(f"{name}: not stored: it changed while it was kept")
+            self._refuse(name, "it changed while it was kept")
+            return
+        problem = self.sink.wallet_problem
+        for kept in self.wallets:
+            problem = problem or kept.finish()
+        if problem is not None:
+            self._refuse(name, problem)
             return
         self._commit(info)
         self.sink.stored.append(name)
+
+    def _refuse(self, name: str, why: str) -> None:
+        """Nothing of the source kept (nor of the wallet logs begun with it), and said."""
+        self.abandon()
+        self.sink.refused.append(name)
+        self.sink.note(f"{name}: not stored: {why}")
 
     def _time(self, when: int) -> None:
         if self.time_min is None or when < self.time_min:
@@ -209,6 +247,8 @@ class SourceWriter:
             while self.chunker.is_alive():
                 with contextlib.suppress(queue.Empty):
                     self.chunker.out.get(timeout=0.1)
+        for kept in self.wallets:
+            kept.stop()
         if self.conn is not None:
             try:
                 self.conn.rollback()
@@ -425,6 +465,8 @@ class SourceWriter:
             self.buffers["sessions"].append((*self.session_row, None, None, None, 0, ""))
             self.session_written = True
         self._chunks(wait=False)
+        for kept in self.wallets:
+            kept.drain(wait=False)
         for name in _ORDER:
             batch = self.buffers[name]
             if batch:

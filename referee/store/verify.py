@@ -4,9 +4,11 @@ Recomputed, source by source in the chain's order: each chunk's SHA-256 and the 
 source's (the bytes a replay re-audits), each row's digest (which record changed, and
 where it came from: file, line, session, game), each source's digest of its rows (a
 row added, removed or re-digested), each source's own digest and its link in the
-chain (a source changed, removed or moved), the store's head, and each alert kept by
-``monitor --record`` against its own digest. What it says is
-what a later reader can rely on: ``intact`` means every row is the one written then.
+chain (a source changed, removed or moved), the store's head, each wallet log an export
+was checked with (its row's digest, each piece's SHA-256, and the whole log's against the
+SHA-256 its sources name: that name is in their digests and the chain), and each alert
+kept by ``monitor --record`` against its own digest. What it says is what a later reader
+can rely on: ``intact`` means every row is the one written then.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import digest, schema, tableruns
+from . import codec, digest, schema, tableruns
 from .read import Stored
+from .wallets import refs
 
 
 @dataclass(slots=True)
@@ -29,6 +32,7 @@ class Verdict:
     sources: int = 0
     rows: int = 0
     head: str = ""
+    wallet_logs: int = 0
 
     @property
     def intact(self) -> bool:
@@ -42,6 +46,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
     conn = stored.conn
     previous = ""
     with stored.reading():
+        wallets = _Wallets(conn)
         for source in conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings():
             found.sources += 1
             if progress is not None:
@@ -49,6 +54,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
             where = f"source {source['id']} ({source['name']})"
             rows = _Rows(found, where)
             _chunks(conn, source, rows)
+            wallets.referred(source, found)
             for table in digest.ROW_TABLES:
                 _table(conn, table, source["id"], rows)
             for run in tableruns.unfound(conn, source["id"]):
@@ -64,6 +70,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
                 found.problems.append(f"{where}: the chain is broken here (a source before it, or this one, was "
                                       "changed, removed or put in another place)")
             previous = source["chain"]
+        wallets.check(found)
         _alerts(conn, found)
         meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
     found.head = meta["head"]
@@ -98,22 +105,82 @@ def _chunks(conn: Any, source: Any, rows: _Rows) -> None:
     import sqlalchemy as sa
 
     c = schema.chunks
-    whole = hashlib.sha256()
     query = sa.select(c.c.seq, c.c.sha256, c.c.data).where(c.c.source_id == source["id"]).order_by(c.c.seq)
+    _pieces(conn, query, source["sha256"], rows.where, rows.verdict, rows.digests)
+
+
+def _pieces(conn: Any, query: Any, sha256: str, where: str, verdict: Verdict,
+            digests: digest.RowsDigest | None = None) -> None:
+    """Kept bytes (a source's, a wallet log's), piece by piece against each piece's
+    SHA-256, and whole against ``sha256``."""
+    whole = hashlib.sha256()
     for row in conn.execute(query):
-        rows.digests.add("chunks", row.sha256)
+        if digests is not None:
+            digests.add("chunks", row.sha256)
         try:
             data = zlib.decompress(row.data)
         except zlib.error:
-            rows.verdict.problems.append(f"{rows.where}: its bytes, piece {row.seq}, are damaged (they do not "
-                                         "decompress)")
+            verdict.problems.append(f"{where}: its bytes, piece {row.seq}, are damaged (they do not decompress)")
             continue
         whole.update(data)
         if hashlib.sha256(data).hexdigest() != row.sha256:
-            rows.verdict.problems.append(f"{rows.where}: its bytes, piece {row.seq}, changed after they were stored")
-    if whole.hexdigest() != source["sha256"]:
-        rows.verdict.problems.append(f"{rows.where}: its bytes are not those audited (SHA-256 "
-                                     f"{source['sha256'][:16]}...)")
+            verdict.problems.append(f"{where}: its bytes, piece {row.seq}, changed after they were stored")
+    if whole.hexdigest() != sha256:
+        verdict.problems.append(f"{where}: its bytes are not those audited (SHA-256 {sha256[:16]}...)")
+
+
+class _Wallets:
+    """The wallet logs kept for exports checked with ``--wallet``: each source's references
+    (name and SHA-256, in its digested options) resolved, then each log checked once."""
+
+    def __init__(self, conn: Any) -> None:
+        import sqlalchemy as sa
+
+        self.conn = conn
+        w = schema.wallet_logs
+        self.rows = list(conn.execute(sa.select(w).order_by(w.c.id)).mappings())
+        self.by_sha = {row["sha256"]: row for row in self.rows}
+        #: For each log (by id): the sources that refer to it, and the names they gave it.
+        self.users: dict[int, list[tuple[int, str]]] = {}
+
+    def referred(self, source: Any, found: Verdict) -> None:
+        """The logs ``source`` was checked with: each must be kept (its bytes are checked once, after)."""
+        try:
+            named = refs(codec.loads(source["options"]))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return  # options that do not read: the source's own digest says it changed
+        for ref in named:
+            row = self.by_sha.get(ref.sha256)
+            if row is None:
+                found.problems.append(f"source {source['id']} ({source['name']}): its wallet log {ref.name} (SHA-256 "
+                                      f"{ref.sha256[:16]}...) is not in the store (removed, or its SHA-256 changed)")
+            else:
+                self.users.setdefault(row["id"], []).append((source["id"], ref.name))
+
+    def check(self, found: Verdict) -> None:
+        """Each kept log: its row against its digest, its bytes against its SHA-256."""
+        import sqlalchemy as sa
+
+        c = schema.wallet_chunks
+        names = digest.columns("wallet_logs")
+        for row in self.rows:
+            found.rows += 1
+            found.wallet_logs += 1
+            where = self._where(row)
+            if digest.of(tuple(row[n] for n in names)) != row["digest"]:
+                found.problems.append(f"{where}: its record changed after it was stored")
+            if row["id"] not in self.users:
+                found.problems.append(f"{where}: no stored source was checked with it (its source was removed?)")
+            query = sa.select(c.c.seq, c.c.sha256, c.c.data).where(c.c.wallet_id == row["id"]).order_by(c.c.seq)
+            _pieces(self.conn, query, row["sha256"], where, found)
+
+    def _where(self, row: Any) -> str:
+        """A log in words that lead back to the files: its names as given, and the sources it was joined to."""
+        users = self.users.get(row["id"], [])
+        names = list(dict.fromkeys(name for _, name in users)) or [row["name"]]
+        sources = ", ".join(str(i) for i in dict.fromkeys(i for i, _ in users))
+        joined = f", checked with source{'s' * (len(set(i for i, _ in users)) != 1)} {sources}" if users else ""
+        return f"wallet log {row['id']} ({', '.join(names)}{joined})"
 
 
 def _table(conn: Any, name: str, source_id: int, rows: _Rows) -> None:

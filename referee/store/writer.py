@@ -30,6 +30,7 @@ from .engine import Target, engine, failure
 from .migrate import check as check_schema
 from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
 from .source import SourceWriter
+from .wallets import WalletLog
 
 #: Game ids looked up in the store at once.
 LOOKUP_BATCH = 2_000
@@ -40,9 +41,13 @@ class CheckOptions(TypedDict):
 
     profile: str | None
     #: ``check --mapping``: the mapping as audited ({"name", "builtin", "sha256", "text"}),
-    #: so a replay reads the stored export through it; and the ``--wallet`` logs' names
-    #: (their bytes are not kept: a replay refuses, saying so).
+    #: so a replay reads the stored export through it.
     mapping: NotRequired[dict[str, object]]
+    #: ``--wallet``: each log as named, in order, with the SHA-256 of its bytes (kept once in
+    #: ``wallet_logs``), and the mapping they were read through, kept as ``mapping`` is.
+    wallets: NotRequired[list[dict[str, object]]]
+    wallet_mapping: NotRequired[dict[str, object]]
+    #: Before schema 0004, the logs' names only (their bytes were not kept): read, never written.
     wallet: NotRequired[list[str]]
 
 
@@ -52,12 +57,19 @@ class StoreSink(Reporter):
     machine = True
 
     def __init__(self, store: Target, sources: list[Source], options: CheckOptions,
-                 note: Callable[[str], None] | None = None) -> None:
+                 note: Callable[[str], None] | None = None, wallets: list[WalletLog] | None = None) -> None:
         super().__init__(io.StringIO())
         self.store = store
         self.sources = sources
+        self.wallets = wallets or []
+        if self.wallets:
+            options = {**options, "wallets": [{"name": w.name, "sha256": w.sha256} for w in self.wallets]}
         self.options = codec.dumps(options)
-        self.wallet = set(options.get("wallet", ()))
+        #: Why the sources joined to the wallet logs cannot be kept, once known.
+        self.wallet_problem = next((f"its wallet log {w.name} cannot be read again to be kept" for w in self.wallets
+                                    if w.sha256 is None), None)
+        #: The wallet logs' inputs seen so far (they come first, before any export's events).
+        self.wallets_read = 0
         #: An export's games are made by its mapping: their records are no lines of the source.
         self.packs = "mapping" not in options
         self.note = note or (lambda _: None)
@@ -151,12 +163,21 @@ class StoreSink(Reporter):
             yield event
 
     def _keeps(self, info: InputInfo) -> bool:
-        """Whether ``info`` ends the source being written. Not a ``--wallet`` log's: it is
-        read first, to fill the exports' seats, and is not a source of its own (it ended the
-        export's source, which was then refused as changed: nothing was stored)."""
-        source = self.sources[self.position] if self.position < len(self.sources) else None
-        return source is None or info.file == source.name or info.file not in self.wallet
+        """Whether ``info`` ends the source being written. Not a ``--wallet`` log's: the logs
+        are read first, in order, to fill the exports' seats, and are not sources of their
+        own; each must have been read as the bytes hashed to be kept (else the sources joined
+        to it are not stored: what was audited would not be what is kept)."""
+        if self.wallets_read >= len(self.wallets):
+            return True
+        log = self.wallets[self.wallets_read]
+        self.wallets_read += 1
+        if log.sha256 is not None and info.sha256 != log.sha256 and self.wallet_problem is None:
+            self.wallet_problem = f"its wallet log {log.name} changed while it was audited"
+        return False
 
+    def wallet_files(self) -> tuple[str, ...]:
+        """Where the audit reads each ``--wallet`` log: the file kept (standard input copied)."""
+        return tuple(str(w.source.path) for w in self.wallets)
 
     def _guarded(self, work: Callable[[], None]) -> None:
         from sqlalchemy.exc import SQLAlchemyError
@@ -184,7 +205,11 @@ class StoreSink(Reporter):
         current = self._at()
         self.current = None
         self.position += 1
-        current.end(info)
+        try:
+            current.end(info)
+        except BaseException:  # its transaction rolled back and its connection closed, not left waiting
+            current.abandon()
+            raise
         self.index.second.clear()  # a stored source's games were all taken; a known one's are not kept
 
     def close(self) -> None:
@@ -271,18 +296,19 @@ class StoreIndex(GameIndex):
 
 
 def prepare(text: str, sources: list[Source], options: CheckOptions,
-            note: Callable[[str], None] | None = None) -> tuple[StoreSink, list[Source]]:
+            note: Callable[[str], None] | None = None, wallet: tuple[str, ...] = ()) -> tuple[StoreSink, list[Source]]:
     """The sink of ``check --store TEXT``, its store checked (created when new) before
     anything is audited, and the sources as they will be kept: standard input and
     other streams copied to a file first (a store keeps what it audited, so the bytes
-    must be there to read again)."""
+    must be there to read again); so are the ``--wallet`` logs, each hashed now (the
+    sources name them by SHA-256: :meth:`StoreSink.wallet_files` is where to read them)."""
     from .engine import target
 
     store = target(text)
     if store.path is not None:
         from ..output import guard
 
-        guard([("--store", str(store.path))], [s.name for s in sources])
+        guard([("--store", str(store.path))], [s.name for s in sources] + list(wallet))
         if store.path.parent and not store.path.parent.exists():
             raise StoreError(f"store {store.shown}: no folder {store.path.parent}")
     made = engine(store)
@@ -302,7 +328,17 @@ def prepare(text: str, sources: list[Source], options: CheckOptions,
     finally:
         made.dispose()
     kept = [_kept(s) for s in sources]
-    return StoreSink(store, kept, options, note), kept
+    return StoreSink(store, kept, options, note, [_wallet(name) for name in wallet]), kept
+
+
+def _wallet(name: str) -> WalletLog:
+    """A ``--wallet`` log as it will be kept: a regular file (standard input copied), hashed."""
+    from pathlib import Path
+
+    from .chunks import file_digest
+
+    kept = _kept(Source(name, None if name == "-" else Path(name)))
+    return WalletLog(name, kept, file_digest(kept))
 
 
 def _kept(source: Source) -> Source:

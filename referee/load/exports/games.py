@@ -188,6 +188,7 @@ class GameBuilder:
         data, pointer, line = record.data, record.pointer, record.line
         game = ExportDict()
         game.line = line
+        game.notation = r.cards
         self._qualified = None
         getter = self.loaded.getters["game.id"]
         game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)

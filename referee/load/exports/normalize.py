@@ -20,6 +20,7 @@ from typing import Any
 
 from ...models.common import MAX_RESULT, suggest
 from ...models.mapping import Cards, Money, Times, spellings
+from ...rules.cards import Card, known_card
 from ...rules.category import as_word
 
 #: An amount as text: digits, one optional point, an optional sign (no exponent, no
@@ -37,29 +38,44 @@ class Misfit(ValueError):
 
 
 class CardReader:
-    """Reads one card notation into format 2's tokens (``Th``)."""
+    """Reads one card notation into format 2's tokens (``Th``).
+
+    It is also the export's :class:`referee.audit.compare.Notation`: a token that is no
+    card is passed on as written, and the audit's did-you-mean for it (``a transcription
+    slip for AH?``) searches the tokens one edit away in this notation, so it is spelt as
+    the export spells its cards, not as format 2 does (``Ah``)."""
 
     def __init__(self, cards: Cards) -> None:
         self.tokens = spellings(cards)
         self.pattern = re.compile(cards.pattern) if cards.pattern else None
         self.cards = cards
+        #: Every character the notation's spellings use (what an edit may put in).
+        self.alphabet = "".join(sorted({c for token in self.tokens for c in token}))
 
     def card(self, value: Any) -> Any:
         """The card ``value`` is, as format 2 writes it; unreadable text as written."""
         if not isinstance(value, str):
             return value
-        token = self.tokens.get(value.strip())
+        token = self._token(value.strip())
+        return value if token is None else token
+
+    def read(self, token: str) -> Card | None:
+        """The card ``token`` spells in this notation, or None (never raises)."""
+        found = self._token(token.strip())
+        return None if found is None else known_card(found)
+
+    def _token(self, text: str) -> str | None:
+        """Format 2's token of the card ``text`` spells here, or None."""
+        token = self.tokens.get(text)
         if token is not None:
             return token
         if self.pattern is not None:
-            found = self.pattern.fullmatch(value.strip())
+            found = self.pattern.fullmatch(text)
             if found is not None:
                 rank, suit = found.group("rank"), found.group("suit")
-                pair = self.tokens.get(self.cards.separator.join(
+                return self.tokens.get(self.cards.separator.join(
                     (rank, suit) if self.cards.order == "rank-suit" else (suit, rank)))
-                if pair is not None:
-                    return pair
-        return value
+        return None
 
     def cards_of(self, value: Any) -> Any:
         """A list of cards; text holding several (``"AH TD"``, ``"AH,TD"``) is split."""

@@ -7,7 +7,7 @@ table ``run_keys``; nothing is dropped or altered.
 Numbered 0005: 0004 is another change made beside this one (it follows 0003 here).
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-06
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
