@@ -4,8 +4,6 @@ games' and players' ids in ``run_keys`` to find them. New columns of ``runs`` (N
 run of format-1 rounds, whose rows and digests are unchanged), its index by time, and the
 table ``run_keys``; nothing is dropped or altered.
 
-Numbered 0005: 0004 is another change made beside this one (it follows 0003 here).
-
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-06
