@@ -18,6 +18,11 @@ from ..load.inputs import Source
 #: A source's bytes are kept in pieces of about this size, cut at line ends.
 CHUNK_BYTES = 256 * 1024
 COMPRESSION = 1
+#: Pieces compressed ahead of the writer, at most (each about a seventh of its 256 KiB
+#: once compressed: some 20 MB). The writer takes them when it writes rows, every few tens
+#: of thousands of seats; held to 64, the compression of a log of 80 MB stopped a fifth of
+#: the way, then made the last of the audit wait for the rest (0.1 to 0.2 s).
+QUEUED = 512
 
 
 class Chunker(threading.Thread):
@@ -27,7 +32,7 @@ class Chunker(threading.Thread):
     def __init__(self, source: Source) -> None:
         super().__init__(daemon=True, name="referee-store-chunks")
         self.source = source
-        self.out: queue.Queue[tuple[int, int, int, str, bytes] | None] = queue.Queue(maxsize=64)
+        self.out: queue.Queue[tuple[int, int, int, str, bytes] | None] = queue.Queue(maxsize=QUEUED)
         self.sha256 = ""
         self.error: BaseException | None = None
         self.stop = False

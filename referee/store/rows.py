@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from itertools import chain, repeat
 from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
@@ -469,22 +470,25 @@ def _lane_games(games: list[CleanGame]) -> LaneGames | None:
     seats = [seat for game in games for seat in game.seats]
     players = list(map(_PLAYER, seats))
     lines = list(map(_GAME_LINE, games))
-    deltas = list(map(sub, map(_LINE, seats), [line for line, count in zip(lines, counts, strict=True)
-                                                for _ in range(count)]))
-    places = [place for count in counts for place in _RANGE[:count]]  # each seat's place in its game
-    if (None in players or max(deltas) >= 1 << 32
-            or list(map(_PLACE, seats)) != [p if d == 0 else -1 for p, d in zip(places, deltas, strict=True)]):
+    places = list(map(_PLACE, seats))
+    inline = [place for count in counts for place in _RANGE[:count]]  # each seat's place, were all inline
+    deltas: list[int] | None = None
+    if places != inline:  # seat lines: each after its game's line (and its place there none)
+        deltas = list(map(sub, map(_LINE, seats), chain.from_iterable(map(repeat, lines, counts))))
+        if max(deltas) >= 1 << 32 or places != [p if d == 0 else -1 for p, d in zip(inline, deltas, strict=True)]:
+            return None
+    if None in players:
         return None
     entries = list(map(_ENTRY, seats))
-    distinct = list({id(e): e for e in entries}.values())
-    place = {id(e): at for at, e in enumerate(distinct)}
+    distinct = list(dict(zip(map(id, entries), entries, strict=True)).values())
+    place = dict(zip(map(id, distinct), range(len(distinct)), strict=True))
     fasts = list(map(_FAST, games))
     cards = b"".join([bytes(map(SPELLINGS.__getitem__, (*f.player, *f.flop, f.turn, f.river, *f.dealer)))
                       for f in fasts])
     return LaneGames(lines, list(map(_NUMBER, games)), list(map(_GAME_ID, games)), list(map(_lane_time, fasts)),
                      [None if f.dealer_id is UNSET else f.dealer_id for f in fasts], counts, cards, players,
                      list(map(place.__getitem__, map(id, entries))),
-                     list(map(_BALANCE, seats)), deltas if any(deltas) else None,
+                     list(map(_BALANCE, seats)), deltas,
                      list(map(_entry_settled, distinct)))
 
 

@@ -149,7 +149,7 @@ class Builder:
         return at
 
     def add(self, batch: LaneGames, first: int, end: int, offsets: list[int], seconds: list[bool],
-            translated: _Translated) -> None:
+            translated: list[int] | _Translated) -> None:
         """The batch's games ``first`` to ``end`` (excluded): each game's facts, each
         seat's (``offsets``: each game's first seat in the batch)."""
         if not self.games:
@@ -213,7 +213,7 @@ def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[b
     each full one handed to ``done``; the run being packed last (more may follow)."""
     offsets = [0, *accumulate(batch.counts)]
     at, end = 0, len(batch.games)
-    translated = None
+    translated: list[int] | _Translated | None = None
     while at < end:
         if run is None or run.session_id != session_id or (stop := run.extent(batch, at)) == at:
             if run is not None:
@@ -222,7 +222,10 @@ def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[b
             translated = None
             stop = run.extent(batch, at)
         if translated is None:
-            translated = _Translated(run, batch.settled)
+            if at == 0 and stop == end:  # the usual case: the whole batch, every settlement of it used
+                translated = [run.ids[i] for i in map(settlement, batch.settled)]
+            else:
+                translated = _Translated(run, batch.settled)
         run.add(batch, at, stop, offsets, seconds[at:stop], translated)
         at = stop
     assert run is not None
