@@ -76,10 +76,13 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     sink = None
     wallet_files: tuple[str, ...] = ()  # the logs read from their names (standard input for '-')
     if store is not None:
+        from ..store.chunks import Digests
+
+        digests = Digests(sources)  # hashed beside the import of the store's modules, which comes next
         from ..store.writer import prepare
 
         sink, sources = prepare(store, sources, stored_options(profile, mapping, wallet, wallet_mapping), common.note,
-                                wallet)
+                                wallet, digests)
         wallet_files = sink.wallet_files()
     options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping,
                       wallet_files=wallet_files)

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from .. import __version__
 from ..load.inputs import Source
 from . import digest, rows, schema, tableruns
-from .chunks import Chunker, file_digest
+from .chunks import Chunker
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
 from .tableruns import LaneGames
 from .wallets import KeptWallet, WalletLog
@@ -52,6 +52,9 @@ class StoreSink(Protocol):
     @property
     def index(self) -> Seconds: ...
 
+    def digest(self, source: Source) -> str | None:
+        """The SHA-256 of a source's bytes as they are now (None: it cannot be read again)."""
+
 #: Rows held before they are written (one ``executemany`` a table).
 FLUSH_ROWS = 20_000
 
@@ -70,7 +73,7 @@ class SourceWriter:
         self.sink = sink
         self.source = source
         self.engine = sink.engine
-        self.sha256 = file_digest(source) if source is not None else None
+        self.sha256 = sink.digest(source) if source is not None else None
         self.conn: Any = None
         self.id = 0
         self.limit = 0

@@ -25,7 +25,7 @@ from typing import Any, NotRequired, TypedDict
 from ..load.inputs import Source
 from ..report.base import Reporter
 from . import StoreError, codec, rows
-from .chunks import kind_of
+from .chunks import Digests, file_digest, kind_of
 from .engine import Target, engine, failure
 from .migrate import check as check_schema
 from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
@@ -72,6 +72,8 @@ class StoreSink(Reporter):
         self.wallets_read = 0
         #: An export's games are made by its mapping: their records are no lines of the source.
         self.packs = "mapping" not in options
+        #: The sources' digests, hashed from the check's start (:func:`prepare`).
+        self.digests: Digests | None = None
         self.note = note or (lambda _: None)
         self.engine: Any = None
         self.current: SourceWriter | None = None
@@ -229,6 +231,10 @@ class StoreSink(Reporter):
         self._guarded(lambda: found.update(source.lookup(keys)))
         return found
 
+    def digest(self, source: Source) -> str | None:
+        """A source's SHA-256 now: hashed since the check began (:class:`Digests`), or here."""
+        return self.digests.of(source) if self.digests is not None else file_digest(source)
+
     def stored_games(self) -> bool:
         """Whether the store held any game before the source being read (a new one holds
         none: nothing to look up)."""
@@ -296,7 +302,8 @@ class StoreIndex(GameIndex):
 
 
 def prepare(text: str, sources: list[Source], options: CheckOptions,
-            note: Callable[[str], None] | None = None, wallet: tuple[str, ...] = ()) -> tuple[StoreSink, list[Source]]:
+            note: Callable[[str], None] | None = None, wallet: tuple[str, ...] = (),
+            digests: Digests | None = None) -> tuple[StoreSink, list[Source]]:
     """The sink of ``check --store TEXT``, its store checked (created when new) before
     anything is audited, and the sources as they will be kept: standard input and
     other streams copied to a file first (a store keeps what it audited, so the bytes
@@ -328,14 +335,14 @@ def prepare(text: str, sources: list[Source], options: CheckOptions,
     finally:
         made.dispose()
     kept = [_kept(s) for s in sources]
-    return StoreSink(store, kept, options, note, [_wallet(name) for name in wallet]), kept
+    sink = StoreSink(store, kept, options, note, [_wallet(name) for name in wallet])
+    sink.digests = digests
+    return sink, kept
 
 
 def _wallet(name: str) -> WalletLog:
     """A ``--wallet`` log as it will be kept: a regular file (standard input copied), hashed."""
     from pathlib import Path
-
-    from .chunks import file_digest
 
     kept = _kept(Source(name, None if name == "-" else Path(name)))
     return WalletLog(name, kept, file_digest(kept))
