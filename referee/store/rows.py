@@ -361,6 +361,10 @@ def _entry_settled(entry: Any) -> Settled:
 
 # ----------------------------------------------------------------------------- format 2
 
+#: ``json.dumps(value, ensure_ascii=False)``, its encoder made once.
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def game_payload(game: GameResult) -> GamePayload:
     record = game.record
     fp = game.fingerprint
@@ -368,8 +372,7 @@ def game_payload(game: GameResult) -> GamePayload:
     head = GameRow(
         game.line, game.game, game.number, fp.table, game.status, game.kind, game.outcome, game.void_reason,
         _cat(game.player_hand), _cat(game.dealer_hand), _flag(game.dealer_qualified),
-        None if fp.cards is None else json.dumps(list(fp.cards), ensure_ascii=False),
-        json.dumps(list(fp.players), ensure_ascii=False), _time(when),
+        None if fp.cards is None else _JSON_TEXT(list(fp.cards)), _JSON_TEXT(list(fp.players)), _time(when),
         record.dealer_id if record is not None else None,
         None if record is None else codec.model_text(record.model_dump(exclude_none=True, exclude={"seats"})),
         _findings(game.findings))

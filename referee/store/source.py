@@ -18,6 +18,7 @@ import queue
 import socket
 import time
 from collections.abc import Callable
+from operator import is_, itemgetter
 from typing import Any, Protocol
 
 from .. import __version__
@@ -430,8 +431,8 @@ class SourceWriter:
         for session_id, payload in pending:
             if type(payload) is LaneGames:
                 count = len(payload.games)
-                run = tableruns.pack(run, session_id, payload, seconds[at:at + count],
-                                     self.settled_objects.__getitem__, self._table_run)
+                run = tableruns.pack(run, session_id, payload, seconds[at:at + count], self.settled_objects.many,
+                                     self._table_run)
                 self.counts["games"] += count
                 at += count
                 continue
@@ -612,6 +613,16 @@ class _ByObject:
             self.found.clear()
         self.found[id(value)] = (value, result)
         return result
+
+    def many(self, values: list[Any]) -> list[Any]:
+        """``self[value]`` of each value (when every one is known: in C, a pass a column)."""
+        found: list[Any] = list(map(self.found.get, map(id, values)))
+        if None not in found and all(map(is_, map(_FIRST, found), values)):
+            return list(map(_SECOND, found))
+        return [self[value] for value in values]
+
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _profile_bytes(origin: Any) -> bytes | None:

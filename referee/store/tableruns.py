@@ -85,27 +85,26 @@ class _Places(dict[Any, int]):
 
 class _Translated(dict[int, int]):
     """A batch's settlement places as a run's: made when first asked for (a run lists the
-    settlements its own seats use, no other)."""
+    settlements its own seats use, no other). ``ids``: the batch's settlements' ids."""
 
-    def __init__(self, run: Builder, settled: list[Any]) -> None:
+    def __init__(self, run: Builder, ids: list[int]) -> None:
         super().__init__()
-        self.run, self.settled = run, settled
+        self.run, self.ids = run, ids
 
     def __missing__(self, key: int) -> int:
-        place = self[key] = self.run.ids[self.run.settlement(self.settled[key])]
+        place = self[key] = self.run.ids[self.ids[key]]
         return place
 
 
 class Builder:
     """A run being packed: consecutive lane games of one session, numbered one after the
-    other (or none numbered). ``settlement`` gives a settlement's id in the store."""
+    other (or none numbered)."""
 
-    def __init__(self, session_id: int, number: int | None, settlement: Callable[[Any], int]) -> None:
+    def __init__(self, session_id: int, number: int | None) -> None:
         self.session_id = session_id
         self.first_line = 0
         self.first_number = -1 if number is None else number
         self.next_number = number
-        self.settlement = settlement
         self.games: list[str] = []
         self.lines = array("q")
         self.seats = array("I")
@@ -207,25 +206,24 @@ class Builder:
 _NO_TIMES = array("q", [NO_TIME]).tobytes()
 
 
-def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[bool], settlement: Callable[[Any], int],
-         done: Callable[[Builder], None]) -> Builder:
+def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[bool],
+         settlements: Callable[[list[Any]], list[int]], done: Callable[[Builder], None]) -> Builder:
     """``batch``'s games into runs: the run being packed continued while it takes them,
-    each full one handed to ``done``; the run being packed last (more may follow)."""
+    each full one handed to ``done``; the run being packed last (more may follow).
+    ``settlements``: the ids in the store of settlements (:class:`referee.store.rows.Settled`)."""
     offsets = [0, *accumulate(batch.counts)]
     at, end = 0, len(batch.games)
+    ids = settlements(batch.settled)
     translated: list[int] | _Translated | None = None
     while at < end:
         if run is None or run.session_id != session_id or (stop := run.extent(batch, at)) == at:
             if run is not None:
                 done(run)
-            run = Builder(session_id, batch.numbers[at], settlement)
+            run = Builder(session_id, batch.numbers[at])
             translated = None
             stop = run.extent(batch, at)
-        if translated is None:
-            if at == 0 and stop == end:  # the usual case: the whole batch, every settlement of it used
-                translated = [run.ids[i] for i in map(settlement, batch.settled)]
-            else:
-                translated = _Translated(run, batch.settled)
+        if translated is None:  # the usual case, the whole batch: every settlement of it used, in C
+            translated = list(map(run.ids.__getitem__, ids)) if at == 0 and stop == end else _Translated(run, ids)
         run.add(batch, at, stop, offsets, seconds[at:stop], translated)
         at = stop
     assert run is not None
