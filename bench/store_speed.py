@@ -1,6 +1,6 @@
 """The audit store's figures (issue 30), each measured in this run.
 
-Run: python bench/store_speed.py [WORKDIR] [--seats N] [--skip-write] [--skip-recall].
+Run: python bench/store_speed.py [WORKDIR] [--seats N] [--skip-write] [--skip-recall] [--live].
 
 1. What storing adds to ``check --jobs 1 --format json`` on 200,000 rounds (the log
    ``bench/check_speed.py`` uses: ``referee simulate --sessions 200 --rounds 1000 --seed
@@ -8,7 +8,10 @@ Run: python bench/store_speed.py [WORKDIR] [--seats N] [--skip-write] [--skip-re
    runs interleaved, best of ``REPEAT`` (default 3): wall and CPU seconds (user + system,
    the compressing thread included), the ratio; target: at most 1.30 (wall). For scale,
    also: a 10%-faulty log (rounds of their own rows), the same clean rounds each with a
-   time (no fast lane: a row a round) and a live table of 200,000 seats.
+   time (no fast lane: a row a round) and a live table of 200,000 seats. ``--live``: only
+   live tables of 200,000 seats (their clean games kept in runs, schema 0005), as users'
+   logs come: 4 seats a game inline, the same as seat lines, the same with every line's
+   keys sorted and spaced (``jq -S`` writes so), and 200 seats a game.
 2. ``recall --store`` of any game among ``--seats`` (default 10,000,000) stored seats,
    from a generated store: a real store of 10,000 seats (a live table of about 1,400
    games and a JSON Lines log of 2,000 clean rounds, checked with ``--store``) copied in
@@ -25,6 +28,7 @@ printed beside them.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import random
@@ -84,16 +88,43 @@ def timed_rounds(clean: Path, folder: Path) -> Path:
     return path
 
 
-def write_figures(folder: Path) -> None:
-    logs = {
-        "200k clean rounds": simulate(folder / "clean-200k.jsonl", "--sessions", "200", "--rounds", "1000",
-                                      "--seed", "18", "--format", "jsonl"),
-        "200k rounds, 10% faulty": simulate(folder / "faulty-200k.jsonl", "--sessions", "200", "--rounds", "1000",
-                                            "--seed", "18", "--faults", "0.1", "--format", "jsonl"),
-        "200k seats (live table)": simulate(folder / "table-200k.jsonl", "--seats", "200", "--rounds", "1000",
-                                            "--seed", "19", "--format", "jsonl"),
+def spaced(log: Path, folder: Path) -> Path:
+    """The log with every line's keys sorted and spaced, as ``jq -S`` writes JSON."""
+    path = folder / f"{log.stem}-spaced.jsonl"
+    if not path.exists():
+        with log.open(encoding="utf-8") as src, path.open("w", encoding="utf-8") as out:
+            for line in src:
+                out.write(json.dumps(json.loads(line), sort_keys=True, indent=None, separators=(", ", ": ")) + "\n")
+    return path
+
+
+def live_logs(folder: Path) -> dict[str, Path]:
+    """Live tables of 200,000 seats as users' logs come (see the module's docstring)."""
+    four = simulate(folder / "table4-200k.jsonl", "--seats", "4", "--rounds", "50000", "--seed", "19",
+                    "--format", "jsonl")
+    return {
+        "200k seats, 4 a game inline": four,
+        "200k seats, 4 a game as seat lines": simulate(folder / "table4-lines-200k.jsonl", "--seats", "4", "--rounds",
+                                                       "50000", "--seed", "19", "--format", "jsonl", "--seat-lines"),
+        "200k seats, 4 a game, keys sorted and spaced": spaced(four, folder),
+        "200k seats, 200 a game inline": simulate(folder / "table-200k.jsonl", "--seats", "200", "--rounds", "1000",
+                                                  "--seed", "19", "--format", "jsonl"),
     }
-    logs["200k clean rounds with times"] = timed_rounds(logs["200k clean rounds"], folder)
+
+
+def write_figures(folder: Path, live: bool = False) -> None:
+    if live:
+        logs = live_logs(folder)
+    else:
+        logs = {
+            "200k clean rounds": simulate(folder / "clean-200k.jsonl", "--sessions", "200", "--rounds", "1000",
+                                          "--seed", "18", "--format", "jsonl"),
+            "200k rounds, 10% faulty": simulate(folder / "faulty-200k.jsonl", "--sessions", "200", "--rounds", "1000",
+                                                "--seed", "18", "--faults", "0.1", "--format", "jsonl"),
+            "200k seats (live table)": simulate(folder / "table-200k.jsonl", "--seats", "200", "--rounds", "1000",
+                                                "--seed", "19", "--format", "jsonl"),
+        }
+        logs["200k clean rounds with times"] = timed_rounds(logs["200k clean rounds"], folder)
     print(f"1. check --jobs 1 --format json, with and without --store (SQLite); {load()}")
     for name, log in logs.items():
         plain: list[tuple[float, float]] = []
@@ -108,7 +139,7 @@ def write_figures(folder: Path) -> None:
         (pw, pc), (sw, sc) = min(plain), min(stored)
         size = sum(Path(f"{folder / 'write.db'}{x}").stat().st_size for x in ("", "-wal")
                    if Path(f"{folder / 'write.db'}{x}").exists())
-        target = " (target <= 1.30x wall)" if name == "200k clean rounds" else ""
+        target = " (target <= 1.30x wall)" if name == "200k clean rounds" or live else ""
         print(f"   {name}: check {pw:.2f} s ({pc:.2f} s CPU), with --store {sw:.2f} s ({sc:.2f} s CPU): "
               f"{sw / pw:.2f}x wall, {sc / pc:.2f}x CPU; store {size / 1e6:.1f} MB for a "
               f"{log.stat().st_size / 1e6:.0f} MB log{target}")
@@ -129,10 +160,17 @@ COPIED = {
     "seats": {"id": "seats", "source_id": "sources", "session_id": "sessions", "game_id": "games",
               "settlement_id": "settlements"},
     "runs": {"id": "runs", "source_id": "sources", "session_id": "sessions", "first_seat": "seats"},
+    "run_keys": {"run_id": "runs"},
     "findings": {"id": "findings", "source_id": "sources", "session_id": "sessions"},
 }
 #: Text columns that must differ from copy to copy (a copy is another day's table).
 RENAMED = {"sources": ("sha256", "name"), "sessions": ("ident",), "games": ("game",), "seats": ("game",)}
+#: The same for the game ids a run of clean games keeps (in its names, and as its keys).
+RENAMED_SQL = {
+    ("runs", "names"): "CASE WHEN names IS NULL THEN NULL ELSE json_set(names, '$.games', "
+                       "(SELECT json_group_array(value || '#{k}') FROM json_each(names, '$.games'))) END",
+    ("run_keys", "value"): "CASE WHEN kind = 'game' THEN value || '#{k}' ELSE value END",
+}
 
 
 def generate(path: Path, seats: int, folder: Path) -> dict[str, str]:
@@ -170,6 +208,8 @@ def generate(path: Path, seats: int, folder: Path) -> dict[str, str]:
             for c in columns:
                 if c in moved:
                     values.append(f"{c} + {k * width[moved[c]]}" if moved[c] else c)
+                elif (table, c) in RENAMED_SQL:
+                    values.append(RENAMED_SQL[table, c].format(k=k))
                 elif c in RENAMED.get(table, ()):
                     values.append(f"CASE WHEN {c} IS NULL THEN NULL ELSE {c} || '#{k}' END")
                 else:
@@ -190,10 +230,12 @@ def _questions(path: Path) -> dict[str, str]:
     conn = sqlite3.connect(path)
     total = conn.execute("SELECT sum(seats) FROM sources").fetchone()[0]
     rng = random.Random(30)
-    last = conn.execute("SELECT max(id) FROM games").fetchone()[0]
-    game = conn.execute("SELECT game FROM games WHERE id = ?", (rng.randrange(1, last),)).fetchone()[0]
-    player = conn.execute("SELECT player FROM seats WHERE id = ?", (total // 2,)).fetchone()[0]
-    run = conn.execute("SELECT session_id, first_number FROM runs WHERE id = ?",
+    games = conn.execute("SELECT count(*) FROM run_keys WHERE kind = 'game'").fetchone()[0]
+    game = conn.execute("SELECT value FROM run_keys WHERE kind = 'game' LIMIT 1 OFFSET ?",
+                        (rng.randrange(games),)).fetchone()[0]  # a game of a run of clean games
+    player = conn.execute("SELECT player FROM seats WHERE player IS NOT NULL AND id >= ? ORDER BY id LIMIT 1",
+                          (total // 2,)).fetchone()[0]
+    run = conn.execute("SELECT session_id, first_number FROM runs WHERE games IS NULL AND id >= ? ORDER BY id",
                        (conn.execute("SELECT max(id) FROM runs").fetchone()[0] // 2,)).fetchone()
     session = conn.execute("SELECT ident FROM sessions WHERE id = ?", (run[0],)).fetchone()[0]
     conn.close()
@@ -237,7 +279,7 @@ def main(argv: list[str]) -> None:
     seats = int(argv[argv.index("--seats") + 1]) if "--seats" in argv else 10_000_000
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {folder}")
     if "--skip-write" not in argv:
-        write_figures(folder)
+        write_figures(folder, live="--live" in argv)
     if "--skip-recall" not in argv:
         recall_figures(folder, seats)
 

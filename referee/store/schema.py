@@ -15,7 +15,9 @@ What is kept, and why in this shape (``docs/store.md`` has the column-by-column 
 * ``seats``: one row a seat (a format-1 round is one seat) with its cards, hands,
   balance and status; ``runs``: the rounds the fast lane audited clean, a batch of
   consecutive rounds in one row (their settlements and cards packed), because a row a
-  round cost more to write than the audit of the round.
+  round cost more to write than the audit of the round; since 0005 also a live table's
+  clean games, alike (``referee.store.tableruns``), found by game and player through
+  ``run_keys``.
 
 Amounts are exact: text (``str(Decimal)``) where they are shown, integers of
 millionths (``*_u``) where they are summed (``NULL`` when an amount is not a whole
