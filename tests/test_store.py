@@ -125,13 +125,13 @@ def test_standard_input_is_kept_under_its_name(store_url: str) -> None:
 
 def test_nothing_is_stored_of_a_file_that_changes_while_audited(store_url: str, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.store import source as writer
+    from referee.store import chunks
 
     log = tmp_path / "log.yaml"
     log.write_bytes((SAMPLES / "clean.yaml").read_bytes())
-    from referee.store.chunks import file_digest as real
+    real = chunks.file_digest  # a source's digest as the check begins (chunks.Digests), not the audit's
 
-    monkeypatch.setattr(writer, "file_digest", lambda source: "0" * 64 if source.path == log else real(source))
+    monkeypatch.setattr(chunks, "file_digest", lambda source: "0" * 64 if source.path == log else real(source))
     code, _, err = both("check", "--store", store_url, str(log), str(SAMPLES / "void.yaml"))
     assert code == 1  # void.yaml has findings
     assert "log.yaml: not stored: it changed while it was audited" in err

@@ -232,12 +232,12 @@ def test_the_wallet_bytes_go_with_the_first_source_that_is_stored(store_url: str
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """One transaction a source: the logs are kept in the first stored source's, so a
     source not stored takes them with it; when none is stored, neither are they."""
-    from referee.store import source as writer
-    from referee.store.chunks import file_digest as real
+    from referee.store import chunks
 
+    real = chunks.file_digest
     page_a, page_b, log, _ = table.copy(tmp_path)
     changed: set[str] = {page_a}
-    monkeypatch.setattr(writer, "file_digest", lambda s: "0" * 64 if str(s.path) in changed else real(s))
+    monkeypatch.setattr(chunks, "file_digest", lambda s: "0" * 64 if str(s.path) in changed else real(s))
     code, _, err = both("check", *_joined([page_a, page_b], [log]), "--store", store_url, "--quiet")
     assert code == 1 and f"{page_a}: not stored: it changed while it was audited" in err and "1 source stored" in err
     assert [(n, s) for n, _, s, _ in _wallet_logs(store_url)] == [(log, 1)] and _source_names(store_url) == [page_b]

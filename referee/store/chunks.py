@@ -116,9 +116,8 @@ class Digests(threading.Thread):
         """``source``'s digest: the one computed here (waited for) when it was hashed here."""
         if source.data is None and source.path is not None and source.path in self.paths:
             self.join()
-            found = self.found.get(str(source.path))
-            if found is not None:
-                return found
+            if str(source.path) in self.found:
+                return self.found[str(source.path)]
         return file_digest(source)
 
 

@@ -24,8 +24,8 @@ from typing import Any, NotRequired, TypedDict
 
 from ..load.inputs import Source
 from ..report.base import Reporter
-from . import StoreError, codec, rows
-from .chunks import Digests, file_digest, kind_of
+from . import StoreError, chunks, codec, rows
+from .chunks import Digests, kind_of
 from .engine import Target, engine, failure
 from .migrate import check as check_schema
 from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
@@ -233,7 +233,7 @@ class StoreSink(Reporter):
 
     def digest(self, source: Source) -> str | None:
         """A source's SHA-256 now: hashed since the check began (:class:`Digests`), or here."""
-        return self.digests.of(source) if self.digests is not None else file_digest(source)
+        return self.digests.of(source) if self.digests is not None else chunks.file_digest(source)
 
     def stored_games(self) -> bool:
         """Whether the store held any game before the source being read (a new one holds
@@ -343,6 +343,8 @@ def prepare(text: str, sources: list[Source], options: CheckOptions,
 def _wallet(name: str) -> WalletLog:
     """A ``--wallet`` log as it will be kept: a regular file (standard input copied), hashed."""
     from pathlib import Path
+
+    from .chunks import file_digest
 
     kept = _kept(Source(name, None if name == "-" else Path(name)))
     return WalletLog(name, kept, file_digest(kept))
