@@ -39,6 +39,9 @@ def _logs(tmp: Path) -> list[str]:
         simulate(tmp / "seats.jsonl", "--seats", "3-6", "--rounds", "30", "--seed", "10", "--faults", "0.2",
                  "--format", "jsonl", "--seat-lines", "--sessions", "2"),
         simulate(tmp / "inline.jsonl", "--seats", "1-8", "--rounds", "60", "--seed", "13", "--format", "jsonl"),
+        # four a game: a game's seats are written on two lines now and then, a second record of
+        # the game that the full audit takes (and a run keeps), and games cancelled (rows)
+        simulate(tmp / "four.jsonl", "--seats", "4", "--rounds", "400", "--seed", "19", "--format", "jsonl"),
         *_live_lines(tmp),
         simulate(tmp / "rounds.jsonl", "--sessions", "2", "--rounds", "30", "--seed", "14", "--faults", "0.2",
                  "--format", "jsonl"),
@@ -58,6 +61,7 @@ def _check(url: str, logs: list[str], *args: str, as_rows: bool = False) -> None
     with pytest.MonkeyPatch.context() as mp:
         if as_rows:  # every game as rows, from its full result: what 0003's writer kept
             mp.setattr(StoreSink, "clean_games_payload", Reporter.clean_games_payload)
+            mp.setattr(StoreSink, "game_payload", lambda _, result: rows.game_payload(result))
         code, out = run("check", "--store", url, "--quiet", *args, *logs)
     assert code in (0, 1), out
 
@@ -92,7 +96,10 @@ def test_the_lanes_games_are_kept_in_runs(stores: tuple[str, str, list[str]]) ->
     packed, plain, _ = stores
     r, g, s = schema.runs, schema.games, schema.seats
     in_runs = _count(packed, sa.select(sa.func.sum(r.c.rounds)).where(r.c.games.is_not(None)))
-    assert in_runs > 500
+    assert in_runs > 2000
+    # second records of games the full audit took are in runs too (all but those with a finding)
+    second = sa.select(sa.func.count()).where(g.c.second == 1)
+    assert _count(plain, second) > 5 and _count(packed, second) < _count(plain, second) / 2
     assert _count(plain, sa.select(sa.func.count()).where(r.c.games.is_not(None))) == 0
     # every seat is there, in rows or runs, as in the store of rows
     for url in (packed, plain):
@@ -144,6 +151,8 @@ def test_the_monitor_reads_a_store_in_steps_as_a_whole(stores: tuple[str, str, l
 
 
 def _recalls(logs: list[str]) -> Iterator[list[str]]:
+    yield ["--game", "T1-19-000043", "--last", "6"]  # a game on two lines: both records
+    yield ["--session", "sim-table-vivo-19-1", "--round", "44", "--last", "9"]
     yield ["--game", "T1-13-000031", "--last", "4"]
     yield ["--session", "sim-table-vivo-13-1", "--round", "44", "--last", "9"]
     yield ["--player", "p-1-004", "--last", "30"]

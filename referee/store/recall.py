@@ -142,8 +142,7 @@ class _Finder:
             for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
                     r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == q.game, k.c.kind == "game"))))):
                 packed = tableruns.Packed(run)
-                game = packed.game_index(q.game)
-                if game is not None:
+                for game in packed.records_of(q.game):
                     out += [(i, run.session_id) for i in self._wanted_places(packed, packed.seats_of(game))]
         elif q.round is not None:
             rows = self.conn.execute(self._wanted_seats(
@@ -154,11 +153,10 @@ class _Finder:
                 .where(r.c.games.is_(None), r.c.first_number <= q.round, r.c.first_number + r.c.rounds > q.round)))
             out += [(row.first_seat + q.round - row.first_number, row.session_id) for row in runs]
             for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
-                    r.c.games.is_not(None), r.c.first_number >= 0, r.c.first_number <= q.round,
-                    r.c.first_number + r.c.games > q.round))):
+                    r.c.games.is_not(None), r.c.first_number <= q.round, r.c.last_number >= q.round))):
                 packed = tableruns.Packed(run)
-                places = packed.seats_of(q.round - packed.first_number)
-                out += [(i, run.session_id) for i in self._wanted_places(packed, places)]
+                for game in packed.numbered(q.round):
+                    out += [(i, run.session_id) for i in self._wanted_places(packed, packed.seats_of(game))]
         elif q.at is not None:
             from .rows import _time
 
@@ -450,50 +448,62 @@ class _Loader:
 
     def _packed_game(self, packed: tableruns.Packed, game: int, name: str
                      ) -> tuple[Any, Any, Any, tuple[int | None, ...]]:
-        """A game of a run: its line's struct, its record as validated, its cards and the
+        """A game of a run: its line as read, its record as validated, its cards and the
         values of the shared hand, the dealer's and the bonus hand (the first five cards)."""
         from msgspec import UNSET
         from msgspec.structs import astuple
 
-        from ..load.table import GAME_STRUCT_FIELDS, plain_table_line
+        from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord
         from ..models.table import Game
         from ..rules.cards import DECK
         from ..rules.hands import evaluate
         from ..rules.settlement import Cards
 
-        line = packed.lines[game]
-        read = plain_table_line(name, line, self.line(packed.source_id, line))
-        assert read is not None, f"the game line at {name}:{line} is no longer the one audited"
-        fast = read.plain
-        record = Game.model_validate({key: value for key, value in zip(GAME_STRUCT_FIELDS, astuple(fast), strict=True)
-                                      if value is not UNSET and key != "seats"})
+        read = self._line_record(packed.source_id, name, packed.lines[game])
+        if isinstance(read, PlainGameRecord):  # as the lane (and the full audit of a plain line) read it
+            fields = zip(GAME_STRUCT_FIELDS, astuple(read.plain), strict=True)
+            record = Game.model_validate({key: value for key, value in fields if value is not UNSET and key != "seats"})
+        else:  # as the full audit reads a line the fast decoder does not
+            record = Game.model_validate({k: v for k, v in read.data.items() if k != "seats"})
         c = [DECK[i] for i in packed.game_cards(game)]
         board = [c[2], c[3], c[4], c[5], c[6]]
         values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value,
                   evaluate(c[:5]).value)
-        return fast, record, Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8])), values
+        return read, record, Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8])), values
+
+    def _line_record(self, source_id: int, name: str, line: int) -> Any:
+        """A game or seat line of a stored source as the reader gives it (a plain one decoded
+        by the fast decoder, any other by the general reader)."""
+        from ..load.readers.jsonl import records
+        from ..load.records import GameRecord, SeatRecord
+
+        for record in records(name, [self.line(source_id, line)], line, have_session=True):
+            if isinstance(record, (GameRecord, SeatRecord)):
+                return record
+        raise AssertionError(f"the line at {name}:{line} is no longer the one audited")
 
     def _packed_seat(self, packed: tableruns.Packed, seat: tableruns.Seat, game: tuple[Any, Any, Any, Any],
                      balance: Decimal, info: Any) -> RoundView:
         from msgspec import to_builtins
 
         from ..audit.clean import recorded_balance
-        from ..load.table import plain_table_line
+        from ..load.table import PlainGameRecord, PlainSeatRecord
         from ..models.table import Seat
         from .rows import GameResult, SeatResult
 
-        fast, record, cards, (player, dealer, bonus) = game
-        if seat.place >= 0:
-            struct = fast.seats[seat.place]
+        read, record, cards, (player, dealer, bonus) = game
+        if seat.place < 0:
+            read = self._line_record(packed.source_id, info.file, seat.line)
+        if isinstance(read, (PlainGameRecord, PlainSeatRecord)):
+            struct = read.plain.seats[seat.place] if seat.place >= 0 else read.plain.seat
+            model = Seat.model_validate(to_builtins(struct, builtin_types=(Decimal,)))
+            recorded = recorded_balance(struct.recorded)
         else:
-            read = plain_table_line(info.file, seat.line, self.line(packed.source_id, seat.line))
-            assert read is not None, f"the seat line at {info.file}:{seat.line} is no longer the one audited"
-            struct = read.plain.seat
+            model = Seat.model_validate(read.data["seats"][seat.place] if seat.place >= 0 else read.data["seat"])
+            recorded = None if model.recorded is None else model.recorded.balance
         settlement_id = packed.settlements[seat.pick]
         hit = self.settlement(settlement_id).bonus_cat is not None
-        recorded = recorded_balance(struct.recorded)
-        result = SeatResult(seat.player, info.file, seat.line,
-                            Seat.model_validate(to_builtins(struct, builtin_types=(Decimal,))),
+        result = SeatResult(seat.player, info.file, seat.line, model,
                             self.ruling(settlement_id, cards, (player, dealer, bonus if hit else None)), False, [],
                             balance, None if recorded is None or recorded is False else recorded, copy=False)
         game_id = packed.games[seat.game]

@@ -37,6 +37,7 @@ from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
 from ..rules.cards import SPELLINGS
+from ..rules.hands import evaluate
 from ..rules.settlement import Cards, Ruling
 from . import codec
 from .tableruns import RUN_SEATS, LaneGames
@@ -451,6 +452,60 @@ def lane_games(games: list[CleanGame]) -> list[LaneGames | GamePayload]:
     if start < len(games):
         out.append(_must(_lane_games(games[start:])))
     return out
+
+
+def full_games(game: GameResult) -> LaneGames | None:
+    """A live table's game the full audit took, as a run keeps the lane's, when a run can
+    hold it: read from JSON Lines lines, settled and counted, without a finding, each seat
+    ruled and counted (not cancelled, void nor a copy) without a finding, on the game's
+    shared hand of nine known cards, its hands and recorded balance those a reader makes
+    of its settlement, its cards and its record. Mostly a second record of a game in its
+    session (a table that writes a game's seats on two lines), which the lane leaves to the
+    full audit; any other game is kept as its rows."""
+    record, seats = game.record, game.seats
+    if (game.format != 2 or game.status != "settled" or game.findings or game.pointer is not None
+            or record is None or record.player is None or game.game is None or not seats
+            or len(seats) > RUN_SEATS // 2 or game.kind != "counted" or seats[0].ruling is None):
+        return None
+    cards = seats[0].ruling.cards
+    nine = [card for card in (*cards.player, *cards.flop, cards.turn, cards.river, *cards.dealer) if card is not None]
+    if len(nine) != 9 or len(cards.player) != 2 or len(cards.flop) != 3:
+        return None
+    c = bytes(map(int, nine))
+    board = [c[2], c[3], c[4], c[5], c[6]]
+    values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value, evaluate(list(c[:5])).value)
+    line = game.line
+    apart = 0
+    distinct: dict[Settled, int] = {}
+    picks: list[int] = []
+    for place, seat in enumerate(seats):
+        facts = _full_seat(seat, cards, values)
+        if facts is None or (seat.line != line if apart == place else seat.line <= line) or seat.line - line >= 1 << 32:
+            return None
+        apart += seat.line == line
+        picks.append(distinct.setdefault(facts, len(distinct)))
+    when = record.settled or record.started
+    return LaneGames([line], [game.number], [game.game], [_time(when)], [record.dealer_id], [len(seats)], c,
+                     [seat.player_id for seat in seats], picks, [seat.balance for seat in seats],  # type: ignore[misc]
+                     None if apart == len(seats) else [seat.line - line for seat in seats], list(distinct), full=True)
+
+
+def _full_seat(seat: SeatResult, cards: Cards, values: tuple[int, int, int]) -> Settled | None:
+    """A full audit's seat's settlement, when a run can hold the seat (see :func:`full_games`)."""
+    ruling = seat.ruling
+    if (ruling is None or seat.cancelled or seat.copy or seat.findings or ruling.outcome == "void"
+            or seat.record is None or seat.player_id is None or ruling.cards != cards
+            or ruling.player_hand is None or ruling.player_hand.value != values[0]
+            or ruling.dealer_hand is None or ruling.dealer_hand.value != values[1]):
+        return None
+    facts = settled(ruling, seat_decision(seat))
+    bonus = ruling.bonus_hand
+    if (bonus is None) != (facts.bonus_cat is None) or (bonus is not None and bonus.value != values[2]):
+        return None
+    recorded = seat.record.recorded
+    if str(seat.recorded_balance) != str(None if recorded is None else recorded.balance):
+        return None
+    return facts
 
 
 def _must(found: LaneGames | None) -> LaneGames:

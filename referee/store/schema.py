@@ -248,15 +248,17 @@ runs = Table(
     #: Since schema 0005: a run of a live table's clean games (format 2; NULL in a run of
     #: format-1 rounds, whose digest is over the columns above, as before). ``games``: how
     #: many; ``names``: their ids, the players and the dealers (JSON); ``layout``: each
-    #: game's line, seats, dealer, second record and time, each seat's player and line
-    #: (little-endian arrays, ``referee.store.tableruns``); the games' earliest and latest
-    #: times. Each game's own line and seat lines are in the kept bytes: a seat's record
+    #: game's line, seats, dealer, second record, time and number, each seat's player and
+    #: line (little-endian arrays, ``referee.store.tableruns``); the games' earliest and
+    #: latest times. Each game's own line and seat lines are in the kept bytes: a seat's record
     #: is read from there, never written again.
     Column("games", Integer),
     Column("names", Text),
     Column("layout", LargeBinary),
     Column("time_min_us", BigInteger),
     Column("time_max_us", BigInteger),
+    #: The greatest number of its games (``first_number`` the least: -1 when none has one).
+    Column("last_number", BigInteger),
     Index("ix_runs_session", "session_id", "first_seat"),
     Index("ix_runs_number", "first_number"),
     Index("ix_runs_first", "first_seat"),

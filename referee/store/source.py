@@ -386,7 +386,7 @@ class SourceWriter:
         values = (self._take("runs"), self.id, self.session_id, first, run.rounds, run.first_line, run.first_number,
                   run.start_balance, json.dumps(ids), run.picks, run.cards)
         row_digest = digest.of(values)  # over the columns a run of rounds has had since 0001
-        self.buffers["runs"].append((*values, row_digest, None, None, None, None, None))
+        self.buffers["runs"].append((*values, row_digest, None, None, None, None, None, None))
         self.digests.add("runs", row_digest)
         self.size += 1
 
@@ -584,14 +584,12 @@ class SourceWriter:
             packed = runs.get(row.id)
             if packed is None:
                 packed = runs[row.id] = tableruns.Packed(row)
-            game = packed.game_index(row.wanted)
-            if game is None:
-                continue
-            line = packed.lines[game]
-            players = tuple(packed.seat(place, game).player for place in packed.seats_of(game))
-            out.append((packed.source_id, line, GameFingerprint(row.wanted, "", row.source_name, line,
-                                                                packed.card_names(game), players,
-                                                                row.session_tbl, "counted")))
+            for game in packed.records_of(row.wanted):
+                line = packed.lines[game]
+                players = tuple(packed.seat(place, game).player for place in packed.seats_of(game))
+                out.append((packed.source_id, line, GameFingerprint(row.wanted, "", row.source_name, line,
+                                                                    packed.card_names(game), players,
+                                                                    row.session_tbl, "counted")))
         return out
 
 

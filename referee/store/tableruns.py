@@ -12,11 +12,17 @@ cards evaluated, and its record (the game's, the seat's) is its own line of the 
 bytes, read from there, never written again. The games' and players' ids are kept in
 ``run_keys`` besides, to find a run by them.
 
+A game the full audit took is kept so too when it is one a run can hold (a second record
+of a game in its session, which the lane leaves to the full audit, is mostly one: settled,
+no finding, every seat ruled and counted): :func:`referee.store.rows.full_games`.
+
 The layout (``runs.layout``), little-endian arrays one after the other: each game's line
 (int64), seats (uint32), dealer (uint16, into ``names["dealers"]``), second record (0/1,
-one byte) and time (int64 microseconds, :data:`NO_TIME` for none); then each seat's
-player (uint32, into ``names["players"]``) and line (uint32, from its game's line: 0 for
-a seat inline in its game's line, which is then the seat's place there).
+one byte), time (int64 microseconds, :data:`NONE` for none) and number (int64, ``round``,
+:data:`NONE` for none); then each seat's player (uint32, into ``names["players"]``) and
+line (uint32, from its game's line: 0 for a seat inline in its game's line, which is then
+the seat's place there). ``runs.first_number`` and ``last_number`` are the least and the
+greatest number of its games (-1 and NULL when none has one).
 """
 
 from __future__ import annotations
@@ -32,8 +38,8 @@ from itertools import accumulate
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-#: A game without a time, in the layout's times.
-NO_TIME = -(1 << 63)
+#: A game without a time or a number, in the layout's times and numbers.
+NONE = -(1 << 63)
 #: At most this many seats a run (a game of more than half as many is kept as rows).
 RUN_SEATS = 8192
 _BIG = sys.byteorder == "big"
@@ -63,6 +69,9 @@ class LaneGames(NamedTuple):
     deltas: list[int] | None
     #: The settlements the seats use (:class:`referee.store.rows.Settled`).
     settled: list[Any]
+    #: A game of the full audit's: a run takes it only where its seats' balances follow
+    #: from their players' earlier ones in the run by their nets (the lane's always do).
+    full: bool = False
 
 
 @lru_cache(maxsize=4096)
@@ -97,22 +106,22 @@ class _Translated(dict[int, int]):
 
 
 class Builder:
-    """A run being packed: consecutive lane games of one session, numbered one after the
-    other (or none numbered)."""
+    """A run being packed: consecutive games of one session."""
 
-    def __init__(self, session_id: int, number: int | None) -> None:
+    def __init__(self, session_id: int) -> None:
         self.session_id = session_id
         self.first_line = 0
-        self.first_number = -1 if number is None else number
-        self.next_number = number
         self.games: list[str] = []
         self.lines = array("q")
         self.seats = array("I")
         self.dealer_picks = array("H")
         self.second = bytearray()
         self.times = array("q")
+        self.numbers = array("q")
         self.players: dict[str, int] = {}
         self.starts: list[str] = []
+        #: Each player's balance after their last seat in the run.
+        self.last: dict[str, Decimal] = {}
         self.player_picks = array("I")
         self.seat_lines = array("I")
         self.dealers = _Places()
@@ -123,29 +132,33 @@ class Builder:
         self.rounds = 0
         self.time_min: int | None = None
         self.time_max: int | None = None
+        self.number_min: int | None = None
+        self.number_max: int | None = None
 
     def extent(self, batch: LaneGames, first: int) -> int:
-        """Where the games this run takes from ``first`` on end: those numbered next (or
-        none numbered, as its first), while they fit (a new run takes one at least)."""
-        counts, numbers = batch.counts, batch.numbers
+        """Where the games this run takes from ``first`` on end: while they fit (a new run
+        takes one at least)."""
+        counts = batch.counts
         room = RUN_SEATS - self.rounds
-        number = self.next_number
         end = len(counts)
-        rest = numbers[first:]
-        following = (rest.count(None) == len(rest) if number is None
-                     else rest == list(range(number, number + len(rest))))
-        if following and sum(counts[first:]) <= room:
+        if sum(counts[first:]) <= room:
             return end  # the usual case: the whole rest
         at = first
-        while at < end:
-            if (numbers[at] is None) != (number is None) or (number is not None and numbers[at] != number):
-                break
-            if counts[at] > room and (at > first or self.rounds):
-                break
+        while at < end and (counts[at] <= room or not (at > first or self.rounds)):
             room -= counts[at]
-            number = None if number is None else number + 1
             at += 1
         return at
+
+    def follows(self, batch: LaneGames) -> bool:
+        """Whether a full audit's game (a batch of one) continues the run: each seat's
+        balance is its player's last in the run plus its net, the very Decimal a reader
+        sums (a player new to the run starts there)."""
+        last = self.last
+        for player, pick, balance in zip(batch.players, batch.picks, batch.balances, strict=True):
+            before = last.get(player)
+            if before is not None and str(before + net(batch.settled[pick].lines)) != str(balance):
+                return False
+        return True
 
     def add(self, batch: LaneGames, first: int, end: int, offsets: list[int], seconds: list[bool],
             translated: list[int] | _Translated) -> None:
@@ -158,16 +171,10 @@ class Builder:
         self.seats.extend(batch.counts[first:end])
         self.dealer_picks.extend(map(self.dealers.__getitem__, batch.dealers[first:end]))
         self.second.extend(seconds)
-        times = batch.times[first:end]
-        if times.count(None) == len(times):
-            self.times.frombytes(_NO_TIMES * len(times))
-        else:
-            self.times.extend([NO_TIME if t is None else t for t in times])
-            timed = [t for t in times if t is not None]
-            self.time_min = min(timed) if self.time_min is None else min(self.time_min, *timed)
-            self.time_max = max(timed) if self.time_max is None else max(self.time_max, *timed)
-        if self.next_number is not None:
-            self.next_number += end - first
+        self.times.extend(_column(batch.times[first:end]))
+        self.time_min, self.time_max = _span(batch.times[first:end], self.time_min, self.time_max)
+        self.numbers.extend(_column(batch.numbers[first:end]))
+        self.number_min, self.number_max = _span(batch.numbers[first:end], self.number_min, self.number_max)
         self.cards += batch.cards[9 * first:9 * end]
         a, b = offsets[first], offsets[end]
         players = batch.players[a:b]
@@ -178,6 +185,7 @@ class Builder:
                     known[batch.players[at]] = len(known)
                     self.starts.append(str(batch.balances[at] - net(batch.settled[batch.picks[at]].lines)))
         self.player_picks.extend(map(known.__getitem__, players))
+        self.last.update(zip(players, batch.balances[a:b], strict=True))
         if batch.deltas is None:
             self.seat_lines.frombytes(bytes(4 * (b - a)))
         else:
@@ -189,21 +197,37 @@ class Builder:
         """The run's columns from ``first_line`` to ``cards``, then from ``games`` on
         (``id``, ``source_id``, ``session_id``, ``first_seat``, ``rounds`` and ``digest``
         are the writer's)."""
-        arrays = (self.lines, self.seats, self.dealer_picks, self.times, self.player_picks, self.seat_lines,
-                  self.picks)
+        arrays = (self.lines, self.seats, self.dealer_picks, self.times, self.numbers, self.player_picks,
+                  self.seat_lines, self.picks)
         if _BIG:  # kept little-endian, whatever machine wrote or reads the store
             for arr in arrays:
                 arr.byteswap()
         packed = b"".join([self.lines.tobytes(), self.seats.tobytes(), self.dealer_picks.tobytes(),
-                           bytes(self.second), self.times.tobytes(), self.player_picks.tobytes(),
-                           self.seat_lines.tobytes()])
+                           bytes(self.second), self.times.tobytes(), self.numbers.tobytes(),
+                           self.player_picks.tobytes(), self.seat_lines.tobytes()])
         names = {"games": self.games, "players": list(self.players), "dealers": list(self.dealers)}
-        return ((self.first_line, self.first_number, json.dumps(self.starts, separators=(",", ":")),
-                 json.dumps(list(self.ids), separators=(",", ":")), self.picks.tobytes(), bytes(self.cards)),
-                (len(self.games), json.dumps(names, separators=(",", ":")), packed, self.time_min, self.time_max))
+        return ((self.first_line, -1 if self.number_min is None else self.number_min,
+                 json.dumps(self.starts, separators=(",", ":")), json.dumps(list(self.ids), separators=(",", ":")),
+                 self.picks.tobytes(), bytes(self.cards)),
+                (len(self.games), json.dumps(names, separators=(",", ":")), packed, self.time_min, self.time_max,
+                 self.number_max))
 
 
-_NO_TIMES = array("q", [NO_TIME]).tobytes()
+def _column(values: list[int | None]) -> list[int]:
+    """Times or numbers as the layout keeps them (:data:`NONE` for none)."""
+    if values.count(None) == len(values):
+        return [NONE] * len(values)
+    return [NONE if v is None else v for v in values]
+
+
+def _span(values: list[int | None], low: int | None, high: int | None) -> tuple[int | None, int | None]:
+    """The least and greatest of ``values`` (and of ``low``, ``high``), Nones left out."""
+    found = [v for v in values if v is not None]
+    if low is not None:
+        found.append(low)
+    if high is not None:
+        found.append(high)
+    return (min(found), max(found)) if found else (None, None)
 
 
 def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[bool],
@@ -216,10 +240,11 @@ def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[b
     ids = settlements(batch.settled)
     translated: list[int] | _Translated | None = None
     while at < end:
-        if run is None or run.session_id != session_id or (stop := run.extent(batch, at)) == at:
+        if (run is None or run.session_id != session_id or (stop := run.extent(batch, at)) == at
+                or (batch.full and not run.follows(batch))):
             if run is not None:
                 done(run)
-            run = Builder(session_id, batch.numbers[at])
+            run = Builder(session_id)
             translated = None
             stop = run.extent(batch, at)
         if translated is None:  # the usual case, the whole batch: every settlement of it used, in C
@@ -233,8 +258,8 @@ def pack(run: Builder | None, session_id: int, batch: LaneGames, seconds: list[b
 #: ``run_keys`` of runs given as (run id, ``names``), in SQLite: one statement a run, its
 #: keys read from the names by ``json_each`` (a row a game, in C: as many rows one by one
 #: through ``executemany`` took twice the time, each a step of its own).
-KEYS_SQLITE = ("INSERT INTO run_keys (value, kind, run_id) SELECT value, 'game', ?1 FROM json_each(?2, '$.games') "
-               "UNION ALL SELECT value, 'player', ?1 FROM json_each(?2, '$.players')")
+KEYS_SQLITE = ("INSERT INTO run_keys (value, kind, run_id) SELECT DISTINCT value, 'game', ?1 "
+               "FROM json_each(?2, '$.games') UNION ALL SELECT value, 'player', ?1 FROM json_each(?2, '$.players')")
 
 
 def key_rows(runs: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
@@ -242,7 +267,7 @@ def key_rows(runs: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
     rows: list[tuple[str, str, int]] = []
     for run_id, names in runs:
         found = json.loads(names)
-        rows += [(game, "game", run_id) for game in found["games"]]
+        rows += [(game, "game", run_id) for game in dict.fromkeys(found["games"])]  # a game once, however recorded
         rows += [(player, "player", run_id) for player in found["players"]]
     return rows
 
@@ -308,7 +333,6 @@ class Packed:
         self.first_seat = int(row.first_seat)
         self.rounds = int(row.rounds)
         self.count = int(row.games)
-        self.first_number = int(row.first_number)
         names = json.loads(row.names)
         self.games: list[str] = names["games"]
         self.players: list[str] = names["players"]
@@ -317,7 +341,8 @@ class Packed:
         self.settlements: list[int] = json.loads(row.settlements)
         g, r = self.count, self.rounds
         data = bytes(row.layout)
-        parts: list[tuple[str, int]] = [("q", g), ("I", g), ("H", g), ("B", g), ("q", g), ("I", r), ("I", r)]
+        parts: list[tuple[str, int]] = [("q", g), ("I", g), ("H", g), ("B", g), ("q", g), ("q", g), ("I", r),
+                                        ("I", r)]
         arrays: list[array[int]] = []
         at = 0
         for code, n in parts:
@@ -328,7 +353,8 @@ class Packed:
                 arr.byteswap()
             arrays.append(arr)
             at += size
-        self.lines, self.seats, self.dealers, self.second, self.times, self.player_picks, self.seat_lines = arrays
+        (self.lines, self.seats, self.dealers, self.second, self.times, self.numbers, self.player_picks,
+         self.seat_lines) = arrays
         picks = array("H")
         picks.frombytes(bytes(row.picks))
         if _BIG:
@@ -339,11 +365,16 @@ class Packed:
         self.offsets = [0, *accumulate(self.seats)]
 
     def number(self, game: int) -> int | None:
-        return None if self.first_number < 0 else self.first_number + game
+        number = self.numbers[game]
+        return None if number == NONE else int(number)
+
+    def numbered(self, number: int) -> list[int]:
+        """The run's games numbered ``number`` (a second record may repeat its game's)."""
+        return [game for game, n in enumerate(self.numbers) if n == number]
 
     def time_us(self, game: int) -> int | None:
         when = self.times[game]
-        return None if when == NO_TIME else int(when)
+        return None if when == NONE else int(when)
 
     def dealer(self, game: int) -> str | None:
         return self.dealer_names[self.dealers[game]]
@@ -371,11 +402,10 @@ class Packed:
         """The places of a game's seats in the run."""
         return range(self.offsets[game], self.offsets[game + 1])
 
-    def game_index(self, game_id: str) -> int | None:
-        try:
-            return self.games.index(game_id)
-        except ValueError:
-            return None
+    def records_of(self, game_id: str) -> list[int]:
+        """The run's records of a game (a second record of a game in its session may be in
+        the run with the first)."""
+        return [game for game, found in enumerate(self.games) if found == game_id]
 
     def balances(self, nets: list[Decimal], upto: int) -> list[Decimal]:
         """Each seat's balance by the rules, up to the seat at ``upto`` (included): its

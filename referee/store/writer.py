@@ -99,6 +99,12 @@ class StoreSink(Reporter):
         return [rows.round_row(r.round()) for r in rounds]
 
     def game_payload(self, result: Any) -> Any:
+        """A game the full audit took: in a run of clean games when one can hold it (its
+        records lines of the kept bytes: :func:`rows.full_games`), else as its rows."""
+        if self.packs and self.kinds.get(result.file) == "jsonl":
+            packed = rows.full_games(result)
+            if packed is not None:
+                return packed
         return rows.game_payload(result)
 
     def clean_games_payload(self, games: Any) -> list[Any]:

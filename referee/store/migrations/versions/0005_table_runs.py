@@ -27,6 +27,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("layout", sa.LargeBinary(), nullable=True))
         batch_op.add_column(sa.Column("time_min_us", sa.BigInteger(), nullable=True))
         batch_op.add_column(sa.Column("time_max_us", sa.BigInteger(), nullable=True))
+        batch_op.add_column(sa.Column("last_number", sa.BigInteger(), nullable=True))
         batch_op.create_index("ix_runs_time", ["time_min_us", "time_max_us"], unique=False)
     op.create_table("run_keys",
     sa.Column("value", sa.Text(), nullable=False),
@@ -42,6 +43,7 @@ def downgrade() -> None:
     op.drop_table("run_keys")
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_index("ix_runs_time")
+        batch_op.drop_column("last_number")
         batch_op.drop_column("time_max_us")
         batch_op.drop_column("time_min_us")
         batch_op.drop_column("layout")
