@@ -19,6 +19,8 @@ from ..load.inputs import Source
 #: A source's bytes are kept in pieces of about this size, cut at line ends.
 CHUNK_BYTES = 256 * 1024
 COMPRESSION = 1
+#: The blocks a source is read in to be hashed whole.
+DIGEST_BYTES = 4 * 1024 * 1024
 #: Pieces compressed ahead of the writer, at most (each about a seventh of its 256 KiB
 #: once compressed: some 20 MB). The writer takes them when it writes rows, every few tens
 #: of thousands of seats; held to 64, the compression of a log of 80 MB stopped a fifth of
@@ -137,7 +139,12 @@ def file_digest(source: Source) -> str | None:
     if source.path is None:
         return None
     try:
-        with source.path.open("rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
+        with source.path.open("rb", buffering=0) as fh:
+            whole = hashlib.sha256()
+            # blocks of 4 MiB: each read and each update release the interpreter's lock, and
+            # a thread that hashes beside the main one takes the lock back once a block
+            while block := fh.read(DIGEST_BYTES):
+                whole.update(block)
+            return whole.hexdigest()
     except OSError:
         return None
