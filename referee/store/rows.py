@@ -525,11 +525,11 @@ def _lane_games(games: list[CleanGame]) -> LaneGames | None:
     if (max(counts) > RUN_SEATS // 2 or set(map(type, map(_RECORD, games))) != {PlainGameRecord}
             or None in map(_GAME_ID, games) or set(map(_FORMAT, games)) != {2}):
         return None
-    seats = [seat for game in games for seat in game.seats]
+    seats = list(chain.from_iterable(map(_SEATS, games)))
     players = list(map(_PLAYER, seats))
     lines = list(map(_GAME_LINE, games))
     places = list(map(_PLACE, seats))
-    inline = [place for count in counts for place in _RANGE[:count]]  # each seat's place, were all inline
+    inline = list(chain.from_iterable(map(_RANGE.__getitem__, map(slice, counts))))  # each place, were all inline
     deltas: list[int] | None = None
     if places != inline:  # seat lines: each after its game's line (and its place there none)
         deltas = list(map(sub, map(_LINE, seats), chain.from_iterable(map(repeat, lines, counts))))
@@ -538,14 +538,14 @@ def _lane_games(games: list[CleanGame]) -> LaneGames | None:
     if None in players:
         return None
     entries = list(map(_ENTRY, seats))
-    distinct = list(dict(zip(map(id, entries), entries, strict=True)).values())
-    place = dict(zip(map(id, distinct), range(len(distinct)), strict=True))
+    distinct = list(dict.fromkeys(entries))  # a lane entry is itself (no __eq__): hashed by its id
+    place = dict(zip(distinct, range(len(distinct)), strict=True))
     fasts = list(map(_FAST, games))
     cards = b"".join([bytes(map(SPELLINGS.__getitem__, (*f.player, *f.flop, f.turn, f.river, *f.dealer)))
                       for f in fasts])
     return LaneGames(lines, list(map(_NUMBER, games)), list(map(_GAME_ID, games)), list(map(_lane_time, fasts)),
                      [None if f.dealer_id is UNSET else f.dealer_id for f in fasts], counts, cards, players,
-                     list(map(place.__getitem__, map(id, entries))),
+                     list(map(place.__getitem__, entries)),
                      list(map(_BALANCE, seats)), deltas,
                      list(map(_entry_settled, distinct)))
 
