@@ -36,7 +36,7 @@ REFEREE = [sys.executable, "-m", "referee"]
 DASK = [sys.executable, "-m", "dask"]
 PG_BIN = Path("/usr/local/bin") if Path("/usr/local/bin/initdb").exists() else \
     max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/bin"))
-TABLES = ("sources", "chunks", "profiles", "sessions", "settlements", "games", "seats", "runs", "findings")
+TABLES = ("sources", "chunks", "profiles", "sessions", "settlements", "games", "seats", "runs", "run_keys", "findings")
 
 
 def load() -> str:
@@ -101,7 +101,10 @@ def rows(url: str) -> dict[str, int]:
 
     with psycopg.connect(url, autocommit=True) as conn:
         found = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in TABLES}
-    return {t: int(v[0]) if v else 0 for t, v in found.items()}
+        seats = conn.execute("SELECT coalesce(sum(seats), 0) FROM sources").fetchone()
+    counts = {t: int(v[0]) if v else 0 for t, v in found.items()}
+    counts["stored seats"] = int(seats[0]) if seats else 0  # in rows, or packed in runs (schema 0005)
+    return counts
 
 
 def cpu_of(pids: list[int]) -> float:
@@ -185,9 +188,10 @@ def measure(log: Path, url: str, pg: list[int], work: Path, workers: int) -> Non
                       f"{client:.1f} s, workers {worked:.1f} s; {load()}")
                 continue
             kept = rows(url)
+            seats = kept.pop("stored seats")
             total = sum(kept.values())
             print(f"   {workers} worker{'s' * (workers > 1)}, --store: {wall:.1f} s wall, {total:,} rows "
-                  f"({kept['seats']:,} seats): {total / wall:,.0f} rows/s; CPU: client {client:.1f} s, "
+                  f"({seats:,} seats): {seats / wall:,.0f} seats/s; CPU: client {client:.1f} s, "
                   f"workers {worked:.1f} s, PostgreSQL {served:.1f} s; {load()}")
     finally:
         dask.close()
