@@ -1,4 +1,4 @@
-"""``check --cluster --store postgresql://...``: rows a second into a real PostgreSQL with
+"""``check --cluster --store postgresql://...``: seats a second into a real PostgreSQL with
 1, 2 and 4 Dask workers (issue 31), and where the time goes.
 
 Run: python bench/cluster_store.py [WORKDIR] [--seats N] [--workers 1,2,4] [--url URL].
@@ -11,7 +11,8 @@ number of workers starts a ``dask scheduler`` and that many ``dask worker --nthr
 processes on 127.0.0.1, then runs ``referee check --cluster tcp://... --format json -o
 /dev/null`` on the log, without and with ``--store`` (an empty database each time).
 Prints, for each: the wall time, the rows stored (every table's, the chunks of bytes
-included) and rows a second, and the CPU seconds of the client (the ``referee`` command
+included), the seats stored (as rows or, since schema 0005, packed in runs) and seats a
+second, and the CPU seconds of the client (the ``referee`` command
 alone), of the workers (and their nannies) and of the PostgreSQL server (all its
 processes), so that what sets the pace is visible: on a machine with fewer cores than
 workers + client + server, their CPU seconds together against the wall time say it.
