@@ -107,21 +107,26 @@ class _Finder:
             query = query.where(table.c.player == q.player)
         return query
 
-    def _wanted_runs(self, query: Any) -> Any:
-        """Runs holding a wanted view: of the sessions or sources asked for; of the player
-        asked for (a run of rounds by its session's player, a run of a live table's games
-        by its players)."""
+    def _wanted_runs(self, query: Any) -> list[Any]:
+        """Runs holding a wanted view (``query`` narrowed): of the sessions or sources asked
+        for; of the player asked for, a run of rounds by its session's player and a run of a
+        live table's games by ``run_keys``, as two queries (as one, with an OR, SQLite read
+        every run of the player: a tenth of a second among 10 million seats), the second
+        looking up the player's key of each run the rest of the query leaves."""
         import sqlalchemy as sa
 
         r, se, k = schema.runs, schema.sessions, schema.run_keys
         query = self._wanted_seats(query, r)
-        if self.q.player is not None:
-            query = query.where(sa.or_(
-                sa.and_(r.c.games.is_(None),
-                        r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player))),
-                sa.and_(r.c.games.is_not(None),
-                        r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == self.q.player, k.c.kind == "player")))))
-        return query
+        if self.q.player is None:
+            return [query]
+        return [query.where(r.c.games.is_(None),
+                            r.c.session_id.in_(sa.select(se.c.id).where(se.c.player == self.q.player))),
+                query.where(r.c.games.is_not(None), sa.exists().where(k.c.run_id == r.c.id, k.c.kind == "player",
+                                                                      k.c.value == self.q.player))]
+
+    def _runs(self, query: Any) -> list[Any]:
+        """The wanted runs of ``query``."""
+        return [row for wanted in self._wanted_runs(query) for row in self.conn.execute(wanted)]
 
     def _wanted_places(self, packed: tableruns.Packed, places: Iterable[int]) -> list[int]:
         """The seat ids of a run of games at ``places`` that are of the player asked for."""
@@ -139,8 +144,8 @@ class _Finder:
             rows = self.conn.execute(self._wanted_seats(sa.select(s.c.id, s.c.session_id).where(s.c.game == q.game), s))
             out += [(row.id, row.session_id) for row in rows]
             k = schema.run_keys
-            for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
-                    r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == q.game, k.c.kind == "game"))))):
+            for run in self._runs(sa.select(r).where(
+                    r.c.id.in_(sa.select(k.c.run_id).where(k.c.value == q.game, k.c.kind == "game")))):
                 packed = tableruns.Packed(run)
                 for game in packed.records_of(q.game):
                     out += [(i, run.session_id) for i in self._wanted_places(packed, packed.seats_of(game))]
@@ -148,12 +153,12 @@ class _Finder:
             rows = self.conn.execute(self._wanted_seats(
                 sa.select(s.c.id, s.c.session_id).where(s.c.number == q.round), s))
             out += [(row.id, row.session_id) for row in rows]
-            runs = self.conn.execute(self._wanted_runs(
-                sa.select(r.c.first_seat, r.c.first_number, r.c.session_id)
-                .where(r.c.games.is_(None), r.c.first_number <= q.round, r.c.first_number + r.c.rounds > q.round)))
+            runs = self._runs(sa.select(r.c.first_seat, r.c.first_number, r.c.session_id)
+                              .where(r.c.games.is_(None), r.c.first_number <= q.round,
+                                     r.c.first_number + r.c.rounds > q.round))
             out += [(row.first_seat + q.round - row.first_number, row.session_id) for row in runs]
-            for run in self.conn.execute(self._wanted_runs(sa.select(r).where(
-                    r.c.games.is_not(None), r.c.first_number <= q.round, r.c.last_number >= q.round))):
+            for run in self._runs(sa.select(r).where(r.c.games.is_not(None), r.c.first_number <= q.round,
+                                                     r.c.last_number >= q.round)):
                 packed = tableruns.Packed(run)
                 for game in packed.numbered(q.round):
                     out += [(i, run.session_id) for i in self._wanted_places(packed, packed.seats_of(game))]
@@ -177,8 +182,8 @@ class _Finder:
         import sqlalchemy as sa
 
         r = schema.runs
-        candidates = list(self.conn.execute(self._wanted_runs(
-            sa.select(r.c.id, r.c.time_max_us, r.c.first_seat, r.c.rounds).where(r.c.time_min_us <= at))))
+        candidates = self._runs(sa.select(r.c.id, r.c.time_max_us, r.c.first_seat, r.c.rounds)
+                                .where(r.c.time_min_us <= at))
         candidates.sort(key=lambda c: (min(c.time_max_us, at), c.first_seat), reverse=True)
         for c in candidates:
             if best is not None and (min(c.time_max_us, at), c.first_seat + c.rounds - 1) < best[:2]:
@@ -198,11 +203,11 @@ class _Finder:
         """The last wanted view (seat id, session id)."""
         import sqlalchemy as sa
 
-        s, r = schema.seats, schema.runs
+        s = schema.seats
         seat = self.conn.execute(self._wanted_seats(
             sa.select(s.c.id, s.c.session_id).order_by(s.c.id.desc()).limit(1), s)).first()
         best = None if seat is None else (int(seat.id), int(seat.session_id))
-        for run in self.conn.execute(self._wanted_runs(sa.select(r).order_by(r.c.first_seat.desc()).limit(1))):
+        for run in self._runs_before(None, None, 1):
             ids = self._run_ids(run, run.first_seat + run.rounds, 1)
             if ids and (best is None or ids[-1] > best[0]):
                 best = (ids[-1], int(run.session_id))
@@ -220,17 +225,37 @@ class _Finder:
         """The ids of the ``count`` wanted views before ``seat_id`` (in its session, when given)."""
         import sqlalchemy as sa
 
-        s, r = schema.seats, schema.runs
+        s = schema.seats
         seats = sa.select(s.c.id).where(s.c.id < seat_id)
-        runs = sa.select(r).where(r.c.first_seat < seat_id)
         if session_id is not None:
-            seats, runs = seats.where(s.c.session_id == session_id), runs.where(r.c.session_id == session_id)
+            seats = seats.where(s.c.session_id == session_id)
         ids = [row.id for row in self.conn.execute(self._wanted_seats(seats.order_by(s.c.id.desc()).limit(count),
                                                                         s))]
         # a run of a player's games may hold none of them before the seat (the one it is in)
-        for row in self.conn.execute(self._wanted_runs(runs.order_by(r.c.first_seat.desc()).limit(count + 1))):
+        for row in self._runs_before(seat_id, session_id, count + 1):
             ids += self._run_ids(row, seat_id, count)
         return sorted(ids)[-count:]
+
+    def _runs_before(self, below: int | None, session_id: int | None, limit: int) -> list[Any]:
+        """The last ``limit`` wanted runs that begin before seat ``below`` (any, when None),
+        in the session when given, the last first."""
+        import sqlalchemy as sa
+
+        r, k = schema.runs, schema.run_keys
+        query = sa.select(r)
+        if below is not None:
+            query = query.where(r.c.first_seat < below)
+        if session_id is not None:
+            query = query.where(r.c.session_id == session_id)
+        wanted = self._wanted_runs(query)
+        if self.q.player is not None and session_id is None:  # the player's runs of games newest first, from
+            wanted[1] = self._wanted_seats(query, r).join(k, k.c.run_id == r.c.id).where(  # their keys: no sort
+                k.c.value == self.q.player, k.c.kind == "player", r.c.games.is_not(None)).order_by(k.c.run_id.desc())
+        found: list[Any] = []
+        for runs in wanted:  # runs are numbered in the store's order
+            found += self.conn.execute(runs.order_by(r.c.id.desc()).limit(limit))
+        found.sort(key=lambda run: run.first_seat, reverse=True)  # runs are numbered in the store's order
+        return found[:limit]
 
     def _seen(self, found: Recall) -> dict[str, int]:
         """The first sessions that hold a wanted view (what an ambiguous question names)."""
@@ -260,8 +285,8 @@ class _Finder:
             seat = seat.where(s.c.player == self.q.player)
         if self.conn.execute(seat.limit(1)).first() is not None:
             return True
-        runs = self._wanted_runs(sa.select(r.c.id).where(r.c.session_id == session_id))
-        return self.conn.execute(runs.limit(1)).first() is not None
+        return any(self.conn.execute(runs.limit(1)).first() is not None
+                   for runs in self._wanted_runs(sa.select(r.c.id).where(r.c.session_id == session_id)))
 
 
 class _Loader:
@@ -327,6 +352,18 @@ class _Loader:
             known = self.settled[settlement_id] = self.conn.execute(
                 sa.select(st).where(st.c.id == settlement_id)).one()
         return known
+
+    def settlements(self, ids: list[int]) -> list[Any]:
+        """Settlements by id, those not read yet in one query (a run of games may use a few
+        hundred: one query each was most of a recall)."""
+        import sqlalchemy as sa
+
+        st = schema.settlements
+        wanted = sorted({i for i in ids if i not in self.settled})
+        for start in range(0, len(wanted), 500):
+            for row in self.conn.execute(sa.select(st).where(st.c.id.in_(wanted[start:start + 500]))):
+                self.settled[row.id] = row
+        return [self.settled[i] for i in ids]
 
     def ruling(self, settlement_id: int | None, cards: Any, values: tuple[int | None, ...]) -> Any:
         from ..rules.hands import HandValue
@@ -412,7 +449,7 @@ class _Loader:
         from ..audit.results import RoundResult
 
         info = self.info(run.session_id)
-        settled = [self.settlement(i) for i in json.loads(run.settlements)]
+        settled = self.settlements(json.loads(run.settlements))
         nets = [sum((Decimal(line[2]) for line in json.loads(st.lines)), Decimal(0)) for st in settled]
         balance = Decimal(run.start_balance)
         last = max(wanted)
@@ -437,7 +474,7 @@ class _Loader:
         settlement and its game's cards: the rows the full audit would have stored."""
         packed = tableruns.Packed(run)
         info = self.info(run.session_id)
-        nets = [tableruns.net(self.settlement(i).lines) for i in packed.settlements]
+        nets = [tableruns.net(st.lines) for st in self.settlements(packed.settlements)]
         balances = packed.balances(nets, max(wanted))
         games: dict[int, tuple[Any, Any, Any, tuple[int | None, ...]]] = {}
         for place in sorted(wanted):
