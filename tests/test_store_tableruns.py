@@ -42,6 +42,8 @@ def _logs(tmp: Path) -> list[str]:
         # four a game: a game's seats are written on two lines now and then, a second record of
         # the game that the full audit takes (and a run keeps), and games cancelled (rows)
         simulate(tmp / "four.jsonl", "--seats", "4", "--rounds", "400", "--seed", "19", "--format", "jsonl"),
+        simulate(tmp / "four-lines.jsonl", "--seats", "4", "--rounds", "300", "--seed", "21", "--format", "jsonl",
+                 "--seat-lines"),
         *_live_lines(tmp),
         simulate(tmp / "rounds.jsonl", "--sessions", "2", "--rounds", "30", "--seed", "14", "--faults", "0.2",
                  "--format", "jsonl"),
@@ -153,6 +155,7 @@ def test_the_monitor_reads_a_store_in_steps_as_a_whole(stores: tuple[str, str, l
 def _recalls(logs: list[str]) -> Iterator[list[str]]:
     yield ["--game", "T1-19-000043", "--last", "6"]  # a game on two lines: both records
     yield ["--session", "sim-table-vivo-19-1", "--round", "44", "--last", "9"]
+    yield ["--session", "sim-table-vivo-21-1", "--last", "60"]  # seat lines, games on two records among them
     yield ["--game", "T1-13-000031", "--last", "4"]
     yield ["--session", "sim-table-vivo-13-1", "--round", "44", "--last", "9"]
     yield ["--player", "p-1-004", "--last", "30"]

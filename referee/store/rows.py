@@ -475,19 +475,19 @@ def full_games(game: GameResult) -> LaneGames | None:
     board = [c[2], c[3], c[4], c[5], c[6]]
     values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value, evaluate(list(c[:5])).value)
     line = game.line
-    apart = 0
+    inline = 0  # the seats on the game's line, each at its place there: before any seat line
     distinct: dict[Settled, int] = {}
     picks: list[int] = []
     for place, seat in enumerate(seats):
         facts = _full_seat(seat, cards, values)
-        if facts is None or (seat.line != line if apart == place else seat.line <= line) or seat.line - line >= 1 << 32:
+        if facts is None or seat.line < line or (inline < place and seat.line == line) or seat.line - line >= 1 << 32:
             return None
-        apart += seat.line == line
+        inline += seat.line == line
         picks.append(distinct.setdefault(facts, len(distinct)))
     when = record.settled or record.started
     return LaneGames([line], [game.number], [game.game], [_time(when)], [record.dealer_id], [len(seats)], c,
                      [seat.player_id for seat in seats], picks, [seat.balance for seat in seats],  # type: ignore[misc]
-                     None if apart == len(seats) else [seat.line - line for seat in seats], list(distinct), full=True)
+                     None if inline == len(seats) else [seat.line - line for seat in seats], list(distinct), full=True)
 
 
 def _full_seat(seat: SeatResult, cards: Cards, values: tuple[int, int, int]) -> Settled | None:
