@@ -89,6 +89,7 @@ def _close(g: _Game, v: Valuation) -> None:
             third, bound3 = game_third(g.groups, bet, v.scale3)
             sums.third += third
             sums.cross3 += dyadic(bound3)
+            sums.terms += len([1 for (b, _, _), (_, unit, _) in g.groups.items() if b == bet and unit])
 
 
 def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:

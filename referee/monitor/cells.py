@@ -43,6 +43,12 @@ BETS = ("ante+call", "bonus")
 #: payout against the rules is ``check``'s finding anyway. (The tails hold from 100 games:
 #: ``bench/monitor_tails.py``.)
 MIN_GAMES = 1_000
+#: Fewer outcomes still to come than this in a cell (calls, or Bonus stakes; a game's seats
+#: in one situation count once, as they move as one): not tested. Why: a sum of few of
+#: them is lumpy enough that the normal tail of its losing side is thinner than the exact
+#: one (0.80 to 0.96 of it at 80 to 150 calls, as a player who calls only with two pair or
+#: better makes in 1,000 games; 1.01 and more from 500, ``bench/monitor_tails.py``).
+MIN_TERMS = 500
 
 KEYS: dict[str, Callable[[Seat], str | None]] = {
     "all": lambda s: "all", "table": lambda s: s.table, "dealer": lambda s: s.dealer,
@@ -56,18 +62,20 @@ def origin_of(text: str) -> ProfileOrigin:
     return ProfileOrigin("file", text)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Figures:
     """A seat's exact figures over the common denominators: the expected net and the
-    variance per unit (Ante, or Bonus stake), and the Bonus's observed pay per unit."""
+    variance per unit (Ante, or Bonus stake), and the Bonus's observed pay per unit.
+    Frozen: seats alike share one (``value``)."""
 
     mean: int
     variance: int
     bonus_pay: int = 0
     bonus_mean: int = 0
     bonus_variance: int = 0
-    #: The most a call can net, per Ante, and the Bonus per unit stake (the profile's
-    #: largest payouts: what bounds one game's upward move, ``bands.bennett``).
+    #: The most a call can rise above its expectation, per Ante, and the Bonus per unit
+    #: stake (the profile's largest payout less the mean: what bounds one game's upward
+    #: move, ``bands.bennett``).
     top: float = 0.0
     bonus_top: float = 0.0
     #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
@@ -186,17 +194,21 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted])
             return None
         c = counted[s.known]
         f1, f2, f3 = p.factors
-        f = Figures(c.first * f1, c.variance() * f2, top=_top(s.profile), third=c.third_central() * f3)
+        mean, variance, third = c.first * f1, c.variance() * f2, c.third_central() * f3
     else:
-        f = Figures(p.fold_mean, 0, top=_top(s.profile), third=0)
+        mean, variance, third = p.fold_mean, 0, 0
+    pay = b_mean = b_variance = b_third = 0
+    b_top = 0.0
     if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
-        f.bonus_pay = p.pay(s.bonus_value)
-        f.bonus_mean, f.bonus_variance, f.bonus_top, f.bonus_third = p.bonus
+        b_mean, b_variance, b_top, b_third = p.bonus
+        pay, b_top = p.pay(s.bonus_value), b_top - b_mean / p.scale
+    deal = None
     if s.deal and s.known is not None:
         c = counted[s.known]
         qualifies = COMPLETIONS - c.not_qualified
-        f.deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
-    return f
+        deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
+    return Figures(mean, variance, pay, b_mean, b_variance, _top(s.profile) - mean / p.scale, b_top, third, b_third,
+                   deal)
 
 
 @lru_cache(maxsize=32)
@@ -258,6 +270,9 @@ class Sums:
     third: int = 0  # millionths³ × scale3: the sum's third cumulant
     #: Its like for seats of one game in different situations (``game_third``), over 2**DYADIC.
     cross3: int = 0
+    #: How many random terms the sum has: a game's group of seats in one situation under
+    #: one decision, with variance (a call, a Bonus stake), counts once (:data:`MIN_TERMS`).
+    terms: int = 0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -270,6 +285,7 @@ class Sums:
         self.jump = max(self.jump, other.jump)
         self.third += other.third
         self.cross3 += other.cross3
+        self.terms += other.terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +305,11 @@ class Cell:
     #: The largest upward move of one game, in standard deviations of the sum (the band's
     #: upper tail: ``bands.cell_p``).
     jump: float | None = None
-    #: The standardised sum's skewness, κ₃ / sd³ (None: not tested); p corrects z for it.
+    #: The standardised sum's skewness, κ₃ / sd³ (None: not tested): for the reader, no
+    #: p-value depends on it (``bands.cell_p``).
     skewness: float | None = None
+    #: Its random terms (``Sums.terms``): calls, or Bonus stakes, a game's alike once.
+    terms: int = 0
 
     @property
     def tested(self) -> bool:
@@ -301,7 +320,11 @@ class Cell:
         """Why the cell is not tested (None: it is)."""
         if self.tested:
             return None
-        return f"fewer than {MIN_GAMES:,} games" if self.games < MIN_GAMES else "no variance"
+        if self.games < MIN_GAMES:
+            return f"fewer than {MIN_GAMES:,} games"
+        if not self.terms:
+            return "no variance"
+        return f"fewer than {MIN_TERMS:,} {'Bonus stakes' if self.bet == 'bonus' else 'calls'}"
 
 
 def count_band(rank: int) -> int:
@@ -428,11 +451,13 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
         main.variance = ante * ante * f.variance
         main.jump = ante * f.top if s.called else 0.0
         main.third = ante * ante * ante * f.third
+        main.terms = 1
     bets = {"ante+call": main}
     if s.bonus_u and f.bonus_variance:
         stake = s.bonus_u
-        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean, stake * stake * f.bonus_variance,
-                             0, stake * f.bonus_top, stake * stake * stake * f.bonus_third)
+        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
+                             variance=stake * stake * f.bonus_variance, jump=stake * f.bonus_top,
+                             third=stake * stake * stake * f.bonus_third, terms=1)
     return bets
 
 
@@ -493,6 +518,7 @@ def _close(g: _Game, v: Valuation) -> None:
             third, bound3 = game_third(g.groups, bet, v.scale3)
             sums.third += third
             sums.cross3 += dyadic(bound3)
+            sums.terms += sum(1 for (b, _, _), (_, unit, _) in g.groups.items() if b == bet and unit)
 
 
 def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale2: int = 1) -> tuple[int, float]:
@@ -547,7 +573,7 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     expected = Fraction(t.expected, v.scale)
     staked = Decimal(t.staked) / 1_000_000
     z = jump = skewness = None
-    if t.games >= MIN_GAMES and t.variance > 0:
+    if t.games >= MIN_GAMES and t.terms >= MIN_TERMS and t.variance > 0:
         # each part from its exact value (int / int rounds correctly), so that no figure
         # depends on the common denominators: the cache's are not the run's
         sd = math.sqrt(t.variance / v.scale2 + undyadic(t.cross))
@@ -557,4 +583,4 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
     return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump,
-                skewness)
+                skewness, t.terms)
