@@ -44,9 +44,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from referee.monitor.bands import two_sided
-from referee.monitor.cells import value
 from referee.monitor.facts import Seat
 from referee.monitor.run import Verdict, judge
+from referee.monitor.valuing import value
 from referee.profiles import ProfileOrigin
 from referee.rules.cards import DECK
 from referee.rules.settlement import Deal, settle

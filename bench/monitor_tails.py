@@ -46,8 +46,8 @@ from referee.analysis.distributions import NORMAL, chi2_sf
 from referee.analysis.situations import CountTable, classes
 from referee.monitor import exact, randomness
 from referee.monitor.bands import bennett
-from referee.monitor.cells import value
 from referee.monitor.facts import Seat
+from referee.monitor.valuing import value
 from referee.profiles import ProfileOrigin
 from referee.rules.strategy import Payoffs
 

@@ -13,11 +13,9 @@ from referee.monitor import randomness
 from referee.monitor.cells import (
     KEYS,
     KINDS,
-    Figures,
     Games,
     Played,
     Sums,
-    Valuation,
     dyadic,
     game_third,
     game_variance,
@@ -25,6 +23,7 @@ from referee.monitor.cells import (
 )
 from referee.monitor.facts import Seat
 from referee.monitor.randomness import DEAL_KINDS, Deals, DealSums
+from referee.monitor.valuing import Figures, Valuation
 
 
 @dataclass(slots=True)

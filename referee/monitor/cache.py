@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
+from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, count_band, time_band
 from .packed import MARSHAL, Payload, pack, unpack
 from .randomness import DealBanded, Deals, DealSums
+from .valuing import Valuation
 
 if TYPE_CHECKING:
     from ..store.engine import Target

@@ -37,8 +37,9 @@ from ..rules.category import Category
 from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
-from .cells import COUNT_WINDOWS, WINDOWS, DealFigures, Figures, count_band, exact_int, origin_of, time_band
+from .cells import COUNT_WINDOWS, WINDOWS, count_band, time_band
 from .facts import Seat
+from .valuing import DealFigures, Figures, exact_int, origin_of
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
