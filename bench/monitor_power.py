@@ -8,7 +8,8 @@ p-values, a JSON line a table, appended; ``--calibration FILE...`` then says, pe
 of test, how many fall below 1%, 0.1% and 0.02% against what exact tests give: which test,
 if any, alarms more than its level.)
 
-(``plain`` rows: the same tables judged with the normal p-values, no skew correction.)
+(``plain`` rows: the same tables judged with the normal p-values on both sides, no
+Bennett's bound on the winning side, the normal tail for the deal's counts too.)
 
 A *table* is 10,000 games of one live table (one seat a game, as the deal is what the
 tests see: a shared-hand table's seats move as one), dealt exactly as ``referee simulate``
@@ -43,9 +44,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from referee.monitor.bands import two_sided
-from referee.monitor.cells import value
 from referee.monitor.facts import Seat
 from referee.monitor.run import Verdict, judge
+from referee.monitor.valuing import value
 from referee.profiles import ProfileOrigin
 from referee.rules.cards import DECK
 from referee.rules.settlement import Deal, settle
@@ -90,8 +91,8 @@ Tested = list[tuple[str, float]]  # a fair table's distinct tests: (family, p)
 
 def one(args: tuple[int, int, tuple[str, ...]]) -> tuple[int, dict[str, bool], float, Tested]:
     """A table judged fair and short-paying (``kinds``): the tests made, which alerted
-    (``plain ...``: had the p-values been the normal's, no skew correction), the most
-    skewed cell, and the fair table's p-values by family of test (``calibration``)."""
+    (``plain ...``: had every p-value been the normal's), the most skewed cell, and the
+    fair table's p-values by family of test (``calibration``)."""
     seed, games, kinds = args
     seats = table(seed, games)
     valuation = value(seats)
@@ -113,7 +114,7 @@ def one(args: tuple[int, int, tuple[str, ...]]) -> tuple[int, dict[str, bool], f
 
 def families(verdict: Verdict) -> Tested:
     """Each distinct test's p-value with its family: a cell's side (its z below or above
-    the expectation: the skew-corrected normal tail, or Bennett's bound) and window kind,
+    the expectation: the normal tail, or Bennett's bound) and window kind,
     or the deal test's name."""
     out: Tested = []
     for j in verdict.cells:

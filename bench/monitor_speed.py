@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 from referee.monitor import output, reading
-from referee.monitor.cells import value
 from referee.monitor.run import judge
+from referee.monitor.valuing import value
 from referee.profiles import kept_profiles
 from referee.store.read import Stored
 

@@ -11,7 +11,9 @@ test's tail is compared here with the exact one, on a fair table as
    every game's exact distribution of its net (its situation's outcome counts under
    ``vivo``: lose 3 Antes, push, win 1 to 102; a fold loses its Ante), against the
    normal tail (what the losing side uses), the first-order Cornish-Fisher correction
-   for the sum's skewness (what it used before), and Bennett's bound (the winning side).
+   for the sum's skewness (what it used before), and Bennett's bound (the winning side);
+   then a player who calls only with two pair or better, at 80 to 1,000 calls (why a
+   cell needs 500: ``cells.MIN_TERMS``).
 2. **Dealer qualification**: the exact Poisson-binomial distribution of qualified deals
    (each deal its own chance given its five known cards), against the normal tail and
    the binomial tail at the mean chance (``randomness.count_p``: Hoeffding's bound).
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -43,8 +46,8 @@ from referee.analysis.distributions import NORMAL, chi2_sf
 from referee.analysis.situations import CountTable, classes
 from referee.monitor import exact, randomness
 from referee.monitor.bands import bennett
-from referee.monitor.cells import value
 from referee.monitor.facts import Seat
+from referee.monitor.valuing import value
 from referee.profiles import ProfileOrigin
 from referee.rules.strategy import Payoffs
 
@@ -130,6 +133,29 @@ def rtp(seats: list[Seat], name: str) -> None:
               f"{bennett(zh, jump) / 2 / exact_high:.1f}x, normal {NORMAL.cdf(-zh) / exact_high:.2f}x")
 
 
+def selective(calls: int, seed: int) -> None:
+    """Calls only with two pair or better in the five known cards (a player who folds
+    everything else): the window's lower tail at ``calls`` calls, exact against normal."""
+    from referee.rules.category import Category
+    from referee.rules.hands import evaluate
+
+    rng = random.Random(seed)
+    seats: list[Seat] = []
+    while len(seats) < calls:
+        known = tuple(rng.sample(range(52), 5))
+        if Category.of(evaluate(list(known)).value).order >= 2:
+            seats.append(Seat(order=0, game=0, time_us=None, table=None, dealer=None, profile="builtin:vivo",
+                              player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=0, bonus_u=0, called=True,
+                              known=known))
+    dist, low, mean, sd, skew, _ = convolved(seats)
+    below = np.cumsum(dist)
+    line = f"  {calls:,} calls (seed {seed}, skewness {skew:+.3f}): normal over exact"
+    for z in ZS:
+        at = math.floor(mean - z * sd) - low
+        line += f", z {z}: {NORMAL.cdf((at + low - mean) / sd) / below[at]:.2f}"
+    print(line)
+
+
 def qualification(seats: list[Seat], n: int) -> None:
     qualifies = [s.situation.deal.qualifies for s in seats[-n:]]  # type: ignore[attr-defined]
     chances = np.array(qualifies) / COMPLETIONS
@@ -212,6 +238,10 @@ def main() -> None:
         rtp(seats[-n:], f"all, last {n:,} games")
     rtp([s for s in seats if s.player == "p-5"][-1_000:], "player p-5, last 1,000 games")
     rtp(seats, "all, last 10,000 games")
+    print("1b. RTP's losing side for a player who calls only with two pair or better (the cells' 500 calls)")
+    for calls in (80, 150, 300, 500, 1_000):
+        for seed in (5, 6, 7):
+            selective(calls, seed)
     print("2. dealer qualification: qualified deals, exact (Poisson-binomial) against the tails")
     for n in (100, 1_000, 3_300):
         qualification(seats, n)

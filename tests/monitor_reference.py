@@ -13,11 +13,9 @@ from referee.monitor import randomness
 from referee.monitor.cells import (
     KEYS,
     KINDS,
-    Figures,
     Games,
     Played,
     Sums,
-    Valuation,
     dyadic,
     game_third,
     game_variance,
@@ -25,6 +23,7 @@ from referee.monitor.cells import (
 )
 from referee.monitor.facts import Seat
 from referee.monitor.randomness import DEAL_KINDS, Deals, DealSums
+from referee.monitor.valuing import Figures, Valuation
 
 
 @dataclass(slots=True)
@@ -89,6 +88,7 @@ def _close(g: _Game, v: Valuation) -> None:
             third, bound3 = game_third(g.groups, bet, v.scale3)
             sums.third += third
             sums.cross3 += dyadic(bound3)
+            sums.terms += len([1 for (b, _, _), (_, unit, _) in g.groups.items() if b == bet and unit])
 
 
 def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:

@@ -216,7 +216,8 @@ def test_games_pushed_past_every_window_leave_the_cache_with_their_sums(tmp_path
 
 def _whole_sums(seats: list[Seat]) -> Summed:
     from referee.monitor import randomness
-    from referee.monitor.cells import accumulate, value
+    from referee.monitor.cells import accumulate
+    from referee.monitor.valuing import value
 
     valuation = value(seats)
     banded, newest = accumulate(seats, valuation)

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.monitor import randomness
-from referee.monitor.cells import Games, games, value
+from referee.monitor.cells import Games, games
 from referee.monitor.facts import Seat
 from referee.monitor.packed import pack, unpack
 from referee.monitor.randomness import Deals
+from referee.monitor.valuing import value
 from referee.rules.hands import evaluate
 
 from . import monitor_reference

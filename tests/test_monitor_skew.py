@@ -195,3 +195,45 @@ def test_the_category_statistic_is_zero_at_the_expectation_and_a_chi_square_for_
         bins = _merge([int(c) for c in counts], expected)
         low += chi2_sf(divergence(bins), len(bins) - 1) < 1e-2
     assert 0.85e-2 < low / 50_000 < 1.15e-2, low
+
+
+def test_a_cell_of_few_calls_is_not_tested_and_says_so() -> None:
+    """1,200 games of a player who calls one game in four (300 calls, each its own game)
+    are shown but not tested (a sum of so few is lumpy: the normal understates its losing
+    tail); 2,400 such games hold 600 calls and are."""
+    from referee.monitor.cells import MIN_TERMS
+
+    rng = random.Random(2)
+
+    def seats(n: int) -> list[Seat]:
+        out = []
+        for i in range(n):
+            called = i % 4 == 0
+            out.append(Seat(order=i, game=("game", i), time_us=None, table="T1", dealer=None, profile="builtin:vivo",
+                            player=None, ante_u=1_000_000, staked_u=3_000_000 if called else 1_000_000,
+                            net_u=-1_000_000, bonus_u=0, called=called, known=tuple(rng.sample(range(52), 5))))
+        return out
+
+    few = {j.cell.window: j.cell for j in judge(seats(1_200), kinds=("all",)).cells}["last 10,000 games"]
+    assert few.games == 1_200 and few.terms == 300 < MIN_TERMS
+    assert few.z is None and few.reason == f"fewer than {MIN_TERMS:,} calls"
+    enough = {j.cell.window: j.cell for j in judge(seats(2_400), kinds=("all",)).cells}["last 10,000 games"]
+    assert enough.terms == 600 and enough.z is not None and enough.reason is None
+
+
+@pytest.mark.parametrize("n", [10_000, 300_000])
+def test_the_binomial_tails_hold_at_hundreds_of_thousands_of_trials(n: int) -> None:
+    """A month of deals at a busy table: the tails four standard deviations out against
+    their terms summed in log space (each term from log-gamma; within 1e-7 at this size)."""
+    from referee.analysis.distributions import binomial_cdf, binomial_sf
+
+    p = 0.75
+    sd = math.sqrt(n * p * (1 - p))
+
+    def term(j: int) -> float:
+        return math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                        + j * math.log(p) + (n - j) * math.log1p(-p))
+
+    low, high = int(n * p - 4 * sd), int(n * p + 4 * sd)
+    assert binomial_cdf(low, n, p) == pytest.approx(math.fsum(term(j) for j in range(low + 1)), rel=1e-7)
+    assert binomial_sf(high, n, p) == pytest.approx(math.fsum(term(j) for j in range(high, n + 1)), rel=1e-7)

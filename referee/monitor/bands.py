@@ -78,12 +78,14 @@ def cell_p(z: float | None, jump: float | None) -> float | None:
 
     Why the plain normal below: a sum of nets is skewed right (its rare large payouts),
     and its lower tail is thinner than the normal's. Worked out exactly, by convolving
-    each game's exact distribution of nets over a fair table's windows of 1,000 and
-    10,000 games (``bench/monitor_tails.py``), the normal tail at the band's |z| 3.7 is
-    11 to 21% above the exact one: conservative. The first-order skewness correction
-    (Cornish-Fisher) that stood here went the other way, 9 to 15% below the exact tail:
-    the skewness comes from the royal flush's 100:1, which barely touches the losing
-    side, and the correction read it as a thinner lower tail than there is."""
+    each game's exact distribution of nets (``bench/monitor_tails.py``), the normal tail
+    at the band's |z| 3.72 is 1.11 to 1.20 times the exact one over a fair table's
+    windows of 1,000 to 10,000 games (1.47 at 100 games): conservative, once a window has
+    500 calls or more (``cells.MIN_TERMS``: fewer, as a player who calls only with two
+    pair or better makes, are lumpy enough to reverse it). The first-order skewness
+    correction (Cornish-Fisher) that stood here went the other way, 0.74 to 0.91 of the
+    exact tail: the skewness comes from the royal flush's 100:1, which barely touches
+    the losing side, and the correction read it as a thinner lower tail than there is."""
     if z is None:
         return None
     if z > 0 and jump is not None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
@@ -40,15 +39,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, Valuation, count_band, time_band
-from .packed import Payload, pack, unpack
+from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, count_band, time_band
+from .packed import MARSHAL, Payload, pack, unpack
 from .randomness import DealBanded, Deals, DealSums
+from .valuing import Valuation
 
 if TYPE_CHECKING:
     from ..store.engine import Target
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
-FORMAT = f"3 {__version__} marshal {marshal.version}"
+FORMAT = f"4 {__version__} marshal {MARSHAL}"
 FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
 _DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
 
@@ -427,7 +427,7 @@ def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: 
     db.executemany("DELETE FROM payloads WHERE id = ? AND refs = 0", [(i,) for i in gone])
 
 
-_CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3")
+_CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3", "terms")
 
 
 def _lcm(a: Scales, b: Scales) -> Scales:
@@ -452,6 +452,6 @@ def _scaled(values: list[int], bet: str, factors: Scales) -> list[int]:
     ``scale``, the observed too for the Bonus (the main bet's is in millionths), the
     variance over ``scale2``, the third cumulant over ``scale3``."""
     f1, f2, f3 = factors
-    g, n, staked, observed, expected, variance, cross, third, cross3 = values
+    g, n, staked, observed, expected, variance, cross, third, cross3, terms = values
     return [g, n, staked, observed * (f1 if bet == "bonus" else 1), expected * f1, variance * f2, cross, third * f3,
-            cross3]
+            cross3, terms]

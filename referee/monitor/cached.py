@@ -12,9 +12,10 @@ from typing import Any
 from ..profiles import kept_profiles
 from . import randomness, reading
 from .cache import Batch, Cache, State
-from .cells import KINDS, games, newest_of, value
+from .cells import KINDS, games, newest_of
 from .facts import Seat
 from .run import Summed
+from .valuing import value
 
 __all__ = ["STEP_SEATS", "Batch", "State", "batch_of", "keys_of", "summed"]
 

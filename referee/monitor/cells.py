@@ -23,13 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
-from math import lcm
 
-from ..analysis.counts import DEALERS
-from ..profiles import ProfileOrigin
-from . import exact
 from .facts import Seat, stake_band
+from .valuing import Figures, Valuation
 
 COUNT_WINDOWS = (1_000, 10_000, 100_000)
 DAY_US = 86_400 * 1_000_000
@@ -43,183 +39,17 @@ BETS = ("ante+call", "bonus")
 #: payout against the rules is ``check``'s finding anyway. (The tails hold from 100 games:
 #: ``bench/monitor_tails.py``.)
 MIN_GAMES = 1_000
+#: Fewer outcomes still to come than this in a cell (calls, or Bonus stakes; a game's seats
+#: in one situation count once, as they move as one): not tested. Why: a sum of few of
+#: them is lumpy enough that the normal tail of its losing side is thinner than the exact
+#: one (0.80 to 0.96 of it at 80 to 150 calls, as a player who calls only with two pair or
+#: better makes in 1,000 games; 1.01 and more from 500, ``bench/monitor_tails.py``).
+MIN_TERMS = 500
 
 KEYS: dict[str, Callable[[Seat], str | None]] = {
     "all": lambda s: "all", "table": lambda s: s.table, "dealer": lambda s: s.dealer,
     "profile": lambda s: s.profile, "stake": lambda s: stake_band(s.ante_u), "player": lambda s: s.player,
 }
-
-
-def origin_of(text: str) -> ProfileOrigin:
-    if text.startswith("builtin:"):
-        return ProfileOrigin.of_builtin(text.removeprefix("builtin:"))
-    return ProfileOrigin("file", text)
-
-
-@dataclass(slots=True)
-class Figures:
-    """A seat's exact figures over the common denominators: the expected net and the
-    variance per unit (Ante, or Bonus stake), and the Bonus's observed pay per unit."""
-
-    mean: int
-    variance: int
-    bonus_pay: int = 0
-    bonus_mean: int = 0
-    bonus_variance: int = 0
-    #: The most a call can net, per Ante, and the Bonus per unit stake (the profile's
-    #: largest payouts: what bounds one game's upward move, ``bands.bennett``).
-    top: float = 0.0
-    bonus_top: float = 0.0
-    #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
-    third: int = 0
-    bonus_third: int = 0
-    #: The deal's exact figures given the five known cards (``Seat.deal`` only).
-    deal: DealFigures | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealFigures:
-    """A deal's exact expectations given its five known cards, as whole numbers over
-    COMPLETIONS: how many completions end in each of the player's final categories (high
-    card first), how many the dealer qualifies in, and that count times the others
-    (P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal)."""
-
-    categories: tuple[int, ...]
-    qualifies: int
-    variance: int
-
-
-@dataclass(slots=True)
-class Valuation:
-    """Every seat's exact figures, over ``scale`` (means), ``scale2`` (variances) and
-    ``scale3`` (third cumulants)."""
-
-    scale: int
-    scale2: int
-    scale3: int = 1
-
-
-class _Priced:
-    """What one profile's seats are valued by: its payouts' denominator D (a call's
-    figures are whole over D, D², D³: ``exact.Counted``), its fold line, its Bonus odds,
-    and the denominators all of them need; once the common ones are known (``scaled``),
-    the same over those, worked out once, not a seat."""
-
-    def __init__(self, profile: str) -> None:
-        from ..rules.strategy import COMPLETIONS, Payoffs
-
-        origin = origin_of(profile)
-        self.profile = profile
-        self.origin = origin
-        payoffs = Payoffs.of(origin.resolve().profile)
-        self.d = payoffs.scale * COMPLETIONS
-        self.fold = Fraction(payoffs.fold, payoffs.scale)
-        self.odds = exact.bonus_odds(origin)
-        self.means: list[int] = [self.d]
-        self.variances: list[int] = [self.d ** 2]
-        self.thirds: list[int] = [self.d ** 3]
-        if self.odds is not None:
-            rule = origin.resolve().profile.bonus
-            assert rule is not None
-            self.means += [self.odds.mean.denominator, *(Fraction(o).denominator for o in rule.paytable.values())]
-            self.variances.append(self.odds.variance.denominator)
-            self.thirds.append(self.odds.third_central.denominator)
-        self.factors = (1, 1, 1)
-        self.fold_mean = 0
-        self.bonus: tuple[int, int, float, int] | None = None
-        self.pays: dict[int, int] = {}
-        self.scale = 1
-
-    def scaled(self, scale: int, scale2: int, scale3: int) -> None:
-        """Its figures over the common denominators (multiples of its own)."""
-        self.scale = scale
-        self.factors = (scale // self.d, scale2 // self.d ** 2, scale3 // self.d ** 3)
-        self.fold_mean = exact_int(self.fold * scale)
-        if self.odds is not None:
-            self.bonus = (exact_int(self.odds.mean * scale), exact_int(self.odds.variance * scale2),
-                          _bonus_top(self.profile), exact_int(self.odds.third_central * scale3))
-
-    def pay(self, value: int) -> int:
-        """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
-        found = self.pays.get(value)
-        if found is None:
-            found = self.pays[value] = exact_int(exact.bonus_pay(self.origin, value) * self.scale)
-        return found
-
-
-def value(seats: list[Seat]) -> Valuation:
-    """Value every seat's situation (exact; distinct situations once) and attach
-    :class:`Figures` to each seat's ``situation``: whole numbers over denominators that
-    every profile's figures divide (each a multiple of its payouts' D = scale × the
-    1,070,190 completions, its square and its cube). Seats alike (the same profile,
-    situation, decision, Bonus hand and deal) share one :class:`Figures`."""
-    wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
-    for s in seats:
-        if (s.called or s.deal) and s.known is not None:
-            wanted[s.profile].add(s.known)
-    priced = {profile: _Priced(profile) for profile in sorted({s.profile for s in seats})}
-    scale = lcm(1, *(x for p in priced.values() for x in p.means))
-    scale2 = lcm(1, *(x for p in priced.values() for x in p.variances))
-    scale3 = lcm(1, *(x for p in priced.values() for x in p.thirds))
-    for p in priced.values():
-        p.scaled(scale, scale2, scale3)
-    counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
-               for profile, p in priced.items()}
-    made: dict[tuple[object, ...], Figures | None] = {}
-    for s in seats:
-        bonus = s.bonus_value if s.bonus_u else None
-        dealt = s.deal and s.known is not None
-        key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
-        found = made.get(key, False)
-        if found is False:
-            found = made[key] = _figures(s, priced[s.profile], counted[s.profile])
-        s.situation = found
-    return Valuation(scale, scale2, scale3)
-
-
-def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted]) -> Figures | None:
-    """One seat's figures (None: a call whose five cards were not all seen, no exact expectation)."""
-    from ..rules.strategy import COMPLETIONS
-
-    if s.called:
-        if s.known is None:
-            return None
-        c = counted[s.known]
-        f1, f2, f3 = p.factors
-        f = Figures(c.first * f1, c.variance() * f2, top=_top(s.profile), third=c.third_central() * f3)
-    else:
-        f = Figures(p.fold_mean, 0, top=_top(s.profile), third=0)
-    if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
-        f.bonus_pay = p.pay(s.bonus_value)
-        f.bonus_mean, f.bonus_variance, f.bonus_top, f.bonus_third = p.bonus
-    if s.deal and s.known is not None:
-        c = counted[s.known]
-        qualifies = COMPLETIONS - c.not_qualified
-        f.deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
-    return f
-
-
-@lru_cache(maxsize=32)
-def _top(profile: str) -> float:
-    """The largest net of a call, per Ante, under ``profile``: its payout table's best line."""
-    from ..rules.strategy import Payoffs
-
-    p = Payoffs.of(origin_of(profile).resolve().profile)
-    return max(max(row) for row in p.table) / p.scale
-
-
-@lru_cache(maxsize=32)
-def _bonus_top(profile: str) -> float:
-    """The largest Bonus net per unit stake under ``profile`` (its paytable's best odds)."""
-    rule = origin_of(profile).resolve().profile.bonus
-    return float(max((Fraction(o) for o in rule.paytable.values()), default=Fraction(0))) if rule else 0.0
-
-
-def exact_int(x: Fraction) -> int:
-    """A value over a common denominator: a whole number, or the denominator was wrong."""
-    if x.denominator != 1:
-        raise AssertionError(f"{x} is not over the common denominator")
-    return x.numerator
 
 
 #: Floats summed exactly: a float is a dyadic rational (an integer over a power of two
@@ -258,6 +88,9 @@ class Sums:
     third: int = 0  # millionths³ × scale3: the sum's third cumulant
     #: Its like for seats of one game in different situations (``game_third``), over 2**DYADIC.
     cross3: int = 0
+    #: How many random terms the sum has: a game's group of seats in one situation under
+    #: one decision, with variance (a call, a Bonus stake), counts once (:data:`MIN_TERMS`).
+    terms: int = 0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -270,6 +103,7 @@ class Sums:
         self.jump = max(self.jump, other.jump)
         self.third += other.third
         self.cross3 += other.cross3
+        self.terms += other.terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +123,11 @@ class Cell:
     #: The largest upward move of one game, in standard deviations of the sum (the band's
     #: upper tail: ``bands.cell_p``).
     jump: float | None = None
-    #: The standardised sum's skewness, κ₃ / sd³ (None: not tested); p corrects z for it.
+    #: The standardised sum's skewness, κ₃ / sd³ (None: not tested): for the reader, no
+    #: p-value depends on it (``bands.cell_p``).
     skewness: float | None = None
+    #: Its random terms (``Sums.terms``): calls, or Bonus stakes, a game's alike once.
+    terms: int = 0
 
     @property
     def tested(self) -> bool:
@@ -301,7 +138,11 @@ class Cell:
         """Why the cell is not tested (None: it is)."""
         if self.tested:
             return None
-        return f"fewer than {MIN_GAMES:,} games" if self.games < MIN_GAMES else "no variance"
+        if self.games < MIN_GAMES:
+            return f"fewer than {MIN_GAMES:,} games"
+        if not self.terms:
+            return "no variance"
+        return f"fewer than {MIN_TERMS:,} {'Bonus stakes' if self.bet == 'bonus' else 'calls'}"
 
 
 def count_band(rank: int) -> int:
@@ -428,11 +269,13 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
         main.variance = ante * ante * f.variance
         main.jump = ante * f.top if s.called else 0.0
         main.third = ante * ante * ante * f.third
+        main.terms = 1
     bets = {"ante+call": main}
     if s.bonus_u and f.bonus_variance:
         stake = s.bonus_u
-        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean, stake * stake * f.bonus_variance,
-                             0, stake * f.bonus_top, stake * stake * stake * f.bonus_third)
+        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
+                             variance=stake * stake * f.bonus_variance, jump=stake * f.bonus_top,
+                             third=stake * stake * stake * f.bonus_third, terms=1)
     return bets
 
 
@@ -493,6 +336,7 @@ def _close(g: _Game, v: Valuation) -> None:
             third, bound3 = game_third(g.groups, bet, v.scale3)
             sums.third += third
             sums.cross3 += dyadic(bound3)
+            sums.terms += sum(1 for (b, _, _), (_, unit, _) in g.groups.items() if b == bet and unit)
 
 
 def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale2: int = 1) -> tuple[int, float]:
@@ -547,7 +391,7 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     expected = Fraction(t.expected, v.scale)
     staked = Decimal(t.staked) / 1_000_000
     z = jump = skewness = None
-    if t.games >= MIN_GAMES and t.variance > 0:
+    if t.games >= MIN_GAMES and t.terms >= MIN_TERMS and t.variance > 0:
         # each part from its exact value (int / int rounds correctly), so that no figure
         # depends on the common denominators: the cache's are not the run's
         sd = math.sqrt(t.variance / v.scale2 + undyadic(t.cross))
@@ -557,4 +401,4 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
     return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump,
-                skewness)
+                skewness, t.terms)

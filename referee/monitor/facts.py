@@ -50,7 +50,7 @@ class Seat:
     dealer_value: int | None = None
     #: The stored row it is: a seat's id, or minus the id of the run of clean rounds it is in.
     row: int = 0
-    #: Filled by the monitor: the seat's exact figures (see ``cells.Valuation``).
+    #: Filled by the monitor: the seat's exact figures (see ``valuing.Valuation``).
     situation: object = None
 
 

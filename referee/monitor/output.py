@@ -77,7 +77,7 @@ def cell_json(j: Judged) -> dict[str, object]:
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
             "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as,
-            "skewness": c.skewness, "not_tested": c.reason}
+            "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason}
 
 
 def deal_json(j: JudgedDeal) -> dict[str, object]:

@@ -37,8 +37,9 @@ from ..rules.category import Category
 from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
-from .cells import COUNT_WINDOWS, WINDOWS, DealFigures, Figures, count_band, exact_int, origin_of, time_band
+from .cells import COUNT_WINDOWS, WINDOWS, count_band, time_band
 from .facts import Seat
+from .valuing import DealFigures, Figures, exact_int, origin_of
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
@@ -46,12 +47,12 @@ CATEGORY_NAMES = tuple(c.value for c in sorted(Category, key=lambda c: c.order))
 MIN_EXPECTED = 5.0
 #: A category test's bins are merged, from the rarest up, until each expects this many.
 #: Why 10, not the textbook 5: with the power divergence below, 10 keeps the share of
-#: fair deals whose p falls below the band's 0.02% within about 10% of it at 100 to
+#: fair deals whose p falls below the band's 0.02% at 1.00 to 1.17 times it at 100 to
 #: 10,000 deals (simulated, ``bench/monitor_tails.py``).
 MIN_BIN = 10.0
 #: The Cressie-Read power divergence's λ: 2/3, whose chi-square tail holds in small
-#: samples where Pearson's (λ = 1) does not (at 0.02%, 1.3 to 1.8 times too many fair
-#: deals fall outside with Pearson's, about 1.0 with this; Cressie and Read, 1984).
+#: samples where Pearson's (λ = 1) does not (at 0.02%, 1.2 to 1.9 times too many fair
+#: deals fall outside with Pearson's over bins of 5; Cressie and Read, 1984).
 LAMBDA = 2 / 3
 #: Fewer deals than this: not tested (counts of categories and hits, not sums of skewed
 #: nets: the cells' larger minimum, ``cells.MIN_GAMES``, is for those).
@@ -109,8 +110,6 @@ class DealSums:
 DEAL_COUNTS = ("deals", "unseen", "qualified", "q_expected", "q_variance", "bonus_deals", "hits", "hits_expected",
                "hits_variance")
 DEAL_CATEGORIES = ("player", "player_expected", "dealer")
-#: How many numbers ``DealSums.numbers`` gives.
-DEAL_NUMBERS = len(DEAL_COUNTS) + 10 * len(DEAL_CATEGORIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +315,8 @@ def count_p(observed: int, n: int, mean: Fraction) -> float:
     Why not z's normal tail: a count is discrete and skewed; at 1,000 deals, where the
     band reads p near 0.02%, the normal tail of too few qualifications is a third short of
     the exact one (``bench/monitor_tails.py``), so fair dealers alerted too often."""
+    if n <= 0:
+        return 1.0
     chance = float(mean / n)
     if observed <= mean - 1:
         tail = binomial_cdf(observed, n, chance)

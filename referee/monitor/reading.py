@@ -71,10 +71,11 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
         else:
             cards = unpacked[known] = unpack_known(known)
         out.append(Seat(  # its order and whether its deal is tested: its own, until seats() places its game
-            row, key, time_us, table, dealer, origin or "builtin:vivo",
-            player if player is not None else session_player, ante_u, staked_u, net_u, bonus_u or 0,
-            outcome != "fold", cards, bonus_value, game_row is not None and not second,
-            player_value, dealer_value, row))
+            order=row, game=key, time_us=time_us, table=table, dealer=dealer, profile=origin or "builtin:vivo",
+            player=player if player is not None else session_player, ante_u=ante_u, staked_u=staked_u, net_u=net_u,
+            bonus_u=bonus_u or 0, called=outcome != "fold", known=cards, bonus_value=bonus_value,
+            deal=game_row is not None and not second, player_value=player_value, dealer_value=dealer_value,
+            row=row))
     return out
 
 

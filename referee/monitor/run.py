@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 from . import randomness
 from .bands import Band, band, cell_p
-from .cells import KINDS, Banded, Cell, Valuation, accumulate, cells, value
+from .cells import KINDS, Banded, Cell, accumulate, cells
 from .facts import Seat
 from .randomness import DealTest
+from .valuing import Valuation, value
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class Verdict:
     bands: tuple[Band, Band]
     cells: list[Judged] = field(default_factory=list)
     deals: list[JudgedDeal] = field(default_factory=list)
-    #: The common denominators of the seats' figures (``cells.Valuation``): the chart's sums.
+    #: The common denominators of the seats' figures (``valuing.Valuation``): the chart's sums.
     scale: int = 1
     scale2: int = 1
 
@@ -81,7 +82,7 @@ def _same(keys: list[tuple[object, ...]], windows: list[str], tested: list[bool]
 def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
           kinds: Iterable[str] = KINDS, valuation: Valuation | None = None) -> Verdict:
     """Value, sum and test ``seats`` (in the store's order, newest last); ``valuation``:
-    the seats were valued already (their ``situation`` filled by ``cells.value``)."""
+    the seats were valued already (their ``situation`` filled by ``valuing.value``)."""
     kinds = tuple(kinds)
     valuation = valuation or value(seats)
     banded, newest = accumulate(seats, valuation, kinds)

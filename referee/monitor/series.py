@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .cells import COUNT_WINDOWS, KEYS, WINDOWS, Figures, count_band, game_variance, group_seat, time_band
+from .cells import COUNT_WINDOWS, KEYS, WINDOWS, count_band, game_variance, group_seat, time_band
 from .facts import Seat
+from .valuing import Figures
 
 
 def members(seats: list[Seat], kind: str, segment: str, bet: str, window: str, newest: int | None) -> list[Seat]:

@@ -1,0 +1,203 @@
+"""What every seat is worth, exactly: its expected net, variance and third cumulant under
+the decision it took, and its deal's expectations, as whole numbers over denominators
+common to the run (:class:`Valuation`), so that ``cells`` sums millions of them without
+rounding anything.
+
+A call's figures come from its situation's outcome counts (``exact.Counted``: their
+raw moments over the payouts' D = scale × the 1,070,190 completions, D², D³); a fold's
+from the profile's fold line (certain); the Bonus's from its exact odds over the
+2,598,960 five-card hands (``exact.bonus_odds``). Distinct situations are valued once,
+and seats alike (the same profile, situation, decision, Bonus hand and deal) share one
+:class:`Figures`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+from ..analysis.counts import DEALERS
+from ..profiles import ProfileOrigin
+from . import exact
+from .facts import Seat
+
+
+def origin_of(text: str) -> ProfileOrigin:
+    if text.startswith("builtin:"):
+        return ProfileOrigin.of_builtin(text.removeprefix("builtin:"))
+    return ProfileOrigin("file", text)
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """A seat's exact figures over the common denominators: the expected net and the
+    variance per unit (Ante, or Bonus stake), and the Bonus's observed pay per unit.
+    Frozen: seats alike share one (``value``)."""
+
+    mean: int
+    variance: int
+    bonus_pay: int = 0
+    bonus_mean: int = 0
+    bonus_variance: int = 0
+    #: The most a call can rise above its expectation, per Ante, and the Bonus per unit
+    #: stake (the profile's largest payout less the mean: what bounds one game's upward
+    #: move, ``bands.bennett``).
+    top: float = 0.0
+    bonus_top: float = 0.0
+    #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
+    third: int = 0
+    bonus_third: int = 0
+    #: The deal's exact figures given the five known cards (``Seat.deal`` only).
+    deal: DealFigures | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealFigures:
+    """A deal's exact expectations given its five known cards, as whole numbers over
+    COMPLETIONS: how many completions end in each of the player's final categories (high
+    card first), how many the dealer qualifies in, and that count times the others
+    (P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal)."""
+
+    categories: tuple[int, ...]
+    qualifies: int
+    variance: int
+
+
+@dataclass(slots=True)
+class Valuation:
+    """Every seat's exact figures, over ``scale`` (means), ``scale2`` (variances) and
+    ``scale3`` (third cumulants)."""
+
+    scale: int
+    scale2: int
+    scale3: int = 1
+
+
+class _Priced:
+    """What one profile's seats are valued by: its payouts' denominator D (a call's
+    figures are whole over D, D², D³: ``exact.Counted``), its fold line, its Bonus odds,
+    and the denominators all of them need; once the common ones are known (``scaled``),
+    the same over those, worked out once, not a seat."""
+
+    def __init__(self, profile: str) -> None:
+        from ..rules.strategy import COMPLETIONS, Payoffs
+
+        origin = origin_of(profile)
+        self.profile = profile
+        self.origin = origin
+        payoffs = Payoffs.of(origin.resolve().profile)
+        self.d = payoffs.scale * COMPLETIONS
+        self.fold = Fraction(payoffs.fold, payoffs.scale)
+        self.odds = exact.bonus_odds(origin)
+        self.means: list[int] = [self.d]
+        self.variances: list[int] = [self.d ** 2]
+        self.thirds: list[int] = [self.d ** 3]
+        if self.odds is not None:
+            rule = origin.resolve().profile.bonus
+            assert rule is not None
+            self.means += [self.odds.mean.denominator, *(Fraction(o).denominator for o in rule.paytable.values())]
+            self.variances.append(self.odds.variance.denominator)
+            self.thirds.append(self.odds.third_central.denominator)
+        self.factors = (1, 1, 1)
+        self.fold_mean = 0
+        self.bonus: tuple[int, int, float, int] | None = None
+        self.pays: dict[int, int] = {}
+        self.scale = 1
+
+    def scaled(self, scale: int, scale2: int, scale3: int) -> None:
+        """Its figures over the common denominators (multiples of its own)."""
+        self.scale = scale
+        self.factors = (scale // self.d, scale2 // self.d ** 2, scale3 // self.d ** 3)
+        self.fold_mean = exact_int(self.fold * scale)
+        if self.odds is not None:
+            self.bonus = (exact_int(self.odds.mean * scale), exact_int(self.odds.variance * scale2),
+                          _bonus_top(self.profile), exact_int(self.odds.third_central * scale3))
+
+    def pay(self, value: int) -> int:
+        """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
+        found = self.pays.get(value)
+        if found is None:
+            found = self.pays[value] = exact_int(exact.bonus_pay(self.origin, value) * self.scale)
+        return found
+
+
+def value(seats: list[Seat]) -> Valuation:
+    """Value every seat's situation (exact; distinct situations once) and attach
+    :class:`Figures` to each seat's ``situation``: whole numbers over denominators that
+    every profile's figures divide (each a multiple of its payouts' D = scale × the
+    1,070,190 completions, its square and its cube). Seats alike (the same profile,
+    situation, decision, Bonus hand and deal) share one :class:`Figures`."""
+    wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
+    for s in seats:
+        if (s.called or s.deal) and s.known is not None:
+            wanted[s.profile].add(s.known)
+    priced = {profile: _Priced(profile) for profile in sorted({s.profile for s in seats})}
+    scale = lcm(1, *(x for p in priced.values() for x in p.means))
+    scale2 = lcm(1, *(x for p in priced.values() for x in p.variances))
+    scale3 = lcm(1, *(x for p in priced.values() for x in p.thirds))
+    for p in priced.values():
+        p.scaled(scale, scale2, scale3)
+    counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
+               for profile, p in priced.items()}
+    made: dict[tuple[object, ...], Figures | None] = {}
+    for s in seats:
+        bonus = s.bonus_value if s.bonus_u else None
+        dealt = s.deal and s.known is not None
+        key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
+        found = made.get(key, False)
+        if found is False:
+            found = made[key] = _figures(s, priced[s.profile], counted[s.profile])
+        s.situation = found
+    return Valuation(scale, scale2, scale3)
+
+
+def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted]) -> Figures | None:
+    """One seat's figures (None: a call whose five cards were not all seen, no exact expectation)."""
+    from ..rules.strategy import COMPLETIONS
+
+    if s.called:
+        if s.known is None:
+            return None
+        c = counted[s.known]
+        f1, f2, f3 = p.factors
+        mean, variance, third = c.first * f1, c.variance() * f2, c.third_central() * f3
+    else:
+        mean, variance, third = p.fold_mean, 0, 0
+    pay = b_mean = b_variance = b_third = 0
+    b_top = 0.0
+    if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
+        b_mean, b_variance, b_top, b_third = p.bonus
+        pay, b_top = p.pay(s.bonus_value), b_top - b_mean / p.scale
+    deal = None
+    if s.deal and s.known is not None:
+        c = counted[s.known]
+        qualifies = COMPLETIONS - c.not_qualified
+        deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
+    return Figures(mean, variance, pay, b_mean, b_variance, _top(s.profile) - mean / p.scale, b_top, third, b_third,
+                   deal)
+
+
+@lru_cache(maxsize=32)
+def _top(profile: str) -> float:
+    """The largest net of a call, per Ante, under ``profile``: its payout table's best line."""
+    from ..rules.strategy import Payoffs
+
+    p = Payoffs.of(origin_of(profile).resolve().profile)
+    return max(max(row) for row in p.table) / p.scale
+
+
+@lru_cache(maxsize=32)
+def _bonus_top(profile: str) -> float:
+    """The largest Bonus net per unit stake under ``profile`` (its paytable's best odds)."""
+    rule = origin_of(profile).resolve().profile.bonus
+    return float(max((Fraction(o) for o in rule.paytable.values()), default=Fraction(0))) if rule else 0.0
+
+
+def exact_int(x: Fraction) -> int:
+    """A value over a common denominator: a whole number, or the denominator was wrong."""
+    if x.denominator != 1:
+        raise AssertionError(f"{x} is not over the common denominator")
+    return x.numerator
