@@ -11,23 +11,25 @@ the very bytes the audit read (the same SHA-256) to be kept.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import queue
 import socket
 import time
 from collections.abc import Callable
-from operator import is_, itemgetter
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .. import __version__
 from ..load.inputs import Source
-from . import digest, rows, schema, tableruns
+from . import digest, earlier, kept_profiles, rows, schema, tableruns
 from .chunks import Chunker
+from .inserts import write_rows
+from .memo import ByObject
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
 from .tableruns import LaneGames
-from .wallets import KeptWallet, WalletLog
+from .wallets import KeptWallet, WalletLog, begin_kept
+
+_T = TypeVar("_T")
 
 
 class Seconds(Protocol):
@@ -85,7 +87,7 @@ class SourceWriter:
         self.settled: dict[rows.Settled, int] = {}
         #: A lane entry's settlement's id by the object (the seats of an entry share it),
         #: else by its value (a ``--jobs`` worker's payloads are copies).
-        self.settled_objects = _ByObject(self._settlement)
+        self.settled_objects = ByObject(self._settlement)
         #: Games waiting for the index, each with the session it came in (another may
         #: have opened by the time they are written).
         self.pending_games: list[tuple[int, rows.GamePayload | LaneGames]] = []
@@ -142,29 +144,10 @@ class SourceWriter:
             findings=0, chunks=0, rows_digest="", digest="", chain=""))
         self.chunker = Chunker(self.source)
         self.chunker.start()
-        self.wallets = self._wallets()
-
-    def _wallets(self) -> list[KeptWallet]:
-        """The run's wallet logs not in the store yet, each once (by SHA-256), begun here:
-        this source refers to them, so they are kept in its transaction."""
-        from sqlalchemy import func, select
-
-        if self.sink.wallet_problem is not None:
-            return []  # the source will not be kept: neither are they
-        wanted: dict[str, WalletLog] = {}
-        for log in self.sink.wallets:
-            if log.sha256 is not None:
-                wanted.setdefault(log.sha256, log)
-        if not wanted:
-            return []
-        w = schema.wallet_logs
-        stored = set(self.conn.execute(select(w.c.sha256).where(w.c.sha256.in_(list(wanted)))).scalars())
-        first = int(self.conn.execute(select(func.max(w.c.id))).scalar() or 0) + 1
-        missing = [log for sha, log in wanted.items() if sha not in stored]
-        return [KeptWallet(self.conn, log, first + i, self.id, self._write) for i, log in enumerate(missing)]
+        self.wallets = begin_kept(self.conn, self.sink.wallets, self.sink.wallet_problem, self.id, self._write)
 
     def _write(self, name: str, batch: list[tuple[Any, ...]]) -> None:
-        _write(self.conn, self.engine, name, batch)
+        write_rows(self.conn, self.engine, name, batch)
 
     def _known(self, conn: Any) -> int | None:
         found = conn.execute(schema.sources.select().with_only_columns(schema.sources.c.id)
@@ -301,24 +284,9 @@ class SourceWriter:
             return None
         key = (row.origin, row.sha256)
         if key not in self.profiles:
-            self.profiles[key] = self._profile_row(row)
+            self.profiles[key] = kept_profiles.kept(self.conn, row.origin, row.sha256, row.profile or "",
+                                               self.session.profile_origin)
         return self.profiles[key]
-
-    def _profile_row(self, row: rows.SessionRow) -> int | None:
-        assert row.origin is not None and row.sha256 is not None and self.session is not None
-        assert self.session.profile_origin is not None
-        from sqlalchemy import select
-
-        p = schema.profiles
-        found = self.conn.execute(select(p.c.id).where(p.c.origin == row.origin, p.c.sha256 == row.sha256)).scalar()
-        if found is not None:
-            return int(found)
-        content = _profile_bytes(self.session.profile_origin)
-        if content is None or hashlib.sha256(content).hexdigest() != row.sha256:
-            return None  # not the bytes it was ruled by any more: the replay says so
-        result = self.conn.execute(p.insert().values(sha256=row.sha256, origin=row.origin, name=row.profile or "",
-                                                     content=content))
-        return int(result.inserted_primary_key[0])
 
     def close_session(self, result: SessionResult) -> None:
         for f in result.findings:
@@ -474,7 +442,7 @@ class SourceWriter:
         for name in _ORDER:
             batch = self.buffers[name]
             if batch:
-                _write(self.conn, self.engine, name, batch)
+                write_rows(self.conn, self.engine, name, batch)
                 self.buffers[name] = []
         self.size = 0
 
@@ -496,194 +464,25 @@ class SourceWriter:
             self.digests.add("chunks", sha)
             self.counts["chunks"] += 1
         if wait and out:
-            _write(self.conn, self.engine, "chunks", out)
+            write_rows(self.conn, self.engine, "chunks", out)
             self.buffers["chunks"] = []
 
     def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
-        """The games of ``keys`` stored before this source, as one first record each (the
-        first stored: its file, line and cards; every record's players)."""
+        """The games of ``keys`` stored before this source (:func:`earlier.games`)."""
         if not self.stored_games():
             return {}
-        conn = self.conn
-        own = conn is None
-        if own:
-            conn = self.engine.connect()
-        try:
-            names = sorted({game for _, game in keys})
-            records: list[tuple[int, int, GameFingerprint]] = []
-            for start in range(0, len(names), 500):
-                records += self._rows_of(conn, names[start:start + 500], keys)
-                records += self._runs_of(conn, names[start:start + 500], keys)
-        finally:
-            if own:
-                conn.close()
-        records.sort(key=lambda r: (r[0], r[1]))  # the order they were stored in: source, then line
-        found: dict[tuple[str | None, str], GameFingerprint] = {}
-        for _, _, fp in records:
-            key = (fp.table, fp.game or "")
-            first = found.get(key)
-            if first is None:
-                found[key] = fp
-            else:
-                found[key] = GameFingerprint(first.game, "", first.file, first.line,
-                                             first.cards if first.cards is not None else fp.cards,
-                                             (*first.players, *fp.players), first.table, first.kind)
-        return found
+        return self._on_connection(lambda conn: earlier.games(conn, self.limit, keys))
 
     def stored_games(self) -> bool:
         """Whether the store held any game before this source (a new store holds none:
         nothing to look up). Looked up once a source."""
         if self.earlier is None:
-            from sqlalchemy import select
-
-            g, r = schema.games, schema.runs
-            conn = self.conn if self.conn is not None else self.engine.connect()
-            try:
-                self.earlier = (
-                    conn.execute(select(g.c.id).where(g.c.source_id < self.limit).limit(1)).first() is not None
-                    or conn.execute(select(r.c.id).where(r.c.games.is_not(None), r.c.source_id < self.limit)
-                                    .limit(1)).first() is not None)
-            finally:
-                if conn is not self.conn:
-                    conn.close()
+            self.earlier = self._on_connection(lambda conn: earlier.any_before(conn, self.limit))
         return self.earlier
 
-    def _rows_of(self, conn: Any, names: list[str], keys: set[tuple[str | None, str]]
-                 ) -> list[tuple[int, int, GameFingerprint]]:
-        """The records of games ``names`` kept as rows: (source, line, fingerprint)."""
-        from sqlalchemy import select
-
-        g, s = schema.games, schema.sources
-        query = (select(g.c.tbl, g.c.game, g.c.cards, g.c.players, g.c.line, g.c.kind, s.c.name, g.c.source_id)
-                 .join(s, s.c.id == g.c.source_id).where(g.c.game.in_(names), g.c.source_id < self.limit))
-        out = []
-        for row in conn.execute(query):
-            if (row.tbl, row.game) in keys:
-                cards = None if row.cards is None else tuple(json.loads(row.cards))
-                out.append((row.source_id, row.line, GameFingerprint(row.game, "", row.name, row.line, cards,
-                                                                     tuple(json.loads(row.players)), row.tbl,
-                                                                     row.kind)))
-        return out
-
-    def _runs_of(self, conn: Any, names: list[str], keys: set[tuple[str | None, str]]
-                 ) -> list[tuple[int, int, GameFingerprint]]:
-        """The records of games ``names`` kept in runs of clean games."""
-        from sqlalchemy import select
-
-        r, k, s, se = schema.runs, schema.run_keys, schema.sources, schema.sessions
-        query = (select(r, se.c.tbl.label("session_tbl"), s.c.name.label("source_name"),
-                        k.c.value.label("wanted")).select_from(k.join(r, r.c.id == k.c.run_id)
-                                                               .join(s, s.c.id == r.c.source_id)
-                                                               .join(se, se.c.id == r.c.session_id))
-                 .where(k.c.kind == "game", k.c.value.in_(names), r.c.source_id < self.limit))
-        runs: dict[int, tableruns.Packed] = {}
-        out = []
-        for row in conn.execute(query):
-            if (row.session_tbl, row.wanted) not in keys:
-                continue
-            packed = runs.get(row.id)
-            if packed is None:
-                packed = runs[row.id] = tableruns.Packed(row)
-            for game in packed.records_of(row.wanted):
-                line = packed.lines[game]
-                players = tuple(packed.seat(place, game).player for place in packed.seats_of(game))
-                out.append((packed.source_id, line, GameFingerprint(row.wanted, "", row.source_name, line,
-                                                                    packed.card_names(game), players,
-                                                                    row.session_tbl, "counted")))
-        return out
-
-
-class _ByObject:
-    """``made(value)`` for each value, made once an object: looked up by the object's id
-    (no hashing of its fields), the object kept alive with it so that an id is never
-    another object's; bounded (past it, made again: ``made`` looks it up by value)."""
-
-    def __init__(self, made: Callable[[Any], Any]) -> None:
-        self.made = made
-        self.found: dict[int, tuple[Any, Any]] = {}
-
-    def __getitem__(self, value: Any) -> Any:
-        known = self.found.get(id(value))
-        if known is not None and known[0] is value:
-            return known[1]
-        result = self.made(value)
-        if len(self.found) > 50_000:
-            self.found.clear()
-        self.found[id(value)] = (value, result)
-        return result
-
-    def many(self, values: list[Any]) -> list[Any]:
-        """``self[value]`` of each value (when every one is known: in C, a pass a column)."""
-        found: list[Any] = list(map(self.found.get, map(id, values)))
-        if None not in found and all(map(is_, map(_FIRST, found), values)):
-            return list(map(_SECOND, found))
-        return [self[value] for value in values]
-
-
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
-
-
-def _profile_bytes(origin: Any) -> bytes | None:
-    """The bytes of the profile a session was ruled by (a built-in's from the package)."""
-    from ..profiles import builtin_text
-
-    try:
-        if origin.builtin is not None:
-            return builtin_text(origin.builtin)
-        with open(origin.name, "rb") as fh:
-            data: bytes = fh.read()
-        return data
-    except OSError:
-        return None
-
-
-_INSERTS: dict[tuple[int, str], str] = {}
-
-
-def _write(conn: Any, made: Any, name: str, batch: list[tuple[Any, ...]]) -> None:
-    """Rows into a table, in the source's transaction: PostgreSQL's ``COPY`` (psycopg
-    writes each row into one stream: about 20 times fewer cycles a row than an
-    ``executemany`` of INSERTs, whose every row is a statement the server parses and
-    answers, issue 31), else one ``executemany`` (SQLite's is a loop in C already)."""
-    if made.dialect.name != "postgresql":
-        conn.exec_driver_sql(tableruns.KEYS_SQLITE if name == "run_keys" else _insert(made, name), batch)
-        return
-    if name == "run_keys":
-        batch = list(tableruns.key_rows(batch))  # rows of (run id, names): its keys, row by row
-    sql = _copy(made, name)
-    dbapi = made.dialect.loaded_dbapi
-    try:
-        with conn.connection.driver_connection.cursor() as cursor, cursor.copy(sql) as copy:
-            write = copy.write_row
-            for row in batch:
-                write(row)
-    except dbapi.Error as err:  # as SQLAlchemy would raise it: the writer says it in one line
-        from sqlalchemy.exc import DBAPIError
-
-        raise DBAPIError.instance(sql, None, err, dbapi.Error) from None
-
-
-def _copy(made: Any, name: str) -> str:
-    """The ``COPY ... FROM STDIN`` of a table, its columns in the table's order."""
-    key = (id(made.dialect), "copy " + name)
-    sql = _INSERTS.get(key)
-    if sql is None:
-        table = schema.metadata.tables[name]
-        quote = made.dialect.identifier_preparer.quote
-        columns = ", ".join(quote(c.name) for c in table.columns)
-        sql = _INSERTS[key] = f"COPY {quote(name)} ({columns}) FROM STDIN"
-    return sql
-
-
-def _insert(made: Any, name: str) -> str:
-    """The INSERT of a table for this engine's dialect, its values in the order of the
-    table's columns (rows are written as tuples, past SQLAlchemy's per-row work)."""
-    key = (id(made.dialect), name)
-    sql = _INSERTS.get(key)
-    if sql is None:
-        table = schema.metadata.tables[name]
-        names = [c.name for c in table.columns]
-        compiled = table.insert().compile(dialect=made.dialect, column_keys=names)
-        assert list(compiled.positiontup or []) == names, (compiled.positiontup, names)
-        sql = _INSERTS[key] = str(compiled)
-    return sql
+    def _on_connection(self, read: Callable[[Any], _T]) -> _T:
+        """``read(conn)`` on the source's transaction if it has one, else on a connection of its own."""
+        if self.conn is not None:
+            return read(self.conn)
+        with self.engine.connect() as conn:
+            return read(conn)

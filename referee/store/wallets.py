@@ -125,3 +125,25 @@ class KeptWallet:
         while self.chunker.is_alive():
             with contextlib.suppress(queue.Empty):
                 self.chunker.out.get(timeout=0.1)
+
+
+def begin_kept(conn: Any, logs: list[WalletLog], problem: str | None, source_id: int,
+               write: Callable[[str, list[tuple[Any, ...]]], None]) -> list[KeptWallet]:
+    """The run's wallet logs not in the store yet, each once (by SHA-256), begun on the
+    source's transaction: the source refers to them, so they are kept with it (none when
+    the source will not be kept: ``problem`` says why)."""
+    from sqlalchemy import func, select
+
+    if problem is not None:
+        return []
+    wanted: dict[str, WalletLog] = {}
+    for log in logs:
+        if log.sha256 is not None:
+            wanted.setdefault(log.sha256, log)
+    if not wanted:
+        return []
+    w = schema.wallet_logs
+    stored = set(conn.execute(select(w.c.sha256).where(w.c.sha256.in_(list(wanted)))).scalars())
+    first = int(conn.execute(select(func.max(w.c.id))).scalar() or 0) + 1
+    missing = [log for sha, log in wanted.items() if sha not in stored]
+    return [KeptWallet(conn, log, first + i, source_id, write) for i, log in enumerate(missing)]
