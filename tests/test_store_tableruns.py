@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from referee.audit.clean import CleanGame, CleanSeat
 from referee.report.base import Reporter
-from referee.store import codec, migrate, rows, schema
+from referee.store import codec, migrate, packing, rows, schema
 from referee.store.engine import engine, target
 from referee.store.read import Stored
 from referee.store.writer import StoreSink
@@ -235,12 +235,12 @@ def test_a_store_written_before_runs_of_games_is_upgraded_and_reads_the_same(tmp
 
 
 def test_a_clean_game_and_seat_are_the_tuples_the_store_reads() -> None:
-    """rows.py reads a clean game's and seat's fields by position (one C call a column)."""
+    """packing.py reads a clean game's and seat's fields by position (one C call a column)."""
     assert CleanGame._fields[:12] == ("number", "line", "file", "session", "game", "fast", "seats", "dealer",
                                       "shared", "format", "table", "record")
     assert CleanSeat._fields[:10] == ("entry", "player_id", "line", "balance", "recorded_balance", "fast",
                                       "player", "bonus_hand", "source", "place")
-    assert rows._GAME_ID((0, 1, 2, 3, "g")) == "g"
+    assert packing._GAME_ID((0, 1, 2, 3, "g")) == "g"
 
 
 def _models(logs: list[str]) -> Iterator[Any]:

@@ -65,7 +65,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
         else:
             stream = events(common.sources(files, mapping), Options(profile=profile, mapping=mapping, wallet=wallet,
                                                                     wallet_mapping=wallet_mapping))
-        from ..store.rows import selected
+        from ..store.selecting import selected
 
         seen: dict[str, set[str]] = {}
         observations = observe(common.kept(iter(selected(stream, *window, seen=seen)), inputs))

@@ -4,8 +4,9 @@ in a database (SQLite by default, PostgreSQL for a store many machines share).
 Why a package beside the pipeline: storing is one more consumer of the audit's events
 (:mod:`referee.store.writer`, a reporter), and recall, explain, stats and report read
 the store back (:mod:`referee.store.read`) into the very objects they read from files.
-Only :mod:`referee.store.rows` knows the shape of the audit's events; only
-:mod:`referee.store.engine` knows which database is behind a URL.
+Only :mod:`referee.store.rows` and :mod:`referee.store.packing` (what goes in runs)
+know the shape of the audit's events; only :mod:`referee.store.engine` knows which
+database is behind a URL.
 
 SQLAlchemy and Alembic are the optional extra ``referee[store]`` (psycopg the extra
 ``referee[postgres]``); nothing here is imported by a command that does not use a store.

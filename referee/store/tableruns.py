@@ -14,7 +14,7 @@ bytes, read from there, never written again. The games' and players' ids are kep
 
 A game the full audit took is kept so too when it is one a run can hold (a second record
 of a game in its session, which the lane leaves to the full audit, is mostly one: settled,
-no finding, every seat ruled and counted): :func:`referee.store.rows.full_games`.
+no finding, every seat ruled and counted): :func:`referee.store.packing.full_games`.
 
 The layout (``runs.layout``), little-endian arrays one after the other: each game's line
 (int64), seats (uint32), dealer (uint16, into ``names["dealers"]``), second record (0/1,
@@ -49,7 +49,7 @@ class LaneGames(NamedTuple):
     """Consecutive live-table games of one session the fast lane took whole, each read
     from a JSON Lines game line (its seats inline, then as the seat lines after it): what
     runs keep of them, column by column (a batch of the lane's, made in one pass of C
-    over its seats: :func:`referee.store.rows.lane_games`)."""
+    over its seats: :func:`referee.store.packing.lane_games`)."""
 
     #: Each game's line, number (``round``; None when it records none), id, time (None
     #: without one), dealer and seats.

@@ -1,10 +1,10 @@
 """``check --store``: every audited source into the store, one transaction a source.
 
 The sink is a reporter (:class:`StoreSink`): it sees the events every report sees, in
-file order, in one process or under ``--jobs`` (the rows are made where the events are,
-:mod:`referee.store.rows`; only they travel back). :meth:`StoreSink.watch` wraps the
-event stream to know where each source begins and ends (the reporters are told of
-inputs only at the end of the run).
+file order, in one process or under ``--jobs`` (the rows and runs are made where the
+events are, :mod:`referee.store.rows` and :mod:`referee.store.packing`; only they travel
+back). :meth:`StoreSink.watch` wraps the event stream to know where each source begins
+and ends (the reporters are told of inputs only at the end of the run).
 
 Why one transaction a source, taken under a lock: a run killed midway leaves no half
 source (the database drops what was not committed) and a rerun stores what is missing;
@@ -24,12 +24,13 @@ from typing import Any, NotRequired, TypedDict
 
 from ..load.inputs import Source
 from ..report.base import Reporter
-from . import StoreError, chunks, codec, rows
+from . import StoreError, chunks, codec, packing, rows
 from .chunks import Digests, kind_of
 from .engine import Target, engine, failure
 from .migrate import check as check_schema
 from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
 from .source import SourceWriter
+from .tableruns import LaneGames
 from .wallets import WalletLog
 
 #: Game ids looked up in the store at once.
@@ -95,14 +96,14 @@ class StoreSink(Reporter):
         """JSON Lines rounds as runs (each record is its own line of the kept bytes);
         a document's rounds as rows, with their records (a line of YAML is no record)."""
         if rounds and self.kinds.get(rounds[0].file) == "jsonl":
-            return rows.clean_runs(rounds)
+            return packing.clean_runs(rounds)
         return [rows.round_row(r.round()) for r in rounds]
 
     def game_payload(self, result: Any) -> Any:
         """A game the full audit took: in a run of clean games when one can hold it (its
-        records lines of the kept bytes: :func:`rows.full_games`), else as its rows."""
+        records lines of the kept bytes: :func:`packing.full_games`), else as its rows."""
         if self.packs and self.kinds.get(result.file) == "jsonl":
-            packed = rows.full_games(result)
+            packed = packing.full_games(result)
             if packed is not None:
                 return packed
         return rows.game_payload(result)
@@ -110,9 +111,9 @@ class StoreSink(Reporter):
     def clean_games_payload(self, games: Any) -> list[Any]:
         """A batch of the fast lane's live-table games: in runs of clean games when their
         records are lines of the kept bytes (a JSON Lines log, not an export read through a
-        mapping: :func:`rows.lane_games`); else each as its rows, from its full result."""
+        mapping: :func:`packing.lane_games`); else each as its rows, from its full result."""
         if self.packs and games and self.kinds.get(games[0].file) == "jsonl":
-            return rows.lane_games(games)
+            return packing.lane_games(games)
         return [rows.game_payload(game.result()) for game in games]
 
     # -- in the parent, in file order -------------------------------------------------
@@ -134,7 +135,7 @@ class StoreSink(Reporter):
 
         self._guarded(work)
 
-    def take_game(self, payload: rows.GamePayload | rows.LaneGames) -> None:
+    def take_game(self, payload: rows.GamePayload | LaneGames) -> None:
         source = self._at()
         if source.game(payload):  # enough held: written out (a game alone writes nothing)
             self._guarded(lambda: source.added(None))

@@ -1,0 +1,340 @@
+"""``recall --store``'s views: the rounds found, rebuilt from the stored rows and runs
+as :mod:`referee.recall` builds them from files.
+
+Why apart from the search (:mod:`referee.store.recall_find`): it takes seat ids and
+gives round views, reading back whatever they were stored as (a row of its own, a run of
+clean rounds, a run of a live table's games, whose records are lines of the kept bytes)
+with recall's own functions (``view_of``, ``seat_views``), so that a recalled round is
+the one a recall over the files shows.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from ..recall import RoundView, seat_views, view_of
+from . import codec, schema, tableruns
+from .read import Stored, origin_of
+
+
+class Loader:
+    """Round views rebuilt from stored rows, with recall's own functions."""
+
+    def __init__(self, stored: Stored) -> None:
+        self.stored = stored
+        self.conn = stored.conn
+        self.infos: dict[int, Any] = {}
+        self.settled: dict[int, Any] = {}
+        self.chunks: dict[tuple[int, int], tuple[int, list[bytes]]] = {}
+
+    def views(self, ids: list[int]) -> Iterable[RoundView]:
+        """The views of these seats, in their order (a seat id is a round of format 1
+        or a seat of format 2; a run's rounds are expanded)."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        found: dict[int, RoundView] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            for row in self.conn.execute(sa.select(s).where(s.c.id.in_(part))):
+                found[row.id] = self._seat(row)
+        rest = [i for i in ids if i not in found]
+        for seat_id in rest:
+            if seat_id in found:
+                continue
+            run = self.conn.execute(sa.select(r).where(r.c.first_seat <= seat_id).order_by(r.c.first_seat.desc())
+                                    .limit(1)).first()
+            if run is None or seat_id >= run.first_seat + run.rounds:
+                continue
+            wanted = {i - run.first_seat for i in rest if run.first_seat <= i < run.first_seat + run.rounds}
+            views = self._run(run, wanted) if run.games is None else self._table_run(run, wanted)
+            for i, view in views:
+                found[run.first_seat + i] = view
+        return [found[i] for i in ids if i in found]
+
+    # -- sessions and settlements -------------------------------------------------------
+
+    def info(self, session_id: int) -> Any:
+        import sqlalchemy as sa
+
+        from .rows import SessionInfo
+
+        known = self.infos.get(session_id)
+        if known is not None:
+            return known
+        se, so = schema.sessions, schema.sources
+        row = self.conn.execute(sa.select(se, so.c.name).join(so, so.c.id == se.c.source_id)
+                                .where(se.c.id == session_id)).one()
+        args = (row.ident, row.name, row.line, row.profile, origin_of(row.origin), row.profile_sha256, row.idx,
+                row.player)
+        info = SessionInfo(*args, format=row.format, table=row.tbl, currency=row.currency)
+        self.infos[session_id] = info
+        return info
+
+    def settlement(self, settlement_id: int) -> Any:
+        import sqlalchemy as sa
+
+        known = self.settled.get(settlement_id)
+        if known is None:
+            st = schema.settlements
+            known = self.settled[settlement_id] = self.conn.execute(
+                sa.select(st).where(st.c.id == settlement_id)).one()
+        return known
+
+    def settlements(self, ids: list[int]) -> list[Any]:
+        """Settlements by id, those not read yet in one query (a run of games may use a few
+        hundred: one query each was most of a recall)."""
+        import sqlalchemy as sa
+
+        st = schema.settlements
+        wanted = sorted({i for i in ids if i not in self.settled})
+        for start in range(0, len(wanted), 500):
+            for row in self.conn.execute(sa.select(st).where(st.c.id.in_(wanted[start:start + 500]))):
+                self.settled[row.id] = row
+        return [self.settled[i] for i in ids]
+
+    def ruling(self, settlement_id: int | None, cards: Any, values: tuple[int | None, ...]) -> Any:
+        from ..rules.hands import HandValue
+        from ..rules.settlement import Ruling, Void
+
+        if settlement_id is None:
+            return None
+        st = self.settlement(settlement_id)
+        player, dealer, bonus = (None if v is None else HandValue.of(v) for v in values)
+        return Ruling(st.outcome, cards, codec.lines_of(st.lines),
+                      None if st.void_kind is None else Void(st.void_kind, st.void_reason), player, dealer, bonus,
+                      None if st.qualified is None else bool(st.qualified))
+
+    # -- a row of its own -----------------------------------------------------------------
+
+    def _seat(self, row: Any) -> RoundView:
+        info = self.info(row.session_id)
+        if row.game_id is not None:
+            return self._table_seat(row, info)
+        return view_of(self.result(row, info), info, row.session_id)
+
+    def result(self, row: Any, info: Any) -> Any:
+        """A format-1 round's :class:`~referee.audit.results.RoundResult`, as audited."""
+
+        from ..audit.results import RoundResult
+        from ..models.rounds import Round
+        from .rows import REPEATED, TABLE_VOID, findings_of
+
+        record = None if row.record is None else Round.model_validate(codec.loads(row.record))
+        ruling = self.ruling(row.settlement_id, _cards(row.cards), (row.player_value, row.dealer_value,
+                                                                     row.bonus_value))
+        result = RoundResult(row.number, info.file, row.line, info.id, record, ruling, findings_of(row.findings),
+                             Decimal(row.balance), codec.amount(row.recorded_balance),
+                             repeated=bool(row.flags & REPEATED), table_void=bool(row.flags & TABLE_VOID))
+        if row.copy_line is not None:
+            result.copy_of = self._first_record(row.session_id, row.copy_line, info)
+        return result
+
+    def _first_record(self, session_id: int, line: int, info: Any) -> Any:
+        """The result of the record a verbatim copy repeats: a row, or a round of a run."""
+        import sqlalchemy as sa
+
+        s, r = schema.seats, schema.runs
+        first = self.conn.execute(sa.select(s).where(s.c.session_id == session_id, s.c.line == line)).first()
+        if first is not None:
+            return self.result(first, info)
+        run = self.conn.execute(sa.select(r).where(r.c.session_id == session_id, r.c.first_line <= line)
+                                .order_by(r.c.first_line.desc()).limit(1)).first()
+        if run is None or line >= run.first_line + run.rounds:
+            return None
+        for _, result in self._run_results(run, {line - run.first_line}):
+            return result
+        return None
+
+    def _table_seat(self, row: Any, info: Any) -> RoundView:
+        import sqlalchemy as sa
+
+        from ..models.table import Game, Seat
+        from .rows import CANCELLED, COPY, GameResult, SeatResult, findings_of
+
+        g = schema.games
+        game = self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one()
+        record = None if game.record is None else Game.model_validate(codec.loads(game.record))
+        seat = SeatResult(row.player, info.file, row.line,
+                          None if row.record is None else Seat.model_validate(codec.loads(row.record)),
+                          self.ruling(row.settlement_id, _cards(row.cards),
+                                      (row.player_value, row.dealer_value, row.bonus_value)),
+                          bool(row.flags & CANCELLED), findings_of(row.findings), Decimal(row.balance),
+                          codec.amount(row.recorded_balance), copy=bool(row.flags & COPY))
+        result = GameResult(game.game, game.number, info.file, game.line, info.id, 2, game.status, record,
+                            seats=[seat], findings=findings_of(game.findings))
+        return next(iter(seat_views(result, row.session_id)))
+
+    # -- a run of clean rounds ----------------------------------------------------------------
+
+    def _run(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, RoundView]]:
+        info = self.info(run.session_id)
+        for i, result in self._run_results(run, wanted):
+            yield i, view_of(result, info, run.session_id)
+
+    def _run_results(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, Any]]:
+        """The results of the run's rounds numbered ``wanted`` (from 0), as the lane gave them."""
+        from ..audit.results import RoundResult
+
+        info = self.info(run.session_id)
+        settled = self.settlements(json.loads(run.settlements))
+        nets = [sum((Decimal(line[2]) for line in json.loads(st.lines)), Decimal(0)) for st in settled]
+        balance = Decimal(run.start_balance)
+        last = max(wanted)
+        for i in range(last + 1):
+            pick = int.from_bytes(run.picks[2 * i:2 * i + 2], "little")
+            balance += nets[pick]
+            if i not in wanted:
+                continue
+            record = self._record(run.source_id, info.file, run.first_line + i)
+            cards = run.cards[9 * i:9 * i + 9]
+            ruling = self._lane_ruling(settled[pick], cards)
+            recorded = record.recorded.balance if record is not None and record.recorded is not None else None
+            yield i, RoundResult(run.first_number + i, info.file, run.first_line + i, info.id, record, ruling, [],
+                                 balance, recorded)
+
+    # -- a run of a live table's clean games ---------------------------------------------
+
+    def _table_run(self, run: Any, wanted: set[int]) -> Iterable[tuple[int, RoundView]]:
+        """The views of a run's seats at ``wanted`` (places from 0): each seat's game and
+        record read from the kept bytes (its game's line, its own seat line), its balance
+        from its player's before the run and the nets since, its ruling from its
+        settlement and its game's cards: the rows the full audit would have stored."""
+        packed = tableruns.Packed(run)
+        info = self.info(run.session_id)
+        nets = [tableruns.net(st.lines) for st in self.settlements(packed.settlements)]
+        balances = packed.balances(nets, max(wanted))
+        games: dict[int, tuple[Any, Any, Any, tuple[int | None, ...]]] = {}
+        for place in sorted(wanted):
+            seat = packed.seat(place)
+            if seat.game not in games:
+                games[seat.game] = self._packed_game(packed, seat.game, info.file)
+            yield place, self._packed_seat(packed, seat, games[seat.game], balances[place], info)
+
+    def _packed_game(self, packed: tableruns.Packed, game: int, name: str
+                     ) -> tuple[Any, Any, Any, tuple[int | None, ...]]:
+        """A game of a run: its line as read, its record as validated, its cards and the
+        values of the shared hand, the dealer's and the bonus hand (the first five cards)."""
+        from msgspec import UNSET
+        from msgspec.structs import astuple
+
+        from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord
+        from ..models.table import Game
+        from ..rules.cards import DECK
+        from ..rules.hands import evaluate
+        from ..rules.settlement import Cards
+
+        read = self._line_record(packed.source_id, name, packed.lines[game])
+        if isinstance(read, PlainGameRecord):  # as the lane (and the full audit of a plain line) read it
+            fields = zip(GAME_STRUCT_FIELDS, astuple(read.plain), strict=True)
+            record = Game.model_validate({key: value for key, value in fields if value is not UNSET and key != "seats"})
+        else:  # as the full audit reads a line the fast decoder does not
+            record = Game.model_validate({k: v for k, v in read.data.items() if k != "seats"})
+        c = [DECK[i] for i in packed.game_cards(game)]
+        board = [c[2], c[3], c[4], c[5], c[6]]
+        values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value,
+                  evaluate(c[:5]).value)
+        return read, record, Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8])), values
+
+    def _line_record(self, source_id: int, name: str, line: int) -> Any:
+        """A game or seat line of a stored source as the reader gives it (a plain one decoded
+        by the fast decoder, any other by the general reader)."""
+        from ..load.readers.jsonl import records
+        from ..load.records import GameRecord, SeatRecord
+
+        for record in records(name, [self.line(source_id, line)], line, have_session=True):
+            if isinstance(record, (GameRecord, SeatRecord)):
+                return record
+        raise AssertionError(f"the line at {name}:{line} is no longer the one audited")
+
+    def _packed_seat(self, packed: tableruns.Packed, seat: tableruns.Seat, game: tuple[Any, Any, Any, Any],
+                     balance: Decimal, info: Any) -> RoundView:
+        from msgspec import to_builtins
+
+        from ..audit.clean import recorded_balance
+        from ..load.table import PlainGameRecord, PlainSeatRecord
+        from ..models.table import Seat
+        from .rows import GameResult, SeatResult
+
+        read, record, cards, (player, dealer, bonus) = game
+        if seat.place < 0:
+            read = self._line_record(packed.source_id, info.file, seat.line)
+        if isinstance(read, (PlainGameRecord, PlainSeatRecord)):
+            struct = read.plain.seats[seat.place] if seat.place >= 0 else read.plain.seat
+            model = Seat.model_validate(to_builtins(struct, builtin_types=(Decimal,)))
+            recorded = recorded_balance(struct.recorded)
+        else:
+            model = Seat.model_validate(read.data["seats"][seat.place] if seat.place >= 0 else read.data["seat"])
+            recorded = None if model.recorded is None else model.recorded.balance
+        settlement_id = packed.settlements[seat.pick]
+        hit = self.settlement(settlement_id).bonus_cat is not None
+        result = SeatResult(seat.player, info.file, seat.line, model,
+                            self.ruling(settlement_id, cards, (player, dealer, bonus if hit else None)), False, [],
+                            balance, None if recorded is None or recorded is False else recorded, copy=False)
+        game_id = packed.games[seat.game]
+        view = GameResult(game_id, packed.number(seat.game), info.file, packed.lines[seat.game], info.id, 2,
+                          "settled", record, seats=[result], findings=[])
+        return next(iter(seat_views(view, packed.session_id)))
+
+    def _lane_ruling(self, st: Any, cards: bytes) -> Any:
+        """A clean round's ruling, as the fast lane made it (its hands from its cards)."""
+        from ..rules.cards import DECK
+        from ..rules.hands import evaluate
+        from ..rules.settlement import Cards, Ruling
+
+        c = [DECK[i] for i in cards]
+        ruled = Cards((c[0], c[1]), (c[2], c[3], c[4]), c[5], c[6], (c[7], c[8]))
+        board = [c[2], c[3], c[4], c[5], c[6]]
+        bonus = evaluate([c[0], c[1], c[2], c[3], c[4]]) if st.bonus_cat is not None else None
+        return Ruling(st.outcome, ruled, codec.lines_of(st.lines), None, evaluate([c[0], c[1], *board]),
+                      evaluate([c[7], c[8], *board]), bonus, None if st.qualified is None else bool(st.qualified))
+
+    def _record(self, source_id: int, name: str, line: int) -> Any:
+        """A JSON Lines round's record, read from the stored bytes (its own line)."""
+        from ..audit.fast import plain_round
+        from ..load.readers.jsonl import records
+        from ..load.records import PlainRound, RoundRecord
+        from ..models.rounds import Round
+
+        raw = self.line(source_id, line)
+        for record in records(name, [raw], line, have_session=True):
+            if isinstance(record, PlainRound):
+                record = record.full()
+            if isinstance(record, RoundRecord):
+                return plain_round(record.data) or Round.model_validate(record.data)
+        return None
+
+    def line(self, source_id: int, line: int) -> bytes:
+        import sqlalchemy as sa
+
+        c = schema.chunks
+        row = self.conn.execute(sa.select(c.c.seq, c.c.first_line).where(c.c.source_id == source_id,
+                                                                         c.c.first_line <= line)
+                                .order_by(c.c.seq.desc()).limit(1)).one()
+        key = (source_id, row.seq)
+        cached = self.chunks.get(key)
+        if cached is None:
+            data = self.conn.execute(sa.select(c.c.data).where(c.c.source_id == source_id,
+                                                               c.c.seq == row.seq)).scalar_one()
+            cached = self.chunks[key] = (row.first_line, zlib.decompress(data).split(b"\n"))
+        first, lines = cached
+        return lines[line - first] + b"\n"
+
+
+def _cards(text: str | None) -> Any:
+    from ..rules.cards import DECK
+    from ..rules.settlement import Cards
+
+    if text is None:
+        return None
+    player, flop, turn, river, dealer = json.loads(text)
+
+    def group(items: list[int | None]) -> tuple[Any, ...]:
+        return tuple(None if i is None else DECK[i] for i in items)
+
+    return Cards(group(player), group(flop), None if turn is None else DECK[turn],
+                 None if river is None else DECK[river], group(dealer))
