@@ -21,7 +21,8 @@ from referee.audit.results import SessionInfo
 from referee.audit.stream import Options, audit_source
 from referee.i18n import Messages
 from referee.load.inputs import expand
-from referee.report.ruling import RulingText, bottom_words
+from referee.report.ruling import RulingText
+from referee.report.ruling_words import bottom_words
 from referee.report.void_words import void_reason_words
 
 from .conftest import HAND_HISTORIES, SAMPLES, run
@@ -161,7 +162,7 @@ def test_owed_in_the_sessions_currency_with_the_verb_agreeing() -> None:
 def test_every_void_sentence_and_field_name_is_in_the_catalogue() -> None:
     """A template missing from the catalogue would be said in English again."""
     from referee.report import void_words
-    from referee.report.ruling import FIELD_NAMES, PARTY_OWED
+    from referee.report.ruling_words import FIELD_NAMES, PARTY_OWED
 
     catalogue = Messages("fr").catalogue._catalog  # type: ignore[attr-defined]
     messages = [*void_words.REASONS, *void_words.WHY, void_words.EXPECTED, "and", "card {n} of the {group}",

@@ -2,7 +2,7 @@
 
 A finding's message (``Finding.message``) is written in English by the audit, with its
 figures; a French ruling cannot quote it (issue 27: French without English inside). A
-finding that compares two values is said from its values (report/ruling.py); one
+finding that compares two values is said from its values (report/ruling_words.py); one
 without values (``V003``, ``S003``, a wallet's ``W004``) is said with its code, its slug
 and this title, a catalogue message. English rulings keep the message itself.
 """

@@ -39,7 +39,7 @@ from ..output import TEXT_ERRORS
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
 from .pages import RulingBlock, environment, r_, ruling_block, status_words
-from .ruling import CATEGORY_WORDS
+from .ruling_words import CATEGORY_WORDS
 from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
 

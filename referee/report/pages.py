@@ -19,7 +19,8 @@ from typing import Any, TypedDict
 from ..audit.explain import Explanation
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
-from .ruling import RulingText, bottom_words, hand_words
+from .ruling import RulingText
+from .ruling_words import bottom_words, hand_words
 
 #: The catalogue context of the report's and recall's own words (kept apart from the rulings').
 CONTEXT = "report"

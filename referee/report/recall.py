@@ -13,8 +13,9 @@ from ..i18n import N_, Messages
 from ..recall import Match, Recall, RoundView
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
-from .ruling import CATEGORY_WORDS, RulingText
+from .ruling import RulingText
 from .ruling_json import explanation_json
+from .ruling_words import CATEGORY_WORDS
 
 
 def _when(v: RoundView) -> str:

@@ -1,112 +1,39 @@
 """A ruling in words (English or French): ``referee explain``, ``hand``, recall and the report.
 
-Every sentence is a catalogue message (``referee/locale``), filled from the facts of
+:class:`RulingText` composes one round's ruling, section by section, and quotes the
+profile's rules it applies (:func:`topic_of`); the words it is made of (a card, a hand,
+the bottom line, a finding...) are in :mod:`referee.report.ruling_words`. Every sentence
+is a catalogue message (``referee/locale``), filled from the facts of
 :mod:`referee.audit.explain`; :mod:`referee.report.ruling_json` carries the same facts
 as fields, so a script and a floor manager read the same ruling.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from decimal import Decimal
-from typing import Any, assert_never
+from typing import assert_never
 
 from ..audit.explain import Explanation, Side
-from ..audit.owed import BottomLine
-from ..i18n import N_, Messages
-from ..models.codes import CODES, FindingCode
-from ..models.common import Recorded
+from ..i18n import Messages
 from ..profiles import profile_label
-from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
-from ..rules.category import Category
-from ..rules.hands import HandValue, describe
 from ..rules.money import fmt, signed
-from ..rules.payout import Rule, Wager
-from ..rules.profile import HandThreshold, Topic, in_language
+from ..rules.payout import Rule
+from ..rules.profile import Topic, in_language
 from ..rules.settlement import Line
-from ..rules.tiebreak import Step, TieBreak
-from .finding_titles import TITLES
-from .void_words import group_words, void_reason_words
-
-CATEGORY_WORDS: dict[str, str] = {  # keyed by Category (a str: plain names find it too)
-    Category.ROYAL_FLUSH: N_("royal flush"), Category.STRAIGHT_FLUSH: N_("straight flush"),
-    Category.FOUR_OF_A_KIND: N_("four of a kind"), Category.FULL_HOUSE: N_("full house"),
-    Category.FLUSH: N_("flush"), Category.STRAIGHT: N_("straight"), Category.THREE_OF_A_KIND: N_("three of a kind"),
-    Category.TWO_PAIR: N_("two pair"), Category.PAIR: N_("pair"), Category.HIGH_CARD: N_("high card"),
-}
-ROLE_WORDS = {
-    "category": N_("Category"), "quads": N_("Four of a kind"), "trips": N_("Three of a kind"),
-    "pair": N_("Pair"), "high_pair": N_("High pair"), "low_pair": N_("Low pair"), "kicker": N_("Kicker {n}"),
-    "top_card": N_("Top card"), "card": N_("Card {n}"),
-}
-WAGER_WORDS = {Wager.ANTE: N_("Ante"), Wager.CALL: N_("Call"), Wager.BONUS: N_("Bonus")}
-VOID_WORDS = {
-    "bad_card": N_("a card that is not one of the 52"),
-    "duplicate_card": N_("the same card dealt twice"),
-    "wrong_count": N_("a wrong number of cards"),
-    "incomplete_call": N_("a call without turn, river and dealer cards"),
-}
-# What a finding's field is, for "The record" (a field not listed is shown as named).
-FIELD_WORDS = {
-    "recorded.ante": N_("the Ante's result"), "recorded.call": N_("the Call's result"),
-    "recorded.bonus": N_("the bonus's result"), "recorded.net": N_("the net result"),
-    "recorded.returned": N_("the total returned"), "recorded.balance": N_("the balance"),
-    "recorded.outcome": N_("the outcome"), "recorded.player_hand": N_("the player's hand"),
-    "recorded.dealer_hand": N_("the dealer's hand"), "recorded.dealer_qualified": N_("the dealer's qualification"),
-    "recorded.void": N_("the void"), "recorded": N_("the settlement"), "round": N_("the round number"),
-    "ante": N_("the Ante stake"), "call": N_("the Call stake"), "bonus": N_("the bonus stake"),
-}
-# Fields a French ruling names in words where English shows the record's own name
-# (issue 27: "V001 void-settled : dealer[0] : la table a enregistré réglée").
-FIELD_NAMES = {"wallet": N_("the wallet"), "game": N_("the game"), "turn": N_("the turn card"),
-               "river": N_("the river card")}
-CARD_FIELD = re.compile(r"(player|flop|dealer)\[(\d+)\]\Z")
-# Recorded and expected values that are words, not amounts.
-VALUE_WORDS = {
-    "win": N_("a win"), "lose": N_("a loss"), "push": N_("a push"), "fold": N_("a fold"), "void": N_("void"),
-    "settled": N_("settled"), "cancelled": N_("cancelled"),
-}
-QUALIFIED_WORDS = {True: N_("qualified"), False: N_("not qualified")}
-VOID_FLAG_WORDS = {True: N_("void"), False: N_("not void")}
-# Rank names are marked here so that the catalogue carries them (hands.describe asks for them).
-_RANK_MESSAGES = [N_(w) for w in (*RANK_NAMES, *RANK_PLURALS)] + [N_("of " + w) for w in RANK_PLURALS]
-
-
-def card_text(token: object, m: Messages | None = None) -> str:
-    """A card with its suit symbol, its rank as the ruling's words write it: ``10♠``
-    (not ``T♠``), French ``R♦`` for the king."""
-    card = token if isinstance(token, Card) or token is None else parse_card(token)
-    if card is None:
-        return "??"
-    return (m.rank(card.rank) if m is not None else rank_char(card.rank)) + SUIT_SYMBOLS[card.suit]
-
-
-def cards_text(cards: Iterable[object], m: Messages | None = None) -> str:
-    return " ".join(card_text(c, m) for c in cards)
-
-
-def token_text(token: str, m: Messages) -> str:
-    """A card as recorded: written like the others when it is one, else as it was."""
-    try:
-        card = parse_card(token)
-    except CardError:
-        return token
-    return card_text(card, m)
-
-
-def hand_words(hand: HandValue, m: Messages) -> str:
-    return describe(hand.value, m, m.rank, ", ")
-
-
-def threshold_words(threshold: HandThreshold, m: Messages) -> str:
-    if threshold.rank is None:
-        return m("{category} or better").format(category=m(CATEGORY_WORDS[threshold.category]))
-    of_ranks = m("of " + RANK_PLURALS[RANKS.index(threshold.rank)])
-    if threshold.category == "pair":
-        return m("a pair {of_ranks} or better").format(of_ranks=of_ranks)
-    return m("{category} {of_ranks} or better").format(category=m(CATEGORY_WORDS[threshold.category]),
-                                                        of_ranks=of_ranks)
+from .ruling_words import (
+    CATEGORY_WORDS,
+    VOID_WORDS,
+    WAGER_WORDS,
+    bottom_words,
+    cards_text,
+    comparison_lines,
+    finding_words,
+    hand_words,
+    recorded_words,
+    result_words,
+    threshold_words,
+    token_text,
+)
+from .void_words import void_reason_words
 
 
 def topic_of(rule: Rule) -> Topic | None:
@@ -136,51 +63,6 @@ def topic_of(rule: Rule) -> Topic | None:
             return None
         case _:
             assert_never(rule)
-
-
-#: Who is owed: a plural message each (gettext's ngettext), for the French verb agrees
-#: with its amount ("1 est dû", "15 sont dus"); in English an amount takes "is" (15 EUR
-#: is owed), so both English forms are the same sentence.
-PARTY_OWED = {"player": (N_("The table paid {table}; the rules give {rules}; {amount} is owed to the player."),) * 2,
-              "house": (N_("The table paid {table}; the rules give {rules}; {amount} is owed to the house."),) * 2}
-BALANCE_FAVOURS = {
-    "player": N_("The recorded balance {recorded} does not follow from the last recorded balance: that balance "
-                 "plus the rules' nets since gives {expected}; the difference of {amount} favours the player."),
-    "house": N_("The recorded balance {recorded} does not follow from the last recorded balance: that balance "
-                "plus the rules' nets since gives {expected}; the difference of {amount} favours the house."),
-}
-
-
-def money_words(text: str, currency: str | None) -> str:
-    """An amount as a bottom line says it: with the session's currency when it has one."""
-    return text if currency is None else f"{text} {currency}"
-
-
-def bottom_words(bottom: BottomLine, m: Messages) -> str:
-    """The bottom line in words: what the table paid, what the rules give and who is owed
-    what; then, when the recorded balance does not follow, which balance the rules give
-    and whom the difference favours. Every reader (explain, recall, the report) says
-    this same text (the reasoning: docs/ledger.md, "Who is owed"). Every amount carries
-    the session's currency when it has one."""
-    cur = bottom.currency
-    words = {"rules": money_words(signed(bottom.rules), cur),
-             "table": "" if bottom.paid is None else money_words(signed(bottom.paid), cur),
-             "amount": money_words(fmt(abs(bottom.owed)), cur)}
-    if bottom.paid is None:
-        said = m("The record does not say what the table paid; the rules give {rules}.")
-    elif bottom.owed_to is not None:
-        said = m.plural(*PARTY_OWED[bottom.owed_to], bottom.owed)
-    elif bottom.balance is not None:  # paid right: "nobody is owed anything" would hide the balance
-        said = m("The table paid {table}, as the rules give.")
-    else:
-        said = m("The table paid {table}; the rules give {rules}; nobody is owed anything.")
-    text = said.format(**words)
-    off = bottom.balance
-    if off is not None:
-        text += " " + m(BALANCE_FAVOURS[off.favours]).format(
-            recorded=money_words(fmt(off.recorded), cur), expected=money_words(fmt(off.expected), cur),
-            amount=money_words(fmt(off.difference), cur))
-    return text
 
 
 class RulingText:
@@ -398,116 +280,3 @@ class RulingText:
             return
         for f in ex.findings:
             self.say("  " + finding_words(f.code, f.field, f.recorded, f.expected, f.message, m))
-
-
-RESULT_FIELDS = ("ante", "call", "bonus", "net")
-#: A record's amounts as ``recorded_words`` says them, in order: wagers' results and the
-#: net signed, the total returned and the balance as they are.
-RECORDED_AMOUNTS = {"ante": N_("Ante {amount}"), "call": N_("Call {amount}"), "bonus": N_("bonus {amount}"),
-                    "net": N_("net {amount}"), "returned": N_("returned {amount}"),
-                    "balance": N_("balance {amount}")}
-
-
-def recorded_words(recorded: Recorded | None, m: Messages) -> str:
-    """What the table recorded for a round or seat, in one sentence: its outcome and its
-    amounts ("The table recorded the seat as a win: net +3, balance 107.")."""
-    outcome = None if recorded is None else recorded.outcome or ("void" if recorded.void else None)
-    amounts = ", ".join(
-        m(words).format(amount=signed(value) if name in RESULT_FIELDS else fmt(value))
-        for name, words in RECORDED_AMOUNTS.items()
-        if recorded is not None and (value := getattr(recorded, name)) is not None)
-    if outcome is not None:
-        said = m("The table recorded the seat as {outcome}: {amounts}." if amounts
-                 else "The table recorded the seat as {outcome}.")
-        return said.format(outcome=value_words(outcome, "recorded.outcome", m), amounts=amounts)
-    if amounts:
-        return m("The table recorded for the seat: {amounts}.").format(amounts=amounts)
-    return m("The table recorded no result for the seat.")
-
-
-def result_words(line: Line, m: Messages) -> str:
-    if line.result > 0:
-        return m("wins {amount}").format(amount=fmt(line.result))
-    if line.result < 0:
-        return m("loses {amount}").format(amount=fmt(-line.result))
-    return m("returned")
-
-
-def finding_words(code: str, field: str | None, recorded: Any, expected: Any, message: str, m: Messages) -> str:
-    """One finding, once: its code and, where the record and the rules disagree on a
-    value, the two values in words; else (in English) the finding's message."""
-    title = f"{code} {CODES[code].name}" if code in CODES else code
-    if recorded is not None or expected is not None:
-        what = field_words(field, m)
-        said = m("{finding}: {field}: the table recorded {recorded}, the rules give {expected}.")
-        hint = message.find("did you mean")  # an input slip's suggestion (H001, H002), in English
-        slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
-        return said.format(finding=title, field=what, recorded=value_words(recorded, field, m) + slip,
-                           expected=value_words(expected, field, m))
-    if m.language == "en":
-        return f"{title} ({message})"
-    known = TITLES.get(FindingCode(code))
-    return m("{finding}: {title}").format(finding=title, title=m(known)) if known is not None else title
-
-
-def field_words(field: str | None, m: Messages) -> str:
-    """A finding's field in words; a field with no words is shown as named, in English
-    only (a French ruling names a card by its place: "la carte 2 du flop")."""
-    if field in FIELD_WORDS:
-        return m(FIELD_WORDS[field])
-    if m.language == "en" or field is None:
-        return field or ""
-    card = CARD_FIELD.match(field)
-    if card is not None:
-        return m("card {n} of the {group}").format(n=int(card[2]) + 1, group=group_words(card[1], m))
-    return m(FIELD_NAMES[field]) if field in FIELD_NAMES else field
-
-
-def value_words(value: Any, field: str | None, m: Messages) -> str:
-    """A recorded or expected value in words: results (not stakes or balances) with their
-    sign, categories and outcomes named, yes/no facts said (never ``True``)."""
-    if isinstance(value, bool):
-        flags = QUALIFIED_WORDS if field == "recorded.dealer_qualified" else VOID_FLAG_WORDS
-        return m(flags[value])
-    result = field is not None and field.startswith("recorded.") and field.rsplit(".", 1)[1] in RESULT_FIELDS
-    if isinstance(value, int | float | Decimal):
-        amount = Decimal(str(value))
-        return signed(amount) if result else fmt(amount)
-    if value is None:
-        return "—"
-    if isinstance(value, str) and value in Category.__members__.values():
-        return m(CATEGORY_WORDS[Category(value)])
-    if isinstance(value, str) and value in VALUE_WORDS:
-        return m(VALUE_WORDS[value])
-    if isinstance(value, str) and m.language == "fr":  # the record's own words, quoted as written
-        return f"« {value} »"
-    return str(value)
-
-
-def step_value(step: Step, side: int, m: Messages) -> str:
-    value = step.first if side == 0 else step.second
-    if step.role == "category":
-        return m(CATEGORY_WORDS[Category.at(value)])
-    if step.role in ("kicker", "card", "top_card"):
-        return m.rank(value)
-    return m(RANK_PLURALS[value])
-
-
-def comparison_lines(tb: TieBreak, m: Messages, first: str | None = None, second: str | None = None) -> list[str]:
-    """One line a step: equal steps say so, the deciding one says who wins.
-
-    ``first`` and ``second`` say who wins on either side ("the player wins").
-    """
-    lines = []
-    for step in tb.steps:
-        role = m(ROLE_WORDS[step.role]).format(n=step.index)
-        if step.decides:
-            winner = (first or m("the player wins")) if tb.winner == "player" else (second or m("the dealer wins"))
-            lines.append(m("{role}: {player} against {dealer}: {winner}.").format(
-                role=role, player=step_value(step, 0, m), dealer=step_value(step, 1, m), winner=winner))
-        else:
-            lines.append(m("{role}: {value} for both.").format(role=role, value=step_value(step, 0, m)))
-    if tb.winner == "tie":
-        lines.append(m("Exact tie: the same ranks in the same roles; suits never rank and the sixth and "
-                       "seventh cards never count (§03, §04). Ante and Call are returned."))
-    return lines

@@ -20,7 +20,8 @@ from ..rules.category import Category
 from ..rules.money import plain
 from ..rules.tiebreak import TieBreak
 from .base import bottom_json
-from .ruling import CATEGORY_WORDS, RECORDED_AMOUNTS, RulingText, bottom_words, cards_text, comparison_lines, hand_words
+from .ruling import RulingText
+from .ruling_words import CATEGORY_WORDS, RECORDED_AMOUNTS, bottom_words, cards_text, comparison_lines, hand_words
 
 
 class HandJSON(TypedDict):
