@@ -107,6 +107,45 @@ def test_seats_of_one_game_in_different_situations_are_bounded_not_assumed_apart
     assert cell.z == pytest.approx(-float(moments[a].mean + moments[b].mean) * MIN_GAMES / sd)
 
 
+def test_an_alert_names_every_segment_of_the_same_seats() -> None:
+    """A store whose newest 1,000 games are one table's: the test is one (all's), but its
+    alert names that table too, and the table's own cell says it alerts with it."""
+    from referee.monitor.output import text, to_json
+
+    known = (48, 49, 20, 29, 50)
+
+    def seats(table: str, start: int, net_u: int) -> list[Seat]:
+        return [Seat(order=i, game=("game", i), time_us=None, table=table, dealer=None, profile="builtin:vivo",
+                     player=None, ante_u=1_000_000, staked_u=3_000_000, net_u=net_u, bonus_u=0, called=True,
+                     known=known) for i in range(start, start + 1200)]
+
+    verdict = judge(seats("T1", 0, 3_000_000) + seats("T2", 1200, -3_000_000), kinds=("all", "table"))
+    first = next(j for j in verdict.cells if (j.cell.kind, j.cell.window) == ("all", "last 1,000 games"))
+    table = next(j for j in verdict.cells if (j.cell.kind, j.cell.segment, j.cell.window)
+                 == ("table", "T2", "last 1,000 games"))
+    assert first.alert and first.same_as is None and "table T2, last 1,000 games" in first.also
+    assert table.alert and table.same_as == "all all, last 1,000 games" and table.also == ()
+    assert first in verdict.alerts and table not in verdict.alerts  # one test, one alert
+    said = text(verdict, "s.db")
+    assert "alerts:\n  all all, Ante+Call, last 1,000 games: RTP" in said
+    assert "the same seats as table T2, last 1,000 games" in said
+    doc = json.loads(to_json(verdict, "s.db"))
+    cell = next(c for c in doc["cells"] if (c["segment"], c["window"]) == ("all", "last 1,000 games"))
+    assert "table T2, last 1,000 games" in cell["also"] and doc["alerts"] == len(verdict.every_alert)
+
+
+def test_nothing_tested_is_not_a_pass(tmp_path: Path) -> None:
+    """A store too small for any test says so and exits 2, not 0 ('no alert')."""
+    url = str(tmp_path / "small.db")
+    log = simulate(tmp_path / "s.jsonl", "--seats", "2", "--rounds", "50", "--sessions", "1", "--seed", "3",
+                   "--format", "jsonl")
+    assert run("check", "--store", url, log, "--quiet")[0] == 0
+    code, out = run("monitor", "--store", url, "--no-cache")
+    assert code == 2 and "nothing tested" in out and "no alert" not in out
+    code, out = run("monitor", "--store", url, "--no-cache", "--record")
+    assert code == 2 and "no alert to record" in out
+
+
 def _store(url: str, tmp_path: Path) -> None:
     log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "1100", "--sessions", "2", "--seed", "7",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
@@ -144,6 +183,8 @@ def test_monitor_reads_only(tmp_path: Path) -> None:
     Path(url).chmod(0o444)
     code, out = run("monitor", "--store", url, "--segment", "table")
     assert code == 0, out
+    code, out = run("monitor", "--store", url, "--segment", "table", "--record")
+    assert code == 0 and "no alert to record" in out, out  # nothing to write: read-only is no obstacle
     assert Path(url).read_bytes() == before
 
 

@@ -44,7 +44,8 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     100,000 games and the last day, week and month; the randomness of the deal by table
     and dealer (docs/monitor.md).
 
-    Exit status: 0 no alert, 1 an alert, 2 no store, a usage problem or a missing extra.
+    Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
+    yet), no store, a usage problem or a missing extra.
     """
     from ..monitor import output as reports
     from ..monitor.cells import KINDS
@@ -74,8 +75,13 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         text = {"text": reports.text, "json": reports.to_json, "github": reports.github}[fmt](verdict, shown)
     with open_output(output) as out:
         out.write(text)
-    if record:
+    if record and verdict.alerting:
         _record(store, verdict, seats or [])
+    elif record:  # nothing to write: a store opened read-only is no obstacle
+        click.echo(f"referee: store {shown}: no alert to record", err=True)
+    if not verdict.band.tests:  # nothing tested is not a pass
+        click.echo(f"referee: store {shown}: {reports.NOTHING_TESTED}", err=True)
+        sys.exit(2)
     sys.exit(1 if verdict.alerting else 0)
 
 

@@ -32,7 +32,7 @@ def page(v: Verdict, seats: list[Seat], shown: str) -> str:
     except ImportError:
         raise HtmlUnavailable("monitor --format html needs Jinja2 and pygal: pip install 'referee[report]'") from None
     env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True)
-    alerting = {(j.cell.kind, j.cell.segment, j.cell.bet) for j in v.alerts}
+    alerting = {(j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells if j.alert}  # repeats too
     charts = []
     for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells
                                             if j.cell.tested and j.same_as is None):

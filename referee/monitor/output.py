@@ -55,20 +55,41 @@ def deal_row(j: JudgedDeal) -> list[str]:
 
 
 def text(v: Verdict, shown: str) -> str:
-    newest = when(v.newest_us) or "no game has a time"
-    lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, newest {newest}",
+    newest = f"newest {when(v.newest_us)}" if v.newest_us is not None else "no game has a time"
+    lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, {newest}",
              f"band: {band_words(v.band)}",
              tabulate([table_row(j) for j in v.cells if j.same_as is None], headers=HEADERS, disable_numparse=True)]
     if v.deals:
         lines += ["", "the deal:", tabulate([deal_row(j) for j in v.deals if j.same_as is None],
                                             headers=DEAL_HEADERS, disable_numparse=True)]
+    if v.alerting:
+        lines += ["", "alerts:", *(f"  {github_line(j, v, band=False)}" for j in v.every_alert)]
     lines.append(summary(v))
     return "\n".join(lines) + "\n"
 
 
 def summary(v: Verdict) -> str:
     n = len(v.alerts) + len(v.deal_alerts)
-    return f"{n} alert{'s' * (n != 1)}" if n else "no alert: every test within the band"
+    if n:
+        return f"{n} alert{'s' * (n != 1)}"
+    return "no alert: every test within the band" if v.band.tests else NOTHING_TESTED
+
+
+#: The verdict when no cell and no deal test could be made: not a pass (exit 2).
+NOTHING_TESTED = ("nothing tested: no cell has 1,000 games (and 500 calls, or Bonus stakes) and no deal test "
+                  "1,000 deals yet")
+
+#: How many of the cells a test repeats an alert names in words (the JSON's ``also`` has all).
+ALSO_SHOWN = 6
+
+
+def also_words(j: Judged | JudgedDeal) -> str:
+    """The segments and windows of the very same seats as ``j``'s, in words ('' if none)."""
+    if not j.also:
+        return ""
+    shown = "; ".join(j.also[:ALSO_SHOWN])
+    more = len(j.also) - ALSO_SHOWN
+    return f"; the same seats as {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def cell_json(j: Judged) -> dict[str, object]:
@@ -76,7 +97,7 @@ def cell_json(j: Judged) -> dict[str, object]:
     return {"segment": c.kind, "value": c.segment, "bet": c.bet, "window": c.window, "games": c.games,
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
             "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
-            "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as,
+            "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as, "also": list(j.also),
             "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason}
 
 
@@ -85,7 +106,7 @@ def deal_json(j: JudgedDeal) -> dict[str, object]:
     return {"segment": t.kind, "value": t.segment, "window": t.window, "test": t.test, "deals": t.deals,
             "observed_rate": t.observed, "expected_rate": t.expected, "statistic": t.statistic, "dof": t.dof,
             "p": t.p, "not_tested": t.reason, "outside_99": j.outside_99, "outside_99_9": j.outside_999,
-            "alert": j.alert, "same_as": j.same_as}
+            "alert": j.alert, "same_as": j.same_as, "also": list(j.also)}
 
 
 def to_json(v: Verdict, shown: str) -> str:
@@ -98,15 +119,18 @@ def to_json(v: Verdict, shown: str) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def github_line(j: Judged | JudgedDeal, v: Verdict) -> str:
-    """An alert in words (the annotation's message, the page's list)."""
+def github_line(j: Judged | JudgedDeal, v: Verdict, band: bool = True) -> str:
+    """An alert in words (the annotation's message, the text's and the page's list),
+    naming every segment and window of the same seats."""
+    why = f"; {band_words(v.band)}" if band else ""
     if isinstance(j, Judged):
         c = j.cell
         return (f"{c.kind} {c.segment}, {BET_WORDS[c.bet]}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
-                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats; "
-                f"{band_words(v.band)})")
+                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats{why}"
+                f"{also_words(j)})")
     t = j.test
-    return f"{t.kind} {t.segment}, {t.window}: {t.test} p {_num(t.p, '.2g')} ({t.deals:,} deals; {band_words(v.band)})"
+    return (f"{t.kind} {t.segment}, {t.window}: {t.test} p {_num(t.p, '.2g')} ({t.deals:,} deals{why}"
+            f"{also_words(j)})")
 
 
 def github(v: Verdict, shown: str) -> str:

@@ -18,7 +18,10 @@ class Judged:
     """A cell with its p-value and where it falls: outside the 99% and the 99.9% family
     bands, and an alert (outside the band asked for). ``same_as``: the segment and window
     before it with the very same sums over the same seats (a table with 600 games: its last
-    1,000 and 10,000; a store of one table: all and that table), then not a test of its own."""
+    1,000 and 10,000; a store of one table: all and that table), then not a test of its own
+    (its ``alert`` is its first's: one alert, named by both); ``also``: those that repeat
+    this one (the first names them all: a store whose newest week is one table's alerts
+    as ``all all, week`` and names that table's week too)."""
 
     cell: Cell
     p: float | None
@@ -26,6 +29,11 @@ class Judged:
     outside_999: bool
     alert: bool
     same_as: str | None
+    also: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.cell.kind} {self.cell.segment}, {self.cell.window}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +45,11 @@ class JudgedDeal:
     outside_999: bool
     alert: bool
     same_as: str | None
+    also: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.test.kind} {self.test.segment}, {self.test.window}"
 
 
 @dataclass(slots=True)
@@ -54,11 +67,12 @@ class Verdict:
 
     @property
     def alerts(self) -> list[Judged]:
-        return [j for j in self.cells if j.alert]
+        """The cells that alert, each test once (not those ``same_as`` another)."""
+        return [j for j in self.cells if j.alert and j.same_as is None]
 
     @property
     def deal_alerts(self) -> list[JudgedDeal]:
-        return [j for j in self.deals if j.alert]
+        return [j for j in self.deals if j.alert and j.same_as is None]
 
     @property
     def every_alert(self) -> list[Judged | JudgedDeal]:
@@ -69,14 +83,20 @@ class Verdict:
         return bool(self.alerts or self.deal_alerts)
 
 
-def _same(keys: list[tuple[object, ...]], windows: list[str], tested: list[bool]) -> list[str | None]:
-    """For each test, the earlier window of identical content it repeats (None: a test of its own)."""
-    first: dict[tuple[object, ...], str] = {}
+def _same(keys: list[tuple[object, ...]], windows: list[str], tested: list[bool]
+          ) -> tuple[list[str | None], list[tuple[str, ...]]]:
+    """For each test, the earlier window of identical content it repeats (None: a test of
+    its own), and the later ones that repeat it."""
+    first: dict[tuple[object, ...], int] = {}
     out: list[str | None] = []
-    for key, window, made in zip(keys, windows, tested, strict=True):
-        out.append(first.get(key) if made else None)
-        first.setdefault(key, window)
-    return out
+    repeats: list[list[str]] = [[] for _ in keys]
+    for at, (key, window, made) in enumerate(zip(keys, windows, tested, strict=True)):
+        earlier = first.get(key) if made else None
+        out.append(None if earlier is None else windows[earlier])
+        if earlier is not None:
+            repeats[earlier].append(window)
+        first.setdefault(key, at)
+    return out, [tuple(r) for r in repeats]
 
 
 def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
@@ -112,19 +132,19 @@ def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
     found = cells({k: v for k, v in summed.banded.items() if k[0] in kinds}, summed.scales)
     deals = randomness.tests({k: v for k, v in summed.deals.items() if k[0] in kinds})
     # the same sums over the same seats: one test, whichever segments and windows hold them
-    same = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
-                 [f"{c.kind} {c.segment}, {c.window}" for c in found], [c.tested for c in found])
-    same_deals = _same([(t.test, t.deals, t.statistic, t.p) for t in deals],
-                       [f"{t.kind} {t.segment}, {t.window}" for t in deals], [t.tested for t in deals])
+    same, also = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
+                       [f"{c.kind} {c.segment}, {c.window}" for c in found], [c.tested for c in found])
+    same_deals, also_deals = _same([(t.test, t.deals, t.statistic, t.p) for t in deals],
+                                   [f"{t.kind} {t.segment}, {t.window}" for t in deals], [t.tested for t in deals])
     tests = (sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
              + sum(1 for t, s in zip(deals, same_deals, strict=True) if t.tested and s is None))
     chosen = band(band_name, correction, tests)
     b99, b999 = band("99", correction, tests), band("99.9", correction, tests)
     verdict = Verdict(summed.seats, summed.games, summed.newest, chosen, (b99, b999),
                       scale=summed.scales.scale, scale2=summed.scales.scale2)
-    for c, s in zip(found, same, strict=True):
+    for c, s, more in zip(found, same, also, strict=True):
         p = cell_p(c.z, c.jump)
-        verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), s is None and chosen.outside(p), s))
-    for t, s in zip(deals, same_deals, strict=True):
-        verdict.deals.append(JudgedDeal(t, b99.outside(t.p), b999.outside(t.p), s is None and chosen.outside(t.p), s))
+        verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), chosen.outside(p), s, more))
+    for t, s, more in zip(deals, same_deals, also_deals, strict=True):
+        verdict.deals.append(JudgedDeal(t, b99.outside(t.p), b999.outside(t.p), chosen.outside(t.p), s, more))
     return verdict
