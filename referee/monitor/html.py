@@ -70,7 +70,8 @@ def _chart(points: list[Point], z: float) -> str:
     chart.add("observed", [(p.games, p.observed) for p in points])
     chart.add("expected", [(p.games, p.expected) for p in points])
     chart.add("band", [(p.games, p.expected + z * p.sd) for p in points], stroke_style={"dasharray": "4, 4"})
-    chart.add("", [(p.games, p.expected - z * p.sd) for p in points], stroke_style={"dasharray": "4, 4"})
+    # the band's lower edge: no title, no legend entry of its own (it was an unlabelled grey box)
+    chart.add(None, [(p.games, p.expected - z * p.sd) for p in points], stroke_style={"dasharray": "4, 4"})
     # pygal leaves its configuration as an inline script even without its scripts: dropped
     return _SCRIPT.sub("", str(chart.render(is_unicode=True)))
 
