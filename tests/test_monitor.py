@@ -146,6 +146,20 @@ def test_nothing_tested_is_not_a_pass(tmp_path: Path) -> None:
     assert code == 2 and "no alert to record" in out
 
 
+def test_a_stored_seat_changed_so_it_cannot_be_read_points_to_store_verify(tmp_path: Path) -> None:
+    """Not 'internal error': the store was changed after it was stored, and verify says where."""
+    import sqlite3
+
+    url = str(tmp_path / "audit.db")
+    _store(url, tmp_path)
+    with sqlite3.connect(url) as conn:
+        conn.execute("UPDATE runs SET cards = substr(cards, 1, 20) WHERE id = (SELECT min(id) FROM runs)")
+    for extra in ((), ("--no-cache",)):
+        code, out = run("monitor", "--store", url, *extra)
+        assert code == 2 and "a stored seat cannot be read" in out and f"referee store verify {url}" in out, out
+        assert "internal error" not in out
+
+
 def _store(url: str, tmp_path: Path) -> None:
     log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "1100", "--sessions", "2", "--seed", "7",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")

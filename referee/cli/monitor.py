@@ -47,9 +47,12 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
     yet), no store, a usage problem or a missing extra.
     """
+    from json import JSONDecodeError
+
     from ..monitor import output as reports
     from ..monitor.cells import KINDS
     from ..output import guard, open_output
+    from ..rules.hands import HandError
     from ..store.read import Stored
 
     guard([("--output", output)], [store])
@@ -59,10 +62,17 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     seats: list[Seat] | None = None
     with Stored(store) as stored, stored.reading():
         shown = stored.target.shown
-        verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
-        if verdict is None or (record and verdict.alerting):
-            seats, full = _whole(stored, band_name, correction, kinds)
-            verdict = full
+        try:
+            verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
+            if verdict is None or (record and verdict.alerting):
+                seats, full = _whole(stored, band_name, correction, kinds)
+                verdict = full
+        except (HandError, JSONDecodeError, UnicodeDecodeError, IndexError) as err:
+            # a stored seat that does not read as one: changed after it was stored
+            from ..store import StoreError
+
+            raise StoreError(f"store {shown}: a stored seat cannot be read ({err}); "
+                             f"referee store verify {shown} names the changed rows") from None
     if fmt == "html":
         from ..monitor.html import HtmlUnavailable, page
 
