@@ -248,8 +248,8 @@ def recall_figures(folder: Path, seats: int) -> None:
     print(f"2. recall --store among {int(asked['total']):,} stored seats ({store.stat().st_size / 1e9:.1f} GB); "
           f"{load()}")
     questions = {
-        "a game (format 2)": ["--game", asked["game"]],
-        "a player's last 10 seats": ["--player", asked["player"]],
+        "a game and the nine before it (format 2)": ["--game", asked["game"]],
+        "a player's last 10 games": ["--player", asked["player"]],
         "a round of a run (format 1)": ["--session", asked["session"], "--round", asked["round"]],
     }
     from referee.recall import Query

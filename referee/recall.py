@@ -10,6 +10,12 @@ Recall works on *round views* (:class:`RoundView`): the facts of one round whate
 the log's format (session, round number, game id, time, player, ruling, record,
 balance). :func:`round_views` makes them from the audit's events: a format-1 round is
 one view, a format-2 game one view per seat (:func:`seat_views`).
+
+``--last K`` counts games, not views (:func:`games`): a format-1 round is a game of one
+seat, a live table's game is every seat of it that is asked about (all of them; with
+``--player``, the player's, one unless they hold several), so that the window is the game
+asked for and the ``K - 1`` games before it, never a game cut partway (AGCO 13.1.1: the
+last game and the nine before it).
 """
 
 from __future__ import annotations
@@ -61,6 +67,31 @@ class RoundView:
     findings: tuple[Finding, ...] = ()
     #: What the full ruling is explained from (format 1: the session and the round's audit).
     detail: Any = None
+    #: A seat of a live table's game (format 2): the seats of one game are recalled together.
+    live: bool = False
+
+
+GameKey = tuple[int, str | None, int | None]
+
+
+def game_key(v: RoundView) -> GameKey | None:
+    """The game a live table's seat belongs to (its session opened and its game id, or its
+    number when it has no id); None for a round of format 1, a game of its own."""
+    return (v.session_key, v.game, None if v.game is not None else v.number) if v.live else None
+
+
+def games(rows: Iterable[RoundView]) -> list[list[RoundView]]:
+    """Rows by game: a round of format 1 alone, the seats of a live table's game (one after
+    the other, as the audit gives them) together; a game recorded twice on lines one after
+    the other is one game."""
+    out: list[list[RoundView]] = []
+    for v in rows:
+        key = game_key(v)
+        if out and key is not None and game_key(out[-1][-1]) == key:
+            out[-1].append(v)
+        else:
+            out.append([v])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +184,7 @@ def seat_views(game: Any, key: int) -> Iterator[RoundView]:
             player=seat.player_id, decision=seat_record.decision if seat_record is not None else None,
             ruling=seat.ruling, recorded=seat_record.recorded if seat_record is not None else None,
             balance=seat.balance, recorded_balance=seat.recorded_balance,
-            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings)
+            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True)
 
 
 def _seat_status(seat: Any, findings: tuple[Finding, ...]) -> str:
@@ -182,12 +213,14 @@ def view_of(result: RoundResult, info: SessionInfo, key: int) -> RoundView:
 
 
 class Selector:
-    """Keeps the last ``K`` rounds of the stream asked about and the windows that end
-    with a target; memory is ``K`` rounds (and the matches), whatever the input."""
+    """Keeps the last ``K`` games of the stream asked about (a round of format 1, the seats
+    asked about of a live table's game) and the windows that end with a target; memory is
+    ``K`` games (and the matches), whatever the input."""
 
     def __init__(self, query: Query) -> None:
         self.q = query
-        self.window: deque[RoundView] = deque(maxlen=query.last)
+        #: The last games, each its rows (views) asked about.
+        self.window: deque[list[RoundView]] = deque(maxlen=query.last)
         self.key: int | None = None
         self.matches: list[Match] = []
         self.pending: Match | None = None
@@ -212,15 +245,19 @@ class Selector:
             self.window.clear()  # a session's window never reaches into another session
             self.pending = None
         self.key = v.session_key
-        self.window.append(v)
+        key = game_key(v)
+        if key is not None and self.window and game_key(self.window[-1][-1]) == key:
+            self.window[-1].append(v)  # another seat of the same game
+        else:
+            self.window.append([v])
         q = self.q
         if q.round is not None or q.game is not None:
             if (v.number == q.round) if q.round is not None else (v.game == q.game):
-                if self.pending is not None:  # the replay of a void deal: the same target, one row more
-                    self.pending.rows = list(self.window)
-                    self.pending.target = min(self.pending.target + 1, len(self.window))
+                if self.pending is not None:  # another seat of the game, or the replay of a void deal
+                    self.pending.rows = self.rows()
+                    self.pending.target = min(self.pending.target + 1, len(self.pending.rows))
                 else:
-                    self.pending = Match(list(self.window), 1)
+                    self.pending = Match(self.rows(), 1)
                     self.matches.append(self.pending)
             else:
                 self.pending = None
@@ -228,12 +265,20 @@ class Selector:
             when = _aware(v.time)
             if when is not None and when <= q.at and (self.best_time is None or when >= self.best_time):
                 self.best_time = when
-                self.matches = [Match(list(self.window), 1)]
+                self.matches = [self.last_game()]
+
+    def rows(self) -> list[RoundView]:
+        """The rows of the games in the window."""
+        return [v for game in self.window for v in game]
+
+    def last_game(self) -> Match:
+        """The window as it is, its last game the target (every seat of it asked about)."""
+        return Match(self.rows(), len(self.window[-1]))
 
     def finish(self) -> list[Match]:
         q = self.q
         if q.round is None and q.game is None and q.at is None and self.window:
-            return [Match(list(self.window), 1)]
+            return [self.last_game()]
         return self.matches
 
 
@@ -284,17 +329,19 @@ def _run(sources: list[Source], query: Query, options: Options, found: Recall) -
 def _latest(sources: list[Source], query: Query, options: Options, found: Recall) -> None:
     """The last rounds of a player or a session: the files are read from the last, and
     earlier files only while the rounds found are fewer than asked (a session never
-    spans files, so a later file's rounds never depend on an earlier file's)."""
-    rows: list[RoundView] = []
+    spans files, so a later file's rounds never depend on an earlier file's); the games
+    are counted (a game never spans files either)."""
+    found_games: list[list[RoundView]] = []
     for done, source in enumerate(reversed(sources), start=1):
         windows = _run([source], query, options, found).finish()
         if windows:
-            rows = windows[-1].rows + rows
-        if len(rows) >= query.last or (rows and query.player is None):
+            found_games = games(windows[-1].rows) + found_games
+        if len(found_games) >= query.last or (found_games and query.player is None):
             found.unneeded_files = len(sources) - done
             break
-    if rows:
-        found.matches = [Match(rows[-query.last:], 1)]
+    if found_games:
+        kept = found_games[-query.last:]
+        found.matches = [Match([v for game in kept for v in game], len(kept[-1]))]
 
 
 def _check(found: Recall) -> None:

@@ -167,20 +167,57 @@ def test_html_page(tmp_path: Path) -> None:
     assert "examiné : 1 fichier ; 1 session, 20 manches" in html
 
 
-def test_format_2_a_view_per_seat() -> None:
-    """A live table (format 2): each seat of a game is a row; --game recalls all of its
-    seats, --player a player's seats across games, each with its own balance."""
+def test_format_2_a_view_per_seat_and_last_counts_games() -> None:
+    """A live table (format 2): each seat of a game is a row, and ``--last`` counts games,
+    not seats (AGCO 13.1.1: the last game and the nine before it). ``--game`` recalls every
+    seat of the game and of the games before it, never a game cut partway; ``--player`` a
+    player's seats game after game, each with its own balance (a newcomer's test found
+    ``--last 1`` showing one seat of a game of three, the default ten seats of four games)."""
     table = str(SAMPLES / "table.yaml")
-    _, doc = recall_json(table, "--game", "8812345", "--last", "4")
+    _, doc = recall_json(table, "--game", "8812345", "--last", "1")
     rows = rounds_of(doc)
     assert [(r["game"], r["player"], r["target"]) for r in rows] == [
-        ("8812344", "p-1003", False), ("8812345", "p-1001", True), ("8812345", "p-1002", True),
-        ("8812345", "p-1003", True)]
-    assert rows[2]["status"] == "W002" and rows[2]["time"] == "2026-11-29T20:17:52+00:00"
+        ("8812345", "p-1001", True), ("8812345", "p-1002", True), ("8812345", "p-1003", True)]
+    assert doc["recalls"][0]["games"] == 1 and ": round 2 (3 seats), session" in doc["recalls"][0]["heading"]
+    _, doc = recall_json(table, "--game", "8812345", "--last", "4")  # one game before it, that is all
+    rows = rounds_of(doc)
+    assert [(r["game"], r["player"], r["target"]) for r in rows] == [
+        ("8812344", "p-1001", False), ("8812344", "p-1002", False), ("8812344", "p-1003", False),
+        ("8812345", "p-1001", True), ("8812345", "p-1002", True), ("8812345", "p-1003", True)]
+    assert rows[4]["status"] == "W002" and rows[4]["time"] == "2026-11-29T20:17:52+00:00"
+    assert doc["recalls"][0]["games"] == 2 and ": 2 games (6 seats), 1 to 2, session" in doc["recalls"][0]["heading"]
+    # the last game (every seat of it the target) and the one before it; --at alike
+    for args in ([], ["--at", "2026-11-29T20:30Z"]):
+        _, doc = recall_json(table, "--last", "2", *args)
+        assert [(r["game"], r["target"]) for r in rounds_of(doc)] == [("8812346", False)] * 2 + [("8812347", True)] * 2
+    _, doc = recall_json(table, "--at", "2026-11-29T20:20Z", "--last", "2")  # game 8812346 (cancelled)
+    assert [(r["game"], r["target"]) for r in rounds_of(doc)] == [("8812345", False)] * 3 + [("8812346", True)] * 2
     _, doc = recall_json(table, "--player", "p-1002", "--last", "3")
     rows = rounds_of(doc)
     assert [r["game"] for r in rows] == ["8812344", "8812345", "8812347"]
     assert [r["balance"] for r in rows] == [206, 208, 412] and rows[-1]["recorded_balance"] == 252
+    assert doc["recalls"][0]["games"] == 3 and ": 3 games (3 seats), 1 to 4, session" in doc["recalls"][0]["heading"]
+    _, out = run("recall", table, "--game", "8812345", "--last", "2", "--lang", "fr")
+    assert out.startswith("Rappel de la partie 8812345 : 2 parties (6 places), de 1 à 2, session")
+
+
+def test_a_player_holding_two_seats_of_a_game_has_them_as_one_game(tmp_path: Path, store_url: str) -> None:
+    """A player seated twice in one game (a fault the audit reports) recalls both seats, as
+    one of the player's games; from a store alike."""
+    doc = yaml.safe_load((SAMPLES / "table.yaml").read_text(encoding="utf-8"))
+    last = doc["games"][-1]
+    last["seats"].append(copy.deepcopy(last["seats"][0]))  # p-1001 first and last, p-1002 between
+    path = tmp_path / "twice.yaml"
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    _, doc = recall_json(str(path), "--player", "p-1001", "--last", "2")
+    rows = rounds_of(doc)
+    assert [(r["game"], r["target"]) for r in rows] == [("8812346", False), ("8812347", True), ("8812347", True)]
+    assert doc["recalls"][0]["games"] == 2 and "2 games (3 seats), 3 to 4" in doc["recalls"][0]["heading"]
+    assert run("check", "--store", store_url, "--quiet", str(path))[0] == 1
+    for query in (["--player", "p-1001", "--last", "2"], ["--game", "8812347", "--last", "1"]):
+        from_file, from_store = run("recall", str(path), *query), run("recall", "--store", store_url, *query)
+        assert from_file[0] == from_store[0] == 1
+        assert from_file[1].splitlines()[:-1] == from_store[1].splitlines()[:-1]
 
 
 def test_the_two_balances_say_their_chain() -> None:
@@ -212,8 +249,10 @@ def test_recall_of_an_imported_export_names_games_and_shows_the_recorded_net(tmp
     for lang in ("en", "fr"):
         code, out = run("recall", "--game", "T1-5-000002", "--last", "3", "--lang", lang, str(log))
         heading, header = out.splitlines()[0], out.splitlines()[1]
-        assert code in (0, 1) and "None" not in out and "T1-5-000002 to T1-5-000002" in heading.replace(" à ", " to ")
+        assert code in (0, 1) and "None" not in out and "T1-5-000001 to T1-5-000002" in heading.replace(" à ", " to ")
         if lang == "en":
             rows = [line for line in out.splitlines()[3:] if "T1-5-000002" in line]
             column = header.index("net rec.")
-            assert len(rows) == 3 and all(row[column:column + 8].strip() for row in rows), out
+            assert len(rows) == 4 and all(row[column:column + 8].strip() for row in rows), out
+    code, out = run("recall", "--game", "T1-5-000002", "--last", "1", str(log))
+    assert code in (0, 1) and out.startswith("Recall of game T1-5-000002: game T1-5-000002 (4 seats), session")

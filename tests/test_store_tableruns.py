@@ -163,6 +163,10 @@ def _recalls(logs: list[str]) -> Iterator[list[str]]:
     yield ["--game", "T2-12-000017", "--format", "json"]
     yield ["--player", "p-2-005", "--at", "2026-11-29T22:40Z", "--last", "6"]
     yield ["--game", "8812344"]
+    # games of 3 to 6 seats (seat lines) and of 1 to 8: counted as games, every seat of each
+    yield ["--game", "T1-10-000015", "--last", "3"]
+    yield ["--session", "sim-table-vivo-13-1", "--player", "p-1-002", "--last", "4"]
+    yield ["--session", "sim-table-vivo-13-1", "--round", "30", "--last", "1"]
 
 
 def test_recall_is_the_same(stores: tuple[str, str, list[str]]) -> None:
@@ -284,3 +288,84 @@ def test_a_record_model_is_written_as_the_codec_writes_it(tmp_path: Path, meta: 
 
 def test_the_migration_is_the_head() -> None:
     assert migrate.HEAD == "0005" and migrate.head() == "0005"
+
+
+def _played(log: str, session: str) -> list[tuple[str, list[str | None]]]:
+    """A live table's games as ``check`` reports them, in order, each with its seats'
+    players (a game's second record, next to its first, is the same game)."""
+    doc = json.loads(run("check", "--format", "json", log)[1])
+    games: list[tuple[str, list[str | None]]] = []
+    for game in next(s for s in doc["sessions"] if s["id"] == session)["games"]:
+        players = [seat["player_id"] for seat in game["seats"]]
+        if games and games[-1][0] == game["game"]:
+            games[-1][1].extend(players)
+        else:
+            games.append((game["game"], players))
+    return games
+
+
+def _recalled(query: list[str], logs: list[str], *stores: str) -> dict[str, Any]:
+    """A recall as JSON, the same (but what was searched) from the files and each store."""
+    answers = [run("recall", "--format", "json", *query, *logs),
+               *(run("recall", "--format", "json", "--store", url, *query) for url in stores)]
+    assert answers[0][0] in (0, 1), (query, answers[0])
+    assert len({(code, without_searched(out)) for code, out in answers}) == 1, query
+    return dict(json.loads(answers[0][1]))
+
+
+def test_recall_counts_a_live_tables_games(stores: tuple[str, str, list[str]]) -> None:
+    """``--last N`` at a live table is N games, every seat of each: the game asked for
+    whole and the N-1 games before it in its session, from the files, a store of runs and a
+    store of rows alike (a newcomer's test found it counting seats, cutting games partway);
+    a player's last N games are the player's seats in them, one a game."""
+    packed, plain, logs = stores
+    for log, session in ((logs[0], "sim-table-vivo-10-1"), (logs[1], "sim-table-vivo-13-1")):
+        played = _played(log, session)
+        assert len(played) >= 30 and max(len(players) for _, players in played) >= 5
+        for at, last in ((len(played) // 2, 1), (len(played) // 2, 3), (len(played) - 1, 10), (2, 10)):
+            game = played[at][0]
+            for query in (["--session", session, "--game", game, "--last", str(last)],
+                          ["--session", session, "--game", game] if last == 10 else None):
+                if query is None:
+                    continue
+                [recalled] = _recalled(query, logs, packed, plain)["recalls"]
+                window = played[max(at - last + 1, 0):at + 1]
+                assert recalled["games"] == len(window) == min(last, at + 1)
+                assert [(r["game"], r["player"]) for r in recalled["rounds"]] == [
+                    (g, p) for g, players in window for p in players]
+                assert [r["player"] for r in recalled["rounds"] if r["target"]] == played[at][1]
+        # the last games of the session, the last one the target; a player's last games
+        [recalled] = _recalled(["--session", session, "--last", "4"], logs, packed, plain)["recalls"]
+        assert [r["game"] for r in recalled["rounds"]] == [g for g, players in played[-4:] for _ in players]
+        assert [r["player"] for r in recalled["rounds"] if r["target"]] == played[-1][1]
+        player = max({p for _, players in played for p in players if p},
+                     key=lambda p: sum(p in players for _, players in played))
+        query = ["--session", session, "--player", player, "--last", "6"]
+        [recalled] = _recalled(query, logs, packed, plain)["recalls"]
+        theirs = [(g, players.count(player)) for g, players in played if player in players][-6:]
+        assert recalled["games"] == 6 and [r["game"] for r in recalled["rounds"]] == [
+            g for g, seats in theirs for _ in range(seats)]
+        assert [r["target"] for r in recalled["rounds"]].count(True) == theirs[-1][1]
+
+
+def test_recall_of_a_live_table_from_the_store_counts_games_too(store_url: str, tmp_path: Path) -> None:
+    """The newcomer's table (2 to 6 seats a game, two sessions, a Bonus): ``--last 1`` is
+    every seat of the game, ``--last 2`` two games, the default ten, never a game cut
+    partway, as the file gives them; the heading counts games and seats."""
+    log = simulate(tmp_path / "a.jsonl", "--seats", "2-6", "--rounds", "300", "--sessions", "2", "--profile",
+                   "bonus-100", "--bonus", "1", "--format", "jsonl")
+    assert run("check", "--store", store_url, "--quiet", log)[0] in (0, 1)
+    session = "sim-table-bonus-100-0-1"
+    played = _played(log, session)
+    at = next(i for i, (game, _) in enumerate(played) if game.endswith("-000150"))
+    for last in (1, 2, 10):
+        query = ["--game", played[at][0], "--last", str(last)]
+        [recalled] = _recalled(query, [log], store_url)["recalls"]
+        window = played[at - last + 1:at + 1]
+        seats = sum(len(players) for _, players in window)
+        assert recalled["games"] == last and len(recalled["rounds"]) == seats
+        assert [r["player"] for r in recalled["rounds"] if r["target"]] == played[at][1]
+        text = run("recall", *query, log)[1]
+        assert without_searched(text) == without_searched(run("recall", "--store", store_url, *query)[1])
+        assert text.startswith(f"Recall of game {played[at][0]}: "
+                               + (f"round 150 ({seats} seats)" if last == 1 else f"{last} games ({seats} seats), "))

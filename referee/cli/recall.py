@@ -23,7 +23,8 @@ from .app import main
 @click.option("--at", "at", default=None, metavar="TIME",
               help="The last round at or before TIME (ISO 8601; no zone means UTC).")
 @click.option("--last", type=click.IntRange(min=1, max=10_000), default=10, show_default=True,
-              help="How many rounds, ending with the one asked for (the round and the nine before it).")
+              help="How many games, ending with the one asked for (the game and the nine before it); "
+                   "a live table's game is every seat of it.")
 @click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
@@ -35,6 +36,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
            store: str | None) -> None:
     """Recall a round and the ones before it (default: the last round and the nine before
     it) with their rulings and the running balance, from FILES (files, directories, globs).
+    At a live table (format 2) a game is every seat of it, and --last counts games.
 
     --player or --session may be left out when the files hold one. Exit status: 0 the
     rounds recalled agree with the rules, 1 one differs, 2 nothing found or unreadable input.

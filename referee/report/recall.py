@@ -10,7 +10,7 @@ from tabulate import tabulate
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
 from ..i18n import N_, Messages
-from ..recall import Match, Recall, RoundView
+from ..recall import Match, Recall, RoundView, games
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
 from .ruling import RulingText
@@ -119,16 +119,32 @@ def _at(row: object) -> str:
     return str(number) if number is not None else str(getattr(row, "game", None) or "?")
 
 
+def _game_at(game: list[RoundView]) -> tuple[int | None, str]:
+    """A live table's game: its number (any record's: a game's second record may have
+    none) and its place in words (the number, else the game id)."""
+    number = next((v.number for v in game if v.number is not None), None)
+    return number, str(number) if number is not None else str(game[-1].game or "?")
+
+
 def heading(found: Recall, match: Match, m: Messages | None = None) -> str:
-    """``Recall of round 12: 10 rounds, 3 to 12, session ... (file:line)``; in the
-    reader's language when ``m`` is not English."""
+    """``Recall of round 12: 10 rounds, 3 to 12, session ... (file:line)``; a live table's
+    games counted with their seats (``10 games (34 seats), 491 to 500``); in the reader's
+    language when ``m`` is not English."""
     if m is not None and m.language != "en":
         return _heading_words(found, match, m)
     rows = match.rows
     first, last = rows[0], rows[-1]
-    span = f"round {_at(last)}" if len(rows) == 1 else (
-        f"{len(rows)} rounds, from round {_at(first)} ({first.session}) to round {_at(last)}"
-        if first.session != last.session else f"{len(rows)} rounds, {_at(first)} to {_at(last)}")
+    if any(v.live for v in rows):
+        found_games, seats = games(rows), f"{len(rows)} seat{'s' * (len(rows) != 1)}"
+        count, (number, at_last), (_, at_first) = len(found_games), _game_at(found_games[-1]), _game_at(found_games[0])
+        one = f"round {number}" if number is not None else f"game {last.game}"
+        span = f"{one} ({seats})" if count == 1 else (
+            f"{count} games ({seats}), from round {at_first} ({first.session}) to round {at_last}"
+            if first.session != last.session else f"{count} games ({seats}), {at_first} to {at_last}")
+    else:
+        span = f"round {_at(last)}" if len(rows) == 1 else (
+            f"{len(rows)} rounds, from round {_at(first)} ({first.session}) to round {_at(last)}"
+            if first.session != last.session else f"{len(rows)} rounds, {_at(first)} to {_at(last)}")
     return f"Recall of {found.query.words()}: {span}, session {last.session} ({last.file}:{last.line})"
 
 
@@ -145,12 +161,25 @@ def _heading_words(found: Recall, match: Match, m: Messages) -> str:
         what += " " + r_(m, "of player {player}").format(player=q.player)
     if q.session is not None:
         what += " " + r_(m, "in session {session}").format(session=q.session)
-    span = (r_(m, "round {number}").format(number=_at(last)) if len(rows) == 1
-            else r_(m, "{count} rounds, from round {first} ({session}) to round {last}").format(
-                count=len(rows), first=_at(first), session=first.session, last=_at(last))
-            if first.session != last.session
-            else r_(m, "{count} rounds, {first} to {last}").format(count=len(rows), first=_at(first),
-                                                                    last=_at(last)))
+    if any(v.live for v in rows):
+        found_games = games(rows)
+        seats = m.plural("{n} seat", "{n} seats", len(rows)).format(n=len(rows))
+        count, (number, at_last), (_, at_first) = len(found_games), _game_at(found_games[-1]), _game_at(found_games[0])
+        one = (r_(m, "round {number} ({seats})").format(number=number, seats=seats) if number is not None
+               else r_(m, "game {game} ({seats})").format(game=last.game, seats=seats))
+        span = (one if count == 1
+                else r_(m, "{count} games ({seats}), from round {first} ({session}) to round {last}").format(
+                    count=count, seats=seats, first=at_first, session=first.session, last=at_last)
+                if first.session != last.session
+                else r_(m, "{count} games ({seats}), {first} to {last}").format(
+                    count=count, seats=seats, first=at_first, last=at_last))
+    else:
+        span = (r_(m, "round {number}").format(number=_at(last)) if len(rows) == 1
+                else r_(m, "{count} rounds, from round {first} ({session}) to round {last}").format(
+                    count=len(rows), first=_at(first), session=first.session, last=_at(last))
+                if first.session != last.session
+                else r_(m, "{count} rounds, {first} to {last}").format(count=len(rows), first=_at(first),
+                                                                        last=_at(last)))
     return r_(m, "Recall of {what}: {span}, session {session} ({where})").format(
         what=what, span=span, session=last.session, where=f"{last.file}:{last.line}")
 
@@ -251,6 +280,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
                      "rounds": found.rounds} | ({"store": found.store} if found.store is not None else {}),
         "recalls": [{
             "heading": heading(found, match),
+            "games": len(games(match.rows)),
             "rounds": [view_json(v, i >= len(match.rows) - match.target) for i, v in enumerate(match.rows)],
             "rulings": [{"error": ex} if isinstance(ex, str) else explanation_json(ex, m)
                         for _, ex in explanations(match)],

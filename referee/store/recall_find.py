@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..recall import NAMED_SESSIONS, Match, Query, Recall, Selector
+from ..recall import NAMED_SESSIONS, Query, Recall, Selector, game_key
 from . import schema, tableruns
 from .read import Stored
 from .recall_load import Loader
@@ -26,7 +26,7 @@ class Finder:
         self.conn = stored.conn
         self.sources = source_ids
         self.q = query
-        self.width = max(query.last - 1, 1)  # rows before a target; one at least keeps two targets apart
+        self.width = max(query.last - 1, 1)  # games before a target's; one at least keeps two targets apart
         self.sessions = self._sessions()
         self.loader = Loader(stored)
 
@@ -49,9 +49,17 @@ class Finder:
             return
         targets = self._targets()
         ids: set[int] = set()
+        ends: set[int] = set()  # the targets whose window is read
         for seat_id, session_id in targets:  # a player's window runs across sessions, a session's does not
+            within = None if q.player is not None else session_id
             ids.add(seat_id)
-            ids.update(self._before(seat_id, None if q.player is not None else session_id, self.width))
+            if ends:  # the next seat of a target's game (or the game after it) ends a window already read
+                previous = self._before(seat_id, within, 1)
+                if previous and previous[0] in ends:
+                    ends.add(seat_id)
+                    continue
+            ids.update(self._games_before(seat_id, within, self.width))
+            ends.add(seat_id)
         selector = Selector(q)
         for view in self.loader.views(sorted(ids)):
             selector.feed(view)
@@ -67,11 +75,40 @@ class Finder:
             found.seen = self._seen(found)
             return
         seat_id, session_id = last
-        before = self._before(seat_id + 1, None if q.player is not None else session_id, q.last)
-        views = list(self.loader.views(sorted(before)))
-        if views:
-            found.matches = [Match(views[-q.last:], 1)]
+        before = self._games_before(seat_id, None if q.player is not None else session_id, q.last - 1)
+        selector = Selector(q)
+        for view in self.loader.views(sorted({*before, seat_id})):
+            selector.feed(view)
+        found.matches = selector.finish()
         found.seen = self._seen(found)
+
+    def _games_before(self, seat_id: int, session_id: int | None, count: int) -> list[int]:
+        """The ids of the wanted views before ``seat_id`` (in its session, when given) from
+        the first of the ``count`` whole games before the seat's own: its own game's seats
+        before it, then ``count`` games (a round of format 1 is one; a live table's game
+        its wanted seats, so a window never starts partway into a game).
+
+        How many seats a game holds is known once they are read: the views are read back
+        (the loader keeps them for the answer) and more asked for until the first game of
+        the window is whole (the game before it seen, or nothing before it)."""
+        want = count + 1
+        while True:
+            ids = self._before(seat_id, session_id, want)
+            views = self.loader.by_id([*ids, seat_id])
+            keys = {i: game_key(view) for i, view in views.items()}
+            found: list[list[int]] = []  # the ids, game by game
+            for i in [*ids, seat_id]:
+                key = keys.get(i)
+                if found and key is not None and keys.get(found[-1][-1]) == key:
+                    found[-1].append(i)
+                else:
+                    found.append([i])
+            whole = len(found) > count + 1 or (len(found) == count + 1 and keys.get(found[0][0]) is None)
+            if len(ids) < want or whole:
+                return [i for game in (found[-(count + 1):] if whole else found) for i in game]
+            # more seats a game than thought: enough for the games still wanted, a fifth more
+            per_game = (len(ids) + 1) / len(found)
+            want = max(want + count + 1, int(per_game * (count + 2) * 1.2) + 1)
 
     # -- queries -----------------------------------------------------------------------
 

@@ -30,19 +30,28 @@ class Loader:
         self.infos: dict[int, Any] = {}
         self.settled: dict[int, Any] = {}
         self.chunks: dict[tuple[int, int], tuple[int, list[bytes]]] = {}
+        #: The views built so far, by seat id (the search reads a window's games back
+        #: before it knows it has them all; the answer reads them again).
+        self.known: dict[int, RoundView] = {}
 
     def views(self, ids: list[int]) -> Iterable[RoundView]:
         """The views of these seats, in their order (a seat id is a round of format 1
         or a seat of format 2; a run's rounds are expanded)."""
+        found = self.by_id(ids)
+        return [found[i] for i in ids if i in found]
+
+    def by_id(self, ids: list[int]) -> dict[int, RoundView]:
+        """The views of these seats by id (those already built are not built again)."""
         import sqlalchemy as sa
 
         s, r = schema.seats, schema.runs
-        found: dict[int, RoundView] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start:start + 500]
+        found = self.known
+        new = [i for i in ids if i not in found]
+        for start in range(0, len(new), 500):
+            part = new[start:start + 500]
             for row in self.conn.execute(sa.select(s).where(s.c.id.in_(part))):
                 found[row.id] = self._seat(row)
-        rest = [i for i in ids if i not in found]
+        rest = [i for i in new if i not in found]
         for seat_id in rest:
             if seat_id in found:
                 continue
@@ -54,7 +63,7 @@ class Loader:
             views = self._run(run, wanted) if run.games is None else self._table_run(run, wanted)
             for i, view in views:
                 found[run.first_seat + i] = view
-        return [found[i] for i in ids if i in found]
+        return {i: found[i] for i in ids if i in found}
 
     # -- sessions and settlements -------------------------------------------------------
 
