@@ -140,6 +140,9 @@ class Recall:
     unreadable: list[str] = field(default_factory=list)
     #: ``recall --store``: the store searched (its indexes, not the files).
     store: str | None = None
+    #: ``recall --store``: the stored records read that changed after they were stored
+    #: (their digests no longer match; exit 1, each said on standard error).
+    changed: list[str] = field(default_factory=list)
 
 
 class RecallError(Exception):

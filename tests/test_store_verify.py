@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import sqlalchemy as sa
 
 from referee.store.engine import engine, target
@@ -170,3 +173,46 @@ def test_the_reference_to_a_wallet_log_is_in_the_source_digest(store_url: str) -
     _tamper(store_url, f"UPDATE sources SET options = replace(options, '{WALLET}', 'elsewhere.jsonl')")
     code, out = run("store", "verify", store_url)
     assert code == 1 and f"source 1 ({EXPORT}): the source's own record changed after it was stored" in out
+
+
+@pytest.mark.parametrize("table, change", [
+    ("seats", "UPDATE seats SET recorded_balance = '1118' WHERE id = (SELECT min(id) FROM seats"
+              " WHERE game = '8812345' AND recorded_balance IS NOT NULL)"),
+    ("settlements", "UPDATE settlements SET outcome = 'loss' WHERE id = (SELECT min(settlement_id) FROM seats"
+                    " WHERE game = '8812345')"),
+    ("games", "UPDATE games SET dealer = 'd-99'"),
+])
+def test_recall_from_a_changed_store_says_so(tmp_path: Path, table: str, change: str) -> None:
+    """recall --store reads few rows; each is checked against its digest as it is read,
+    so a record changed after it was stored is said (and exit 1), never shown silently."""
+    import sqlite3
+
+    url = str(tmp_path / "audit.db")
+    assert run("check", "--store", url, str(SAMPLES / "table.yaml"), "--quiet")[0] in (0, 1)
+    code, before = run("recall", "--store", url, "--game", "8812345")
+    assert "changed after it was stored" not in before
+    with sqlite3.connect(url) as conn:
+        assert conn.execute(change).rowcount > 0
+    code, out = run("recall", "--store", url, "--game", "8812345", "--last", "4")
+    assert code == 1 and "changed after it was stored" in out and "referee store verify" in out, out
+    assert f"{table[:-1] if table != 'settlements' else 'settlement'} row" in out
+
+
+def test_recall_of_a_changed_run_of_clean_games_says_so(tmp_path: Path) -> None:
+    """A live table's clean games are kept in runs: a run changed is said by recall too."""
+    import json
+    import sqlite3
+
+    from .store_support import simulate
+
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "200", "--sessions", "1", "--seed", "7",
+                   "--format", "jsonl")
+    game = json.loads(Path(log).read_text().splitlines()[5])["game"]
+    url = str(tmp_path / "audit.db")
+    assert run("check", "--store", url, log, "--quiet")[0] == 0
+    code, out = run("recall", "--store", url, "--game", game)
+    assert code == 0 and "changed after it was stored" not in out, out
+    with sqlite3.connect(url) as conn:
+        assert conn.execute("UPDATE runs SET names = replace(names, 'p-', 'q-')").rowcount > 0
+    code, out = run("recall", "--store", url, "--game", game)
+    assert code == 1 and "changed after it was stored" in out, out

@@ -33,5 +33,6 @@ def recall(stored: Stored, query: Query, names: tuple[str, ...] = ()) -> Recall:
     finder = Finder(stored, [s.id for s in sources] if names else None, query)
     with stored.reading():
         finder.answer(found)
+    found.changed = finder.loader.changed
     _check(found)
     return found

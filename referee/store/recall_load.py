@@ -10,6 +10,7 @@ the one a recall over the files shows.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zlib
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..recall import RoundView, seat_views, view_of
-from . import codec, schema, tableruns
+from . import codec, digest, schema, tableruns
 from .read import Stored, origin_of
 
 
@@ -33,6 +34,31 @@ class Loader:
         #: The views built so far, by seat id (the search reads a window's games back
         #: before it knows it has them all; the answer reads them again).
         self.known: dict[int, RoundView] = {}
+        #: The stored records read that no longer match their digests (changed after they
+        #: were stored), in words: recall says so rather than show them as they were.
+        self.changed: list[str] = []
+        self.checked: set[tuple[str, int]] = set()
+
+    def intact(self, table: str, row: Any) -> Any:
+        """``row``, its digest recomputed as ``store verify`` does (once a row): a row
+        changed after it was stored is noted in :attr:`changed`."""
+        from .verify import describe, plain
+
+        key = (table, row.id)
+        if key in self.checked:
+            return row
+        self.checked.add(key)
+        m = row._mapping
+        values = digest.covered(table, tuple(plain(m[c]) for c in digest.columns(table)))
+        if table == "games":
+            import sqlalchemy as sa
+
+            s = schema.seats
+            values = (*values, tuple(self.conn.execute(sa.select(s.c.digest).where(s.c.game_id == row.id)
+                                                       .order_by(s.c.id)).scalars()))
+        if digest.of(values) != m["digest"]:
+            self.changed.append(f"{describe(table, m)} changed after it was stored")
+        return row
 
     def views(self, ids: list[int]) -> Iterable[RoundView]:
         """The views of these seats, in their order (a seat id is a round of format 1
@@ -50,7 +76,7 @@ class Loader:
         for start in range(0, len(new), 500):
             part = new[start:start + 500]
             for row in self.conn.execute(sa.select(s).where(s.c.id.in_(part))):
-                found[row.id] = self._seat(row)
+                found[row.id] = self._seat(self.intact("seats", row))
         rest = [i for i in new if i not in found]
         for seat_id in rest:
             if seat_id in found:
@@ -59,6 +85,7 @@ class Loader:
                                     .limit(1)).first()
             if run is None or seat_id >= run.first_seat + run.rounds:
                 continue
+            self.intact("runs", run)
             wanted = {i - run.first_seat for i in rest if run.first_seat <= i < run.first_seat + run.rounds}
             views = self._run(run, wanted) if run.games is None else self._table_run(run, wanted)
             for i, view in views:
@@ -76,9 +103,10 @@ class Loader:
         if known is not None:
             return known
         se, so = schema.sessions, schema.sources
-        row = self.conn.execute(sa.select(se, so.c.name).join(so, so.c.id == se.c.source_id)
-                                .where(se.c.id == session_id)).one()
-        args = (row.ident, row.name, row.line, row.profile, origin_of(row.origin), row.profile_sha256, row.idx,
+        row = self.intact("sessions", self.conn.execute(
+            sa.select(se, so.c.name.label("source_name")).join(so, so.c.id == se.c.source_id)
+            .where(se.c.id == session_id)).one())
+        args = (row.ident, row.source_name, row.line, row.profile, origin_of(row.origin), row.profile_sha256, row.idx,
                 row.player)
         info = SessionInfo(*args, format=row.format, table=row.tbl, currency=row.currency)
         self.infos[session_id] = info
@@ -90,8 +118,8 @@ class Loader:
         known = self.settled.get(settlement_id)
         if known is None:
             st = schema.settlements
-            known = self.settled[settlement_id] = self.conn.execute(
-                sa.select(st).where(st.c.id == settlement_id)).one()
+            known = self.settled[settlement_id] = self.intact("settlements", self.conn.execute(
+                sa.select(st).where(st.c.id == settlement_id)).one())
         return known
 
     def settlements(self, ids: list[int]) -> list[Any]:
@@ -103,7 +131,7 @@ class Loader:
         wanted = sorted({i for i in ids if i not in self.settled})
         for start in range(0, len(wanted), 500):
             for row in self.conn.execute(sa.select(st).where(st.c.id.in_(wanted[start:start + 500]))):
-                self.settled[row.id] = row
+                self.settled[row.id] = self.intact("settlements", row)
         return [self.settled[i] for i in ids]
 
     def ruling(self, settlement_id: int | None, cards: Any, values: tuple[int | None, ...]) -> Any:
@@ -150,11 +178,12 @@ class Loader:
         s, r = schema.seats, schema.runs
         first = self.conn.execute(sa.select(s).where(s.c.session_id == session_id, s.c.line == line)).first()
         if first is not None:
-            return self.result(first, info)
+            return self.result(self.intact("seats", first), info)
         run = self.conn.execute(sa.select(r).where(r.c.session_id == session_id, r.c.first_line <= line)
                                 .order_by(r.c.first_line.desc()).limit(1)).first()
         if run is None or line >= run.first_line + run.rounds:
             return None
+        self.intact("runs", run)
         for _, result in self._run_results(run, {line - run.first_line}):
             return result
         return None
@@ -166,7 +195,7 @@ class Loader:
         from .rows import CANCELLED, COPY, GameResult, SeatResult, findings_of
 
         g = schema.games
-        game = self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one()
+        game = self.intact("games", self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one())
         record = None if game.record is None else Game.model_validate(codec.loads(game.record))
         seat = SeatResult(row.player, info.file, row.line,
                           None if row.record is None else Seat.model_validate(codec.loads(row.record)),
@@ -327,9 +356,12 @@ class Loader:
         key = (source_id, row.seq)
         cached = self.chunks.get(key)
         if cached is None:
-            data = self.conn.execute(sa.select(c.c.data).where(c.c.source_id == source_id,
-                                                               c.c.seq == row.seq)).scalar_one()
-            cached = self.chunks[key] = (row.first_line, zlib.decompress(data).split(b"\n"))
+            piece = self.conn.execute(sa.select(c.c.data, c.c.sha256).where(c.c.source_id == source_id,
+                                                                            c.c.seq == row.seq)).one()
+            data = zlib.decompress(piece.data)
+            if hashlib.sha256(data).hexdigest() != piece.sha256:
+                self.changed.append(f"the bytes of source {source_id}, piece {row.seq}, changed after they were stored")
+            cached = self.chunks[key] = (row.first_line, data.split(b"\n"))
         first, lines = cached
         return lines[line - first] + b"\n"
 

@@ -58,7 +58,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
             for table in digest.ROW_TABLES:
                 _table(conn, table, source["id"], rows)
             for run in tableruns.unfound(conn, source["id"]):
-                found.problems.append(f"{where}: {_describe('runs', run)} is not found by each of its games and "
+                found.problems.append(f"{where}: {describe('runs', run)} is not found by each of its games and "
                                       "players any more (its keys changed after it was stored)")
             if rows.digests.hexdigest() != source["rows_digest"]:
                 found.problems.append(f"{where}: its rows are not those stored (a row added, removed or given "
@@ -89,7 +89,7 @@ def _alerts(conn: Any, found: Verdict) -> None:
     names = digest.columns("alerts")
     for row in _stream(conn, sa.select(a).order_by(a.c.id)):
         found.rows += 1
-        if digest.of(tuple(_plain(row[c]) for c in names)) != row["digest"]:
+        if digest.of(tuple(plain(row[c]) for c in names)) != row["digest"]:
             found.problems.append(f"alert row {row['id']} ({row['segment']} {row['value']}, {row['bet']}, "
                                   f"{row['window']}) changed after it was recorded")
 
@@ -199,11 +199,11 @@ def _table(conn: Any, name: str, source_id: int, rows: _Rows) -> None:
     for row in _stream(conn, query):
         rows.verdict.rows += 1
         rows.digests.add(name, row["digest"])
-        values = digest.covered(name, tuple(_plain(row[c]) for c in names))
+        values = digest.covered(name, tuple(plain(row[c]) for c in names))
         if name == "games":
             values = (*values, tuple(seat_digests.get(row["id"], [])))
         if digest.of(values) != row["digest"]:
-            rows.verdict.problems.append(f"{rows.where}: {_describe(name, row)} changed after it was stored")
+            rows.verdict.problems.append(f"{rows.where}: {describe(name, row)} changed after it was stored")
 
 
 def _stream(conn: Any, query: Any) -> Iterator[Any]:
@@ -211,12 +211,12 @@ def _stream(conn: Any, query: Any) -> Iterator[Any]:
     yield from result.mappings()
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A value as the writer had it (a driver may give bytes as a memoryview)."""
     return bytes(value) if isinstance(value, memoryview) else value
 
 
-def _describe(table: str, row: Any) -> str:
+def describe(table: str, row: Any) -> str:
     """Which record, in words a reader can find in the file."""
     kind = {"sessions": "session", "settlements": "settlement", "games": "game", "seats": "seat",
             "runs": "run of clean rounds", "findings": "finding"}[table]
