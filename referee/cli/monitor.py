@@ -58,6 +58,8 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     guard([("--output", output)], [store])
     if cache is not None and no_cache:
         raise click.UsageError("--cache FILE and --no-cache: give one of them")
+    if cache is not None:
+        _cache_file(cache)
     kinds = kinds or KINDS
     seats: list[Seat] | None = None
     with Stored(store) as stored, stored.reading():
@@ -93,6 +95,18 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         click.echo(f"referee: store {shown}: {reports.NOTHING_TESTED}", err=True)
         sys.exit(2)
     sys.exit(1 if verdict.alerting else 0)
+
+
+def _cache_file(cache: str) -> None:
+    """A --cache FILE whose folder is missing refused (exit 2), as ``check --store``
+    refuses its store's: a mistyped path never makes folders (the default cache, under
+    the cache directory, makes its own). A cache that cannot be used otherwise (a folder,
+    a file that is not SQLite's) is said and the whole store read, as before."""
+    from pathlib import Path
+
+    path = Path(cache)
+    if not path.parent.is_dir():
+        raise click.BadParameter(f"{cache}: no folder {path.parent}", param_hint="--cache")
 
 
 def _cached(stored: Any, cache: str | None, band_name: str, correction: str, kinds: tuple[str, ...]) -> Verdict | None:

@@ -7,7 +7,7 @@ import itertools
 import os
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from ..report.progress import Steps
 from ..rules.money import dumps
 from . import common
 from .app import main
+
+if TYPE_CHECKING:
+    from ..store.selecting import Span
 
 
 @main.command()
@@ -53,6 +56,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
     common.check_profile(profile)
     common.read_through(mapping, store, wallet, wallet_mapping)
     window = (common.time_option(since, "--since"), common.time_option(until, "--until"), table, dealer)
+    _ordered(window[0], window[1], since, until)
     inputs: list[InputInfo] = []
     with contextlib.ExitStack() as stack:
         if store is not None:
@@ -65,13 +69,57 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
         else:
             stream = events(common.sources(files, mapping), Options(profile=profile, mapping=mapping, wallet=wallet,
                                                                     wallet_mapping=wallet_mapping))
-        from ..store.selecting import selected
+        from ..store.selecting import Span, selected
 
         seen: dict[str, set[str]] = {}
-        observations = observe(common.kept(iter(selected(stream, *window, seen=seen)), inputs))
+        span = Span()
+        observations = observe(common.kept(iter(selected(stream, *window, seen=seen, span=span)), inputs))
         if not observations.rounds:
             _unseen(seen, table, dealer)
+            asked = " ".join(f"--{name} {printable(value)}" for name, value in
+                             (("since", since), ("until", until), ("table", table), ("dealer", dealer))
+                             if value is not None)
+            if asked and not any(not i.readable for i in inputs):
+                rounds = "stored round or game" if store is not None else "round or game of the inputs"
+                _outside(span, f"{'window' if since or until else 'selection'} given ({asked})", rounds)
         _describe(observations, inputs, decisions, jobs, confidence, fmt)
+
+
+def _ordered(low: Any, high: Any, since: str | None, until: str | None) -> None:
+    """--since after --until is a window no time is in: a usage error naming both."""
+    from datetime import UTC
+
+    if low is None or high is None:
+        return
+    if (low if low.tzinfo else low.replace(tzinfo=UTC)) > (high if high.tzinfo else high.replace(tzinfo=UTC)):
+        raise click.UsageError(f"--since {printable(str(since))} is after --until {printable(str(until))}: no time "
+                               "is in that window (both ends are included; give the earlier time to --since)")
+
+
+def _outside(span: Span, asked: str, rounds: str) -> None:
+    """No round ruled in the window, table and dealer asked for: said with the times
+    there were, exit 2 (not "no round of the inputs was ruled", which they were)."""
+    from datetime import UTC, datetime, timedelta
+
+    def shown(us: int) -> str:
+        return (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=us)).isoformat()
+
+    if span.kept:
+        click.echo(f"nothing to describe: no {rounds} in the {asked} was ruled ({span.kept:,} there, none "
+                   "counted: void, cancelled or invalid); run referee check on them", err=True)
+        sys.exit(2)
+    if not span.met:
+        return  # no round at all: said as without a window
+    timed = span.met - span.untimed
+    if span.first is None or span.last is None:
+        had = f"none of the {span.met:,} read has a time (a round without a time is in no window)"
+    elif not span.untimed:
+        had = f"the {span.met:,} read run from {shown(span.first)} to {shown(span.last)}"
+    else:
+        had = (f"of the {span.met:,} read, {timed:,} run from {shown(span.first)} to {shown(span.last)} and "
+               f"{span.untimed:,} have no time (in no window)")
+    click.echo(f"nothing to describe: no {rounds} is in the {asked}; {had}", err=True)
+    sys.exit(2)
 
 
 def _unseen(seen: dict[str, set[str]], table: str | None, dealer: str | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,13 +22,12 @@ def store() -> None:
 def upgrade(url: str) -> None:
     """Migrate the store at URL to this referee's schema (nothing else changes)."""
     from ..store import StoreError
-    from ..store.engine import engine, failure, target
+    from ..store.engine import engine, failure, sqlite_file, target
     from ..store.migrate import HEAD, refusal, state
     from ..store.migrate import upgrade as run_upgrade
 
     where = target(url)
-    if where.path is not None and not where.path.is_file():
-        raise StoreError(f"store {where.shown}: no such file")
+    sqlite_file(where, create=False)
     made = engine(where)
     try:
         with made.connect() as conn:
@@ -86,31 +86,30 @@ def info(url: str) -> None:
     from ..store.migrate import HEAD
     from ..store.read import Stored
 
+    # Read first, then write: a write that fails (a closed pipe, a full disk) is the
+    # output's failure, not "cannot read" the store's.
     with Stored(url) as stored, stored.reading():
         conn = stored.conn
+        shown = stored.target.shown
         meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
         rows = conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings().all()
-        click.echo(f"store {stored.target.shown}: schema version {HEAD}, {len(rows)} source"
-                   f"{'s' * (len(rows) != 1)}, chain head {meta['head'] or '(empty)'}")
-        totals = {k: sum(r[k] for r in rows) for k in ("sessions", "games", "seats", "findings")}
-        click.echo(f"  {totals['sessions']:,} sessions, {totals['games']:,} games, {totals['seats']:,} rounds and "
-                   f"seats, {totals['findings']:,} findings")
-        for r in rows:
-            when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
-            click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
-                       f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
-                       f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
-        _wallet_logs(conn)
+        w = schema.wallet_logs
+        logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
+    click.echo(f"store {shown}: schema version {HEAD}, {len(rows)} source"
+               f"{'s' * (len(rows) != 1)}, chain head {meta['head'] or '(empty)'}")
+    totals = {k: sum(r[k] for r in rows) for k in ("sessions", "games", "seats", "findings")}
+    click.echo(f"  {totals['sessions']:,} sessions, {totals['games']:,} games, {totals['seats']:,} rounds and "
+               f"seats, {totals['findings']:,} findings")
+    for r in rows:
+        when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
+        click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
+                   f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
+                   f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
+    _wallet_logs(logs)
 
 
-def _wallet_logs(conn: Any) -> None:
+def _wallet_logs(logs: Sequence[Any]) -> None:
     """The wallet logs kept for exports checked with --wallet, when there are any."""
-    import sqlalchemy as sa
-
-    from ..store import schema
-
-    w = schema.wallet_logs
-    logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
     if logs:
         click.echo(f"  {len(logs)} wallet log{'s' * (len(logs) != 1)} joined to exports (check --wallet), each kept "
                    "once:")

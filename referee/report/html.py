@@ -20,8 +20,10 @@ environment, the report's words, cards as SVG, a disputed round's block) is in
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import tempfile
+import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -396,7 +398,23 @@ def _players_chart(s: _Session, m: Messages) -> tuple[str, str]:
                      x_value_formatter=lambda x: f"{x:.0f}")
     for player, points in s.balances.items():
         chart.add(player, [(x, b) for x, b, _ in points])
-    return str(chart.render(is_unicode=True)), ""
+    return _svg(chart, s), ""
+
+
+#: The date pygal writes into each chart (``<!--Generated with pygal 3.1.3 (etree)
+#: ©Kozea 2012-2026 on 2026-12-06-->``): the day it was drawn.
+_DRAWN_ON = re.compile(r"(<!--Generated with pygal [^<>]*?) on \d{4}-\d\d-\d\d-->")
+
+
+def _svg(chart: Any, s: _Session) -> str:
+    """The chart's SVG, the same every run: pygal draws a random id for each chart
+    (``uuid4()``; its SVG's ``id="chart-..."``, which its styles are scoped by) and
+    writes the day it drew it in a comment, so that two reports of the same files
+    differed in more than their audit time. Here the id is made from the session's place
+    in the report (unique in the page; pygal has no option for it, its ``uuid`` attribute
+    is what it renders) and the day is left out."""
+    chart.uuid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"referee-report:session:{s.index}"))
+    return _DRAWN_ON.sub(r"\1-->", str(chart.render(is_unicode=True)), count=1)
 
 
 def _style() -> Any:
@@ -427,4 +445,4 @@ def _chart(s: _Session, m: Messages) -> str:
     divergences: list[Any] = [(x, b if r is None else r) for o, x, b, r in s.points if o in marks] or [None]
     chart.add(m("record parts from the rules"), divergences,
               stroke=False, show_dots=True, dots_size=4)
-    return str(chart.render(is_unicode=True))
+    return _svg(chart, s)

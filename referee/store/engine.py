@@ -90,6 +90,41 @@ def target(text: str) -> Target:
                      "(postgresql://...)")
 
 
+#: The first 16 bytes of every SQLite database file (its header string).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_file(store: Target, create: bool) -> None:
+    """A SQLite store's file as it may be opened, or a StoreError saying why not, before
+    SQLite is asked: it says ``unable to open database file`` of a folder, and takes a
+    file too short to hold its header (a 1-byte text file) for an empty database, to be
+    read as "nothing stored yet" or, by a writer, overwritten with a new store. ``create``:
+    a missing file will be made (its folder must exist), else it must be there. A server's
+    store (no path) is left to the server."""
+    path = store.path
+    if path is None:
+        return
+    if path.is_dir():
+        raise StoreError(f"store {store.shown}: is a directory, not a store file (a store is one SQLite file: "
+                         f"name one, such as {path / 'audit.db'})")
+    if not path.exists():
+        if not create:
+            raise StoreError(f"store {store.shown}: no such file")
+        if path.parent and not path.parent.is_dir():
+            raise StoreError(f"store {store.shown}: no folder {path.parent}")
+        return
+    if not path.is_file():  # a device, a pipe: never opened (a pipe would wait for a writer)
+        raise StoreError(f"store {store.shown}: not a regular file (a store is one SQLite file)")
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(SQLITE_HEADER))
+    except OSError as err:
+        raise StoreError(f"store {store.shown}: cannot read: {err.strerror or err}") from None
+    if head and head != SQLITE_HEADER:
+        raise StoreError(f"store {store.shown}: not a referee store: not a SQLite database (a store is the SQLite "
+                         "file check --store writes)")
+
+
 def _masked(text: str) -> str:
     """A URL that could not be parsed, with anything between ``:`` and ``@`` masked."""
     head, sep, tail = text.partition("://")

@@ -16,7 +16,7 @@ import hashlib
 import tempfile
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from typing import Any
 from ..audit.stream import Options
 from ..load.inputs import Source
 from . import StoreError, codec, schema
-from .engine import Target, engine, failure, target
+from .engine import Target, engine, failure, sqlite_file, target
 from .migrate import check as check_schema
 from .wallets import WalletRef, names_only, refs
 
@@ -79,17 +79,21 @@ class Stored:
 
     def __init__(self, text: str) -> None:
         self.target: Target = target(text)
-        if self.target.path is not None and not self.target.path.is_file():
-            raise StoreError(f"store {self.target.shown}: no such file")
+        sqlite_file(self.target, create=False)
         self.engine = engine(self.target, readonly=True)
         try:
             self.conn = self.engine.connect()
             check_schema(self.conn, self.target, create=False)
-        except StoreError:
+        except BaseException as err:
+            # the connection closed too, not only the engine disposed: left to the garbage
+            # collector, its read transaction on a new, empty SQLite file kept a writer in
+            # the same process (a test's) waiting for the lock, up to REFEREE_STORE_WAIT
+            if getattr(self, "conn", None) is not None:
+                with suppress(Exception):
+                    self.conn.close()
             self.engine.dispose()
-            raise
-        except Exception as err:
-            self.engine.dispose()
+            if isinstance(err, StoreError) or not isinstance(err, Exception):
+                raise
             raise self._failure(err, "cannot open") from None
 
     def _failure(self, err: BaseException, doing: str) -> BaseException:

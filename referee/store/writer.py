@@ -316,15 +316,14 @@ def prepare(text: str, sources: list[Source], options: CheckOptions,
     other streams copied to a file first (a store keeps what it audited, so the bytes
     must be there to read again); so are the ``--wallet`` logs, each hashed now (the
     sources name them by SHA-256: :meth:`StoreSink.wallet_files` is where to read them)."""
-    from .engine import target
+    from .engine import sqlite_file, target
 
     store = target(text)
     if store.path is not None:
         from ..output import guard
 
         guard([("--store", str(store.path))], [s.name for s in sources] + list(wallet))
-        if store.path.parent and not store.path.parent.exists():
-            raise StoreError(f"store {store.shown}: no folder {store.path.parent}")
+    sqlite_file(store, create=True)
     made = engine(store)
     try:
         with made.connect() as conn:
