@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO, Any
 
 import click
 import pytest
@@ -33,7 +34,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(path)
 
 
-def referee(*args: str, stdout: int | object) -> subprocess.CompletedProcess[str]:
+def referee(*args: str, stdout: int | IO[Any]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee", *args], stdout=stdout, stderr=subprocess.PIPE,
                           text=True, timeout=120, check=False, cwd=ROOT)
 
