@@ -160,6 +160,38 @@ def test_a_stored_seat_changed_so_it_cannot_be_read_points_to_store_verify(tmp_p
         assert "internal error" not in out
 
 
+@pytest.mark.parametrize("change", [
+    "UPDATE runs SET settlements = '[999999]'",  # a settlement that is not there: KeyError
+    "UPDATE settlements SET ante_u = 'abc'",  # text where a number was: TypeError
+    "UPDATE runs SET layout = X'00'",  # a layout cut short: ValueError
+])
+def test_any_stored_seat_that_does_not_decode_is_said_as_a_changed_store(tmp_path: Path, change: str) -> None:
+    import sqlite3
+
+    url = str(tmp_path / "audit.db")
+    _store(url, tmp_path)
+    with sqlite3.connect(url) as conn:
+        conn.execute(change)
+    code, out = run("monitor", "--store", url, "--no-cache")
+    assert code == 2 and "a stored seat cannot be read" in out and "internal error" not in out, out
+
+
+def test_a_damaged_cache_is_the_caches_problem_not_the_stores(tmp_path: Path) -> None:
+    """A cache whose own rows no longer decode is set aside (said on stderr) and the
+    whole store read: the same report, not a changed store."""
+    import sqlite3
+
+    url, cache = str(tmp_path / "audit.db"), tmp_path / "c.sqlite"
+    _store(url, tmp_path)
+    code, _ = run("monitor", "--store", url, "--cache", str(cache), "-o", str(tmp_path / "a.txt"))
+    with sqlite3.connect(cache) as conn:
+        assert conn.execute("UPDATE bands SET jumps = '{bad'").rowcount > 0
+    code2, out = run("monitor", "--store", url, "--cache", str(cache), "-o", str(tmp_path / "b.txt"))
+    assert code2 == code and f"monitor cache {cache}" in out and "reading the whole store" in out, out
+    assert "store verify" not in out
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
+
+
 def _store(url: str, tmp_path: Path) -> None:
     log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "1100", "--sessions", "2", "--seed", "7",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")

@@ -216,3 +216,19 @@ def test_recall_of_a_changed_run_of_clean_games_says_so(tmp_path: Path) -> None:
         assert conn.execute("UPDATE runs SET names = replace(names, 'p-', 'q-')").rowcount > 0
     code, out = run("recall", "--store", url, "--game", game)
     assert code == 1 and "changed after it was stored" in out, out
+
+
+def test_recall_of_a_record_changed_so_it_no_longer_decodes_names_it(tmp_path: Path) -> None:
+    """A format-1 run whose cards were zeroed: recall cannot rebuild it, and says the
+    store changed (with the run named), not 'internal error'."""
+    import sqlite3
+
+    url = str(tmp_path / "audit.db")
+    log = str(tmp_path / "r.jsonl")
+    assert run("simulate", "--rounds", "40", "--seed", "4", "--format", "jsonl", "-o", log)[0] == 0
+    assert run("check", "--store", url, log, "--quiet")[0] == 0
+    with sqlite3.connect(url) as conn:
+        assert conn.execute("UPDATE runs SET cards = zeroblob(length(cards))").rowcount > 0
+    code, out = run("recall", "--store", url, "--round", "3", "--last", "1")
+    assert code == 2 and "a stored record cannot be read" in out and "run of clean rounds row" in out, out
+    assert "internal error" not in out

@@ -47,10 +47,9 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
     yet), no store, a usage problem or a missing extra.
     """
-    from json import JSONDecodeError
-
     from ..monitor import output as reports
     from ..monitor.cells import KINDS
+    from ..monitor.reading import Unreadable
     from ..output import guard, open_output
     from ..rules.hands import HandError
     from ..store.read import Stored
@@ -69,9 +68,8 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
             if verdict is None or (record and verdict.alerting):
                 seats, full = _whole(stored, band_name, correction, kinds)
                 verdict = full
-        except (HandError, JSONDecodeError, UnicodeDecodeError, IndexError) as err:
-            # a stored seat that does not read as one: changed after it was stored
-            from ..store import StoreError
+        except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
+            from ..store import StoreError  # cards are no hand: changed after it was stored
 
             raise StoreError(f"store {shown}: a stored seat cannot be read ({err}); "
                              f"referee store verify {shown} names the changed rows") from None
@@ -119,10 +117,16 @@ def _cached(stored: Any, cache: str | None, band_name: str, correction: str, kin
     from ..monitor.run import decide
 
     path = Path(cache) if cache else default_path(stored.target)
+    from ..monitor.reading import Unreadable
+    from ..rules.hands import HandError
+
     try:
         return decide(summed(stored, path, _told if sys.stderr.isatty() else None), band_name, correction, kinds)
-    except (sqlite3.Error, OSError) as err:
-        click.echo(f"referee: monitor cache {path}: {err}; reading the whole store", err=True)
+    except (Unreadable, HandError):
+        raise  # the store's, not the cache's
+    except (sqlite3.Error, OSError, ValueError, KeyError, TypeError, IndexError) as err:
+        # a cache that cannot be used (or whose own rows were damaged): the whole store read, the same report
+        click.echo(f"referee: monitor cache {path}: {type(err).__name__}: {err}; reading the whole store", err=True)
         return None
 
 

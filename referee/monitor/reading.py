@@ -8,7 +8,7 @@ import json
 from operator import attrgetter
 from typing import Any
 
-from ..store import schema
+from ..store import DAMAGED, schema
 from .facts import Seat, unpack_known
 
 #: Where a read starts and ends: (the last seat row's id, the last run's id), both included
@@ -16,12 +16,20 @@ from .facts import Seat, unpack_known
 Marks = tuple[int, int]
 
 
+class Unreadable(Exception):
+    """A stored seat that does not read as one (its row or run changed after it was
+    stored): said as such, with ``store verify`` to name it, never an internal error."""
+
+
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[Seat]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen), in the store's order,
     newest last."""
-    out = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
-                                                                          None if upto is None else upto[1])
+    try:
+        out = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
+                                                                              None if upto is None else upto[1])
+    except DAMAGED as err:
+        raise Unreadable(f"{type(err).__name__}: {err}") from None
     out.sort(key=_ORDER)  # each seat at its own id: the store's order, rows and runs alike
     first: dict[object, int] = {}
     for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
@@ -39,6 +47,13 @@ def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[S
 
 #: A seat's order: read with its own id, then placed at its game's first seat.
 _ORDER = attrgetter("order")
+
+
+def _whole(*amounts: object) -> None:
+    """Stored millionths are integers; anything else was put there after they were stored."""
+    for amount in amounts:
+        if type(amount) is not int:
+            raise TypeError(f"a stored amount is {amount!r}, not a whole number of millionths")
 
 
 def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
@@ -61,6 +76,7 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
          bonus_u, origin, session_tbl, session_player, game_row, tbl, game, dealer, second) in conn.execute(query):
         if ante_u is None or staked_u is None or net_u is None:
             continue  # an amount that is not a whole number of millionths: not summed
+        _whole(ante_u, staked_u, net_u, bonus_u or 0)
         table = tbl if tbl is not None else session_tbl
         if game_row is None:
             key: object = ("seat", row)
@@ -97,6 +113,8 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
         for row in conn.execute(sa.select(st.c.id, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
                                           st.c.bonus_staked_u, st.c.bonus_cat).where(st.c.id.in_(part))):
             settled[row.id] = row
+            if row.ante_u is not None and row.main_staked_u is not None and row.main_net_u is not None:
+                _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
     out: list[Seat] = []
     for run in runs:
         picks = [settled[i] for i in json.loads(run.settlements)]

@@ -14,6 +14,8 @@ SQLAlchemy and Alembic are the optional extra ``referee[store]`` (psycopg the ex
 
 from __future__ import annotations
 
+import zlib
+
 from ..errors import UserError
 
 STORE_EXTRA = "pip install 'referee[store]'"
@@ -23,3 +25,9 @@ POSTGRES_EXTRA = "pip install 'referee[postgres]'"
 class StoreError(UserError):
     """A store that cannot be opened, read or written (exit 2); the message never shows
     a password."""
+
+
+#: What decoding a stored row changed after it was stored raises (a bad JSON list, a
+#: short byte string, a number where text was, a hand of too few cards, kept bytes that
+#: no longer decompress): the readers that decode rows say it as a changed store.
+DAMAGED = (KeyError, ValueError, TypeError, IndexError, zlib.error)

@@ -19,6 +19,7 @@ views :mod:`referee.store.recall_load`'s.
 from __future__ import annotations
 
 from ..recall import Query, Recall, _check
+from . import DAMAGED, StoreError
 from .read import Stored
 from .recall_find import Finder
 
@@ -32,7 +33,20 @@ def recall(stored: Stored, query: Query, names: tuple[str, ...] = ()) -> Recall:
     found.store = stored.target.shown
     finder = Finder(stored, [s.id for s in sources] if names else None, query)
     with stored.reading():
-        finder.answer(found)
+        try:
+            finder.answer(found)
+        except DAMAGED as err:  # a stored record that no longer decodes: changed after it was stored
+            raise _unreadable(stored, err, finder.loader.changed) from None
     found.changed = finder.loader.changed
     _check(found)
     return found
+
+
+def _unreadable(stored: Stored, err: BaseException, changed: list[str]) -> StoreError:
+    """The one line for a recall a changed record stopped: what failed, the changes found
+    before it, and where to look."""
+    shown = stored.target.shown
+    seen = "".join(f"; {c}" for c in changed)
+    return StoreError(f"store {shown}: a stored record cannot be read ({type(err).__name__}: "
+                      f"{str(err).splitlines()[0] if str(err) else ''}){seen}; referee store verify {shown} "
+                      "names every change")
