@@ -7,6 +7,7 @@ audit: zlib releases the interpreter's lock, so the compression runs on another 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import queue
 import threading
@@ -39,6 +40,29 @@ class Chunker(threading.Thread):
         self.sha256 = ""
         self.error: BaseException | None = None
         self.stop = False
+        #: Whether the last piece has been taken (:meth:`ready`).
+        self.ended = False
+
+    def ready(self, wait: bool) -> Iterator[tuple[int, int, int, str, bytes]]:
+        """The pieces cut so far, each once, for the one thread that writes them (all of
+        them, to the end, when ``wait``): (seq, first line, size, SHA-256, compressed)."""
+        while not self.ended:
+            try:
+                item = self.out.get(block=wait)
+            except queue.Empty:
+                return
+            if item is None:
+                self.ended = True
+                return
+            yield item
+
+    def halt(self) -> None:
+        """Stopped, its queue emptied until the thread has ended (it may be blocked on a full
+        queue): what it had cut is dropped with the transaction that would have kept it."""
+        self.stop = True
+        while self.is_alive():
+            with contextlib.suppress(queue.Empty):
+                self.out.get(timeout=0.1)
 
     def run(self) -> None:
         try:

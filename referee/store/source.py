@@ -10,10 +10,8 @@ the very bytes the audit read (the same SHA-256) to be kept.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import queue
 import socket
 import time
 from collections.abc import Callable
@@ -104,7 +102,6 @@ class SourceWriter:
         self.time_min: int | None = None
         self.time_max: int | None = None
         self.chunker: Chunker | None = None
-        self.chunked = False
         #: Whether the store held any game before this source (looked up once).
         self.earlier: bool | None = None
         #: The wallet logs this source is the first to refer to: kept in its transaction.
@@ -230,10 +227,7 @@ class SourceWriter:
 
     def abandon(self) -> None:
         if self.chunker is not None:
-            self.chunker.stop = True
-            while self.chunker.is_alive():
-                with contextlib.suppress(queue.Empty):
-                    self.chunker.out.get(timeout=0.1)
+            self.chunker.halt()
         for kept in self.wallets:
             kept.stop()
         if self.conn is not None:
@@ -451,15 +445,7 @@ class SourceWriter:
         if chunker is None:
             return
         out = self.buffers["chunks"]
-        while not self.chunked:
-            try:
-                item = chunker.out.get(block=wait)
-            except queue.Empty:
-                break
-            if item is None:
-                self.chunked = True
-                break
-            seq, first_line, size, sha, data = item
+        for seq, first_line, size, sha, data in chunker.ready(wait):
             out.append((self.id, seq, first_line, size, sha, data))
             self.digests.add("chunks", sha)
             self.counts["chunks"] += 1

@@ -15,8 +15,6 @@ sources cannot be audited again with their logs, and a replay says so.
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,7 +74,6 @@ class KeptWallet:
         self.stored_us = time.time_ns() // 1000
         self.size = 0
         self.pieces = 0
-        self.done = False
         conn.execute(schema.wallet_logs.insert().values(
             id=wallet_id, sha256=log.sha256, name=log.name, size=0, chunks=0, stored_us=self.stored_us,
             source_id=source_id, digest=""))
@@ -86,15 +83,7 @@ class KeptWallet:
     def drain(self, wait: bool) -> None:
         """The pieces ready (all of them, to the end, when ``wait``) written."""
         batch: list[tuple[Any, ...]] = []
-        while not self.done:
-            try:
-                item = self.chunker.out.get(block=wait)
-            except queue.Empty:
-                break
-            if item is None:
-                self.done = True
-                break
-            seq, first_line, size, sha, data = item
+        for seq, first_line, size, sha, data in self.chunker.ready(wait):
             batch.append((self.id, seq, first_line, size, sha, data))
             self.size += size
             self.pieces += 1
@@ -121,10 +110,7 @@ class KeptWallet:
 
     def stop(self) -> None:
         """The chunker stopped (the source is abandoned: its transaction rolls this back)."""
-        self.chunker.stop = True
-        while self.chunker.is_alive():
-            with contextlib.suppress(queue.Empty):
-                self.chunker.out.get(timeout=0.1)
+        self.chunker.halt()
 
 
 def begin_kept(conn: Any, logs: list[WalletLog], problem: str | None, source_id: int,
