@@ -84,3 +84,17 @@ def without_searched(text: str) -> str:
         doc.pop("searched", None)
         return json.dumps(doc, indent=1)
     return _SEARCHED.sub("searched ...", text)
+
+
+def source_names(url: str) -> list[str]:
+    """The names of the store's sources, in the order they were stored."""
+    import sqlalchemy as sa
+
+    from referee.store.engine import engine, target
+
+    made = engine(target(url))
+    try:
+        with made.connect() as conn:
+            return list(conn.execute(sa.text("SELECT name FROM sources ORDER BY id")).scalars())
+    finally:
+        made.dispose()

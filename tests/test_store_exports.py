@@ -23,6 +23,7 @@ from referee.store.engine import engine, target
 
 from .conftest import SAMPLES, check_json, run
 from .golden_cases import normalize
+from .store_support import source_names
 
 EXPORTS = SAMPLES / "exports"
 SAMPLE = {"evolution-history": "evolution-history.json", "datafeed-csv": "datafeed.csv",
@@ -240,12 +241,12 @@ def test_the_wallet_bytes_go_with_the_first_source_that_is_stored(store_url: str
     monkeypatch.setattr(chunks, "file_digest", lambda s: "0" * 64 if str(s.path) in changed else real(s))
     code, _, err = both("check", *_joined([page_a, page_b], [log]), "--store", store_url, "--quiet")
     assert code == 1 and f"{page_a}: not stored: it changed while it was audited" in err and "1 source stored" in err
-    assert [(n, s) for n, _, s, _ in _wallet_logs(store_url)] == [(log, 1)] and _source_names(store_url) == [page_b]
+    assert [(n, s) for n, _, s, _ in _wallet_logs(store_url)] == [(log, 1)] and source_names(store_url) == [page_b]
     other = tmp_path / "other.db"
     changed.add(page_b)
     code, _, err = both("check", *_joined([page_a, page_b], [log]), "--store", str(other), "--quiet")
     assert code == 1 and "0 sources stored" in err
-    assert _wallet_logs(str(other)) == [] and _source_names(str(other)) == []
+    assert _wallet_logs(str(other)) == [] and source_names(str(other)) == []
 
 
 def test_a_wallet_log_that_changes_while_audited_keeps_its_exports_out(store_url: str, tmp_path: Path,
@@ -258,11 +259,11 @@ def test_a_wallet_log_that_changes_while_audited_keeps_its_exports_out(store_url
     monkeypatch.setattr(chunks, "file_digest", lambda s: "0" * 64 if str(s.path) == log else real(s))
     code, _, err = both("check", *_joined([page_a], [log]), "--store", store_url, "--quiet")
     assert code == 1 and f"{page_a}: not stored: its wallet log {log} changed while it was audited" in err
-    assert _source_names(store_url) == [] and _wallet_logs(store_url) == []
+    assert source_names(store_url) == [] and _wallet_logs(store_url) == []
     monkeypatch.setattr(chunks, "file_digest", lambda s: None if str(s.path) == log else real(s))
     code, _, err = both("check", *_joined([page_a], [log]), "--store", store_url, "--quiet")
     assert code == 1 and f"{page_a}: not stored: its wallet log {log} cannot be read again to be kept" in err
-    assert _source_names(store_url) == [] and _wallet_logs(store_url) == []
+    assert source_names(store_url) == [] and _wallet_logs(store_url) == []
 
 
 def test_a_store_that_fails_while_keeping_a_wallet_log_keeps_nothing_of_the_source(
@@ -280,12 +281,12 @@ def test_a_store_that_fails_while_keeping_a_wallet_log_keeps_nothing_of_the_sour
     code, out, err = both("check", *_joined([page_b], [log]), "--store", store_url, "--quiet")
     assert code == 2 and err.startswith("referee: store ") and "cannot write: No space left on device" in err
     assert "Traceback" not in out + err and len(err.strip().splitlines()) == 1
-    assert _source_names(store_url) == [page_a] and _wallet_logs(store_url) == [] and _orphan_pieces(store_url) == 0
+    assert source_names(store_url) == [page_a] and _wallet_logs(store_url) == [] and _orphan_pieces(store_url) == 0
     code, out = run("store", "verify", store_url)
     assert code == 0 and out.split("chain head ")[1] == before
     monkeypatch.undo()
     assert run("check", *_joined([page_b], [log]), "--store", store_url, "--quiet")[0] == 1
-    assert _source_names(store_url) == [page_a, page_b] and [s for _, _, s, _ in _wallet_logs(store_url)] == [2]
+    assert source_names(store_url) == [page_a, page_b] and [s for _, _, s, _ in _wallet_logs(store_url)] == [2]
 
 
 def test_a_wallet_log_from_standard_input_is_kept_under_its_name(store_url: str, tmp_path: Path,
@@ -308,7 +309,7 @@ def test_a_wallet_log_alone_is_a_source_of_its_own(store_url: str, tmp_path: Pat
     page_a, _, log, faulty = table.copy(tmp_path)
     code, out = run("check", "--mapping", "seamless-wallet", faulty, "--store", store_url, "--quiet")
     assert code == 1 and "W" in out
-    assert _wallet_logs(store_url) == [] and _source_names(store_url) == [faulty]
+    assert _wallet_logs(store_url) == [] and source_names(store_url) == [faulty]
     code, page = run("report", "--lang", "en", "-o", "-", "--mapping", "seamless-wallet", faulty)
     assert run("report", "--lang", "en", "-o", "-", "--store", store_url)[0] == code == 1
     assert normalize(run("report", "--lang", "en", "-o", "-", "--store", store_url)[1]) == normalize(page)
@@ -375,15 +376,6 @@ def both(*args: str, input: str | None = None) -> tuple[int, str, str]:
     """Exit status, standard output and standard error, apart."""
     result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
-
-
-def _source_names(url: str) -> list[str]:
-    made = engine(target(url))
-    try:
-        with made.connect() as conn:
-            return list(conn.execute(sa.text("SELECT name FROM sources ORDER BY id")).scalars())
-    finally:
-        made.dispose()
 
 
 def _orphan_pieces(url: str) -> int:

@@ -22,18 +22,9 @@ import sqlalchemy as sa
 from referee.store.engine import engine, target
 
 from .conftest import SAMPLES, run
-from .store_support import simulate
+from .store_support import simulate, source_names
 
 REFEREE = [sys.executable, "-m", "referee"]
-
-
-def _sources(url: str) -> list[str]:
-    made = engine(target(url))
-    try:
-        with made.connect() as conn:
-            return list(conn.execute(sa.text("SELECT name FROM sources ORDER BY id")).scalars())
-    finally:
-        made.dispose()
 
 
 def _orphans(url: str) -> int:
@@ -75,10 +66,10 @@ def test_a_full_disk_while_writing(tmp_path: Path, big: str) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"referee: store {url}: cannot write: "), done.stderr
     assert "Traceback" not in done.stderr
-    assert _sources(url) == [str(SAMPLES / "disputed.yaml")] and _orphans(url) == 0
+    assert source_names(url) == [str(SAMPLES / "disputed.yaml")] and _orphans(url) == 0
     _intact(url)
     assert run("check", "--store", url, big, "-q")[0] == 1  # room again: the rerun completes it
-    assert _sources(url) == [str(SAMPLES / "disputed.yaml"), big]
+    assert source_names(url) == [str(SAMPLES / "disputed.yaml"), big]
     _intact(url)
 
 
@@ -95,7 +86,7 @@ def test_two_checks_on_one_sqlite_file_at_once(tmp_path: Path) -> None:
     outcomes = [p.communicate(timeout=600) for p in both]
     codes = sorted(p.returncode for p in both)
     assert codes == [0, 1], outcomes  # the one stored second has every game again: G002s
-    assert sorted(_sources(url)) == sorted([table, str(again)]) and _orphans(url) == 0
+    assert sorted(source_names(url)) == sorted([table, str(again)]) and _orphans(url) == 0
     _intact(url)
     import json
 
@@ -153,10 +144,10 @@ def _killed_midway(url: str, big: str, stop: signal.Signals) -> None:
     process.send_signal(stop)
     _, err = process.communicate(timeout=120)
     assert process.returncode in (-signal.SIGKILL, 130), err
-    assert _sources(url) == [str(SAMPLES / "void.yaml")] and _orphans(url) == 0
+    assert source_names(url) == [str(SAMPLES / "void.yaml")] and _orphans(url) == 0
     _intact(url)
     assert run("check", "--store", url, big, "-q")[0] == 1
-    assert _sources(url) == [str(SAMPLES / "void.yaml"), big]
+    assert source_names(url) == [str(SAMPLES / "void.yaml"), big]
     _intact(url)
 
 
@@ -203,11 +194,11 @@ def test_a_check_killed_while_keeping_a_wallet_log_leaves_none_of_it(store_url: 
     assert process.poll() is None, "the check ended before it could be stopped: make the export longer"
     process.send_signal(signal.SIGKILL)
     process.communicate(timeout=120)
-    assert _sources(store_url) == [str(SAMPLES / "void.yaml")] and _orphans(store_url) == 0
+    assert source_names(store_url) == [str(SAMPLES / "void.yaml")] and _orphans(store_url) == 0
     assert _wallet_rows(store_url) == (0, 0)
     _intact(store_url)
     assert run(*command)[0] == 1
-    assert _sources(store_url) == [str(SAMPLES / "void.yaml"), page]
+    assert source_names(store_url) == [str(SAMPLES / "void.yaml"), page]
     logs, pieces = _wallet_rows(store_url)
     assert logs == 1 and pieces > 1
     _intact(store_url)
@@ -239,7 +230,7 @@ def test_the_server_going_away_midway(big: str) -> None:
         assert ended, "the writer's connection was never seen in a transaction"
         assert process.returncode == 2, err
         assert err.startswith("referee: store ") and ": cannot write: " in err and "Traceback" not in err, err
-        assert _sources(url) == [str(SAMPLES / "void.yaml")] and _orphans(url) == 0
+        assert source_names(url) == [str(SAMPLES / "void.yaml")] and _orphans(url) == 0
         _intact(url)
         assert run("check", "--store", url, big, "-q")[0] == 1
         _intact(url)
