@@ -31,10 +31,6 @@ class Judged:
     same_as: str | None
     also: tuple[str, ...] = ()
 
-    @property
-    def name(self) -> str:
-        return f"{self.cell.kind} {self.cell.segment}, {self.cell.window}"
-
 
 @dataclass(frozen=True, slots=True)
 class JudgedDeal:
@@ -46,10 +42,6 @@ class JudgedDeal:
     alert: bool
     same_as: str | None
     also: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return f"{self.test.kind} {self.test.segment}, {self.test.window}"
 
 
 @dataclass(slots=True)

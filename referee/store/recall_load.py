@@ -20,6 +20,7 @@ from typing import Any
 from ..recall import RoundView, seat_views, view_of
 from . import codec, digest, schema, tableruns
 from .read import Stored, origin_of
+from .verify import describe, plain
 
 
 class Loader:
@@ -42,8 +43,6 @@ class Loader:
     def intact(self, table: str, row: Any) -> Any:
         """``row``, its digest recomputed as ``store verify`` does (once a row): a row
         changed after it was stored is noted in :attr:`changed`."""
-        from .verify import describe, plain
-
         key = (table, row.id)
         if key in self.checked:
             return row
