@@ -25,8 +25,9 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
     """Write a provider's export FILES (JSON pages, JSON Lines, CSV) as one format-2 log, so
     the audit can be rerun, diffed and archived: 'referee check' reads it as any live-table log.
 
-    Exit status: 0 every record written, 1 some records could not be read through the mapping
-    (each said on stderr, with its line; the rest is written), 2 bad usage, a mapping that does
+    Exit status: 0 every record written (a warning, such as H009, is said on stderr and does not
+    change it), 1 some records could not be read through the mapping (each said on stderr, with
+    its line; the rest is written), 2 bad usage, a mapping that does
     not fit, or an unreadable input (nothing is written).
     """
     common.check_mapping(mapping, wallet, wallet_mapping)
@@ -71,15 +72,18 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
 
 
 def _said(problem: object, reading: object) -> int:
-    """One problem on stderr, ``file:line: CODE message``; a fatal one stops (exit 2)."""
+    """One problem on stderr, ``file:line: CODE message``; a fatal one stops (exit 2).
+    Counted (exit 1) only when it is an error: a record left unwritten. A warning (H009,
+    an expression that found nothing) leaves every record written: said, not counted."""
     from ..load.records import LoadProblem
+    from ..models.codes import severity_of
 
     assert isinstance(problem, LoadProblem)
     text = f"{problem.source}:{problem.line}: {problem.code} {problem.message}"
     if problem.fatal:
         raise UserError(text)
     click.echo(text, err=True)
-    return 1
+    return 1 if severity_of(problem.code) == "error" else 0
 
 
 def _digest(source: object) -> str | None:

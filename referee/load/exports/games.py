@@ -14,7 +14,7 @@ at the first record, is one error for the file (exit 2), not a finding per recor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -27,11 +27,15 @@ from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .search import Getter
+from .search import Getter, Overspent
 from .wallet import WalletJoin
 
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
+#: The player hand, shared by the game's seats or each seat's own: one mapping may name
+#: both (a provider writing a shared hand at some tables and own cards at others); only a
+#: file where neither finds anything is told so (H009).
+HAND_KEYS = ("game.player", "seat.player")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
 
 
@@ -91,7 +95,7 @@ class GameBuilder:
         """The session and game records of one export file, in its order."""
         mapping = self.loaded.mapping
         if mapping.group is not None:
-            records_in = _grouped(records, self.loaded.getters["group"])
+            records_in = _grouped(records, self.loaded.getters["group"], self.reading.name)
         else:
             records_in = ((r, None) for r in records)
         games = 0
@@ -102,12 +106,15 @@ class GameBuilder:
                     return
                 continue
             try:
-                yield from self._game(record, seats)
+                built = yield from self._game(record, seats)
+            except Overspent as overspent:  # a session key or the group, read outside a field's own try
+                yield misfit_problem(self.reading.name, overspent, record.line)
+                continue
             except _Unfit as unfit:
                 yield self.reading.fail(record.line, f"the mapping {self.loaded.name} does not fit this file: "
                                                      f"{unfit}")
                 return
-            games += 1
+            games += built  # a record that could not be read (H008) says nothing of what the mapping finds
         yield from self._never_found(games)
 
     def _never_found(self, games: int) -> Iterator[LoadProblem]:
@@ -122,6 +129,14 @@ class GameBuilder:
             keys += [f"seat.{name}" for name in ("player", "returned", "balance", "call", "bonus")]
         if "bet" in found:
             keys.append("bet.payout")
+        hands = [key for key in HAND_KEYS if key in getters]
+        if len(hands) == len(HAND_KEYS):  # a shared hand at some tables, own cards at others: alternatives
+            keys = [key for key in keys if key not in HAND_KEYS]
+            if not any(key in found for key in HAND_KEYS):
+                yield LoadProblem(self.reading.name, 1, f"game.player and seat.player ({getters['game.player'].text!r}"
+                                  f", {getters['seat.player'].text!r}) found nothing in any of the {games:,} game "
+                                  "record(s) of this file: no game has a player hand (a slip in the expressions?)",
+                                  code=codes.H009)
         for key in keys:
             if key in getters and key not in found:
                 yield LoadProblem(self.reading.name, 1, f"{key}: {getters[key].text!r} found nothing in any of the "
@@ -154,14 +169,15 @@ class GameBuilder:
         yield SessionRecord(name, record.line, data, self._sessions - 1, format=2)
 
     # ------------------------------------------------------------------ games
-    def _game(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Iterator[Record]:
+    def _game(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Generator[Record, None, bool]:
+        """The game's records; whether a game record was built (its fields could be read)."""
         try:
             game = self._game_fields(record)
         except Misfit as misfit:
             if not self._fits and missing(misfit):
                 raise _Unfit(str(misfit)) from None
             yield misfit_problem(self.reading.name, misfit, record.line)
-            return
+            return False
         self._fits = True
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
@@ -182,6 +198,7 @@ class GameBuilder:
         game["seats"] = seats
         yield game_record(self.reading.name, record.line, game, record.pointer)
         yield from problems
+        return True
 
     def _game_fields(self, record: ExportRecord) -> ExportDict:
         r = self.readers
@@ -415,8 +432,8 @@ class _Unfit(Exception):
     """The first record of a file does not fit the mapping: the mapping is not this file's."""
 
 
-def _grouped(records: Iterator[ExportRecord | LoadProblem],
-             group: Getter) -> Iterator[tuple[ExportRecord | LoadProblem, list[ExportRecord] | None]]:
+def _grouped(records: Iterator[ExportRecord | LoadProblem], group: Getter,
+             source: str) -> Iterator[tuple[ExportRecord | LoadProblem, list[ExportRecord] | None]]:
     """One seat a record: consecutive records with the same ``group`` value are one game
     (the first one's fields are the game's)."""
     run: list[ExportRecord] = []
@@ -428,7 +445,14 @@ def _grouped(records: Iterator[ExportRecord | LoadProblem],
                 run = []
             yield record, None
             continue
-        value = group(record.data)
+        try:
+            value = group(record.data)
+        except Overspent as overspent:
+            if run:
+                yield run[0], run
+                run = []
+            yield misfit_problem(source, overspent, record.line), None
+            continue
         if run and value != key:
             yield run[0], run
             run = []

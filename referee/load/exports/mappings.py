@@ -107,7 +107,7 @@ def parse_mapping(data: bytes, name: str, builtin: bool = False) -> LoadedMappin
     getters: dict[str, Getter] = {}
     for key, expression in expressions(mapping):
         try:
-            getters[key] = compile_expression(expression)
+            getters[key] = compile_expression(expression, key)
         except ValueError as err:
             line = line_at(document, tuple(key.split(".")), 1)
             raise MappingError(_problems(name, [(line, f"{key}: {expression!r} is not a JMESPath expression: "

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...models.common import MAX_RESULT, suggest
-from ...models.mapping import Cards, Money, Times, spellings
+from ...models.mapping import MAX_CARD_TOKEN, Cards, Money, Times, card_pattern, spellings
 from ...rules.cards import Card, known_card
 from ...rules.category import as_word
 
@@ -47,7 +47,7 @@ class CardReader:
 
     def __init__(self, cards: Cards) -> None:
         self.tokens = spellings(cards)
-        self.pattern = re.compile(cards.pattern) if cards.pattern else None
+        self.pattern = card_pattern(cards.pattern) if cards.pattern else None
         self.cards = cards
         #: Every character the notation's spellings use (what an edit may put in).
         self.alphabet = "".join(sorted({c for token in self.tokens for c in token}))
@@ -69,7 +69,7 @@ class CardReader:
         token = self.tokens.get(text)
         if token is not None:
             return token
-        if self.pattern is not None:
+        if self.pattern is not None and len(text) <= MAX_CARD_TOKEN:
             found = self.pattern.fullmatch(text)
             if found is not None:
                 rank, suit = found.group("rank"), found.group("suit")
