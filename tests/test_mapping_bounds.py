@@ -137,3 +137,65 @@ def test_one_mapping_naming_a_shared_hand_and_own_cards_warns_only_when_neither_
     said = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
     assert "H009" in [f["code"] for f in said]
     assert any("game.player and seat.player" in f["message"] for f in said if f["code"] == "H009")
+
+
+# ----------------------------------------------------------------------------- seat.net, seat.void
+
+def _net_mapping(write: Write) -> str:
+    """evolution-history read as an export that records each seat's net and void flag,
+    not what each bet paid back."""
+    return write("net.yaml", _history_mapping(**{"  payout: payout\n": "", "  bets: bets\n":
+                                                  "  bets: bets\n  net: settled\n  void: voided\n"}))
+
+
+def _net_game(gid: str = "g1", nets: tuple[str, str] = ("1.00", "-1.00"), **changes: Any) -> dict[str, Any]:
+    game = _game(gid)
+    for seat, net in zip(game["participants"], nets, strict=True):
+        seat["settled"], seat["voided"] = net, False
+        for bet in seat["bets"]:
+            del bet["payout"]
+    game.update(changes)
+    return game
+
+
+def _said(report: dict[str, Any]) -> list[tuple[str, str]]:
+    found = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    return [(f["code"], f["message"]) for f in found]
+
+
+def test_seat_net_is_audited_as_format_2s_recorded_net(write: Write) -> None:
+    mapping = _net_mapping(write)
+    code, report = check_json("--mapping", mapping, write("ok.json", _page(_net_game())))
+    assert code == 0 and _said(report) == []
+    code, report = check_json("--mapping", mapping, write("bad.json", _page(_net_game(nets=("3.00", "-1.00")))))
+    [(found, message)] = _said(report)
+    assert code == 1 and found == "P004" and "net result recorded +3, the rules give +1" in message
+
+
+def test_a_cancelled_game_recorded_as_a_loss_is_a_finding_not_a_silent_refund(write: Write) -> None:
+    mapping = _net_mapping(write)
+    refunded = _net_game(nets=("0.00", "0.00"), status="Cancelled")
+    code, report = check_json("--mapping", mapping, write("refunded.json", _page(refunded)))
+    assert code == 0 and _said(report) == []
+    lost = _net_game(nets=("0.00", "-1.00"), status="Cancelled")
+    code, report = check_json("--mapping", mapping, write("lost.json", _page(lost)))
+    [(found, message)] = _said(report)
+    assert code == 1 and found == "G003" and "p2" in message
+
+
+def test_a_void_deal_that_paid_is_v001_and_a_valid_deal_recorded_void_is_v002(write: Write) -> None:
+    mapping = _net_mapping(write)
+    broken = _net_game()
+    broken["result"]["communityCards"][4] = "AH"  # the player's own ace dealt again: the deal is void (§07)
+    for seat in broken["participants"]:
+        seat["voided"] = True
+    code, report = check_json("--mapping", mapping, write("void.json", _page(broken)))
+    assert code == 1 and sorted(found for found, _ in _said(report)) == ["V001", "V001", "V003"]  # V003: info
+    valid = _net_game(nets=("0.00", "0.00"))
+    valid["participants"][0]["voided"] = "TRUE"
+    valid["participants"][1]["voided"] = False
+    code, report = check_json("--mapping", mapping, write("valid.json", _page(valid)))
+    assert code == 1 and sorted(found for found, _ in _said(report)) == ["P004", "V002"]  # p2 folded: net -1
+    valid["participants"][0]["voided"] = "maybe"
+    code, report = check_json("--mapping", mapping, write("word.json", _page(valid)))
+    assert ("H008", "seat.void: 'voided' found 'maybe'") in [(c, m[:33]) for c, m in _said(report)]

@@ -87,6 +87,10 @@ class SeatFields(StrictModel):
     call: Expression | None = None
     bonus: Expression | None = None
     returned: Expression | None = Field(default=None, description="total paid back, stakes included")
+    net: Expression | None = Field(default=None, description="what the seat won or lost, stakes deducted "
+                                                            "(format 2's recorded.net)")
+    void: Expression | None = Field(default=None, description="the table voided the seat's deal: true or false "
+                                                             "(format 2's recorded.void)")
     balance: Expression | None = Field(default=None, description="the player's balance after the game")
 
 

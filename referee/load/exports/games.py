@@ -87,6 +87,7 @@ class GameBuilder:
         self._player, self._decision = getters["seat.player_id"], getters["seat.decision"]
         self._own, self._bets = getters.get("seat.player"), getters.get("seat.bets")
         self._returned, self._balance = getters.get("seat.returned"), getters.get("seat.balance")
+        self._net, self._void = getters.get("seat.net"), getters.get("seat.void")
         self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
         self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
         self._qualified: Any = None
@@ -126,7 +127,7 @@ class GameBuilder:
         getters, found = self.loaded.getters, self._found
         keys = [f"game.{name}" for name, _ in self._game_getters]
         if "seat" in found:  # a file whose games have no seats says nothing of the seats' keys
-            keys += [f"seat.{name}" for name in ("player", "returned", "balance", "call", "bonus")]
+            keys += [f"seat.{name}" for name in ("player", "returned", "net", "void", "balance", "call", "bonus")]
         if "bet" in found:
             keys.append("bet.payout")
         hands = [key for key in HAND_KEYS if key in getters]
@@ -370,7 +371,9 @@ class GameBuilder:
             else:
                 recorded["returned"] = returned
                 where["returned"] = place
-        if cancelled and not returned:
+        net = self._net_said(record, recorded)
+        void = self._void_said(record, recorded)
+        if cancelled and not returned and net is None and not void:
             return None
         if payouts is not None:
             # the total is the payouts' sum, not a second record of them: a wrong payout is
@@ -390,6 +393,35 @@ class GameBuilder:
                 recorded["balance"] = self._amount(getter, "seat.balance", record, value)
                 where["balance"] = (getter, record.pointer, record.data, record.line)
         return recorded
+
+    def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Decimal | None:
+        """``seat.net``: what the export says the seat won or lost (audited as format 2's
+        ``recorded.net``, P004; a cancelled or void game's net is G003 or V001)."""
+        getter = self._net
+        value = getter(record.data) if getter is not None else None
+        if value is None:
+            return None
+        assert getter is not None
+        self._found.add("seat.net")
+        recorded["net"] = net = self._amount(getter, "seat.net", record, value)
+        recorded.where["net"] = (getter, record.pointer, record.data, record.line)
+        return net
+
+    def _void_said(self, record: ExportRecord, recorded: ExportDict) -> bool:
+        """``seat.void``: the table's own word that the deal was void (format 2's
+        ``recorded.void``): a JSON boolean, or ``true``/``false`` as text in any case."""
+        getter = self._void
+        value = getter(record.data) if getter is not None else None
+        if value is None:
+            return False
+        assert getter is not None
+        self._found.add("seat.void")
+        said = {"true": True, "false": False}.get(value.strip().lower()) if isinstance(value, str) else value
+        if not isinstance(said, bool):
+            raise field_misfit(getter, "seat.void", record, value, "expected true or false")
+        recorded["void"] = said
+        recorded.where["void"] = (getter, record.pointer, record.data, record.line)
+        return said
 
     def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Decimal:
         try:
