@@ -199,3 +199,49 @@ def test_a_void_deal_that_paid_is_v001_and_a_valid_deal_recorded_void_is_v002(wr
     valid["participants"][0]["voided"] = "maybe"
     code, report = check_json("--mapping", mapping, write("word.json", _page(valid)))
     assert ("H008", "seat.void: 'voided' found 'maybe'") in [(c, m[:33]) for c, m in _said(report)]
+
+
+# ----------------------------------------------------------------------------- seat.wallet
+
+def _inline_wallet_mapping(write: Write) -> str:
+    """evolution-history, with each participant's wallet moves inside it."""
+    text = _history_mapping(**{"  bets: bets\n": "  bets: bets\n  wallet: moves\n"})
+    text += ("transaction:\n  action: type\n  id: id\n  amount: value\n  reference: ref\n")
+    text = text.replace("  decision:\n", "  action:\n    STAKE: debit\n    PAYOUT: credit\n    RETURN: cancel\n"
+                        "  decision:\n")
+    return write("inline.yaml", text)
+
+
+def _moves_game(gid: str = "g1", short: str = "0") -> dict[str, Any]:
+    """The correct game, each seat's moves inline: p1 staked 1 + 2 and was paid 4 (less
+    ``short``); p2 staked 1 and was paid nothing (a credit of 0 closes the round)."""
+    game = _game(gid)
+    p1, p2 = game["participants"]
+    paid = str(4 - int(short))
+    p1["moves"] = [{"id": f"{gid}-1", "type": "STAKE", "value": "1.00"},
+                   {"id": f"{gid}-2", "type": "STAKE", "value": "2.00"},
+                   {"id": f"{gid}-3", "type": "PAYOUT", "value": paid, "ref": f"{gid}-1"}]
+    p2["moves"] = [{"id": f"{gid}-4", "type": "STAKE", "value": "1.00"},
+                   {"id": f"{gid}-5", "type": "PAYOUT", "value": "0", "ref": f"{gid}-4"}]
+    return game
+
+
+def test_a_seats_inline_wallet_moves_are_audited_as_format_2s_wallet(write: Write) -> None:
+    mapping = _inline_wallet_mapping(write)
+    code, report = check_json("--mapping", mapping, write("ok.json", _page(_moves_game())))
+    assert code == 0 and _said(report) == []
+    code, report = check_json("--mapping", mapping, write("short.json", _page(_moves_game(short="1"))))
+    [(found, message)] = _said(report)
+    assert code == 1 and found == "W002" and "p1" in message
+    unknown = _moves_game()
+    unknown["participants"][1]["moves"][0]["type"] = "STAKES"
+    code, report = check_json("--mapping", mapping, write("word.json", _page(unknown)))
+    assert [c for c, _ in _said(report) if c.startswith("H")] == ["H008"]
+    assert any("STAKES" in m and "STAKE" in m for c, m in _said(report) if c == "H008")
+
+
+def test_a_wallet_log_mapping_still_needs_its_user_and_round() -> None:
+    text = "mapping: 1\nkind: wallet\ninput: jsonl\ntransaction:\n  action: a\n  id: i\n  amount: m\n"
+    with pytest.raises(MappingError) as caught:
+        parse_mapping(text.encode(), "w.yaml")
+    assert "needs 'user' and 'round'" in str(caught.value)

@@ -92,6 +92,9 @@ class SeatFields(StrictModel):
     void: Expression | None = Field(default=None, description="the table voided the seat's deal: true or false "
                                                              "(format 2's recorded.void)")
     balance: Expression | None = Field(default=None, description="the player's balance after the game")
+    wallet: Expression | None = Field(default=None, description="the seat's wallet moves inline (a list, each "
+                                                               "read by 'transaction': action, id, amount, "
+                                                               "reference)")
 
 
 class BetFields(StrictModel):
@@ -106,8 +109,10 @@ class TransactionFields(StrictModel):
     """Expressions on one wallet-log transaction."""
 
     action: Expression = Field(description="read through words.action (debit, credit, cancel)")
-    user: Expression
-    round: Expression = Field(description="the game round the money is for")
+    user: Expression | None = Field(default=None, description="the player (a wallet log: required; a seat's "
+                                                              "inline wallet: the seat's)")
+    round: Expression | None = Field(default=None, description="the game round the money is for (a wallet log: "
+                                                               "required; a seat's inline wallet: the game's)")
     id: Expression = Field(description="the transaction id")
     amount: Expression
     reference: Expression | None = Field(default=None, description="the debit a credit or cancel settles")
@@ -278,9 +283,14 @@ class Mapping(StrictModel):
         if self.kind == "wallet":
             if self.transaction is None:
                 raise ValueError("a wallet mapping needs 'transaction' (the fields of one transaction)")
+            if self.transaction.user is None or self.transaction.round is None:
+                raise ValueError("a wallet log's transaction needs 'user' and 'round' (whose money, for which "
+                                 "game)")
             return self
         if self.game is None or self.seat is None:
             raise ValueError("a games mapping needs 'game' and 'seat'")
+        if self.seat.wallet is not None and self.transaction is None:
+            raise ValueError("seat.wallet needs 'transaction' (the fields of one move: action, id, amount)")
         if self.seat.bets is not None and self.bet is None:
             raise ValueError("seat.bets needs 'bet' (the fields of one bet)")
         if self.seat.bets is None and self.seat.ante is None:

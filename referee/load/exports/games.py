@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...models import codes
+from ...models.transaction import SeatMove
 from ..reading import Reading
 from ..records import ExportDict, LineDict, LoadProblem, Record, SessionRecord
 from .exported import game_record
@@ -28,7 +29,7 @@ from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from .search import Getter, Overspent
-from .wallet import WalletJoin
+from .wallet import TransactionReader, WalletJoin
 
 ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
@@ -88,6 +89,8 @@ class GameBuilder:
         self._own, self._bets = getters.get("seat.player"), getters.get("seat.bets")
         self._returned, self._balance = getters.get("seat.returned"), getters.get("seat.balance")
         self._net, self._void = getters.get("seat.net"), getters.get("seat.void")
+        self._moves = getters.get("seat.wallet")
+        self._mover = TransactionReader(self.loaded, self.reading.name) if self._moves is not None else None
         self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
         self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
         self._qualified: Any = None
@@ -127,7 +130,8 @@ class GameBuilder:
         getters, found = self.loaded.getters, self._found
         keys = [f"game.{name}" for name, _ in self._game_getters]
         if "seat" in found:  # a file whose games have no seats says nothing of the seats' keys
-            keys += [f"seat.{name}" for name in ("player", "returned", "net", "void", "balance", "call", "bonus")]
+            keys += [f"seat.{name}" for name in ("player", "returned", "net", "void", "balance", "call", "bonus",
+                                                 "wallet")]
         if "bet" in found:
             keys.append("bet.payout")
         hands = [key for key in HAND_KEYS if key in getters]
@@ -283,9 +287,30 @@ class GameBuilder:
         recorded = self._recorded(record, game, stakes, payouts)
         if recorded is not None:
             seat["recorded"] = recorded
-        if self.wallet is not None:
+        if self._moves is not None:
+            seat["wallet"] = self._inline_wallet(record)
+            where["wallet"] = (self._moves, pointer, data, line)
+        elif self.wallet is not None:
             seat["wallet"] = self.wallet.take(str(game["game"]), player)
         return seat
+
+    def _inline_wallet(self, record: ExportRecord) -> list[SeatMove]:
+        """``seat.wallet``: the seat's moves written inside it (``moves: [{id, type,
+        value}]``), each read by the mapping's ``transaction`` keys. No list: no move (the
+        stakes were never debited, W001)."""
+        getter = self._moves
+        assert getter is not None
+        moves = getter(record.data)
+        if moves is None:
+            return []
+        self._found.add("seat.wallet")
+        if not isinstance(moves, list):
+            raise field_misfit(getter, "seat.wallet", record, moves, "expected the list of the seat's wallet moves")
+        base = getter.path(record.pointer)
+        reader = self._mover
+        assert reader is not None
+        return [reader.move(ExportRecord(move.line if isinstance(move, LineDict) else record.line, f"{base}[{i}]",
+                                         move)) for i, move in enumerate(moves)]
 
     def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:
         """Stakes read one expression a kind (``seat.ante``, ``seat.call``, ``seat.bonus``)."""

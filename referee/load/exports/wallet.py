@@ -22,6 +22,11 @@ from .normalize import Misfit, MoneyReader, TimeReader, WordReader, shown
 __all__ = ["TransactionReader", "WalletIndex", "WalletJoin", "add_move", "read_transactions"]
 
 
+#: What a wallet log's record says; what a move of a seat's inline wallet says.
+LOG_FIELDS = ("action", "user", "round", "id", "amount", "reference", "table", "balance", "time")
+MOVE_FIELDS = ("action", "id", "amount", "reference")
+
+
 class TransactionReader:
     """Reads one record of a wallet log into a :class:`Transaction`."""
 
@@ -35,8 +40,21 @@ class TransactionReader:
 
     def read(self, record: ExportRecord) -> Transaction:
         """The transaction, or :class:`Misfit` naming the key, the expression and what was found."""
+        return Transaction(self.name, record.line, record.pointer, **self.values(record, LOG_FIELDS))
+
+    def move(self, record: ExportRecord) -> SeatMove:
+        """One move of a seat's inline wallet (``seat.wallet``): its player and game are the
+        seat's and the game's, so only what the move itself says is read."""
+        values = self.values(record, MOVE_FIELDS)
+        move: SeatMove = {"id": values["id"], "kind": values["action"], "amount": values["amount"]}
+        if values.get("reference") is not None:
+            move["reference"] = values["reference"]
+        return move
+
+    def values(self, record: ExportRecord, fields: tuple[str, ...]) -> dict[str, Any]:
+        """The ``fields`` of one record, each read through its normalizer."""
         values: dict[str, Any] = {}
-        for field in ("action", "user", "round", "id", "amount", "reference", "table", "balance", "time"):
+        for field in fields:
             getter = self.loaded.get(f"transaction.{field}")
             if getter is None:
                 continue
@@ -49,7 +67,7 @@ class TransactionReader:
             if value is None and field in ("action", "user", "id", "amount"):
                 raise Misfit(f"transaction.{field}: {getter.text!r} found nothing at {getter.path(record.pointer)} "
                              "(a required field)")
-        return Transaction(self.name, record.line, record.pointer, **values)
+        return values
 
     def _value(self, field: str, value: Any) -> Any:
         if field == "action":
