@@ -759,3 +759,69 @@ def test_w009_injected(built: Built, data: st.DataObject) -> None:
 def shifted(tx: Transaction, by: Decimal) -> Transaction:
     assert tx.balance is not None
     return replace(tx, balance=tx.balance + by)
+
+
+# ----------------------------------------------------------------------------- conventions (issue 45)
+
+def _conventional(lines: list[Transaction]) -> list[str]:
+    """The codes of a log audited as a provider that names no debit and credits no lost
+    round writes it (a wallet mapping's ``conventions``)."""
+    found = audit_wallet(lines, WalletAudit(unreferenced_settles=True, uncredited_lost=True))
+    return [f.code for f in found]
+
+
+def test_a_log_with_no_references_and_no_credit_of_0_is_clean_under_its_conventions() -> None:
+    log = Log()
+    log.debit("t1", "1", round="g1")
+    log.debit("t2", "2", round="g1")
+    log.credit("t3", None, "6", round="g1")  # settles t1 and t2: no reference
+    log.debit("t4", "1", round="g2")  # lost: no credit at all; g3 closes it
+    log.debit("t5", "1", round="g3")
+    log.cancel("t6", None, "1", round="g3")  # given back: settles t5
+    log.debit("t7", "1", round="g4")  # lost, closed by the end of the log
+    assert _conventional(log.lines) == []
+    assert sorted(f.code for f in audit(log.lines)) == ["W005", "W005", "W008", "W008"]  # the strict reading
+
+
+def test_the_conventions_still_find_what_no_convention_explains() -> None:
+    log = Log()
+    log.credit("t1", None, "2", round="g9")  # no debit of g9 at all
+    log.debit("t2", "1", round="g1")
+    log.credit("t3", None, "2", round="g1")
+    log.credit("t4", None, "2", round="g1")  # g1 was already settled: a second payout
+    log.debit("t5", "1", round="g2")
+    log.credit("t6", "t5", "2", round="g2")
+    log.cancel("t7", "t5", "1", round="g2")  # a cancel after its credit
+    log.debit("t8", "1", round="g3")
+    log.debit("t8", "1", round="g3")  # the same id twice
+    assert _conventional(log.lines) == ["W005", "W005", "W007", "W004"]
+
+
+def test_a_late_credit_of_a_round_closed_as_lost_settles_it() -> None:
+    log = Log()
+    log.debit("t1", "1", round="g1")
+    log.debit("t2", "1", round="g2")  # g1 closed as lost
+    log.credit("t3", None, "2", round="g1")  # then its payout, late: it settles g1
+    log.credit("t4", None, "2", round="g2")
+    assert _conventional(log.lines) == []
+
+
+def test_the_builtin_bare_wallet_mapping_reads_its_sample_clean_and_the_strict_one_does_not() -> None:
+    from .conftest import check_json
+
+    sample = str(ROOT / "samples" / "exports" / "seamless-wallet-bare.jsonl")
+    code, report = check_json("--mapping", "seamless-wallet-bare", sample)
+    assert code == 0 and report["problems"] == [] and report["summary"]["findings"] == 0
+    code, report = check_json("--mapping", "seamless-wallet", sample)
+    assert code == 1 and {f["code"] for f in report["problems"]} == {"W005", "W008"}
+
+
+def test_conventions_belong_to_a_wallet_mapping() -> None:
+    from referee.load.exports import MappingError
+    from referee.load.exports.mappings import parse_mapping
+
+    from .test_importers import MINIMAL
+
+    with pytest.raises(MappingError) as caught:
+        parse_mapping((MINIMAL + "conventions:\n  uncredited: lost\n").encode(), "m.yaml")
+    assert "a mapping of kind wallet" in str(caught.value)

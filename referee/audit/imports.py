@@ -138,7 +138,9 @@ def wallet_alone(reading: Reading, loaded: LoadedMapping) -> Iterator[Any]:
     from ..load.exports.wallet import read_transactions
     from .wallet_log import WalletAudit
 
-    audit = WalletAudit()
+    conventions = loaded.mapping.conventions
+    audit = WalletAudit(unreferenced_settles=conventions.unreferenced == "settles-round",
+                        uncredited_lost=conventions.uncredited == "lost")
     for item in read_transactions(reading, loaded):
         if isinstance(item, Transaction):
             yield from audit.take(item)

@@ -71,8 +71,9 @@ from .results import Finding
 #: A round of the log: a player's ``round`` (``None`` when the log records none).
 RoundKey = tuple[str, str | None]
 #: What became of a debit: not yet settled, named by a credit, settled by a credit of
-#: its round that named another of its debits, or given back.
-State = Literal["open", "credited", "covered", "cancelled"]
+#: its round that named another of its debits, given back, or (a log whose convention
+#: is that a round no credit closes is lost) closed as lost by the player's next round.
+State = Literal["open", "credited", "covered", "cancelled", "lost"]
 
 
 @dataclass(slots=True)
@@ -108,13 +109,20 @@ class WalletAudit:
     """One wallet log's audit: :meth:`take` each transaction in the log's order, then
     :meth:`close` once; :attr:`transactions` counts the transactions taken."""
 
-    def __init__(self) -> None:
+    def __init__(self, unreferenced_settles: bool = False, uncredited_lost: bool = False) -> None:
+        #: The log's conventions (a wallet mapping's ``conventions``): a credit or cancel
+        #: with no reference settles its round's open debits; a round no credit closes
+        #: is lost, closed by the player's next round or the log's end.
+        self.unreferenced_settles = unreferenced_settles
+        self.uncredited_lost = uncredited_lost
         self.transactions = 0
         self._ids: dict[str, _Debit | Action] = {}
         self._rounds: dict[RoundKey, _Round] = {}
         #: A debit id an orphan settlement named before the debit came -> that settlement.
         self._early: dict[str, Transaction] = {}
         self._chains: dict[str, _Chain] = {}
+        #: Each player's last round closed as lost (``uncredited_lost``): one a player.
+        self._lost: dict[str, _Round] = {}
         self._closed = False
 
     def take(self, tx: Transaction) -> list[Finding]:
@@ -140,11 +148,12 @@ class WalletAudit:
         if self._closed:
             return []
         self._closed = True
-        found = [_open_round(r) for r in self._rounds.values() if not r.excused]
+        found = [] if self.uncredited_lost else [_open_round(r) for r in self._rounds.values() if not r.excused]
         self._ids.clear()
         self._rounds.clear()
         self._early.clear()
         self._chains.clear()
+        self._lost.clear()
         return found
 
     # Settlement: W004-W008.
@@ -156,6 +165,12 @@ class WalletAudit:
         if tx.action == "debit":
             self._ids[tx.id] = self._debit(tx)
             return None
+        if tx.reference is None and self.unreferenced_settles:
+            opened = self._rounds.get((tx.user, tx.round)) or self._lost_round(tx)
+            if opened is not None:
+                self._ids[tx.id] = tx.action
+                self._settle_round(tx, opened)
+                return None
         target = self._ids.get(tx.reference) if tx.reference is not None else None
         self._ids[tx.id] = tx.action
         if not isinstance(target, _Debit) or not _same_round(target.key, tx):
@@ -164,8 +179,39 @@ class WalletAudit:
             return self._credit(tx, target)
         return self._cancel(tx, target)
 
+    def _settle_round(self, tx: Transaction, opened: _Round) -> None:
+        """A credit or cancel with no reference, in a log whose convention is that it
+        settles its round: every open debit of the round is credited or given back."""
+        for debit_id in opened.pending:
+            debit = self._ids[debit_id]
+            if isinstance(debit, _Debit) and debit.state in ("open", "lost"):
+                debit.state, debit.by = ("covered" if tx.action == "credit" else "cancelled"), tx.id
+        self._rounds.pop(opened.key, None)
+
+    def _lose_earlier(self, key: RoundKey) -> None:
+        """A log whose rounds no credit closes are lost: the player's other open rounds
+        end here (a credit that comes for one later still settles it, once; the last
+        one lost is kept for a credit that names no debit)."""
+        for other in [k for k in self._rounds if k[0] == key[0] and k != key]:
+            lost = self._rounds.pop(other)
+            for debit_id in lost.pending:
+                debit = self._ids[debit_id]
+                if isinstance(debit, _Debit) and debit.state == "open":
+                    debit.state = "lost"
+            self._lost[key[0]] = lost
+
+    def _lost_round(self, tx: Transaction) -> _Round | None:
+        """The player's last round closed as lost, when ``tx`` is for it (a late credit)."""
+        lost = self._lost.get(tx.user)
+        if lost is None or lost.key != (tx.user, tx.round):
+            return None
+        del self._lost[tx.user]
+        return lost
+
     def _debit(self, tx: Transaction) -> _Debit:
         key: RoundKey = (tx.user, tx.round)
+        if self.uncredited_lost and key not in self._rounds:
+            self._lose_earlier(key)
         early = self._early.get(tx.id)
         opened = self._rounds.get(key)
         if early is not None and _same_round(key, early):
@@ -182,13 +228,16 @@ class WalletAudit:
         if debit.state in ("credited", "cancelled"):
             return _settled_twice(tx, debit)
         state, debit.state, debit.by = debit.state, "credited", tx.id
-        if state == "open":
+        if state == "open" and debit.key in self._rounds:
             self._close_round(self._rounds[debit.key], tx.id)
         return None
 
     def _cancel(self, tx: Transaction, debit: _Debit) -> Finding | None:
         if debit.state == "cancelled":
             return _settled_twice(tx, debit)
+        if debit.state == "lost":  # a round the next one closed as lost, given back after all
+            debit.state, debit.by = "cancelled", tx.id
+            return None
         if debit.state != "open":
             return _cancel_after_credit(tx, debit)
         debit.state, debit.by = "cancelled", tx.id

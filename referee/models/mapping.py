@@ -253,6 +253,21 @@ class Words(StrictModel):
         default_factory=dict, description="wallet actions -> debit, credit, cancel")
 
 
+class Conventions(StrictModel):
+    """How a wallet log settles its rounds, when it does not say it line by line. The
+    defaults are the strict reading (every settlement names its debit, a lost round is
+    closed by a credit of 0); a provider whose log does neither says so here, and the
+    money-only audit reads its log as the provider writes it, not as a stream of W005
+    and W008."""
+
+    unreferenced: Literal["orphan", "settles-round"] = Field(
+        default="orphan", description="a credit or cancel with no reference: orphan (W005), or settles-round (it "
+                                      "settles the open debits of its player's round)")
+    uncredited: Literal["open", "lost"] = Field(
+        default="open", description="a round no credit closes: open (W008 at the log's end), or lost (closed by "
+                                    "the player's next round or the log's end)")
+
+
 class Mapping(StrictModel):
     """One export shape, read into format 2 (``kind: games``) or into wallet transactions
     (``kind: wallet``)."""
@@ -277,6 +292,8 @@ class Mapping(StrictModel):
     money: Money = Field(default_factory=Money)
     times: Times = Field(default_factory=Times)
     words: Words = Field(default_factory=Words)
+    conventions: Conventions = Field(default_factory=Conventions,
+                                     description="a wallet log's settlement conventions (kind: wallet)")
 
     @model_validator(mode="after")
     def _complete(self) -> Mapping:
@@ -287,6 +304,8 @@ class Mapping(StrictModel):
                 raise ValueError("a wallet log's transaction needs 'user' and 'round' (whose money, for which "
                                  "game)")
             return self
+        if self.conventions != Conventions():
+            raise ValueError("'conventions' say how a wallet log settles its rounds: a mapping of kind wallet")
         if self.game is None or self.seat is None:
             raise ValueError("a games mapping needs 'game' and 'seat'")
         if self.seat.wallet is not None and self.transaction is None:
