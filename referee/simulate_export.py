@@ -36,6 +36,7 @@ from .rules.hands import evaluate
 from .rules.payout import Wager
 from .rules.profile import Profile
 from .rules.settlement import ZERO, Deal, Decision, Ruling, settle
+from .simulate_log import LogFaults
 from .simulate_table import OWN_CARDS_MAX_SEATS, TABLE_FAULTS, TableFault, TableSettings, simulate_tables
 
 EXPORTS = ("evolution-history", "datafeed-csv", "seamless-wallet")
@@ -120,7 +121,9 @@ def write_export(settings: TableSettings, shape: str, out: TextIO, wallet_csv: b
     elif shape == "datafeed-csv":
         _write_feed(settings.profile, records, out)
     else:
-        _write_wallet(sessions, records, out, wallet_csv)
+        carried = _carried(settings.profile, shape, settings.manifest, records)
+        settings.manifest[:] = carried + _write_wallet(sessions, records, out, wallet_csv, settings)
+        return
     settings.manifest[:] = _carried(settings.profile, shape, settings.manifest, records)
 
 
@@ -129,8 +132,9 @@ def _carried(profile: Profile, shape: str, manifest: list[TableFault], records: 
     kinds = CARRIED[shape]
     paid = {(r.header["id"], r.game["game"], s.seat["player_id"]) for r in records if r.cancelled
             for s in _seats(profile, r) if _shows_paid(shape, s)}
-    return [f for f in manifest if f.code in kinds.get(f.kind, ())
-            and (f.code != codes.G003 or (f.session, f.game, f.player) in paid)]
+    alone = shape != "seamless-wallet"  # the wallet's are consistent money: the log alone shows none
+    return [TableFault(f.session, f.game, f.player, f.kind, f.code, f.code if alone else None) for f in manifest
+            if f.code in kinds.get(f.kind, ()) and (f.code != codes.G003 or (f.session, f.game, f.player) in paid)]
 
 
 def _shows_paid(shape: str, seat: _Seat) -> bool:
@@ -244,11 +248,20 @@ def _feed_row(record: _Record, seat: _Seat, qualified: bool) -> list[str]:
 
 
 def _write_wallet(sessions: list[tuple[TableLine, list[GameLine]]], records: list[_Record], out: TextIO,
-                  as_csv: bool) -> None:
+                  as_csv: bool, settings: TableSettings) -> list[TableFault]:
+    """The log, with the faults only a log carries (:data:`LOG_FAULTS`) drawn among the
+    seats no other fault touched; gives their manifest."""
     lines: list[WalletMove] = []
+    faults = LogFaults(settings, {(f.game, f.player) for f in settings.manifest})
     for index, (header, _) in enumerate(sessions):
         moves = sorted(_session_moves([r for r in records if r.session == index]), key=lambda m: m["time"])
-        lines.extend(_balanced(moves, header))
+        moves = faults.inject(moves, str(header["id"]))
+        lines.extend(faults.unbalance(list(_balanced(moves, header)), str(header["id"])))
+    _write_lines(lines, out, as_csv)
+    return faults.manifest
+
+
+def _write_lines(lines: list[WalletMove], out: TextIO, as_csv: bool) -> None:
     if as_csv:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(WALLET_COLUMNS)

@@ -57,15 +57,21 @@ def parse_seats(text: str) -> tuple[int, int]:
 
 @dataclass(slots=True)
 class TableFault:
+    """One injected fault: where, its kind, the code the run's files give read together
+    (``code``; None when only the file alone can show it) and, for a wallet log, the code
+    the log read alone gives (``alone``; None when it is consistent money, wrong only
+    against the games)."""
+
     session: str
     game: str
     player: str | None
     kind: str
-    code: str
+    code: str | None
+    alone: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {"session": self.session, "game": self.game, "player": self.player, "kind": self.kind,
-                "code": self.code}
+                "code": self.code, "alone": self.alone}
 
 
 @dataclass(slots=True)
@@ -85,6 +91,8 @@ class TableSettings:
     #: The fault kinds drawn, uniformly: a provider's export cannot carry every one
     #: (:mod:`referee.simulate_export` leaves ``swapped_games`` out).
     kinds: tuple[str, ...] = tuple(TABLE_FAULTS)
+    #: A seamless-wallet export also carries the faults a log alone shows (simulate_log).
+    log_faults: bool = True
 
 
 @dataclass(slots=True)
@@ -259,7 +267,7 @@ class _Table:
         return [game]
 
     def _note(self, game: str, player: str | None, kind: str, code: str) -> None:
-        self.s.manifest.append(TableFault(self.id, game, player, kind, code))
+        self.s.manifest.append(TableFault(self.id, game, player, kind, code, code))
 
 
 def simulate_tables(settings: TableSettings) -> list[tuple[TableLine, list[GameLine]]]:

@@ -22,6 +22,7 @@ import pytest
 
 from referee.profiles import resolve_profile
 from referee.simulate_export import CARRIED, EXPORT_KINDS, EXPORTS, FEED_COLUMNS, WALLET_COLUMNS, write_export
+from referee.simulate_log import LOG_FAULTS
 from referee.simulate_table import TableSettings, write_tables
 
 from .conftest import ROOT, check_json, run
@@ -37,10 +38,12 @@ FEED_CARD = re.compile(r"^(10|[2-9JQKA])[cdhs]$")
 Sessions = list[tuple[dict[str, Any], list[dict[str, Any]]]]
 
 
-def _settings(faults: float = 0.25, own_cards: bool = False, seed: int = 8) -> TableSettings:
-    """A table with bonuses, split records and, at ``faults``, every kind an export draws."""
+def _settings(faults: float = 0.25, own_cards: bool = False, seed: int = 8, log: bool = False) -> TableSettings:
+    """A table with bonuses, split records and, at ``faults``, every kind an export draws
+    (``log``: the wallet log's own faults too)."""
     profile = resolve_profile("bonus-aa").profile
-    return TableSettings(profile, (2, 6), 2, 120, seed, "mix", Decimal(1), faults, own_cards, kinds=EXPORT_KINDS)
+    return TableSettings(profile, (2, 6), 2, 120, seed, "mix", Decimal(1), faults, own_cards, kinds=EXPORT_KINDS,
+                         log_faults=log)
 
 
 def _export(shape: str, settings: TableSettings, wallet_csv: bool = False) -> tuple[str, list[dict[str, Any]]]:
@@ -81,8 +84,10 @@ def _returned(seat: dict[str, Any]) -> Decimal:
     return Decimal(0) if recorded["outcome"] == "void" else _staked(seat) + Decimal(str(recorded["net"]))
 
 
-def _keys(manifest: list[dict[str, Any]]) -> Counter[tuple[str, str | None, str]]:
-    return Counter((f["game"], f["player"], f["code"]) for f in manifest)
+def _keys(manifest: list[dict[str, Any]], code: str = "code") -> Counter[tuple[str, str | None, str]]:
+    """Each fault's (game, player, code): the code of the run's files read together, or
+    (``code="alone"``) of the file read alone; a fault with none is not counted."""
+    return Counter((f["game"], f["player"], f[code]) for f in manifest if f[code] is not None)
 
 
 # the shapes ----------------------------------------------------------------------
@@ -329,7 +334,7 @@ def test_wallet_faults_are_its_manifest() -> None:
     back (nothing for a cancelled game), W003 where the cancels do not refund a
     cancelled game's stakes."""
     sessions, _ = _format2(_settings())
-    text, manifest = _export("seamless-wallet", _settings())
+    text, manifest = _export("seamless-wallet", _settings(log=True))
     totals: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for line in map(json.loads, text.splitlines()):
         totals[(line["round"], line["user"])][line["action"]] += Decimal(line["amount"])
@@ -341,7 +346,7 @@ def test_wallet_faults_are_its_manifest() -> None:
                                 ("W003", moved["cancel"], _staked(seat) if cancelled else 0)):
             if got != want:
                 derived[(game["game"], seat["player_id"], code)] += 1
-    assert {f["kind"] for f in manifest} == set(CARRIED["seamless-wallet"])
+    assert {f["kind"] for f in manifest} == set(CARRIED["seamless-wallet"]) | set(LOG_FAULTS)
     assert derived == _keys(manifest)
 
 
@@ -437,17 +442,32 @@ def test_the_importers_find_exactly_the_manifest(tmp_path: Path, shape: str, ext
         manifest += export("w.jsonl", "seamless-wallet")
     _, report = check_json("--profile", "bonus-aa", "--mapping", shape, str(tmp_path / "log"), *wallet)
     found = Counter((f["game"], f["player"], f["code"]) for s in report["sessions"] for f in s["findings"])
-    assert {f["kind"] for f in manifest} == set(CARRIED[shape]) | (set(CARRIED["seamless-wallet"]) if joined else set())
+    wallet_kinds = set(CARRIED["seamless-wallet"]) | set(LOG_FAULTS)
+    assert {f["kind"] for f in manifest} == set(CARRIED[shape]) | (wallet_kinds if joined else set())
     assert found == _keys(manifest)
 
 
 @pytest.mark.parametrize(("name", "mapping"), [("w.jsonl", "seamless-wallet"), ("w.csv", "seamless-wallet-csv")])
-def test_the_wallet_log_alone_is_consistent(tmp_path: Path, name: str, mapping: str) -> None:
-    """Its faults are money that moved consistently: the log alone shows none of them."""
+def test_the_wallet_log_alone_shows_exactly_the_faults_visible_alone(tmp_path: Path, name: str,
+                                                                      mapping: str) -> None:
+    """The table's wallet faults are money that moved consistently: the log alone shows
+    none of them (``alone`` null); the log's own faults (W005-W009) it shows, each once."""
     code, out = run("simulate", "--seats", "1-8", "--rounds", "200", "--sessions", "2", "--seed", "12", "--profile",
                     "bonus-aa", "--bonus", "1", "--faults", "0.3", "--export", "seamless-wallet",
                     "-o", str(tmp_path / name), "--faults-manifest", str(tmp_path / "m.json"))
     assert code == 0, out
-    assert {f["kind"] for f in json.loads((tmp_path / "m.json").read_text())} == set(CARRIED["seamless-wallet"])
+    manifest = json.loads((tmp_path / "m.json").read_text())
+    assert {f["kind"] for f in manifest} == set(CARRIED["seamless-wallet"]) | set(LOG_FAULTS)
+    assert all(f["alone"] is None for f in manifest if f["kind"] in CARRIED["seamless-wallet"])
     code, report = check_json("--mapping", mapping, str(tmp_path / name))
-    assert code == 0 and [f for s in report["sessions"] for f in s["findings"]] == report["problems"] == []
+    found = Counter((f["game"], f["player"], f["code"]) for s in report["sessions"] for f in s["findings"])
+    found.update((f["game"], f["player"], f["code"]) for f in report["problems"])
+    assert code == 1 and found == _keys(manifest, "alone")
+
+
+def test_a_wallet_log_without_faults_alone_is_clean(tmp_path: Path) -> None:
+    code, out = run("simulate", "--seats", "1-8", "--rounds", "100", "--seed", "12", "--export", "seamless-wallet",
+                    "-o", str(tmp_path / "w.jsonl"))
+    assert code == 0, out
+    code, report = check_json("--mapping", "seamless-wallet", str(tmp_path / "w.jsonl"))
+    assert code == 0 and report["problems"] == []
