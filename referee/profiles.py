@@ -177,9 +177,7 @@ def _from_kept(kept: dict[str, bytes], name_or_path: str, base_dir: Path | None)
             data = kept[candidate]
             return LoadedProfile(parse_profile(data, candidate), ProfileOrigin("file", candidate),
                                  hashlib.sha256(data).hexdigest())
-    raise ProfileError(
-        f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
-    )
+    raise ProfileError(_unknown(name_or_path))
 
 
 #: The built-ins as read (``python -m referee.profiles`` writes it): each one's profile
@@ -229,9 +227,17 @@ def _find(name_or_path: str, base_dir: Path | None) -> Path:
         return base_dir / path
     if path.is_file():
         return path
-    raise ProfileError(
-        f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
-    )
+    raise ProfileError(_unknown(name_or_path))
+
+
+def _unknown(name_or_path: str) -> str:
+    """Neither a built-in nor a file: said with a did-you-mean where a built-in's name is
+    one slip away (``bonus-aaa``)."""
+    from .models.common import closest
+
+    meant = closest(name_or_path, BUILTIN) if "/" not in name_or_path else None
+    hint = f"; did you mean {meant!r}?" if meant else ""
+    return f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file{hint}"
 
 
 def parse_profile(data: bytes, origin: str) -> Profile:

@@ -245,3 +245,33 @@ def test_a_wallet_log_mapping_still_needs_its_user_and_round() -> None:
     with pytest.raises(MappingError) as caught:
         parse_mapping(text.encode(), "w.yaml")
     assert "needs 'user' and 'round'" in str(caught.value)
+
+
+# ----------------------------------------------------------------------------- game.profile
+
+def test_game_profile_names_each_records_variant_and_a_change_starts_a_session(write: Write) -> None:
+    mapping = write("variant.yaml", _history_mapping(**{"  dealer_id: dealer.uid\n": "  dealer_id: dealer.uid\n"
+                                                        "  profile: variant\n",
+                                                        "words:\n": "words:\n  profile:\n    CHE-AA: bonus-aa\n"}))
+    games = [_game("g1"), _game("g2"), _game("g3"), _game("g4")]
+    for game, variant in zip(games, ("CHE-AA", "CHE-AA", "caribbean", "CHE-AA"), strict=True):
+        game["variant"] = variant
+    code, report = check_json("--mapping", mapping, write("page.json", _page(*games)))
+    assert code == 0, report["problems"]
+    assert [(s["profile"], len(s["games"])) for s in report["sessions"]] == [("bonus-aa", 2), ("caribbean", 1),
+                                                                             ("bonus-aa", 1)]
+    code, report = check_json("--profile", "vivo", "--mapping", mapping, write("pinned.json", _page(*games)))
+    assert code == 0 and {s["profile"] for s in report["sessions"]} == {"vivo"}  # --profile pins every session
+
+
+def test_a_game_profile_that_is_no_profile_is_said(write: Write) -> None:
+    mapping = write("variant.yaml", _history_mapping(**{"  dealer_id: dealer.uid\n": "  dealer_id: dealer.uid\n"
+                                                        "  profile: variant\n"}))
+    game = _game("g1")
+    game["variant"] = "bonus-aaa"
+    code, report = check_json("--mapping", mapping, write("page.json", _page(game)))
+    said = _said(report)
+    assert code == 1 and [c for c, _ in said] == ["H005"] and "did you mean 'bonus-aa'" in said[0][1]
+    game["variant"] = ["a", "list"]
+    code, report = check_json("--mapping", mapping, write("list.json", _page(game)))
+    assert [c for c, _ in _said(report)] == ["H008"] and "game.profile" in _said(report)[0][1]

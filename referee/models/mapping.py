@@ -71,6 +71,9 @@ class GameFields(StrictModel):
     dealer: Expression | None = None
     dealer_qualified: Expression | None = Field(default=None, description="the table's own word on qualification: "
                                                                           "audited on every seat")
+    profile: Expression | None = Field(default=None, description="the game's rule profile (a variant named on "
+                                                                 "each record), read through words.profile; a "
+                                                                 "change of profile starts a new session")
 
 
 class SeatFields(StrictModel):
@@ -251,6 +254,9 @@ class Words(StrictModel):
         default_factory=dict, description="decision words -> call, fold")
     action: dict[StrictStr, Literal["debit", "credit", "cancel"]] = Field(
         default_factory=dict, description="wallet actions -> debit, credit, cancel")
+    profile: dict[StrictStr, StrictStr] = Field(
+        default_factory=dict, description="the export's variant words -> profile names or files (game.profile); a "
+                                          "word not listed is read as a profile name")
 
 
 class Conventions(StrictModel):

@@ -111,8 +111,8 @@ class GameBuilder:
                 continue
             try:
                 built = yield from self._game(record, seats)
-            except Overspent as overspent:  # a session key or the group, read outside a field's own try
-                yield misfit_problem(self.reading.name, overspent, record.line)
+            except Misfit as misfit:  # a session key or the profile, read outside a field's own try
+                yield misfit_problem(self.reading.name, misfit, record.line)
                 continue
             except _Unfit as unfit:
                 yield self.reading.fail(record.line, f"the mapping {self.loaded.name} does not fit this file: "
@@ -128,7 +128,7 @@ class GameBuilder:
         if not games:
             return
         getters, found = self.loaded.getters, self._found
-        keys = [f"game.{name}" for name, _ in self._game_getters]
+        keys = [f"game.{name}" for name, _ in self._game_getters] + ["game.profile"]
         if "seat" in found:  # a file whose games have no seats says nothing of the seats' keys
             keys += [f"seat.{name}" for name in ("player", "returned", "net", "void", "balance", "call", "bonus",
                                                  "wallet")]
@@ -156,7 +156,8 @@ class GameBuilder:
             getter = getters.get(f"session.{name}")
             value = getter(record.data) if getter is not None else None
             values[name] = None if value is None else str(value)
-        key = (values["id"], values["table"], values["currency"])
+        profile = self._profile_of(record) or header.profile
+        key = (values["id"], values["table"], values["currency"], profile)
         if key == self._session:
             return
         self._session = key
@@ -168,10 +169,25 @@ class GameBuilder:
         for k in ("table", "currency"):
             if values[k] is not None:
                 data[k] = values[k]
-        if header.profile is not None:
-            data["profile"] = header.profile
+        if profile is not None:
+            data["profile"] = profile
         data["meta"] = {"export": {"mapping": self.loaded.name, "mapping_sha256": self.loaded.sha256}}
         yield SessionRecord(name, record.line, data, self._sessions - 1, format=2)
+
+    def _profile_of(self, record: ExportRecord) -> str | None:
+        """``game.profile``: the game's variant, through ``words.profile`` (a word not
+        listed is a profile's name or file); None when the mapping has none or the
+        record says none (the session's profile then)."""
+        getter = self.loaded.getters.get("game.profile")
+        value = getter(record.data) if getter is not None else None
+        if value is None:
+            return None
+        assert getter is not None
+        self._found.add("game.profile")
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise field_misfit(getter, "game.profile", record, value, "expected a profile's name or a word for one")
+        word = str(value)
+        return self.loaded.mapping.words.profile.get(word, word)
 
     # ------------------------------------------------------------------ games
     def _game(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Generator[Record, None, bool]:

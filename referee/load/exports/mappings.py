@@ -123,7 +123,7 @@ def expressions(mapping: Mapping) -> list[tuple[str, str]]:
         if model is None:
             continue
         for field, value in model:
-            if isinstance(value, str) and field != "profile":
+            if isinstance(value, str) and (section, field) != ("session", "profile"):
                 found.append((f"{section}.{field}", value))
     return found
 
@@ -137,7 +137,7 @@ def _raw_expressions(document: Any) -> list[tuple[int, str]]:
         if not isinstance(fields, dict):
             continue
         for key, text in fields.items():
-            if isinstance(text, str) and key != "profile":
+            if isinstance(text, str) and (section, key) != ("session", "profile"):
                 try:
                     compile_expression(text)
                 except ValueError as err:
