@@ -275,3 +275,64 @@ def test_a_game_profile_that_is_no_profile_is_said(write: Write) -> None:
     game["variant"] = ["a", "list"]
     code, report = check_json("--mapping", mapping, write("list.json", _page(game)))
     assert [c for c, _ in _said(report)] == ["H008"] and "game.profile" in _said(report)[0][1]
+
+
+# ----------------------------------------------------------------------------- document
+
+def _document_mapping(write: Write, balances: str = "openingBalances", name: str = "document.yaml") -> str:
+    """evolution-history reading a session id, a currency and opening balances written
+    once in the page, and each seat's balance after the game."""
+    text = _history_mapping(**{"  bets: bets\n": "  bets: bets\n  balance: balanceAfter\n",
+                               "  id: table.id\n": "", "  currency: currency\n": ""})
+    text += f"document:\n  session: sessionId\n  currency: currency\n  opening_balances: {balances}\n"
+    return write(name, text)  # a name a mapping: mappings are loaded once a name
+
+
+def _document_page(first: bool = True, balances: Any = None) -> str:
+    """Two games; p1 starts at 100 and wins 1 a game, p2 at 50 and loses 1 a game. The
+    page's own fields before its records (``first``) or after them."""
+    games = [_game("g1"), _game("g2")]
+    for n, game in enumerate(games, start=1):
+        game["participants"][0]["balanceAfter"] = f"{100 + n}.00"
+        game["participants"][1]["balanceAfter"] = f"{50 - n}.00"
+    fields = {"sessionId": "S-9", "currency": "GBP",
+              "openingBalances": balances if balances is not None else {"p1": "100.00", "p2": "50.00"}}
+    records = {"data": [{"date": "2026-12-01", "games": games}]}
+    page = {**fields, **records} if first else {**records, **fields}
+    return json.dumps(page, indent=1)
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_the_documents_own_fields_are_read_before_or_after_the_records(write: Write, first: bool) -> None:
+    code, report = check_json("--mapping", _document_mapping(write), write("page.json", _document_page(first)))
+    assert code == 0 and _said(report) == []
+    [session] = report["sessions"]
+    assert (session["id"], session["currency"]) == ("S-9", "GBP")
+    assert {p["player_id"]: p["ledger"]["opening_balance"] for p in session["players"]} == {"p1": 100, "p2": 50}
+    lines = [g["line"] for g in session["games"]]
+    assert lines == sorted(lines) and len(lines) == 2  # the records' own lines, spooled or not
+
+
+def test_the_documents_opening_balances_anchor_each_players_chain(write: Write) -> None:
+    page = _document_page(balances={"p1": "99.00", "p2": "50.00"})  # p1's first balance 101 is 99 + 1 + 1
+    code, report = check_json("--mapping", _document_mapping(write), write("page.json", page))
+    [(found, message)] = _said(report)
+    assert code == 1 and found == "P005" and "p1" in message
+
+
+def test_opening_balances_as_a_list_of_records(write: Write) -> None:
+    mapping = _document_mapping(write, "\n    at: openingBalances\n    player: uid\n    amount: value", "list.yaml")
+    page = _document_page(False, [{"uid": "p1", "value": "100.00"}, {"uid": "p2", "value": "50.00"}])
+    code, report = check_json("--mapping", mapping, write("page.json", page))
+    assert code == 0 and _said(report) == []
+    code, report = check_json("--mapping", _document_mapping(write), write("bad.json", _document_page(
+        balances=[{"uid": "p1", "value": "100.00"}])))
+    assert [c for c, _ in _said(report)][:1] == ["H008"]
+    assert "document.opening_balances: 'openingBalances' found" in _said(report)[0][1]
+
+
+def test_a_document_section_belongs_to_a_json_page() -> None:
+    text = MINIMAL.replace("input: json", "input: jsonl") + "document:\n  currency: c\n"
+    with pytest.raises(MappingError) as caught:
+        parse_mapping(text.encode(), "m.yaml")
+    assert "input json" in str(caught.value)

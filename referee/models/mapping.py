@@ -53,6 +53,27 @@ class SessionFields(StrictModel):
                                                                 "every session (--profile overrides it)")
 
 
+class OpeningBalances(StrictModel):
+    """Opening balances written as a list of records (``[{uid: p1, amount: "100"}]``)."""
+
+    at: Expression = Field(description="the list, on the document")
+    player: Expression = Field(description="each item's player")
+    amount: Expression = Field(description="each item's amount (read through money)")
+
+
+class DocumentFields(StrictModel):
+    """Expressions on the document itself (a JSON page), its records left out: what an
+    export writes once, above or below its records, for all of them."""
+
+    session: Expression | None = Field(default=None, description="the session id (session.id, on a record, "
+                                                                 "wins when it finds one)")
+    currency: Expression | None = Field(default=None, description="the currency (session.currency wins when it "
+                                                                  "finds one)")
+    opening_balances: Expression | OpeningBalances | None = Field(
+        default=None, description="each player's opening balance: a map of player to amount, or a list read by "
+                                  "at/player/amount")
+
+
 class GameFields(StrictModel):
     """Expressions on a game record giving format 2's game fields."""
 
@@ -290,6 +311,8 @@ class Mapping(StrictModel):
                                                                "absent with 'group': each record is a seat")
     csv: Csv = Field(default_factory=Csv)
     session: SessionFields = Field(default_factory=SessionFields)
+    document: DocumentFields | None = Field(default=None, description="fields of the document beside its "
+                                                                      "records (input: json)")
     game: GameFields | None = None
     seat: SeatFields | None = None
     bet: BetFields | None = None
@@ -310,6 +333,8 @@ class Mapping(StrictModel):
                 raise ValueError("a wallet log's transaction needs 'user' and 'round' (whose money, for which "
                                  "game)")
             return self
+        if self.document is not None and self.input != "json":
+            raise ValueError("'document' reads a JSON page beside its records: input json")
         if self.conventions != Conventions():
             raise ValueError("'conventions' say how a wallet log settles its rounds: a mapping of kind wallet")
         if self.game is None or self.seat is None:

@@ -30,7 +30,8 @@ def read_export(reading: Reading, loaded: LoadedMapping, wallet: WalletJoin | No
     kind = loaded.mapping.input
 
     def games(reading: Reading, stream: Stream) -> Iterator[Record]:
-        return GameBuilder(loaded, reading, wallet).build(export_records(reading, stream, loaded.mapping))
+        builder = GameBuilder(loaded, reading, wallet)
+        return builder.build(export_records(reading, stream, loaded.mapping, builder.document_complete))
 
     reading.streams_json = True  # a page is streamed (.pages): no cap on its size
     return reading.records({kind: games}, lambda name, head: kind)

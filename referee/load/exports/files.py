@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,31 +30,39 @@ MAX_CELL = 1 << 20
 
 @dataclass(slots=True)
 class ExportRecord:
-    """One record of an export as found: where it starts, its path, its data."""
+    """One record of an export as found: where it starts, its path, its data (and, in a
+    JSON page, the page without its records: what ``document`` expressions read)."""
 
     line: int
     pointer: str
     data: Any
+    document: Any = None
 
 
-def export_records(reading: Reading, stream: Stream, mapping: Mapping) -> Iterator[ExportRecord | LoadProblem]:
-    """Every record of the file, in order; problems as records (fatal ones stop the file)."""
+def export_records(reading: Reading, stream: Stream, mapping: Mapping,
+                   complete: Callable[[dict[str, Any]], bool] | None = None) -> Iterator[ExportRecord | LoadProblem]:
+    """Every record of the file, in order; problems as records (fatal ones stop the file).
+    ``complete``: whether a page's document holds what the mapping reads of it (a page
+    whose records come first is then spooled, :class:`.pages.Page`)."""
     if mapping.input == "json":
-        return _json(reading, stream, mapping.records)
+        return _json(reading, stream, mapping.records, complete if mapping.document is not None else None)
     if mapping.input == "jsonl":
         return _jsonl(reading, stream)
     return _csv(reading, stream, mapping)
 
 
-def _json(reading: Reading, stream: Stream, where: str) -> Iterator[ExportRecord | LoadProblem]:
+def _json(reading: Reading, stream: Stream, where: str,
+          complete: Callable[[dict[str, Any]], bool] | None) -> Iterator[ExportRecord | LoadProblem]:
     """A page's records, streamed (:mod:`.pages`): bounded memory whatever its size."""
-    page = Page(stream, where)
+    page = Page(stream, where, complete=complete)
+    document = page.document if complete is not None else None
     found = 0
     try:
         for record in page.records():
             found += 1
             value = record.value
-            yield ExportRecord(value.line if isinstance(value, LineDict) else record.line, record.pointer, value)
+            yield ExportRecord(value.line if isinstance(value, LineDict) else record.line, record.pointer, value,
+                               document)
     except PageError as err:
         yield reading.fail(err.line, err.message, err.code)
         return

@@ -22,13 +22,14 @@ from typing import Any
 from ...models import codes
 from ...models.transaction import SeatMove
 from ..reading import Reading
-from ..records import ExportDict, LineDict, LoadProblem, Record, SessionRecord
+from ..records import ExportDict, LineDict, LoadProblem, Record
 from .exported import game_record
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from .search import Getter, Overspent
+from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 
 ZERO = Decimal(0)
@@ -63,8 +64,6 @@ class GameBuilder:
     loaded: LoadedMapping
     reading: Reading
     wallet: WalletJoin | None = None
-    _session: tuple[Any, ...] | None = None
-    _sessions: int = 0
     #: A game (a seat) of this file fitted the mapping: a field missing from a later one
     #: is a finding about that record, not a mapping that is not the file's.
     _fits: bool = False
@@ -94,6 +93,8 @@ class GameBuilder:
         self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
         self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
         self._qualified: Any = None
+        self.sessions = SessionMaker(self.loaded, self.reading.name, self.readers.money, self._found)
+        self.document_complete = self.sessions.document_complete
 
     def build(self, records: Iterator[ExportRecord | LoadProblem]) -> Iterator[Record]:
         """The session and game records of one export file, in its order."""
@@ -148,47 +149,6 @@ class GameBuilder:
                                   f"{games:,} game record(s) of this file: the field is read as absent in every game "
                                   "(a slip in the expression?)", code=codes.H009)
 
-    # ------------------------------------------------------------------ sessions
-    def _session_records(self, record: ExportRecord) -> Iterator[Record]:
-        getters, header = self.loaded.getters, self.loaded.mapping.session
-        values = {}
-        for name in ("id", "table", "currency"):
-            getter = getters.get(f"session.{name}")
-            value = getter(record.data) if getter is not None else None
-            values[name] = None if value is None else str(value)
-        profile = self._profile_of(record) or header.profile
-        key = (values["id"], values["table"], values["currency"], profile)
-        if key == self._session:
-            return
-        self._session = key
-        self._sessions += 1
-        name = self.reading.name
-        data = LineDict()
-        data.line = record.line
-        data["id"] = values["id"] or (name if self._sessions == 1 else f"{name}#{self._sessions}")
-        for k in ("table", "currency"):
-            if values[k] is not None:
-                data[k] = values[k]
-        if profile is not None:
-            data["profile"] = profile
-        data["meta"] = {"export": {"mapping": self.loaded.name, "mapping_sha256": self.loaded.sha256}}
-        yield SessionRecord(name, record.line, data, self._sessions - 1, format=2)
-
-    def _profile_of(self, record: ExportRecord) -> str | None:
-        """``game.profile``: the game's variant, through ``words.profile`` (a word not
-        listed is a profile's name or file); None when the mapping has none or the
-        record says none (the session's profile then)."""
-        getter = self.loaded.getters.get("game.profile")
-        value = getter(record.data) if getter is not None else None
-        if value is None:
-            return None
-        assert getter is not None
-        self._found.add("game.profile")
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise field_misfit(getter, "game.profile", record, value, "expected a profile's name or a word for one")
-        word = str(value)
-        return self.loaded.mapping.words.profile.get(word, word)
-
     # ------------------------------------------------------------------ games
     def _game(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Generator[Record, None, bool]:
         """The game's records; whether a game record was built (its fields could be read)."""
@@ -214,7 +174,7 @@ class GameBuilder:
             if absent and not seats:  # not one seat of the file's first game fits: the mapping is not its
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
-        yield from self._session_records(record)
+        yield from self.sessions.records(record)
         _shared_hand(game, seats)
         game["seats"] = seats
         yield game_record(self.reading.name, record.line, game, record.pointer)

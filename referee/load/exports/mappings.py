@@ -118,13 +118,15 @@ def parse_mapping(data: bytes, name: str, builtin: bool = False) -> LoadedMappin
 def expressions(mapping: Mapping) -> list[tuple[str, str]]:
     """Every expression of the mapping, by its dotted key."""
     found = [(name, getattr(mapping, name)) for name in ("group", "seats") if getattr(mapping, name)]
-    for section in ("session", "game", "seat", "bet", "transaction"):
+    for section in ("session", "document", "game", "seat", "bet", "transaction"):
         model = getattr(mapping, section)
         if model is None:
             continue
         for field, value in model:
             if isinstance(value, str) and (section, field) != ("session", "profile"):
                 found.append((f"{section}.{field}", value))
+            elif isinstance(value, BaseModel):  # document.opening_balances as at/player/amount
+                found += [(f"{section}.{field}.{key}", text) for key, text in value if isinstance(text, str)]
     return found
 
 

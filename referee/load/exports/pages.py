@@ -17,8 +17,10 @@ problem (bad JSON, a duplicate key) is read again by the exact reader for its li
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -42,11 +44,13 @@ class PageError(Exception):
 
 @dataclass(slots=True)
 class PageRecord:
-    """One record found at the path: its pointer (``data[0].games[3]``), line and value."""
+    """One record found at the path: its pointer (``data[0].games[3]``), line and value
+    (and its text, while a page is spooled)."""
 
     pointer: str
     line: int
     value: Any
+    raw: str | None = None
 
 
 @dataclass(slots=True)
@@ -119,56 +123,104 @@ class _Text:
 
 
 class Page:
-    """The records of one JSON page at a records path (``data[].games[]``, or ``@``)."""
+    """The records of one JSON page at a records path (``data[].games[]``, or ``@``).
 
-    def __init__(self, stream: BinaryIO, where: str, block: int = BLOCK) -> None:
+    :attr:`document` is the page without its records: every value beside the path, as
+    the walk passes it. A mapping that reads the document (its ``document`` section)
+    gives ``complete``, which says whether the document read so far holds what it
+    needs: when the first record comes before that (a currency written after the
+    records), the records are spooled to a temporary file, as written, until the page
+    ends, and read again from it, so that every record is read with the whole document;
+    memory stays one record and a block, the spool costs a second parse of the records."""
+
+    def __init__(self, stream: BinaryIO, where: str, block: int = BLOCK,
+                 complete: Callable[[dict[str, Any]], bool] | None = None) -> None:
         self._text = _Text(stream, block)
         self._parser = ExportParser()
         self._steps = [] if where == "@" else [(p.removesuffix("[]"), p.endswith("[]")) for p in where.split(".")]
         self._top = where == "@"
         self.shape = Shape()
+        self.document: dict[str, Any] = {}
+        self._complete = complete
+        self._raw: str | None = None  # the last record's text, when it may be spooled
 
     def records(self) -> Iterator[PageRecord]:
         """Every record in the document's order; :class:`PageError` when the page is bad."""
+        walk = self._records()
+        if self._complete is None:
+            yield from walk
+            return
+        for record in walk:
+            if self._complete(self.document):
+                yield record
+                yield from walk
+                return
+            yield from self._spooled(record, walk)
+            return
+
+    def _spooled(self, first: PageRecord, walk: Iterator[PageRecord]) -> Iterator[PageRecord]:
+        """The records from ``first`` on, once the page is read to its end (or to its
+        first fault, raised after the records before it, as when streamed)."""
+        failure: PageError | None = None
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+            try:
+                for record in itertools.chain((first,), walk):
+                    spool.write(json.dumps([record.pointer, record.line, record.raw]) + "\n")
+            except PageError as err:
+                failure = err
+            spool.seek(0)
+            parser = ExportParser()
+            for entry in spool:
+                pointer, line, raw = json.loads(entry)
+                value, _ = parser.parse_at(raw, 0)
+                parser.stamp(raw, line)
+                yield PageRecord(pointer, line, value)
+        if failure is not None:
+            raise failure
+
+    def _records(self) -> Iterator[PageRecord]:
         text = self._text
         first = text.peek()
         if first == "":
             raise text.fail("a JSON document")
         self.shape.top = {"{": "object", "[": "list"}.get(first, "value")
         if self._top:
-            yield from self._each([], "") if first == "[" else self._walk([], "")
+            yield from self._each([], "", []) if first == "[" else self._walk([], "", self.document)
         else:
-            yield from self._walk(self._steps, "")
+            yield from self._walk(self._steps, "", self.document)
         if text.peek() != "":
             raise text.fail("nothing after the document")
 
     # -- the skeleton
 
-    def _walk(self, steps: list[tuple[str, bool]], pointer: str) -> Iterator[PageRecord]:
+    def _walk(self, steps: list[tuple[str, bool]], pointer: str, into: dict[str, Any]) -> Iterator[PageRecord]:
+        """The records below here along ``steps``; the values beside them kept in ``into``
+        (the document's object here: :attr:`document`)."""
         if not steps:
             yield self._record(pointer)
             return
         (key, each), rest = steps[0], steps[1:]
         if not key:
-            yield from self._each(rest, pointer) if each else self._walk(rest, pointer)
+            yield from self._each(rest, pointer, []) if each else self._walk(rest, pointer, into)
             return
         if self._text.peek() != "{":
             self._value()
             return
         for name in self._members(top=not pointer):
             if name != key:
-                self._value()
+                into[name] = self._value()
                 continue
             inner = f"{pointer}.{key}" if pointer else key
             if not each:
-                yield from self._walk(rest, inner)
+                yield from self._walk(rest, inner, into.setdefault(key, {}))
             elif self._text.peek() == "[":
-                yield from self._each(rest, inner)
+                yield from self._each(rest, inner, into.setdefault(key, []))
             else:
-                self._value()
+                into[key] = self._value()
 
-    def _each(self, rest: list[tuple[str, bool]], pointer: str) -> Iterator[PageRecord]:
-        """The elements of the array here, each walked on along ``rest``."""
+    def _each(self, rest: list[tuple[str, bool]], pointer: str, into: list[Any]) -> Iterator[PageRecord]:
+        """The elements of the array here, each walked on along ``rest`` (each element's
+        own values beside the path kept in ``into``; the records themselves are not)."""
         text = self._text
         text.pos += 1  # the '['
         if text.peek() == "]":
@@ -179,7 +231,10 @@ class Page:
             self.shape.lists = True
         index = 0
         while True:
-            yield from self._walk(rest, f"{pointer}[{index}]")
+            element: dict[str, Any] = {}
+            if rest:
+                into.append(element)
+            yield from self._walk(rest, f"{pointer}[{index}]", element)
             index += 1
             if not self._after("]"):
                 return
@@ -229,7 +284,7 @@ class Page:
 
     def _record(self, pointer: str) -> PageRecord:
         value, line = self._parse(stamp=True)
-        return PageRecord(pointer, line, value)
+        return PageRecord(pointer, line, value, self._raw)
 
     def _parse(self, stamp: bool = False) -> tuple[Any, int]:
         text = self._text
@@ -251,7 +306,9 @@ class Page:
                 continue
             line = text.line_at(start)
             if stamp:
-                self._parser.stamp(text.text[start:end], line)
+                raw = text.text[start:end]
+                self._parser.stamp(raw, line)
+                self._raw = raw if self._complete is not None else None
             text.pos = end
             return value, line
 
