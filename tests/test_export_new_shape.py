@@ -83,11 +83,11 @@ def _format2(lines: list[dict[str, Any]]) -> Iterator[str]:
         if "session" in line:
             yield json.dumps(line)
             continue
-        game = {k: line[k] for k in ("game", "status", "dealer_id", "player", "flop", "turn", "river", "dealer")
-                if k in line}
+        fields = ("game", "status", "dealer_id", "player", "flop", "turn", "river", "dealer")
+        game: dict[str, Any] = {k: line[k] for k in fields if k in line}
         game["seats"] = []
         for seat in line["seats"]:
-            kept = {k: seat[k] for k in ("player_id", "ante", "bonus", "decision") if k in seat}
+            kept: dict[str, Any] = {k: seat[k] for k in ("player_id", "ante", "bonus", "decision") if k in seat}
             recorded = {k: v for k, v in seat.get("recorded", {}).items() if k in KEPT}
             if recorded:
                 kept["recorded"] = recorded
