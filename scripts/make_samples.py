@@ -83,6 +83,22 @@ def exports() -> None:
     for shape, name in EXPORTS.items():
         subprocess.run([sys.executable, "-m", "referee", "simulate", "--seats", "2-4", "--rounds", "10", "--seed", "5",
                         "--faults", "0.2", "--export", shape, "--output", str(OUT / "exports" / name)], check=True)
+    bare_wallet()
+
+
+def bare_wallet() -> None:
+    """samples/exports/seamless-wallet-bare.jsonl: the wallet sample as a provider writes it
+    that names no debit and credits no lost round (the seamless-wallet-bare mapping)."""
+    import json
+
+    lines = []
+    for line in (OUT / "exports" / "seamless-wallet.jsonl").read_text(encoding="utf-8").splitlines():
+        tx = json.loads(line)
+        if tx["action"] == "credit" and tx["amount"] in ("0.00", "0"):
+            continue  # a lost round: no credit at all
+        tx.pop("reference", None)
+        lines.append(json.dumps(tx))
+    (OUT / "exports" / "seamless-wallet-bare.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def void_session() -> tuple[dict, list[dict]]:
