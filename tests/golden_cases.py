@@ -149,7 +149,7 @@ def cases() -> list[Case]:
         found.append(Case(f"report-{stem}.html", ("report", "--lang", "en", "-o", "-", path)))
     history = ("--mapping", "evolution-history", "--wallet", "samples/exports/seamless-wallet.jsonl",
                "samples/exports/evolution-history.json")
-    feed = ("--mapping", "datafeed-csv", "samples/exports/datafeed.csv")
+    feed = ("--profile", "vivo", "--mapping", "datafeed-csv", "samples/exports/datafeed.csv")
     for name, args in (("history", history), ("feed", feed)):
         found += [Case(f"check-export-{name}.{ext}", ("check", "--format", fmt, *args))
                   for fmt, ext in CHECK_FORMATS.items()]

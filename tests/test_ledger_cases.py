@@ -145,9 +145,9 @@ CODE_CASES = [
     Case("W004 wallet duplicate transaction", table(wallet("debit 3", "credit 6", same_id=True)), ("W004",)),
     # Importers (issue 29): a record of a provider's export its mapping cannot read.
     Case("H008 export misfit", EXPORT_PAGE.replace('"stake": "2.00"', '"stake": "2,00"'), ("H008",), "page.json",
-         ("--mapping", "evolution-history")),
+         ("--profile", "vivo", "--mapping", "evolution-history")),
     Case("H009 mapping finds nothing", EXPORT_PAGE.replace(', "qualified": true', ""), ("H009",), "page.json",
-         ("--mapping", "evolution-history")),
+         ("--profile", "vivo", "--mapping", "evolution-history")),
 ]
 
 

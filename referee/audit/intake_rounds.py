@@ -28,7 +28,7 @@ from .lane import take_seat
 from .places import Emitter, round_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
-from .validation import round_number, named_profile, session_header, validation_findings, without_optional_errors
+from .validation import named_profile, round_number, session_header, validation_findings, without_optional_errors
 
 _new = tuple.__new__
 

@@ -57,6 +57,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     """
     common.check_profile(profile)
     common.check_mapping(mapping, wallet, wallet_mapping)
+    common.export_profile(mapping, profile)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
     guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])

@@ -51,7 +51,7 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
     if store is not None and profile is not None:
         common.files_or_store((), store, profile)  # refused: a store keeps its own profiles
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     try:
         with contextlib.ExitStack() as stack:
             if store is not None:

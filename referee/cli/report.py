@@ -44,7 +44,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     guard([("--output", output)], [] if store is not None else [*files, *wallet, *([profile] if profile else [])])
     common.tune_collector()
     terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)

@@ -54,7 +54,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     window = (common.time_option(since, "--since"), common.time_option(until, "--until"), table, dealer)
     _ordered(window[0], window[1], since, until)
     inputs: list[InputInfo] = []

@@ -225,6 +225,13 @@ class Words(StrictModel):
         default_factory=dict, description="wallet actions -> debit, credit, cancel")
 
 
+#: The keys of a games mapping that name the profile its games are ruled by, in the
+#: order they are asked: the first one set wins. A key added to the model (a profile a
+#: game, say) is one more entry here, and every check that no export goes unnamed
+#: (``check --mapping`` without ``--profile``) asks it too.
+PROFILE_KEYS: tuple[tuple[str, str], ...] = (("session", "profile"),)
+
+
 class Mapping(StrictModel):
     """One export shape, read into format 2 (``kind: games``) or into wallet transactions
     (``kind: wallet``)."""
@@ -249,6 +256,15 @@ class Mapping(StrictModel):
     money: Money = Field(default_factory=Money)
     times: Times = Field(default_factory=Times)
     words: Words = Field(default_factory=Words)
+
+    def names_profile(self) -> str | None:
+        """The first of :data:`PROFILE_KEYS` this mapping sets (``session.profile``), or None:
+        then its exports are ruled by the profile ``--profile`` names, and by none unless it does."""
+        for section, key in PROFILE_KEYS:
+            fields = getattr(self, section, None)
+            if fields is not None and getattr(fields, key, None) is not None:
+                return f"{section}.{key}"
+        return None
 
     @model_validator(mode="after")
     def _complete(self) -> Mapping:

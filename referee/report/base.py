@@ -11,8 +11,8 @@ from ..audit.owed import BottomLine, bottom_line
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult, Summary
 from ..escape import printable as printable
 from ..models import codes
-from ..profiles import custom_words
 from ..models.codes import CODES
+from ..profiles import custom_words
 from ..rules.money import plain
 from .shapes import (
     BottomJSON,

@@ -283,7 +283,8 @@ class TextReporter(Reporter):
         if result.info.format == 2:
             self._table_closed(result)
             return
-        title = f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), {printable(info.profile_said)}"
+        title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
+                 f"{printable(info.profile_said)}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(simple_table(self._rows, HEADERS, LEDGER_ALIGN))
