@@ -114,8 +114,10 @@ def custom_words(name: str, origin: ProfileOrigin | str, sha256: str | None) -> 
     return f"custom profile {name} ({origin}, sha256 {sha256 or 'unknown'})"
 
 
-#: How a session's profile is said when the session names none (and no ``--profile``).
-DEFAULT_WORDS = "the default: the session names none"
+#: How a session's profile is said when nobody named it (no ``--profile``), by why:
+#: the session names none, or its header could not be read.
+DEFAULT_WORDS = {"default": "the default: the session names none",
+                 "default-unread": "the default: the session's header could not be read"}
 
 _NAME_LINE = re.compile(rb"^name\s*:")
 

@@ -356,9 +356,10 @@ def test_a_folder_of_exports_is_walked_for_json_jsonl_and_csv(tmp_path: Path) ->
 
 @pytest.mark.parametrize("args", [
     ["--wallet", "w.jsonl"], ["--mapping", "seamless-wallet", "--wallet", "w.jsonl"],
-    ["--mapping", "evolution-history", "--cluster", "local:1"],
-    ["--mapping", "evolution-history", "--wallet", "w.jsonl", "--wallet-mapping", "evolution-history"],
-    ["--mapping", "evolution-history", "--wallet", "missing.jsonl"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--cluster", "local:1"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--wallet", "w.jsonl", "--wallet-mapping",
+     "evolution-history"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--wallet", "missing.jsonl"],
 ])
 def test_options_that_cannot_work_together_exit_2(args: list[str], tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models.codes import FindingCode, Severity, severity_of
 from ..models.rounds import Round
-from ..profiles import ProfileOrigin
+from ..profiles import DEFAULT_WORDS, ProfileOrigin
 from ..rules.settlement import Ruling
 
 ZERO = Decimal(0)
@@ -145,8 +145,14 @@ class SessionInfo:
     table: str | None = None
     currency: str | None = None
     #: Who chose the profile: ``option`` (``--profile``), ``session`` (the session's own
-    #: ``profile``, or its export's mapping's), or ``default`` (nobody: said as such).
+    #: ``profile``, or its export's mapping's), ``default`` (nobody: said as such) or
+    #: ``default-unread`` (the session's header could not be read: the default, said so).
     profile_by: str = "session"
+
+    @property
+    def profile_defaulted(self) -> bool:
+        """Nobody named the profile: the tool's default rules the session."""
+        return self.profile_by in DEFAULT_WORDS and self.profile is not None
 
     @property
     def profile_label(self) -> str | None:
@@ -167,14 +173,15 @@ class SessionInfo:
         ``profile vivo``, ``profile vivo (the default: the session names none)``, or
         ``custom profile house-7 (logs/house.yaml, sha256 ...)`` for a file (one with a
         built-in's name too: nobody reads it as the published one)."""
-        from ..profiles import DEFAULT_WORDS, custom_words
+        from ..profiles import custom_words
 
         if self.profile is None or self.profile_origin is None:
             return f"profile {self.profile or 'unknown'}"
         if self.custom_profile:
             return custom_words(self.profile, self.profile_origin, self.profile_sha256)
-        return f"profile {self.profile} ({DEFAULT_WORDS})" if self.profile_by == "default" else \
-            f"profile {self.profile}"
+        if self.profile_defaulted:
+            return f"profile {self.profile} ({DEFAULT_WORDS[self.profile_by]})"
+        return f"profile {self.profile}"
 
 
 @dataclass(slots=True)

@@ -125,7 +125,9 @@ def _chosen_by(option: str | None, header: Header | None) -> str:
     """Who chose a session's profile (:attr:`SessionInfo.profile_by`)."""
     if option is not None:
         return "option"
-    return "session" if header is not None and header.profile is not None else "default"
+    if header is None:
+        return "default-unread"
+    return "session" if header.profile is not None else "default"
 
 
 class SessionAudit:

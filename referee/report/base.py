@@ -195,7 +195,7 @@ def session_head(info: SessionInfo) -> SessionHeadJSON:
         "profile_origin": str(info.profile_origin) if info.profile_origin else None,
         "profile_sha256": info.profile_sha256,
     }
-    if info.profile_by == "default" and info.profile is not None:
+    if info.profile_defaulted:
         head["profile_default"] = True
     if info.custom_profile:
         head["custom_profile"] = info.profile_said
