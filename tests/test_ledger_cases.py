@@ -102,6 +102,8 @@ CODE_CASES = [
     Case("H004 unreadable record", '{"session": {"id": "x", "rounds_agreed": 1}}\nnot json\n', ("H004", "S005"),
          "s.jsonl"),
     Case("H005 unknown profile", session(worked(), profile="vivo2"), ("H005",)),
+    Case("H010 profile name borrowed", session(worked()), ("H010",),
+         args=("--profile", str(ROOT / "tests" / "data" / "borrowed-vivo.yaml"))),
     Case("H006 orphan round", '{"round": 1}\n', ("H006",), "s.jsonl"),
     Case("K001 player hand", session(worked(recorded="player_hand: two_pair")), ("K001",)),
     Case("K002 dealer hand", session(worked(recorded="dealer_hand: high_card")), ("K002",)),

@@ -38,7 +38,6 @@ from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, Sessio
 from ..i18n import N_, Messages
 from ..models.codes import CODES
 from ..output import TEXT_ERRORS
-from ..profiles import DEFAULT_WORDS
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
 from .pages import RulingBlock, environment, r_, ruling_block, status_words
@@ -307,7 +306,7 @@ class HtmlReporter(Reporter):
         else:
             chart = _chart(s, m)
         self.spool.write(self.env.get_template("session.html.j2").render(
-            players=players, chart_note=chart_note, default_words=DEFAULT_WORDS,
+            players=players, chart_note=chart_note,
             player_headers=[*(r_(m, h) for h in PLAYER_HEADERS), r_(m, "owed to the player"),
                             r_(m, "owed to the house")],
             anchor=f"s{s.index}", info=s.info, ledger_line=line, chart=chart,
