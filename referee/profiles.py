@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from .i18n import N_
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
 from .rules.category import as_word
@@ -116,8 +117,8 @@ def custom_words(name: str, origin: ProfileOrigin | str, sha256: str | None) -> 
 
 #: How a session's profile is said when nobody named it (no ``--profile``), by why:
 #: the session names none, or its header could not be read.
-DEFAULT_WORDS = {"default": "the default: the session names none",
-                 "default-unread": "the default: the session's header could not be read"}
+DEFAULT_WORDS = {"default": N_("the default: the session names none"),
+                 "default-unread": N_("the default: the session's header could not be read")}
 
 _NAME_LINE = re.compile(rb"^name\s*:")
 

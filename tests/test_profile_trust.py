@@ -5,6 +5,7 @@ export whose profile nobody named is refused."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -107,17 +108,20 @@ def test_a_custom_profile_is_named_in_every_format(tmp_path: Path, fmt: str) -> 
 
 
 def test_a_custom_profile_is_named_in_the_html_report_and_the_store(tmp_path: Path) -> None:
-    logs = _logs(tmp_path, BORROWED, count=1)
+    logs = _logs(tmp_path, BORROWED, count=2)
     said = f"custom profile vivo ({tmp_path / 'vivo.yaml'}, sha256 "
     code, page = run("report", "--lang", "en", "-o", "-", *logs)
     verdict = page[page.index('id="verdict"'):page.index('id="integrity"')]
     assert code == 1 and said in verdict and "H010" in page
-    store = str(tmp_path / "audit.db")
-    assert run("check", "--store", store, *logs)[0] == 1
-    code, page = run("report", "--lang", "en", "-o", "-", "--store", store)
+    store = tmp_path / "audit.db"
+    assert run("check", "--store", str(store), *logs)[0] == 1
+    code, page = run("report", "--lang", "en", "-o", "-", "--store", str(store))
     assert code == 1 and said in page[page.index('id="verdict"'):page.index('id="integrity"')]
-    code, out = run("stats", "--store", store, "--format", "json")
-    assert code == 0
+    with sqlite3.connect(store) as db:
+        kept = db.execute("select code, file, line from findings").fetchall()
+        origins = db.execute("select distinct origin from sessions").fetchall()
+    assert kept == [("H010", str(tmp_path / "vivo.yaml"), _name_line(BORROWED))]
+    assert origins == [(str(tmp_path / "vivo.yaml"),)]
 
 
 def test_profile_pins_the_profile_of_every_session(tmp_path: Path) -> None:
@@ -142,6 +146,8 @@ def test_the_default_is_said_where_the_profile_is(tmp_path: Path) -> None:
     assert "profile vivo (the default: the session names none) sha256" in out
     _, page = run("report", "--lang", "en", "-o", "-", str(log))
     assert "profile vivo (the default: the session names none)" in page
+    _, out = run("explain", str(log), "--round", "1")
+    assert out.count("; the default: the session names none\n") == 1
     for named in (("--profile", "vivo", str(log)), (str(SAMPLES / "clean.yaml"),)):
         _, out = run("check", "--color", "never", *named)
         assert "), profile vivo\n" in out and "the default" not in out
