@@ -19,7 +19,7 @@ from .app import main
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@common.PROFILE_OPTION
 @click.option("--format", "fmt", type=click.Choice(sorted(common.FORMATS)), default=None,
               help="Report format [default: text; github when GITHUB_ACTIONS=true].")
 @click.option("--output", "-o", metavar="FILE", default=None,

@@ -176,6 +176,11 @@ def check_profile(profile: str | None) -> None:
         raise click.BadParameter(str(err), param_hint="--profile") from None
 
 
+#: ``--profile`` of the commands that rule every session of their files.
+PROFILE_OPTION = click.option(
+    "--profile", metavar="NAME|FILE",
+    help="Rule profile for every session, whatever the sessions name (the auditor's safeguard against a log's "
+         "own profile file); with --mapping, needed when the mapping names none. docs/profiles.md.")
 MAPPING_OPTION = click.option(
     "--mapping", metavar="NAME|FILE", default=None,
     help="FILES are a provider's exports, read through this mapping (a built-in: 'referee mappings' lists "

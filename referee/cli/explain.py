@@ -21,7 +21,8 @@ from .app import main
 @click.option("--game", default=None, metavar="ID", help="A live table's game (format 2): each seat's ruling.")
 @click.option("--player", "player_id", default=None, metavar="P", help="With --game: only this player's seat.")
 @click.option("--session", default=None, metavar="ID", help="The session, when the file holds several.")
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
+@click.option("--profile", metavar="NAME|FILE",
+              help="Rule profile (overrides the file's; with --mapping, needed when the mapping names none).")
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @common.STORE_OPTION

@@ -20,7 +20,7 @@ from .app import main
 @click.argument("files", nargs=-1)
 @click.option("--output", "-o", metavar="FILE", required=True,
               help="The HTML file to write ('-': standard output, the summary then on stderr).")
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@common.PROFILE_OPTION
 @common.LANG_OPTION
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
