@@ -172,3 +172,12 @@ def test_an_export_whose_profile_nobody_named_is_refused(tmp_path: Path) -> None
     assert report["sessions"][0]["profile"] == "caribbean" and "profile_default" not in report["sessions"][0]
     code, out = run("check", "--mapping", "seamless-wallet", str(SAMPLES / "exports" / "seamless-wallet.jsonl"))
     assert code == 0  # a wallet log alone rules no game
+
+
+def test_an_empty_profile_is_not_the_default(tmp_path: Path) -> None:
+    """``profile: ""`` names a profile that does not exist (H005), never the default."""
+    log = tmp_path / "empty.yaml"
+    log.write_text((SAMPLES / "clean.yaml").read_text(encoding="utf-8").replace('profile: "vivo"', 'profile: ""', 1),
+                   encoding="utf-8")
+    code, report = check_json(str(log))
+    assert code == 1 and {f["code"] for f in report["sessions"][0]["findings"]} == {"H005"}

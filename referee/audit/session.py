@@ -182,7 +182,8 @@ class SessionAudit:
         """The option's profile, else the header's, else the default; H005 (worded alike in
         both formats) when it does not load: its first line at the header's ``profile``
         key, then one finding per problem at its own line of the profile file."""
-        name = option or (self.header.profile if self.header else None) or DEFAULT_PROFILE
+        named = self.header.profile if self.header is not None else None
+        name = option or (named if named is not None else DEFAULT_PROFILE)
         try:
             base = Path(record.source).parent if record.source != "-" else None
             return resolve_profile(name, base)
