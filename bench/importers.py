@@ -115,22 +115,22 @@ def main() -> None:
     feed = simulate(work / f"feed-{games}.csv", "datafeed-csv", games)
     big_feed = simulate(work / f"feed-{4 * games}.csv", "datafeed-csv", 4 * games)
     wallet = simulate(work / f"wallet-{games}.jsonl", "seamless-wallet", games)
-    subprocess.run([*REFEREE, "check", "--mapping", "evolution-history", str(page), "--quiet"], check=False,
-                   capture_output=True, env=ENV)  # compiles the bytecode once
+    subprocess.run([*REFEREE, "check", "--profile", "vivo", "--mapping", "evolution-history", str(page), "--quiet"],
+                   check=False, capture_output=True, env=ENV)  # compiles the bytecode once
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
           f"{games:,} games of {SEATS} seats a shape; best of {REPEAT}")
     out = ["--format", "json", "--output", os.devnull]
     for name, path in pages.items():
         parse = bare(lambda p=path: json_page(p))
-        cpu, rss = best("check", "--mapping", "evolution-history", str(path), *out)
+        cpu, rss = best("check", "--profile", "vivo", "--mapping", "evolution-history", str(path), *out)
         print(f"evolution-history page, {name}: {path.stat().st_size / 2**20:.0f} MiB; bare json.loads "
               f"{parse:.2f} s; check --mapping {cpu:.2f} s = {cpu / parse:.1f}x (target 4x); {rss / 1024:.0f} MiB")
     rows, cells = bare(lambda: csv_rows(feed, False)), bare(lambda: csv_rows(feed, True))
-    cpu, rss = best("check", "--mapping", "datafeed-csv", str(feed), *out)
+    cpu, rss = best("check", "--profile", "vivo", "--mapping", "datafeed-csv", str(feed), *out)
     print(f"datafeed-csv: {feed.stat().st_size / 2**20:.0f} MiB; bare csv.reader {rows:.2f} s, with json.loads of "
           f"each cell {cells:.2f} s; check --mapping {cpu:.2f} s = {cpu / rows:.1f}x the reader, "
           f"{cpu / cells:.1f}x reader + cells; {rss / 1024:.0f} MiB")
-    cpu4, rss4 = best("check", "--mapping", "datafeed-csv", str(big_feed), *out)
+    cpu4, rss4 = best("check", "--profile", "vivo", "--mapping", "datafeed-csv", str(big_feed), *out)
     print(f"datafeed-csv at {4 * games:,} games: {cpu4:.2f} s ({cpu4 / cpu:.1f}x the time for 4x the games); "
           f"{rss4 / 1024:.0f} MiB (against {rss / 1024:.0f} MiB)")
     lines = bare(lambda: json_lines(wallet))

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from .i18n import N_
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
 from .rules.category import as_word
@@ -87,6 +88,13 @@ class LoadedProfile:
     profile: Profile
     origin: ProfileOrigin
     sha256: str
+    #: A file's line of its ``name`` key (1 when it cannot be told): where ``H010`` is said.
+    name_line: int = 1
+
+    @property
+    def custom(self) -> bool:
+        """A profile file, not one of the built-ins: reports name it as such."""
+        return self.origin.kind == "file"
 
 
 _cache: dict[tuple[str, str], LoadedProfile] = {}
@@ -98,6 +106,46 @@ def profile_label(name: str | None, origin: ProfileOrigin | str | None) -> str |
     if name in BUILTIN and origin is not None and str(origin) != f"builtin:{name}":
         return f"{name} (from {origin})"
     return name
+
+
+def custom_words(name: str, origin: ProfileOrigin | str, sha256: str | None) -> str:
+    """How every report names a profile that is not a built-in, where it says the profile:
+    ``custom profile house-7 (logs/house.yaml, sha256 ...)``, so that nobody reads an
+    operator's paytable as a published one (a file named ``vivo`` included)."""
+    return f"custom profile {name} ({origin}, sha256 {sha256 or 'unknown'})"
+
+
+#: How a session's profile is said when nobody named it (no ``--profile``), by why:
+#: the session names none, or its header could not be read.
+DEFAULT_WORDS = {"default": N_("the default: the session names none"),
+                 "default-unread": N_("the default: the session's header could not be read")}
+
+_NAME_LINE = re.compile(rb"^name\s*:")
+
+
+def name_line(data: bytes) -> int:
+    """The line of a profile file's top-level ``name`` key; 1 when it is not on a line of
+    its own (a flow mapping)."""
+    for number, line in enumerate(data.splitlines(), start=1):
+        if _NAME_LINE.match(line):
+            return number
+    return 1
+
+
+def borrowed_name(loaded: LoadedProfile) -> ProfileProblem | None:
+    """``H010``'s words: a profile file that takes a built-in's name but rules otherwise,
+    at its name line, naming each difference; None for a built-in, a file with a name of
+    its own, or one that rules exactly as the built-in it is named after."""
+    name = loaded.profile.name
+    if not loaded.custom or name not in BUILTIN:
+        return None
+    from .rules.profile_diff import differences
+
+    found = differences(loaded.profile, resolve_profile(name).profile, name)
+    if not found:
+        return None
+    return ProfileProblem(str(loaded.origin), loaded.name_line,
+                          f"profile {name} ({loaded.origin}) is not the built-in {name}: {'; '.join(found)}")
 
 
 def builtin_text(name: str) -> bytes:
@@ -133,7 +181,7 @@ def _from_disk(name_or_path: str, base_dir: Path | None) -> LoadedProfile:
         raise ProfileError(f"profile {name_or_path!r}: cannot read {path}: {err.strerror}") from None
     origin = ProfileOrigin("file", str(path))
     digest = hashlib.sha256(data).hexdigest()
-    return LoadedProfile(parse_profile(data, str(origin)), origin, digest)
+    return LoadedProfile(parse_profile(data, str(origin)), origin, digest, name_line(data))
 
 
 #: While an audit is replayed from a store: the bytes of every profile it was ruled by,
@@ -176,7 +224,7 @@ def _from_kept(kept: dict[str, bytes], name_or_path: str, base_dir: Path | None)
         if candidate in kept:
             data = kept[candidate]
             return LoadedProfile(parse_profile(data, candidate), ProfileOrigin("file", candidate),
-                                 hashlib.sha256(data).hexdigest())
+                                 hashlib.sha256(data).hexdigest(), name_line(data))
     raise ProfileError(_unknown(name_or_path))
 
 

@@ -147,9 +147,9 @@ def cases() -> list[Case]:
         found += [Case(f"check-{stem}.{ext}", ("check", "--format", fmt, "--jobs", "1", path))
                   for fmt, ext in CHECK_FORMATS.items()]
         found.append(Case(f"report-{stem}.html", ("report", "--lang", "en", "-o", "-", path)))
-    history = ("--mapping", "evolution-history", "--wallet", "samples/exports/seamless-wallet.jsonl",
-               "samples/exports/evolution-history.json")
-    feed = ("--mapping", "datafeed-csv", "samples/exports/datafeed.csv")
+    history = ("--profile", "vivo", "--mapping", "evolution-history", "--wallet",
+               "samples/exports/seamless-wallet.jsonl", "samples/exports/evolution-history.json")
+    feed = ("--profile", "vivo", "--mapping", "datafeed-csv", "samples/exports/datafeed.csv")
     for name, args in (("history", history), ("feed", feed)):
         found += [Case(f"check-export-{name}.{ext}", ("check", "--format", fmt, *args))
                   for fmt, ext in CHECK_FORMATS.items()]

@@ -146,7 +146,8 @@ def test_a_page_above_the_hand_history_cap_is_read(write: Write, monkeypatch: py
     """A hand history in JSON is read whole, so one above the cap is refused; an export's
     page is streamed, so it is not (the cap made small here to show it)."""
     monkeypatch.setattr(reading, "MAX_DOCUMENT_BYTES", 1000)
-    code, report = check_json("--mapping", "evolution-history", str(ROOT / "samples/exports/evolution-history.json"))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", str(ROOT / "samples/exports/evolution-history.json"))
     assert code in (0, 1) and not report["problems"] and report["summary"]["games"]["games"] > 0  # findings: 1
     big = write("big.json", json.dumps({"session": {"id": "s", "profile": "vivo"}, "rounds": [{"round": 1}] * 100}))
     code, said = run("check", big)

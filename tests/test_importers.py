@@ -171,7 +171,7 @@ def test_a_misspelt_card_in_an_export_is_suggested_as_the_export_spells_cards(wr
     at each seat the deal was settled for, where it said 'Ah', format 2's spelling."""
     game = _game()
     game["result"]["player"]["cards"] = ["AHH", "KH"]
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(game)))
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", write("page.json", _page(game)))
     settled = [f for f in _findings(report) if f["code"] == "V001"]
     assert code == 1 and len(settled) == 2
     assert all("player card 1 'AHH' is not one of the 52 cards (a transcription slip for AH?)" in f["message"]
@@ -248,7 +248,7 @@ def test_expressions_beyond_plain_paths_go_through_jmespath() -> None:
 # ----------------------------------------------------------------------------- check --mapping
 
 def test_a_correct_export_is_clean(write: Write) -> None:
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(_game())))
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", write("page.json", _page(_game())))
     assert code == 0, _findings(report)
     session = report["sessions"][0]
     assert session["table"] == "T1" and session["currency"] == "EUR"
@@ -262,7 +262,7 @@ def test_a_finding_names_the_export_field_and_its_line(write: Write) -> None:
     game = _game()
     game["participants"][0]["bets"][1]["payout"] = "4.00"
     export = write("page.json", _page(game))
-    code, report = check_json("--mapping", "evolution-history", export)
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", export)
     assert code == 1
     [finding] = _findings(report)
     assert finding["code"] == "P002" and finding["player"] == "p1"
@@ -276,7 +276,8 @@ def test_a_finding_names_the_export_field_and_its_line(write: Write) -> None:
 def test_a_seat_that_does_not_fit_is_one_finding_and_the_rest_is_audited(write: Write) -> None:
     game = _game()
     game["participants"][1]["bets"][0]["stake"] = "1,00"
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(game, _game("g2"))))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", write("page.json", _page(game, _game("g2"))))
     assert code == 1
     [finding] = _findings(report)
     assert finding["code"] == "H008"
@@ -289,26 +290,28 @@ def test_an_amount_with_binary_noise_is_a_finding_never_a_rounded_amount(write: 
     game = _game()
     game["participants"][1]["bets"][0]["stake"] = "NOISE"
     text = _page(game).replace('"NOISE"', "0.30000000000000004")
-    code, report = check_json("--mapping", "evolution-history", write("page.json", text))
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", write("page.json", text))
     [finding] = _findings(report)
     assert code == 1 and finding["code"] == "H008" and "17 decimal places" in finding["message"]
 
 
 def test_a_mapping_that_fits_nothing_is_one_error_for_the_file(write: Write) -> None:
     other = write("other.json", json.dumps({"data": [{"games": [{"uuid": 1}, {"uuid": 2}]}]}))
-    code, out = run("check", "--mapping", "evolution-history", other)
+    code, out = run("check", "--profile", "vivo", "--mapping", "evolution-history", other)
     assert code == 2
     assert "the mapping evolution-history does not fit this file: game.id: 'id' found nothing at " \
            "data[0].games[0].id" in out
     assert "the record's keys are 'uuid'" in out and out.count("H000 [error]") == 1 and "Table session" not in out
-    code, out = run("check", "--mapping", "evolution-history", write("noise.json", '{"items": []}'))
+    code, out = run("check", "--profile", "vivo",
+                             "--mapping", "evolution-history", write("noise.json", '{"items": []}'))
     assert code == 2 and "finds no record here: records 'data[].games[]' found nothing" in out
 
 
 def test_an_export_that_changes_shape_midway_is_a_finding_per_record(write: Write) -> None:
     later = _game("g2")
     del later["id"]
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(_game(), later)))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", write("page.json", _page(_game(), later)))
     [finding] = _findings(report)
     assert code == 1 and finding["code"] == "H008" and "game.id: 'id' found nothing at data[0].games[1]" in \
         finding["message"]
@@ -322,7 +325,7 @@ def test_a_game_in_two_pages_with_other_cards_is_g001_and_a_player_twice_g002(wr
     again["participants"] = again["participants"][:1]
     second = write("page-2.json", _page(other))
     third = write("page-3.json", _page(again))
-    code, report = check_json("--mapping", "evolution-history", first, second, third)
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", first, second, third)
     assert code == 1
     assert sorted(f["code"] for f in _findings(report)) == ["G001", "G002"]
 
@@ -335,7 +338,8 @@ def test_a_cancelled_game_refunded_is_clean_and_one_paid_is_g003(write: Write) -
             bet["payout"] = "0.00"
     paid = _game("g2")
     paid["status"] = "Cancelled"
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(cancelled, paid)))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", write("page.json", _page(cancelled, paid)))
     found = _findings(report)
     # p2 folded: its bets paid nothing back, as a refunded seat's (the refund is the wallet's):
     # in the history alone the two cannot be told apart, with the wallet they can (W003)
@@ -346,15 +350,16 @@ def test_a_folder_of_exports_is_walked_for_json_jsonl_and_csv(tmp_path: Path) ->
     (tmp_path / "a.json").write_text(_page(_game()), encoding="utf-8")
     (tmp_path / "b.json").write_text(_page(_game("g2")), encoding="utf-8")
     (tmp_path / "notes.txt").write_text("not an export", encoding="utf-8")
-    code, report = check_json("--mapping", "evolution-history", str(tmp_path))
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", str(tmp_path))
     assert code == 0 and [i["file"].rsplit("/", 1)[-1] for i in report["inputs"]] == ["a.json", "b.json"]
 
 
 @pytest.mark.parametrize("args", [
     ["--wallet", "w.jsonl"], ["--mapping", "seamless-wallet", "--wallet", "w.jsonl"],
-    ["--mapping", "evolution-history", "--cluster", "local:1"],
-    ["--mapping", "evolution-history", "--wallet", "w.jsonl", "--wallet-mapping", "evolution-history"],
-    ["--mapping", "evolution-history", "--wallet", "missing.jsonl"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--cluster", "local:1"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--wallet", "w.jsonl", "--wallet-mapping",
+     "evolution-history"],
+    ["--profile", "vivo", "--mapping", "evolution-history", "--wallet", "missing.jsonl"],
 ])
 def test_options_that_cannot_work_together_exit_2(args: list[str], tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
@@ -393,7 +398,7 @@ def test_a_data_feed_groups_rows_into_games_and_reads_the_shared_hand(write: Wri
     feed = _feed(_row("p1", "g1", [("Ante", "1.00"), ("Call", "2.00")], "call", "3.00", "4.00"),
                  _row("p2", "g1", [("Ante", "1.00")], "fold", "1.00", "0.00"),
                  _row("p1", "g2", [("Ante", "1.00")], "fold", "1.00", "0.00"))
-    code, report = check_json("--mapping", "datafeed-csv", write("feed.csv", feed))
+    code, report = check_json("--profile", "vivo", "--mapping", "datafeed-csv", write("feed.csv", feed))
     assert code == 0, _findings(report)
     games = report["sessions"][0]["games"]
     assert [(g["game"], len(g["seats"]), g["line"]) for g in games] == [("g1", 2, 3), ("g2", 1, 5)]
@@ -402,7 +407,7 @@ def test_a_data_feed_groups_rows_into_games_and_reads_the_shared_hand(write: Wri
 def test_a_data_feed_row_paid_wrong_names_its_cell(write: Write) -> None:
     feed = _feed(_row("p1", "g1", [("Ante", "1.00"), ("Call", "2.00")], "call", "3.00", "5.00"),
                  _row("p2", "g1", [("Ante", "1.00")], "fold", "1.00", "0.00"))
-    code, report = check_json("--mapping", "datafeed-csv", write("feed.csv", feed))
+    code, report = check_json("--profile", "vivo", "--mapping", "datafeed-csv", write("feed.csv", feed))
     [finding] = _findings(report)
     assert code == 1 and finding["line"] == 3 and finding["export_field"] == "row 1.win"
 
@@ -410,7 +415,7 @@ def test_a_data_feed_row_paid_wrong_names_its_cell(write: Write) -> None:
 def test_a_csv_row_with_other_cells_is_a_finding_at_its_row(write: Write) -> None:
     feed = _feed(_row("p1", "g1", [("Ante", "1.00")], "fold", "1.00", "0.00"), "p2,ext-p2,casino_holdem\n",
                  _row("p1", "g2", [("Ante", "1.00")], "fold", "1.00", "0.00"))
-    code, report = check_json("--mapping", "datafeed-csv", write("feed.csv", feed))
+    code, report = check_json("--profile", "vivo", "--mapping", "datafeed-csv", write("feed.csv", feed))
     [finding] = _findings(report)
     assert code == 1 and finding["code"] == "H008" and finding["line"] == 4
     assert "row 2 has 3 cells, the header 14" in finding["message"]
@@ -430,7 +435,7 @@ def test_import_writes_format_2_that_check_audits_alike(write: Write, tmp_path: 
     provenance = lines[0]["session"]["meta"]["export"]
     assert provenance["mapping"] == "evolution-history" and len(provenance["sha256"]) == 64
     assert lines[2]["meta"]["export"]["pointer"] == "data[0].games[1]"
-    _, direct = check_json("--mapping", "evolution-history", export)
+    _, direct = check_json("--profile", "vivo", "--mapping", "evolution-history", export)
     _, imported = check_json(str(out))
 
     def said_of(report: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -466,7 +471,7 @@ def test_an_export_copy_is_unchanged_by_an_import(write: Write, tmp_path: Path) 
 def test_the_game_builder_keeps_records_it_was_given_unchanged(write: Write) -> None:
     game = _game()
     kept = copy.deepcopy(game)
-    code, _ = check_json("--mapping", "evolution-history", write("page.json", _page(game)))
+    code, _ = check_json("--profile", "vivo", "--mapping", "evolution-history", write("page.json", _page(game)))
     assert code == 0 and game == kept
 
 
@@ -555,7 +560,7 @@ def test_the_lane_and_the_full_path_write_the_same_report(shape: str, tmp_path: 
     for mode in ("0", "1", "verify"):
         monkeypatch.setenv("REFEREE_FAST", mode)
         for fmt in ("json", "text"):
-            reports[mode, fmt] = run("check", "--mapping", shape, "--format", fmt, *inputs)
+            reports[mode, fmt] = run("check", "--profile", "vivo", "--mapping", shape, "--format", fmt, *inputs)
     for fmt in ("json", "text"):
         assert reports["0", fmt] == reports["1", fmt] == reports["verify", fmt]
     assert reports["1", "json"][0] == 1  # the faults and the hostile page were found
@@ -579,16 +584,17 @@ CLEAN_MOVES = (("debit", "p1", "g1", "t1", None, "1.00"), ("debit", "p1", "g1", 
 def test_the_wallet_fills_each_seat_and_money_no_seat_shows_is_w010(write: Write) -> None:
     page = write("page.json", _page(_game()))
     clean = write("w.jsonl", _moves(*CLEAN_MOVES))
-    code, report = check_json("--mapping", "evolution-history", page, "--wallet", clean)
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", page, "--wallet", clean)
     assert code == 0, _findings(report)
     assert report["summary"]["transactions"] == 5
     stray = (*CLEAN_MOVES, ("debit", "p9", "g1", "t6", None, "5.00"), ("credit", "p9", "g1", "t7", "t6", "0.00"),
              ("debit", "p1", "g7", "t8", None, "1.00"))
-    code, report = check_json("--mapping", "evolution-history", page, "--wallet", write("w2.jsonl", _moves(*stray)))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", page, "--wallet", write("w2.jsonl", _moves(*stray)))
     found = [(f["code"], f["game"], f["player"], f["line"]) for f in _findings(report)]
     assert code == 1 and found == [("W010", "g1", "p9", 6), ("W010", "g7", "p1", 8)]
     short = write("w3.jsonl", _moves(*CLEAN_MOVES[:2], *CLEAN_MOVES[3:]))  # p1's credit lost
-    code, report = check_json("--mapping", "evolution-history", page, "--wallet", short)
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", page, "--wallet", short)
     assert code == 1 and [(f["code"], f["player"]) for f in _findings(report)] == [("W002", "p1")]
 
 
@@ -602,7 +608,8 @@ IMPORT_CODE_CASES = {"W010": test_the_wallet_fills_each_seat_and_money_no_seat_s
 def test_a_bad_value_in_the_first_record_is_a_finding_not_a_mapping_that_does_not_fit(write: Write) -> None:
     first = _game()
     first["status"] = "FINISHED"
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(first, _game("g2"))))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", write("page.json", _page(first, _game("g2"))))
     [finding] = _findings(report)
     assert code == 1 and finding["code"] == "H008" and "unknown status 'FINISHED'" in finding["message"]
     assert report["summary"]["games"]["games"] == 1
@@ -616,7 +623,8 @@ def test_a_game_whose_every_seat_is_unreadable_is_not_counted_and_its_deal_still
     bad = _game("g2", river=river)
     bad["participants"] = bad["participants"][:1]
     bad["participants"][0]["bets"][0]["stake"] = "1,00"
-    code, report = check_json("--mapping", "evolution-history", write("page.json", _page(_game(), bad)))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", write("page.json", _page(_game(), bad)))
     found = sorted(f["code"] for f in _findings(report))
     games = report["summary"]["games"]
     assert code == 1
@@ -631,7 +639,8 @@ def test_a_seat_field_missing_from_every_seat_of_the_first_game_is_a_mapping_tha
     game = _game()
     for p in game["participants"]:
         p["uid"] = p.pop("playerId")
-    code, out = run("check", "--mapping", "evolution-history", write("page.json", _page(game, _game("g2"))))
+    code, out = run("check", "--profile", "vivo",
+                             "--mapping", "evolution-history", write("page.json", _page(game, _game("g2"))))
     assert code == 2 and out.count("H000 [error]") == 1 and "does not fit this file: seat.player_id" in out
 
 
@@ -643,7 +652,8 @@ def test_a_wallet_log_that_is_not_json_lines_is_one_error(write: Write) -> None:
 
 def test_an_empty_page_is_read_and_holds_no_game(write: Write) -> None:
     empty = write("empty.json", json.dumps({"data": [{"date": "2026-12-02", "games": []}]}))
-    code, report = check_json("--mapping", "evolution-history", empty, write("page.json", _page(_game())))
+    code, report = check_json("--profile", "vivo",
+                              "--mapping", "evolution-history", empty, write("page.json", _page(_game())))
     assert code == 0 and all(i["readable"] for i in report["inputs"])
 
 
@@ -651,7 +661,7 @@ def test_a_folder_is_searched_for_the_files_the_mapping_reads(tmp_path: Path) ->
     (tmp_path / "page.json").write_text(_page(_game()), encoding="utf-8")
     (tmp_path / "wallet.jsonl").write_text(_moves(*CLEAN_MOVES), encoding="utf-8")
     (tmp_path / "feed.csv").write_text("a,b\n", encoding="utf-8")
-    code, report = check_json("--mapping", "evolution-history", str(tmp_path))
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", str(tmp_path))
     assert code == 0 and [Path(i["file"]).name for i in report["inputs"]] == ["page.json"]
     code, report = check_json("--mapping", "seamless-wallet", str(tmp_path))
     assert [Path(i["file"]).name for i in report["inputs"]] == ["wallet.jsonl"]
@@ -662,11 +672,11 @@ def test_an_optional_expression_that_finds_nothing_anywhere_is_a_warning(write: 
     for game in games:
         del game["result"]["dealer"]["qualified"]
     page = write("page.json", _page(*games))
-    code, report = check_json("--mapping", "evolution-history", page)
+    code, report = check_json("--profile", "vivo", "--mapping", "evolution-history", page)
     [finding] = _findings(report)
     assert code == 0 and finding["code"] == "H009" and finding["severity"] == "warning"
     assert "game.dealer_qualified: 'result.dealer.qualified' found nothing in any of the 2" in finding["message"]
-    assert check_json("--mapping", "evolution-history", "--strict", page)[0] == 1
+    assert check_json("--profile", "vivo", "--mapping", "evolution-history", "--strict", page)[0] == 1
 
 
 def test_an_unreadable_wallet_line_does_not_break_the_balance_chain(write: Write) -> None:

@@ -102,6 +102,8 @@ CODE_CASES = [
     Case("H004 unreadable record", '{"session": {"id": "x", "rounds_agreed": 1}}\nnot json\n', ("H004", "S005"),
          "s.jsonl"),
     Case("H005 unknown profile", session(worked(), profile="vivo2"), ("H005",)),
+    Case("H010 profile name borrowed", session(worked()), ("H010",),
+         args=("--profile", str(ROOT / "tests" / "data" / "borrowed-vivo.yaml"))),
     Case("H006 orphan round", '{"round": 1}\n', ("H006",), "s.jsonl"),
     Case("K001 player hand", session(worked(recorded="player_hand: two_pair")), ("K001",)),
     Case("K002 dealer hand", session(worked(recorded="dealer_hand: high_card")), ("K002",)),
@@ -145,9 +147,9 @@ CODE_CASES = [
     Case("W004 wallet duplicate transaction", table(wallet("debit 3", "credit 6", same_id=True)), ("W004",)),
     # Importers (issue 29): a record of a provider's export its mapping cannot read.
     Case("H008 export misfit", EXPORT_PAGE.replace('"stake": "2.00"', '"stake": "2,00"'), ("H008",), "page.json",
-         ("--mapping", "evolution-history")),
+         ("--profile", "vivo", "--mapping", "evolution-history")),
     Case("H009 mapping finds nothing", EXPORT_PAGE.replace(', "qualified": true', ""), ("H009",), "page.json",
-         ("--mapping", "evolution-history")),
+         ("--profile", "vivo", "--mapping", "evolution-history")),
 ]
 
 

@@ -36,11 +36,11 @@ def _replays(store: str, mapping: str, export: str, game: str | None) -> None:
     if game is not None:
         commands += [("explain", "--game", game), ("explain", "--game", game, "--format", "json")]
     for command in commands:
-        from_files = run(*command, "--mapping", mapping, export)
+        from_files = run(*command, "--profile", "vivo", "--mapping", mapping, export)
         # a wallet log alone is money only: stats has no round to describe (2), from both
         assert from_files[0] in ((0, 1) if game is not None else (2,)), from_files
         assert run(*command, "--store", store) == from_files, command
-    code, page = run("report", "--lang", "en", "-o", "-", "--mapping", mapping, export)
+    code, page = run("report", "--lang", "en", "-o", "-", "--profile", "vivo", "--mapping", mapping, export)
     stored_code, stored_page = run("report", "--lang", "en", "-o", "-", "--store", store)
     assert stored_code == code and normalize(stored_page) == normalize(page)
 
@@ -49,7 +49,7 @@ def _replays(store: str, mapping: str, export: str, game: str | None) -> None:
 def test_each_builtin_mapping_replays_from_the_store(mapping: str, store_url: str) -> None:
     assert set(SAMPLE) <= set(builtin_names())  # the shipped samples: one a family (the wallet's presets read alike)
     export = str(EXPORTS / SAMPLE[mapping])
-    code, out = run("check", "--mapping", mapping, export, "--store", store_url, "--quiet")
+    code, out = run("check", "--profile", "vivo", "--mapping", mapping, export, "--store", store_url, "--quiet")
     assert code in (0, 1), out
     _replays(store_url, mapping, export, None if mapping == "seamless-wallet" else "T1-5-000003")
 
@@ -63,8 +63,8 @@ def test_a_mapping_file_is_kept_and_replays_after_it_changed(store_url: str, tmp
     mapping.write_text(text, encoding="utf-8")
     export = str(tmp_path / "page.json")
     shutil.copyfile(EXPORTS / SAMPLE["evolution-history"], export)
-    before = run("explain", "--game", "T1-5-000003", "--mapping", str(mapping), export)
-    code, out = run("check", "--mapping", str(mapping), export, "--store", store_url, "--quiet")
+    before = run("explain", "--game", "T1-5-000003", "--profile", "vivo", "--mapping", str(mapping), export)
+    code, out = run("check", "--profile", "vivo", "--mapping", str(mapping), export, "--store", store_url, "--quiet")
     assert code in (0, 1), out
     mapping.write_text(text.replace("CHE_Ante: ante", "CHE_Ante: bonus"), encoding="utf-8")
     Path(export).unlink()
@@ -128,7 +128,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
 
 def _joined(pages: list[str], logs: list[str]) -> list[str]:
     """The arguments of an export checked with its wallet logs."""
-    return ["--mapping", "evolution-history", *pages, *(a for log in logs for a in ("--wallet", log))]
+    return ["--profile", "vivo",
+            "--mapping", "evolution-history", *pages, *(a for log in logs for a in ("--wallet", log))]
 
 
 def _outputs(files: list[str] | None, store: str | None, seat: dict[str, Any]) -> list[tuple[int, str]]:

@@ -187,7 +187,8 @@ def test_a_check_killed_while_keeping_a_wallet_log_leaves_none_of_it(store_url: 
     """The wallet log's bytes are in the transaction of the source that refers to them:
     killed midway, neither is there; the rerun keeps both."""
     page, log = big_export
-    command = ["check", "--mapping", "evolution-history", page, "--wallet", log, "--store", store_url, "-q"]
+    command = ["check", "--profile", "vivo",
+                        "--mapping", "evolution-history", page, "--wallet", log, "--store", store_url, "-q"]
     assert run("check", "--store", store_url, str(SAMPLES / "void.yaml"))[0] == 1
     process = subprocess.Popen([*REFEREE, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     _writing(store_url, process)

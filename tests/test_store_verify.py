@@ -124,7 +124,8 @@ WALLET = str(SAMPLES / "exports" / "seamless-wallet.jsonl")
 
 
 def _with_wallet(url: str) -> None:
-    code, out = run("check", "--mapping", "evolution-history", EXPORT, "--wallet", WALLET, "--store", url, "--quiet")
+    code, out = run("check", "--profile", "vivo",
+                             "--mapping", "evolution-history", EXPORT, "--wallet", WALLET, "--store", url, "--quiet")
     assert code == 1, out
     code, out = run("store", "verify", url)
     assert code == 0 and "1 source, 1 wallet log, " in out and "intact" in out, out

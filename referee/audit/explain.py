@@ -88,6 +88,9 @@ class Explanation:
     recorded: Recorded | None = None
     #: Format 2: what the seat's wallet moved, when the seat has a wallet.
     wallet: WalletMoves | None = None
+    #: Nobody named the profile: why (a key of :data:`referee.profiles.DEFAULT_WORDS`),
+    #: said beside the profile; None when someone did.
+    profile_default: str | None = None
 
 
 class ExplainError(Exception):
@@ -185,6 +188,7 @@ def explain(result: RoundResult, info: SessionInfo, bottom: BottomLine | None = 
     return Explanation(
         file=result.file, line=result.line, session=result.session, number=result.number,
         profile=loaded.profile, profile_origin=str(loaded.origin), profile_sha256=loaded.sha256,
+        profile_default=info.profile_by if info.profile_defaulted else None,
         ruling=ruling, player=player, dealer=dealer, comparison=comparison,
         sections=_sections(ruling), findings=tuple(_with_ruled(f, ruling) for f in result.findings),
         recorded_cards=_recorded_cards(result),

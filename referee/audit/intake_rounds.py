@@ -28,7 +28,7 @@ from .lane import take_seat
 from .places import Emitter, round_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
-from .validation import round_number, session_header, validation_findings, without_optional_errors
+from .validation import named_profile, round_number, session_header, validation_findings, without_optional_errors
 
 _new = tuple.__new__
 
@@ -206,5 +206,5 @@ def _header(record: SessionRecord, findings: list[Finding]) -> Header | None:
     meta = header.meta
     player = meta.get("player") if meta else None
     openings = {PLAYER: header.opening_balance} if header.opening_balance is not None else {}
-    return Header(header.id, header.profile, header.rounds_agreed, openings,
+    return Header(header.id, named_profile(header), header.rounds_agreed, openings,
                   None if player is None else str(player))

@@ -32,7 +32,7 @@ from .lane import Deal, bonus_facts, commit_game, deal_hands, game_plain, hand_f
 from .places import Emitter, game_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
-from .validation import session_header, validation_findings
+from .validation import named_profile, session_header, validation_findings
 
 ZERO = Decimal(0)
 _new = tuple.__new__
@@ -340,5 +340,5 @@ def _header(record: SessionRecord, findings: list[Finding]) -> Header | None:
     header = session_header(record, TableSession, TABLE_SESSION_FIELDS, findings)
     if header is None:
         return None
-    return Header(header.id, header.profile, None, dict(header.opening_balances or {}), None, header.table,
+    return Header(header.id, named_profile(header), None, dict(header.opening_balances or {}), None, header.table,
                   header.currency)

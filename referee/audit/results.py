@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models.codes import FindingCode, Severity, severity_of
 from ..models.rounds import Round
-from ..profiles import ProfileOrigin
+from ..profiles import DEFAULT_WORDS, ProfileOrigin
 from ..rules.settlement import Ruling
 
 ZERO = Decimal(0)
@@ -144,6 +144,15 @@ class SessionInfo:
     #: Format 2's header: the table and the currency, kept as provenance.
     table: str | None = None
     currency: str | None = None
+    #: Who chose the profile: ``option`` (``--profile``), ``session`` (the session's own
+    #: ``profile``, or its export's mapping's), ``default`` (nobody: said as such) or
+    #: ``default-unread`` (the session's header could not be read: the default, said so).
+    profile_by: str = "session"
+
+    @property
+    def profile_defaulted(self) -> bool:
+        """Nobody named the profile: the tool's default rules the session."""
+        return self.profile_by in DEFAULT_WORDS and self.profile is not None
 
     @property
     def profile_label(self) -> str | None:
@@ -152,6 +161,27 @@ class SessionInfo:
         from ..profiles import profile_label
 
         return profile_label(self.profile, self.profile_origin)
+
+    @property
+    def custom_profile(self) -> bool:
+        """Ruled by a profile file, not a built-in."""
+        return self.profile_origin is not None and self.profile_origin.kind == "file"
+
+    @property
+    def profile_said(self) -> str:
+        """The profile as every report says it where it says the session's profile:
+        ``profile vivo``, ``profile vivo (the default: the session names none)``, or
+        ``custom profile house-7 (logs/house.yaml, sha256 ...)`` for a file (one with a
+        built-in's name too: nobody reads it as the published one)."""
+        from ..profiles import custom_words
+
+        if self.profile is None or self.profile_origin is None:
+            return f"profile {self.profile or 'unknown'}"
+        if self.custom_profile:
+            return custom_words(self.profile, self.profile_origin, self.profile_sha256)
+        if self.profile_defaulted:
+            return f"profile {self.profile} ({DEFAULT_WORDS[self.profile_by]})"
+        return f"profile {self.profile}"
 
 
 @dataclass(slots=True)
@@ -205,6 +235,11 @@ class Summary:
     unreadable: int = 0
     #: Every profile a session was ruled by: origin -> sha256 (the report's integrity block).
     profiles: dict[str, str] = field(default_factory=dict)
+    #: The profile files among them (not built-ins): origin -> (name, sha256), named in
+    #: the summary of every report.
+    custom_profiles: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``H010`` said in this audit: (profile file, words), each kept once.
+    borrowed: set[tuple[str, str]] = field(default_factory=set)
     #: Format 2: games by what became of them, and their seats (seats also count as rounds).
     games: dict[str, int] = field(default_factory=dict)
     #: Wallet logs audited alone: their transactions.

@@ -21,7 +21,7 @@ from typing import Any
 from ..load.records import SessionRecord, key_line
 from ..models import codes
 from ..profiles import DEFAULT as DEFAULT_PROFILE
-from ..profiles import LoadedProfile, ProfileError, resolve_profile
+from ..profiles import LoadedProfile, ProfileError, borrowed_name, resolve_profile
 from ..rules.profile import Profile
 from .compare import Notation, check_cancelled, compare_record, recorded_as_paid, settled_as_valid, void_detail
 from .fast import SettleMemo, memo_for
@@ -72,7 +72,8 @@ class Header:
     """What the audit reads of a session's header, whatever its format."""
 
     id: str
-    profile: str = DEFAULT_PROFILE
+    #: The session's own ``profile``; None when it names none (the default is then said).
+    profile: str | None = None
     rounds_agreed: int | None = None
     #: Each player's opening balance, by the key the seats name the player by.
     openings: dict[str, Decimal] = field(default_factory=dict)
@@ -120,6 +121,15 @@ class GameIn:
     notation: Notation | None = None
 
 
+def _chosen_by(option: str | None, header: Header | None) -> str:
+    """Who chose a session's profile (:attr:`SessionInfo.profile_by`)."""
+    if option is not None:
+        return "option"
+    if header is None:
+        return "default-unread"
+    return "session" if header.profile is not None else "default"
+
+
 class SessionAudit:
     """The running state of one session (see the module)."""
 
@@ -138,7 +148,9 @@ class SessionAudit:
             self.id, self.file, record.line, loaded.profile.name if loaded else None,
             loaded.origin if loaded else None, loaded.sha256 if loaded else None, record.index,
             header.player if header else None, format, header.table if header else None,
-            header.currency if header else None)
+            header.currency if header else None, _chosen_by(options.profile, header))
+        if loaded is not None:
+            self._borrowed(loaded)
         self.openings = dict(header.openings) if header else {}
         self.players: dict[str, Player] = {}
         for key in players:  # format 1: its one player, there from the start
@@ -170,7 +182,8 @@ class SessionAudit:
         """The option's profile, else the header's, else the default; H005 (worded alike in
         both formats) when it does not load: its first line at the header's ``profile``
         key, then one finding per problem at its own line of the profile file."""
-        name = option or (self.header.profile if self.header else DEFAULT_PROFILE)
+        named = self.header.profile if self.header is not None else None
+        name = option or (named if named is not None else DEFAULT_PROFILE)
         try:
             base = Path(record.source).parent if record.source != "-" else None
             return resolve_profile(name, base)
@@ -181,6 +194,15 @@ class SessionAudit:
                 self.add(Finding(codes.H005, f"profile: {problem.message}", problem.file, problem.line,
                                  field="profile"))
             return None
+
+    def _borrowed(self, loaded: LoadedProfile) -> None:
+        """H010 when a profile file takes a built-in's name and rules otherwise, at the
+        file's name line. Every session it rules says it; the merge, which sees the
+        sessions in input order whatever ``--jobs``, keeps the first one's
+        (:func:`referee.pipeline.merge.once_per_profile`): one finding per profile file."""
+        problem = borrowed_name(loaded)
+        if problem is not None:
+            self.add(Finding(codes.H010, problem.message, problem.file, problem.line, field="profile"))
 
     @property
     def profile(self) -> Profile | None:

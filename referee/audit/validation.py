@@ -113,6 +113,12 @@ def session_header(record: SessionRecord, model: type[H], fields: tuple[str, ...
         return None
 
 
+def named_profile(header: Any) -> str | None:
+    """The profile a validated session header names; None when it names none (the model's
+    default is then the tool's, and said as such: :attr:`SessionInfo.profile_by`)."""
+    return header.profile if "profile" in header.model_fields_set else None
+
+
 def validation_findings(err: ValidationError, data: Any, file: str, line: int, number: int | None,
                         prefix: str, known: tuple[str, ...]) -> list[Finding]:
     """One clear finding per pydantic error: the path, what is wrong, what was expected."""

@@ -19,7 +19,7 @@ from .app import main
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@common.PROFILE_OPTION
 @click.option("--format", "fmt", type=click.Choice(sorted(common.FORMATS)), default=None,
               help="Report format [default: text; github when GITHUB_ACTIONS=true].")
 @click.option("--output", "-o", metavar="FILE", default=None,
@@ -57,6 +57,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     """
     common.check_profile(profile)
     common.check_mapping(mapping, wallet, wallet_mapping)
+    common.export_profile(mapping, profile)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
     guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])

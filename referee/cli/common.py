@@ -108,7 +108,7 @@ def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
 
 
 def read_through(mapping: str | None, store: str | None, wallet: tuple[str, ...] = (),
-                 wallet_mapping: str = "seamless-wallet") -> str | None:
+                 wallet_mapping: str = "seamless-wallet", profile: str | None = None) -> str | None:
     """``--mapping`` and ``--wallet`` of explain, stats and report: checked (exit 2 when they
     cannot work), and refused beside ``--store`` (the store replays each source through its
     own mapping, joined to its own wallet logs)."""
@@ -118,7 +118,9 @@ def read_through(mapping: str | None, store: str | None, wallet: tuple[str, ...]
     if wallet and store is not None:
         raise click.UsageError("--wallet does not apply with --store (the store keeps the wallet logs each export "
                                "was checked with): drop --wallet")
-    return check_mapping(mapping, wallet, wallet_mapping)
+    checked = check_mapping(mapping, wallet, wallet_mapping)
+    export_profile(mapping, profile)
+    return checked
 
 
 #: ``--store`` on the commands that read: the store instead of the files (FILES then
@@ -174,6 +176,11 @@ def check_profile(profile: str | None) -> None:
         raise click.BadParameter(str(err), param_hint="--profile") from None
 
 
+#: ``--profile`` of the commands that rule every session of their files.
+PROFILE_OPTION = click.option(
+    "--profile", metavar="NAME|FILE",
+    help="Rule profile for every session, whatever the sessions name (the auditor's safeguard against a log's "
+         "own profile file); with --mapping, needed when the mapping names none. docs/profiles.md.")
 MAPPING_OPTION = click.option(
     "--mapping", metavar="NAME|FILE", default=None,
     help="FILES are a provider's exports, read through this mapping (a built-in: 'referee mappings' lists "
@@ -214,6 +221,27 @@ def check_mapping(mapping: str | None, wallet: tuple[str, ...], wallet_mapping: 
         if name != "-" and not os.path.isfile(name):
             raise click.BadParameter(f"{name}: no such file", param_hint="--wallet")
     return mapping
+
+
+def export_profile(name: str | None, profile: str | None) -> None:
+    """After :func:`check_mapping`, for a command that rules (check, explain, stats,
+    report; not import, which writes the sessions as the mapping names them): an
+    export's games are ruled by the profile someone named, ``--profile`` or the mapping's
+    ``session.profile`` (each of :data:`referee.models.mapping.PROFILE_KEYS`). None named
+    is a usage error (exit 2), never the default: an export does not say which paytable
+    its table paid, and a bonus table audited as vivo gives thousands of findings that
+    look like the table's fault, a caribbean one none that would show it."""
+    if name is None or profile is not None:
+        return
+    from ..load.exports import load_mapping
+    from ..models.mapping import PROFILE_KEYS
+
+    mapping = load_mapping(name).mapping  # check_mapping read it whole: it loads
+    if mapping.kind != "games" or mapping.names_profile() is not None:
+        return
+    keys = " or ".join(f"{section}.{key}" for section, key in PROFILE_KEYS)
+    raise click.UsageError(f"--mapping {name} names no profile for the exported games: give --profile NAME|FILE "
+                           f"(vivo, caribbean, bonus-aa, bonus-100 or a profile file), or set {keys} in the mapping")
 
 
 def tune_collector() -> None:

@@ -21,7 +21,8 @@ from .app import main
 @click.option("--game", default=None, metavar="ID", help="A live table's game (format 2): each seat's ruling.")
 @click.option("--player", "player_id", default=None, metavar="P", help="With --game: only this player's seat.")
 @click.option("--session", default=None, metavar="ID", help="The session, when the file holds several.")
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile (overrides the file's).")
+@click.option("--profile", metavar="NAME|FILE",
+              help="Rule profile (overrides the file's; with --mapping, needed when the mapping names none).")
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @common.STORE_OPTION
@@ -51,7 +52,7 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
     if store is not None and profile is not None:
         common.files_or_store((), store, profile)  # refused: a store keeps its own profiles
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     try:
         with contextlib.ExitStack() as stack:
             if store is not None:

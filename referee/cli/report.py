@@ -20,7 +20,7 @@ from .app import main
 @click.argument("files", nargs=-1)
 @click.option("--output", "-o", metavar="FILE", required=True,
               help="The HTML file to write ('-': standard output, the summary then on stderr).")
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@common.PROFILE_OPTION
 @common.LANG_OPTION
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit status).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -44,7 +44,7 @@ def report(files: tuple[str, ...], output: str, profile: str | None, lang: str |
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     guard([("--output", output)], [] if store is not None else [*files, *wallet, *([profile] if profile else [])])
     common.tune_collector()
     terminal = guarded(sys.stderr if output == STDOUT else sys.stdout, STDOUT)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 @main.command()
 @click.argument("files", nargs=-1)
-@click.option("--profile", metavar="NAME|FILE", help="Rule profile for every session (overrides the file's).")
+@common.PROFILE_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.99, show_default=True,
               help="Confidence of the intervals and level of the tests.")
@@ -54,7 +54,7 @@ def stats(files: tuple[str, ...], profile: str | None, fmt: str, confidence: flo
 
     common.files_or_store(files, store, profile)
     common.check_profile(profile)
-    common.read_through(mapping, store, wallet, wallet_mapping)
+    common.read_through(mapping, store, wallet, wallet_mapping, profile)
     window = (common.time_option(since, "--since"), common.time_option(until, "--until"), table, dealer)
     _ordered(window[0], window[1], since, until)
     inputs: list[InputInfo] = []

@@ -107,6 +107,15 @@ H009: Final = _code(
     "is what a slip in the expression looks like. Once per key and file.",
     "game.status: 'sttus' found nothing in any of the 120 game record(s) of this file",
 )
+H010: Final = _code(
+    "H010", "profile-name-borrowed", "error",
+    "A profile file that calls itself by a built-in's name (vivo, caribbean, bonus-aa, bonus-100) but whose "
+    "rules differ from that built-in's: every report would read its paytable as the published one. Once per "
+    "profile file and audit, at its name line (in the first session it rules), naming each difference; the "
+    "rounds are still ruled by the file, and every report names it as a custom profile. Rename the profile, "
+    "or use the built-in.",
+    "profile vivo (logs/vivo.yaml) is not the built-in vivo: royal_flush 1:1, the built-in vivo pays 100:1",
+)
 G001: Final = _code(
     "G001", "game-cards-differ", "error",
     "The same game id recorded twice (two lines, two files) with different cards: one deal has one set of "

@@ -295,6 +295,13 @@ class Conventions(StrictModel):
                                     "the player's next round or the log's end)")
 
 
+#: The keys of a games mapping that name the profile its games are ruled by, in the
+#: order they are asked: the first one set wins. A key added to the model (a profile a
+#: game, say) is one more entry here, and every check that no export goes unnamed
+#: (``check --mapping`` without ``--profile``) asks it too.
+PROFILE_KEYS: tuple[tuple[str, str], ...] = (("session", "profile"), ("game", "profile"))
+
+
 class Mapping(StrictModel):
     """One export shape, read into format 2 (``kind: games``) or into wallet transactions
     (``kind: wallet``)."""
@@ -323,6 +330,15 @@ class Mapping(StrictModel):
     words: Words = Field(default_factory=Words)
     conventions: Conventions = Field(default_factory=Conventions,
                                      description="a wallet log's settlement conventions (kind: wallet)")
+
+    def names_profile(self) -> str | None:
+        """The first of :data:`PROFILE_KEYS` this mapping sets (``session.profile``), or None:
+        then its exports are ruled by the profile ``--profile`` names, and by none unless it does."""
+        for section, key in PROFILE_KEYS:
+            fields = getattr(self, section, None)
+            if fields is not None and getattr(fields, key, None) is not None:
+                return f"{section}.{key}"
+        return None
 
     @model_validator(mode="after")
     def _complete(self) -> Mapping:

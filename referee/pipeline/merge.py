@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..models import codes
 from ..report.base import Reporter
 from ..report.progress import Progress
 from ..report.spill import CleanText
@@ -151,9 +152,12 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
         elif isinstance(event, SessionInfo):
             if event.profile_origin is not None and event.profile_sha256 is not None:
                 summary.profiles[str(event.profile_origin)] = event.profile_sha256
+                if event.custom_profile and event.profile is not None:
+                    summary.custom_profiles[str(event.profile_origin)] = (event.profile, event.profile_sha256)
             for r in reporters:
                 r.session_opened(event)
         elif isinstance(event, SessionResult):
+            once_per_profile(event, summary.borrowed)
             if event.info.format == 2:
                 index.settle(event)
             summary.add(event)
@@ -172,6 +176,23 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
             summary.transactions += event.transactions
             if event.mapping is not None and event.mapping_sha256 is not None:
                 summary.mappings[event.mapping] = event.mapping_sha256
+
+
+def once_per_profile(result: SessionResult, said: set[tuple[str, str]]) -> None:
+    """``H010`` once per profile file and audit: every session a borrowed name rules says
+    it (each where it is audited, in any process), and the first session in input order
+    keeps it, so that the report, its counts and the store are the same whatever
+    ``--jobs``. ``said``: the files already said in this audit."""
+    if not any(f.code == codes.H010 for f in result.findings):
+        return
+    kept = []
+    for f in result.findings:
+        if f.code == codes.H010:
+            if (f.file, f.message) in said:
+                continue
+            said.add((f.file, f.message))
+        kept.append(f)
+    result.findings[:] = kept
 
 
 def rounds_in(item: Item) -> int:

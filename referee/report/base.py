@@ -12,6 +12,7 @@ from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo
 from ..escape import printable as printable
 from ..models import codes
 from ..models.codes import CODES
+from ..profiles import custom_words
 from ..rules.money import plain
 from .shapes import (
     BottomJSON,
@@ -187,11 +188,18 @@ def parts_from_rules(result: RoundResult) -> bool:
 
 
 def session_head(info: SessionInfo) -> SessionHeadJSON:
-    return {
+    """A session's opening fields; ``profile_default`` only when nobody named its profile,
+    ``custom_profile`` only when a profile file rules it."""
+    head: SessionHeadJSON = {
         "id": info.id, "file": info.file, "line": info.line, "profile": info.profile,
         "profile_origin": str(info.profile_origin) if info.profile_origin else None,
         "profile_sha256": info.profile_sha256,
     }
+    if info.profile_defaulted:
+        head["profile_default"] = True
+    if info.custom_profile:
+        head["custom_profile"] = info.profile_said
+    return head
 
 
 def input_dict(i: InputInfo) -> InputJSON:
@@ -216,6 +224,9 @@ def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
         found["transactions"] = summary.transactions
     if summary.mappings:
         found["mappings"] = [{"origin": o, "sha256": h} for o, h in sorted(summary.mappings.items())]
+    if summary.custom_profiles:
+        found["custom_profiles"] = [{"name": name, "origin": o, "sha256": h}
+                                    for o, (name, h) in sorted(summary.custom_profiles.items())]
     return found
 
 
@@ -255,4 +266,11 @@ def summary_line(summary: Summary) -> str:
     else:
         found = "no findings"
     unreadable = f"; {summary.unreadable} file(s) unreadable" if summary.unreadable else ""
-    return f"{', '.join(parts)}: {found}{unreadable}"
+    return f"{', '.join(parts)}: {found}{unreadable}{custom_said(summary)}"
+
+
+def custom_said(summary: Summary) -> str:
+    """``; custom profile house-7 (logs/house.yaml, sha256 ...)`` for each profile file a
+    session was ruled by: the summary never lets a custom paytable pass for a published one."""
+    return "".join(f"; {printable(custom_words(name, origin, sha))}"
+                   for origin, (name, sha) in sorted(summary.custom_profiles.items()))

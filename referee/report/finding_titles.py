@@ -24,6 +24,7 @@ TITLES = {
     codes.H007: N_("a seat that belongs to no game"),
     codes.H008: N_("a record of the export that its mapping cannot read"),
     codes.H009: N_("an expression of the mapping found nothing in the file"),
+    codes.H010: N_("a profile file takes a built-in's name but its rules differ"),
     codes.G001: N_("the same game recorded again with other cards"),
     codes.G002: N_("a player seated twice in one game: the repeated seat is not settled again"),
     codes.G003: N_("a cancelled game recorded as settled: every stake is refunded"),

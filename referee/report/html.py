@@ -336,6 +336,8 @@ class HtmlReporter(Reporter):
         head = self.env.get_template("report.html.j2").render(
             lang=self.messages.language, version=_version(), audited_at=self.started.strftime("%Y-%m-%d %H:%M:%S UTC"),
             profiles=[{"origin": o, "sha256": h} for o, h in sorted(summary.profiles.items())], inputs=inputs,
+            custom_profiles=[{"name": name, "origin": o, "sha256": h}
+                             for o, (name, h) in sorted(summary.custom_profiles.items())],
             summary=summary, staked=fmt(summary.staked), returned=fmt(summary.returned), net=signed(summary.net),
             rtp=f"{summary.returned / summary.staked:.3%}" if summary.staked else "n/a", per_ante=per_ante,
             by_code=by_code, problems=self.problems, passed=summary.exit_code(self.strict) == 0,

@@ -86,6 +86,14 @@ def _key(f: Finding) -> tuple[object, ...]:
     return (f.code, f.file, f.line, f.game, f.player, f.message)
 
 
+def profile_junit(info: SessionInfo) -> str:
+    """A session's profile as its suite's output says it: the words every report uses,
+    with the SHA-256 (a custom profile's words already hold it)."""
+    if info.custom_profile:
+        return info.profile_said
+    return f"{info.profile_said} sha256 {info.profile_sha256}"
+
+
 class JunitReporter(Reporter):
     machine = True
 
@@ -155,9 +163,10 @@ class JunitReporter(Reporter):
         self._cases.append(_case("session", result.info.id, _failure(own) if own else ""))
         ledger = result.ledger
         out = (f"{ledger.counted_rounds} counted rounds, {ledger.void_rounds} void, {ledger.invalid_rounds} invalid; "
-               f"net {ledger.net}; profile {result.info.profile_label} sha256 {result.info.profile_sha256}")
+               f"net {ledger.net}; {profile_junit(result.info)}")
         if result.info.format == 2:
-            out = f"{table_totals(result)} Profile {result.info.profile_label} sha256 {result.info.profile_sha256}"
+            said = profile_junit(result.info)
+            out = f"{table_totals(result)} {said[0].upper()}{said[1:]}"
         if self._warned:
             count = len(self._warned)
             said = "1 warning (a failure only with --strict)" if count == 1 else \

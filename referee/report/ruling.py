@@ -14,7 +14,7 @@ from typing import assert_never
 
 from ..audit.explain import Explanation, Side
 from ..i18n import Messages
-from ..profiles import profile_label
+from ..profiles import DEFAULT_WORDS, profile_label
 from ..rules.money import fmt, signed
 from ..rules.payout import Rule
 from ..rules.profile import Topic, in_language
@@ -97,9 +97,12 @@ class RulingText:
             self.comparison()
         self.settlement()
         self.heading(m("Rules applied"))
-        self.say("  " + m("profile {profile} ({source}), sha256 {sha256}").format(
+        said = m("profile {profile} ({source}), sha256 {sha256}").format(
             profile=profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name,
-            source=in_language(ex.profile.source, m.language) or ex.profile_origin, sha256=ex.profile_sha256))
+            source=in_language(ex.profile.source, m.language) or ex.profile_origin, sha256=ex.profile_sha256)
+        if ex.profile_default is not None:
+            said += f"; {m(DEFAULT_WORDS[ex.profile_default])}"
+        self.say("  " + said)
         self.record()
         return "\n".join(self.lines) + "\n"
 

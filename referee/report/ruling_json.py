@@ -81,7 +81,8 @@ def explanation_json(ex: Explanation, m: Messages) -> dict[str, object]:
         "file": ex.file, "line": ex.line, "session": ex.session, "round": ex.number,
         **({"game": ex.game, "player_id": ex.player_id} if ex.game is not None else {}),
         "language": m.language,
-        "profile": {"name": ex.profile.name, "origin": ex.profile_origin, "sha256": ex.profile_sha256},
+        "profile": {"name": ex.profile.name, "origin": ex.profile_origin, "sha256": ex.profile_sha256,
+                    **({"default": True} if ex.profile_default is not None else {})},
         "cards": None if r.outcome == "void" else {
             "player": [str(x) if x is not None else "??" for x in c.player],
             "flop": [str(x) if x is not None else "??" for x in c.flop],

@@ -126,6 +126,10 @@ class SessionHeadJSON(TypedDict):
     profile: str | None
     profile_origin: str | None
     profile_sha256: str | None
+    #: Nobody named the profile (no ``--profile``, no session ``profile``): the default.
+    profile_default: NotRequired[bool]
+    #: A profile file ruled the session: ``custom profile NAME (FILE, sha256 ...)``.
+    custom_profile: NotRequired[str]
     format: NotRequired[int]
     table: NotRequired[str | None]
     currency: NotRequired[str | None]
@@ -142,6 +146,14 @@ class InputJSON(TypedDict):
 class OriginJSON(TypedDict):
     """A profile or mapping the run read, and its SHA-256."""
 
+    origin: str
+    sha256: str
+
+
+class CustomProfileJSON(TypedDict):
+    """A profile file a session was ruled by (not a built-in)."""
+
+    name: str
     origin: str
     sha256: str
 
@@ -164,6 +176,7 @@ class SummaryJSON(TypedDict):
     unreadable_files: int
     exit_code: int
     profiles: list[OriginJSON]
+    custom_profiles: NotRequired[list[CustomProfileJSON]]
     owed_to_player: object
     owed_to_house: object
     games: NotRequired[dict[str, int]]

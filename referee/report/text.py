@@ -284,7 +284,7 @@ class TextReporter(Reporter):
             self._table_closed(result)
             return
         title = (f"Session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
-                 f"profile {printable(info.profile_label or 'unknown')}")
+                 f"{printable(info.profile_said)}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(simple_table(self._rows, HEADERS, LEDGER_ALIGN))
@@ -307,7 +307,7 @@ class TextReporter(Reporter):
         """A format-2 session: a line per game, a line per player, the table's totals."""
         info = result.info
         title = (f"Table session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
-                 f"profile {printable(info.profile or 'unknown')}")
+                 f"{printable(info.profile_said)}")
         self._echo(click.style(title, bold=True) if self.color else title)
         if self._rows:
             self._echo(tabulate(_marked(self._rows, result.findings), headers=GAME_HEADERS, tablefmt="simple",
