@@ -36,6 +36,11 @@ def _referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=GUARD, env=env)
 
 
+def _vivo(*args: str) -> tuple[int, dict[str, Any]]:
+    """``check --format json --profile vivo ...``: a mapping that names no profile needs one."""
+    return check_json("--profile", "vivo", *args)
+
+
 def _history_mapping(**changes: str) -> str:
     """The built-in evolution-history mapping with some lines changed."""
     text = (ROOT / "referee" / "data" / "mappings" / "evolution-history.yaml").read_text(encoding="utf-8")
@@ -53,7 +58,7 @@ def test_a_backtracking_card_pattern_reads_long_tokens_in_linear_time(tmp_path: 
     game = _game()
     game["result"]["communityCards"] = ["A" * 34 + "x"] * 5
     (tmp_path / "page.json").write_text(_page(game), encoding="utf-8")
-    done = _referee("check", "--format", "json", "--mapping", "m.yaml", "page.json", cwd=tmp_path)
+    done = _referee("check", "--format", "json", "--profile", "vivo", "--mapping", "m.yaml", "page.json", cwd=tmp_path)
     assert done.returncode in (0, 1), done.stderr
     assert json.loads(done.stdout)["inputs"][0]["readable"]
 
@@ -100,7 +105,7 @@ def test_an_expression_bomb_in_a_mapping_is_one_h008_a_record_not_a_hang(tmp_pat
     (tmp_path / "m.yaml").write_text(_history_mapping(**{"dealer_id: dealer.uid": f"dealer_id: '{bomb}'"}),
                                      encoding="utf-8")
     (tmp_path / "page.json").write_text(_page(_game(), _game("g2")), encoding="utf-8")
-    done = _referee("check", "--format", "json", "--mapping", "m.yaml", "page.json", cwd=tmp_path)
+    done = _referee("check", "--format", "json", "--profile", "vivo", "--mapping", "m.yaml", "page.json", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     found = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
@@ -123,17 +128,17 @@ def test_import_exits_0_when_every_record_is_written_and_only_a_warning_is_said(
 def test_one_mapping_naming_a_shared_hand_and_own_cards_warns_only_when_neither_is_found(write: Write) -> None:
     mapping = write("m.yaml", _history_mapping(**{"  player_id: playerId": "  player_id: playerId\n  player: cards"}))
     shared = write("shared.json", _page(_game(), _game("g2")))
-    code, report = check_json("--mapping", mapping, shared)
+    code, report = _vivo("--mapping", mapping, shared)
     assert code == 0 and report["problems"] == [] and all(not s["findings"] for s in report["sessions"])
     own = _game("g3")
     cards = own["result"].pop("player")["cards"]
     for seat in own["participants"]:
         seat["cards"] = cards
-    code, report = check_json("--mapping", mapping, write("own.json", _page(own)))
+    code, report = _vivo("--mapping", mapping, write("own.json", _page(own)))
     assert code == 0 and all(not s["findings"] for s in report["sessions"]) and report["problems"] == []
     neither = _game("g4")
     neither["result"].pop("player")
-    code, report = check_json("--mapping", mapping, write("neither.json", _page(neither)))
+    code, report = _vivo("--mapping", mapping, write("neither.json", _page(neither)))
     said = [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
     assert "H009" in [f["code"] for f in said]
     assert any("game.player and seat.player" in f["message"] for f in said if f["code"] == "H009")
@@ -165,9 +170,9 @@ def _said(report: dict[str, Any]) -> list[tuple[str, str]]:
 
 def test_seat_net_is_audited_as_format_2s_recorded_net(write: Write) -> None:
     mapping = _net_mapping(write)
-    code, report = check_json("--mapping", mapping, write("ok.json", _page(_net_game())))
+    code, report = _vivo("--mapping", mapping, write("ok.json", _page(_net_game())))
     assert code == 0 and _said(report) == []
-    code, report = check_json("--mapping", mapping, write("bad.json", _page(_net_game(nets=("3.00", "-1.00")))))
+    code, report = _vivo("--mapping", mapping, write("bad.json", _page(_net_game(nets=("3.00", "-1.00")))))
     [(found, message)] = _said(report)
     assert code == 1 and found == "P004" and "net result recorded +3, the rules give +1" in message
 
@@ -175,10 +180,10 @@ def test_seat_net_is_audited_as_format_2s_recorded_net(write: Write) -> None:
 def test_a_cancelled_game_recorded_as_a_loss_is_a_finding_not_a_silent_refund(write: Write) -> None:
     mapping = _net_mapping(write)
     refunded = _net_game(nets=("0.00", "0.00"), status="Cancelled")
-    code, report = check_json("--mapping", mapping, write("refunded.json", _page(refunded)))
+    code, report = _vivo("--mapping", mapping, write("refunded.json", _page(refunded)))
     assert code == 0 and _said(report) == []
     lost = _net_game(nets=("0.00", "-1.00"), status="Cancelled")
-    code, report = check_json("--mapping", mapping, write("lost.json", _page(lost)))
+    code, report = _vivo("--mapping", mapping, write("lost.json", _page(lost)))
     [(found, message)] = _said(report)
     assert code == 1 and found == "G003" and "p2" in message
 
@@ -189,15 +194,15 @@ def test_a_void_deal_that_paid_is_v001_and_a_valid_deal_recorded_void_is_v002(wr
     broken["result"]["communityCards"][4] = "AH"  # the player's own ace dealt again: the deal is void (§07)
     for seat in broken["participants"]:
         seat["voided"] = True
-    code, report = check_json("--mapping", mapping, write("void.json", _page(broken)))
+    code, report = _vivo("--mapping", mapping, write("void.json", _page(broken)))
     assert code == 1 and sorted(found for found, _ in _said(report)) == ["V001", "V001", "V003"]  # V003: info
     valid = _net_game(nets=("0.00", "0.00"))
     valid["participants"][0]["voided"] = "TRUE"
     valid["participants"][1]["voided"] = False
-    code, report = check_json("--mapping", mapping, write("valid.json", _page(valid)))
+    code, report = _vivo("--mapping", mapping, write("valid.json", _page(valid)))
     assert code == 1 and sorted(found for found, _ in _said(report)) == ["P004", "V002"]  # p2 folded: net -1
     valid["participants"][0]["voided"] = "maybe"
-    code, report = check_json("--mapping", mapping, write("word.json", _page(valid)))
+    code, report = _vivo("--mapping", mapping, write("word.json", _page(valid)))
     assert ("H008", "seat.void: 'voided' found 'maybe'") in [(c, m[:33]) for c, m in _said(report)]
 
 
@@ -228,14 +233,14 @@ def _moves_game(gid: str = "g1", short: str = "0") -> dict[str, Any]:
 
 def test_a_seats_inline_wallet_moves_are_audited_as_format_2s_wallet(write: Write) -> None:
     mapping = _inline_wallet_mapping(write)
-    code, report = check_json("--mapping", mapping, write("ok.json", _page(_moves_game())))
+    code, report = _vivo("--mapping", mapping, write("ok.json", _page(_moves_game())))
     assert code == 0 and _said(report) == []
-    code, report = check_json("--mapping", mapping, write("short.json", _page(_moves_game(short="1"))))
+    code, report = _vivo("--mapping", mapping, write("short.json", _page(_moves_game(short="1"))))
     [(found, message)] = _said(report)
     assert code == 1 and found == "W002" and "p1" in message
     unknown = _moves_game()
     unknown["participants"][1]["moves"][0]["type"] = "STAKES"
-    code, report = check_json("--mapping", mapping, write("word.json", _page(unknown)))
+    code, report = _vivo("--mapping", mapping, write("word.json", _page(unknown)))
     assert [c for c, _ in _said(report) if c.startswith("H")] == ["H008"]
     assert any("STAKES" in m and "STAKE" in m for c, m in _said(report) if c == "H008")
 
@@ -260,7 +265,7 @@ def test_game_profile_names_each_records_variant_and_a_change_starts_a_session(w
     assert code == 0, report["problems"]
     assert [(s["profile"], len(s["games"])) for s in report["sessions"]] == [("bonus-aa", 2), ("caribbean", 1),
                                                                              ("bonus-aa", 1)]
-    code, report = check_json("--profile", "vivo", "--mapping", mapping, write("pinned.json", _page(*games)))
+    code, report = _vivo("--mapping", mapping, write("pinned.json", _page(*games)))
     assert code == 0 and {s["profile"] for s in report["sessions"]} == {"vivo"}  # --profile pins every session
 
 
@@ -304,7 +309,7 @@ def _document_page(first: bool = True, balances: Any = None) -> str:
 
 @pytest.mark.parametrize("first", [True, False])
 def test_the_documents_own_fields_are_read_before_or_after_the_records(write: Write, first: bool) -> None:
-    code, report = check_json("--mapping", _document_mapping(write), write("page.json", _document_page(first)))
+    code, report = _vivo("--mapping", _document_mapping(write), write("page.json", _document_page(first)))
     assert code == 0 and _said(report) == []
     [session] = report["sessions"]
     assert (session["id"], session["currency"]) == ("S-9", "GBP")
@@ -315,7 +320,7 @@ def test_the_documents_own_fields_are_read_before_or_after_the_records(write: Wr
 
 def test_the_documents_opening_balances_anchor_each_players_chain(write: Write) -> None:
     page = _document_page(balances={"p1": "99.00", "p2": "50.00"})  # p1's first balance 101 is 99 + 1 + 1
-    code, report = check_json("--mapping", _document_mapping(write), write("page.json", page))
+    code, report = _vivo("--mapping", _document_mapping(write), write("page.json", page))
     [(found, message)] = _said(report)
     assert code == 1 and found == "P005" and "p1" in message
 
@@ -323,9 +328,9 @@ def test_the_documents_opening_balances_anchor_each_players_chain(write: Write) 
 def test_opening_balances_as_a_list_of_records(write: Write) -> None:
     mapping = _document_mapping(write, "\n    at: openingBalances\n    player: uid\n    amount: value", "list.yaml")
     page = _document_page(False, [{"uid": "p1", "value": "100.00"}, {"uid": "p2", "value": "50.00"}])
-    code, report = check_json("--mapping", mapping, write("page.json", page))
+    code, report = _vivo("--mapping", mapping, write("page.json", page))
     assert code == 0 and _said(report) == []
-    code, report = check_json("--mapping", _document_mapping(write), write("bad.json", _document_page(
+    code, report = _vivo("--mapping", _document_mapping(write), write("bad.json", _document_page(
         balances=[{"uid": "p1", "value": "100.00"}])))
     assert [c for c, _ in _said(report)][:1] == ["H008"]
     assert "document.opening_balances: 'openingBalances' found" in _said(report)[0][1]
@@ -336,3 +341,14 @@ def test_a_document_section_belongs_to_a_json_page() -> None:
     with pytest.raises(MappingError) as caught:
         parse_mapping(text.encode(), "m.yaml")
     assert "input json" in str(caught.value)
+
+
+def test_a_game_whose_profile_is_not_said_is_never_ruled_by_the_default(write: Write) -> None:
+    mapping = write("variant.yaml", _history_mapping(**{"  dealer_id: dealer.uid\n": "  dealer_id: dealer.uid\n"
+                                                        "  profile: variant\n"}))
+    game = _game("g1")  # no variant
+    code, report = check_json("--mapping", mapping, write("page.json", _page(game)))
+    [(found, message)] = [(c, m) for c, m in _said(report) if c != "H009"]
+    assert code == 1 and found == "H005" and "game.profile found nothing" in message
+    code, report = _vivo("--mapping", mapping, write("pinned.json", _page(game)))
+    assert code == 0 and [s["profile"] for s in report["sessions"]] == ["vivo"]

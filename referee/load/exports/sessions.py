@@ -19,6 +19,10 @@ from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import Misfit, MoneyReader, shown
 
+#: A game whose ``game.profile`` found nothing, in a mapping with no ``session.profile``:
+#: its session names this, which no profile is (H005, unless ``--profile`` pins one).
+NO_PROFILE = "(game.profile found nothing)"
+
 
 class SessionMaker:
     """The session records of one export file, in its order (:meth:`records` at each game)."""
@@ -43,6 +47,8 @@ class SessionMaker:
                 value = self._document_value("session" if name == "id" else name, record)
             values[name] = None if value is None else str(value)
         profile = self._profile_of(record) or header.profile
+        if profile is None and "game.profile" in getters:  # the game names none, the mapping none for all:
+            profile = NO_PROFILE  # never the default; H005 unless --profile pins every session
         key = (values["id"], values["table"], values["currency"], profile)
         if key == self._session:
             return
