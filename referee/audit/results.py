@@ -171,6 +171,11 @@ class SessionResult:
     findings: list[Finding]
     players: list[PlayerLedger] = field(default_factory=list)
     games: Any = None
+    #: Format 1, a session with an id: what its records say, digested (its header, each
+    #: round), and how many rounds and other records it held; two records of one session
+    #: are compared by them (``S010``/``S011``, :class:`referee.audit.duplicates.SessionIndex`).
+    digest: str | None = None
+    records: int = 0
 
 
 @dataclass(slots=True)
