@@ -219,3 +219,25 @@ def test_a_repeated_session_is_stored_once(store_url: str, tmp_path: Path) -> No
 def _json(out: str) -> str:
     """The report of ``check --store``'s output (its store line is on standard error)."""
     return out[out.index("{"):out.rindex("}") + 1]
+
+
+def test_a_session_stored_before_is_compared_in_a_later_check(store_url: str, tmp_path: Path) -> None:
+    """As G001/G002 are for a game: another day, another run, as if both were in one."""
+    copy, other = commented(CLEAN, tmp_path), tmp_path / "other.yaml"
+    other.write_text(CLEAN.read_text(encoding="utf-8").replace("      net: 3\n", "      net: 4\n", 1),
+                     encoding="utf-8")
+    assert run("check", "--store", store_url, str(CLEAN))[0] == 0
+    code, out = run("check", "--format", "json", "--store", store_url, str(copy))
+    report = json.loads(_json(out))
+    assert code == 0 and found_codes(report) == ["S010"] and report["summary"]["rounds"] == 0
+    assert f"{CLEAN}:1" in problems(report, "S010")[0]["message"]
+    code, out = run("store", "info", store_url)
+    assert [int(w.replace(",", "")) for w in out.splitlines()[1].split()
+            if w.replace(",", "").isdigit()] == [1, 0, 20, 1]  # sessions, games, seats, findings
+    again = run("check", "--format", "json", "--store", store_url, str(CLEAN))
+    assert again[0] == 0 and found_codes(json.loads(_json(again[1]))) == []  # not a repeat of itself
+    code, out = run("check", "--format", "json", "--store", store_url, str(other))
+    report = json.loads(_json(out))
+    assert code == 1 and sorted(set(found_codes(report))) == ["P004", "S011"]
+    code, out = run("stats", "--no-decisions", "--format", "json", "--store", store_url)
+    assert code == 0 and json.loads(out)["rounds"] == 40  # the first and the other record: not the copy

@@ -222,6 +222,10 @@ class SessionIndex:
     def __init__(self) -> None:
         self.sessions: dict[str, list[_FirstSession]] = {}
 
+    def remember(self, ident: str, file: str, line: int, digest: str, records: int) -> None:
+        """A record of session ``ident`` from before this audit (``check --store``: stored)."""
+        self.sessions.setdefault(ident, []).append(_FirstSession(digest, file, line, records))
+
     def known(self, info: SessionInfo) -> bool:
         """Whether a session opening now has an id seen before (it may be a repeat)."""
         return info.format == 1 and info.id in self.sessions
@@ -236,6 +240,8 @@ class SessionIndex:
         seen = self.sessions.setdefault(info.id, [])
         records = result.records
         here = _FirstSession(result.digest, info.file, info.line, records)
+        if here in seen:
+            return None  # itself, stored before (a stored source checked again)
         same = next((first for first in seen if first.digest == result.digest), None)
         if same is not None:
             return Finding(codes.S010, f"session {info.id}: the same session again (its header and "

@@ -219,6 +219,9 @@ class Summary:
     #: What is owed each way over every session (their ledgers' sums, :class:`Ledger`).
     owed_player: Decimal = ZERO
     owed_house: Decimal = ZERO
+    #: Format-1 sessions given again with the same content (``S010``): read and compared,
+    #: not counted again (a check of nothing but such repeats still checked something).
+    repeated: int = 0
 
     def add(self, result: SessionResult) -> None:
         """A closed session, counted as its format counts: rounds, or games and seats."""
@@ -268,4 +271,5 @@ class Summary:
         failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
         if failing:
             return 1
-        return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions else 0
+        return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions and not self.repeated \
+            else 0

@@ -160,6 +160,7 @@ class _Feed:
             for item in held:
                 if isinstance(item, Finding):
                     self._one(item, False)
+            self.summary.repeated += 1
             self._one(finding, False)
             return
         self._one(held.info, False)
