@@ -115,6 +115,16 @@ def test_a_repeat_is_found_on_the_fast_lane_and_off_it(tmp_path: Path, monkeypat
     assert (code, found_codes(report), report["summary"]["rounds"]) == (0, ["S010"], 3)
 
 
+def test_a_long_session_is_compared_whole(tmp_path: Path) -> None:
+    """Past the digest's first block (64 KiB of records): the last round still counts."""
+    balances = [-n for n in range(1, 1201)]
+    log = tmp_path / "log.jsonl"
+    log.write_text(session("s", balances) + session("s", balances) + session("s", [*balances[:-1], -1199]),
+                   encoding="utf-8")
+    report = check_json(str(log))[1]
+    assert found_codes(report) == ["P005", "S010", "S011"] and report["summary"]["rounds"] == 2400
+
+
 def test_a_session_without_an_id_is_never_compared(tmp_path: Path) -> None:
     """Named after its file (a.yaml#1): two such files in two folders are two sessions."""
     text = "".join(line for line in CLEAN.read_text(encoding="utf-8").splitlines(keepends=True))
