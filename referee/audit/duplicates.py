@@ -219,9 +219,10 @@ def _normal(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class _FirstSession:
-    """A record of a session seen before: its digest, where it is, how many records."""
+    """A record of a session seen before: its digest (32 bytes), where it is, how many
+    records."""
 
-    digest: str
+    digest: bytes
     file: str
     line: int
     records: int
@@ -236,14 +237,15 @@ class SessionIndex:
     may be audited in two processes, and a session's digest is whole only at its end;
     the parent sees every session's close in file order, so one-process and parallel runs
     agree (:mod:`referee.pipeline.merge` holds a session whose id was seen before until
-    its close says which it is)."""
+    its close says which it is). Kept small: one record an id (a list only for an id
+    recorded more than once), about 250 bytes a session with its id."""
 
     def __init__(self) -> None:
-        self.sessions: dict[str, list[_FirstSession]] = {}
+        self.sessions: dict[str, _FirstSession | list[_FirstSession]] = {}
 
     def remember(self, ident: str, file: str, line: int, digest: str, records: int) -> None:
         """A record of session ``ident`` from before this audit (``check --store``: stored)."""
-        self.sessions.setdefault(ident, []).append(_FirstSession(digest, file, line, records))
+        self._add(ident, _FirstSession(bytes.fromhex(digest), file, line, records))
 
     def known(self, info: SessionInfo) -> bool:
         """Whether a session opening now has an id seen before (it may be a repeat)."""
@@ -256,19 +258,21 @@ class SessionIndex:
         info = result.info
         if info.format != 1 or result.digest is None:
             return None
-        seen = self.sessions.setdefault(info.id, [])
         records = result.records
-        here = _FirstSession(result.digest, info.file, info.line, records)
+        here = _FirstSession(bytes.fromhex(result.digest), info.file, info.line, records)
+        found = self.sessions.get(info.id)
+        if found is None:
+            self.sessions[info.id] = here
+            return None
+        seen = found if isinstance(found, list) else [found]
         if here in seen:
             return None  # itself, stored before (a stored source checked again)
-        same = next((first for first in seen if first.digest == result.digest), None)
+        same = next((first for first in seen if first.digest == here.digest), None)
         if same is not None:
             return Finding(codes.S010, f"session {info.id}: the same session again (its header and "
                            f"{_rounds(records)} as at {same.file}:{same.line}): audited and counted there, not "
                            f"here", info.file, info.line, None, "session", f"{same.file}:{same.line}", None, info.id)
-        seen.append(here)
-        if len(seen) == 1:
-            return None
+        self._add(info.id, here)
         first = seen[0]
         finding = Finding(codes.S011, f"session {info.id}: recorded again with other content than at "
                           f"{first.file}:{first.line} ({_rounds(records)} here, {_rounds(first.records)} there): "
@@ -276,6 +280,15 @@ class SessionIndex:
                           "session", f"{first.file}:{first.line}", f"{info.file}:{info.line}", info.id)
         result.findings.append(finding)
         return finding
+
+    def _add(self, ident: str, record: _FirstSession) -> None:
+        found = self.sessions.get(ident)
+        if found is None:
+            self.sessions[ident] = record
+        elif isinstance(found, list):
+            found.append(record)
+        else:
+            self.sessions[ident] = [found, record]
 
 
 def _rounds(n: int) -> str:
