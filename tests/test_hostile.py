@@ -234,7 +234,8 @@ def test_a_broken_document_hides_neither_the_documents_after_it_nor_what_was_ski
     clean = (SAMPLES / "clean.yaml").read_text()
     lines = clean.count("\n")
     pad = "# pad\n" * padding
-    path = write("multi.yaml", f"{clean}---\nsession: {{id: bad\n{pad}---\n{clean}")
+    later = clean.replace("table-7/2026-11-29/evening", "table-7/2026-11-29/later")  # not a repeat (S010)
+    path = write("multi.yaml", f"{clean}---\nsession: {{id: bad\n{pad}---\n{later}")
     code, report = check_json(path)
     assert code == 2
     assert report["summary"]["unreadable_files"] == 1

@@ -57,6 +57,13 @@ EXPORT_PAGE = ('{"data": [{"games": [{"id": "g1", "status": "Resolved", "table":
                '"payout": "2.00"}, {"code": "CHE_Call", "stake": "2.00", "payout": "4.00"}]},\n'
                '{"playerId": "b", "decisions": [{"type": "Fold"}], "bets": [{"code": "CHE_Ante", "stake": "1.00", '
                '"payout": "0.00"}]}]}]}]}\n')
+#: A JSON Lines session of one fold, then a second record of it whose balance is given.
+REPEATED = ('{{"session": {{"id": "t", "opening_balance": 0}}}}\n'
+            '{{"round": 1, "ante": 1, "player": ["2c", "7d"], "flop": ["Jh", "Qs", "4c"], "decision": "fold", '
+            '"recorded": {{"net": -1, "balance": -1}}}}\n'
+            '{{"session": {{"id": "t", "opening_balance": 0}}}}\n'
+            '{{"round": 1, "ante": 1, "player": ["2c", "7d"], "flop": ["Jh", "Qs", "4c"], "decision": "fold", '
+            '"recorded": {{"net": -1, "balance": {balance}}}}}\n')
 TABLE_LINE = '{"session": {"id": "t", "profile": "vivo", "opening_balances": {}}}\n'
 GAME = ("  - game: g1\n    player: [A♥, K♦]\n    flop: [A♠, 7♦, 4♣]\n    turn: 9♥\n    river: 2♠\n"
         "    dealer: [Q♠, Q♣]\n    seats:\n      - {player_id: a, ante: 1, decision: call}\n")
@@ -125,6 +132,8 @@ CODE_CASES = [
     Case("S007 insufficient funds", session(worked(), profile="caribbean").replace("opening_balance: 0",
                                                                                     "opening_balance: 2"), ("S007",)),
     Case("S008 stake increment", session(worked(replace=(("ante: 1", "ante: 0.001"),))), ("S008",)),
+    Case("S010 session repeated", REPEATED.format(balance=-1), ("S010",), "s.jsonl"),
+    Case("S011 session conflict", REPEATED.format(balance=-2), ("P005", "S011"), "s.jsonl"),
     Case("S009 round order", session(worked(1), worked(3), worked(2), agreed=3), ("S009",)),
     Case("S009 a round far from its place", session(worked(1), worked(3), worked(4), worked(2), agreed=4),
          ("S004", "S009")),

@@ -11,8 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ..audit.duplicates import SessionIndex
 from ..audit.games import GameResult, round_view
-from ..audit.results import RoundResult, SessionInfo
+from ..audit.results import RoundResult, SessionInfo, SessionResult
+from ..models import codes
 from ..profiles import DEFAULT, ProfileOrigin
 from ..rules.cards import Card
 from ..rules.settlement import Ruling
@@ -58,10 +60,21 @@ class Observations:
     #: Format 2: the games whose deal is counted, as ``GameIndex`` keys them (table, game
     #: id): a second record of a game (two lines, two files) is the same deal.
     dealt: set[tuple[str | None, str | None]] = field(default_factory=set)
+    #: Format 1: every session by id, as ``check`` judges them: the same session given
+    #: twice (``S010``: two files, a copy with a comment added) is observed once.
+    index: SessionIndex = field(default_factory=SessionIndex)
+    #: Where the rounds of the session being read begin in :attr:`rounds`.
+    opened: int = 0
 
     def add(self, event: object, session: SessionInfo | None) -> None:
         if isinstance(event, SessionInfo):
             self.sessions[event.id] = event
+            self.opened = len(self.rounds)
+            return
+        if isinstance(event, SessionResult):
+            found = self.index.judge(event)
+            if found is not None and found.code == codes.S010:
+                del self.rounds[self.opened:]  # the same rounds again: observed at the first record
             return
         if isinstance(event, GameResult) and event.format == 2:
             self._game(event)

@@ -21,7 +21,7 @@ from ..models.common import MAX_ROUND
 from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
 from ..rules.hands import HandValue, evaluate_known
 from .clean import CleanGame
-from .duplicates import is_copy
+from .duplicates import Content, is_copy
 from .fast import plain_round, verify_model
 from .games import GameResult, SeatResult
 from .lane import take_seat
@@ -55,6 +55,9 @@ class RoundsIntake:
         findings: list[Finding] = []
         header = _header(record, findings)
         self.session = SessionAudit(record, options, header, findings, 1, (PLAYER,))
+        #: Its records digested as read, when it has an id of its own (one named after its
+        #: file is no session to find again): ``S010``/``S011`` compare them.
+        self.content = Content(record.data) if header is not None else None
         self.keep_raw = options.keep_raw
         self.last_data: Any = None
         #: The previous round's result (a lane's clean game until someone asks for more).
@@ -69,6 +72,8 @@ class RoundsIntake:
     def take_plain(self, record: PlainRound) -> CleanGame | list[GameResult]:
         """A round the fast decode read: on the lane when it is provably clean, else
         through the full audit (the reader's own reading of the line)."""
+        if self.content is not None:
+            self.content.fast(record.fast)
         clean = self._lane(record) if self.session.lane is not None else None
         if clean is not None:
             return clean
@@ -77,7 +82,7 @@ class RoundsIntake:
             from .fast import FastPathMismatch
 
             raise FastPathMismatch(f"line {record.line}: the fast decode read a line the reader refuses")
-        return self.take(full)
+        return self.audit(full)
 
     def _lane(self, record: PlainRound) -> CleanGame | None:
         """The round on the lane when its place is plain (as :func:`~.lane.game_plain`
@@ -129,6 +134,12 @@ class RoundsIntake:
         return clean
 
     def take(self, record: RoundRecord) -> list[GameResult]:
+        """A round read in full (digested, then :meth:`audit`)."""
+        if self.content is not None:
+            self.content.data(record.data)
+        return self.audit(record)
+
+    def audit(self, record: RoundRecord) -> list[GameResult]:
         """A round read in full: validated, then audited as a game of one seat."""
         data = record.data
         number = round_number(data)
@@ -193,7 +204,10 @@ class RoundsIntake:
 
     def problem(self, problem: LoadProblem) -> None:
         """A JSON Lines round line that cannot be read but whose number can: present
-        (numbering, the count), its nets unknown."""
+        (numbering, the count), its nets unknown. Any problem of a round's line is part
+        of what the session holds (:class:`Content`)."""
+        if self.content is not None:
+            self.content.other((problem.code, problem.message, problem.round_number))
         if problem.round_number is not None:
             self.session.unreadable(problem.round_number, problem.line, problem.source)
 

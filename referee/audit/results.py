@@ -201,6 +201,11 @@ class SessionResult:
     findings: list[Finding]
     players: list[PlayerLedger] = field(default_factory=list)
     games: Any = None
+    #: Format 1, a session with an id: what its records say, digested (its header, each
+    #: round), and how many rounds and other records it held; two records of one session
+    #: are compared by them (``S010``/``S011``, :class:`referee.audit.duplicates.SessionIndex`).
+    digest: str | None = None
+    records: int = 0
 
 
 @dataclass(slots=True)
@@ -249,6 +254,9 @@ class Summary:
     #: What is owed each way over every session (their ledgers' sums, :class:`Ledger`).
     owed_player: Decimal = ZERO
     owed_house: Decimal = ZERO
+    #: Format-1 sessions given again with the same content (``S010``): read and compared,
+    #: not counted again (a check of nothing but such repeats still checked something).
+    repeated: int = 0
 
     def add(self, result: SessionResult) -> None:
         """A closed session, counted as its format counts: rounds, or games and seats."""
@@ -298,4 +306,5 @@ class Summary:
         failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
         if failing:
             return 1
-        return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions else 0
+        return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions and not self.repeated \
+            else 0

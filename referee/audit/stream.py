@@ -86,6 +86,8 @@ class _Stream:
             yield from self.games(current.close())
         yield from self.flush()
         results, result = current.session.close()
+        if isinstance(current, RoundsIntake) and current.content is not None:
+            result.digest, result.records = current.content.digest(), current.content.records
         yield from self.games(results)
         yield result
 
@@ -125,6 +127,8 @@ def audit_records(records: Iterable[Record], options: Options) -> Iterator[Event
             yield stream.current.info
         elif isinstance(record, (GameRecord, SeatRecord)):
             finding = _misplaced(record)
+            if isinstance(current, RoundsIntake) and current.content is not None:
+                current.content.other(("misplaced", record.data))
             if current is not None:
                 current.session.add(finding)
             else:  # pragma: no cover - loaders open a session first

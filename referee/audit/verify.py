@@ -34,7 +34,7 @@ def verified_round(intake: Any, record: Any, hands: tuple[HandValue, HandValue])
     clean: CleanGame | None = intake.lane_round(record, hands)
     if clean is None:
         return None
-    full = shadow.take(record.full())
+    full = shadow.audit(record.full())
     _compare([clean], full, f"line {record.line}")
     _compare_state(intake.session, shadow.session, f"line {record.line}")
     return clean

@@ -97,7 +97,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
         try:
             summary = dispatch(sink.watch(stream.events) if sink else stream.events,
-                               reporters + ([sink] if sink else []), meter, sink.index if sink else None)
+                               reporters + ([sink] if sink else []), meter, sink.index if sink else None,
+                               sink.sessions if sink else None)
         finally:
             if sink is not None:
                 sink.close()

@@ -235,6 +235,24 @@ S009: Final = _code(
     "in each other's place are one S009, on the late one.",
     "rounds 1, 3, 2, 4: round 2 is out of order (expected 4)",
 )
+S010: Final = _code(
+    "S010", "session-repeated", "warning",
+    "A format-1 session recorded again with the same header and the same rounds (the same file given twice, "
+    "a copy with a comment added, two exports whose windows overlap): the second record is not audited, "
+    "counted, reported or stored again, and this one finding at its header names the first. A warning, not "
+    "an error: nothing is counted twice, so no total is wrong; `--strict` fails on it. The records are "
+    "compared as read (values and their types), not as bytes: comments, spacing and the file's format do "
+    "not count. A session without an id (named after its file) is never compared.",
+    "`check a.yaml b.yaml` where b.yaml is a.yaml with one comment line added",
+)
+S011: Final = _code(
+    "S011", "session-conflict", "error",
+    "A format-1 session id recorded again with other content (a round added, left out or changed, another "
+    "header): one session played has one record, so at most one of them is right and the referee cannot "
+    "tell which. Both are audited and counted, each with its own findings; this finding, at the second "
+    "record's header, names both places.",
+    "session `table-7/evening` in two files, one round's `net` 3 in one and 1 in the other",
+)
 V001: Final = _code(
     "V001", "void-settled", "error",
     "A malformed deal (§07: a card not among the 52, a card twice, a wrong count, a call without turn, "

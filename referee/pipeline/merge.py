@@ -4,9 +4,11 @@ What travels from a worker (a process under ``--jobs``, a machine under ``--clus
 is a task's events, with runs of rounds and of games already turned into their
 reporters' payloads (:class:`RenderedRounds`, :class:`RenderedGames`,
 :class:`RenderedClean`): the parent takes them in plan order, so the report is
-byte-identical to the one-process report. The one piece of state across tasks is the
-game index (format 2: two records of one game, in two chunks or two files, must agree:
-``G001``/``G002``), kept here, in the process that writes the report."""
+byte-identical to the one-process report. The state across tasks is the game index
+(format 2: two records of one game, in two chunks or two files, must agree:
+``G001``/``G002``) and the session index (format 1: a session recorded twice is said
+once, ``S010``, or is a conflict, ``S011``), kept here, in the process that writes the
+report."""
 
 from __future__ import annotations
 
@@ -26,11 +28,13 @@ from .audit import (
     GameIndex,
     GameResult,
     InputInfo,
+    SessionIndex,
     SessionInfo,
     SessionResult,
     Summary,
     round_view,
 )
+from .holding import Held
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,17 +85,21 @@ class Stream:
 
 
 def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None,
-             index: GameIndex | None = None) -> Summary:
+             index: GameIndex | None = None, sessions: SessionIndex | None = None) -> Summary:
     """Send every event to every reporter; count what the summary needs. ``index``: the
-    games known before (``check --store``: those of the store), else none."""
+    games known before (``check --store``: those of the store), else none; ``sessions``
+    likewise, the format-1 sessions known before."""
     summary = Summary()
     inputs: list[InputInfo] = []
-    index = index if index is not None else GameIndex()  # format 2: two records of one game must agree
+    feed = _Feed(reporters, progress, summary, inputs, index if index is not None else GameIndex(),
+                 sessions if sessions is not None else SessionIndex())
     for r in reporters:
         r.start()
     try:
-        _feed(stream, reporters, progress, summary, inputs, index)
+        for event in stream:
+            feed.take(event)
     finally:  # an interrupt or an error: the stream's workers are ended now, not when collected
+        feed.close()
         close = getattr(stream, "close", None)
         if close is not None:
             close()
@@ -102,10 +110,79 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
     return summary
 
 
-def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None, summary: Summary,
-          inputs: list[InputInfo], index: GameIndex) -> None:
-    """Each event to each reporter, counting what the summary needs."""
-    for event in stream:
+class _Feed:
+    """Each event to each reporter, counting what the summary needs; a format-1 session
+    whose id was seen before held until its close (:class:`Held`): the same session again
+    is one ``S010`` and nothing else, another record under its id goes on as any other."""
+
+    def __init__(self, reporters: list[Reporter], progress: Progress | None, summary: Summary,
+                 inputs: list[InputInfo], index: GameIndex, sessions: SessionIndex) -> None:
+        self.reporters = reporters
+        self.progress = progress
+        self.summary = summary
+        self.inputs = inputs
+        self.index = index  # format 2: two records of one game must agree
+        self.sessions = sessions  # format 1: a session recorded twice is said once
+        self.held: Held | None = None
+
+    def take(self, event: Item) -> None:
+        held = self.held
+        if held is not None:
+            if isinstance(event, SessionResult):
+                self.held = None
+                try:
+                    self._judged(held, event)
+                finally:
+                    held.close()
+                return
+            rendered = self._rendered(event)
+            held.add(rendered, rounds_in(rendered))
+            if self.progress is not None:
+                self.progress.tick(rounds_in(rendered))
+            return
+        if isinstance(event, SessionInfo) and self.sessions.known(event):
+            self.held = Held(event)
+            return
+        if isinstance(event, SessionResult):
+            self.sessions.judge(event)  # the first record of its id (a later one was held)
+        self._one(event, True)
+
+    def close(self) -> None:
+        if self.held is not None:
+            self.held.close()
+            self.held = None
+
+    def _judged(self, held: Held, result: SessionResult) -> None:
+        """A held session closes: dropped for its one ``S010`` when it is a repeat (a
+        problem held with it, outside any session, is still said), else fed whole."""
+        finding = self.sessions.judge(result)
+        if finding is not None and finding.code == codes.S010:
+            for item in held:
+                if isinstance(item, Finding):
+                    self._one(item, False)
+            self.summary.repeated += 1
+            self._one(finding, False)
+            return
+        self._one(held.info, False)
+        for item in held:
+            self._one(item, False)
+        self._one(result, False)
+
+    def _rendered(self, event: Item) -> Item:
+        """A format-1 session's item as a worker sends it: its reporters' payloads (what is
+        held is what would have been written; payloads pickle, a round's result need not)."""
+        reporters = self.reporters
+        if isinstance(event, GameResult) and event.format == 1:
+            view = round_view(event)
+            return RenderedRounds(tuple([r.round_payload(view)] for r in reporters))
+        if isinstance(event, CleanGames) and event.format == 1:
+            return RenderedClean(tuple(r.clean_payload(event) for r in reporters), len(event))
+        return event
+
+    def _one(self, event: Item, tick: bool) -> None:
+        """One event to each reporter (``tick``: progress counts its rounds)."""
+        reporters, summary, index = self.reporters, self.summary, self.index
+        progress = self.progress if tick else None
         if isinstance(event, GameResult):
             if event.format == 1:  # a round: its format's reporters write it as one
                 view = round_view(event)
@@ -170,7 +247,7 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
             for r in reporters:
                 r.problem(event)
         else:
-            inputs.append(event)
+            self.inputs.append(event)
             summary.files += 1
             summary.unreadable += not event.readable
             summary.transactions += event.transactions

@@ -247,7 +247,8 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
 def summary_line(summary: Summary) -> str:
     """One line over everything audited, for every format's closing word."""
     parts = [f"{summary.files} file{'s' * (summary.files != 1)}",
-             f"{summary.sessions} session{'s' * (summary.sessions != 1)}"]
+             f"{summary.sessions} session{'s' * (summary.sessions != 1)}"
+             + (f" ({summary.repeated} more given again)" if summary.repeated else "")]
     if summary.games:
         g = summary.games
         parts.append(f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "

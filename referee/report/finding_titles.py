@@ -47,6 +47,8 @@ TITLES = {
     codes.S007: N_("a call the balance does not cover"),
     codes.S008: N_("a stake that is not a whole multiple of the profile's increment"),
     codes.S009: N_("a round written late"),
+    codes.S010: N_("the same session recorded again: audited and counted once"),
+    codes.S011: N_("a session recorded again with other content: both records are audited"),
     codes.V001: N_("a malformed deal recorded as valid or settled"),
     codes.V002: N_("a correct deal recorded as void"),
     codes.V003: N_("a void deal, correctly handled: stakes returned, round not counted (§07)"),

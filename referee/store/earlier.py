@@ -1,8 +1,9 @@
 """The games stored before a source, found for its games to be compared with (``G001``/
 ``G002`` against the store): kept as rows or in runs of a live table's clean games, read
 as one first record each (the first stored: its file, line and cards; every record's
-players). Apart from the writer: a read, on the writer's transaction or a connection
-of its own."""
+players); and the format-1 sessions stored before it, for its sessions to be compared
+with (``S010``/``S011``). Apart from the writer: a read, on the writer's transaction or
+a connection of its own."""
 
 from __future__ import annotations
 
@@ -89,4 +90,34 @@ def _runs_of(conn: Any, limit: int, names: list[str], keys: set[Key]) -> list[tu
             out.append((packed.source_id, line, GameFingerprint(row.wanted, "", row.source_name, line,
                                                                 packed.card_names(game), players,
                                                                 row.session_tbl, "counted")))
+    return out
+
+
+#: A format-1 session stored before: its source's name, its line, its digest, its records.
+StoredSession = tuple[str, int, str, int]
+
+
+def any_sessions_before(conn: Any, limit: int) -> bool:
+    """Whether the store holds a format-1 session with its digest (written since the
+    digest is kept) of a source before ``limit``."""
+    from sqlalchemy import select
+
+    se = schema.sessions
+    return conn.execute(select(se.c.id).where(se.c.format == 1, se.c.counts.is_not(None), se.c.source_id < limit)
+                        .limit(1)).first() is not None
+
+
+def sessions(conn: Any, limit: int, ident: str) -> list[StoredSession]:
+    """The format-1 sessions ``ident`` stored by sources before ``limit``, in the order they
+    were stored in."""
+    from sqlalchemy import select
+
+    se, s = schema.sessions, schema.sources
+    query = (select(s.c.name, se.c.line, se.c.counts).join(s, s.c.id == se.c.source_id)
+             .where(se.c.ident == ident, se.c.format == 1, se.c.counts.is_not(None), se.c.source_id < limit)
+             .order_by(se.c.source_id, se.c.line))
+    out = []
+    for row in conn.execute(query):
+        held = json.loads(row.counts)
+        out.append((row.name, row.line, str(held["content"]), int(held["records"])))
     return out

@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from ..audit.clean import CleanGame, CleanGames
-from ..audit.duplicates import GameIndex
+from ..audit.duplicates import GameIndex, SessionIndex
 from ..audit.games import GameFingerprint, GameResult, SeatResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 from ..load.table import WHOLE_SEATS
@@ -35,8 +35,19 @@ from ..report.text import round_status
 from ..rules.settlement import Cards, Ruling
 from . import codec
 
-__all__ = ["CleanGame", "CleanGames", "Finding", "GameFingerprint", "GameIndex", "GameResult", "InputInfo",
-           "SeatResult", "SessionInfo", "SessionResult"]
+__all__ = [
+    "CleanGame",
+    "CleanGames",
+    "Finding",
+    "GameFingerprint",
+    "GameIndex",
+    "GameResult",
+    "InputInfo",
+    "SeatResult",
+    "SessionIndex",
+    "SessionInfo",
+    "SessionResult",
+]
 
 ZERO = Decimal(0)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -390,10 +401,15 @@ def ledger_data(ledger: Ledger) -> dict[str, object]:
 
 
 def session_end(result: SessionResult) -> SessionEnd:
+    """A session's closing values. ``counts``: a live table's games by what became of them;
+    a format-1 session's records and their digest (what a later check compares a session of
+    the same id with: ``S010``/``S011``, :func:`referee.store.earlier.sessions`)."""
     players = counts = None
     if result.info.format == 2:
         players = codec.dumps([[p.player_id, ledger_data(p.ledger)] for p in result.players])
         counts = codec.dumps({f.name: getattr(result.games, f.name) for f in fields(result.games)})
+    elif result.digest is not None:
+        counts = codec.dumps({"records": result.records, "content": result.digest})
     return SessionEnd(codec.dumps(ledger_data(result.ledger)), players, counts)
 
 

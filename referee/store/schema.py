@@ -121,6 +121,8 @@ sessions = Table(
     Column("idx", Integer, nullable=False),
     Column("ledger", Text),
     Column("players", Text),
+    #: A live table's games by what became of them; a format-1 session's records and their
+    #: digest (``{"records", "content"}``: a later check compares a session of its id with it).
     Column("counts", Text),
     Column("findings", Integer, nullable=False),
     Column("digest", Text, nullable=False),

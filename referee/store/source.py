@@ -104,6 +104,8 @@ class SourceWriter:
         self.chunker: Chunker | None = None
         #: Whether the store held any game before this source (looked up once).
         self.earlier: bool | None = None
+        #: Whether it held any format-1 session with its digest before this source (likewise).
+        self.earlier_sessions: bool | None = None
         #: The wallet logs this source is the first to refer to: kept in its transaction.
         self.wallets: list[KeptWallet] = []
         self._start()
@@ -458,6 +460,15 @@ class SourceWriter:
         if not self.stored_games():
             return {}
         return self._on_connection(lambda conn: earlier.games(conn, self.limit, keys))
+
+    def sessions_before(self, ident: str) -> list[earlier.StoredSession]:
+        """The format-1 sessions ``ident`` stored before this source (:func:`earlier.sessions`),
+        looked up only when the store holds any (once a source)."""
+        if self.earlier_sessions is None:
+            self.earlier_sessions = self._on_connection(lambda conn: earlier.any_sessions_before(conn, self.limit))
+        if not self.earlier_sessions:
+            return []
+        return self._on_connection(lambda conn: earlier.sessions(conn, self.limit, ident))
 
     def stored_games(self) -> bool:
         """Whether the store held any game before this source (a new store holds none:

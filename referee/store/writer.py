@@ -26,9 +26,10 @@ from ..load.inputs import Source
 from ..report.base import Reporter
 from . import StoreError, chunks, codec, packing, rows
 from .chunks import Digests, kind_of
+from .earlier import StoredSession
 from .engine import Target, engine, failure
 from .migrate import check as check_schema
-from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionInfo, SessionResult
+from .rows import Finding, GameFingerprint, GameIndex, InputInfo, SessionIndex, SessionInfo, SessionResult
 from .source import SourceWriter
 from .tableruns import LaneGames
 from .wallets import WalletLog
@@ -80,6 +81,7 @@ class StoreSink(Reporter):
         self.current: SourceWriter | None = None
         self.position = 0
         self.index = StoreIndex(self)
+        self.sessions = StoreSessions(self)
         self.stored: list[str] = []
         self.known: list[str] = []
         self.refused: list[str] = []
@@ -242,6 +244,13 @@ class StoreSink(Reporter):
         """A source's SHA-256 now: hashed since the check began (:class:`Digests`), or here."""
         return self.digests.of(source) if self.digests is not None else chunks.file_digest(source)
 
+    def sessions_before(self, ident: str) -> list[StoredSession]:
+        """The format-1 sessions ``ident`` stored before the source being read."""
+        source = self._at()
+        found: list[StoredSession] = []
+        self._guarded(lambda: found.extend(source.sessions_before(ident)))
+        return found
+
     def stored_games(self) -> bool:
         """Whether the store held any game before the source being read (a new one holds
         none: nothing to look up)."""
@@ -262,6 +271,26 @@ class StoreSink(Reporter):
             parts.append(f"{len(self.refused)} not stored ({', '.join(self.refused[:3])}"
                          f"{', ...' if len(self.refused) > 3 else ''})")
         return f"store {self.store.shown}: {', '.join(parts)}"
+
+
+class StoreSessions(SessionIndex):
+    """The run's session index, which also knows the format-1 sessions stored before the
+    source being read: the same session given again another day is ``S010`` (not stored
+    again), another record under its id ``S011``, as if both were in this run. Looked up
+    once an id, when a session of it opens (one indexed query; none when the store holds
+    no such session before the source)."""
+
+    def __init__(self, sink: StoreSink) -> None:
+        super().__init__()
+        self.sink = sink
+        self.looked: set[str] = set()
+
+    def known(self, info: SessionInfo) -> bool:
+        if info.format == 1 and info.id not in self.looked:
+            self.looked.add(info.id)
+            for name, line, content, records in self.sink.sessions_before(info.id):
+                self.remember(info.id, name, line, content, records)
+        return super().known(info)
 
 
 class StoreIndex(GameIndex):
