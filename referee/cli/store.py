@@ -97,13 +97,12 @@ def verify(url: str, checkpoint: str | None, public_key: str | None) -> None:
         click.echo(f"{shown}: {problem}")
     held = ""
     if taken is not None:
-        from ..store.checkpoint import compare
+        from ..store.checkpoint import compare, covers
 
         differs = compare(taken, found)
         for problem in differs:
             click.echo(f"{shown}: since the checkpoint of {taken.taken}: {problem}")
-        covered = ", ".join(f"{len(v)} {k}" for k, v in taken.entries.items())
-        held = f"; the checkpoint of {taken.taken} ({covered}) {'does not hold' if differs else 'holds'}"
+        held = f"; the checkpoint of {taken.taken} ({covers(taken.entries)}) {'does not hold' if differs else 'holds'}"
         found.problems += differs
     else:
         click.echo(f"{shown}: {UNPROVEN}")
@@ -144,7 +143,7 @@ def checkpoint(url: str, key: str, output: str) -> None:
     (nothing signed), 2 no store, or a key that cannot be read.
     """
     from ..output import guard, open_output
-    from ..store.checkpoint import make
+    from ..store.checkpoint import covers, make
     from ..store.keys import read_signer
     from ..store.read import Stored
     from ..store.verify import verify as run_verify
@@ -166,9 +165,8 @@ def checkpoint(url: str, key: str, output: str) -> None:
     text = make(found, shown, signer)
     with open_output(output) as fh:
         fh.write(text)
-    counts = ", ".join(f"{len(v)} {k}" for k, v in found.entries.items())
     where = "" if output == "-" else f" to {output}"
-    click.echo(f"referee: store {shown}: checkpoint of {counts} signed by {signer.name}{where}; chain head "
+    click.echo(f"referee: store {shown}: checkpoint of {covers(found.entries)} signed by {signer.name}{where}; chain head "
                f"{found.head or '(empty)'}", err=True)
 
 

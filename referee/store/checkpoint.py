@@ -74,6 +74,16 @@ def _tag(name: str) -> str:
     return name.removesuffix("s")
 
 
+def counted(count: int, name: str) -> str:
+    """``1 source``, ``4 sources``: ``name`` is a chain's (plural)."""
+    return f"{count} {name if count != 1 else _tag(name)}"
+
+
+def covers(entries: dict[str, list[Entry]]) -> str:
+    """What a checkpoint covers (or a store holds), in words: ``4 sources, 1 alert``."""
+    return ", ".join(counted(len(entries.get(name, [])), name) for name in COVERED)
+
+
 def _head(entries: list[Entry]) -> str:
     last = ""
     for entry in entries:
@@ -158,8 +168,8 @@ def compare(checkpoint: Checkpoint, verdict: Verdict) -> list[str]:
         for at, then in enumerate(listed):
             if at >= len(now):
                 problems.append(f"{tag} {then.id} ({then.name}), covered by the checkpoint, is not in the store any "
-                                f"more: {len(listed) - at} of the {len(listed)} {name} it covered removed (the store "
-                                f"was cut back; {len(now)} {name} now)")
+                                f"more: {len(listed) - at} of the {counted(len(listed), name)} it covered removed (the "
+                                f"store was cut back; {counted(len(now), name)} now)")
                 break
             if (now[at].id, now[at].digest) != (then.id, then.digest):
                 problems.append(_differs(tag, now[at], then))

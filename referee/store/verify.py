@@ -136,8 +136,8 @@ def _chained(conn: Any, name: str, found: Verdict) -> None:
     if kept is None:
         found.problems.append(f"the {name}' chain has no head (its row in chains was removed)")
     elif kept != (size, last) and not gaps:
-        found.problems.append(f"the {name}' chain does not reach its head ({size} {name} in the store, the head "
-                              f"covers {kept[0]}): one was removed, added or put in another place")
+        found.problems.append(f"the {name}' chain does not reach its head ({size} in the store, the head covers "
+                              f"{kept[0]}): one was removed, added or put in another place")
 
 
 class _Rows:
