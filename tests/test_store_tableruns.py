@@ -288,7 +288,7 @@ def test_a_record_model_is_written_as_the_codec_writes_it(tmp_path: Path, meta: 
 
 def test_the_migration_is_shipped_and_the_head_known() -> None:
     assert "0005" in {script.revision for script in migrate.scripts().walk_revisions()}
-    assert migrate.HEAD == migrate.head()
+    assert migrate.head() == migrate.HEAD
 
 
 def _played(log: str, session: str) -> list[tuple[str, list[str | None]]]:

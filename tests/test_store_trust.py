@@ -278,6 +278,19 @@ def test_the_documented_check_verifies_a_checkpoint_outside_the_package(tmp_path
     done = subprocess.run([sys.executable, "-I", str(script), checkpoint, public], capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=60)
     assert done.returncode != 0 and "InvalidSignature" in done.stderr
+    # the page's own example: its checkpoint, signed by its public key
+    example = re.search(r"<!-- checkpoint-example -->\n```\n(.*?)```\n", doc, re.DOTALL)
+    key = re.search(r"<!-- checkpoint-key -->\n```\n(.*?)```\n", doc, re.DOTALL)
+    assert example is not None and key is not None
+    (tmp_path / "example.txt").write_text(example.group(1), encoding="utf-8")
+    (tmp_path / "example.pub").write_text(key.group(1), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-I", str(script), "example.txt", "example.pub"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0 and "signed by compliance.example/referee: 2 sources, head " in done.stdout, done
+    from referee.store.checkpoint import read
+    from referee.store.keys import read_verifier
+
+    read(str(tmp_path / "example.txt"), read_verifier(str(tmp_path / "example.pub")))  # and the package agrees
 
 
 # ------------------------------------------------------------------ the alerts' chain
@@ -333,7 +346,7 @@ def test_alerts_are_chained_and_covered_by_checkpoints(store_url: str, tmp_path:
     _intact_alone(store_url)
     code, out = _against(store_url, checkpoint, f"{key}.pub")
     assert code == 1 and "since the checkpoint of " in out, out
-    assert f"alert {count} (alert row {count} (" in out and "covered by the checkpoint, is not in the store any " \
+    assert f"alert {count} (" in out and "covered by the checkpoint, is not in the store any " \
         f"more: 1 of the {count} alerts it covered removed" in out, out
     _sql(store_url, "DELETE FROM alerts WHERE id = 1")
     code, out = run("store", "verify", store_url)
@@ -364,3 +377,72 @@ def test_an_upgraded_store_chains_the_alerts_it_kept(tmp_path: Path) -> None:
     _sql(url, "DELETE FROM alerts WHERE id = 2")
     code, out = run("store", "verify", url)
     assert code == 1 and "the alerts' chain does not reach its head (1 in the store, the head covers 2)" in out
+
+
+def test_without_cryptography_a_checkpoint_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.asymmetric", None)
+    code, out = run("store", "keygen", str(tmp_path / "k.key"))
+    assert code == 2 and "checkpoints need the cryptography package: pip install 'referee[store]'" in out
+    assert not (tmp_path / "k.key").exists()
+
+
+# ------------------------------------------------------------------ a secret in a URL
+
+SECRET = "s3cr3t-Pa55"
+#: Every form a PostgreSQL URL can carry a secret in (libpq takes the query's too).
+FORMS = {"userinfo": "postgresql://auditor:{s}@{host}/{db}",
+         "password": "postgresql://auditor@{host}/{db}?password={s}",
+         "sslpassword": "postgresql://auditor@{host}/{db}?sslmode=prefer&sslpassword={s}",
+         "passfile": "postgresql://auditor@{host}/{db}?passfile=/home/{s}/.pgpass"}
+
+
+def _every_command(url: str, tmp_path: Path) -> list[tuple[str, ...]]:
+    """Every command that takes a store URL, as a user would run it on the samples' store."""
+    key = tmp_path / "mask.key"
+    if not key.exists():
+        assert run("store", "keygen", str(key))[0] == 0
+    return [("check", "--store", url, LOGS[0], "--quiet"),
+            ("check", "--store", url, LOGS[0], "--format", "json"),
+            ("recall", "--store", url, *ROUND_10), ("recall", "--store", url, *ROUND_10, "--format", "json"),
+            ("explain", "--store", url, *ROUND_10[:4]), ("stats", "--store", url),
+            ("report", "--store", url, "-o", str(tmp_path / "report.html")),
+            ("monitor", "--store", url, "--no-cache"), ("monitor", "--store", url, "--no-cache", "--record"),
+            ("store", "info", url), ("store", "verify", url), ("store", "upgrade", url),
+            ("store", "checkpoint", url, "--key", str(key), "-o", str(tmp_path / "cp.txt"))]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_no_command_prints_a_password_it_cannot_connect_with(tmp_path: Path, form: str) -> None:
+    """A server that is not there: every command's error names the store, its secret masked."""
+    url = FORMS[form].format(s=SECRET, host="127.0.0.1:1", db="audit")
+    for args in _every_command(url, tmp_path):
+        code, out = run(*args)
+        assert code == 2, (args, out)
+        assert SECRET not in out and "***" in out and "127.0.0.1" in out, (args, out)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_no_command_prints_a_password_in_its_notes_reports_or_files(tmp_path: Path, form: str) -> None:
+    from sqlalchemy.engine import make_url
+
+    from .store_support import drop_database, new_database, postgres_admin
+
+    admin = postgres_admin()
+    store = new_database(admin)
+    try:
+        plain_url = make_url(store)
+        host = f"{plain_url.host}:{plain_url.port}"
+        url = FORMS[form].format(s=SECRET, host=host, db=plain_url.database).replace("auditor", str(plain_url.username))
+        seen = []
+        for args in _every_command(url, tmp_path):
+            code, out = run(*args)
+            assert code in (0, 1) or (args[0] == "monitor" and "nothing tested" in out), (args, out)
+            assert SECRET not in out, (args, out)
+            seen.append(out)
+        assert sum("***" in out for out in seen) >= 8  # the store named, masked, in most of them
+        for written in ("report.html", "cp.txt"):
+            text = (tmp_path / written).read_text(encoding="utf-8")
+            assert SECRET not in text
+        assert 'store "postgresql://' in (tmp_path / "cp.txt").read_text(encoding="utf-8")
+    finally:
+        drop_database(admin, store)

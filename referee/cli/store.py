@@ -166,8 +166,8 @@ def checkpoint(url: str, key: str, output: str) -> None:
     with open_output(output) as fh:
         fh.write(text)
     where = "" if output == "-" else f" to {output}"
-    click.echo(f"referee: store {shown}: checkpoint of {covers(found.entries)} signed by {signer.name}{where}; chain head "
-               f"{found.head or '(empty)'}", err=True)
+    click.echo(f"referee: store {shown}: checkpoint of {covers(found.entries)} signed by {signer.name}{where}; "
+               f"chain head {found.head or '(empty)'}", err=True)
 
 
 @store.command()

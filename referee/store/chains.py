@@ -8,8 +8,8 @@ link is :func:`referee.store.digest.chained` of the previous link and the row's 
 id order, and the table's row in ``chains`` keeps how many rows the chain covers and its
 last link. ``store verify`` recomputes each chain; a checkpoint signs each head.
 
-A later table is covered by adding it to :data:`CHAINED` (with the words that name one of
-its rows), appending each row it gains with :func:`link` in the writer's transaction, and
+A later table is covered by adding it to :data:`CHAINED` (with the words that say which
+of its rows one is), appending each row it gains with :func:`link` in the writer's transaction, and
 a migration that adds its row to ``chains`` (its rows already kept chained there).
 """
 
@@ -22,10 +22,11 @@ from . import digest, schema
 
 
 def _alert(row: Any) -> str:
-    return f"alert row {row['id']} ({row['segment']} {row['value']}, {row['bet']}, {row['window']})"
+    return f"{row['segment']} {row['value']}, {row['bet']}, {row['window']}"
 
 
-#: The chained tables, apart from ``sources``, each with the words that name one of its rows.
+#: The chained tables, apart from ``sources``, each with the words that say which of its
+#: rows one is, beside its id (an alert's segment, bet and window).
 CHAINED: dict[str, Callable[[Any], str]] = {"alerts": _alert}
 
 

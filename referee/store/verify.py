@@ -122,15 +122,17 @@ def _chained(conn: Any, name: str, found: Verdict) -> None:
         found.rows += 1
         size += 1
         now = digest.of(tuple(plain(row[c]) for c in names))
+        said = words(row)
         if now != row["digest"]:
-            found.problems.append(f"{words(row)} changed after it was recorded")
+            found.problems.append(f"{name.removesuffix('s')} row {row['id']} ({said}) changed after it was recorded")
         expected = entries[-1].id + 1 if entries else 1
         if row["id"] != expected:
             gaps = True
             found.problems.append(f"{name} rows {expected} to {row['id'] - 1} are not in the store (removed after "
                                   "they were recorded)" if row["id"] > expected else
-                                  f"{words(row)} is not in its place (ids out of order)")
-        entries.append(Entry(row["id"], words(row), now))
+                                  f"{name.removesuffix('s')} row {row['id']} ({said}) is not in its place (ids out "
+                                  "of order)")
+        entries.append(Entry(row["id"], said, now))
         last = digest.chained(last, row["digest"])
     kept = chains.head(conn, name)
     if kept is None:
