@@ -186,22 +186,37 @@ def test_two_sources_put_in_each_others_place(store_url: str, tmp_path: Path) ->
             "sources were removed, added or put in another place before it") in out
 
 
+def _dropping(url: str, table: str, when: str) -> None:
+    """A trigger that silently drops the rows of ``table`` that match ``when`` (SQL over NEW) on insert."""
+    if target(url).path is not None:
+        _sql(url, f"CREATE TRIGGER drop_some BEFORE INSERT ON {table} WHEN {when} BEGIN SELECT RAISE(IGNORE); END")
+    else:
+        _sql(url, f"CREATE FUNCTION drop_some() RETURNS trigger AS $$ BEGIN IF {when} THEN RETURN NULL; END IF; "
+                  "RETURN NEW; END $$ LANGUAGE plpgsql",
+             f"CREATE TRIGGER drop_some BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION drop_some()")
+
+
 def test_the_writer_reads_back_what_it_wrote(store_url: str) -> None:
     """A trigger that drops P005 and K003 rows on insert: the source is committed without
     them; ``check --store`` says so (exit 2, naming the source), never '1 source stored'."""
     assert run("check", "--store", store_url, str(SAMPLES / "clean.yaml"), "--quiet")[0] == 0
-    if target(store_url).path is not None:
-        _sql(store_url, "CREATE TRIGGER drop_some BEFORE INSERT ON findings WHEN NEW.code IN ('P005', 'K003') "
-                        "BEGIN SELECT RAISE(IGNORE); END")
-    else:
-        _sql(store_url, "CREATE FUNCTION drop_some() RETURNS trigger AS $$ BEGIN IF NEW.code IN ('P005', 'K003') "
-                        "THEN RETURN NULL; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
-             "CREATE TRIGGER drop_some BEFORE INSERT ON findings FOR EACH ROW EXECUTE FUNCTION drop_some()")
+    _dropping(store_url, "findings", "NEW.code IN ('P005', 'K003')")
     code, out = run("check", "--store", store_url, LOGS[0], "--quiet")
     assert code == 2, out
     assert (f"source 2 ({LOGS[0]}) was committed, but its rows read back are not those written (41 written, 39 read "
             "back): something in the database (a trigger, a rule) dropped or changed them") in out
     assert "1 source stored" not in out
+
+
+def test_the_writer_reads_back_the_wallet_log_it_kept(store_url: str) -> None:
+    export = str(SAMPLES / "exports" / "evolution-history.json")
+    wallet = str(SAMPLES / "exports" / "seamless-wallet.jsonl")
+    assert run("check", "--store", store_url, str(SAMPLES / "clean.yaml"), "--quiet")[0] == 0
+    _dropping(store_url, "wallet_chunks", "NEW.seq = 0")
+    code, out = run("check", "--mapping", "evolution-history", export, "--wallet", wallet, "--store", store_url,
+                    "--quiet")
+    assert code == 2, out
+    assert f"source 2 ({export}) was committed, but its wallet log {wallet} read back is not the one written" in out
 
 
 # ------------------------------------------------------------------ the checkpoint itself

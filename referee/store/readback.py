@@ -6,22 +6,26 @@ or changes rows on insert, a rule, a faulty driver), and ``check --store`` would
 ``1 source stored`` of rows that are not there. So once a source is committed, its row
 digests are read back on a new connection (what any later reader sees), by the id ranges
 the writer gave them (a primary key's range, whatever the store's size), with its chunks,
-its own record and the store's head, and compared with what was written.
+its own record, the store's head and the wallet logs kept with it (each one's record and
+its pieces' SHA-256), and compared with what was written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import StoreError, digest, schema
 from .engine import Target
+from .wallets import KeptWallet
 
 
 def check(engine: Any, store: Target, source_id: int, name: str, ids: dict[str, tuple[int, int]],
-          written: digest.RowsDigest, record: dict[str, Any]) -> None:
+          written: digest.RowsDigest, record: dict[str, Any], wallets: Sequence[KeptWallet] = ()) -> None:
     """Raise a StoreError naming the source when what is stored of it is not ``written``
-    (its rows, each table's ``ids`` from first to last but one) and ``record`` (its own
-    row's ``rows_digest``, ``digest``, ``chain``: the store's head)."""
+    (its rows, each table's ``ids`` from first to last but one), ``record`` (its own
+    row's ``rows_digest``, ``digest``, ``chain``: the store's head) and ``wallets`` (the
+    logs kept with it)."""
     import sqlalchemy as sa
 
     found = digest.RowsDigest()
@@ -39,6 +43,7 @@ def check(engine: Any, store: Target, source_id: int, name: str, ids: dict[str, 
         s = schema.sources
         row = conn.execute(sa.select(s.c.rows_digest, s.c.digest, s.c.chain).where(s.c.id == source_id)).first()
         head = conn.execute(sa.select(schema.store_meta.c.head)).scalar()
+        logs = [kept.log.name for kept in wallets if not _wallet_as_written(conn, kept)]
         conn.rollback()
     said = []
     if found.hexdigest() != written.hexdigest():
@@ -48,7 +53,19 @@ def check(engine: Any, store: Target, source_id: int, name: str, ids: dict[str, 
         said.append("its own record read back is not the one written")
     elif head != record["chain"]:
         said.append("the store's head read back is not its link in the chain")
+    said += [f"its wallet log {log} read back is not the one written" for log in logs]
     if said:
         raise StoreError(store.scrub(
             f"store {store.shown}: source {source_id} ({name}) was committed, but {'; '.join(said)}: something in "
             f"the database (a trigger, a rule) dropped or changed them; run referee store verify {store.shown}"))
+
+
+def _wallet_as_written(conn: Any, kept: KeptWallet) -> bool:
+    """Whether a wallet log kept with the source reads back as written: its row's digest,
+    its pieces' SHA-256 in order."""
+    import sqlalchemy as sa
+
+    w, c = schema.wallet_logs, schema.wallet_chunks
+    row = conn.execute(sa.select(w.c.digest).where(w.c.id == kept.id)).scalar()
+    pieces = list(conn.execute(sa.select(c.c.sha256).where(c.c.wallet_id == kept.id).order_by(c.c.seq)).scalars())
+    return row == kept.digest and pieces == kept.shas

@@ -229,7 +229,7 @@ class SourceWriter:
         self.sink.head = chain
         readback.check(self.engine, self.sink.store, self.id, info.file,
                        {name: (self.first[name], self.next[name]) for name in self.first}, self.digests,
-                       {"rows_digest": values["rows_digest"], "digest": own, "chain": chain})
+                       {"rows_digest": values["rows_digest"], "digest": own, "chain": chain}, self.wallets)
 
     def abandon(self) -> None:
         if self.chunker is not None:
