@@ -260,6 +260,9 @@ def test_a_checkpoint_changed_or_signed_by_another_key_is_refused(tmp_path: Path
     assert code == 2 and "a private key; give its public key" in out
     code, out = run("store", "verify", url, "--checkpoint", checkpoint)
     assert code == 2 and "--checkpoint and --public-key go together" in out
+    os.chmod(tmp_path / "regulator.key", 0o644)
+    code, out = run("store", "checkpoint", url, "--key", str(tmp_path / "regulator.key"))
+    assert code == 2 and "others may read this private key (mode 0644)" in out and "PRIVATE" not in out
 
 
 def test_only_an_intact_store_is_signed(tmp_path: Path) -> None:
@@ -461,3 +464,20 @@ def test_no_command_prints_a_password_in_its_notes_reports_or_files(tmp_path: Pa
         assert 'store "postgresql://' in (tmp_path / "cp.txt").read_text(encoding="utf-8")
     finally:
         drop_database(admin, store)
+
+
+def test_a_kept_profile_changed_is_named(store_url: str) -> None:
+    """A replay rules a stored session by its kept profile: bytes changed there (or a
+    session pointed at another profile) would re-rule it silently."""
+    assert run("check", "--store", store_url, LOGS[0], "--quiet")[0] == 1
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        content = bytes(conn.execute(sa.text("SELECT content FROM profiles WHERE id = 1")).scalar_one())
+        conn.execute(sa.text("UPDATE profiles SET content = :c WHERE id = 1"), {"c": content + b"\n# changed\n"})
+        origin = conn.execute(sa.text("SELECT origin FROM profiles WHERE id = 1")).scalar_one()
+    made.dispose()
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and f"profile row 1 ({origin}): its bytes are not those its sessions were ruled by" in out, out
+    _sql(store_url, "UPDATE profiles SET sha256 = 'ff' || sha256 WHERE id = 1")
+    code, out = run("store", "verify", store_url)
+    assert code == 1 and f"points at profile row 1 ({origin}), which is not the profile it was ruled by" in out, out

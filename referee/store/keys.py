@@ -115,8 +115,10 @@ def new(name: str) -> Key:
 
 
 def read_signer(path: str) -> Key:
-    """The private key in ``path`` (its public key derived from it)."""
+    """The private key in ``path`` (its public key derived from it); refused when others
+    may read it (as ssh refuses one): a key anyone could have copied signs nothing."""
     text = _read(path, "private key")
+    _private(path)
     if not text.startswith(PRIVATE):
         raise KeyFileError(f"{path}: not a private key file (referee store keygen writes one: PRIVATE+KEY+NAME+ID+KEY)")
     name, seed = _fields(path, text.removeprefix(PRIVATE), "private key")
@@ -140,6 +142,18 @@ def read_verifier(path: str) -> Key:
     if text.split("+")[1] != key.id.hex():
         raise KeyFileError(f"{path}: its key id is not that of its key (the file was changed)")
     return key
+
+
+def _private(path: str) -> None:
+    import os
+    import stat
+
+    if os.name != "posix":
+        return
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if mode & 0o077:
+        raise KeyFileError(f"{path}: others may read this private key (mode {mode:04o}); keep it 0600 (chmod 600 "
+                           f"{path}), or make a new one if it may have been copied")
 
 
 def _read(path: str, what: str) -> str:

@@ -6,7 +6,8 @@ where it came from: file, line, session, game), each source's digest of its rows
 row added, removed or re-digested), each source's own digest and its link in the
 chain (a source changed, removed or moved), the store's head, each wallet log an export
 was checked with (its row's digest, each piece's SHA-256, and the whole log's against the
-SHA-256 its sources name: that name is in their digests and the chain), and each alert
+SHA-256 its sources name: that name is in their digests and the chain), each kept profile
+(its bytes against the SHA-256 its sessions name, in their digests), and each alert
 kept by ``monitor --record`` against its own digest and the alerts' chain
 (:mod:`referee.store.chains`). ``intact`` means the store agrees with itself: every row
 is the one its digest says was written.
@@ -96,6 +97,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
                                       "changed, removed or put in another place)")
             previous = source["chain"]
         wallets.check(found)
+        _profiles(conn, found)
         for name in chains.CHAINED:
             _chained(conn, name, found)
         meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
@@ -104,6 +106,25 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
         found.problems.append("the store's head is not the last source's chain (a source was removed or added "
                               "at the end)")
     return found
+
+
+def _profiles(conn: Any, found: Verdict) -> None:
+    """Each kept profile's bytes against its SHA-256, and each session's profile (the one a
+    replay rules it by) against the SHA-256 the session names: that name is in the
+    session's digest, so the bytes are bound to the chain through it."""
+    import sqlalchemy as sa
+
+    p, se = schema.profiles, schema.sessions
+    for row in conn.execute(sa.select(p.c.id, p.c.origin, p.c.sha256, p.c.content).order_by(p.c.id)):
+        found.rows += 1
+        if hashlib.sha256(plain(row.content)).hexdigest() != row.sha256:
+            found.problems.append(f"profile row {row.id} ({row.origin}): its bytes are not those its sessions were "
+                                  "ruled by (changed after they were stored)")
+    query = (sa.select(se.c.id, se.c.ident, se.c.source_id, p.c.id.label("profile"), p.c.origin)
+             .join(p, p.c.id == se.c.profile_id).where(p.c.sha256 != se.c.profile_sha256).order_by(se.c.id))
+    for row in conn.execute(query):
+        found.problems.append(f"source {row.source_id}: session row {row.id} ({row.ident}) points at profile row "
+                              f"{row.profile} ({row.origin}), which is not the profile it was ruled by")
 
 
 def _chained(conn: Any, name: str, found: Verdict) -> None:
