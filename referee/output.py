@@ -232,8 +232,10 @@ def guarded(inner: TextIO, target: str) -> TextIO:
 
 
 @contextmanager
-def open_output(target: str) -> Iterator[TextIO]:
-    """A text stream to ``target`` (``-``: standard output), replaced whole on success.
+def open_output(target: str, mode: int | None = None) -> Iterator[TextIO]:
+    """A text stream to ``target`` (``-``: standard output), replaced whole on success;
+    ``mode``: the new file's permissions from its creation on (a private key's ``0o600``:
+    never readable by others, not even for a moment), else those a plain ``open`` gives.
 
     A regular file (or a new one) is written to ``.NAME.XXXX.tmp`` in its folder, synced
     and renamed over ``target`` when the block ends without error; on any error or
@@ -255,7 +257,7 @@ def open_output(target: str) -> Iterator[TextIO]:
         finally:
             _close_quietly(fh)
         return
-    temporary, fh = _temporary(target)
+    temporary, fh = _temporary(target, mode)
     try:
         writer = guarded(fh, target)
         yield writer
@@ -293,8 +295,9 @@ def _close_quietly(fh: TextIO) -> None:
         fh.close()
 
 
-def _temporary(target: str) -> tuple[str, TextIO]:
-    """A new file beside ``target`` with the mode a plain ``open`` would give."""
+def _temporary(target: str, mode: int | None = None) -> tuple[str, TextIO]:
+    """A new file beside ``target`` with ``mode``, or the mode a plain ``open`` would give
+    (``mkstemp`` makes it ``0o600``: changed only to open it up)."""
     if os.path.isdir(target):
         raise OutputError(f"cannot write {target}: it is a directory")
     folder, name = os.path.split(os.path.abspath(target))
@@ -303,7 +306,7 @@ def _temporary(target: str) -> tuple[str, TextIO]:
     except OSError as err:
         raise failure(target, err) from None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
+        os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)
         return temporary, open(fd, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
     except BaseException:
         os.close(fd)

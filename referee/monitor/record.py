@@ -6,7 +6,9 @@ the SHA-256 of the digests of the stored rows it was computed from (each seat's 
 the run of clean rounds a round is packed in), one a line in store order: whoever
 checks the alert later recomputes it from the store and compares. An alert already
 recorded with the same inputs is not recorded again. Writing takes the store's lock as a
-check does (``store_meta``'s row; SQLite ``BEGIN IMMEDIATE``) and is one transaction.
+check does (``store_meta``'s row; SQLite ``BEGIN IMMEDIATE``) and is one transaction;
+each alert is linked into the alerts' chain (``referee.store.chains``) in it, so that one
+removed, changed or moved later is found by ``store verify`` and by a checkpoint.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import socket
 from typing import Any
 
 from .. import __version__
-from ..store import digest, schema
+from ..store import chains, digest, schema
 from .facts import Seat
 from .output import band_words, cell_json, deal_json
 from .run import Verdict
@@ -53,6 +55,7 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
         conn.execute(schema.store_meta.update().where(schema.store_meta.c.id == 1).values(
             writer=f"{socket.gethostname()}:{os.getpid()}"))
         next_id = (conn.execute(sa.select(sa.func.max(a.c.id))).scalar() or 0) + 1
+        linked: list[str] = []
         band = band_words(verdict.band)
         wanted: list[tuple[str, str, str, str, str, int, int, dict[str, object]]] = [
             (j.cell.kind, j.cell.segment, j.cell.bet, "rtp", j.cell.window, j.cell.games, j.cell.seats,
@@ -73,8 +76,10 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
                 "inputs_digest": inputs}
             values["digest"] = digest.of(tuple(values[c] for c in digest.columns("alerts")))
             conn.execute(a.insert().values(**values))
+            linked.append(str(values["digest"]))
             next_id += 1
             made += 1
+        chains.link(conn, "alerts", linked)
     return made
 
 

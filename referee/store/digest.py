@@ -57,9 +57,12 @@ class RowsDigest:
 
     def __init__(self) -> None:
         self.tables = {name: hashlib.sha256() for name in ("chunks", *ROW_TABLES)}
+        #: How many digests it was fed (rows and chunks).
+        self.count = 0
 
     def add(self, table: str, digest: str) -> None:
         self.tables[table].update(digest.encode("ascii"))
+        self.count += 1
 
     def hexdigest(self) -> str:
         whole = hashlib.sha256()

@@ -6,14 +6,17 @@ runs on one file take turns, full sync at each commit); ``postgresql://`` (or
 ``postgres://``) is a server, reached through psycopg 3. Everything above this module
 is SQLAlchemy Core, the same for both.
 
-Why the URL is kept as a :class:`Target`: it is shown in notes and errors, always with
-its password hidden (SQLAlchemy's ``render_as_string(hide_password=True)``), and a
-driver's message that happens to repeat the password has it replaced too.
+Why the URL is kept as a :class:`Target`: it is shown in notes, errors and reports,
+always with every secret hidden: the password of ``user:password@`` and the values of the
+query's ``password``, ``sslpassword`` and ``passfile`` (libpq takes all three there:
+``postgresql://auditor@host/audit?password=...`` is a valid URL); a driver's message
+that happens to repeat one has it replaced too.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +38,8 @@ class Target:
 
     url: URL
     shown: str
-    password: str | None
+    #: The URL's secrets (its password, however given), each as written and as decoded.
+    secrets: tuple[str, ...]
     path: Path | None
 
     @property
@@ -43,10 +47,40 @@ class Target:
         return "sqlite" if self.path is not None else "postgresql"
 
     def scrub(self, message: str) -> str:
-        """A message as it may be printed: the password, if it appears, masked."""
-        if self.password:
-            message = message.replace(self.password, "***")
-        return message
+        """A message as it may be printed: each secret of the URL, if it appears, masked
+        (the longest first, so that no part of one is left)."""
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            message = message.replace(secret, "***")
+        return masked(message)
+
+
+#: The query keys of a PostgreSQL URL whose values are secrets (libpq's connection
+#: parameters): never shown.
+SECRET_KEYS = ("password", "sslpassword", "passfile")
+
+_SECRET_QUERY = re.compile(r"(?i)([?&;\s](?:" + "|".join(SECRET_KEYS) + r")=)[^&;\s]*")
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^:/@\s]*):\S*@")
+
+
+def masked(text: str) -> str:
+    """``text`` with every password a URL in it could carry masked: ``user:***@`` and
+    ``password=***`` (and ``sslpassword``, ``passfile``) in its query."""
+    return _SECRET_QUERY.sub(r"\1***", _USERINFO.sub(r"\1:***@", text))
+
+
+def _secrets(url: URL, text: str) -> tuple[str, ...]:
+    """What of ``url`` (typed as ``text``) is a secret: its password and its secret query
+    values, decoded and as typed (a driver may repeat either)."""
+    from urllib.parse import unquote
+
+    found: list[str] = [url.password] if url.password else []
+    for key, value in url.query.items():
+        if key.lower() in SECRET_KEYS:
+            found += [value] if isinstance(value, str) else list(value)
+    found += [m.group(0).split("=", 1)[1] for m in _SECRET_QUERY.finditer(text)]
+    if (typed := _USERINFO.search(text)) is not None:
+        found.append(text[typed.end(1) + 1:typed.end() - 1])
+    return tuple(dict.fromkeys(s for x in found for s in (x, unquote(x)) if s))
 
 
 def sqlalchemy() -> Any:
@@ -71,23 +105,29 @@ def target(text: str) -> Target:
     if "://" not in text:
         path = Path(text)
         url = make_url("sqlite+pysqlite://").set(database=str(path.absolute()))
-        return Target(url, text, None, path)
+        return Target(url, text, (), path)
     try:
         url = make_url(text)
     except (ArgumentError, ValueError):
-        raise StoreError(f"{_masked(text)}: not a store URL (a file path, sqlite:///FILE or "
+        raise StoreError(f"{masked(text)}: not a store URL (a file path, sqlite:///FILE or "
                          "postgresql://USER@HOST/DATABASE)") from None
+    secrets = _secrets(url, text)
     backend = url.get_backend_name()
+    shown = _shown(url)
     if backend in ("postgresql", "postgres"):
-        shown = url.render_as_string(hide_password=True)
-        return Target(url.set(drivername="postgresql+psycopg"), shown, url.password, None)
+        return Target(url.set(drivername="postgresql+psycopg"), shown, secrets, None)
     if backend == "sqlite":
         if not url.database or url.database == ":memory:":
-            raise StoreError(f"{text}: a SQLite store is a file: sqlite:///FILE")
+            raise StoreError(f"{masked(text)}: a SQLite store is a file: sqlite:///FILE")
         path = Path(url.database)
-        return Target(url.set(drivername="sqlite+pysqlite", database=str(path.absolute())), text, None, path)
-    raise StoreError(f"{url.render_as_string(hide_password=True)}: a store is SQLite (a file path) or PostgreSQL "
-                     "(postgresql://...)")
+        return Target(url.set(drivername="sqlite+pysqlite", database=str(path.absolute())), masked(text), (), path)
+    raise StoreError(f"{shown}: a store is SQLite (a file path) or PostgreSQL (postgresql://...)")
+
+
+def _shown(url: URL) -> str:
+    """A URL as it may be printed: its password and its secret query values as ``***``."""
+    query = {k: ("***" if k.lower() in SECRET_KEYS else v) for k, v in url.query.items()}
+    return url.set(query=query).render_as_string(hide_password=True).replace("%2A%2A%2A", "***")
 
 
 #: The first 16 bytes of every SQLite database file (its header string).
@@ -123,16 +163,6 @@ def sqlite_file(store: Target, create: bool) -> None:
     if head and head != SQLITE_HEADER:
         raise StoreError(f"store {store.shown}: not a referee store: not a SQLite database (a store is the SQLite "
                          "file check --store writes)")
-
-
-def _masked(text: str) -> str:
-    """A URL that could not be parsed, with anything between ``:`` and ``@`` masked."""
-    head, sep, tail = text.partition("://")
-    if "@" in tail:
-        credentials, _, host = tail.rpartition("@")
-        user = credentials.split(":", 1)[0]
-        return f"{head}{sep}{user}:***@{host}"
-    return text
 
 
 def engine(store: Target, readonly: bool = False) -> Engine:

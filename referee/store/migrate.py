@@ -48,7 +48,7 @@ def head() -> str:
 #: The newest migration's revision: what a store this referee writes is at. Kept here so
 #: that opening a store at this version does not import Alembic (a test compares it with
 #: the shipped scripts' head).
-HEAD = "0005"
+HEAD = "0006"
 
 
 def current(connection: Connection) -> str | None:
@@ -116,6 +116,7 @@ def made(connection: Connection) -> None:
     import sqlalchemy as sa
 
     from . import schema
+    from .chains import CHAINED
 
     schema.metadata.create_all(connection)
     version = sa.Table("alembic_version", sa.MetaData(), sa.Column("version_num", sa.String(32), nullable=False),
@@ -123,6 +124,7 @@ def made(connection: Connection) -> None:
     version.create(connection)
     connection.execute(version.insert().values(version_num=HEAD))
     connection.execute(schema.store_meta.insert().values(id=1, head="", sources=0))
+    connection.execute(schema.chains.insert(), [{"name": name, "size": 0, "head": ""} for name in CHAINED])
 
 
 def upgrade(connection: Connection, to: str = "head") -> list[str]:

@@ -364,3 +364,14 @@ wallet_chunks = Table(
     Column("sha256", Text, nullable=False),
     Column("data", LargeBinary, nullable=False),
 )
+
+#: Since schema 0006: the head of each chain kept beside the sources' (whose head is
+#: ``store_meta.head``): a row a chained table (``alerts`` first; ``referee.store.chains``
+#: lists them), how many of its rows the chain covers, and its last link. A row added,
+#: removed, changed or moved in a chained table breaks its chain; checkpoints sign each head.
+chains = Table(
+    "chains", metadata,
+    Column("name", Text, primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("head", Text, nullable=False),
+)

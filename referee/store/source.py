@@ -19,8 +19,9 @@ from typing import Any, Protocol, TypeVar
 
 from .. import __version__
 from ..load.inputs import Source
-from . import digest, earlier, kept_profiles, rows, schema, tableruns
+from . import digest, earlier, kept_profiles, readback, rows, schema, tableruns
 from .chunks import Chunker
+from .engine import Target
 from .inserts import write_rows
 from .memo import ByObject
 from .rows import Finding, GameFingerprint, InputInfo, SessionInfo, SessionResult
@@ -39,6 +40,7 @@ class StoreSink(Protocol):
     """What a source's writer needs of the run's sink (:class:`referee.store.writer.StoreSink`)."""
 
     engine: Any
+    store: Target
     options: str
     note: Callable[[str], None]
     stored: list[str]
@@ -136,6 +138,7 @@ class SourceWriter:
         self.new = True
         self.next = {name: self._max(name) + 1 for name in ("sessions", "settlements", "games", "runs", "findings")}
         self.next["seats"] = max(self._max("seats"), self._last_run_seat()) + 1
+        self.first = dict(self.next)  # each table's first id: what is read back after the commit
         assert self.source is not None
         self.conn.execute(schema.sources.insert().values(
             id=self.id, sha256=self.sha256, name=self.source.name, kind="", size=0, readable=0, stored_us=now_us(),
@@ -226,6 +229,9 @@ class SourceWriter:
         self.conn.close()
         self.conn = None
         self.sink.head = chain
+        readback.check(self.engine, self.sink.store, self.id, info.file,
+                       {name: (self.first[name], self.next[name]) for name in self.first}, self.digests,
+                       {"rows_digest": values["rows_digest"], "digest": own, "chain": chain}, self.wallets)
 
     def abandon(self) -> None:
         if self.chunker is not None:

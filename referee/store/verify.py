@@ -6,9 +6,17 @@ where it came from: file, line, session, game), each source's digest of its rows
 row added, removed or re-digested), each source's own digest and its link in the
 chain (a source changed, removed or moved), the store's head, each wallet log an export
 was checked with (its row's digest, each piece's SHA-256, and the whole log's against the
-SHA-256 its sources name: that name is in their digests and the chain), and each alert
-kept by ``monitor --record`` against its own digest. What it says is what a later reader
-can rely on: ``intact`` means every row is the one written then.
+SHA-256 its sources name: that name is in their digests and the chain), each kept profile
+(its bytes against the SHA-256 its sessions name, in their digests), and each alert
+kept by ``monitor --record`` against its own digest and the alerts' chain
+(:mod:`referee.store.chains`). ``intact`` means the store agrees with itself: every row
+is the one its digest says was written.
+
+What it cannot prove alone: that nobody rewrote the store consistently (rows, digests
+and chain recomputed, the newest sources removed and the head set back). So it also
+recomputes each source's digest and link from its rows as they are now, never from the
+digests stored beside them (:attr:`Verdict.entries`): a signed checkpoint taken earlier
+(:mod:`referee.store.checkpoint`) is compared with these.
 """
 
 from __future__ import annotations
@@ -19,20 +27,34 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import codec, digest, schema, tableruns
+from . import chains, codec, digest, schema, tableruns
 from .read import Stored
 from .wallets import refs
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A source (or a row of a chained table) as it is now: its id, the words that name
+    it, and its digest recomputed from what is stored under it (its rows' values, its
+    bytes), never read from the digests stored beside them."""
+
+    id: int
+    name: str
+    digest: str
+
+
 @dataclass(slots=True)
 class Verdict:
-    """What verify found: each problem in words, and how much it read."""
+    """What verify found: each problem in words, how much it read, and each chain's
+    entries as recomputed (what a checkpoint is compared with)."""
 
     problems: list[str] = field(default_factory=list)
     sources: int = 0
     rows: int = 0
     head: str = ""
     wallet_logs: int = 0
+    #: ``sources`` and each table of :data:`referee.store.chains.CHAINED`: its entries in order.
+    entries: dict[str, list[Entry]] = field(default_factory=dict)
 
     @property
     def intact(self) -> bool:
@@ -45,6 +67,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
     found = Verdict()
     conn = stored.conn
     previous = ""
+    recomputed = found.entries["sources"] = []
     with stored.reading():
         wallets = _Wallets(conn)
         for source in conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings():
@@ -64,6 +87,9 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
                 found.problems.append(f"{where}: its rows are not those stored (a row added, removed or given "
                                       "another digest)")
             own = digest.of(tuple(source[c] for c in digest.columns("sources")))
+            now = {**source, "rows_digest": rows.recomputed.hexdigest()}
+            recomputed.append(Entry(source["id"], source["name"],
+                                    digest.of(tuple(now[c] for c in digest.columns("sources")))))
             if own != source["digest"]:
                 found.problems.append(f"{where}: the source's own record changed after it was stored")
             if digest.chained(previous, source["digest"]) != source["chain"]:
@@ -71,7 +97,9 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
                                       "changed, removed or put in another place)")
             previous = source["chain"]
         wallets.check(found)
-        _alerts(conn, found)
+        _profiles(conn, found)
+        for name in chains.CHAINED:
+            _chained(conn, name, found)
         meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
     found.head = meta["head"]
     if meta["head"] != previous:
@@ -80,18 +108,59 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
     return found
 
 
-def _alerts(conn: Any, found: Verdict) -> None:
-    """Each kept alert (``monitor --record``) against its own digest: its figures, band and
-    inputs' digest as recorded. (Alerts are not chained: one deleted leaves no trace.)"""
+def _profiles(conn: Any, found: Verdict) -> None:
+    """Each kept profile's bytes against its SHA-256, and each session's profile (the one a
+    replay rules it by) against the SHA-256 the session names: that name is in the
+    session's digest, so the bytes are bound to the chain through it."""
     import sqlalchemy as sa
 
-    a = schema.alerts
-    names = digest.columns("alerts")
-    for row in _stream(conn, sa.select(a).order_by(a.c.id)):
+    p, se = schema.profiles, schema.sessions
+    for row in conn.execute(sa.select(p.c.id, p.c.origin, p.c.sha256, p.c.content).order_by(p.c.id)):
         found.rows += 1
-        if digest.of(tuple(plain(row[c]) for c in names)) != row["digest"]:
-            found.problems.append(f"alert row {row['id']} ({row['segment']} {row['value']}, {row['bet']}, "
-                                  f"{row['window']}) changed after it was recorded")
+        if hashlib.sha256(plain(row.content)).hexdigest() != row.sha256:
+            found.problems.append(f"profile row {row.id} ({row.origin}): its bytes are not those its sessions were "
+                                  "ruled by (changed after they were stored)")
+    query = (sa.select(se.c.id, se.c.ident, se.c.source_id, p.c.id.label("profile"), p.c.origin)
+             .join(p, p.c.id == se.c.profile_id).where(p.c.sha256 != se.c.profile_sha256).order_by(se.c.id))
+    for row in conn.execute(query):
+        found.problems.append(f"source {row.source_id}: session row {row.id} ({row.ident}) points at profile row "
+                              f"{row.profile} ({row.origin}), which is not the profile it was ruled by")
+
+
+def _chained(conn: Any, name: str, found: Verdict) -> None:
+    """Each row of a chained table (the alerts ``monitor --record`` kept) against its own
+    digest, each gap in its ids (they are given one after another: a gap is rows removed),
+    and its chain against the head ``chains`` keeps (a row removed at the end, added or
+    put in another place)."""
+    import sqlalchemy as sa
+
+    table = schema.metadata.tables[name]
+    names = digest.columns(name)
+    words = chains.CHAINED[name]
+    entries = found.entries[name] = []
+    last, size, gaps = "", 0, False
+    for row in _stream(conn, sa.select(table).order_by(table.c.id)):
+        found.rows += 1
+        size += 1
+        now = digest.of(tuple(plain(row[c]) for c in names))
+        said = words(row)
+        if now != row["digest"]:
+            found.problems.append(f"{name.removesuffix('s')} row {row['id']} ({said}) changed after it was recorded")
+        expected = entries[-1].id + 1 if entries else 1
+        if row["id"] != expected:
+            gaps = True
+            found.problems.append(f"{name} rows {expected} to {row['id'] - 1} are not in the store (removed after "
+                                  "they were recorded)" if row["id"] > expected else
+                                  f"{name.removesuffix('s')} row {row['id']} ({said}) is not in its place (ids out "
+                                  "of order)")
+        entries.append(Entry(row["id"], said, now))
+        last = digest.chained(last, row["digest"])
+    kept = chains.head(conn, name)
+    if kept is None:
+        found.problems.append(f"the {name}' chain has no head (its row in chains was removed)")
+    elif kept != (size, last) and not gaps:
+        found.problems.append(f"the {name}' chain does not reach its head ({size} in the store, the head covers "
+                              f"{kept[0]}): one was removed, added or put in another place")
 
 
 class _Rows:
@@ -99,6 +168,8 @@ class _Rows:
         self.verdict = verdict
         self.where = where
         self.digests = digest.RowsDigest()
+        #: The same, over each row's digest recomputed from its values (each piece's from its bytes).
+        self.recomputed = digest.RowsDigest()
 
 
 def _chunks(conn: Any, source: Any, rows: _Rows) -> None:
@@ -106,22 +177,25 @@ def _chunks(conn: Any, source: Any, rows: _Rows) -> None:
 
     c = schema.chunks
     query = sa.select(c.c.seq, c.c.sha256, c.c.data).where(c.c.source_id == source["id"]).order_by(c.c.seq)
-    _pieces(conn, query, source["sha256"], rows.where, rows.verdict, rows.digests)
+    _pieces(conn, query, source["sha256"], rows.where, rows.verdict, rows)
 
 
-def _pieces(conn: Any, query: Any, sha256: str, where: str, verdict: Verdict,
-            digests: digest.RowsDigest | None = None) -> None:
+def _pieces(conn: Any, query: Any, sha256: str, where: str, verdict: Verdict, rows: _Rows | None = None) -> None:
     """Kept bytes (a source's, a wallet log's), piece by piece against each piece's
     SHA-256, and whole against ``sha256``."""
     whole = hashlib.sha256()
     for row in conn.execute(query):
-        if digests is not None:
-            digests.add("chunks", row.sha256)
+        if rows is not None:
+            rows.digests.add("chunks", row.sha256)
         try:
             data = zlib.decompress(row.data)
         except zlib.error:
             verdict.problems.append(f"{where}: its bytes, piece {row.seq}, are damaged (they do not decompress)")
+            if rows is not None:
+                rows.recomputed.add("chunks", "damaged")
             continue
+        if rows is not None:
+            rows.recomputed.add("chunks", hashlib.sha256(data).hexdigest())
         whole.update(data)
         if hashlib.sha256(data).hexdigest() != row.sha256:
             verdict.problems.append(f"{where}: its bytes, piece {row.seq}, changed after they were stored")
@@ -202,7 +276,9 @@ def _table(conn: Any, name: str, source_id: int, rows: _Rows) -> None:
         values = digest.covered(name, tuple(plain(row[c]) for c in names))
         if name == "games":
             values = (*values, tuple(seat_digests.get(row["id"], [])))
-        if digest.of(values) != row["digest"]:
+        now = digest.of(values)
+        rows.recomputed.add(name, now)
+        if now != row["digest"]:
             rows.verdict.problems.append(f"{rows.where}: {describe(name, row)} changed after it was stored")
 
 

@@ -74,6 +74,9 @@ class KeptWallet:
         self.stored_us = time.time_ns() // 1000
         self.size = 0
         self.pieces = 0
+        #: Each piece's SHA-256, in order, and the row's digest once finished: what is read back.
+        self.shas: list[str] = []
+        self.digest = ""
         conn.execute(schema.wallet_logs.insert().values(
             id=wallet_id, sha256=log.sha256, name=log.name, size=0, chunks=0, stored_us=self.stored_us,
             source_id=source_id, digest=""))
@@ -87,6 +90,7 @@ class KeptWallet:
             batch.append((self.id, seq, first_line, size, sha, data))
             self.size += size
             self.pieces += 1
+            self.shas.append(sha)
             if len(batch) >= WRITE_PIECES:
                 self.write("wallet_chunks", batch)
                 batch = []
@@ -103,7 +107,7 @@ class KeptWallet:
             return f"its wallet log {self.log.name} changed while it was kept"
         values = {"id": self.id, "sha256": self.log.sha256, "name": self.log.name, "size": self.size,
                   "chunks": self.pieces, "stored_us": self.stored_us, "source_id": self.source_id}
-        own = digest.of(tuple(values[c] for c in digest.columns("wallet_logs")))
+        own = self.digest = digest.of(tuple(values[c] for c in digest.columns("wallet_logs")))
         w = schema.wallet_logs
         self.conn.execute(w.update().where(w.c.id == self.id).values(size=self.size, chunks=self.pieces, digest=own))
         return None
