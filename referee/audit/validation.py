@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from ..load.records import OversizedList, SessionRecord, line_at
 from ..models import codes
 from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
+from ..escape import QUOTE_LIMIT, clipped, digits, quoted
 from .results import Finding
 
 ZERO = Decimal(0)
@@ -123,7 +124,7 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
     for error in errors:
         loc = tuple(error["loc"])
         path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc).replace(".[", "[")
-        path = f"{prefix}.{path}" if prefix and path else (prefix or path)
+        path = clipped(f"{prefix}.{path}" if prefix and path else (prefix or path))  # a key may be megabytes
         kind = error["type"]
         at = line_at(data, loc, line)
         if kind == "missing" and loc in misspelt.values():
@@ -164,7 +165,7 @@ def _misspelt(errors: list[Any], known: tuple[str, ...]) -> dict[tuple[Any, ...]
 def _explain(error: Any) -> str:
     kind = error["type"]
     value = error.get("input")
-    got = f"got {_short(value)!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
+    got = f"got {quoted(value)}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
     if kind == "missing":
         return "required field is missing"
     if isinstance(value, OversizedList):
@@ -193,10 +194,13 @@ _EXPECTED = {"decimal_parsing": "expected a number", "decimal_type": "expected a
 def _short(value: Any) -> Any:
     if isinstance(value, OversizedList):
         return repr(value)
-    if isinstance(value, str) and len(value) > 60:
-        return value[:57] + "..."
+    if isinstance(value, str):
+        return clipped(value)
     if isinstance(value, (dict, list)):
         return f"<{type(value).__name__} of {len(value)}>"
     if isinstance(value, Decimal):
-        return str(value)
+        return clipped(str(value))  # a 100,000-digit number is not copied whole
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = digits(value)
+        return value if len(text) <= QUOTE_LIMIT else clipped(text)
     return value

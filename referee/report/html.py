@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
 from ..audit.explain import ExplainError, explain
+from ..escape import visible
 from ..audit.games import GameResult
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
@@ -397,7 +398,7 @@ def _players_chart(s: _Session, m: Messages) -> tuple[str, str]:
                      truncate_legend=-1, explicit_size=False, print_values=False, show_x_guides=False,
                      x_value_formatter=lambda x: f"{x:.0f}")
     for player, points in s.balances.items():
-        chart.add(player, [(x, b) for x, b, _ in points])
+        chart.add(visible(player), [(x, b) for x, b, _ in points])  # a name a person reads
     return _svg(chart, s), ""
 
 
