@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from .errors import not_a_file
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
 from .rules.category import as_word
@@ -177,9 +178,7 @@ def _from_kept(kept: dict[str, bytes], name_or_path: str, base_dir: Path | None)
             data = kept[candidate]
             return LoadedProfile(parse_profile(data, candidate), ProfileOrigin("file", candidate),
                                  hashlib.sha256(data).hexdigest())
-    raise ProfileError(
-        f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
-    )
+    raise _unknown(name_or_path)
 
 
 #: The built-ins as read (``python -m referee.profiles`` writes it): each one's profile
@@ -223,15 +222,22 @@ def builtins_read_text() -> str:
     return json.dumps(read, indent=1, ensure_ascii=False) + "\n"
 
 
+def _unknown(name_or_path: str) -> ProfileError:
+    """A profile that is neither a built-in nor a file: said as what the path is (a folder,
+    a device), not ``no such file`` when something is there."""
+    import os
+
+    what = not_a_file(name_or_path) if os.path.lexists(name_or_path) else "no such file"
+    return ProfileError(f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and {what}")
+
+
 def _find(name_or_path: str, base_dir: Path | None) -> Path:
     path = Path(name_or_path)
     if not path.is_absolute() and base_dir is not None and (base_dir / path).is_file():
         return base_dir / path
     if path.is_file():
         return path
-    raise ProfileError(
-        f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
-    )
+    raise _unknown(name_or_path)
 
 
 def parse_profile(data: bytes, origin: str) -> Profile:
