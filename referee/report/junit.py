@@ -198,8 +198,12 @@ class JunitReporter(Reporter):
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         properties = {"referee.version": __version__}
         for n, i in enumerate(inputs):
-            properties.update({f"input.{n}.file": i.file, f"input.{n}.size": str(i.size),
-                               f"input.{n}.sha256": i.sha256})
+            properties[f"input.{n}.file"] = i.file
+            if i.hashed:  # an input that could not be opened has neither: said by its H000
+                properties.update({f"input.{n}.size": str(i.size), f"input.{n}.sha256": i.sha256})
+            else:
+                properties[f"input.{n}.read"] = "no: it could not be opened"
+
         for origin, sha in sorted(summary.profiles.items()):
             properties[f"profile.{origin}"] = sha
         for origin, sha in sorted(summary.mappings.items()):
