@@ -171,7 +171,9 @@ def _explain(error: Any) -> str:
     if isinstance(value, OversizedList):
         return f"a list of {value.count:,} items, longer than any list of a hand history (at most 52 cards)"
     if kind == "string_type" and not isinstance(value, (dict, list)):
-        return f"expected a card or text such as 'Ah' or '10♥', {got}"
+        if error["loc"] and error["loc"][0] in _CARD_FIELDS:
+            return f"expected a card or text such as 'Ah' or '10♥', {got}"
+        return f"expected text, {got}"  # an id, a name: a card's words would mislead
     if kind == "int_type" and isinstance(value, str) and _DIGITS.fullmatch(value):
         return f"a number, not text: write {value.strip()} without quotes; {got}"
     if kind == "model_type" or kind == "dict_type":
@@ -180,10 +182,15 @@ def _explain(error: Any) -> str:
         choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
         if choices:
             return f"{got}{suggest(value.strip().lower().replace(' ', '_').replace('-', '_'), choices)}"
+    if kind in ("too_long", "string_too_long") and isinstance(value, str):  # pydantic says "items" of a TextId
+        return f"at most {error.get('ctx', {}).get('max_length', 0):,} characters, {got}"
     if kind in _EXPECTED:  # in the words a profile's problems use, not pydantic's ("Input should be ...")
         return f"{_EXPECTED[kind]}, {got}"
     return f"{error['msg']}; {got}"
 
+
+#: The fields that hold cards (a round's, a game's, a seat's own two).
+_CARD_FIELDS = frozenset({"player", "flop", "turn", "river", "dealer"})
 
 _EXPECTED = {"decimal_parsing": "expected a number", "decimal_type": "expected a number",
              "int_parsing": "expected a whole number", "int_type": "expected a whole number",
