@@ -48,13 +48,19 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
 
 
+def printable_lines(text: str) -> str:
+    """``text`` with each of its lines :func:`printable`, its own line breaks kept: a
+    message of several lines (a profile's problems) on standard error."""
+    return "\n".join(printable(line) for line in text.split("\n")) if _UNPRINTABLE.search(text) else text
+
+
 def visible(text: str) -> str:
     """``text`` with only the invisible characters escaped (``\\u200b``): for a page that
     escapes its own syntax (the HTML report), where a line break is harmless."""
     return _HIDDEN.sub(_escape, text) if _HIDDEN.search(text) else text
 
 
-def shown(value: Any) -> Any:
+def on_page(value: Any) -> Any:
     """A page's value as Jinja2 prints it (its ``finalize``): plain text with the invisible
     characters escaped (:func:`visible`); markup the page made itself (a ``Markup``, a
     ``str`` of another type) and other values as they are."""

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from .errors import not_a_file
+from .escape import quoted
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
 from .rules.category import as_word
@@ -346,16 +347,16 @@ def _odds(value: Any, where: str, line: int, problems: list[tuple[int, str]]) ->
         return value  # the model says what is wrong with it
     won, staked = Decimal(match[1]), Decimal(match[2])
     if not staked:
-        problems.append((line, f"{where}: odds {value!r} stake nothing"))
+        problems.append((line, f"{where}: odds {quoted(value)} stake nothing"))
         return value
     try:
         odds = won / staked
         if odds * staked != won:
-            problems.append((line, f"{where}: odds {value!r} are not an exact decimal; write the net payout per "
+            problems.append((line, f"{where}: odds {quoted(value)} are not an exact decimal; write the net payout per "
                                    f"unit, e.g. {odds.quantize(Decimal('0.0001'))}"))
             return value
     except DecimalException:  # a quotient too long to round to 4 places: no decimal error is a crash
-        problems.append((line, f"{where}: odds {value!r} are out of range"))
+        problems.append((line, f"{where}: odds {quoted(value)} are out of range"))
         return value
     return odds.normalize() if odds == odds.to_integral_value() else odds
 
@@ -376,7 +377,7 @@ def explain_errors(err: ValidationError, document: Any) -> list[tuple[int, str]]
 def _plain(error: Any, loc: tuple[Any, ...], is_key: bool) -> str:
     kind = error["type"]
     value = error.get("input")
-    got = f"got {value!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
+    got = f"got {quoted(value)}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
     ctx = error.get("ctx") or {}
     if kind == "extra_forbidden":
         return f"unknown key{suggest(str(loc[-1]), _fields(loc[:-1]))}"
@@ -384,7 +385,7 @@ def _plain(error: Any, loc: tuple[Any, ...], is_key: bool) -> str:
         choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         what = ("unknown hand category" if is_key or loc[-1] == "category" else "unknown rank" if loc[-1] == "rank"
                 else "unknown value")
-        return f"{what} {value!r}{suggest(str(value), choices)}"
+        return f"{what} {quoted(value)}{suggest(str(value), choices)}"
     if kind == "missing":
         return "required key is missing"
     if kind == "value_error":

@@ -130,8 +130,8 @@ class TableIntake:
             return
         extra = [k for k in data if k not in ("game", "seat")]
         if extra:
-            self.session.add(Finding(codes.H002, f"unknown key {extra[0]!r} beside 'game' and 'seat' in a seat line",
-                                     record.source, record.line, game=game_id))
+            self.session.add(Finding(codes.H002, f"unknown key {quoted(extra[0])} beside 'game' and 'seat' in a "
+                                     "seat line", record.source, record.line, game=game_id))
         self.open.seats.append((data.get("seat"), record.line, None, 0))
 
     # -- one game

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from ..escape import QUOTE_LIMIT, clipped, digits, quoted
 from ..load.records import OversizedList, SessionRecord, line_at
 from ..models import codes
 from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
-from ..escape import QUOTE_LIMIT, clipped, digits, quoted
 from .results import Finding
 
 ZERO = Decimal(0)
@@ -124,7 +124,8 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
     for error in errors:
         loc = tuple(error["loc"])
         path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc).replace(".[", "[")
-        path = clipped(f"{prefix}.{path}" if prefix and path else (prefix or path))  # a key may be megabytes
+        whole = f"{prefix}.{path}" if prefix and path else (prefix or path)
+        path = clipped(whole)  # a key may be megabytes: the field named bounded
         kind = error["type"]
         at = line_at(data, loc, line)
         if kind == "missing" and loc in misspelt.values():
@@ -134,7 +135,7 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
             meant = misspelt.get(loc)
             hint = (f"; did you mean {meant[-1]!r}? (without it, {meant[-1]!r} is missing)" if meant
                     else suggest(str(loc[-1]), fields))
-            findings.append(Finding(codes.H002, f"{where}unknown field {path!r}{hint}", file, at, number, path))
+            findings.append(Finding(codes.H002, f"{where}unknown field {quoted(whole)}{hint}", file, at, number, path))
             continue
         findings.append(Finding(codes.H001, f"{where}{path or 'record'}: {_explain(error)}", file, at, number, path,
                                 recorded=_short(error.get("input"))))

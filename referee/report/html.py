@@ -32,10 +32,10 @@ from typing import Any, TextIO
 
 from ..analysis.distributions import z_for
 from ..audit.explain import ExplainError, explain
-from ..escape import visible
 from ..audit.games import GameResult
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..escape import visible
 from ..i18n import N_, Messages
 from ..models.codes import CODES
 from ..output import TEXT_ERRORS

@@ -23,10 +23,10 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import __version__
-from ..escape import visible
 from ..audit.clean import CleanGames
 from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..escape import visible
 from .base import Reporter, summary_line
 from .table import table_totals
 from .text import finding_line
