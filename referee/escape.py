@@ -54,6 +54,20 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n")) if _UNPRINTABLE.search(text) else text
 
 
+def escape_data(text: str) -> str:
+    """A GitHub workflow command's message: the Actions toolkit's escapes (``%``, CR, LF),
+    then every other control and invisible character as :func:`printable` writes it
+    (``\\x1b``): an id or a file name from an input must not put an escape sequence or a
+    NUL into the CI log, nor end the command and forge another."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property (``file=``, ``title=``): as :func:`escape_data`, and
+    ``:`` and ``,``, which end a property, as the toolkit writes them."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 def visible(text: str) -> str:
     """``text`` with only the invisible characters escaped (``\\u200b``): for a page that
     escapes its own syntax (the HTML report), where a line break is harmless."""
