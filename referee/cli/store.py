@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ..escape import printable
 from .app import main
 
 
@@ -68,7 +69,7 @@ def verify(url: str) -> None:
         found = run_verify(stored)
         shown = stored.target.shown
     for problem in found.problems:
-        click.echo(f"{shown}: {problem}")
+        click.echo(printable(f"{shown}: {problem}"))  # names a stored record: escaped
     state = "intact" if found.intact else f"{len(found.problems)} problem{'s' * (len(found.problems) != 1)}"
     logs = f", {found.wallet_logs} wallet log{'s' * (found.wallet_logs != 1)}" if found.wallet_logs else ""
     click.echo(f"store {shown}: {found.sources} source{'s' * (found.sources != 1)}{logs}, {found.rows:,} rows "
@@ -102,7 +103,7 @@ def info(url: str) -> None:
                f"seats, {totals['findings']:,} findings")
     for r in rows:
         when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
-        click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
+        click.echo(f"  {r['id']}. {printable(r['name'])} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
                    f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
                    f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
     _wallet_logs(logs)
@@ -115,5 +116,5 @@ def _wallet_logs(logs: Sequence[Any]) -> None:
                    "once:")
     for r in logs:
         when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
-        click.echo(f"  w{r['id']}. {r['name']} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): kept with "
+        click.echo(f"  w{r['id']}. {printable(r['name'])} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): kept with "
                    f"source {r['source_id']}, {when}")
