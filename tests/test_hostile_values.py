@@ -6,7 +6,6 @@ written losing the report). Each test here fails on the code before the fix."""
 from __future__ import annotations
 
 import json
-import os
 import resource
 import signal
 import subprocess
@@ -135,6 +134,7 @@ def test_invisible_characters_are_escaped_where_a_person_reads_names(invisible: 
 
 def test_invisible_characters_stay_exact_in_json(invisible: Path) -> None:
     code, out = run("check", "--format", "json", str(invisible))
+    assert code == 1
     report = json.loads(out)
     assert report["sessions"][0]["id"] == f"CH-7/{BIDI}2026"
     assert f"p-1003{ZWSP}" in [p["player_id"] for p in report["sessions"][0]["players"]]
