@@ -194,8 +194,7 @@ def test_a_null_game_id_and_a_null_round_are_not_none(tmp_path: Path) -> None:
 def _unopened(monkeypatch: pytest.MonkeyPatch, which: str) -> None:
     """``which`` cannot be opened (as a file without read permission, which root reads anyway)."""
     import referee.load.reading as reading
-
-    real = reading.open_input
+    from referee.load.inputs import open_input as real
 
     def refusing(source: Any, offset: int = 0) -> Any:
         if source.name == which:
