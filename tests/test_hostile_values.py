@@ -246,3 +246,17 @@ def test_a_store_that_cannot_be_written_keeps_the_report(tmp_path: Path) -> None
     assert "Traceback" not in done.stderr
     code, out = run("store", "verify", url)
     assert code == 0 and "1 source" in out
+
+
+def test_a_huge_user_in_a_wallet_log_is_refused_bounded(tmp_path: Path) -> None:
+    lines = (SAMPLES / "exports" / "seamless-wallet.jsonl").read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record["user"] = "u" + "z" * 2_000_000
+    lines[1] = json.dumps(record)
+    path = tmp_path / "wallet.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = run("check", "--format", "json", "--mapping", "seamless-wallet", str(path))
+    assert code == 1 and len(out) < 20_000, len(out)  # was 6 MB: the user in each of its findings
+    problem = next(f for f in json.loads(out)["problems"] if f["line"] == 2)
+    assert problem["code"] == "H008"
+    assert "(an id is at most 500 characters, this one has 2,000,001)" in problem["message"]
