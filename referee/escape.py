@@ -5,7 +5,7 @@ Why a module of its own, below every layer: readers name files in their errors a
 reporters name sessions, players and fields in theirs, and a file name with a line
 break must forge no finding line (or a CI workflow command) in either; a player id with
 a zero-width space must not pass for another player's; and a 60 MB id quoted in each of
-its findings turned a 120 MB input into a 360 MB report.
+its findings turned a 120 MB export into a 720 MB report.
 """
 
 from __future__ import annotations
