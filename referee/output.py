@@ -304,6 +304,10 @@ def _temporary(target: str, mode: int | None = None) -> tuple[str, TextIO]:
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     except OSError as err:
+        if err.errno == errno.ENOENT and os.path.isdir(folder):  # /proc, /sys: a folder that takes no new file
+            why = f"the folder {folder} takes no new file"
+            raise OutputError(f"cannot write {target}: "
+                              + (f"not a writable file ({why})" if os.path.lexists(target) else why)) from None
         raise failure(target, err) from None
     try:
         os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)

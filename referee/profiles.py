@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from .errors import not_a_file
+from .escape import quoted
 from .i18n import N_
 from .load.records import LineDict, line_at
 from .models.common import DEFAULT_PROFILE, suggest
@@ -225,7 +227,7 @@ def _from_kept(kept: dict[str, bytes], name_or_path: str, base_dir: Path | None)
             data = kept[candidate]
             return LoadedProfile(parse_profile(data, candidate), ProfileOrigin("file", candidate),
                                  hashlib.sha256(data).hexdigest(), name_line(data))
-    raise ProfileError(_unknown(name_or_path))
+    raise _unknown(name_or_path)
 
 
 #: The built-ins as read (``python -m referee.profiles`` writes it): each one's profile
@@ -269,23 +271,26 @@ def builtins_read_text() -> str:
     return json.dumps(read, indent=1, ensure_ascii=False) + "\n"
 
 
+def _unknown(name_or_path: str) -> ProfileError:
+    """A profile that is neither a built-in nor a file: said as what the path is (a folder,
+    a device), not ``no such file`` when something is there."""
+    import os
+
+    from .models.common import closest
+
+    what = not_a_file(name_or_path) if os.path.lexists(name_or_path) else "no such file"
+    meant = closest(name_or_path, BUILTIN) if "/" not in name_or_path else None
+    hint = f"; did you mean {meant!r}?" if meant else ""  # a built-in's name one slip away (bonus-aaa)
+    return ProfileError(f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and {what}{hint}")
+
+
 def _find(name_or_path: str, base_dir: Path | None) -> Path:
     path = Path(name_or_path)
     if not path.is_absolute() and base_dir is not None and (base_dir / path).is_file():
         return base_dir / path
     if path.is_file():
         return path
-    raise ProfileError(_unknown(name_or_path))
-
-
-def _unknown(name_or_path: str) -> str:
-    """Neither a built-in nor a file: said with a did-you-mean where a built-in's name is
-    one slip away (``bonus-aaa``)."""
-    from .models.common import closest
-
-    meant = closest(name_or_path, BUILTIN) if "/" not in name_or_path else None
-    hint = f"; did you mean {meant!r}?" if meant else ""
-    return f"unknown profile {name_or_path!r}: not a built-in ({', '.join(BUILTIN)}) and no such file{hint}"
+    raise _unknown(name_or_path)
 
 
 def parse_profile(data: bytes, origin: str) -> Profile:
@@ -394,16 +399,16 @@ def _odds(value: Any, where: str, line: int, problems: list[tuple[int, str]]) ->
         return value  # the model says what is wrong with it
     won, staked = Decimal(match[1]), Decimal(match[2])
     if not staked:
-        problems.append((line, f"{where}: odds {value!r} stake nothing"))
+        problems.append((line, f"{where}: odds {quoted(value)} stake nothing"))
         return value
     try:
         odds = won / staked
         if odds * staked != won:
-            problems.append((line, f"{where}: odds {value!r} are not an exact decimal; write the net payout per "
+            problems.append((line, f"{where}: odds {quoted(value)} are not an exact decimal; write the net payout per "
                                    f"unit, e.g. {odds.quantize(Decimal('0.0001'))}"))
             return value
     except DecimalException:  # a quotient too long to round to 4 places: no decimal error is a crash
-        problems.append((line, f"{where}: odds {value!r} are out of range"))
+        problems.append((line, f"{where}: odds {quoted(value)} are out of range"))
         return value
     return odds.normalize() if odds == odds.to_integral_value() else odds
 
@@ -424,7 +429,7 @@ def explain_errors(err: ValidationError, document: Any) -> list[tuple[int, str]]
 def _plain(error: Any, loc: tuple[Any, ...], is_key: bool) -> str:
     kind = error["type"]
     value = error.get("input")
-    got = f"got {value!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
+    got = f"got {quoted(value)}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
     ctx = error.get("ctx") or {}
     if kind == "extra_forbidden":
         return f"unknown key{suggest(str(loc[-1]), _fields(loc[:-1]))}"
@@ -432,7 +437,7 @@ def _plain(error: Any, loc: tuple[Any, ...], is_key: bool) -> str:
         choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         what = ("unknown hand category" if is_key or loc[-1] == "category" else "unknown rank" if loc[-1] == "rank"
                 else "unknown value")
-        return f"{what} {value!r}{suggest(str(value), choices)}"
+        return f"{what} {quoted(value)}{suggest(str(value), choices)}"
     if kind == "missing":
         return "required key is missing"
     if kind == "value_error":

@@ -18,6 +18,7 @@ from msgspec import UNSET
 from msgspec.structs import astuple
 from pydantic import ValidationError
 
+from ..escape import digits, name, quoted
 from ..load.records import ExportDict, GameRecord, LineDict, Record, RoundRecord, SeatRecord, SessionRecord
 from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
 from ..models import codes
@@ -106,8 +107,7 @@ class TableIntake:
             self.open = game
             return
         data = record.data
-        raw_id = data.get("game") if isinstance(data, dict) else None
-        game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+        game_id = _id(data.get("game") if isinstance(data, dict) else None)
         game = _OpenGame(record, game_id, GameResult(game_id, None, record.source, record.line, s.id, table=table,
                                                      pointer=getattr(record, "pointer", None)))
         if isinstance(data, dict) and isinstance(data.get("seats"), list):
@@ -123,17 +123,15 @@ class TableIntake:
                 self.open.seats.append((record.plain.seat, record.line, record, -1))
                 return
         data = record.data
-        raw_id = data.get("game")
-        game_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+        game_id = _id(data.get("game"))
         if self.open is None or game_id is None or game_id != self.open.id:
-            after = f" (the game read last is {self.open.id})" if self.open is not None else ""
-            self.session.add(Finding(codes.H007, f"a seat line of game {game_id} that does not follow its game's "
-                                     f"line{after}", record.source, record.line, game=game_id))
+            self.session.add(Finding(codes.H007, _stray_seat(game_id, data.get("game"), self.open), record.source,
+                                     record.line, game=game_id))
             return
         extra = [k for k in data if k not in ("game", "seat")]
         if extra:
-            self.session.add(Finding(codes.H002, f"unknown key {extra[0]!r} beside 'game' and 'seat' in a seat line",
-                                     record.source, record.line, game=game_id))
+            self.session.add(Finding(codes.H002, f"unknown key {quoted(extra[0])} beside 'game' and 'seat' in a "
+                                     "seat line", record.source, record.line, game=game_id))
         self.open.seats.append((data.get("seat"), record.line, None, 0))
 
     # -- one game
@@ -254,8 +252,7 @@ class TableIntake:
         earlier record of the game."""
         s = self.session
         data = item if source is None else _seat_data(source, index)
-        raw = data.get("player_id") if isinstance(data, dict) else None
-        player = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+        player = _id(data.get("player_id") if isinstance(data, dict) else None)
         seat = SeatResult(player, s.file, line)
         game.result.seats.append(seat)
         emit = Emitter(s, seat.findings, data, line, game_place(game.id, player))
@@ -305,6 +302,24 @@ def _times_plain(plain: Any) -> bool:
         except ValidationError:
             return False
     return True
+
+
+def _id(raw: Any) -> str | None:
+    """A game or player id as read, for the findings that name its record: text (a whole
+    number as its digits), bounded (:func:`referee.escape.name`: a 60 MB id, which the
+    model refuses, is not copied into every finding and row); None when it is not an id."""
+    if isinstance(raw, str):
+        return name(raw)
+    return name(digits(raw)) if isinstance(raw, int) and not isinstance(raw, bool) else None
+
+
+def _stray_seat(game_id: str | None, raw: Any, last: _OpenGame | None) -> str:
+    """H007's words: a seat line whose game is not the one open, or that names none."""
+    which = f"of game {game_id}" if game_id is not None else (
+        "with no game id" if raw is None else f"whose 'game' is not an id (got {quoted(raw)})")
+    after = "" if last is None else (f" (the game read last is {last.id})" if last.id is not None
+                                     else " (the game read last has no id)")
+    return f"a seat line {which} that does not follow its game's line{after}"
 
 
 def _short(text: Any) -> bool:

@@ -221,6 +221,13 @@ class InputInfo:
     #: A wallet log audited alone: the transactions read.
     transactions: int = 0
 
+    @property
+    def hashed(self) -> bool:
+        """Its bytes were read and hashed (whole, or up to where a problem stopped the
+        reading); False when it could not even be opened: then it has no size or SHA-256
+        to report, and a report saying ``0 bytes`` and an empty digest would misstate it."""
+        return self.sha256 != ""
+
 
 @dataclass(slots=True)
 class Summary:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from ..escape import QUOTE_LIMIT, clipped, digits, quoted
 from ..load.records import OversizedList, SessionRecord, line_at
 from ..models import codes
 from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
@@ -129,7 +130,8 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
     for error in errors:
         loc = tuple(error["loc"])
         path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc).replace(".[", "[")
-        path = f"{prefix}.{path}" if prefix and path else (prefix or path)
+        whole = f"{prefix}.{path}" if prefix and path else (prefix or path)
+        path = clipped(whole)  # a key may be megabytes: the field named bounded
         kind = error["type"]
         at = line_at(data, loc, line)
         if kind == "missing" and loc in misspelt.values():
@@ -139,7 +141,7 @@ def validation_findings(err: ValidationError, data: Any, file: str, line: int, n
             meant = misspelt.get(loc)
             hint = (f"; did you mean {meant[-1]!r}? (without it, {meant[-1]!r} is missing)" if meant
                     else suggest(str(loc[-1]), fields))
-            findings.append(Finding(codes.H002, f"{where}unknown field {path!r}{hint}", file, at, number, path))
+            findings.append(Finding(codes.H002, f"{where}unknown field {quoted(whole)}{hint}", file, at, number, path))
             continue
         findings.append(Finding(codes.H001, f"{where}{path or 'record'}: {_explain(error)}", file, at, number, path,
                                 recorded=_short(error.get("input"))))
@@ -170,13 +172,15 @@ def _misspelt(errors: list[Any], known: tuple[str, ...]) -> dict[tuple[Any, ...]
 def _explain(error: Any) -> str:
     kind = error["type"]
     value = error.get("input")
-    got = f"got {_short(value)!r}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
+    got = f"got {quoted(value)}" if not isinstance(value, (dict, list)) else f"got a {type(value).__name__}"
     if kind == "missing":
         return "required field is missing"
     if isinstance(value, OversizedList):
         return f"a list of {value.count:,} items, longer than any list of a hand history (at most 52 cards)"
     if kind == "string_type" and not isinstance(value, (dict, list)):
-        return f"expected a card or text such as 'Ah' or '10♥', {got}"
+        if error["loc"] and error["loc"][0] in _CARD_FIELDS:
+            return f"expected a card or text such as 'Ah' or '10♥', {got}"
+        return f"expected text, {got}"  # an id, a name: a card's words would mislead
     if kind == "int_type" and isinstance(value, str) and _DIGITS.fullmatch(value):
         return f"a number, not text: write {value.strip()} without quotes; {got}"
     if kind == "model_type" or kind == "dict_type":
@@ -185,10 +189,15 @@ def _explain(error: Any) -> str:
         choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
         if choices:
             return f"{got}{suggest(value.strip().lower().replace(' ', '_').replace('-', '_'), choices)}"
+    if kind in ("too_long", "string_too_long") and isinstance(value, str):  # pydantic says "items" of a TextId
+        return f"at most {error.get('ctx', {}).get('max_length', 0):,} characters, {got}"
     if kind in _EXPECTED:  # in the words a profile's problems use, not pydantic's ("Input should be ...")
         return f"{_EXPECTED[kind]}, {got}"
     return f"{error['msg']}; {got}"
 
+
+#: The fields that hold cards (a round's, a game's, a seat's own two).
+_CARD_FIELDS = frozenset({"player", "flop", "turn", "river", "dealer"})
 
 _EXPECTED = {"decimal_parsing": "expected a number", "decimal_type": "expected a number",
              "int_parsing": "expected a whole number", "int_type": "expected a whole number",
@@ -199,10 +208,13 @@ _EXPECTED = {"decimal_parsing": "expected a number", "decimal_type": "expected a
 def _short(value: Any) -> Any:
     if isinstance(value, OversizedList):
         return repr(value)
-    if isinstance(value, str) and len(value) > 60:
-        return value[:57] + "..."
+    if isinstance(value, str):
+        return clipped(value)
     if isinstance(value, (dict, list)):
         return f"<{type(value).__name__} of {len(value)}>"
     if isinstance(value, Decimal):
-        return str(value)
+        return clipped(str(value))  # a 100,000-digit number is not copied whole
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = digits(value)
+        return value if len(text) <= QUOTE_LIMIT else clipped(text)
     return value

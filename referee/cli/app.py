@@ -19,6 +19,7 @@ import click
 
 from .. import __version__
 from ..errors import UserError
+from ..escape import printable_lines
 from ..output import OutputError, PipeClosed, utf8_stdout
 
 #: Exit statuses (the table in README.md and docs/limits.md).
@@ -119,7 +120,7 @@ def _fail(message: str, stdout_broken: bool = False) -> int:
     if stdout_broken:
         _silence_stdout()
     with contextlib.suppress(OSError):
-        click.echo(f"referee: {message}", err=True)
+        click.echo(f"referee: {printable_lines(message)}", err=True)  # names in it escaped
     return EXIT_USAGE
 
 

@@ -103,6 +103,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
             if sink is not None:
                 sink.close()
     if sink is not None:
+        if sink.error is not None:  # the report is written: the store's error after it, exit 2
+            raise type(sink.error)(sink.summary())
         common.note(sink.summary())
     sys.exit(common.exit_code(summary, strict))
 

@@ -12,7 +12,8 @@ import click
 
 from ..audit.results import InputInfo, Summary
 from ..audit.stream import Event
-from ..errors import UserError
+from ..errors import UserError, not_a_file
+from ..escape import printable_lines
 from ..load.inputs import EXPORT_EXTENSIONS, EXTENSIONS, Source, SourceError, expand
 from ..output import STDOUT
 from ..profiles import ProfileOrigin
@@ -87,7 +88,7 @@ def profile_reference(origin: ProfileOrigin, output: str | None) -> str | None:
 
 
 def note(message: str) -> None:
-    click.echo(f"referee: {message}", err=True)
+    click.echo(f"referee: {printable_lines(message)}", err=True)
 
 
 def exit_code(summary: Summary, strict: bool) -> int:
@@ -219,7 +220,7 @@ def check_mapping(mapping: str | None, wallet: tuple[str, ...], wallet_mapping: 
         raise click.BadParameter(str(err), param_hint="--wallet-mapping") from None
     for name in wallet:
         if name != "-" and not os.path.isfile(name):
-            raise click.BadParameter(f"{name}: no such file", param_hint="--wallet")
+            raise click.BadParameter(f"{name}: {not_a_file(name)}", param_hint="--wallet")
     return mapping
 
 

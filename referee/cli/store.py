@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from ..escape import printable
 from .app import main
 
 
@@ -94,7 +95,7 @@ def verify(url: str, checkpoint: str | None, public_key: str | None) -> None:
         found = run_verify(stored)
         shown = stored.target.shown
     for problem in found.problems:
-        click.echo(f"{shown}: {problem}")
+        click.echo(printable(f"{shown}: {problem}"))  # names a stored record: escaped
     held = ""
     if taken is not None:
         from ..store.checkpoint import compare, covers
@@ -196,7 +197,8 @@ def info(url: str) -> None:
                f"seats, {totals['findings']:,} findings")
     for r in rows:
         when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
-        click.echo(f"  {r['id']}. {r['name']} ({r['kind']}, {r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
+        click.echo(f"  {r['id']}. {printable(r['name'])} ({r['kind']}, {r['size']:,} bytes, "
+                   f"sha256 {r['sha256'][:16]}...): "
                    f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
                    f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
     _wallet_logs(logs)
@@ -209,5 +211,5 @@ def _wallet_logs(logs: Sequence[Any]) -> None:
                    "once:")
     for r in logs:
         when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
-        click.echo(f"  w{r['id']}. {r['name']} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): kept with "
-                   f"source {r['source_id']}, {when}")
+        click.echo(f"  w{r['id']}. {printable(r['name'])} ({r['size']:,} bytes, sha256 {r['sha256'][:16]}...): "
+                   f"kept with source {r['source_id']}, {when}")

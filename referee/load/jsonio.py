@@ -19,6 +19,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from ..escape import quoted
 from ..models import codes
 from .records import LineDict
 
@@ -56,7 +57,7 @@ def _plain_pairs(pairs: list[tuple[str, Any]]) -> LineDict:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise ValueError(f"duplicate key {key!r}; a key may appear once")
+                raise ValueError(f"duplicate key {quoted(key)}; a key may appear once")
             seen.add(key)
     return result
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from ..escape import quoted
 from ..models import codes
 from ..models.common import MAX_ROUND, suggest
 from .records import GameRecord, LineDict, LoadProblem, Record, SeatRecord, SessionRecord, key_line
@@ -31,7 +32,7 @@ def table_document(name: str, data: dict[str, object], index: int = 0) -> Iterat
     """The session of a format-2 document, then each game (seats inline)."""
     for key in data:
         if key not in TOP_KEYS:
-            yield LoadProblem(name, key_line(data, key, 1), f"unknown key {key!r}{suggest(str(key), TOP_KEYS)}",
+            yield LoadProblem(name, key_line(data, key, 1), f"unknown key {quoted(key)}{suggest(str(key), TOP_KEYS)}",
                               code=codes.H002)
     line = key_line(data, "session", data.line if isinstance(data, LineDict) else 1)
     yield SessionRecord(name, line, data.get("session"), index, format=2)

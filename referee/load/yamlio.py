@@ -17,6 +17,7 @@ from typing import IO, Any, cast
 
 import yaml
 
+from ..escape import quoted
 from ..models import codes
 from ..models.codes import FindingCode
 from .records import LineDict, LineList, OversizedList
@@ -64,7 +65,7 @@ def _construct_decimal(loader: Loader, node: yaml.ScalarNode) -> Decimal:
     try:
         return Decimal(text)
     except InvalidOperation:
-        raise YamlInputError(f"{node.value!r} is not a number that can be read exactly",
+        raise YamlInputError(f"{quoted(node.value)} is not a number that can be read exactly",
                              node.start_mark.line + 1) from None
 
 
@@ -161,7 +162,7 @@ class _Builder:
                     raise YamlInputError(f"a mapping key must be text, got {type(key).__name__}", line)
             if key in result:
                 raise YamlInputError(
-                    f"duplicate key {key!r} (first at line {lines[key]}); a key may appear once", line, codes.H003
+                    f"duplicate key {quoted(key)} (first at line {lines[key]}); a key may appear once", line, codes.H003
                 )
             result[key] = self.value(get(), depth, key)
             lines[key] = line

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from .. import __version__
+from ..escape import on_page
 from .facts import Seat
 from .output import BET_WORDS, band_words, deal_row, github_line, summary, table_row, when
 from .run import Verdict
@@ -31,7 +32,8 @@ def page(v: Verdict, seats: list[Seat], shown: str) -> str:
         import pygal  # noqa: F401
     except ImportError:
         raise HtmlUnavailable("monitor --format html needs Jinja2 and pygal: pip install 'referee[report]'") from None
-    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
+                             finalize=on_page)  # invisible characters in a name escaped
     alerting = {(j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells if j.alert}  # repeats too
     charts = []
     for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from tabulate import tabulate
 
+from ..escape import escape_data, escape_property, printable
 from .bands import Band
 from .run import Judged, JudgedDeal, Verdict
 
@@ -37,7 +38,8 @@ def _mark(j: Judged | JudgedDeal) -> str:
 
 def table_row(j: Judged) -> list[str]:
     c = j.cell
-    return [c.kind, c.segment, BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}", f"{float(c.staked):,.2f}",
+    return [c.kind, printable(c.segment), BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
+            f"{float(c.staked):,.2f}",
             _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or f"not tested: {c.reason}",
             _mark(j)]
 
@@ -50,7 +52,7 @@ def deal_row(j: JudgedDeal) -> list[str]:
         what = f"{_num(t.observed, '.4%')} against {_num(t.expected, '.4%')}, z {t.statistic:+.2f}"
     else:
         what = ""
-    return [t.kind, t.segment, t.window, t.test, f"{t.deals:,}", what,
+    return [t.kind, printable(t.segment), t.window, t.test, f"{t.deals:,}", what,
             _num(t.p, ".4f") if t.p is not None else f"not tested: {t.reason}", _mark(j)]
 
 
@@ -63,7 +65,7 @@ def text(v: Verdict, shown: str) -> str:
         lines += ["", "the deal:", tabulate([deal_row(j) for j in v.deals if j.same_as is None],
                                             headers=DEAL_HEADERS, disable_numparse=True)]
     if v.alerting:
-        lines += ["", "alerts:", *(f"  {github_line(j, v, band=False)}" for j in v.every_alert)]
+        lines += ["", "alerts:", *(f"  {printable(github_line(j, v, band=False))}" for j in v.every_alert)]
     lines.append(summary(v))
     return "\n".join(lines) + "\n"
 
@@ -137,6 +139,8 @@ def github(v: Verdict, shown: str) -> str:
     out = []
     for j in v.every_alert:
         kind, segment = (j.cell.kind, j.cell.segment) if isinstance(j, Judged) else (j.test.kind, j.test.segment)
-        out.append(f"::error title=referee monitor {kind} {segment}::{github_line(j, v)}")
-    out.append(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {summary(v)}")
+        # a segment is a table's or a dealer's id from the audited logs: escaped as the check's annotations are
+        out.append(f"::error title={escape_property(f'referee monitor {kind} {segment}')}::"
+                   f"{escape_data(github_line(j, v))}")
+    out.append(printable(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {summary(v)}"))
     return "\n".join(out) + "\n"

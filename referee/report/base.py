@@ -203,7 +203,10 @@ def session_head(info: SessionInfo) -> SessionHeadJSON:
 
 
 def input_dict(i: InputInfo) -> InputJSON:
-    return {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
+    """An input as the JSON reports give it: ``size`` and ``sha256`` are null for an
+    input that could not be opened (never ``0`` and an empty digest)."""
+    return {"file": i.file, "kind": i.kind, "size": i.size if i.hashed else None,
+            "sha256": i.sha256 if i.hashed else None, "readable": i.readable}
 
 
 def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
@@ -237,7 +240,8 @@ def referee_dict() -> RefereeJSON:
 def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     """What the report proves it audited: each input's size and SHA-256, each profile's
     SHA-256, and the referee's version."""
-    lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
+    lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" if i.hashed else
+             f"input {printable(i.file)}: not read (it could not be opened: no size, no SHA-256)" for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
     lines.append(f"referee {__version__}")

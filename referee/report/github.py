@@ -12,21 +12,12 @@ in properties (any other control character is written as the text format writes 
 from __future__ import annotations
 
 from ..audit.results import Finding, InputInfo, SessionResult, Summary
+from ..escape import escape_data as escape_data  # re-exported: the annotations are written here
+from ..escape import escape_property as escape_property
 from ..models.codes import CODES, SEVERITY_ORDER
-from .base import Reporter, integrity_lines, printable, summary_line
+from .base import Reporter, integrity_lines, summary_line
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
-
-
-def escape_data(text: str) -> str:
-    """The toolkit's escapes (``%``, CR, LF), then every other control character as the
-    text format writes it (:func:`~referee.report.base.printable`, ``\\x1b``): an id or a
-    file name from an input must not put an escape sequence or a NUL into the CI log."""
-    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
-
-
-def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def annotation(f: Finding) -> str:

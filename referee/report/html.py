@@ -35,6 +35,7 @@ from ..audit.explain import ExplainError, explain
 from ..audit.games import GameResult
 from ..audit.owed import bottom_line
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..escape import visible
 from ..i18n import N_, Messages
 from ..models.codes import CODES
 from ..output import TEXT_ERRORS
@@ -399,7 +400,7 @@ def _players_chart(s: _Session, m: Messages) -> tuple[str, str]:
                      truncate_legend=-1, explicit_size=False, print_values=False, show_x_guides=False,
                      x_value_formatter=lambda x: f"{x:.0f}")
     for player, points in s.balances.items():
-        chart.add(player, [(x, b) for x, b, _ in points])
+        chart.add(visible(player), [(x, b) for x, b, _ in points])  # a name a person reads
     return _svg(chart, s), ""
 
 

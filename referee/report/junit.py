@@ -26,6 +26,7 @@ from .. import __version__
 from ..audit.clean import CleanGames
 from ..audit.games import GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
+from ..escape import visible
 from .base import Reporter, summary_line
 from .table import table_totals
 from .text import finding_line
@@ -38,7 +39,10 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 def _legal(text: str) -> str:
     """``text`` with what XML cannot hold written as the text format writes it (``\\x01``,
     ``\\uffff``): one such character in a session or player id made the whole report
-    unreadable to a CI's JUnit parser."""
+    unreadable to a CI's JUnit parser. The invisible characters (a bidirectional control,
+    a zero-width space) are written escaped too (``\\u200b``): a CI page shows these
+    names to a person, who must tell ``p-1-003`` from ``p-1-003`` and a U+200B."""
+    text = visible(text)
     return _NOT_XML.sub(_escaped, text) if _NOT_XML.search(text) else text
 
 
@@ -79,7 +83,11 @@ def _failure(findings: list[Finding]) -> str:
 
 
 def _round_name(number: int | None, line: int) -> str:
-    return f"round {number} (line {line})"
+    return f"round {number} (line {line})" if number is not None else f"a round with no number (line {line})"
+
+
+def _game_name(game: str | None, line: int) -> str:
+    return f"game {game} (line {line})" if game is not None else f"a game with no id (line {line})"
 
 
 def _key(f: Finding) -> tuple[object, ...]:
@@ -129,7 +137,7 @@ class JunitReporter(Reporter):
     def game_payload(self, result: GameResult) -> Any:
         """A format-2 game is one case (its seats' findings in it): ``(case XML, failed,
         skipped, warnings' lines, keys of the findings it holds)``."""
-        name = f"game {result.game} (line {result.line})"
+        name = _game_name(result.game, result.line)
         found = result.findings + [f for s in result.seats for f in s.findings]
         keys = frozenset(_key(f) for f in found)
         notes = warned(found, self.strict)
@@ -199,8 +207,12 @@ class JunitReporter(Reporter):
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         properties = {"referee.version": __version__}
         for n, i in enumerate(inputs):
-            properties.update({f"input.{n}.file": i.file, f"input.{n}.size": str(i.size),
-                               f"input.{n}.sha256": i.sha256})
+            properties[f"input.{n}.file"] = i.file
+            if i.hashed:  # an input that could not be opened has neither: said by its H000
+                properties.update({f"input.{n}.size": str(i.size), f"input.{n}.sha256": i.sha256})
+            else:
+                properties[f"input.{n}.read"] = "no: it could not be opened"
+
         for origin, sha in sorted(summary.profiles.items()):
             properties[f"profile.{origin}"] = sha
         for origin, sha in sorted(summary.mappings.items()):

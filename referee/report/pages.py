@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from ..audit.explain import Explanation
+from ..escape import on_page
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
 from .ruling import RulingText
@@ -33,7 +34,7 @@ def environment(messages: Messages) -> Any:
         import jinja2
     except ImportError:  # pragma: no cover - the report extra is missing
         raise ReportUnavailable("the HTML report needs Jinja2 and pygal: pip install 'referee[report]'") from None
-    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
+    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True, finalize=on_page,
                              extensions=["jinja2.ext.i18n"], trim_blocks=False)
     env.install_gettext_translations(messages.catalogue, newstyle=True)  # type: ignore[attr-defined]
     return env

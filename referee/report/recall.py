@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
+from ..escape import printable
 from ..i18n import N_, Messages
 from ..recall import Match, Recall, RoundView, games
 from ..rules.money import fmt, plain, signed
@@ -232,21 +233,21 @@ def render_text(found: Recall, m: Messages) -> str:
     words = m if m.language != "en" else None
     out: list[str] = []
     for match in found.matches:
-        out.append(heading(found, match, m))
+        out.append(printable(heading(found, match, m)))
         rows = []
         for i, v in enumerate(match.rows):
             mark = ">" if i >= len(match.rows) - match.target else " "
-            row = cells(v, cols, words)
+            row = [printable(cell) for cell in cells(v, cols, words)]  # names a person reads
             rows.append([f"{mark} {row[0]}", *row[1:]])
         out.append(tabulate(rows, headers=headers(cols, m), tablefmt="simple", disable_numparse=True,
                             colalign=("right",) + ("left",) * (len(cols) - 1)))
         out.append("")
         for _, ex in explanations(match):
             if isinstance(ex, str):
-                out += [ex, ""]
+                out += [printable(ex), ""]
                 continue
             out += [RulingText(ex, m).text().rstrip("\n"), ""]
-    out.append(searched(found, m))
+    out.append(printable(searched(found, m)))
     return "\n".join(out) + "\n"
 
 

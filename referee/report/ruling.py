@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from ..audit.explain import Explanation, Side
+from ..escape import printable
 from ..i18n import Messages
 from ..profiles import DEFAULT_WORDS, profile_label
 from ..rules.money import fmt, signed
@@ -107,7 +108,9 @@ class RulingText:
         return "\n".join(self.lines) + "\n"
 
     def say(self, line: str) -> None:
-        self.lines.append(line)
+        """A line of the ruling, as a person reads it: the names in it (a session, game or
+        player id, a file) with their control and invisible characters escaped."""
+        self.lines.append(printable(line))
 
     def heading(self, title: str) -> None:
         self.lines.extend(["", title])

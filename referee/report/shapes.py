@@ -138,8 +138,9 @@ class SessionHeadJSON(TypedDict):
 class InputJSON(TypedDict):
     file: str
     kind: str
-    size: int
-    sha256: str
+    #: Null, with ``sha256``, for an input that could not be opened.
+    size: int | None
+    sha256: str | None
     readable: bool
 
 

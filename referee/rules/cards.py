@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from ..escape import quoted
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -52,7 +54,7 @@ class CardError(ValueError):
     def __init__(self, token: object, reason: str) -> None:
         self.token = token
         self.reason = reason
-        super().__init__(f"{token!r} is not a card: {reason}")
+        super().__init__(f"{quoted(token)} is not a card: {reason}")
 
 
 class Card(int):
@@ -153,12 +155,12 @@ def _diagnose(text: str) -> str:
     rank, suit = text[:-1], text[-1]
     if suit not in _SUIT_SPELLINGS:
         if text in _RANK_SPELLINGS:
-            return f"rank {text!r} has no suit; {_EXPECTED}"
-        return f"{suit!r} is not a suit (expected c d h s or ♣ ♦ ♥ ♠)"
+            return f"rank {quoted(text)} has no suit; {_EXPECTED}"
+        return f"{quoted(suit)} is not a suit (expected c d h s or ♣ ♦ ♥ ♠)"
     if not rank:
-        return f"suit {suit!r} has no rank; {_EXPECTED}"
+        return f"suit {quoted(suit)} has no rank; {_EXPECTED}"
     if rank not in _RANK_SPELLINGS:
-        return f"{rank!r} is not a rank (expected 2-9, 10 or T, J/V, Q/D, K/R, A)"
+        return f"{quoted(rank)} is not a rank (expected 2-9, 10 or T, J/V, Q/D, K/R, A)"
     return _EXPECTED  # pragma: no cover - every rank+suit pair is in SPELLINGS
 
 

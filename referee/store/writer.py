@@ -86,6 +86,10 @@ class StoreSink(Reporter):
         self.known: list[str] = []
         self.refused: list[str] = []
         self.head = ""
+        #: The store's error, once a write failed: the sink then stops (the source being
+        #: written is rolled back) and the audit goes on, so that the report is still
+        #: written; the command says the error after it and exits 2.
+        self.error: StoreError | None = None
         #: Each source's kind, as its reader will tell it (read here, before any worker forks).
         self.kinds = {s.name: kind_of(s) for s in sources}
 
@@ -121,10 +125,14 @@ class StoreSink(Reporter):
     # -- in the parent, in file order -------------------------------------------------
 
     def take_round(self, payload: rows.SeatRow) -> None:
+        if self.error is not None:
+            return
         source = self._at()
         self._guarded(lambda: source.added(source.seat(payload)))
 
     def take_clean(self, payload: list[rows.Run] | list[rows.SeatRow]) -> None:
+        if self.error is not None:
+            return
         source = self._at()
 
         def work() -> None:
@@ -138,19 +146,27 @@ class StoreSink(Reporter):
         self._guarded(work)
 
     def take_game(self, payload: rows.GamePayload | LaneGames) -> None:
+        if self.error is not None:
+            return
         source = self._at()
         if source.game(payload):  # enough held: written out (a game alone writes nothing)
             self._guarded(lambda: source.added(None))
 
     def session_opened(self, info: SessionInfo) -> None:
+        if self.error is not None:
+            return
         source = self._at()
         self._guarded(lambda: source.open_session(info))
 
     def session_closed(self, result: SessionResult) -> None:
+        if self.error is not None:
+            return
         source = self._at()
         self._guarded(lambda: source.close_session(result))
 
     def problem(self, finding: Finding) -> None:
+        if self.error is not None:
+            return
         source = self._at()
 
         def work() -> None:
@@ -167,9 +183,9 @@ class StoreSink(Reporter):
         """The events, unchanged; each source begun before its first event and
         committed once its last is in (its :class:`InputInfo`)."""
         for event in events:
-            if self.current is None:
+            if self.current is None and self.error is None:
                 self._guarded(self._begin)
-            if isinstance(event, InputInfo) and self._keeps(event):
+            if isinstance(event, InputInfo) and self._keeps(event) and self.error is None:
                 self._guarded(self._ender(event))
             yield event
 
@@ -196,12 +212,19 @@ class StoreSink(Reporter):
         try:
             work()
         except SQLAlchemyError as err:
-            self.close()
-            raise failure(self.store, err, "cannot write") from None
+            self._failed(failure(self.store, err, "cannot write"))
         except OSError as err:
-            self.close()
-            raise StoreError(self.store.scrub(f"store {self.store.shown}: cannot write: {err.strerror or err}")) \
-                from None
+            self._failed(StoreError(self.store.scrub(f"store {self.store.shown}: cannot write: "
+                                                     f"{err.strerror or err}")))
+
+    def _failed(self, error: StoreError) -> None:
+        """A write that failed (a full disk, a read-only store): the source being written is
+        rolled back and nothing more is written; the audit and its report go on (a store
+        that cannot be written is no reason to lose the report), and the games stored
+        before are no longer looked up (the report is then of the inputs alone)."""
+        self.close()
+        if self.error is None:
+            self.error = error
 
     def _ender(self, info: InputInfo) -> Callable[[], None]:
         return lambda: self._end(info)
@@ -235,9 +258,10 @@ class StoreSink(Reporter):
     def lookup(self, keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], GameFingerprint]:
         """The games of ``keys`` stored before the source being read, as one first
         record each (what :class:`GameIndex` keeps of a game)."""
-        source = self._at()
         found: dict[tuple[str | None, str], GameFingerprint] = {}
-        self._guarded(lambda: found.update(source.lookup(keys)))
+        if self.error is None:
+            source = self._at()
+            self._guarded(lambda: found.update(source.lookup(keys)))
         return found
 
     def digest(self, source: Source) -> str | None:
@@ -254,8 +278,10 @@ class StoreSink(Reporter):
     def stored_games(self) -> bool:
         """Whether the store held any game before the source being read (a new one holds
         none: nothing to look up)."""
-        source = self._at()
         found = [False]
+        if self.error is not None:
+            return False
+        source = self._at()
 
         def work() -> None:
             found[0] = source.stored_games()
@@ -264,6 +290,11 @@ class StoreSink(Reporter):
         return found[0]
 
     def summary(self) -> str:
+        """What the run stored; after a failed write, the error and what it means."""
+        if self.error is not None:
+            kept = f"the {len(self.stored)} source(s) before it were stored" if self.stored else "nothing was stored"
+            return (f"{self.error}; the report is written, but {kept}, and the games after the failure were not "
+                    "compared with those stored before")
         parts = [f"{len(self.stored)} source{'s' * (len(self.stored) != 1)} stored"]
         if self.known:
             parts.append(f"{len(self.known)} already there")

@@ -11,6 +11,7 @@ the line, the key, and a did-you-mean where one edit fixes it.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ...errors import UserError
+from ...errors import UserError, not_a_file
 from ...models.common import closest, suggest
 from ...models.mapping import Mapping
 from ..records import line_at
@@ -74,8 +75,8 @@ def load_mapping(name_or_path: str) -> LoadedMapping:
     else:
         path = Path(name_or_path)
         if not path.is_file():
-            if path.suffix or "/" in name_or_path:
-                raise MappingError(f"mapping {name_or_path}: no such file")
+            if path.suffix or "/" in name_or_path or os.path.lexists(name_or_path):
+                raise MappingError(f"mapping {name_or_path}: {not_a_file(name_or_path)}")
             raise MappingError(f"unknown mapping {name_or_path!r}{suggest(name_or_path, names)} "
                                "('referee mappings' lists them; or give a mapping file)")
         try:

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
+from ...escape import clipped, digits, quoted
 from ...models.common import MAX_RESULT, suggest
 from ...models.mapping import MAX_CARD_TOKEN, Cards, Money, Times, card_pattern, spellings
 from ...rules.cards import Card, known_card
@@ -211,7 +212,7 @@ class WordReader:
             return spelt
         if self.strict:
             known = tuple(self.table) or self.choices
-            raise Misfit(f"unknown {self.what} {value!r}{suggest(value, known)} (map it in words)")
+            raise Misfit(f"unknown {self.what} {quoted(value)}{suggest(value, known)} (map it in words)")
         return value
 
 
@@ -222,8 +223,8 @@ def _shown(value: Any) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    text = repr(value) if isinstance(value, str) else str(value)
-    return text if len(text) < 80 else text[:77] + "..."
+    return quoted(value) if isinstance(value, str) else clipped(digits(value) if isinstance(value, (int, Decimal))
+                                                                else str(value))
 
 
 shown = _shown

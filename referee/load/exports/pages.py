@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from ...escape import quoted
 from ...models import codes
 from ..jsonio import ExportParser, JsonInputError, loads_document, space_end
 
@@ -253,7 +254,7 @@ class Page:
             line = text.line_at(text.pos)
             name = self._value()
             if name in seen:
-                raise PageError(f"duplicate key {name!r}; a key may appear once", line, codes.H003)
+                raise PageError(f"duplicate key {quoted(name)}; a key may appear once", line, codes.H003)
             seen.add(name)
             if top and len(self.shape.keys) < 6:
                 self.shape.keys.append(name)

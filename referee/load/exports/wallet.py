@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...escape import NAME_LIMIT, digits
 from ...models import codes
 from ...models.transaction import ACTIONS, SeatMove, Transaction, WalletIndex
 from ..reading import Reading, Stream
@@ -78,7 +79,10 @@ class TransactionReader:
             return self.times.time(value)
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise Misfit("expected an id (text or a whole number)")
-        return str(value)
+        text = value if isinstance(value, str) else digits(value)
+        if len(text) > NAME_LIMIT:  # as the models bound a game's or a player's id: never copied into findings
+            raise Misfit(f"an id is at most {NAME_LIMIT} characters, this one has {len(text):,}")
+        return text
 
 
 def read_transactions(reading: Reading, loaded: LoadedMapping) -> Iterator[Transaction | Record]:

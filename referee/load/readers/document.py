@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...escape import quoted
 from ...models import codes
 from ...models.common import suggest
 from ...models.rounds import MultiSessionDocument, SessionDocument
@@ -34,7 +35,7 @@ def sessions(reading: Reading, data: Any, index: int = 0) -> Iterator[Record]:
         return
     for key in data:
         if key not in TOP_KEYS:
-            yield LoadProblem(name, _line(data, key), f"unknown key {key!r}{suggest(str(key), TOP_KEYS)}",
+            yield LoadProblem(name, _line(data, key), f"unknown key {quoted(key)}{suggest(str(key), TOP_KEYS)}",
                               code=codes.H002)
     if "sessions" in data:
         items = data["sessions"]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
+from ...escape import quoted
 from ...models import codes
 from ...spelling import one_edit
 from ..jsonio import JsonInputError, loads_line
@@ -163,7 +164,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             header = data.get("session")
             extra = [k for k in data if k not in ("session", "version", "format")]
             if extra:
-                yield LoadProblem(name, number, f"unknown key {extra[0]!r} beside 'session' in a session line",
+                yield LoadProblem(name, number, f"unknown key {quoted(extra[0])} beside 'session' in a session line",
                                   code=codes.H002)
             # Format 2 says so, or its header's fields do; otherwise its first record will tell.
             table = data.get("format") == 2 or (isinstance(header, dict) and "opening_balances" in header)
@@ -209,7 +210,7 @@ def _not_a_record(data: object) -> str:
     for key in data if isinstance(data, dict) else ():
         close = [k for k in _RECORD_KEYS if one_edit(str(key).lower(), k)]
         if close:
-            return f"{message}; unknown key {key!r}: did you mean {close[0]!r}?"
+            return f"{message}; unknown key {quoted(key)}: did you mean {close[0]!r}?"
     return message
 
 
