@@ -81,7 +81,7 @@ class Ledger:
     counted_rounds: int = 0
     void_rounds: int = 0
     invalid_rounds: int = 0
-    #: Valid deals the table recorded void and then replayed (V002): the table's count leaves them out.
+    #: Valid deals the table recorded void and then replayed (V002), kept with the session.
     table_voided: int = 0
     staked: Decimal = ZERO
     returned: Decimal = ZERO
