@@ -231,7 +231,7 @@ class Summary:
         self.net += result.ledger.net
         self.owed_player += result.ledger.owed_player
         self.owed_house += result.ledger.owed_house
-        for name in ("games", "counted", "void", "cancelled", "invalid", "seats"):
+        for name in ("games", "counted", "void", "cancelled", "invalid", "seats", "second_records"):
             self.games[name] = self.games.get(name, 0) + getattr(counts, name)
 
     def count(self, finding: Finding) -> None:

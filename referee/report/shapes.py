@@ -233,6 +233,8 @@ class TableLedgerJSON(MoneyJSON):
     void_games: int
     cancelled_games: int
     invalid_games: int
+    #: Records of a game already recorded: never among ``games``.
+    second_records: int
     players: int
     seats: int
     counted_seats: int

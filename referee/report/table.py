@@ -207,7 +207,8 @@ def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> Table
     cancelled = ledger.outcomes.get("cancelled", 0)
     return {
         "games": counts.games, "counted_games": counts.counted, "void_games": counts.void,
-        "cancelled_games": counts.cancelled, "invalid_games": counts.invalid, "players": players,
+        "cancelled_games": counts.cancelled, "invalid_games": counts.invalid, "second_records": counts.second_records,
+        "players": players,
         "seats": counts.seats, "counted_seats": ledger.counted_rounds, "void_seats": ledger.void_rounds - cancelled,
         "cancelled_seats": cancelled, "invalid_seats": ledger.invalid_rounds, **_money(ledger),
     }
