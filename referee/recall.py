@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from .audit.owed import wallet_net
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo
 from .audit.stream import Options
 from .load.inputs import Source
@@ -69,6 +70,8 @@ class RoundView:
     detail: Any = None
     #: A seat of a live table's game (format 2): the seats of one game are recalled together.
     live: bool = False
+    #: What the seat's wallet moved (credits, cancels and refunds less debits), when it has one.
+    wallet: Decimal | None = None
 
 
 GameKey = tuple[int, str | None, int | None]
@@ -187,7 +190,8 @@ def seat_views(game: Any, key: int) -> Iterator[RoundView]:
             player=seat.player_id, decision=seat_record.decision if seat_record is not None else None,
             ruling=seat.ruling, recorded=seat_record.recorded if seat_record is not None else None,
             balance=seat.balance, recorded_balance=seat.recorded_balance,
-            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True)
+            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True,
+            wallet=wallet_net(seat))
 
 
 def _seat_status(seat: Any, findings: tuple[Finding, ...]) -> str:

@@ -252,7 +252,7 @@ def test_recall_of_an_imported_export_names_games_and_shows_the_recorded_net(tmp
         assert code in (0, 1) and "None" not in out and "T1-5-000001 to T1-5-000002" in heading.replace(" à ", " to ")
         if lang == "en":
             rows = [line for line in out.splitlines()[3:] if "T1-5-000002" in line]
-            column = header.index("net rec.")
+            column = header.index("net (recorded)")
             assert len(rows) == 4 and all(row[column:column + 8].strip() for row in rows), out
     code, out = run("recall", "--game", "T1-5-000002", "--last", "1", str(log))
     assert code in (0, 1) and out.startswith("Recall of game T1-5-000002: game T1-5-000002 (4 seats), session")

@@ -145,7 +145,8 @@ def bottom_json(bottom: BottomLine) -> BottomJSON:
     """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house):
     ``explain --format json``'s, and a round's or a seat's in ``check --format json``."""
     off = bottom.balance
-    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
+    return {"paid": plain(bottom.paid), "recorded": plain(bottom.recorded), "wallet": plain(bottom.wallet),
+            "rules": plain(bottom.rules), "owed": plain(bottom.owed),
             "owed_to": bottom.owed_to,
             "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
                                                  "favours": off.favours}}

@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
+from ..audit.owed import recorded_paid
 from ..i18n import N_, Messages
 from ..recall import Match, Recall, RoundView, games
 from ..rules.money import fmt, plain, signed
@@ -44,13 +45,15 @@ def columns(found: Recall) -> list[str]:
         cols.append("session")
     cols += [c for c, attr in (("time", "time"), ("game", "game"), ("player id", "player"))
              if any(getattr(v, attr) is not None for v in rows)]
-    return [*cols, "decision", "stakes", "outcome", "player", "dealer", "net", "net rec.", "balance", "bal. rec.",
-            "status"]
+    nets = ["net", "net rec.", *(["net wallet"] if any(v.wallet is not None for v in rows) else [])]
+    return [*cols, "decision", "stakes", "outcome", "player", "dealer", *nets, "balance", "bal. rec.", "status"]
 
 
-#: The headers of the two balance columns, which say their chain: the rules' nets
-#: summed from the start, and the balances the table recorded (issue 27).
-HEADER_WORDS = {"balance": N_("balance (rules)"), "bal. rec.": N_("balance (recorded)")}
+#: The headers of the nets and the balances, each saying who says it: the rules, the
+#: record, the wallet (issue 43); the balances their chain: the rules' nets summed from
+#: the start, and the balances the table recorded (issue 27).
+HEADER_WORDS = {"net": N_("net (rules)"), "net rec.": N_("net (recorded)"), "net wallet": N_("net (wallet)"),
+                "balance": N_("balance (rules)"), "bal. rec.": N_("balance (recorded)")}
 
 
 def headers(cols: list[str], m: Messages) -> list[str]:
@@ -58,20 +61,6 @@ def headers(cols: list[str], m: Messages) -> list[str]:
     from .pages import r_
 
     return [r_(m, HEADER_WORDS.get(c, c)) for c in cols]
-
-
-def _recorded_net(rec: object) -> str:
-    """The net the table recorded: its ``net``, or (a record that gives each bet's result,
-    as imported exports do) the bets' results summed."""
-    if rec is None:
-        return ""
-    net = getattr(rec, "net", None)
-    if net is None:
-        parts = [getattr(rec, name, None) for name in ("ante", "call", "bonus")]
-        if parts[0] is None:
-            return ""
-        net = sum((p for p in parts if p is not None), parts[0] - parts[0])
-    return signed(net)
 
 
 def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]:
@@ -82,7 +71,8 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         "game": v.game or "", "player id": v.player or "", "decision": v.decision or "", "stakes": stakes(v),
         "outcome": r.outcome if r is not None else "", "player": _hand(v, "player"), "dealer": _hand(v, "dealer"),
         "net": signed(r.net) if r is not None else "",
-        "net rec.": _recorded_net(rec),
+        "net rec.": "" if (paid := recorded_paid(rec, r)) is None else signed(paid),
+        "net wallet": "" if v.wallet is None else signed(v.wallet),
         "balance": fmt(v.balance), "bal. rec.": fmt(v.recorded_balance) if v.recorded_balance is not None else "",
         "status": v.status,
     }
@@ -264,6 +254,8 @@ def view_json(v: RoundView, target: bool) -> dict[str, Any]:
         "settlement": None if r is None else {"ante": plain(r.ante), "call": plain(r.call), "bonus": plain(r.bonus),
                                               "net": plain(r.net), "returned": plain(r.returned)},
         "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
+        "net": {"rules": None if r is None else plain(r.net), "recorded": plain(recorded_paid(rec, r)),
+                "wallet": plain(v.wallet)},
         "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance), "status": v.status,
         "findings": [finding_dict(f) for f in v.findings],
     }

@@ -202,6 +202,14 @@ def _marked(rows: list[list[Any]], findings: list[Finding], seconds: set[tuple[s
     return out, second
 
 
+def _without_empty_wallet(rows: list[list[Any]]) -> tuple[list[list[Any]], list[str]]:
+    """The rows and headers, without the wallet's net where no game shown has a wallet."""
+    at = GAME_HEADERS.index("net (wallet)")
+    if any(row[at] for row in rows):
+        return rows, list(GAME_HEADERS)
+    return [row[:at] + row[at + 1:] for row in rows], [h for i, h in enumerate(GAME_HEADERS) if i != at]
+
+
 def _shown(games: int, seconds: int, counts: GameCounts) -> str:
     """Which of a long table's games the text shows, each count the one the summary says
     (:class:`referee.audit.games.GameCounts`), second records said apart."""
@@ -335,7 +343,7 @@ class TextReporter(Reporter):
         self._echo(click.style(title, bold=True) if self.color else title)
         rows, seconds = _marked(self._rows, result.findings, self._seconds, self._filtered)
         if rows:
-            self._echo(tabulate(rows, headers=GAME_HEADERS, tablefmt="simple", disable_numparse=True))
+            self._echo(tabulate(*_without_empty_wallet(rows), tablefmt="simple", disable_numparse=True))
         if self._filtered:
             self._echo(_shown(len(rows) - seconds, seconds, result.games))
         self._echo()
