@@ -24,7 +24,7 @@ import itertools
 import mmap
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -72,6 +72,14 @@ class RoundView:
     live: bool = False
     #: What the seat's wallet moved (credits, cancels and refunds less debits), when it has one.
     wallet: Decimal | None = None
+    #: Where the recorded balance first left the rules' chain, when it is off here: that
+    #: row's (round number, game id), set by :class:`Selector` from the rows before.
+    off_since: tuple[int | None, str | None] | None = None
+
+    @property
+    def off(self) -> Decimal | None:
+        """How far the recorded balance is from the rules' chain (None: not recorded)."""
+        return None if self.recorded_balance is None else self.recorded_balance - self.balance
 
 
 GameKey = tuple[int, str | None, int | None]
@@ -235,6 +243,12 @@ class Selector:
         self.seen: dict[str, int] = {}
         self.rounds = 0
         self.sessions = 0
+        #: Per session and player, by how much the recorded balance is off the rules' chain
+        #: and the row where it came to be off by that (while it is off).
+        self.departed: dict[tuple[int, str | None], tuple[Decimal, tuple[int | None, str | None] | None]] = {}
+        #: Players (per session) whose rows are fed from partway into a streak off the
+        #: chain (a store looks back only so far): where it began is not known.
+        self.unknown: set[tuple[int, str | None]] = set()
 
     def wanted(self, v: RoundView) -> bool:
         q = self.q
@@ -248,6 +262,7 @@ class Selector:
             self.seen[v.session] = 0
         if v.session in self.seen:
             self.seen[v.session] += 1
+        v = self.departure(v)
         if self.q.player is None and v.session_key != self.key:
             self.window.clear()  # a session's window never reaches into another session
             self.pending = None
@@ -273,6 +288,25 @@ class Selector:
             if when is not None and when <= q.at and (self.best_time is None or when >= self.best_time):
                 self.best_time = when
                 self.matches = [self.last_game()]
+
+    def departure(self, v: RoundView) -> RoundView:
+        """The row, with where its player's recorded balance left the rules' chain by
+        what it is off here, when it is off (a row that records no balance keeps the
+        streak; one back on the chain ends it; one off by another amount starts another,
+        its own finding saying why). Why here: the row that departed may be far before
+        the window, so every row fed is followed, one entry per player off the chain."""
+        off = v.off
+        key = (v.session_key, v.player)
+        if off is None:
+            return v
+        if off == 0:
+            self.departed.pop(key, None)
+            return v
+        known = self.departed.get(key)
+        if known is None or known[0] != off:
+            begun = None if known is None and key in self.unknown else (v.number, v.game)
+            known = self.departed[key] = (off, begun)
+        return v if known[1] is None else replace(v, off_since=known[1])
 
     def rows(self) -> list[RoundView]:
         """The rows of the games in the window."""

@@ -74,7 +74,7 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         "net rec.": "" if (paid := recorded_paid(rec, r)) is None else signed(paid),
         "net wallet": "" if v.wallet is None else signed(v.wallet),
         "balance": fmt(v.balance), "bal. rec.": fmt(v.recorded_balance) if v.recorded_balance is not None else "",
-        "status": v.status,
+        "status": v.status + _since(v),
     }
     if m is not None:
         from .pages import r_, status_words
@@ -84,8 +84,57 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         for name in ("player", "dealer"):
             key = values[name].replace(" ", "_")
             values[name] = m(CATEGORY_WORDS[key]) if key in CATEGORY_WORDS else values[name]
-        values["status"] = status_words(v.status, m)
+        values["status"] = status_words(v.status, m) + _since(v, m)
     return [values[c] for c in cols]
+
+
+def departed_at(v: RoundView, m: Messages | None = None) -> str | None:
+    """Where the row's recorded balance first left the rules' chain, in words (``game
+    T3-7-000023``, ``round 4``), when it is off; None when it is not, or when the row
+    itself is where it left (its own finding says so)."""
+    since = v.off_since
+    if since is None or since == (v.number, v.game):
+        return None
+    number, game = since
+    from .pages import r_
+
+    words = m if m is not None else Messages("en")
+    if v.live and game is not None:
+        return r_(words, "game {game}").format(game=game)
+    return r_(words, "round {number}").format(number=number) if number is not None else None
+
+
+def _since(v: RoundView, m: Messages | None = None) -> str:
+    """`` since game X`` after a ``bal. off`` status: the row that departed is named on
+    every row it put off, so that a window that does not hold it still says where to look."""
+    if not v.status.startswith("bal. off"):
+        return ""
+    where = departed_at(v, m)
+    if where is None:
+        return ""
+    words = m if m is not None else Messages("en")
+    return " " + words("since {where}").format(where=where)
+
+
+def departures(match: Match, m: Messages) -> list[str]:
+    """Under the table: for each player whose recorded balance is off at the end of the
+    window, where it left the rules' chain and by how much it is off, in a sentence
+    (the recall's bottom line of the balance)."""
+    last: dict[tuple[int, str | None], RoundView] = {}
+    for v in match.rows:
+        last[(v.session_key, v.player)] = v
+    out = []
+    for v in last.values():
+        off, where = v.off, departed_at(v, m)
+        if off is None or off == 0 or where is None:
+            continue
+        if v.live and v.player is not None:
+            out.append(m("The recorded balance of player {player} left the rules' chain at {where}: it is off by "
+                         "{amount} since.").format(player=v.player, where=where, amount=signed(off)))
+        else:
+            out.append(m("The recorded balance left the rules' chain at {where}: it is off by {amount} since.")
+                       .format(where=where, amount=signed(off)))
+    return out
 
 
 def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
@@ -230,6 +279,7 @@ def render_text(found: Recall, m: Messages) -> str:
             rows.append([f"{mark} {row[0]}", *row[1:]])
         out.append(tabulate(rows, headers=headers(cols, m), tablefmt="simple", disable_numparse=True,
                             colalign=("right",) + ("left",) * (len(cols) - 1)))
+        out += departures(match, m)
         out.append("")
         for _, ex in explanations(match):
             if isinstance(ex, str):
@@ -256,7 +306,9 @@ def view_json(v: RoundView, target: bool) -> dict[str, Any]:
         "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
         "net": {"rules": None if r is None else plain(r.net), "recorded": plain(recorded_paid(rec, r)),
                 "wallet": plain(v.wallet)},
-        "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance), "status": v.status,
+        "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance),
+        "balance_off_since": None if v.off_since is None else {"round": v.off_since[0], "game": v.off_since[1]},
+        "status": v.status,
         "findings": [finding_dict(f) for f in v.findings],
     }
 
@@ -273,6 +325,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
         "recalls": [{
             "heading": heading(found, match),
             "games": len(games(match.rows)),
+            "balance_off": departures(match, m),
             "rounds": [view_json(v, i >= len(match.rows) - match.target) for i, v in enumerate(match.rows)],
             "rulings": [{"error": ex} if isinstance(ex, str) else explanation_json(ex, m)
                         for _, ex in explanations(match)],
