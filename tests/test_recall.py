@@ -87,7 +87,7 @@ def test_text_shows_the_window_the_bottom_line_and_the_ruling() -> None:
 def test_a_balance_put_off_earlier_is_not_ok() -> None:
     _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "4", "--last", "3")
     row = next(line for line in out.splitlines() if line.split()[:2] == [">", "4"])
-    assert row.split()[-4:] == ["6", "bal.", "off", "-1"]  # computed 7, recorded 6
+    assert row.split()[-7:] == ["6", "bal.", "off", "-1", "since", "round", "1"]  # computed 7, recorded 6
     _, out = run("recall", str(SAMPLES / "disputed.yaml"), "--round", "10", "--last", "1")
     assert ("The table paid -3, as the rules give. The recorded balance 8 does not follow from the last recorded "
             "balance: that balance plus the rules' nets since gives 4; the difference of 4 favours the player.") in out
