@@ -393,12 +393,18 @@ def _check(found: Recall) -> None:
              + (f", {found.unneeded_files} earlier not needed" if found.unneeded_files else "")
              + f": {found.sessions} session{'s' * (found.sessions != 1)}, "
                f"{found.rounds:,} round{'s' * (found.rounds != 1)}")
+    if found.store is not None:  # what a store holds, said as every recall from it says it
+        from .report.recall import searched
+
+        where = searched(found)
     if not found.matches:
         hint = ""
         if q.player is not None and not found.seen:
-            hint = "; format 1 names a session's player in session.meta.player (or a round's meta.player)"
+            hint = ("; no player in them has that id (a live table writes it as player_id, a log of single "
+                    "rounds in its session's meta: {player: ...}, or a round's)")
         elif q.game is not None:
-            hint = "; format 1 names a round's game in its meta.game"
+            hint = ("; no game in them has that id (a live table writes it as game, a log of single rounds in a "
+                    "round's meta: {game: ...})")
         raise RecallError(f"{q.words()}: not found ({where}){hint}")
     if q.session is None:
         if q.round is not None or q.game is not None:
