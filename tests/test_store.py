@@ -318,7 +318,7 @@ def test_store_info_counts_games_as_check_does_second_records_apart(store_url: s
     """A game written twice is one game in ``check`` and in ``store info`` alike (issue
     43): the second records are said apart, never among the games."""
     tables = [str(SAMPLES / "table.yaml"), str(SAMPLES / "table.jsonl")]
-    code, out, _ = both("check", "--format", "json", "--store", store_url, *tables)
+    _, out, _ = both("check", "--format", "json", "--store", store_url, *tables)
     games = json.loads(out)["summary"]["games"]
     assert (games["games"], games["second_records"]) == (4, 4)  # table.jsonl records table.yaml's games again
     stored = counts(store_url)

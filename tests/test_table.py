@@ -451,7 +451,8 @@ def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
     recorded = {"net": 3}
     log = put(tmp_path, "w.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", wallet=wallet, recorded=recorded)]}]))
     code, out = run("explain", log, "--game", "w", "--player", "a")
-    assert code == 1 and "The table paid +2 by the wallet (recorded +3); the rules give +3; 1 is owed to the player." in out
+    assert code == 1 and ("The table paid +2 by the wallet (recorded +3); the rules give +3; 1 is owed to the "
+                          "player.") in out
     log = put(tmp_path, "r.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", wallet=wallet)]}]))
     code, out = run("explain", log, "--game", "w", "--player", "a")
     assert code == 1 and "The table paid +2; the rules give +3; 1 is owed to the player." in out

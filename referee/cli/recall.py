@@ -19,7 +19,8 @@ from .app import main
               help="Whose rounds (format 1: a session's meta.player, or a round's meta.player).")
 @click.option("--session", default=None, metavar="ID", help="Which session.")
 @click.option("--round", "number", type=click.IntRange(min=0), default=None, help="The round numbered N.")
-@click.option("--game", default=None, metavar="ID", help="The game with this id (a log of single rounds: a round's meta: {game: ...}).")
+@click.option("--game", default=None, metavar="ID",
+              help="The game with this id (a log of single rounds: a round's meta: {game: ...}).")
 @click.option("--at", "at", default=None, metavar="TIME",
               help="The last round at or before TIME (ISO 8601; no zone means UTC).")
 @click.option("--last", type=click.IntRange(min=1, max=10_000), default=10, show_default=True,
