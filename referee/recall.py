@@ -24,11 +24,12 @@ import itertools
 import mmap
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from .audit.owed import wallet_net
 from .audit.results import Finding, InputInfo, RoundResult, SessionInfo
 from .audit.stream import Options
 from .load.inputs import Source
@@ -69,6 +70,16 @@ class RoundView:
     detail: Any = None
     #: A seat of a live table's game (format 2): the seats of one game are recalled together.
     live: bool = False
+    #: What the seat's wallet moved (credits, cancels and refunds less debits), when it has one.
+    wallet: Decimal | None = None
+    #: Where the recorded balance first left the rules' chain, when it is off here: that
+    #: row's (round number, game id), set by :class:`Selector` from the rows before.
+    off_since: tuple[int | None, str | None] | None = None
+
+    @property
+    def off(self) -> Decimal | None:
+        """How far the recorded balance is from the rules' chain (None: not recorded)."""
+        return None if self.recorded_balance is None else self.recorded_balance - self.balance
 
 
 GameKey = tuple[int, str | None, int | None]
@@ -187,7 +198,8 @@ def seat_views(game: Any, key: int) -> Iterator[RoundView]:
             player=seat.player_id, decision=seat_record.decision if seat_record is not None else None,
             ruling=seat.ruling, recorded=seat_record.recorded if seat_record is not None else None,
             balance=seat.balance, recorded_balance=seat.recorded_balance,
-            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True)
+            status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True,
+            wallet=wallet_net(seat))
 
 
 def _seat_status(seat: Any, findings: tuple[Finding, ...]) -> str:
@@ -231,6 +243,12 @@ class Selector:
         self.seen: dict[str, int] = {}
         self.rounds = 0
         self.sessions = 0
+        #: Per session and player, by how much the recorded balance is off the rules' chain
+        #: and the row where it came to be off by that (while it is off).
+        self.departed: dict[tuple[int, str | None], tuple[Decimal, tuple[int | None, str | None] | None]] = {}
+        #: Players (per session) whose rows are fed from partway into a streak off the
+        #: chain (a store looks back only so far): where it began is not known.
+        self.unknown: set[tuple[int, str | None]] = set()
 
     def wanted(self, v: RoundView) -> bool:
         q = self.q
@@ -244,6 +262,7 @@ class Selector:
             self.seen[v.session] = 0
         if v.session in self.seen:
             self.seen[v.session] += 1
+        v = self.departure(v)
         if self.q.player is None and v.session_key != self.key:
             self.window.clear()  # a session's window never reaches into another session
             self.pending = None
@@ -269,6 +288,25 @@ class Selector:
             if when is not None and when <= q.at and (self.best_time is None or when >= self.best_time):
                 self.best_time = when
                 self.matches = [self.last_game()]
+
+    def departure(self, v: RoundView) -> RoundView:
+        """The row, with where its player's recorded balance left the rules' chain by
+        what it is off here, when it is off (a row that records no balance keeps the
+        streak; one back on the chain ends it; one off by another amount starts another,
+        its own finding saying why). Why here: the row that departed may be far before
+        the window, so every row fed is followed, one entry per player off the chain."""
+        off = v.off
+        key = (v.session_key, v.player)
+        if off is None:
+            return v
+        if off == 0:
+            self.departed.pop(key, None)
+            return v
+        known = self.departed.get(key)
+        if known is None or known[0] != off:
+            begun = None if known is None and key in self.unknown else (v.number, v.game)
+            known = self.departed[key] = (off, begun)
+        return v if known[1] is None else replace(v, off_since=known[1])
 
     def rows(self) -> list[RoundView]:
         """The rows of the games in the window."""
@@ -355,12 +393,18 @@ def _check(found: Recall) -> None:
              + (f", {found.unneeded_files} earlier not needed" if found.unneeded_files else "")
              + f": {found.sessions} session{'s' * (found.sessions != 1)}, "
                f"{found.rounds:,} round{'s' * (found.rounds != 1)}")
+    if found.store is not None:  # what a store holds, said as every recall from it says it
+        from .report.recall import searched
+
+        where = searched(found)
     if not found.matches:
         hint = ""
         if q.player is not None and not found.seen:
-            hint = "; format 1 names a session's player in session.meta.player (or a round's meta.player)"
+            hint = ("; no player in them has that id (a live table writes it as player_id, a log of single "
+                    "rounds in its session's meta: {player: ...}, or a round's)")
         elif q.game is not None:
-            hint = "; format 1 names a round's game in its meta.game"
+            hint = ("; no game in them has that id (a live table writes it as game, a log of single rounds in a "
+                    "round's meta: {game: ...})")
         raise RecallError(f"{q.words()}: not found ({where}){hint}")
     if q.session is None:
         if q.round is not None or q.game is not None:

@@ -105,7 +105,7 @@ def test_a_cancelled_seat_recorded_as_won_is_g003_owed_to_the_house(write: Write
     code, [ex] = explained(path, "--game", "c1", "--player", "a")
     assert code == 1 and [f["code"] for f in ex["findings"]] == ["G003"] and ex["wallet"] is None
     assert {k: v for k, v in ex["bottom_line"].items() if k != "text"} == {
-        "paid": 3, "rules": 0, "owed": -3, "owed_to": "house", "balance": None}
+        "paid": 3, "recorded": 3, "wallet": None, "rules": 0, "owed": -3, "owed_to": "house", "balance": None}
 
 
 def test_a_cancelled_seat_paid_by_the_wallet_is_owed_what_the_wallet_moved(write: Write) -> None:
@@ -122,7 +122,7 @@ def test_a_wrong_refund_is_w003_owed_to_the_player(write: Write) -> None:
                                                        {"id": "t3", "kind": "refund", "amount": 1}])
     code, out = run("explain", path, "--game", "c1", "--player", "a")
     assert code == 1, out
-    assert "The table paid -2; the rules give 0; 2 is owed to the player." in out
+    assert "The table paid -2 by the wallet (recorded 0); the rules give 0; 2 is owed to the player." in out
     assert "W003 wallet-refund: wallet: the table recorded 1, the rules give 3." in out
     assert "Wallet moves: debits 3, credits 0, cancels and refunds 1." in out
 

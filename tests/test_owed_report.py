@@ -120,8 +120,10 @@ def test_an_amount_owed_is_written_exactly(write: Write) -> None:
         "    turn: 9♥\n    river: 2♠\n    dealer: [Q♠, Q♣]\n    recorded: {net: 0.45}\n"))
     code, out = run("check", "--format", "json", path)
     assert code == 1
-    assert '"bottom_line":{"paid":0.2,"rules":0.3,"owed":0.1,"owed_to":"player","balance":null}' in out
-    assert '"bottom_line":{"paid":0.45,"rules":0.3,"owed":-0.15,"owed_to":"house","balance":null}' in out
+    assert ('"bottom_line":{"paid":0.2,"recorded":0.2,"wallet":null,"rules":0.3,"owed":0.1,"owed_to":"player",'
+            '"balance":null}') in out
+    assert ('"bottom_line":{"paid":0.45,"recorded":0.45,"wallet":null,"rules":0.3,"owed":-0.15,"owed_to":"house",'
+            '"balance":null}') in out
     ledger = _exact(out)["sessions"][0]["ledger"]
     assert (ledger["owed_to_player"], ledger["owed_to_house"]) == (Decimal("0.1"), Decimal("0.15"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ def counts(url: str) -> dict[str, int]:
     code, out = run("store", "info", url)
     assert code == 0, out
     first = out.splitlines()[1]
-    numbers = [int(w.replace(",", "")) for w in first.split() if w.replace(",", "").isdigit()]
-    return dict(zip(["sessions", "games", "seats", "findings"], numbers, strict=True))
+    found = {"sessions": r"([\d,]+) sessions?", "games": r"([\d,]+) games?\b", "seats": r"([\d,]+) rounds and seats",
+             "findings": r"([\d,]+) findings?", "second_records": r"([\d,]+) second records?"}
+    return {k: int(m.group(1).replace(",", "")) if (m := re.search(p, first)) else 0 for k, p in found.items()}
 
 
 def test_the_report_is_the_same_and_every_source_is_kept(store_url: str) -> None:
@@ -84,7 +86,7 @@ def test_a_game_stored_before_is_a_second_record_in_a_later_check(store_url: str
     assert {f["code"] for f in later["findings"]} >= {"G002"}
     # every game of the export is a second record: its seats are bets, no game counts again
     assert alone["summary"]["games"] == {"games": 0, "counted": 0, "void": 0, "cancelled": 0, "invalid": 0,
-                                         "seats": 10}
+                                         "seats": 10, "second_records": 4}
     # and the text report marks the rows, as in one run
     text = both("check", "--store", store_url, table_jsonl)[1]
     assert "G002" in text
@@ -310,3 +312,17 @@ def test_a_password_is_not_in_notes_nor_reports() -> None:
     finally:
         drop_database(admin, store)
 
+
+
+def test_store_info_counts_games_as_check_does_second_records_apart(store_url: str) -> None:
+    """A game written twice is one game in ``check`` and in ``store info`` alike (issue
+    43): the second records are said apart, never among the games."""
+    tables = [str(SAMPLES / "table.yaml"), str(SAMPLES / "table.jsonl")]
+    _, out, _ = both("check", "--format", "json", "--store", store_url, *tables)
+    games = json.loads(out)["summary"]["games"]
+    assert (games["games"], games["second_records"]) == (4, 4)  # table.jsonl records table.yaml's games again
+    stored = counts(store_url)
+    assert (stored["sessions"], stored["games"], stored["second_records"]) == (2, 4, 4)
+    _, info = run("store", "info", store_url)
+    assert "1 session, 0 games (and 4 second records of a game), 10 rounds and seats, 14 findings" in info
+    assert "sessions, 4 games (and 4 second records of a game)," in info

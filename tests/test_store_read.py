@@ -300,3 +300,26 @@ def test_a_live_tables_games_are_stored_under_their_own_sessions(store_url: str,
         from_store = run("recall", "--store", store_url, *query)
         assert from_file[0] in (0, 1) and first in from_file[1]
         assert (from_store[0], without_searched(from_store[1])) == (from_file[0], without_searched(from_file[1]))
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "jsonl"])
+def test_the_store_answers_a_question_it_cannot_as_the_file_does(store_url: str, tmp_path: Path, fmt: str) -> None:
+    """Issue 43: ``explain --store --round N`` of a live table said only ``no round N``
+    where the file names the game numbered N; a recall not found in a store said
+    ``searched 1 file``; the hint named a format by number. As JSON Lines the games are
+    kept in runs, as YAML in rows: both are searched."""
+    log = tmp_path / f"t.{fmt}"
+    code, _ = run("simulate", "--seats", "3", "--rounds", "30", "--sessions", "1", "--seed", "7", "--format", fmt,
+                  "-o", str(log))
+    assert code == 0
+    assert run("check", "--quiet", "--store", store_url, str(log))[0] == 0
+    session = "sim-table-vivo-7-1"
+    code, from_file = run("explain", str(log), "--round", "23", "--session", session)
+    assert code == 2 and "game T1-7-000023 of this live table is numbered 23" in from_file
+    code, from_store = run("explain", "--store", store_url, "--round", "23", "--session", session)
+    assert code == 2 and (f"no round 23 in session {session}; game T1-7-000023 of this live table is numbered 23: "
+                          f"referee explain --store ") in from_store, from_store
+    assert f"{log} --session {session} --game T1-7-000023" in from_store
+    code, out = run("recall", "--store", store_url, "--game", "T1-7-999999")
+    assert code == 2 and "searched the store" in out and "searched 1 file" not in out, out
+    assert "format 1" not in out and "no game in them has that id" in out

@@ -444,11 +444,16 @@ def test_explain_says_what_the_wallet_paid(tmp_path: Path) -> None:
     from .conftest import SAMPLES
 
     code, out = run("explain", str(SAMPLES / "table.yaml"), "--game", "8812345", "--player", "p-1002")
-    assert code == 1 and "The table paid +1 EUR; the rules give +2 EUR; 1 EUR is owed to the player." in out
+    assert code == 1 and ("The table paid +1 EUR by the wallet (recorded +2 EUR); the rules give +2 EUR; 1 EUR is "
+                          "owed to the player.") in out
     wallet = [{"id": "t1", "kind": "debit", "amount": 1}, {"id": "t2", "kind": "debit", "amount": 2},
               {"id": "t3", "kind": "credit", "amount": 5}]
     recorded = {"net": 3}
     log = put(tmp_path, "w.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", wallet=wallet, recorded=recorded)]}]))
+    code, out = run("explain", log, "--game", "w", "--player", "a")
+    assert code == 1 and ("The table paid +2 by the wallet (recorded +3); the rules give +3; 1 is owed to the "
+                          "player.") in out
+    log = put(tmp_path, "r.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", wallet=wallet)]}]))
     code, out = run("explain", log, "--game", "w", "--player", "a")
     assert code == 1 and "The table paid +2; the rules give +3; 1 is owed to the player." in out
     log = put(tmp_path, "n.yaml", doc([{"game": "w", **DEAL, "seats": [seat("a", recorded=recorded)]}]))
@@ -636,3 +641,32 @@ def test_a_game_with_no_seat_is_not_counted_and_a_malformed_deal_is_still_void(t
     code, out = run("check", str(log), "--quiet")
     assert code == 0, out  # V003 is information: a void deal correctly handled
     assert "V003" in out and "2 games (0 counted, 1 void, 0 cancelled, 1 invalid)" in out
+
+
+def test_what_was_paid_is_said_alike_by_every_command_each_figure_labelled() -> None:
+    """Game 8812345 of the sample: p-1002's record says +2, the wallet moved +1, the rules
+    give +2. ``check``, ``recall`` and ``explain`` each show both, labelled, in text and
+    JSON (issue 43: recall said the record, explain the wallet, and neither said which)."""
+    from .conftest import SAMPLES
+
+    log = str(SAMPLES / "table.yaml")
+    _, text = run("check", log)
+    header = next(line for line in text.splitlines() if line.startswith("game "))
+    assert header.split()[9:15] == ["net", "(rules)", "net", "(recorded)", "net", "(wallet)"]
+    row = next(line for line in text.splitlines() if line.startswith("8812345"))
+    assert row.split()[-4:] == ["+2", "+2", "+1", "W002"]
+    _, recall = run("recall", log, "--player", "p-1002")
+    row = next(line for line in recall.splitlines() if "8812345" in line)
+    cells = recall.splitlines()[1].split("  ")
+    assert [c.strip() for c in cells if c.strip().startswith("net")] == ["net (rules)", "net (recorded)",
+                                                                          "net (wallet)"]
+    assert "+2             +2                +1" in row
+    _, doc_text = run("recall", log, "--player", "p-1002", "--game", "8812345", "--last", "1", "--format", "json")
+    (view,) = [v for v in json.loads(doc_text)["recalls"][0]["rounds"] if v["player"] == "p-1002"]
+    assert view["net"] == {"rules": 2, "recorded": 2, "wallet": 1}
+    _, doc_text = run("explain", log, "--game", "8812345", "--player", "p-1002", "--format", "json")
+    bottom = json.loads(doc_text)["explanations"][0]["bottom_line"]
+    assert (bottom["paid"], bottom["recorded"], bottom["wallet"], bottom["rules"], bottom["owed"]) == (1, 2, 1, 2, 1)
+    _, report = check_json(log)
+    (seat_line,) = [s["bottom_line"] for s in report["sessions"][0]["games"][1]["seats"] if s["player_id"] == "p-1002"]
+    assert {k: seat_line[k] for k in ("paid", "recorded", "wallet")} == {"paid": 1, "recorded": 2, "wallet": 1}

@@ -88,3 +88,30 @@ def test_simple_table_is_tabulates(rows: list[list[object]]) -> None:
     it would measure otherwise, here ``é`` and tabs, go to tabulate itself)."""
     expected = tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True, colalign=LEDGER_ALIGN)
     assert simple_table(rows, HEADERS, LEDGER_ALIGN) == expected
+
+
+def test_a_long_table_counts_its_games_once_and_its_second_records_apart(tmp_path: Path) -> None:
+    """A live table over 200 records: the line under its table counts games as the
+    summary does (a game written twice is one game), says its second records apart, and
+    shows only rows with a finding: never a clean second record as ``ok`` (issue 43)."""
+    out = tmp_path / "t.yaml"
+    code, _ = run("simulate", "--seats", "3", "--rounds", "300", "--sessions", "1", "--seed", "7", "--faults",
+                  "0.03", "--output", str(out))
+    assert code == 0
+    _, doc_text = run("check", "--format", "json", str(out))
+    games = json.loads(doc_text)["summary"]["games"]
+    assert games["games"] == 300 and games["second_records"] > 1
+    _, text = run("check", "--no-progress", str(out))
+    (line,) = [line for line in text.splitlines() if "games shown" in line]
+    shown = re.fullmatch(r"(\d+) of 300 games shown \(and (\d+) of (\d+) second records of a game\): a session "
+                         r"over 200 records shows those with a finding \(--all-rows prints every record\)\.", line)
+    assert shown is not None, line
+    assert int(shown.group(3)) == games["second_records"]
+    lines = text.splitlines()
+    head = next(i for i, row in enumerate(lines) if row.startswith("game "))
+    rows = lines[head + 2:lines.index(line)]
+    assert len(rows) == int(shown.group(1)) + int(shown.group(2))
+    assert not any(row.endswith((" ok", "second record")) for row in rows)
+    assert "300 games (" in text.splitlines()[-1] and f", {games['second_records']} second records of a game:" in text
+    _, everything = run("check", "--no-progress", "--all-rows", str(out))
+    assert everything.count("second record\n") + everything.count(" G001\n") >= games["second_records"] - 1

@@ -172,6 +172,9 @@ class GameCounts:
     cancelled: int = 0
     invalid: int = 0
     seats: int = 0
+    #: Records of a game already recorded (its deal written again, not a new game): said
+    #: apart from the games, never counted among them.
+    second_records: int = 0
 
     def add(self, kind: str, seats: int) -> None:
         self.games += 1
@@ -182,6 +185,7 @@ class GameCounts:
         """A second record of a game already counted: its seats stay (they are bets),
         the game does not count twice."""
         self.games -= 1
+        self.second_records += 1
         setattr(self, kind, getattr(self, kind) - 1)
 
 

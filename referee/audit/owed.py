@@ -73,6 +73,11 @@ class BottomLine:
     #: The session's currency (format 2's header), which the words give every amount
     #: ("15 EUR are owed to the player"); None when the session does not say.
     currency: str | None = None
+    #: What the record says was paid and what the wallet moved, each when known: ``paid``
+    #: is the wallet's (the money that moved) where there is one, else the record's; a
+    #: reader says both, each labelled, where both exist and differ.
+    recorded: Decimal | None = None
+    wallet: Decimal | None = None
 
     @property
     def owed(self) -> Decimal:
@@ -138,7 +143,8 @@ def bottom_line(result: RoundResult) -> BottomLine | None:
     seat's is :func:`seat_bottom_line` (what its wallet moved, when it has one)."""
     if result.ruling is None:
         return None
-    return BottomLine(result.ruling.net, table_paid(result), balance_off(result.findings))
+    paid = table_paid(result)
+    return BottomLine(result.ruling.net, paid, balance_off(result.findings), recorded=paid)
 
 
 def seat_bottom_line(seat: SeatResult) -> BottomLine | None:
@@ -151,7 +157,7 @@ def seat_bottom_line(seat: SeatResult) -> BottomLine | None:
         rules = ZERO
     else:
         return None
-    paid = wallet_net(seat)
-    if paid is None:
-        paid = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
-    return BottomLine(rules, paid, balance_off(seat.findings))
+    wallet = wallet_net(seat)
+    recorded = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
+    return BottomLine(rules, recorded if wallet is None else wallet, balance_off(seat.findings), recorded=recorded,
+                      wallet=wallet)

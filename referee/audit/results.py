@@ -81,7 +81,7 @@ class Ledger:
     counted_rounds: int = 0
     void_rounds: int = 0
     invalid_rounds: int = 0
-    #: Valid deals the table recorded void and then replayed (V002): the table's count leaves them out.
+    #: Valid deals the table recorded void and then replayed (V002), kept with the session.
     table_voided: int = 0
     staked: Decimal = ZERO
     returned: Decimal = ZERO
@@ -281,7 +281,7 @@ class Summary:
         self.net += result.ledger.net
         self.owed_player += result.ledger.owed_player
         self.owed_house += result.ledger.owed_house
-        for name in ("games", "counted", "void", "cancelled", "invalid", "seats"):
+        for name in ("games", "counted", "void", "cancelled", "invalid", "seats", "second_records"):
             self.games[name] = self.games.get(name, 0) + getattr(counts, name)
 
     def count(self, finding: Finding) -> None:

@@ -433,8 +433,10 @@ class SessionAudit:
         agreed = self.header.rounds_agreed if self.header is not None else None
         if agreed is None or self.profile is None:
             return
-        most = ledger.counted_rounds + ledger.invalid_rounds - ledger.table_voided
-        least = most - (self.valid_voided - ledger.table_voided)
+        # The rules' count holds every valid deal, the table's leaves out those it voided
+        # (V002, their own finding): an agreement either count meets is kept.
+        most = ledger.counted_rounds + ledger.invalid_rounds
+        least = most - self.valid_voided
         if least <= agreed <= most:
             return
         counted = most if agreed > most else least

@@ -67,8 +67,9 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     if verbose:
         from ..load.yamlio import LOADER_NAME
 
-        click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {len(sources)} input(s); "
-                   f"up to {jobs} process(es)", err=True)
+        inputs = f"{len(sources)} input{'s' * (len(sources) != 1)}"
+        click.echo(f"referee {__version__}: YAML loader {LOADER_NAME}; {inputs}; up to {jobs} "
+                   f"process{'es' * (jobs != 1)}", err=True)
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stdout = sys.stdout
     chosen = common.reporter_class(name)

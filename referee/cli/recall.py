@@ -19,7 +19,8 @@ from .app import main
               help="Whose rounds (format 1: a session's meta.player, or a round's meta.player).")
 @click.option("--session", default=None, metavar="ID", help="Which session.")
 @click.option("--round", "number", type=click.IntRange(min=0), default=None, help="The round numbered N.")
-@click.option("--game", default=None, metavar="ID", help="The game with this id (format 1: a round's meta.game).")
+@click.option("--game", default=None, metavar="ID",
+              help="The game with this id (a log of single rounds: a round's meta: {game: ...}).")
 @click.option("--at", "at", default=None, metavar="TIME",
               help="The last round at or before TIME (ISO 8601; no zone means UTC).")
 @click.option("--last", type=click.IntRange(min=1, max=10_000), default=10, show_default=True,
@@ -39,7 +40,8 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     At a live table (format 2) a game is every seat of it, and --last counts games.
 
     --player or --session may be left out when the files hold one. Exit status: 0 the
-    rounds recalled agree with the rules, 1 one differs (or, with --store, a stored record
+    rounds recalled agree with the rules, 1 one differs (a finding, or a recorded balance
+    off the rules' chain; or, with --store, a stored record
     read changed after it was stored), 2 nothing found or unreadable input.
     """
     from ..i18n import Messages, default_language
@@ -85,6 +87,7 @@ def recall(files: tuple[str, ...], player: str | None, session: str | None, numb
     for changed in found.changed:  # what was shown is not what was stored: said, never silent
         click.echo(f"referee: store {found.store}: {changed}; referee store verify names every change", err=True)
     unreadable = found.unreadable
-    differs = any(f.severity != "info" for m in found.matches for v in m.rows for f in v.findings)
+    # a recorded balance off the rules' chain differs from the rules, its finding in the window or not
+    differs = any(any(f.severity != "info" for f in v.findings) or bool(v.off) for m in found.matches for v in m.rows)
     sys.exit(2 if unreadable else 1 if differs or found.changed else 0)
 

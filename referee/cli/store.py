@@ -190,18 +190,48 @@ def info(url: str) -> None:
         rows = conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings().all()
         w = schema.wallet_logs
         logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
+        games = stored_games(conn)
     click.echo(f"store {shown}: schema version {HEAD}, {len(rows)} source"
                f"{'s' * (len(rows) != 1)}, chain head {meta['head'] or '(empty)'}")
-    totals = {k: sum(r[k] for r in rows) for k in ("sessions", "games", "seats", "findings")}
-    click.echo(f"  {totals['sessions']:,} sessions, {totals['games']:,} games, {totals['seats']:,} rounds and "
-               f"seats, {totals['findings']:,} findings")
+    totals = {k: sum(r[k] for r in rows) for k in ("sessions", "seats", "findings")}
+    every = (sum(g for g, _ in games.values()), sum(s for _, s in games.values()))
+    click.echo(f"  {_counts(totals['sessions'], every, totals['seats'], totals['findings'])}")
     for r in rows:
         when = datetime.fromtimestamp(r["stored_us"] / 1e6, UTC).isoformat(timespec="seconds")
+        said = _counts(r["sessions"], games.get(r["id"], (0, 0)), r["seats"], r["findings"])
         click.echo(f"  {r['id']}. {printable(r['name'])} ({r['kind']}, {r['size']:,} bytes, "
-                   f"sha256 {r['sha256'][:16]}...): "
-                   f"{r['sessions']} session{'s' * (r['sessions'] != 1)}, {r['seats']:,} rounds and seats, "
-                   f"{r['findings']} finding{'s' * (r['findings'] != 1)}; stored {when} on {r['host']}")
+                   f"sha256 {r['sha256'][:16]}...): {said}; stored {when} on {r['host']}")
     _wallet_logs(logs)
+
+
+def stored_games(conn: Any) -> dict[int, tuple[int, int]]:
+    """Each source's games and second records of a game, as its sessions' audit counted
+    them (:class:`referee.audit.games.GameCounts`, kept with each table session): the
+    one count of games ``check`` says, never the stored game records (a game written
+    twice is one game)."""
+    import sqlalchemy as sa
+
+    from ..store import codec, schema
+
+    s = schema.sessions
+    found: dict[int, tuple[int, int]] = {}
+    for source, counts in conn.execute(sa.select(s.c.source_id, s.c.counts).where(s.c.counts.is_not(None))):
+        data = codec.loads(counts)
+        games, seconds = found.get(source, (0, 0))
+        found[source] = (games + int(data.get("games", 0)), seconds + int(data.get("second_records", 0)))
+    return found
+
+
+def _counts(sessions: int, games: tuple[int, int], seats: int, findings: int) -> str:
+    """A store's or a source's counts, each noun in its number; the games of its tables
+    when it has any, second records of a game said apart."""
+    from ..report.base import second_records_phrase
+
+    played, seconds = games
+    also = f" (and {second_records_phrase(seconds)})" if seconds else ""
+    table = f"{played:,} game{'s' * (played != 1)}{also}, " if played or seconds else ""
+    return (f"{sessions:,} session{'s' * (sessions != 1)}, {table}{seats:,} rounds and seats, "
+            f"{findings:,} finding{'s' * (findings != 1)}")
 
 
 def _wallet_logs(logs: Sequence[Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from .. import __version__
@@ -145,7 +146,8 @@ def bottom_json(bottom: BottomLine) -> BottomJSON:
     """The bottom line as fields (``owed``: over 0 to the player, under 0 to the house):
     ``explain --format json``'s, and a round's or a seat's in ``check --format json``."""
     off = bottom.balance
-    return {"paid": plain(bottom.paid), "rules": plain(bottom.rules), "owed": plain(bottom.owed),
+    return {"paid": plain(bottom.paid), "recorded": plain(bottom.recorded), "wallet": plain(bottom.wallet),
+            "rules": plain(bottom.rules), "owed": plain(bottom.owed),
             "owed_to": bottom.owed_to,
             "balance": None if off is None else {"recorded": plain(off.recorded), "expected": plain(off.expected),
                                                  "favours": off.favours}}
@@ -248,6 +250,21 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     return lines
 
 
+def second_records_phrase(count: int) -> str:
+    """The records of a game already recorded, said apart from the games (never one of them)."""
+    return f"{count} second record{'s' * (count != 1)} of a game"
+
+
+def games_phrase(g: Mapping[str, int]) -> str:
+    """The games of a table, counted once however often a game was recorded: the one
+    count (:class:`referee.audit.games.GameCounts`) every view says."""
+    seconds = g.get("second_records", 0)
+    also = f", {second_records_phrase(seconds)}" if seconds else ""
+    return (f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "
+            f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} seat{'s' * (g['seats'] != 1)}"
+            f"{also}")
+
+
 def summary_line(summary: Summary) -> str:
     """One line over everything audited, for every format's closing word."""
     parts = [f"{summary.files} file{'s' * (summary.files != 1)}",
@@ -255,9 +272,7 @@ def summary_line(summary: Summary) -> str:
              + (f" ({summary.repeated} more given again)" if summary.repeated else "")]
     if summary.games:
         g = summary.games
-        parts.append(f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "
-                     f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} "
-                     f"seat{'s' * (g['seats'] != 1)}")
+        parts.append(games_phrase(g))
     if summary.rounds or not (summary.games or summary.transactions):
         parts.append(f"{summary.rounds} round{'s' * (summary.rounds != 1)} ({summary.counted_rounds} counted, "
                      f"{summary.void_rounds} void, "
@@ -270,7 +285,8 @@ def summary_line(summary: Summary) -> str:
         found = f"{summary.findings} finding{'s' * (summary.findings != 1)} ({sev}): {codes}"
     else:
         found = "no findings"
-    unreadable = f"; {summary.unreadable} file(s) unreadable" if summary.unreadable else ""
+    unreadable = (f"; {summary.unreadable} file{'s' * (summary.unreadable != 1)} unreadable"
+                  if summary.unreadable else "")
     return f"{', '.join(parts)}: {found}{unreadable}{custom_said(summary)}"
 
 

@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
+from ..audit.owed import recorded_paid
 from ..escape import printable
 from ..i18n import N_, Messages
 from ..recall import Match, Recall, RoundView, games
@@ -45,13 +46,15 @@ def columns(found: Recall) -> list[str]:
         cols.append("session")
     cols += [c for c, attr in (("time", "time"), ("game", "game"), ("player id", "player"))
              if any(getattr(v, attr) is not None for v in rows)]
-    return [*cols, "decision", "stakes", "outcome", "player", "dealer", "net", "net rec.", "balance", "bal. rec.",
-            "status"]
+    nets = ["net", "net rec.", *(["net wallet"] if any(v.wallet is not None for v in rows) else [])]
+    return [*cols, "decision", "stakes", "outcome", "player", "dealer", *nets, "balance", "bal. rec.", "status"]
 
 
-#: The headers of the two balance columns, which say their chain: the rules' nets
-#: summed from the start, and the balances the table recorded (issue 27).
-HEADER_WORDS = {"balance": N_("balance (rules)"), "bal. rec.": N_("balance (recorded)")}
+#: The headers of the nets and the balances, each saying who says it: the rules, the
+#: record, the wallet (issue 43); the balances their chain: the rules' nets summed from
+#: the start, and the balances the table recorded (issue 27).
+HEADER_WORDS = {"net": N_("net (rules)"), "net rec.": N_("net (recorded)"), "net wallet": N_("net (wallet)"),
+                "balance": N_("balance (rules)"), "bal. rec.": N_("balance (recorded)")}
 
 
 def headers(cols: list[str], m: Messages) -> list[str]:
@@ -59,20 +62,6 @@ def headers(cols: list[str], m: Messages) -> list[str]:
     from .pages import r_
 
     return [r_(m, HEADER_WORDS.get(c, c)) for c in cols]
-
-
-def _recorded_net(rec: object) -> str:
-    """The net the table recorded: its ``net``, or (a record that gives each bet's result,
-    as imported exports do) the bets' results summed."""
-    if rec is None:
-        return ""
-    net = getattr(rec, "net", None)
-    if net is None:
-        parts = [getattr(rec, name, None) for name in ("ante", "call", "bonus")]
-        if parts[0] is None:
-            return ""
-        net = sum((p for p in parts if p is not None), parts[0] - parts[0])
-    return signed(net)
 
 
 def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]:
@@ -83,9 +72,10 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         "game": v.game or "", "player id": v.player or "", "decision": v.decision or "", "stakes": stakes(v),
         "outcome": r.outcome if r is not None else "", "player": _hand(v, "player"), "dealer": _hand(v, "dealer"),
         "net": signed(r.net) if r is not None else "",
-        "net rec.": _recorded_net(rec),
+        "net rec.": "" if (paid := recorded_paid(rec, r)) is None else signed(paid),
+        "net wallet": "" if v.wallet is None else signed(v.wallet),
         "balance": fmt(v.balance), "bal. rec.": fmt(v.recorded_balance) if v.recorded_balance is not None else "",
-        "status": v.status,
+        "status": v.status + _since(v),
     }
     if m is not None:
         from .pages import r_, status_words
@@ -95,8 +85,57 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
         for name in ("player", "dealer"):
             key = values[name].replace(" ", "_")
             values[name] = m(CATEGORY_WORDS[key]) if key in CATEGORY_WORDS else values[name]
-        values["status"] = status_words(v.status, m)
+        values["status"] = status_words(v.status, m) + _since(v, m)
     return [values[c] for c in cols]
+
+
+def departed_at(v: RoundView, m: Messages | None = None) -> str | None:
+    """Where the row's recorded balance first left the rules' chain, in words (``game
+    T3-7-000023``, ``round 4``), when it is off; None when it is not, or when the row
+    itself is where it left (its own finding says so)."""
+    since = v.off_since
+    if since is None or since == (v.number, v.game):
+        return None
+    number, game = since
+    from .pages import r_
+
+    words = m if m is not None else Messages("en")
+    if v.live and game is not None:
+        return r_(words, "game {game}").format(game=game)
+    return r_(words, "round {number}").format(number=number) if number is not None else None
+
+
+def _since(v: RoundView, m: Messages | None = None) -> str:
+    """`` since game X`` after a ``bal. off`` status: the row that departed is named on
+    every row it put off, so that a window that does not hold it still says where to look."""
+    if not v.status.startswith("bal. off"):
+        return ""
+    where = departed_at(v, m)
+    if where is None:
+        return ""
+    words = m if m is not None else Messages("en")
+    return " " + words("since {where}").format(where=where)
+
+
+def departures(match: Match, m: Messages) -> list[str]:
+    """Under the table: for each player whose recorded balance is off at the end of the
+    window, where it left the rules' chain and by how much it is off, in a sentence
+    (the recall's bottom line of the balance)."""
+    last: dict[tuple[int, str | None], RoundView] = {}
+    for v in match.rows:
+        last[(v.session_key, v.player)] = v
+    out = []
+    for v in last.values():
+        off, where = v.off, departed_at(v, m)
+        if off is None or off == 0 or where is None:
+            continue
+        if v.live and v.player is not None:
+            out.append(m("The recorded balance of player {player} left the rules' chain at {where}: it is off by "
+                         "{amount} since.").format(player=v.player, where=where, amount=signed(off)))
+        else:
+            out.append(m("The recorded balance left the rules' chain at {where}: it is off by {amount} since.")
+                       .format(where=where, amount=signed(off)))
+    return out
 
 
 def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
@@ -241,6 +280,7 @@ def render_text(found: Recall, m: Messages) -> str:
             rows.append([f"{mark} {row[0]}", *row[1:]])
         out.append(tabulate(rows, headers=headers(cols, m), tablefmt="simple", disable_numparse=True,
                             colalign=("right",) + ("left",) * (len(cols) - 1)))
+        out += departures(match, m)
         out.append("")
         for _, ex in explanations(match):
             if isinstance(ex, str):
@@ -265,7 +305,11 @@ def view_json(v: RoundView, target: bool) -> dict[str, Any]:
         "settlement": None if r is None else {"ante": plain(r.ante), "call": plain(r.call), "bonus": plain(r.bonus),
                                               "net": plain(r.net), "returned": plain(r.returned)},
         "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
-        "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance), "status": v.status,
+        "net": {"rules": None if r is None else plain(r.net), "recorded": plain(recorded_paid(rec, r)),
+                "wallet": plain(v.wallet)},
+        "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance),
+        "balance_off_since": None if v.off_since is None else {"round": v.off_since[0], "game": v.off_since[1]},
+        "status": v.status,
         "findings": [finding_dict(f) for f in v.findings],
     }
 
@@ -282,6 +326,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
         "recalls": [{
             "heading": heading(found, match),
             "games": len(games(match.rows)),
+            "balance_off": departures(match, m),
             "rounds": [view_json(v, i >= len(match.rows) - match.target) for i, v in enumerate(match.rows)],
             "rulings": [{"error": ex} if isinstance(ex, str) else explanation_json(ex, m)
                         for _, ex in explanations(match)],

@@ -129,6 +129,19 @@ def money_words(text: str, currency: str | None) -> str:
     return text if currency is None else f"{text} {currency}"
 
 
+def paid_words(bottom: BottomLine, m: Messages) -> str:
+    """What the table paid: one amount where the record and the wallet agree (or only one
+    says), else both, each labelled, the wallet's first (the money that moved, what is
+    owed is reckoned from): "+1 EUR by the wallet (recorded +2 EUR)"."""
+    cur = bottom.currency
+    if bottom.paid is None:
+        return ""
+    if bottom.wallet is None or bottom.recorded is None or bottom.wallet == bottom.recorded:
+        return money_words(signed(bottom.paid), cur)
+    return m("{wallet} by the wallet (recorded {recorded})").format(
+        wallet=money_words(signed(bottom.wallet), cur), recorded=money_words(signed(bottom.recorded), cur))
+
+
 def bottom_words(bottom: BottomLine, m: Messages) -> str:
     """The bottom line in words: what the table paid, what the rules give and who is owed
     what; then, when the recorded balance does not follow, which balance the rules give
@@ -136,8 +149,7 @@ def bottom_words(bottom: BottomLine, m: Messages) -> str:
     this same text (the reasoning: docs/ledger.md, "Who is owed"). Every amount carries
     the session's currency when it has one."""
     cur = bottom.currency
-    words = {"rules": money_words(signed(bottom.rules), cur),
-             "table": "" if bottom.paid is None else money_words(signed(bottom.paid), cur),
+    words = {"rules": money_words(signed(bottom.rules), cur), "table": paid_words(bottom, m),
              "amount": money_words(fmt(abs(bottom.owed)), cur)}
     if bottom.paid is None:
         said = m("The record does not say what the table paid; the rules give {rules}.")

@@ -56,9 +56,13 @@ class BalanceOffJSON(TypedDict):
 class BottomJSON(TypedDict):
     """A round's or a seat's bottom line (audit/owed.py): what the table paid (``null``
     when the record does not say), what the rules give, ``owed`` (over 0 to the player,
-    under 0 to the house) and to whom; the same fields ``explain --format json`` writes."""
+    under 0 to the house) and to whom; the same fields ``explain --format json`` writes.
+    ``paid`` is the wallet's when the seat has one, else the record's; ``recorded`` and
+    ``wallet`` are each (``null`` when it does not say)."""
 
     paid: object
+    recorded: object
+    wallet: object
     rules: object
     owed: object
     owed_to: str | None
@@ -247,6 +251,8 @@ class TableLedgerJSON(MoneyJSON):
     void_games: int
     cancelled_games: int
     invalid_games: int
+    #: Records of a game already recorded: never among ``games``.
+    second_records: int
     players: int
     seats: int
     counted_seats: int

@@ -111,15 +111,16 @@ def _templated(entry: Any, player_id: str | None, line: int, source: Any, balanc
     ids are written as they are). Of its bottom line only whether the table's payment
     is known is the seat's own (a wallet, or a recorded net, return or every wager's
     result): the lane proved that what it says equals the rules."""
-    known = _paid_known(fast, entry)
-    view = "json-seat" if known else "json-seat-unpaid"
+    recorded_known, wallet_known = _paid_known(fast, entry)
+    view = f"json-seat-{int(recorded_known)}{int(wallet_known)}"
     middle = entry.views.get(view)
     if middle is None:
         r = entry.ruling
         settlement = {"ante": r.ante, "call": r.call, "bonus": r.bonus, "net": r.net, "returned": r.returned,
                       "staked": r.staked}
-        bottom = {"paid": plain(r.net) if known else None, "rules": plain(r.net), "owed": 0, "owed_to": None,
-                  "balance": None}
+        net = plain(r.net)
+        bottom = {"paid": net if recorded_known or wallet_known else None, "recorded": net if recorded_known else None,
+                  "wallet": net if wallet_known else None, "rules": net, "owed": 0, "owed_to": None, "balance": None}
         middle = entry.views[view] = dump({"outcome": entry.outcome, "decision": entry.decision,
                                            "settlement": {k: plain(v) for k, v in settlement.items()},
                                            "bottom_line": bottom})[1:-1]
@@ -156,19 +157,18 @@ def _clean_seat(seat: CleanSeat, dump: Callable[[Any], str]) -> str:
                       seat.fast)
 
 
-def _paid_known(fast: Any, entry: Any) -> bool:
-    """Whether a lane seat's record says what the table paid, as
-    :func:`~referee.audit.owed.seat_bottom_line` reads it: its wallet moved money, or its
-    record has a net, a return, or every wager's result."""
-    if getattr(fast, "wallet", None) not in (None, UNSET):
-        return True
+def _paid_known(fast: Any, entry: Any) -> tuple[bool, bool]:
+    """Whether a lane seat's record says what the table paid, and whether its wallet
+    does, as :func:`~referee.audit.owed.seat_bottom_line` reads them: a record with a
+    net, a return, or every wager's result; a wallet that moved money."""
+    wallet = getattr(fast, "wallet", None) not in (None, UNSET)
     recorded = fast.recorded
     if recorded in (None, UNSET):
-        return False
+        return False, wallet
     if recorded.net not in (None, UNSET) or recorded.returned not in (None, UNSET):
-        return True
+        return True, wallet
     parts = [getattr(recorded, line.wager.value) for line in entry.lines]
-    return bool(parts) and all(p not in (None, UNSET) for p in parts)
+    return bool(parts) and all(p not in (None, UNSET) for p in parts), wallet
 
 
 def _number(amount: Decimal) -> str:
@@ -207,7 +207,8 @@ def table_ledger_dict(ledger: Ledger, counts: GameCounts, players: int) -> Table
     cancelled = ledger.outcomes.get("cancelled", 0)
     return {
         "games": counts.games, "counted_games": counts.counted, "void_games": counts.void,
-        "cancelled_games": counts.cancelled, "invalid_games": counts.invalid, "players": players,
+        "cancelled_games": counts.cancelled, "invalid_games": counts.invalid, "second_records": counts.second_records,
+        "players": players,
         "seats": counts.seats, "counted_seats": ledger.counted_rounds, "void_seats": ledger.void_rounds - cancelled,
         "cancelled_seats": cancelled, "invalid_seats": ledger.invalid_rounds, **_money(ledger),
     }
@@ -224,8 +225,10 @@ def session_tail(result: SessionResult) -> SessionTailJSON:
 
 # ----------------------------------------------------------------------------- text
 
-GAME_HEADERS = ("game", "round", "status", "player", "dealer", "qualified", "seats", "calls", "staked", "net",
-                "net rec.", "findings")
+#: The three nets of a game, each labelled by who says it: the rules, the records, the
+#: wallets (the wallet's column left out of a table where no seat has a wallet).
+GAME_HEADERS = ("game", "round", "status", "player", "dealer", "qualified", "seats", "calls", "staked",
+                "net (rules)", "net (recorded)", "net (wallet)", "findings")
 PLAYER_HEADERS = ("player", "games", "counted", "void", "cancelled", "invalid", "staked", "returned", "net", "rtp",
                   "balance", "bal. rec.", "verdict")
 
@@ -258,20 +261,21 @@ def game_row(game: GameResult) -> list[Any]:
             _short(game.player_hand.category if game.player_hand else None),
             _short(game.dealer_hand.category if game.dealer_hand else None), qualified, len(game.seats),
             sum(1 for s in game.seats if seat_decision(s) == "call"),
-            fmt(staked), signed(net), recorded_net(game), " ".join(codes) or "ok"]
+            fmt(staked), signed(net), *paid_nets(game), " ".join(codes) or "ok"]
 
 
-def recorded_net(game: GameResult) -> str:
-    """What the table says it paid the game's seats, summed (the wallet's moves where a
-    seat has them, else its record: :func:`~referee.audit.owed.seat_bottom_line`), beside
-    the rules' net; blank when not one seat says."""
+def paid_nets(game: GameResult) -> tuple[str, str]:
+    """What the game's records say the table paid its seats, and what their wallets
+    moved, each summed over the seats that say (the bottom lines':
+    :func:`~referee.audit.owed.seat_bottom_line`); blank when not one seat says."""
     from ..audit.owed import seat_bottom_line
     from ..rules.money import signed
 
-    lines = [seat_bottom_line(seat) for seat in game.seats if not seat.copy]  # seated twice: paid once
-    paid = [line.paid for line in lines if line is not None and line.paid is not None]
-
-    return signed(sum(paid, Decimal(0))) if paid else ""
+    lines = [line for seat in game.seats if not seat.copy  # seated twice: paid once
+             if (line := seat_bottom_line(seat)) is not None]
+    recorded = [line.recorded for line in lines if line.recorded is not None]
+    wallet = [line.wallet for line in lines if line.wallet is not None]
+    return (signed(sum(recorded, Decimal(0))) if recorded else "", signed(sum(wallet, Decimal(0))) if wallet else "")
 
 
 def player_rows(result: SessionResult) -> list[list[Any]]:

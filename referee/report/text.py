@@ -16,11 +16,11 @@ import click
 from tabulate import tabulate
 
 from ..audit.clean import CleanGame, CleanGames
-from ..audit.games import GameResult
+from ..audit.games import GameCounts, GameResult
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
 from ..models import codes
 from ..rules.money import fmt, signed
-from .base import Reporter, integrity_lines, printable, summary_line
+from .base import Reporter, integrity_lines, printable, second_records_phrase, summary_line
 from .table import GAME_HEADERS, PLAYER_HEADERS, game_row, player_rows, table_totals
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -175,21 +175,49 @@ def _balance_off(recorded: Decimal | None, balance: Decimal) -> str | None:
     return f"bal. off {signed(recorded - balance)}" if recorded is not None and recorded != balance else None
 
 
-def _marked(rows: list[list[Any]], findings: list[Finding]) -> list[list[Any]]:
+def _marked(rows: list[list[Any]], findings: list[Finding], seconds: set[tuple[str | None, int]],
+            flagged_only: bool) -> tuple[list[list[Any]], int]:
     """The game rows without their (game, line) key, and in the findings cell of a
     record the codes of the session's findings about it (``G001``, ``G002``: comparing
-    it with an earlier record of its game, found after its row was made)."""
+    it with an earlier record of its game, found after its row was made); a second
+    record without one says so (``second record``, never ``ok``), and is left out where
+    only the flagged rows are shown. Also how many of the rows are second records."""
     about: dict[tuple[str | None, int], set[str]] = {}
     for f in findings:
         if f.game is not None and f.code in (codes.G001, codes.G002):
             about.setdefault((f.game, f.line), set()).add(f.code)
     out = []
+    second = 0
     for *row, key in rows:
         extra = about.get(key)
         if extra:
             row[-1] = " ".join(sorted(extra | set(row[-1].split()) - {"ok"}))
+        if key in seconds:
+            if row[-1] == "ok":
+                if flagged_only:
+                    continue
+                row[-1] = "second record"
+            second += 1
         out.append(row)
-    return out
+    return out, second
+
+
+def _without_empty_wallet(rows: list[list[Any]]) -> tuple[list[list[Any]], list[str]]:
+    """The rows and headers, without the wallet's net where no game shown has a wallet."""
+    at = GAME_HEADERS.index("net (wallet)")
+    if any(row[at] for row in rows):
+        return rows, list(GAME_HEADERS)
+    return [row[:at] + row[at + 1:] for row in rows], [h for i, h in enumerate(GAME_HEADERS) if i != at]
+
+
+def _shown(games: int, seconds: int, counts: GameCounts) -> str:
+    """Which of a long table's games the text shows, each count the one the summary says
+    (:class:`referee.audit.games.GameCounts`), second records said apart."""
+    also = ""
+    if counts.second_records:
+        also = f" (and {seconds} of {second_records_phrase(counts.second_records)})"
+    return (f"{games} of {counts.games} game{'s' * (counts.games != 1)} shown{also}: a session over {SHORT_SESSION} "
+            f"records shows those with a finding (--all-rows prints every record).")
 
 
 class TextReporter(Reporter):
@@ -205,12 +233,14 @@ class TextReporter(Reporter):
         self._seen = 0
         self._filtered = False
         self._games: set[str] = set()  # every game id seen (format 2), for a second record's row
+        self._seconds: set[tuple[str | None, int]] = set()  # the (game, line) of each second record's row
 
     def _echo(self, text: str = "") -> None:
         self.out.write(text + "\n")
 
     def session_opened(self, info: SessionInfo) -> None:
         self._rows, self._flags, self._seen, self._filtered = [], [], 0, False
+        self._seconds = set()
 
     def round_payload(self, result: RoundResult) -> Any:
         """``(row, flagged)``; a row without findings is sent unformatted (most of a long
@@ -270,7 +300,9 @@ class TextReporter(Reporter):
         row, flagged = payload
         game = row[-1][0]
         if game is not None:
-            flagged |= game in self._games
+            if game in self._games:
+                flagged = True  # until the session's findings say whether it agrees
+                self._seconds.add(row[-1])
             self._games.add(game)
         self.take_round((row, flagged))
 
@@ -309,12 +341,11 @@ class TextReporter(Reporter):
         title = (f"Table session {printable(str(info.id))} ({printable(info.file)}:{info.line}), "
                  f"{printable(info.profile_said)}")
         self._echo(click.style(title, bold=True) if self.color else title)
-        if self._rows:
-            self._echo(tabulate(_marked(self._rows, result.findings), headers=GAME_HEADERS, tablefmt="simple",
-                                disable_numparse=True))
-        if len(self._rows) < self._seen:
-            self._echo(f"{len(self._rows)} of {self._seen} games shown: a session over {SHORT_SESSION} games "
-                       f"shows the flagged ones (--all-rows prints every game).")
+        rows, seconds = _marked(self._rows, result.findings, self._seconds, self._filtered)
+        if rows:
+            self._echo(tabulate(*_without_empty_wallet(rows), tablefmt="simple", disable_numparse=True))
+        if self._filtered:
+            self._echo(_shown(len(rows) - seconds, seconds, result.games))
         self._echo()
         if result.players:
             self._echo(tabulate(player_rows(result), headers=PLAYER_HEADERS, tablefmt="simple",

@@ -210,16 +210,47 @@ class Stored:
             sa.select(se.c.id).where(se.c.ident == session)).scalars()}
         found = {int(row[0]) for query in queries for row in self.conn.execute(query)
                  if sessions is None or row[1] in sessions}
-        candidates = [x for x in self.sources(() if name is None else (name,)) if x.id in found]
+        named = self.sources(() if name is None else (name,))
+        candidates = [x for x in named if x.id in found]
         where = f" in session {session}" if session else ""
         if not candidates:
+            hint = "" if number is None else self._as_game(number, sessions, {x.id: x.name for x in named}, session)
             raise StoreError(f"store {self.target.shown}: no {what}{where}"
-                             + (f" in {name}" if name is not None else ""))
+                             + (f" in {name}" if name is not None else "") + hint)
         if len(candidates) > 1:
             names = ", ".join(x.name for x in candidates[:8])
             raise StoreError(f"store {self.target.shown}: {what}{where} is in several stored files ({names}); "
                              f"name one: referee explain --store {self.target.shown} FILE ...")
         return candidates[0]
+
+    def _as_game(self, number: int, sessions: set[int] | None, names: dict[int, str], session: str | None) -> str:
+        """A live table's stored games numbered ``number``: how to explain one (as
+        :func:`referee.audit.explain.find_rounds` says it of a file)."""
+        import sqlalchemy as sa
+
+        from . import tableruns
+
+        g, r = schema.games, schema.runs
+        found: list[tuple[str, int]] = []  # (game id, source id), in the store's order
+        for row in self.conn.execute(sa.select(g.c.game, g.c.source_id, g.c.session_id).where(
+                g.c.number == number, g.c.game.is_not(None)).order_by(g.c.id)):
+            if (sessions is None or row.session_id in sessions) and row.source_id in names:
+                found.append((row.game, row.source_id))
+        for run in self.conn.execute(sa.select(r).where(r.c.games.is_not(None), r.c.first_number <= number,
+                                                        r.c.last_number >= number).order_by(r.c.id)):
+            if (sessions is None or run.session_id in sessions) and run.source_id in names:
+                packed = tableruns.Packed(run)
+                found += [(packed.games[i], packed.source_id) for i in packed.numbered(number)]
+        games = list(dict.fromkeys(found))
+        if not games:
+            return ""
+        if len(games) > 1:
+            return (f"; games {', '.join(game for game, _ in games[:8])} of a live table are numbered {number}: "
+                    "choose one with --game")
+        game, source = games[0]
+        on = f" --session {session}" if session else ""
+        return (f"; game {game} of this live table is numbered {number}: referee explain --store "
+                f"{self.target.shown} {names[source]}{on} --game {game}")
 
     @contextmanager
     def replay(self, sources: list[StoredSource]) -> Iterator[list[tuple[Source, Options]]]:

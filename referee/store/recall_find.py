@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..recall import NAMED_SESSIONS, Query, Recall, Selector, game_key
+from ..recall import NAMED_SESSIONS, Query, Recall, RoundView, Selector, game_key
 from . import schema, tableruns
 from .read import Stored
 from .recall_load import Loader
+
+#: How many stored rows before a window recall reads, at most, to find where a player's
+#: recorded balance left the rules' chain (past that, it says nothing of where).
+LOOK_BACK = 10_000
 
 
 class Finder:
@@ -60,11 +64,56 @@ class Finder:
                     continue
             ids.update(self._games_before(seat_id, within, self.width))
             ends.add(seat_id)
-        selector = Selector(q)
+        self._feed(ids, found)
+
+    def _feed(self, ids: set[int], found: Recall) -> None:
+        """The views of ``ids``, and the rows before them back to where a recorded
+        balance off the rules' chain left it, through the selector, into ``found``."""
+        selector = Selector(self.q)
+        ids, selector.unknown = self._back_to_departures(ids)
         for view in self.loader.views(sorted(ids)):
             selector.feed(view)
         found.matches = selector.finish()
         found.seen = self._seen(found)
+
+    def _back_to_departures(self, ids: set[int]) -> tuple[set[int], set[tuple[int, str | None]]]:
+        """``ids`` and, for each player whose first row among them has a recorded balance
+        off the rules' chain, the player's rows before it back to the one where the
+        balance came to be off by that (so that recall names it, as it does from the
+        files); at most :data:`LOOK_BACK` rows a player, past which where it left is
+        said to be unknown (the players returned)."""
+        views = self.loader.by_id(sorted(ids))
+        first: dict[tuple[int, str | None], tuple[int, RoundView]] = {}
+        for i in sorted(ids):
+            if i in views:
+                first.setdefault((views[i].session_key, views[i].player), (i, views[i]))
+        extra: set[int] = set()
+        unknown: set[tuple[int, str | None]] = set()
+        for key, (below, view) in first.items():
+            off = view.off
+            if not off:
+                continue
+            found, want, seen = False, 64, 0
+            while not found and seen < LOOK_BACK:
+                before = self._before(below, key[0], want)
+                got = self.loader.by_id(before)
+                seen += len(before)
+                for i in reversed(before):
+                    v = got.get(i)
+                    if v is None or (v.session_key, v.player) != key:
+                        continue
+                    extra.add(i)
+                    if v.off is not None and v.off != off:
+                        found = True
+                        break
+                if len(before) < want:
+                    found = True  # the session's first rows reached
+                if before:
+                    below = before[0]
+                want = min(want * 4, LOOK_BACK)
+            if not found:
+                unknown.add(key)
+        return ids | extra, unknown
 
     def _latest(self, found: Recall) -> None:
         """No target: the last rounds of the player, or of the last session (asked for,
@@ -76,11 +125,7 @@ class Finder:
             return
         seat_id, session_id = last
         before = self._games_before(seat_id, None if q.player is not None else session_id, q.last - 1)
-        selector = Selector(q)
-        for view in self.loader.views(sorted({*before, seat_id})):
-            selector.feed(view)
-        found.matches = selector.finish()
-        found.seen = self._seen(found)
+        self._feed({*before, seat_id}, found)
 
     def _games_before(self, seat_id: int, session_id: int | None, count: int) -> list[int]:
         """The ids of the wanted views before ``seat_id`` (in its session, when given) from
