@@ -10,7 +10,7 @@ from tabulate import tabulate
 from .. import __version__
 from ..audit.explain import ExplainError, Explanation, explain
 from ..i18n import N_, Messages
-from ..recall import Match, Recall, RoundView, games
+from ..recall import Match, Recall, RoundView, SeatDetail, games
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
 from .ruling import RulingText
@@ -109,6 +109,20 @@ def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
             out.append((v, explain(result, info)))
         except ExplainError as err:
             out.append((v, str(err)))
+    return out
+
+
+def seat_rulings(match: Match) -> list[tuple[str, list[Any]]]:
+    """A live table's target game(s): each game's label and its seats asked about, each
+    with its ruling (``explain --game G --player P``'s), for the page to draw."""
+    from .pages import seat_ruling
+
+    out: list[tuple[str, list[Any]]] = []
+    for game in games(match.rows[len(match.rows) - match.target:]):
+        seats = [seat_ruling(v.detail.info, v.detail.game, v.detail.seat) for v in game
+                 if v.live and isinstance(v.detail, SeatDetail)]
+        if seats:
+            out.append((_game_at(game)[1] if game[-1].game is None else str(game[-1].game), seats))
     return out
 
 
@@ -289,7 +303,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
 
 
 def render_html(found: Recall, m: Messages) -> str:
-    from .pages import environment, ruling_block
+    from .pages import environment, game_block, ruling_block
 
     env = environment(m)
     cols = columns(found)
@@ -298,7 +312,8 @@ def render_html(found: Recall, m: Messages) -> str:
         rows = [{"cells": cells(v, cols, m), "target": i >= len(match.rows) - match.target}
                 for i, v in enumerate(match.rows)]
         blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(ex, m) for _, ex in explanations(match)]
-        recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks})
+        tables = [{"game": game, **game_block(seats, m)} for game, seats in seat_rulings(match)]
+        recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks, "games": tables})
     return str(env.get_template("recall.html.j2").render(
         lang=m.language, version=__version__, headers=headers(cols, m), recalls=recalls,
         searched=searched(found, m)))
