@@ -70,9 +70,11 @@ def topic_of(rule: Rule) -> Topic | None:
 #: by its code, the profile by its SHA-256 and each rule quoted by its place in the docs;
 #: the player's says the same ruling without them.
 AUDIENCES = ("auditor", "player")
-#: A reference to a document in a profile's words: ``(docs/rules.md#03-best-hand)`` or
-#: ``: docs/rules.md#vivo`` at the end (any ``path#anchor`` or address with an anchor).
-REFERENCE = re.compile(r"\s*\([^()\s]*#[^()\s]*\)|\s*:\s*[^\s()]*#[^\s()]*\s*\Z")
+#: A reference to one of referee's documents in a profile's words, which a player cannot
+#: open: ``(docs/rules.md#03-best-hand)``, or ``: docs/rules.md#vivo`` at the end (a path
+#: with an anchor; an address, ``https://...#x``, is one the player can open: kept).
+_PATH = r"(?![A-Za-z][\w+.-]*://|/)[^\s()]*#[^\s()]*"
+REFERENCE = re.compile(rf"\s*\({_PATH}\)|\s*:\s*{_PATH}\s*\Z")
 
 
 def without_references(text: str) -> str:
