@@ -278,9 +278,9 @@ class HtmlReporter(Reporter):
         self.details += len(seats)
         anchor = f"s{s.index}-g{s.games}-ruling"
         block = game_block((seat_ruling(s.info, game, seat) for seat in seats), self.messages)
+        codes = sorted({f.code for seat in seats for f in (*game.findings, *seat.findings)})
         s.details.append({"anchor": anchor, "game": game.game, "number": game.number, "line": game.line,
-                          "codes": " ".join(sorted({f.code for seat in seats for f in (*game.findings, *seat.findings)})),
-                          **block})
+                          "codes": " ".join(codes), **block})
         if game.game is not None:
             s.game_anchors.setdefault(game.game, anchor)
 

@@ -108,8 +108,6 @@ def _parsed(token: str) -> Card | None:
 
 #: The card groups a live table's game deals once for every seat (the shared hand too, when it has one).
 SHARED_GROUPS = ("Flop", "Turn", "River", "Dealer")
-#: The label of a shared hand, drawn once above the seats.
-SHARED_HAND = N_("Shared hand")
 
 
 def card_groups(ex: Explanation) -> list[tuple[str, list[tuple[Card | None, str | None]]]]:
@@ -128,10 +126,10 @@ def card_groups(ex: Explanation) -> list[tuple[str, list[tuple[Card | None, str 
 def card_rows(ex: Explanation, m: Messages, only: Container[str] | None = None,
               labels: Mapping[str, str] | None = None) -> list[CardRow]:
     """A ruling's cards as pictures, a row a group (only the groups in ``only``; a group's
-    label replaced by ``labels``): the one way both pages draw cards."""
+    label replaced by ``labels``, in words): the one way both pages draw cards."""
     from markupsafe import Markup
 
-    return [{"label": m((labels or {}).get(label, label)),
+    return [{"label": (labels or {}).get(label) or m(label),
              "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
             for label, group in card_groups(ex) if only is None or label in only]
 
@@ -202,7 +200,7 @@ def game_block(seats: Iterable[SeatRuling], m: Messages) -> GameBlock:
             continue
         if not shared:
             groups = (*SHARED_GROUPS, *(() if seat.own else ("Player",)))
-            shared = card_rows(seat.ruling, m, groups, {"Player": SHARED_HAND})
+            shared = card_rows(seat.ruling, m, groups, {"Player": r_(m, "Shared hand")})
         hands, bottom, text = _words(seat.ruling, m)
         own = card_rows(seat.ruling, m, ("Player",)) if seat.own else []
         out.append({**head, "own": own, "hands": hands, "bottom": bottom, "text": text})
