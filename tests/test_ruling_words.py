@@ -15,7 +15,7 @@ from referee.i18n import Messages
 from referee.report.ruling import without_references
 from referee.report.ruling_words import finding_words
 
-from .conftest import SAMPLES, Write, run
+from .conftest import ROOT, SAMPLES, Write, run
 from .test_explain_cancelled import log
 from .test_french import faulty_log, rulings
 
@@ -91,6 +91,7 @@ def test_no_french_ruling_says_a_state_bare(tmp_path: Path) -> None:
     ("explain", TABLE, "--game", "8812345", "--player", "p-1002"),
     ("explain", str(SAMPLES / "disputed.yaml"), "--round", "1"),
     ("explain", str(SAMPLES / "void.yaml"), "--round", "4"),
+    ("explain", str(ROOT / "tests" / "data" / "rulings-profiles.yaml"), "--round", "1", "--session", "caribbean"),
 ])
 def test_the_players_ruling_has_no_code_sha256_or_anchor(lang: str, asked: tuple[str, ...]) -> None:
     code, auditor = run(*asked, "--lang", lang)
@@ -120,11 +121,28 @@ def test_the_players_ruling_is_words_not_json() -> None:
     assert code == 2 and "--for player" in out and "--format text" in out
 
 
+@pytest.mark.parametrize("name", ["vivo", "caribbean", "bonus-aa", "bonus-100"])
+def test_no_builtin_profile_keeps_a_reference_for_the_player(name: str) -> None:
+    """Every citation and source of the built-ins, in both languages, said without its path."""
+    from referee.profiles import resolve_profile
+    from referee.rules.profile import in_language
+
+    profile = resolve_profile(name).profile
+    for language in ("en", "fr"):
+        said = [in_language(profile.source, language)]
+        said += [passage.where(language) for passage in profile.rules.values()]
+        left = [without_references(text) for text in said]
+        assert all(text and not AUDITOR_ONLY.search(text) for text in left), left
+
+
 def test_references_are_left_out() -> None:
     assert without_references("§02 Deal and opening (docs/rules.md#02-deal-and-opening)") == "§02 Deal and opening"
     assert without_references("le guide, §01-§09 : docs/rules.md#vivo") == "le guide, §01-§09"
     assert without_references("Caribbean Hold'em, en français : docs/rules.md#caribbean") == \
         "Caribbean Hold'em, en français"
+    assert without_references("Caribbean Hold'em, “Règles du jeu” (the rules of the game; "
+                              "docs/rules.md#caribbean-the-rules-of-the-game)") == \
+        "Caribbean Hold'em, “Règles du jeu” (the rules of the game)"
     # An address a player can open is kept: only the references into referee's own docs go.
     assert without_references("House rules: https://example.com/rules#caribbean") == \
         "House rules: https://example.com/rules#caribbean"

@@ -71,10 +71,11 @@ def topic_of(rule: Rule) -> Topic | None:
 #: the player's says the same ruling without them.
 AUDIENCES = ("auditor", "player")
 #: A reference to one of referee's documents in a profile's words, which a player cannot
-#: open: ``(docs/rules.md#03-best-hand)``, or ``: docs/rules.md#vivo`` at the end (a path
-#: with an anchor; an address, ``https://...#x``, is one the player can open: kept).
+#: open: ``(docs/rules.md#03-best-hand)``, ``(the rules of the game; docs/rules.md#x)``,
+#: or ``: docs/rules.md#vivo`` at the end (a path with an anchor; an address,
+#: ``https://...#x``, is one the player can open: kept).
 _PATH = r"(?![A-Za-z][\w+.-]*://|/)[^\s()]*#[^\s()]*"
-REFERENCE = re.compile(rf"\s*\({_PATH}\)|\s*:\s*{_PATH}\s*\Z")
+REFERENCE = re.compile(rf"\s*\({_PATH}\)|\s*;\s*{_PATH}(?=\))|\s*:\s*{_PATH}\s*\Z")
 
 
 def without_references(text: str) -> str:
