@@ -99,10 +99,12 @@ def cells(v: RoundView, cols: list[str], m: Messages | None = None) -> list[str]
 
 
 def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
-    """The full ruling of each target row (a void deal and its replay are both targets)."""
+    """The full ruling of each target row of format 1 (a void deal and its replay are
+    both targets); a live table's seats are :func:`seat_rulings`' (the page's), and the
+    text and JSON leave them to ``explain --game G --player P``."""
     out: list[tuple[RoundView, Explanation | str]] = []
     for v in match.rows[len(match.rows) - match.target:]:
-        if not isinstance(v.detail, tuple):  # pragma: no cover - a format without explanations
+        if not isinstance(v.detail, tuple):  # a live table's seat: the page draws it (seat_rulings)
             continue
         info, result = v.detail
         try:
