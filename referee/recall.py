@@ -66,7 +66,8 @@ class RoundView:
     file: str
     line: int
     findings: tuple[Finding, ...] = ()
-    #: What the full ruling is explained from (format 1: the session and the round's audit).
+    #: What the full ruling is explained from (format 1: the session and the round's audit;
+    #: a live table's seat: its :class:`SeatDetail`, when the session is known).
     detail: Any = None
     #: A seat of a live table's game (format 2): the seats of one game are recalled together.
     live: bool = False
@@ -80,6 +81,16 @@ class RoundView:
     def off(self) -> Decimal | None:
         """How far the recorded balance is from the rules' chain (None: not recorded)."""
         return None if self.recorded_balance is None else self.recorded_balance - self.balance
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDetail:
+    """What a live table's seat is explained from (``explain --game G --player P``'s
+    ruling): its session, its game's audit and its own."""
+
+    info: SessionInfo
+    game: Any
+    seat: Any
 
 
 GameKey = tuple[int, str | None, int | None]
@@ -182,12 +193,13 @@ def round_views(sources: Iterable[Source], options: Options,
         elif isinstance(event, InputInfo) and not event.readable and unreadable is not None:
             unreadable.append(event.file)
         elif isinstance(event, GameResult):
-            yield from seat_views(event, key)
+            yield from seat_views(event, key, info)
 
 
-def seat_views(game: Any, key: int) -> Iterator[RoundView]:
+def seat_views(game: Any, key: int, info: SessionInfo | None = None) -> Iterator[RoundView]:
     """Format 2: a view per seat of a game (its player's ruling and balance; the game's
-    own findings on every seat). The full ruling of a seat is ``explain --game``'s."""
+    own findings on every seat). The full ruling of a seat is ``explain --game``'s: with
+    the session's ``info``, a view carries what it is explained from (the page draws it)."""
     record = game.record
     when = (record.settled or record.started) if record is not None else None
     for seat in game.seats:
@@ -199,7 +211,8 @@ def seat_views(game: Any, key: int) -> Iterator[RoundView]:
             ruling=seat.ruling, recorded=seat_record.recorded if seat_record is not None else None,
             balance=seat.balance, recorded_balance=seat.recorded_balance,
             status=_seat_status(seat, findings), file=seat.file, line=seat.line, findings=findings, live=True,
-            wallet=wallet_net(seat))
+            wallet=wallet_net(seat),
+            detail=None if info is None else SeatDetail(info, game, seat))
 
 
 def _seat_status(seat: Any, findings: tuple[Finding, ...]) -> str:

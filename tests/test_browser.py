@@ -60,3 +60,49 @@ def test_report_opens_in_a_browser(tmp_path: Path) -> None:
         browser.close()
     assert errors == []
     assert all(url.startswith("file:") or url.startswith("data:") for url in requests)  # nothing from the network
+
+
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="needs Debian's chromium (.ci/run installs it)")
+def test_a_live_tables_pages_draw_its_disputed_game_in_a_browser(tmp_path: Path) -> None:
+    """Issue 43: a live table's report and recall page draw the disputed game's cards, once,
+    and each disputed seat's ruling; the findings table leads to the game."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM is not None, "CI installs chromium: .ci/run"
+    report, recall = tmp_path / "table.html", tmp_path / "recall.html"
+    run("report", str(SAMPLES / "table.yaml"), "--output", str(report))
+    run("recall", str(SAMPLES / "table.yaml"), "--game", "8812347", "--format", "html", "--output", str(recall))
+    errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(report.as_uri())
+        page.wait_for_load_state("load")
+        page.locator("tr.finding a").nth(1).click()  # game 8812347's first finding leads to its game
+        assert page.evaluate("location.hash") == "#s0-g4-ruling"
+        game = page.locator("#s0-g4-ruling")
+        assert page.evaluate("window.scrollY") > 0 and 0 <= game.bounding_box()["y"] < 1000  # type: ignore[index]
+        cards = game.locator("svg.card")
+        assert cards.count() == 9 and game.locator("svg.card.red").count() == 3
+        assert all(cards.nth(i).is_visible() for i in range(9))
+        seat = game.locator("section.seat")
+        assert seat.count() == 1 and "p-1002" in seat.locator("h5").inner_text()
+        assert "160 EUR is owed to the player" in seat.locator(".bottom").inner_text()
+        assert not seat.locator("details pre").is_visible()  # folded, as a round's
+        seat.locator("details summary").click()
+        assert seat.locator("details pre").is_visible()
+        assert "Game 8812347, player p-1002" in seat.locator("details pre").inner_text()
+        page.goto(recall.as_uri())
+        page.wait_for_load_state("load")
+        game = page.locator("article.dispute")
+        assert game.count() == 1 and game.locator("svg.card").count() == 9
+        seats = game.locator("section.seat")
+        assert seats.count() == 2 and seats.nth(1).locator("details pre").is_visible()  # the desk's: open
+        browser.close()
+    assert errors == []
+    assert all(url.startswith("file:") or url.startswith("data:") for url in requests)

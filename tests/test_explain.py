@@ -275,7 +275,7 @@ PROFILE_CASES: dict[tuple[str, str], dict[str, list[str]]] = {
                "K003 dealer-qualified: the dealer's qualification: the table recorded qualified, "
                "the rules give not qualified."],
         "fr": ["La table a payé +2 ; les règles donnent +1 ; 1 est dû à la maison.",
-               "la table a enregistré qualifié, les règles donnent non qualifié."]},
+               "la table a enregistré un donneur qualifié, les règles donnent un donneur non qualifié."]},
     ("bonus-100", "1"): {
         "en": ["The table paid +50; the rules give +50; nobody is owed anything.",
                "Player: four of a kind, kings, kicker 10: K♠ K♣ K♥ K♦ 10♥", "Turn    10♥",

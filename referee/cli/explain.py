@@ -25,13 +25,16 @@ from .app import main
               help="Rule profile (overrides the file's; with --mapping, needed when the mapping names none).")
 @common.LANG_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--for", "audience", type=click.Choice(["auditor", "player"]), default="auditor", show_default=True,
+              help="Who reads the ruling: the auditor's names each finding's code, the profile's sha256 and "
+                   "the docs' anchors; the player's says the same ruling without them (text only).")
 @common.STORE_OPTION
 @common.MAPPING_OPTION
 @common.WALLET_OPTION
 @common.WALLET_MAPPING_OPTION
 def explain(file: str | None, number: int | None, game: str | None, player_id: str | None, session: str | None,
-            profile: str | None, lang: str | None, fmt: str, store: str | None, mapping: str | None,
-            wallet: tuple[str, ...], wallet_mapping: str) -> None:
+            profile: str | None, lang: str | None, fmt: str, audience: str, store: str | None,
+            mapping: str | None, wallet: tuple[str, ...], wallet_mapping: str) -> None:
     """Explain the ruling of one round of FILE (or of a game's seats), card by card and rule by rule.
 
     A void deal and its replay share a number: both are explained, in order.
@@ -41,6 +44,9 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
         raise click.UsageError("give --round N (format 1) or --game ID (format 2)")
     if player_id is not None and game is None:
         raise click.UsageError("--player goes with --game")
+    if audience == "player" and fmt == "json":
+        raise click.UsageError("--for player is the ruling in words, for a player: it goes with --format text "
+                               "(the JSON's fields are for programs, and keep the codes)")
 
     from ..audit.explain import ExplainError, explain_rounds
     from ..i18n import Messages, default_language
@@ -80,6 +86,6 @@ def explain(file: str | None, number: int | None, game: str | None, player_id: s
         doc = {"referee": __version__, "explanations": [explanation_json(e, messages) for e in explanations]}
         click.echo(dumps(doc, indent=2, ensure_ascii=False))
     else:
-        click.echo("\n".join(RulingText(e, messages).text() for e in explanations), nl=False)
+        click.echo("\n".join(RulingText(e, messages, audience).text() for e in explanations), nl=False)
     sys.exit(1 if any(f.severity != "info" for e in explanations for f in e.findings) else 0)
 

@@ -41,7 +41,7 @@ from ..models.codes import CODES
 from ..output import TEXT_ERRORS
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
-from .pages import RulingBlock, environment, r_, ruling_block, status_words
+from .pages import RulingBlock, disputed_seats, environment, game_block, r_, ruling_block, seat_ruling, status_words
 from .ruling_words import CATEGORY_WORDS
 from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
@@ -85,6 +85,8 @@ class _Session:
     details: list[dict[str, Any]] = field(default_factory=list)
     details_more: int = 0
     anchors: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    #: A live table's games drawn with their rulings: game id to the ruling's anchor.
+    game_anchors: dict[str, str] = field(default_factory=dict)
     owed_player: Decimal = Decimal(0)
     owed_house: Decimal = Decimal(0)
     #: A live table's running balance per player: (game number or ordinal, computed, recorded).
@@ -101,6 +103,8 @@ class _Game:
 
     number: int | None
     seats: tuple[tuple[str, float | None, Decimal, float, float | None], ...]
+    #: The whole game when a seat of it has a finding (its disputed seats are drawn), else None.
+    flagged: GameResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +176,7 @@ class HtmlReporter(Reporter):
                 per_ante = float(ruling.net / ruling.ante_stake)
             recorded = None if seat.recorded_balance is None else float(seat.recorded_balance)
             seats.append((seat.player_id, per_ante, seat_owed(seat), float(seat.balance), recorded))
-        return _Game(result.number, tuple(seats))
+        return _Game(result.number, tuple(seats), result if disputed_seats(result) else None)
 
     def take_game(self, payload: _Game) -> None:
         """A game's seats: each adds to the net per Ante, to what is owed each way (per
@@ -182,6 +186,8 @@ class HtmlReporter(Reporter):
             return
         s.games += 1
         x = payload.number if payload.number is not None else s.games
+        if payload.flagged is not None:
+            self._game_detail(s, payload.flagged)
         for player, per_ante, due, balance, recorded in payload.seats:
             if per_ante is not None:
                 self.per_ante[0] += 1
@@ -262,6 +268,23 @@ class HtmlReporter(Reporter):
                           "codes": " ".join(sorted({f.code for f in result.findings})), **block})
         s.anchors[(result.number, result.line)] = f"{anchor}-ruling"
 
+    def _game_detail(self, s: _Session, game: GameResult) -> None:
+        """A live table's game with findings: its shared cards once, each disputed seat's
+        own cards and ruling (``explain --game G --player P``'s); at most ``MAX_DETAILS``
+        seats in the whole report."""
+        seats = disputed_seats(game)
+        if self.details >= MAX_DETAILS:
+            s.details_more += 1
+            return
+        self.details += len(seats)
+        anchor = f"s{s.index}-g{s.games}-ruling"
+        block = game_block((seat_ruling(s.info, game, seat) for seat in seats), self.messages)
+        codes = sorted({f.code for seat in seats for f in (*game.findings, *seat.findings)})
+        s.details.append({"anchor": anchor, "game": game.game, "number": game.number, "line": game.line,
+                          "codes": " ".join(codes), **block})
+        if game.game is not None:
+            s.game_anchors.setdefault(game.game, anchor)
+
     def session_closed(self, result: SessionResult) -> None:
         s = self.session
         if s is None:  # pragma: no cover
@@ -278,7 +301,8 @@ class HtmlReporter(Reporter):
         findings = []
         for f in sorted(result.findings, key=lambda f: f.line):
             anchor = s.anchors.get((f.round, f.line)) or next(
-                (a for (n, _), a in s.anchors.items() if n == f.round and f.round is not None), None)
+                (a for (n, _), a in s.anchors.items() if n == f.round and f.round is not None),
+                None) or (s.game_anchors.get(f.game) if f.game is not None else None)
             if anchor is not None and not anchor.endswith("-ruling") and anchor not in shown:
                 anchor = None
             findings.append({"round": f.round, "game": f.game, "line": f.line, "code": f.code, "severity": f.severity,

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from ..audit.explain import Explanation
+from ..audit.explain import ExplainError, Explanation
+from ..audit.explain_table import explain_seat
+from ..audit.games import GameResult, SeatResult
+from ..audit.results import Finding, SessionInfo
 from ..escape import on_page
 from ..i18n import N_, Messages
 from ..rules.cards import SUIT_SYMBOLS, Card, CardError, parse_card
@@ -103,30 +107,129 @@ def _parsed(token: str) -> Card | None:
         return None
 
 
-def ruling_block(ex: Explanation, m: Messages) -> RulingBlock:
-    """A disputed round at a glance: its cards as pictures, the two hands and the bottom
-    line; the full ruling's text to unfold."""
+#: The card groups a live table's game deals once for every seat (the shared hand too, when it has one).
+SHARED_GROUPS = ("Flop", "Turn", "River", "Dealer")
+
+
+def card_groups(ex: Explanation) -> list[tuple[str, list[tuple[Card | None, str | None]]]]:
+    """A ruling's cards by group (``Player``, ``Flop``, ``Turn``, ``River``, ``Dealer``:
+    the English labels, catalogue messages): the cards as ruled, or (a void deal, whose
+    cards could not all be read) as recorded."""
+    r = ex.ruling
+    if r.outcome == "void":
+        return [(label, [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
+    c = r.cards  # a Card is an int, and 2♣ is 0: "is not None", never its truth
+    return [(label, [(card, None) for card in cards]) for label, cards in (
+        ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn is not None else ()),
+        ("River", (c.river,) if c.river is not None else ()), ("Dealer", c.dealer)) if cards]
+
+
+def card_rows(ex: Explanation, m: Messages, only: Container[str] | None = None,
+              labels: Mapping[str, str] | None = None) -> list[CardRow]:
+    """A ruling's cards as pictures, a row a group (only the groups in ``only``; a group's
+    label replaced by ``labels``, in words): the one way both pages draw cards."""
+    from markupsafe import Markup
+
+    return [{"label": (labels or {}).get(label) or m(label),
+             "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
+            for label, group in card_groups(ex) if only is None or label in only]
+
+
+def _words(ex: Explanation, m: Messages) -> tuple[list[str], str, str]:
+    """A ruling's two hands, its bottom line and its full text (Markup)."""
     from markupsafe import Markup
 
     r = ex.ruling
-    groups: list[tuple[str, Iterable[tuple[Card | None, str | None]]]]
-    if r.outcome == "void":
-        groups = [(m(label), [(_parsed(t), t) for t in tokens]) for label, tokens in ex.recorded_cards]
-    else:
-        c = r.cards  # a Card is an int, and 2♣ is 0: "is not None", never its truth
-        groups = [(m(label), [(card, None) for card in cards]) for label, cards in (
-            ("Player", c.player), ("Flop", c.flop), ("Turn", (c.turn,) if c.turn is not None else ()),
-            ("River", (c.river,) if c.river is not None else ()), ("Dealer", c.dealer)) if cards]
-    cards: list[CardRow] = [{"label": label, "svg": Markup("".join(svg_card(card, m, token) for card, token in group))}
-             for label, group in groups]
     hands = []
     if ex.player is not None:
         hands.append(m("{label}: {cards}").format(label=m("Player"), cards=hand_words(ex.player.hand, m)))
     if ex.dealer is not None:
         qualified = "" if r.dealer_qualified is None else f" ({r_(m, QUALIFIED_WORDS[r.dealer_qualified])})"
         hands.append(m("{label}: {cards}").format(label=m("Dealer"), cards=hand_words(ex.dealer.hand, m) + qualified))
-    return {"cards": cards, "hands": hands, "bottom": bottom_words(ex.bottom, m),
-            "text": Markup(_cards(RulingText(ex, m).text()))}
+    return hands, bottom_words(ex.bottom, m), Markup(_cards(RulingText(ex, m).text()))
+
+
+def ruling_block(ex: Explanation, m: Messages) -> RulingBlock:
+    """A disputed round at a glance: its cards as pictures, the two hands and the bottom
+    line; the full ruling's text to unfold."""
+    hands, bottom, text = _words(ex, m)
+    return {"cards": card_rows(ex, m), "hands": hands, "bottom": bottom, "text": text}
+
+
+class SeatBlock(TypedDict, total=False):
+    """A disputed seat of a live table's game: its player, its findings' codes, its own
+    cards (none at a shared hand), hands, bottom line and ruling; or why it has none."""
+
+    player: str
+    codes: str
+    own: list[CardRow]
+    hands: list[str]
+    bottom: str
+    text: str
+    error: str
+
+
+class GameBlock(TypedDict):
+    """A live table's game at a glance: the cards it dealt every seat, drawn once, then
+    each seat asked about with its own cards and ruling."""
+
+    shared: list[CardRow]
+    seats: list[SeatBlock]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRuling:
+    """A seat to draw: its player, whether it holds its own cards, its ruling
+    (``explain --game G --player P``'s) or why there is none, and its findings' codes."""
+
+    player: str | None
+    own: bool
+    ruling: Explanation | str
+    codes: str = ""
+
+
+def game_block(seats: Iterable[SeatRuling], m: Messages) -> GameBlock:
+    """A live table's game: the board and the dealer's cards (and a shared hand) once,
+    from the first seat ruled (every seat is dealt them), then each seat: its own two
+    cards when it has them, its hands, bottom line and full ruling."""
+    shared: list[CardRow] = []
+    out: list[SeatBlock] = []
+    for seat in seats:
+        head: SeatBlock = {"player": seat.player or "?", "codes": seat.codes}
+        if isinstance(seat.ruling, str):
+            out.append({**head, "error": seat.ruling})
+            continue
+        if not shared:
+            groups = (*SHARED_GROUPS, *(() if seat.own else ("Player",)))
+            shared = card_rows(seat.ruling, m, groups, {"Player": r_(m, "Shared hand")})
+        hands, bottom, text = _words(seat.ruling, m)
+        own = card_rows(seat.ruling, m, ("Player",)) if seat.own else []
+        out.append({**head, "own": own, "hands": hands, "bottom": bottom, "text": text})
+    return {"shared": shared, "seats": out}
+
+
+def disputed_seats(game: GameResult) -> list[SeatResult]:
+    """The seats of a live table's game whose record parts from the rules: a finding more
+    than a note on the seat, or on the game (then every seat, each ruled with it)."""
+    def bad(findings: Iterable[Finding]) -> bool:
+        return any(f.severity != "info" for f in findings)
+
+    if bad(game.findings):
+        return list(game.seats)
+    return [seat for seat in game.seats if bad(seat.findings)]
+
+
+def seat_ruling(info: SessionInfo, game: GameResult, seat: SeatResult) -> SeatRuling:
+    """A live table's seat as :func:`game_block` draws it: its ruling as ``explain --game
+    G --player P`` gives it (why there is none when it cannot be ruled)."""
+    ruling: Explanation | str
+    try:
+        ruling = explain_seat(info, game, seat)
+    except ExplainError as err:
+        ruling = str(err)
+    own = seat.record is not None and getattr(seat.record, "player", None) is not None
+    codes = " ".join(sorted({f.code for f in (*game.findings, *seat.findings)}))
+    return SeatRuling(seat.player_id, own, ruling, codes)
 
 
 def _cards(text: str) -> str:

@@ -12,7 +12,7 @@ from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.owed import recorded_paid
 from ..escape import printable
 from ..i18n import N_, Messages
-from ..recall import Match, Recall, RoundView, games
+from ..recall import Match, Recall, RoundView, SeatDetail, games
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
 from .ruling import RulingText
@@ -139,16 +139,32 @@ def departures(match: Match, m: Messages) -> list[str]:
 
 
 def explanations(match: Match) -> list[tuple[RoundView, Explanation | str]]:
-    """The full ruling of each target row (a void deal and its replay are both targets)."""
+    """The full ruling of each target row of format 1 (a void deal and its replay are
+    both targets); a live table's seats are :func:`seat_rulings`' (the page's), and the
+    text and JSON leave them to ``explain --game G --player P``."""
     out: list[tuple[RoundView, Explanation | str]] = []
     for v in match.rows[len(match.rows) - match.target:]:
-        if not isinstance(v.detail, tuple):  # pragma: no cover - a format without explanations
+        if not isinstance(v.detail, tuple):  # a live table's seat: the page draws it (seat_rulings)
             continue
         info, result = v.detail
         try:
             out.append((v, explain(result, info)))
         except ExplainError as err:
             out.append((v, str(err)))
+    return out
+
+
+def seat_rulings(match: Match) -> list[tuple[str, list[Any]]]:
+    """A live table's target game(s): each game's label and its seats asked about, each
+    with its ruling (``explain --game G --player P``'s), for the page to draw."""
+    from .pages import seat_ruling
+
+    out: list[tuple[str, list[Any]]] = []
+    for game in games(match.rows[len(match.rows) - match.target:]):
+        seats = [seat_ruling(v.detail.info, v.detail.game, v.detail.seat) for v in game
+                 if v.live and isinstance(v.detail, SeatDetail)]
+        if seats:
+            out.append((_game_at(game)[1] if game[-1].game is None else str(game[-1].game), seats))
     return out
 
 
@@ -335,7 +351,7 @@ def render_json(found: Recall, m: Messages) -> dict[str, Any]:
 
 
 def render_html(found: Recall, m: Messages) -> str:
-    from .pages import environment, ruling_block
+    from .pages import environment, game_block, ruling_block
 
     env = environment(m)
     cols = columns(found)
@@ -344,7 +360,8 @@ def render_html(found: Recall, m: Messages) -> str:
         rows = [{"cells": cells(v, cols, m), "target": i >= len(match.rows) - match.target}
                 for i, v in enumerate(match.rows)]
         blocks = [{"error": ex} if isinstance(ex, str) else ruling_block(ex, m) for _, ex in explanations(match)]
-        recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks})
+        tables = [{"game": game, **game_block(seats, m)} for game, seats in seat_rulings(match)]
+        recalls.append({"heading": heading(found, match, m), "rows": rows, "rulings": blocks, "games": tables})
     return str(env.get_template("recall.html.j2").render(
         lang=m.language, version=__version__, headers=headers(cols, m), recalls=recalls,
         searched=searched(found, m)))

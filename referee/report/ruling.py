@@ -10,6 +10,7 @@ as fields, so a script and a floor manager read the same ruling.
 
 from __future__ import annotations
 
+import re
 from typing import assert_never
 
 from ..audit.explain import Explanation, Side
@@ -66,12 +67,31 @@ def topic_of(rule: Rule) -> Topic | None:
             assert_never(rule)
 
 
+#: Who a ruling is for (``explain --for``): the auditor's (the default) names each finding
+#: by its code, the profile by its SHA-256 and each rule quoted by its place in the docs;
+#: the player's says the same ruling without them.
+AUDIENCES = ("auditor", "player")
+#: A reference to one of referee's documents in a profile's words, which a player cannot
+#: open: ``(docs/rules.md#03-best-hand)``, ``(the rules of the game; docs/rules.md#x)``,
+#: or ``: docs/rules.md#vivo`` at the end (a path with an anchor; an address,
+#: ``https://...#x``, is one the player can open: kept).
+_PATH = r"(?![A-Za-z][\w+.-]*://|/)[^\s()]*#[^\s()]*"
+REFERENCE = re.compile(rf"\s*\({_PATH}\)|\s*;\s*{_PATH}(?=\))|\s*:\s*{_PATH}\s*\Z")
+
+
+def without_references(text: str) -> str:
+    """``text`` without its references to documents (the player's ruling)."""
+    return REFERENCE.sub("", text).strip()
+
+
 class RulingText:
     """Builds the text of one explanation, line by line: the bottom line first, then the
-    cards, the hands and the rules, each part quoting the words of the rule it applies."""
+    cards, the hands and the rules, each part quoting the words of the rule it applies;
+    for the ``audience`` :data:`AUDIENCES` names."""
 
-    def __init__(self, ex: Explanation, m: Messages) -> None:
+    def __init__(self, ex: Explanation, m: Messages, audience: str = "auditor") -> None:
         self.ex, self.m = ex, m
+        self.player = audience == "player"
         self.lines: list[str] = []
         self.quoted: set[tuple[str, str]] = set()
 
@@ -98,9 +118,15 @@ class RulingText:
             self.comparison()
         self.settlement()
         self.heading(m("Rules applied"))
-        said = m("profile {profile} ({source}), sha256 {sha256}").format(
-            profile=profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name,
-            source=in_language(ex.profile.source, m.language) or ex.profile_origin, sha256=ex.profile_sha256)
+        profile = profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name
+        source = in_language(ex.profile.source, m.language)
+        if self.player:
+            source = without_references(source)
+            said = (m("profile {profile} ({source})").format(profile=profile, source=source) if source
+                    else m("profile {profile}").format(profile=profile))
+        else:
+            said = m("profile {profile} ({source}), sha256 {sha256}").format(
+                profile=profile, source=source or ex.profile_origin, sha256=ex.profile_sha256)
         if ex.profile_default is not None:
             said += f"; {m(DEFAULT_WORDS[ex.profile_default])}"
         self.say("  " + said)
@@ -122,6 +148,8 @@ class RulingText:
             return
         text, language = passage.quote(self.m.language)
         cite = passage.where(self.m.language)
+        if self.player:
+            cite = without_references(cite)
         if (cite, text) in self.quoted:
             return
         self.quoted.add((cite, text))
@@ -167,7 +195,7 @@ class RulingText:
         self.heading(m("Cancelled game"))
         self.say("  " + m("The table cancelled the game: every stake is refunded and the game is not counted; "
                           "the rules give 0 to every seat."))
-        self.say("  " + recorded_words(ex.recorded, m))
+        self.say("  " + recorded_words(ex.recorded, m, cancelled=True))
         if ex.wallet is None:
             self.say("  " + m("No wallet moves are recorded for the seat."))
         else:
@@ -285,4 +313,4 @@ class RulingText:
             self.say("  " + m("The record agrees with the ruling (or records nothing more to check)."))
             return
         for f in ex.findings:
-            self.say("  " + finding_words(f.code, f.field, f.recorded, f.expected, f.message, m))
+            self.say("  " + finding_words(f.code, f.field, f.recorded, f.expected, f.message, m, self.player))

@@ -71,6 +71,18 @@ VALUE_WORDS = {
 }
 QUALIFIED_WORDS = {True: N_("qualified"), False: N_("not qualified")}
 VOID_FLAG_WORDS = {True: N_("void"), False: N_("not void")}
+#: A state as a finding's recorded or expected value (catalogue context ``finding``):
+#: a noun phrase where the language needs one, so that "the table recorded {recorded},
+#: the rules give {expected}" is a sentence whatever the state (French "la table a
+#: enregistré un règlement, les règles donnent une partie révoquée", not "enregistré
+#: réglée"). English says the state's word, as before.
+STATE_CONTEXT = "finding"
+STATE_WORDS = {"settled": N_("settled"), "cancelled": N_("cancelled"), "void": N_("void"),
+               "not void": N_("not void"), "qualified": N_("qualified"), "not qualified": N_("not qualified")}
+#: A cancelled game's seat recorded ``void`` (the record's word for a seat nothing
+#: settled): said with the cancelled game's own word (catalogue context ``cancelled``;
+#: French "révoquée", the one word for a cancelled game, never "annulée": a void deal's).
+CANCELLED_CONTEXT = "cancelled"
 # Rank names are marked here so that the catalogue carries them (hands.describe asks for them).
 _RANK_MESSAGES = [N_(w) for w in (*RANK_NAMES, *RANK_PLURALS)] + [N_("of " + w) for w in RANK_PLURALS]
 
@@ -176,9 +188,10 @@ RECORDED_AMOUNTS = {"ante": N_("Ante {amount}"), "call": N_("Call {amount}"), "b
                     "balance": N_("balance {amount}")}
 
 
-def recorded_words(recorded: Recorded | None, m: Messages) -> str:
+def recorded_words(recorded: Recorded | None, m: Messages, cancelled: bool = False) -> str:
     """What the table recorded for a round or seat, in one sentence: its outcome and its
-    amounts ("The table recorded the seat as a win: net +3, balance 107.")."""
+    amounts ("The table recorded the seat as a win: net +3, balance 107."); at a
+    ``cancelled`` game, a seat recorded void in the cancelled game's word."""
     outcome = None if recorded is None else recorded.outcome or ("void" if recorded.void else None)
     amounts = ", ".join(
         m(words).format(amount=signed(value) if name in RESULT_FIELDS else fmt(value))
@@ -187,7 +200,9 @@ def recorded_words(recorded: Recorded | None, m: Messages) -> str:
     if outcome is not None:
         said = m("The table recorded the seat as {outcome}: {amounts}." if amounts
                  else "The table recorded the seat as {outcome}.")
-        return said.format(outcome=value_words(outcome, "recorded.outcome", m), amounts=amounts)
+        word = (m.catalogue.pgettext(CANCELLED_CONTEXT, outcome) if cancelled and outcome == "void"
+                else value_words(outcome, "recorded.outcome", m))
+        return said.format(outcome=word, amounts=amounts)
     if amounts:
         return m("The table recorded for the seat: {amounts}.").format(amounts=amounts)
     return m("The table recorded no result for the seat.")
@@ -201,29 +216,43 @@ def result_words(line: Line, m: Messages) -> str:
     return m("returned")
 
 
-def finding_words(code: str, field: str | None, recorded: Any, expected: Any, message: str, m: Messages) -> str:
+def finding_words(code: str, field: str | None, recorded: Any, expected: Any, message: str, m: Messages,
+                  player: bool = False) -> str:
     """One finding, once: its code and, where the record and the rules disagree on a
-    value, the two values in words; else (in English) the finding's message."""
+    value, the two values in words; else (in English) the finding's message. For the
+    ``player`` (``explain --for player``): no code, no slug, no record path, the same
+    words in every language (the values in words, else the finding's title)."""
     title = f"{code} {CODES[code].name}" if code in CODES else code
     if recorded is not None or expected is not None:
-        what = field_words(field, m)
+        what = field_words(field, m, player)
+        values = {"field": what, "recorded": value_words(recorded, field, m, stated=True),
+                  "expected": value_words(expected, field, m, stated=True)}
+        if player:
+            return capital(m("{field}: the table recorded {recorded}, the rules give {expected}.").format(**values))
         said = m("{finding}: {field}: the table recorded {recorded}, the rules give {expected}.")
         hint = message.find("did you mean")  # an input slip's suggestion (H001, H002), in English
         slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
-        return said.format(finding=title, field=what, recorded=value_words(recorded, field, m) + slip,
-                           expected=value_words(expected, field, m))
+        return said.format(**{**values, "recorded": values["recorded"] + slip}, finding=title)
+    known = TITLES.get(FindingCode(code)) if code in CODES else None
+    if player:
+        return capital(m(known)) + "." if known is not None else m("The record differs from the rules.")
     if m.language == "en":
         return f"{title} ({message})"
-    known = TITLES.get(FindingCode(code))
     return m("{finding}: {title}").format(finding=title, title=m(known)) if known is not None else title
 
 
-def field_words(field: str | None, m: Messages) -> str:
+def capital(text: str) -> str:
+    """A sentence's first letter in capitals (``le résultat`` → ``Le résultat``)."""
+    return text[:1].upper() + text[1:]
+
+
+def field_words(field: str | None, m: Messages, player: bool = False) -> str:
     """A finding's field in words; a field with no words is shown as named, in English
-    only (a French ruling names a card by its place: "la carte 2 du flop")."""
+    only (a French ruling, and the player's in any language, name a card by its place:
+    "la carte 2 du flop", "card 1 of the dealer")."""
     if field in FIELD_WORDS:
         return m(FIELD_WORDS[field])
-    if m.language == "en" or field is None:
+    if (m.language == "en" and not player) or field is None:
         return field or ""
     card = CARD_FIELD.match(field)
     if card is not None:
@@ -231,12 +260,17 @@ def field_words(field: str | None, m: Messages) -> str:
     return m(FIELD_NAMES[field]) if field in FIELD_NAMES else field
 
 
-def value_words(value: Any, field: str | None, m: Messages) -> str:
+def value_words(value: Any, field: str | None, m: Messages, stated: bool = False) -> str:
     """A recorded or expected value in words: results (not stakes or balances) with their
-    sign, categories and outcomes named, yes/no facts said (never ``True``)."""
+    sign, categories and outcomes named, yes/no facts said (never ``True``); ``stated``:
+    a finding's value, a state said as :data:`STATE_WORDS` says it."""
     if isinstance(value, bool):
         flags = QUALIFIED_WORDS if field == "recorded.dealer_qualified" else VOID_FLAG_WORDS
+        if stated:
+            return m.catalogue.pgettext(STATE_CONTEXT, flags[value])
         return m(flags[value])
+    if stated and isinstance(value, str) and value in STATE_WORDS:
+        return m.catalogue.pgettext(STATE_CONTEXT, STATE_WORDS[value])
     result = field is not None and field.startswith("recorded.") and field.rsplit(".", 1)[1] in RESULT_FIELDS
     if isinstance(value, int | float | Decimal):
         amount = Decimal(str(value))

@@ -204,7 +204,7 @@ class Loader:
                           codec.amount(row.recorded_balance), copy=bool(row.flags & COPY))
         result = GameResult(game.game, game.number, info.file, game.line, info.id, 2, game.status, record,
                             seats=[seat], findings=findings_of(game.findings))
-        return next(iter(seat_views(result, row.session_id)))
+        return next(iter(seat_views(result, row.session_id, info)))
 
     # -- a run of clean rounds ----------------------------------------------------------------
 
@@ -315,7 +315,7 @@ class Loader:
         game_id = packed.games[seat.game]
         view = GameResult(game_id, packed.number(seat.game), info.file, packed.lines[seat.game], info.id, 2,
                           "settled", record, seats=[result], findings=[])
-        return next(iter(seat_views(view, packed.session_id)))
+        return next(iter(seat_views(view, packed.session_id, info)))
 
     def _lane_ruling(self, st: Any, cards: bytes) -> Any:
         """A clean round's ruling, as the fast lane made it (its hands from its cards)."""
