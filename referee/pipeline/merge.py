@@ -11,12 +11,14 @@ game index (format 2: two records of one game, in two chunks or two files, must 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
 from ..report.base import Reporter
 from ..report.progress import Progress
 from ..report.spill import CleanText
+from ..report.view import Selected, View
 from .audit import (
     CleanGames,
     Event,
@@ -80,16 +82,27 @@ class Stream:
 
 
 def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None,
-             index: GameIndex | None = None) -> Summary:
+             index: GameIndex | None = None, view: View | None = None) -> Summary:
     """Send every event to every reporter; count what the summary needs. ``index``: the
-    games known before (``check --store``: those of the store), else none."""
+    games known before (``check --store``: those of the store), else none. ``view``:
+    ``check``'s selection and baseline (:mod:`referee.report.view`), the one place the
+    summary and the exit status learn which findings are shown; the reporters that
+    show them see the audit through it (:class:`Selected`), the store does not."""
     summary = Summary()
+    if view is not None:
+        view.start(summary)
     inputs: list[InputInfo] = []
     index = index if index is not None else GameIndex()  # format 2: two records of one game must agree
     for r in reporters:
         r.start()
     try:
-        _feed(stream, reporters, progress, summary, inputs, index)
+        _feed(stream, reporters, progress, summary, inputs, index, view)
+        if view is not None:  # the baseline's entries no finding met, once every finding is in
+            for finding in view.unmatched(inputs):
+                view.count(summary, finding)
+                for r in reporters:
+                    if isinstance(r, Selected):
+                        r.problem(finding)
     finally:  # an interrupt or an error: the stream's workers are ended now, not when collected
         close = getattr(stream, "close", None)
         if close is not None:
@@ -102,8 +115,10 @@ def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progre
 
 
 def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None, summary: Summary,
-          inputs: list[InputInfo], index: GameIndex) -> None:
-    """Each event to each reporter, counting what the summary needs."""
+          inputs: list[InputInfo], index: GameIndex, shown: View | None) -> None:
+    """Each event to each reporter, counting what the summary needs (``shown``: the
+    findings a report shows are counted, the others among the ignored)."""
+    count = summary.count if shown is None else partial(shown.count, summary)
     for event in stream:
         if isinstance(event, GameResult):
             if event.format == 1:  # a round: its format's reporters write it as one
@@ -158,11 +173,11 @@ def _feed(stream: Iterable[Item], reporters: list[Reporter], progress: Progress 
                 index.settle(event)
             summary.add(event)
             for f in event.findings:
-                summary.count(f)
+                count(f)
             for r in reporters:
                 r.session_closed(event)
         elif isinstance(event, Finding):
-            summary.count(event)
+            count(event)
             for r in reporters:
                 r.problem(event)
         else:

@@ -216,6 +216,13 @@ def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
         found["transactions"] = summary.transactions
     if summary.mappings:
         found["mappings"] = [{"origin": o, "sha256": h} for o, h in sorted(summary.mappings.items())]
+    if summary.ignored:
+        found["ignored"] = dict(sorted(summary.ignored.items()))
+    if summary.configuration is not None:
+        path, sha, keys = summary.configuration
+        found["configuration"] = {"path": path, "sha256": sha, "sets": list(keys)}
+    if summary.baseline is not None:
+        found["baseline"] = {"path": summary.baseline[0], "sha256": summary.baseline[1]}
     return found
 
 
@@ -229,8 +236,26 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
+    if summary.configuration is not None:
+        path, sha, keys = summary.configuration
+        sets = f" (sets {', '.join(keys)})" if keys else ""
+        lines.append(f"configuration {printable(path)}: sha256 {sha}{sets}")
+    if summary.baseline is not None:
+        lines.append(f"baseline {printable(summary.baseline[0])}: sha256 {summary.baseline[1]}")
     lines.append(f"referee {__version__}")
     return lines
+
+
+def ignored_words(ignored: dict[str, int]) -> str:
+    """What the view hid, said in the summary line: ``; 3 ignored by pyproject.toml``,
+    ``; 5 ignored (3 by pyproject.toml, 2 by --ignore)``; nothing when none was."""
+    if not ignored:
+        return ""
+    total = sum(ignored.values())
+    if len(ignored) == 1:
+        return f"; {total} ignored by {printable(next(iter(ignored)))}"
+    each = ", ".join(f"{n} by {printable(why)}" for why, n in sorted(ignored.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"; {total} ignored ({each})"
 
 
 def summary_line(summary: Summary) -> str:
@@ -255,4 +280,4 @@ def summary_line(summary: Summary) -> str:
     else:
         found = "no findings"
     unreadable = f"; {summary.unreadable} file(s) unreadable" if summary.unreadable else ""
-    return f"{', '.join(parts)}: {found}{unreadable}"
+    return f"{', '.join(parts)}: {found}{unreadable}{ignored_words(summary.ignored)}"
