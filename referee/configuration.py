@@ -148,7 +148,7 @@ def _parse(table: dict[str, Any], place: _Place, path: Path, sha256: str, codes:
     if "format" in table:
         fmt = _text(table["format"], "format", place)
         if fmt not in formats:
-            raise place.error("format", f"{_bounded(fmt)} is not a report format ({', '.join(formats)})"
+            raise place.error("format", f"'{_bounded(fmt)}' is not a report format ({', '.join(formats)})"
                               f"{did_you_mean(fmt, formats)}")
         values["format"] = fmt
     if "profile" in table:

@@ -128,7 +128,8 @@ def settle(kw: dict[str, Any], profile: str | None, strict: bool | None, fmt: st
                 _baseline(kw["baseline"], cfg) if write is None else None,
                 bool(kw["exit_zero"] if kw["exit_zero"] is not None else cfg is not None and cfg.exit_zero),
                 (cfg.shown, cfg.sha256, cfg.keys) if cfg is not None else None,
-                Path(write).resolve().parent if write is not None else None)
+                Path(write).resolve().parent if write is not None else None,
+                "--select" if select or cfg is None or cfg.select is None else origin)
     settled = Settled(profile if profile is not None else (cfg.profile if cfg is not None else None),
                       bool(strict if strict is not None else cfg is not None and cfg.strict),
                       fmt if fmt is not None else (cfg.format if cfg is not None else None), view,

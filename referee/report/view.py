@@ -100,6 +100,8 @@ class View:
     configuration: tuple[str, str, tuple[str, ...]] | None = None
     #: ``--write-baseline``: the folder of the file to write (fingerprints are relative to it).
     writing: Path | None = None
+    #: What chose the selection in force (``--select`` or the configuration): what hides a code it leaves out.
+    selected_by: str = "--select"
     matched: set[str] = field(default_factory=set)
     written: dict[str, baselines.Entry] = field(default_factory=dict)
     _by_code: dict[str, str | None] = field(default_factory=dict)
@@ -129,9 +131,8 @@ class View:
         for rule in self.rules:
             if code.startswith(rule.prefix) and (best is None or len(rule.prefix) >= len(best.prefix)):
                 best = rule
-        if best is None:
-            chosen = [r.origin for r in self.rules if r.keep]
-            reason: str | None = chosen[-1] if chosen else "--select"
+        if best is None:  # no prefix selected it
+            reason: str | None = self.selected_by
         else:
             reason = None if best.keep else best.origin
         self._by_code[code] = reason
