@@ -105,16 +105,27 @@ def test_a_bad_configuration_is_refused(project: Path, text: str, said: str) -> 
     assert code == 2 and out == "" and said in err and "Traceback" not in err
 
 
-def test_profile_strict_and_format_from_the_configuration(project: Path, tmp_path: Path) -> None:
-    # the void sample's S005 is a warning: strict fails on it; the profile file is read against the file's folder
-    shutil.copy(SAMPLES / "clean.yaml", project / "logs" / "clean.yaml")
-    (project / "referee.toml").write_text('format = "jsonl"\nstrict = true\nprofile = "caribbean"\n')
-    code, out, _ = both("check", "../logs/clean.yaml")
-    last = json.loads(out.splitlines()[-1])
+def test_profile_strict_and_format_from_the_configuration(project: Path) -> None:
+    # a session that agreed one round more than it has: S005, a warning, fails only under strict
+    text = (SAMPLES / "clean.yaml").read_text()
+    (project / "logs" / "short.yaml").write_text(text.replace("rounds_agreed: 20", "rounds_agreed: 21"))
+    assert both("check", "../logs/short.yaml")[0] == 0
+    (project / "referee.toml").write_text('format = "jsonl"\nstrict = true\n')
+    code, out, _ = both("check", "../logs/short.yaml")
+    last = json.loads(out.splitlines()[-1])  # jsonl: the integrity record last
+    assert code == 1 and last["summary"]["by_code"] == {"S005": 1}
+    assert last["summary"]["configuration"]["sets"] == ["format", "strict"]
+    (project / "referee.toml").write_text('format = "jsonl"\nprofile = "caribbean"\n')  # pinned for every session
+    last = json.loads(both("check", "../logs/short.yaml")[1].splitlines()[-1])
     assert last["summary"]["profiles"][0]["origin"] == "builtin:caribbean"
-    assert last["summary"]["configuration"]["sets"] == ["format", "strict", "profile"]
-    code, out, _ = both("check", "--format", "json", "--profile", "vivo", "../logs/clean.yaml")
-    assert json.loads(out)["summary"]["profiles"][0]["origin"] == "builtin:vivo"  # the command line wins
+    (project / "profiles").mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "house.yaml", project / "profiles" / "house.yaml")
+    (project / "referee.toml").write_text('format = "jsonl"\nprofile = "profiles/house.yaml"\n')  # its folder's
+    last = json.loads(both("check", "../logs/short.yaml")[1].splitlines()[-1])
+    assert last["summary"]["profiles"][0]["origin"] == str(project / "profiles" / "house.yaml")
+    (project / "referee.toml").write_text('strict = true\nprofile = "caribbean"\n')
+    code, out, _ = both("check", "--format", "json", "--profile", "vivo", "--no-strict", "../logs/short.yaml")
+    assert code == 0 and json.loads(out)["summary"]["profiles"][0]["origin"] == "builtin:vivo"  # the command line wins
 
 
 # Choosing findings.
@@ -165,7 +176,8 @@ def test_per_file_ignores_by_glob(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.referee.per-file-ignores]\n"logs/old/*" = ["V"]\n'
                                             '"disputed.yaml" = ["K001"]\n')
     code, found, _ = report("../logs")
-    assert shown(found) == ["K003", "P002", "P004", "P005"] and found["summary"]["ignored"] == {"../pyproject.toml": 4}
+    assert code == 1 and shown(found) == ["K003", "P002", "P004", "P005"]
+    assert found["summary"]["ignored"] == {"../pyproject.toml": 4}
     # the same codes elsewhere are shown
     shutil.copy(SAMPLES / "void.yaml", project / "logs" / "void.yaml")
     assert shown(report("../logs/void.yaml")[1]) == ["V001", "V003", "V003"]
@@ -206,7 +218,7 @@ def test_the_store_keeps_the_ignored_findings(tmp_path: Path) -> None:
 
     db = tmp_path / "audit.db"
     code, found, _ = report("--store", str(db), "--ignore", "P", str(SAMPLES / "disputed.yaml"))
-    assert shown(found) == ["K001", "K003"]
+    assert code == 1 and shown(found) == ["K001", "K003"]
     with sqlite3.connect(db) as con:
         stored = sorted(row[0] for row in con.execute("select code from findings"))
     assert stored == DISPUTED
@@ -288,7 +300,8 @@ def test_a_baseline_holds_across_reformatting_and_moved_lines(project: Path) -> 
     yaml_log = project / "logs" / "disputed.yaml"
     assert both("check", "--write-baseline", "../y.json", "../logs/disputed.yaml")[0] == 0
     text = yaml_log.read_text()
-    yaml_log.write_text("# checked by the pit boss\n\n" + text.replace("  - round: 10\n", "  # late\n\n  - round: 10\n"))
+    moved = text.replace("  - round: 10\n", "  # late\n\n  - round: 10\n")
+    yaml_log.write_text("# checked by the pit boss\n\n" + moved)
     code, found, _ = report("--baseline", "../y.json", "../logs/disputed.yaml")
     assert code == 0 and shown(found) == []
     # from another folder, the baseline names the same files

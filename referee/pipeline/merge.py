@@ -11,8 +11,8 @@ game index (format 2: two records of one game, in two chunks or two files, must 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..report.base import Reporter
