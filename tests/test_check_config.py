@@ -237,6 +237,10 @@ def test_selection_is_the_same_under_jobs(tmp_path: Path, monkeypatch: pytest.Mo
         assert one[0] == two[0] and re.sub(r'timestamp="[^"]*"', "", one[1]) == re.sub(r'timestamp="[^"]*"', "", two[1])
     found = json.loads(both("check", "--format", "json", "--jobs", "2", "--ignore", "P", str(log))[1])
     assert found["summary"]["ignored"]["--ignore"] > 0 and not [c for c in shown(found) if c.startswith("P")]
+    in_rounds = [f["code"] for s in found["sessions"] for r in s["rounds"] for f in r["findings"]]
+    assert in_rounds and not [c for c in in_rounds if c.startswith("P")]  # made in the workers, through the view
+    _, out, _ = both("check", "--format", "github", "--jobs", "2", "--ignore", "P", str(log))
+    assert "title=P" not in out and "::error" in out
 
 
 def test_a_selected_reporter_travels_to_a_cluster_worker() -> None:
