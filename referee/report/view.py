@@ -43,7 +43,7 @@ def check_code(value: str, where: str) -> str:
     if code == "ALL" or (code and any(c.startswith(code) for c in CODES)):
         return code
     families = sorted({c[0] for c in CODES})
-    hint = did_you_mean(code, CODES) or f" (codes start with {', '.join(families)}; `referee check --help`)"
+    hint = did_you_mean(code, CODES) or f" (codes start with {', '.join(families)}: docs/findings.md)"
     raise ValueError(f"{where}: {value[:40]!r} is no finding code nor the start of one{hint}")
 
 
