@@ -169,7 +169,7 @@ def _parse(table: dict[str, Any], place: _Place, path: Path, sha256: str, codes:
 def _per_file(value: Any, place: _Place, codes: Callable[[str, str], str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise place.error("per-file-ignores", "expected a table of globs, each to a list of codes "
-                                              '(e.g. "logs/old/*" = ["P005"])')
+                                              '(e.g. "logs/old/*" = ["P", "W00"])')
     out = []
     for glob, listed in value.items():
         key = f"per-file-ignores.{glob}"
@@ -192,7 +192,7 @@ def _text(value: Any, key: str, place: _Place) -> str:
 
 def _texts(value: Any, key: str, place: _Place) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise place.error(key, f"expected a list of strings (e.g. [\"P005\", \"W\"]), found {_bounded(repr(value))}")
+        raise place.error(key, f"expected a list of strings (e.g. [\"P\", \"W00\"]), found {_bounded(repr(value))}")
     return tuple(value)
 
 
