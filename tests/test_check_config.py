@@ -268,6 +268,7 @@ def baseline_of(path: Path) -> list[dict[str, Any]]:
 def test_a_baseline_written_then_read_hides_exactly_those(project: Path) -> None:
     code, out, err = both("check", "--write-baseline", "../accepted.json", "../logs")
     assert code == 0 and "V001 [error]" in out  # today's report as usual, then exit 0
+    assert report("--write-baseline", "../accepted.json", "../logs")[1]["summary"]["exit_code"] == 0
     assert "wrote 8 accepted findings to ../accepted.json" in err
     entries = baseline_of(project / "accepted.json")
     assert sorted(e["code"] for e in entries) == sorted([*DISPUTED, "V001", "V003", "V003"])

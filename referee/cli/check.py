@@ -115,11 +115,9 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
                 sink.close()
     if sink is not None:
         common.note(sink.summary())
-    code = common.exit_code(summary, strict_)
     if settled.write_baseline is not None:
         write_baseline(settled.write_baseline, view)
-        code = 0 if code == 1 else code
-    sys.exit(code)
+    sys.exit(common.exit_code(summary, strict_))
 
 
 def write_baseline(path: str, view: View) -> None:

@@ -126,7 +126,8 @@ def settle(kw: dict[str, Any], profile: str | None, strict: bool | None, fmt: st
         raise click.UsageError("--baseline and --write-baseline: give one (writing a baseline reads none)")
     view = View(tuple(rules), per_file, cfg.root if cfg is not None else Path.cwd(),
                 _baseline(kw["baseline"], cfg) if write is None else None,
-                bool(kw["exit_zero"] if kw["exit_zero"] is not None else cfg is not None and cfg.exit_zero),
+                write is not None  # a baseline written is today's findings accepted: exit 0, as the report says
+                or bool(kw["exit_zero"] if kw["exit_zero"] is not None else cfg is not None and cfg.exit_zero),
                 (cfg.shown, cfg.sha256, cfg.keys) if cfg is not None else None,
                 Path(write).resolve().parent if write is not None else None,
                 "--select" if select or cfg is None or cfg.select is None else origin)
