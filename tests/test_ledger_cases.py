@@ -179,11 +179,14 @@ def test_code_case(write: Write, case: Case) -> None:
 def test_every_documented_code_is_emitted_by_a_case_and_no_other() -> None:
     """The codes of a wallet log read alone (W005-W009) have their cases in
     tests/test_wallet_log.py, on the audit's own API; W010 (a wallet log beside an
-    export) in tests/test_importers.py."""
+    export) in tests/test_importers.py; B001 (a baseline's entry no finding matches) in
+    tests/test_check_config.py."""
+    from .test_check_config import BASELINE_CODES
     from .test_importers import IMPORT_CODE_CASES
     from .test_wallet_log import CODE_CASES as WALLET_LOG_CASES
 
     expected = {code for case in CODE_CASES for code in case.expected} | set(WALLET_LOG_CASES) | set(IMPORT_CODE_CASES)
+    expected |= set(BASELINE_CODES)
     assert expected == set(CODES)
 
 
@@ -194,7 +197,7 @@ def test_constants_are_named_after_their_code() -> None:
 
 def test_no_bare_code_strings_outside_the_catalogue() -> None:
     """Emitters use the constants: a quoted code anywhere else in the package is a slip."""
-    bare = re.compile(r"""["'][GHKPSVW]\d{3}["']""")
+    bare = re.compile(r"""["'][BGHKPSVW]\d{3}["']""")
     offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "referee").rglob("*.py")
                  if path.name != "codes.py" and bare.search(path.read_text(encoding="utf-8"))]
     assert offenders == []

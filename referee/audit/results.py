@@ -264,6 +264,15 @@ class Summary:
     #: Format-1 sessions given again with the same content (``S010``): read and compared,
     #: not counted again (a check of nothing but such repeats still checked something).
     repeated: int = 0
+    #: Findings the report's view left out (``check``'s selection and baseline,
+    #: :mod:`referee.report.view`): how many, by what hid them (``--ignore``, ``pyproject.toml``).
+    ignored: dict[str, int] = field(default_factory=dict)
+    #: The configuration file read: (path as shown, SHA-256, the keys it sets); the integrity block.
+    configuration: tuple[str, str, tuple[str, ...]] | None = None
+    #: The baseline read: (path as shown, SHA-256).
+    baseline: tuple[str, str] | None = None
+    #: ``--exit-zero``: findings do not fail the check (exit 0); unread inputs still do (2).
+    exit_zero: bool = False
 
     def add(self, result: SessionResult) -> None:
         """A closed session, counted as its format counts: rounds, or games and seats."""
@@ -312,6 +321,6 @@ class Summary:
             return 2
         failing = self.by_severity.get("error", 0) + (self.by_severity.get("warning", 0) if strict else 0)
         if failing:
-            return 1
+            return 0 if self.exit_zero else 1
         return 2 if self.rounds == 0 and not self.games.get("games") and not self.transactions and not self.repeated \
             else 0

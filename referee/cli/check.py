@@ -12,8 +12,10 @@ from .. import __version__
 from ..audit.stream import Options
 from ..output import STDOUT, guard, guarded, open_output
 from ..pipeline import audit_stream, dispatch
+from ..report.base import Reporter
 from ..report.progress import Progress
-from . import common
+from ..report.view import Selected, View
+from . import common, settings
 from .app import main
 
 
@@ -26,7 +28,8 @@ from .app import main
               help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
                    "terminal.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
-@click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@click.option("--strict/--no-strict", default=None, help="Warnings fail the check too [default: no, or the "
+                                                          "configuration's strict].")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the text report; NO_COLOR is respected.")
 @click.option("--verbose", "-v", is_flag=True, help="Say which YAML loader ran and other details on stderr.")
@@ -43,25 +46,32 @@ from .app import main
 @common.MAPPING_OPTION
 @common.WALLET_OPTION
 @common.WALLET_MAPPING_OPTION
+@settings.options
 def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
-          strict: bool, color: str, verbose: bool, jobs: int | None, cluster: str | None, progress: bool | None,
-          all_rows: bool, store: str | None, mapping: str | None, wallet: tuple[str, ...],
-          wallet_mapping: str) -> None:
+          strict: bool | None, color: str, verbose: bool, jobs: int | None, cluster: str | None,
+          progress: bool | None, all_rows: bool, store: str | None, mapping: str | None, wallet: tuple[str, ...],
+          wallet_mapping: str, **chosen: Any) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
     With --mapping, FILES are a provider's exports (JSON pages, JSON Lines, CSV) read through
     the mapping into format 2 and audited as a live-table log is; or wallet logs audited alone.
 
+    The nearest configuration file (.referee.toml, referee.toml, or pyproject.toml's
+    [tool.referee]) sets defaults for these options (docs/configuration.md).
+
     Exit status: 0 no error findings (warnings alone exit 0 unless --strict), 1 error findings
     (or warnings under --strict), 2 unreadable input, nothing audited or bad usage, 130 interrupted.
     """
+    settled = settings.settle(chosen, profile, strict, fmt, tuple(sorted(common.FORMATS)))
+    profile, strict_, fmt, view = settled.profile, settled.strict, settled.format, settled.view
     common.check_profile(profile)
     common.check_mapping(mapping, wallet, wallet_mapping)
     common.export_profile(mapping, profile)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
-    guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])
-    sources = common.sources(files, mapping)
+    guard([("--output", output), ("--write-baseline", settled.write_baseline)],
+          [*files, *wallet, *([profile] if profile else [])])
+    sources = common.sources(files, mapping, settled.exclude, " and ".join(settled.exclude_origins))
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()
     if verbose:
@@ -72,8 +82,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
                    f"process{'es' * (jobs != 1)}", err=True)
     name = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stdout = sys.stdout
-    chosen = common.reporter_class(name)
-    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen.machine)
+    chosen_class = common.reporter_class(name)
+    show = progress if progress is not None else (sys.stderr.isatty() and not quiet and not chosen_class.machine)
     to_file = output not in (None, STDOUT)
     sink = None
     wallet_files: tuple[str, ...] = ()  # the logs read from their names (standard input for '-')
@@ -90,16 +100,19 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
                       wallet_files=wallet_files)
     with open_output(output or STDOUT) as out:
         extra = {"all_rows": all_rows} if name == "text" else {}
-        reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
-                                   strict=strict, **extra)]
+        reporters: list[Reporter] = [
+            chosen_class(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
+                         strict=strict_, **extra)]
         if to_file:
-            reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
+            reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict_))
+        if view.hides:  # every report sees the findings shown; the store keeps them all (the audit's record)
+            reporters = [Selected(r, view) for r in reporters]
         stream = audit_stream(sources, options, reporters + ([sink] if sink else []), jobs, common.note, cluster)
         meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
         try:
             summary = dispatch(sink.watch(stream.events) if sink else stream.events,
                                reporters + ([sink] if sink else []), meter, sink.index if sink else None,
-                               sink.sessions if sink else None)
+                               sink.sessions if sink else None, view)
         finally:
             if sink is not None:
                 sink.close()
@@ -107,7 +120,26 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         if sink.error is not None:  # the report is written: the store's error after it, exit 2
             raise type(sink.error)(sink.summary())
         common.note(sink.summary())
-    sys.exit(common.exit_code(summary, strict))
+    if settled.write_baseline is not None:
+        write_baseline(settled.write_baseline, view)
+    sys.exit(common.exit_code(summary, strict_))
+
+
+def write_baseline(path: str, view: View) -> None:
+    """The findings shown today, as a baseline at ``path`` (atomically); the reasons an
+    earlier baseline there gave its entries that are still found are kept."""
+    from dataclasses import replace
+
+    from ..report import baseline as baselines
+
+    given = baselines.reasons(path)
+    entries = [replace(e, reason=given.get(e.fingerprint, "")) for e in view.written.values()]
+    with open_output(path) as out:
+        out.write(baselines.text(entries))
+    kept = sum(1 for e in entries if e.reason)
+    common.note(f"wrote {len(entries)} accepted finding{'s' * (len(entries) != 1)} to {path}"
+                + (f" ({kept} with the reason already given)" if kept else "")
+                + ": fill in each reason; --baseline reads it")
 
 
 def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...] = (),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 import click
@@ -59,10 +60,27 @@ CLUSTER_OPTION = click.option(
 )
 
 
-def sources(files: tuple[str, ...], mapping: str | None = None) -> list[Source]:
+def sources(files: tuple[str, ...], mapping: str | None = None,
+            exclude: list[tuple[str, Path]] | None = None, excluded_by: str = "--exclude") -> list[Source]:
     """The inputs the arguments name, or a usage error (exit 2) saying which names nothing;
     with ``mapping`` (a mapping already checked), folders are searched for the files it
-    reads (``*.json``, ``*.jsonl`` or ``*.csv``), not for hand histories."""
+    reads (``*.json``, ``*.jsonl`` or ``*.csv``), not for hand histories. ``exclude``:
+    globs (each read against its folder) that leave out files found in folders or by a
+    glob, never a file named as an argument; how many is said (``excluded_by``)."""
+    found = _expanded(files, mapping)
+    if not exclude:
+        return found
+    from ..report.view import matches
+
+    named = set(files)
+    kept = [s for s in found if s.name in named or not any(matches(g, s.name, root) for g, root in exclude)]
+    if len(kept) < len(found):
+        left = len(found) - len(kept)
+        note(f"{left} file{'s' * (left != 1)} found in the folders given left out by {excluded_by}")
+    return kept
+
+
+def _expanded(files: tuple[str, ...], mapping: str | None) -> list[Source]:
     extensions: tuple[str, ...] = EXTENSIONS
     if mapping is not None:
         from ..load.exports import load_mapping

@@ -67,8 +67,8 @@ def import_(files: tuple[str, ...], mapping: str, output: str, wallet: tuple[str
             click.echo(f"{tx.file}:{tx.line}: W010 {unmatched_message(tx)}", err=True)
             problems += 1
     if output != STDOUT:
-        files = f"{len(sources)} export file{'s' * (len(sources) != 1)}"
-        common.note(f"{output}: written from {files} through {loaded.origin}")
+        said = f"{len(sources)} export file{'s' * (len(sources) != 1)}"
+        common.note(f"{output}: written from {said} through {loaded.origin}")
     sys.exit(1 if problems else 0)
 
 

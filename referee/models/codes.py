@@ -334,6 +334,13 @@ W010: Final = _code(
     "Once per game and player, at its first transaction.",
     "a debit of 5 for player p-9 in game T1-000123, which the history's participants do not list",
 )
+B001: Final = _code(
+    "B001", "baseline-entry-unmatched", "info",
+    "An entry of the baseline read (`check --baseline FILE`) that no finding of its file matches any more: "
+    "the finding was fixed, so the entry can go and the baseline shrinks. Said at the entry's line in the "
+    "baseline; only entries of files audited in this run are judged.",
+    "`P005 in logs/a.yaml, session s1, round 10` after round 10's balance was corrected",
+)
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
 

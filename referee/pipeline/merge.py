@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..models import codes
 from ..report.base import Reporter
 from ..report.progress import Progress
 from ..report.spill import CleanText
+from ..report.view import Selected, View
 from .audit import (
     CleanGames,
     Event,
@@ -85,19 +87,31 @@ class Stream:
 
 
 def dispatch(stream: Iterable[Item], reporters: list[Reporter], progress: Progress | None = None,
-             index: GameIndex | None = None, sessions: SessionIndex | None = None) -> Summary:
+             index: GameIndex | None = None, sessions: SessionIndex | None = None,
+             view: View | None = None) -> Summary:
     """Send every event to every reporter; count what the summary needs. ``index``: the
     games known before (``check --store``: those of the store), else none; ``sessions``
-    likewise, the format-1 sessions known before."""
+    likewise, the format-1 sessions known before. ``view``: ``check``'s selection and
+    baseline (:mod:`referee.report.view`), the one place the summary and the exit status
+    learn which findings are shown; the reporters that show them see the audit through it
+    (:class:`Selected`), the store does not."""
     summary = Summary()
+    if view is not None:
+        view.start(summary)
     inputs: list[InputInfo] = []
     feed = _Feed(reporters, progress, summary, inputs, index if index is not None else GameIndex(),
-                 sessions if sessions is not None else SessionIndex())
+                 sessions if sessions is not None else SessionIndex(), view)
     for r in reporters:
         r.start()
     try:
         for event in stream:
             feed.take(event)
+        if view is not None:  # the baseline's entries no finding met, once every finding is in
+            for finding in view.unmatched(inputs):
+                view.count(summary, finding)
+                for r in reporters:
+                    if isinstance(r, Selected):
+                        r.problem(finding)
     finally:  # an interrupt or an error: the stream's workers are ended now, not when collected
         feed.close()
         close = getattr(stream, "close", None)
@@ -116,8 +130,10 @@ class _Feed:
     is one ``S010`` and nothing else, another record under its id goes on as any other."""
 
     def __init__(self, reporters: list[Reporter], progress: Progress | None, summary: Summary,
-                 inputs: list[InputInfo], index: GameIndex, sessions: SessionIndex) -> None:
+                 inputs: list[InputInfo], index: GameIndex, sessions: SessionIndex, shown: View | None) -> None:
         self.reporters = reporters
+        #: A finding counted: in the summary, or (``shown``: check's view) among the ignored.
+        self.count = summary.count if shown is None else partial(shown.count, summary)
         self.progress = progress
         self.summary = summary
         self.inputs = inputs
@@ -181,7 +197,7 @@ class _Feed:
 
     def _one(self, event: Item, tick: bool) -> None:
         """One event to each reporter (``tick``: progress counts its rounds)."""
-        reporters, summary, index = self.reporters, self.summary, self.index
+        reporters, summary, index, count = self.reporters, self.summary, self.index, self.count
         progress = self.progress if tick else None
         if isinstance(event, GameResult):
             if event.format == 1:  # a round: its format's reporters write it as one
@@ -239,11 +255,11 @@ class _Feed:
                 index.settle(event)
             summary.add(event)
             for f in event.findings:
-                summary.count(f)
+                count(f)
             for r in reporters:
                 r.session_closed(event)
         elif isinstance(event, Finding):
-            summary.count(event)
+            count(event)
             for r in reporters:
                 r.problem(event)
         else:

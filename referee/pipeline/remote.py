@@ -140,6 +140,9 @@ class Detached:
         for name, value in vars(reporter).items():
             if name == "out":
                 continue
+            if isinstance(value, Reporter):  # a reporter seen through another (report/view.py's Selected)
+                settings[name] = Detached.of(value)
+                continue
             try:
                 pickle.dumps(value)
             except Exception:  # an open file, a template environment: no payload reads them
@@ -149,7 +152,7 @@ class Detached:
 
     def make(self) -> Reporter:
         reporter = self.cls.__new__(self.cls)
-        vars(reporter).update(self.settings)
+        vars(reporter).update({k: v.make() if isinstance(v, Detached) else v for k, v in self.settings.items()})
         reporter.out = _NoOutput()
         return reporter
 

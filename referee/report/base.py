@@ -232,6 +232,13 @@ def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
     if summary.custom_profiles:
         found["custom_profiles"] = [{"name": name, "origin": o, "sha256": h}
                                     for o, (name, h) in sorted(summary.custom_profiles.items())]
+    if summary.ignored:
+        found["ignored"] = dict(sorted(summary.ignored.items()))
+    if summary.configuration is not None:
+        path, sha, keys = summary.configuration
+        found["configuration"] = {"path": path, "sha256": sha, "sets": list(keys)}
+    if summary.baseline is not None:
+        found["baseline"] = {"path": summary.baseline[0], "sha256": summary.baseline[1]}
     return found
 
 
@@ -246,6 +253,12 @@ def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
              f"input {printable(i.file)}: not read (it could not be opened: no size, no SHA-256)" for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
+    if summary.configuration is not None:
+        path, sha, keys = summary.configuration
+        sets = f" (sets {', '.join(keys)})" if keys else ""
+        lines.append(f"configuration {printable(path)}: sha256 {sha}{sets}")
+    if summary.baseline is not None:
+        lines.append(f"baseline {printable(summary.baseline[0])}: sha256 {summary.baseline[1]}")
     lines.append(f"referee {__version__}")
     return lines
 
@@ -263,6 +276,18 @@ def games_phrase(g: Mapping[str, int]) -> str:
     return (f"{g['games']} game{'s' * (g['games'] != 1)} ({g['counted']} counted, {g['void']} void, "
             f"{g['cancelled']} cancelled, {g['invalid']} invalid) with {g['seats']} seat{'s' * (g['seats'] != 1)}"
             f"{also}")
+
+
+def ignored_words(ignored: dict[str, int]) -> str:
+    """What the view hid, said in the summary line: ``; 3 ignored by pyproject.toml``,
+    ``; 5 ignored (3 by pyproject.toml, 2 by --ignore)``; nothing when none was."""
+    if not ignored:
+        return ""
+    total = sum(ignored.values())
+    if len(ignored) == 1:
+        return f"; {total} ignored by {printable(next(iter(ignored)))}"
+    each = ", ".join(f"{n} by {printable(why)}" for why, n in sorted(ignored.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"; {total} ignored ({each})"
 
 
 def summary_line(summary: Summary) -> str:
@@ -287,7 +312,7 @@ def summary_line(summary: Summary) -> str:
         found = "no findings"
     unreadable = (f"; {summary.unreadable} file{'s' * (summary.unreadable != 1)} unreadable"
                   if summary.unreadable else "")
-    return f"{', '.join(parts)}: {found}{unreadable}{custom_said(summary)}"
+    return f"{', '.join(parts)}: {found}{unreadable}{custom_said(summary)}{ignored_words(summary.ignored)}"
 
 
 def custom_said(summary: Summary) -> str:

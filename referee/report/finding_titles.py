@@ -62,4 +62,5 @@ TITLES = {
     codes.W008: N_("a wallet round that nothing closed"),
     codes.W009: N_("a wallet balance that does not follow from the one before it"),
     codes.W010: N_("the wallet moved money for a seat the export does not show"),
+    codes.B001: N_("an entry of the baseline that no finding matches any more"),
 }

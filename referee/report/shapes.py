@@ -164,7 +164,8 @@ class CustomProfileJSON(TypedDict):
 
 
 class SummaryJSON(TypedDict):
-    """The run's summary; ``games``, ``transactions`` and ``mappings`` only when there are any."""
+    """The run's summary; ``games``, ``transactions``, ``mappings``, ``ignored``, ``configuration``
+    and ``baseline`` only when there are any."""
 
     files: int
     sessions: int
@@ -187,6 +188,24 @@ class SummaryJSON(TypedDict):
     games: NotRequired[dict[str, int]]
     transactions: NotRequired[int]
     mappings: NotRequired[list[OriginJSON]]
+    #: ``check``'s view: findings hidden, by what hid them (``--ignore``, ``pyproject.toml``, ``baseline FILE``).
+    ignored: NotRequired[dict[str, int]]
+    #: The configuration file and the baseline read (``check``).
+    configuration: NotRequired[ConfigurationJSON]
+    baseline: NotRequired[PathJSON]
+
+
+class PathJSON(TypedDict):
+    """A file the run read beside its inputs (a configuration, a baseline), and its SHA-256."""
+
+    path: str
+    sha256: str
+
+
+class ConfigurationJSON(PathJSON):
+    """The configuration file read, and the keys it sets (``profile``, ``ignore``...)."""
+
+    sets: list[str]
 
 
 class RefereeJSON(TypedDict):
