@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from contextlib import ExitStack
+from typing import Any, TextIO
 
 import click
 
@@ -25,6 +26,9 @@ from .app import main
 @click.option("--output", "-o", metavar="FILE", default=None,
               help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
                    "terminal.")
+@click.option("--also", "also", metavar="FORMAT:PATH", multiple=True, callback=lambda _c, _p, v: also_option(v),
+              help="Also write the report in FORMAT to PATH, from the same audit (repeatable), e.g. "
+                   "--also junit:referee.xml --also sarif:referee.sarif.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
 @click.option("--strict", is_flag=True, help="Warnings fail the check too.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
@@ -43,7 +47,8 @@ from .app import main
 @common.MAPPING_OPTION
 @common.WALLET_OPTION
 @common.WALLET_MAPPING_OPTION
-def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
+def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None,
+          also: list[tuple[str, str]], quiet: bool,
           strict: bool, color: str, verbose: bool, jobs: int | None, cluster: str | None, progress: bool | None,
           all_rows: bool, store: str | None, mapping: str | None, wallet: tuple[str, ...],
           wallet_mapping: str) -> None:
@@ -59,7 +64,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     common.check_mapping(mapping, wallet, wallet_mapping)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
-    guard([("--output", output)], [*files, *wallet, *([profile] if profile else [])])
+    guard([("--output", output), *((f"--also {name}", path) for name, path in also)], [*files, *wallet, *([profile] if profile else [])])
     sources = common.sources(files, mapping)
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()
@@ -86,10 +91,11 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         wallet_files = sink.wallet_files()
     options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping,
                       wallet_files=wallet_files)
-    with open_output(output or STDOUT) as out:
+    with open_output(output or STDOUT) as out, ExitStack() as others:
         extra = {"all_rows": all_rows} if name == "text" else {}
         reporters = [chosen(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
                                    strict=strict, **extra)]
+        reporters += also_reporters(also, others, quiet, strict)
         if to_file:
             reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
         stream = audit_stream(sources, options, reporters + ([sink] if sink else []), jobs, common.note, cluster)
@@ -103,6 +109,30 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     if sink is not None:
         common.note(sink.summary())
     sys.exit(common.exit_code(summary, strict))
+
+
+def also_option(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``--also FORMAT:PATH`` as ``(format, path)`` pairs, or a usage error naming the
+    formats (a report to standard output is ``--format``'s)."""
+    pairs = []
+    for value in values:
+        name, sep, path = value.partition(":")
+        if not sep or name not in common.FORMATS or not path or path == STDOUT:
+            raise click.BadParameter(f"{value!r} is not FORMAT:PATH with FORMAT one of "
+                                     f"{', '.join(sorted(common.FORMATS))} and PATH a file (e.g. junit:referee.xml)",
+                                     param_hint="--also")
+        pairs.append((name, path))
+    return pairs
+
+
+def also_reporters(also: list[tuple[str, str]], stack: ExitStack, quiet: bool, strict: bool) -> list[Any]:
+    """The ``--also`` reports, each written atomically to its file when the audit ends
+    (an audit that fails leaves every one of them as it was)."""
+    reporters = []
+    for name, path in also:
+        out: TextIO = stack.enter_context(open_output(path))
+        reporters.append(common.reporter_class(name)(out, color=False, quiet=quiet, strict=strict))
+    return reporters
 
 
 def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...] = (),

@@ -25,6 +25,7 @@ from ..report.base import Reporter, summary_line
 FORMATS: dict[str, tuple[str, str]] = {
     "text": ("text", "TextReporter"), "json": ("json", "JsonReporter"), "jsonl": ("jsonl", "JsonLinesReporter"),
     "github": ("github", "GithubReporter"), "junit": ("junit", "JunitReporter"),
+    "sarif": ("sarif", "SarifReporter"), "gitlab": ("gitlab", "GitlabReporter"),
 }
 
 
