@@ -167,12 +167,19 @@ def _walk(folder: Path, add: Callable[[str, Path | None], bool], extensions: tup
             dirs[:] = []
             continue
         visited.add(real)
-        found.extend(Path(root) / name for name in files if os.path.splitext(name)[1].lower() in extensions)
+        found.extend(Path(root) / name for name in files if _wanted(name, extensions))
     added = False
     for path in sorted(found):
         if path.is_file() or (path.is_symlink() and not path.exists()):  # a dangling link is reported
             added = add(str(path), path) or added
     return added
+
+
+def _wanted(name: str, extensions: tuple[str, ...]) -> bool:
+    """A folder's file to audit: one of ``extensions``, or one compressed (``log.jsonl.gz``)."""
+    from .compressed import is_compressed_name
+
+    return os.path.splitext(name)[1].lower() in extensions or is_compressed_name(name, extensions)
 
 
 def _check_stdin() -> None:

@@ -195,7 +195,18 @@ def session_head(info: SessionInfo) -> SessionHeadJSON:
 
 
 def input_dict(i: InputInfo) -> InputJSON:
-    return {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
+    found: InputJSON = {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
+    if i.compression is not None:
+        found.update(compression=i.compression, uncompressed_size=i.text_size, uncompressed_sha256=i.text_sha256)
+    return found
+
+
+def input_line(i: InputInfo) -> str:
+    """An input's integrity line: the bytes on disk, and a compressed log's text too."""
+    line = f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}"
+    if i.compression is not None and i.text_sha256:
+        line += f" ({i.compression}; uncompressed {i.text_size} bytes, sha256 {i.text_sha256})"
+    return line
 
 
 def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
@@ -226,7 +237,7 @@ def referee_dict() -> RefereeJSON:
 def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     """What the report proves it audited: each input's size and SHA-256, each profile's
     SHA-256, and the referee's version."""
-    lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" for i in inputs]
+    lines = [input_line(i) for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
     lines.append(f"referee {__version__}")
