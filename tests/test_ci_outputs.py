@@ -139,3 +139,37 @@ def test_every_code_says_what_to_do() -> None:
     for c in CODES.values():
         assert len(c.fix) > 40, f"{c.code} has no 'what to do' (fix=...) in referee/models/codes.py"
         assert f"## {c.code} {c.name}\n" in docs and f"What to do: {c.fix}" in docs
+
+
+def test_junit_puts_a_game_sent_twice_in_its_games_case_and_says_how_long_the_audit_took(tmp_path: Path) -> None:
+    """G001 and G002 are found once every record before the game is seen: they failed the
+    ``session`` case, not the game's; and every suite said ``time="0"``."""
+    import xmlschema
+    from xml.etree import ElementTree
+
+    lines = (SAMPLES / "table.jsonl").read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    resent = []
+    for line in lines:
+        record = json.loads(line)
+        if "session" in record:
+            record["session"]["id"] += "-again"
+        if record.get("game") == "8812345" and "river" in record:
+            record["river"] = "Q♣"  # the same game, other cards: G001
+        resent.append(json.dumps(record, ensure_ascii=False))
+    second.write_text("\n".join(resent) + "\n", encoding="utf-8")
+    code, out = run("check", "--format", "junit", str(first), str(second))
+    xmlschema.XMLSchema(str(Path(__file__).parent / "data" / "junit-ant.xsd")).validate(out)
+    suites = ElementTree.fromstring(out).findall("testsuite")
+    again = next(s for s in suites if s.get("name", "").endswith("-again"))
+    case = again.find("testcase[@name='game 8812345 (line 6)']/failure")
+    assert code == 1 and case is not None and "G001" in (case.get("type") or "").split()
+    assert "recorded again with other cards" in (case.text or "")
+    assert again.find("testcase[@name='session']/failure") is None
+    cases = again.findall("testcase")
+    assert int(again.get("failures", "")) == sum(c.find("failure") is not None for c in cases)
+    assert int(again.get("skipped", "")) == sum(c.find("skipped") is not None for c in cases)
+    assert all(float(s.get("time", "")) >= 0 for s in suites)
+    integrity = next(s for s in suites if s.get("name") == "referee integrity")
+    assert float(integrity.get("time", "")) > 0
