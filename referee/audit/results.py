@@ -190,6 +190,8 @@ class InputInfo:
     compression: str | None = None
     text_size: int = 0
     text_sha256: str = ""
+    #: Found in a folder and not a hand history (why): skipped, not audited.
+    skipped: str | None = None
 
 
 @dataclass(slots=True)

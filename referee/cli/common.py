@@ -100,6 +100,19 @@ def exit_code(summary: Summary, strict: bool) -> int:
     return code
 
 
+def skipping(stream: Iterator[Any]) -> Iterator[Any]:
+    """The events, less the inputs found in a folder that are not hand histories (a
+    settings YAML, a profile beside the logs): each said once on stderr, then left out of
+    the report, its integrity block and the exit status."""
+    from ..escape import printable
+
+    for event in stream:
+        if isinstance(event, InputInfo) and event.skipped is not None:
+            note(f"{printable(event.file)}: skipped, {printable(event.skipped)}")
+            continue
+        yield event
+
+
 def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:
     """The events, keeping what each input was (readable or not) on the way."""
     for event in stream:

@@ -207,6 +207,8 @@ class Reading:
         self._disk: HashingReader | None = None
         self.text_size = 0
         self.text_sha256 = ""
+        #: Why an input found in a folder was skipped: it is not a hand history.
+        self.skipped: str | None = None
         #: Its JSON is read a record at a time (an export's page), not held whole: no cap.
         self.streams_json = False
 
@@ -225,6 +227,15 @@ class Reading:
         """A problem that stops the reading of this input (exit 2)."""
         self.fatal = True
         return LoadProblem(self.source.name, line, message, code=code, fatal=True)
+
+    def not_history(self, line: int, message: str) -> LoadProblem | None:
+        """An input that is not a hand history at all: named on the command line, it is
+        refused (H000, exit 2); found in a folder (a settings YAML, a profile beside the
+        logs), it is skipped, said once by the command, and changes no exit status."""
+        if self.source.found and self.span is None:
+            self.skipped = message
+            return None
+        return self.fail(line, message)
 
     def records(self, readers: Mapping[str, Callable[[Reading, Stream], Iterator[Record]]],
                 detect: Callable[[str, bytes], str]) -> Iterator[Record]:
