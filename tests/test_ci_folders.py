@@ -38,7 +38,7 @@ def test_a_folders_other_files_are_skipped_each_with_one_notice(tmp_path: Path) 
     assert report["summary"]["files"] == 2 and report["problems"] == []
     notes = done.stderr.splitlines()
     for name in ("logs/settings.yaml", "logs/house.yaml", "logs/feeds/feed.jsonl"):
-        (line,) = [n for n in notes if n.startswith(f"referee: {name}: skipped, not a hand history")]
+        assert len([n for n in notes if n.startswith(f"referee: {name}: skipped, not a hand history")]) == 1
     assert len(notes) == 3, done.stderr
     assert "'retention_days', 'owner'" in done.stderr
     assert (logs / "settings.yaml").exists()

@@ -41,7 +41,8 @@ def validate_sarif(document: Any) -> None:
 
 
 def all_findings(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for s in report["sessions"] for f in s["findings"]] + report["problems"]
+    found: list[dict[str, Any]] = [f for s in report["sessions"] for f in s["findings"]]
+    return found + list(report["problems"])
 
 
 def test_sarif_validates_against_the_published_schema_with_a_rule_for_every_code() -> None:
@@ -144,8 +145,9 @@ def test_every_code_says_what_to_do() -> None:
 def test_junit_puts_a_game_sent_twice_in_its_games_case_and_says_how_long_the_audit_took(tmp_path: Path) -> None:
     """G001 and G002 are found once every record before the game is seen: they failed the
     ``session`` case, not the game's; and every suite said ``time="0"``."""
-    import xmlschema
     from xml.etree import ElementTree
+
+    import xmlschema
 
     lines = (SAMPLES / "table.jsonl").read_text(encoding="utf-8").splitlines()
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"

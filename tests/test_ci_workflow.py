@@ -44,17 +44,17 @@ def documented() -> list[Any]:
 
 def workflow() -> dict[str, Any]:
     (found,) = [b for b in documented() if isinstance(b, dict) and "jobs" in b]
-    return found
+    return dict(found)
 
 
 def gitlab_job() -> dict[str, Any]:
     (found,) = [b["referee"] for b in documented() if isinstance(b, dict) and "script" in b.get("referee", {})]
-    return found
+    return dict(found)
 
 
 def pre_commit_config() -> dict[str, Any]:
     (found,) = [b for b in documented() if isinstance(b, dict) and "repos" in b]
-    return found
+    return dict(found)
 
 
 def checkout_copy(target: Path) -> Path:

@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import lzma
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ def zstd(data: bytes) -> bytes:
     return zstandard.ZstdCompressor().compress(data)
 
 
-COMPRESSORS = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress, ".zst": zstd}
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {".gz": gzip.compress, ".bz2": bz2.compress,
+                                                    ".xz": lzma.compress, ".zst": zstd}
 NAMES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
 
 

@@ -26,7 +26,8 @@ from .app import main
 @click.option("--output", "-o", metavar="FILE", default=None,
               help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
                    "terminal.")
-@click.option("--also", "also", metavar="FORMAT:PATH", multiple=True, callback=lambda _c, _p, v: also_option(v),
+@click.option("--also", "also", metavar="FORMAT:PATH", multiple=True,
+              callback=lambda _context, _parameter, values: also_option(values),
               help="Also write the report in FORMAT to PATH, from the same audit (repeatable), e.g. "
                    "--also junit:referee.xml --also sarif:referee.sarif.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
@@ -64,7 +65,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     common.check_mapping(mapping, wallet, wallet_mapping)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
-    guard([("--output", output), *((f"--also {name}", path) for name, path in also)], [*files, *wallet, *([profile] if profile else [])])
+    outputs = [("--output", output), *((f"--also {name}", path) for name, path in also)]
+    guard(outputs, [*files, *wallet, *([profile] if profile else [])])
     sources = common.sources(files, mapping)
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()

@@ -197,7 +197,9 @@ def session_head(info: SessionInfo) -> SessionHeadJSON:
 def input_dict(i: InputInfo) -> InputJSON:
     found: InputJSON = {"file": i.file, "kind": i.kind, "size": i.size, "sha256": i.sha256, "readable": i.readable}
     if i.compression is not None:
-        found.update(compression=i.compression, uncompressed_size=i.text_size, uncompressed_sha256=i.text_sha256)
+        found["compression"] = i.compression
+        found["uncompressed_size"] = i.text_size
+        found["uncompressed_sha256"] = i.text_sha256
     return found
 
 

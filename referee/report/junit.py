@@ -107,7 +107,7 @@ class JunitReporter(Reporter):
         self._counts = {"tests": 0, "failures": 0, "skipped": 0}
         self._in_games: set[tuple[object, ...]] = set()
         #: Each game's case by (game, line): its place in the suite, name, outcome and failing findings.
-        self._games: dict[tuple[str, int], tuple[int, str, bool, list[Finding]]] = {}
+        self._games: dict[tuple[str | None, int], tuple[int, str, bool, list[Finding]]] = {}
         self._warned: list[str] = []
         self._opened = time.perf_counter()
 
@@ -193,7 +193,8 @@ class JunitReporter(Reporter):
             said = "1 warning (a failure only with --strict)" if count == 1 else \
                 f"{count} warnings (failures only with --strict)"
             out += f"\n{said}:\n" + "\n".join(self._warned)
-        self._suite(result.info.id, result.info.file, self._cases, self._counts, out, time.perf_counter() - self._opened,
+        seconds = time.perf_counter() - self._opened
+        self._suite(result.info.id, result.info.file, self._cases, self._counts, out, seconds,
                     {"profile": str(result.info.profile_origin or ""),
                      "profile.sha256": result.info.profile_sha256 or "", "warnings": str(len(self._warned))})
 

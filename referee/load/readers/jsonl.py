@@ -153,10 +153,10 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             first = False
             refused = _not_a_history(data)
             if refused is not None:
-                problem = refuse(number, refused) if refuse is not None else LoadProblem(
+                refusal = refuse(number, refused) if refuse is not None else LoadProblem(
                     name, number, refused, code=codes.H000, fatal=True)
-                if problem is not None:
-                    yield problem
+                if refusal is not None:
+                    yield refusal
                 return
         if isinstance(data, LineDict) and "session" in data:
             if skipped is not None:
