@@ -6,6 +6,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import hashlib
+import json
 import lzma
 import sys
 from collections.abc import Callable
@@ -52,6 +53,12 @@ def test_a_compressed_log_is_audited_to_the_plain_files_findings(tmp_path: Path,
     _, text = run("check", str(path))
     assert (f"input {path}: {len(packed)} bytes, sha256 {info['sha256']} ({NAMES[suffix]}; uncompressed "
             f"{len(plain)} bytes, sha256 {info['uncompressed_sha256']})") in text
+    _, sarif = run("check", "--format", "sarif", str(path))
+    (artifact,) = json.loads(sarif)["runs"][0]["artifacts"]
+    assert artifact["hashes"] == {"sha-256": info["sha256"]} and artifact["length"] == len(packed)
+    assert artifact["properties"]["uncompressed_sha256"] == info["uncompressed_sha256"]
+    _, junit = run("check", "--format", "junit", str(path))
+    assert f'name="input.0.uncompressed.sha256" value="{info["uncompressed_sha256"]}"' in junit
 
 
 def test_a_folder_holds_compressed_logs_and_a_gzip_on_standard_input_is_read(tmp_path: Path) -> None:

@@ -227,6 +227,10 @@ class JunitReporter(Reporter):
         for n, i in enumerate(inputs):
             properties.update({f"input.{n}.file": i.file, f"input.{n}.size": str(i.size),
                                f"input.{n}.sha256": i.sha256})
+            if i.compression is not None:
+                properties.update({f"input.{n}.compression": i.compression,
+                                   f"input.{n}.uncompressed.size": str(i.text_size),
+                                   f"input.{n}.uncompressed.sha256": i.text_sha256})
         for origin, sha in sorted(summary.profiles.items()):
             properties[f"profile.{origin}"] = sha
         for origin, sha in sorted(summary.mappings.items()):

@@ -60,6 +60,16 @@ def result_dict(f: Finding, index: dict[str, int]) -> dict[str, Any]:
     }
 
 
+def artifact(i: InputInfo) -> dict[str, Any]:
+    """An input: its length and SHA-256 on disk; a compressed log's text's as properties."""
+    found: dict[str, Any] = {"location": {"uri": artifact_uri(i.file)}, "length": i.size,
+                             "hashes": {"sha-256": i.sha256}, "roles": ["analysisTarget"]}
+    if i.compression is not None:
+        found["properties"] = {"compression": i.compression, "uncompressed_length": i.text_size,
+                               "uncompressed_sha256": i.text_sha256}
+    return found
+
+
 class SarifReporter(Reporter):
     machine = True
 
@@ -82,8 +92,7 @@ class SarifReporter(Reporter):
             "tool": {"driver": {"name": "referee", "version": __version__, "semanticVersion": __version__,
                                 "rules": [rule_dict(n) for n in range(len(CODES))]}},
             "invocations": [{"executionSuccessful": code != 2, "exitCode": code}],
-            "artifacts": [{"location": {"uri": artifact_uri(i.file)}, "length": i.size,
-                           "hashes": {"sha-256": i.sha256}, "roles": ["analysisTarget"]} for i in inputs],
+            "artifacts": [artifact(i) for i in inputs],
             "results": [result_dict(f, index) for f in self._findings],
             "properties": properties,
         }
