@@ -102,9 +102,8 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
             reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict))
         stream = audit_stream(sources, options, reporters + ([sink] if sink else []), jobs, common.note, cluster)
         meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
-        events = common.skipping(stream.events)
         try:
-            summary = dispatch(sink.watch(events) if sink else events,
+            summary = dispatch(common.skipping(sink.watch(stream.events) if sink else stream.events),
                                reporters + ([sink] if sink else []), meter, sink.index if sink else None)
         finally:
             if sink is not None:
