@@ -172,6 +172,7 @@ def cases() -> list[Case]:
 
 _VARYING = [
     (re.compile(r'timestamp="[^"]*"'), 'timestamp="(time)"'),
+    (re.compile(r'(<testsuite [^>]*) time="[0-9.]+"'), r'\1 time="(seconds)"'),  # how long a suite's audit took
     (re.compile(r'hostname="[^"]*"'), 'hostname="(host)"'),
     (re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"), "(time of the audit) UTC"),
     # pygal's copyright year (and the day it drew the chart, which the report leaves out since)

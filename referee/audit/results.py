@@ -220,6 +220,13 @@ class InputInfo:
     mapping_sha256: str | None = None
     #: A wallet log audited alone: the transactions read.
     transactions: int = 0
+    #: A compressed log (``gzip``, ``bzip2``, ``xz``, ``zstd``): ``size`` and ``sha256``
+    #: are of the bytes on disk, these of the text audited.
+    compression: str | None = None
+    text_size: int = 0
+    text_sha256: str = ""
+    #: Found in a folder and not a hand history (why): skipped, not audited.
+    skipped: str | None = None
 
     @property
     def hashed(self) -> bool:

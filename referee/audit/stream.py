@@ -207,7 +207,9 @@ def settle_formats(records: Iterable[Record]) -> Iterator[Record]:
 def audit_reading(reading: Reading, options: Options) -> Iterator[Event]:
     """Audit one input in one pass, then say what it was (digest, size, readable)."""
     yield from audit_records(read_input(reading), options)
-    yield InputInfo(reading.name, reading.kind, reading.size, reading.sha256, not reading.fatal)
+    yield InputInfo(reading.name, reading.kind, reading.size, reading.sha256, not reading.fatal,
+                    compression=reading.compression, text_size=reading.text_size, text_sha256=reading.text_sha256,
+                    skipped=reading.skipped)
 
 
 def audit_source(source: Source, options: Options) -> Iterator[Event]:

@@ -18,6 +18,7 @@ from . import (
            profiles,
            recall,
            report,
+           rule,
            schema,
            simulate,
            stats,
@@ -27,5 +28,5 @@ from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
 __all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
-           "par", "profiles", "recall", "report", "reporter_class", "run_guarded", "schema", "simulate", "stats",
-           "store", "use_color"]
+           "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "simulate",
+           "stats", "store", "use_color"]

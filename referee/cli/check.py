@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from contextlib import ExitStack
+from typing import Any, TextIO
 
 import click
 
@@ -27,6 +28,10 @@ from .app import main
 @click.option("--output", "-o", metavar="FILE", default=None,
               help="Write the report to FILE (atomically; '-': standard output); the summary still goes to the "
                    "terminal.")
+@click.option("--also", "also", metavar="FORMAT:PATH", multiple=True,
+              callback=lambda _context, _parameter, values: also_option(values),
+              help="Also write the report in FORMAT to PATH, from the same audit (repeatable), e.g. "
+                   "--also junit:referee.xml --also sarif:referee.sarif.")
 @click.option("--quiet", "-q", is_flag=True, help="Only findings and the summary.")
 @click.option("--strict/--no-strict", default=None, help="Warnings fail the check too [default: no, or the "
                                                           "configuration's strict].")
@@ -47,10 +52,10 @@ from .app import main
 @common.WALLET_OPTION
 @common.WALLET_MAPPING_OPTION
 @settings.options
-def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None, quiet: bool,
-          strict: bool | None, color: str, verbose: bool, jobs: int | None, cluster: str | None,
-          progress: bool | None, all_rows: bool, store: str | None, mapping: str | None, wallet: tuple[str, ...],
-          wallet_mapping: str, **chosen: Any) -> None:
+def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: str | None,
+          also: list[tuple[str, str]], quiet: bool, strict: bool | None, color: str, verbose: bool,
+          jobs: int | None, cluster: str | None, progress: bool | None, all_rows: bool, store: str | None,
+          mapping: str | None, wallet: tuple[str, ...], wallet_mapping: str, **chosen: Any) -> None:
     """Audit hand-history FILES (YAML, JSON, JSON Lines; '-' for stdin; directories and globs).
 
     With --mapping, FILES are a provider's exports (JSON pages, JSON Lines, CSV) read through
@@ -69,8 +74,9 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
     common.export_profile(mapping, profile)
     if mapping is not None and cluster is not None:
         raise click.UsageError("--mapping is audited on this machine: --cluster takes hand histories")
-    guard([("--output", output), ("--write-baseline", settled.write_baseline)],
-          [*files, *wallet, *([profile] if profile else [])])
+    outputs = [("--output", output), ("--write-baseline", settled.write_baseline),
+               *((f"--also {name}", path) for name, path in also)]
+    guard(outputs, [*files, *wallet, *([profile] if profile else [])])
     sources = common.sources(files, mapping, settled.exclude, " and ".join(settled.exclude_origins))
     jobs = jobs or os.cpu_count() or 1
     common.tune_collector()
@@ -98,11 +104,12 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         wallet_files = sink.wallet_files()
     options = Options(profile=profile, mapping=mapping, wallet=wallet, wallet_mapping=wallet_mapping,
                       wallet_files=wallet_files)
-    with open_output(output or STDOUT) as out:
+    with open_output(output or STDOUT) as out, ExitStack() as others:
         extra = {"all_rows": all_rows} if name == "text" else {}
         reporters: list[Reporter] = [
             chosen_class(out, color=False if to_file else common.use_color(color, stdout), quiet=quiet,
                          strict=strict_, **extra)]
+        reporters += also_reporters(also, others, quiet, strict_)
         if to_file:
             reporters.append(common.SummaryOnly(guarded(stdout, STDOUT), strict=strict_))
         if view.hides:  # every report sees the findings shown; the store keeps them all (the audit's record)
@@ -110,7 +117,7 @@ def check(files: tuple[str, ...], profile: str | None, fmt: str | None, output: 
         stream = audit_stream(sources, options, reporters + ([sink] if sink else []), jobs, common.note, cluster)
         meter = Progress(sys.stderr, stream.total, stream.done, tasks=stream.tasks) if show else None
         try:
-            summary = dispatch(sink.watch(stream.events) if sink else stream.events,
+            summary = dispatch(common.skipping(sink.watch(stream.events) if sink else stream.events),
                                reporters + ([sink] if sink else []), meter, sink.index if sink else None,
                                sink.sessions if sink else None, view)
         finally:
@@ -140,6 +147,30 @@ def write_baseline(path: str, view: View) -> None:
     common.note(f"wrote {len(entries)} accepted finding{'s' * (len(entries) != 1)} to {path}"
                 + (f" ({kept} with the reason already given)" if kept else "")
                 + ": fill in each reason; --baseline reads it")
+
+
+def also_option(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``--also FORMAT:PATH`` as ``(format, path)`` pairs, or a usage error naming the
+    formats (a report to standard output is ``--format``'s)."""
+    pairs = []
+    for value in values:
+        name, sep, path = value.partition(":")
+        if not sep or name not in common.FORMATS or not path or path == STDOUT:
+            raise click.BadParameter(f"{value!r} is not FORMAT:PATH with FORMAT one of "
+                                     f"{', '.join(sorted(common.FORMATS))} and PATH a file (e.g. junit:referee.xml)",
+                                     param_hint="--also")
+        pairs.append((name, path))
+    return pairs
+
+
+def also_reporters(also: list[tuple[str, str]], stack: ExitStack, quiet: bool, strict: bool) -> list[Any]:
+    """The ``--also`` reports, each written atomically to its file when the audit ends
+    (an audit that fails leaves every one of them as it was)."""
+    reporters = []
+    for name, path in also:
+        out: TextIO = stack.enter_context(open_output(path))
+        reporters.append(common.reporter_class(name)(out, color=False, quiet=quiet, strict=strict))
+    return reporters
 
 
 def stored_options(profile: str | None, mapping: str | None, wallet: tuple[str, ...] = (),

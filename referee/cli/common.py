@@ -27,6 +27,7 @@ from ..report.base import Reporter, summary_line
 FORMATS: dict[str, tuple[str, str]] = {
     "text": ("text", "TextReporter"), "json": ("json", "JsonReporter"), "jsonl": ("jsonl", "JsonLinesReporter"),
     "github": ("github", "GithubReporter"), "junit": ("junit", "JunitReporter"),
+    "sarif": ("sarif", "SarifReporter"), "gitlab": ("gitlab", "GitlabReporter"),
 }
 
 
@@ -116,6 +117,25 @@ def exit_code(summary: Summary, strict: bool) -> int:
             and not summary.unreadable:
         click.echo("referee: nothing audited: the inputs hold no round", err=True)
     return code
+
+
+def skipping(stream: Iterator[Any]) -> Iterator[Any]:
+    """The events, less the inputs found in a folder that are not hand histories (a
+    settings YAML, a profile beside the logs): each said once on stderr, then left out of
+    the report, its integrity block and the exit status. Closed, it closes ``stream``
+    (an interrupt ends the audit's workers at once, as :func:`dispatch` closes a stream)."""
+    from ..escape import printable
+
+    try:
+        for event in stream:
+            if isinstance(event, InputInfo) and event.skipped is not None:
+                note(f"{printable(event.file)}: skipped, {printable(event.skipped)}")
+                continue
+            yield event
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
 
 
 def kept(stream: Iterator[Event], inputs: list[InputInfo]) -> Iterator[Event]:

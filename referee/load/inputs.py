@@ -51,6 +51,9 @@ class Source:
     #: The bytes themselves, for an input held in memory (a test, a fuzzer, a library
     #: caller); ``path`` is then None.
     data: bytes | None = field(default=None, repr=False)
+    #: Found in a folder, not named: a file there that is not a hand history (a settings
+    #: YAML, a profile beside the logs) is skipped with a notice, not refused.
+    found: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None,
     seen: dict[tuple[int, int] | str, str] = {}
     sources: list[Source] = []
 
-    def add(name: str, path: Path | None) -> bool:
+    def add(name: str, path: Path | None, found: bool = False) -> bool:
         key: tuple[int, int] | str
         if path is None:
             key = STDIN
@@ -94,7 +97,7 @@ def expand(arguments: list[str], note: Callable[[str], None] | None = None,
             say(f"{_shown(name)}: the same file as {_shown(seen[key])}, audited once")
             return True
         seen[key] = name
-        sources.append(Source(name, path))
+        sources.append(Source(name, path, found=found))
         return True
 
     for arg in arguments:
@@ -138,7 +141,7 @@ def _broken_link(path: Path) -> str:
     return f"a dangling link (to {_shown(os.readlink(path))})"
 
 
-def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
+def _expand_glob(pattern: str, add: Callable[..., bool]) -> None:
     matches = sorted(glob.glob(pattern, recursive=True))
     if not matches:
         raise SourceError(f"{_shown(pattern)}: no file matches this pattern")
@@ -156,7 +159,7 @@ def _expand_glob(pattern: str, add: Callable[[str, Path | None], bool]) -> None:
                           "or dangling links)")
 
 
-def _walk(folder: Path, add: Callable[[str, Path | None], bool], extensions: tuple[str, ...] = EXTENSIONS) -> bool:
+def _walk(folder: Path, add: Callable[..., bool], extensions: tuple[str, ...] = EXTENSIONS) -> bool:
     """Every hand-history file under ``folder``, in path order; linked folders are
     followed, each real folder once (a link loop ends)."""
     found: list[Path] = []
@@ -167,12 +170,19 @@ def _walk(folder: Path, add: Callable[[str, Path | None], bool], extensions: tup
             dirs[:] = []
             continue
         visited.add(real)
-        found.extend(Path(root) / name for name in files if os.path.splitext(name)[1].lower() in extensions)
+        found.extend(Path(root) / name for name in files if _wanted(name, extensions))
     added = False
     for path in sorted(found):
         if path.is_file() or (path.is_symlink() and not path.exists()):  # a dangling link is reported
-            added = add(str(path), path) or added
+            added = add(str(path), path, True) or added
     return added
+
+
+def _wanted(name: str, extensions: tuple[str, ...]) -> bool:
+    """A folder's file to audit: one of ``extensions``, or one compressed (``log.jsonl.gz``)."""
+    from .compressed import is_compressed_name
+
+    return os.path.splitext(name)[1].lower() in extensions or is_compressed_name(name, extensions)
 
 
 def _check_stdin() -> None:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 
 from ..models import codes
 from ..models.codes import FindingCode
-from .inputs import Identity, Opened, Source, open_input
+from .compressed import Decompressed, compression_of, plain_name, text_head
+from .inputs import HEAD_BYTES, Identity, Opened, Source, open_input
 from .records import LoadProblem, Record
 
 if TYPE_CHECKING:
@@ -199,6 +200,15 @@ class Reading:
         self.changed = False
         self._expected = identity
         self._stream: Stream | None = None
+        #: A compressed input (``gzip``, ``bzip2``, ``xz``, ``zstd``): the reader of the
+        #: bytes on disk (``size`` and ``sha256`` are theirs), and the uncompressed text's
+        #: size and SHA-256 (what the parser read).
+        self.compression: str | None = None
+        self._disk: HashingReader | None = None
+        self.text_size = 0
+        self.text_sha256 = ""
+        #: Why an input found in a folder was skipped: it is not a hand history.
+        self.skipped: str | None = None
         #: Its JSON is read a record at a time (an export's page), not held whole: no cap.
         self.streams_json = False
 
@@ -209,12 +219,23 @@ class Reading:
     @property
     def consumed(self) -> int:
         """Bytes read so far: for progress."""
+        if self._disk is not None:
+            return self._disk.count
         return self._stream.raw.count if self._stream is not None else self.size
 
     def fail(self, line: int, message: str, code: FindingCode = codes.H000) -> LoadProblem:
         """A problem that stops the reading of this input (exit 2)."""
         self.fatal = True
         return LoadProblem(self.source.name, line, message, code=code, fatal=True)
+
+    def not_history(self, line: int, message: str) -> LoadProblem | None:
+        """An input that is not a hand history at all: named on the command line, it is
+        refused (H000, exit 2); found in a folder (a settings YAML, a profile beside the
+        logs), it is skipped, said once by the command, and changes no exit status."""
+        if self.source.found and self.span is None:
+            self.skipped = message
+            return None
+        return self.fail(line, message)
 
     def records(self, readers: Mapping[str, Callable[[Reading, Stream], Iterator[Record]]],
                 detect: Callable[[str, bytes], str]) -> Iterator[Record]:
@@ -227,9 +248,13 @@ class Reading:
             yield self.fail(0, f"cannot read: {err.strerror or err}")
             return
         try:
-            self.kind = "jsonl" if self.span is not None else detect(self.source.name, opened.head)
+            self.compression = None if self.span is not None else compression_of(opened.head)
+            head: bytes | None = opened.head
+            if self.compression is not None:
+                head = text_head(self.compression, opened.file, HEAD_BYTES)
+            self.kind = "jsonl" if self.span is not None else detect(plain_name(self.source.name), head or b"")
             stream = self._open_stream(opened)
-            problem = self._refusal(opened)
+            problem = None if head is None else self._refusal(opened, head)
             if problem is not None:
                 yield problem
             else:
@@ -247,20 +272,27 @@ class Reading:
             limit, head = self.span.end - self.span.start, b""
         else:
             limit, head = opened.size, opened.head
-        raw = HashingReader(opened.file, limit, head, check_text=self.kind == "yaml", crc=self.span is not None)
+        raw = HashingReader(opened.file, limit, head, check_text=self.kind == "yaml" and not self.compression,
+                            crc=self.span is not None)
+        if self.compression is not None:  # what is parsed is the text, hashed as it is read
+            self._disk = raw
+            whole = self.kind == "json" and not self.streams_json  # parsed at once: bounded, as a plain file is
+            text = Decompressed(self.compression, cast(BinaryIO, raw), MAX_DOCUMENT_BYTES if whole else None)
+            raw = HashingReader(cast(BinaryIO, text), 1 << 62, b"", check_text=self.kind == "yaml")
         self._stream = Stream(raw, 1 << 20)
         return self._stream
 
-    def _refusal(self, opened: Opened) -> LoadProblem | None:
-        """Why the input is not parsed at all, if it is not."""
+    def _refusal(self, opened: Opened, head: bytes) -> LoadProblem | None:
+        """Why the input is not parsed at all, if it is not (``head``: its first bytes,
+        uncompressed)."""
         if self.span is not None:
             return None
-        if b"\x00" in opened.head:
+        if b"\x00" in head:
             return self.fail(1, "binary data (NUL bytes): not a YAML, JSON or JSON Lines file")
         if opened.overflow:
             return self.fail(0, f"more than {opened.overflow:,} bytes from a stream: save it to a file "
                                 "and audit the file")
-        if opened.size == 0:
+        if opened.size == 0 or not head:
             return self.fail(1, "the file is empty: expected a session and its rounds")
         if self.kind == "json" and opened.size > MAX_DOCUMENT_BYTES and not self.streams_json:
             return self.fail(1, f"a JSON document of {opened.size / 2**20:,.0f} MiB: more than "
@@ -273,6 +305,11 @@ class Reading:
         while stream.read(1 << 20):
             pass
         raw = stream.raw
+        if self._disk is not None:
+            self.text_size, self.text_sha256 = raw.count, raw.digest.hexdigest()
+            raw, self._disk = self._disk, None
+            while raw.read(1 << 20):  # what follows the compressed data is hashed too
+                pass
         self.size, self.sha256 = raw.count, raw.digest.hexdigest()
         self._stream = None
         expected = self._expected or opened.identity

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..load.chunking import Chunk, Plan, cut_jsonl
+from ..load.compressed import compression_of
 from ..load.inputs import HEAD_BYTES, Identity, Source
 from ..load.readers import detect_kind
 from ..load.readers import read as read_input
@@ -87,7 +88,8 @@ def plan(sources: list[Source], chunk_bytes: int | ChunkSizes = CHUNK_BYTES) -> 
             yield Task(source)
             continue
         first = chunk_bytes(0, size) if callable(chunk_bytes) else chunk_bytes
-        if size > first and b"\x00" not in head and detect_kind(source.name, head) == "jsonl":
+        if size > first and b"\x00" not in head and compression_of(head) is None \
+                and detect_kind(source.name, head) == "jsonl":  # a compressed log is read whole, in one pass
             yield from _chunk_tasks(source, size, chunk_bytes)
         else:
             yield Task(source, size=size)

@@ -206,9 +206,26 @@ def session_head(info: SessionInfo) -> SessionHeadJSON:
 
 def input_dict(i: InputInfo) -> InputJSON:
     """An input as the JSON reports give it: ``size`` and ``sha256`` are null for an
-    input that could not be opened (never ``0`` and an empty digest)."""
-    return {"file": i.file, "kind": i.kind, "size": i.size if i.hashed else None,
-            "sha256": i.sha256 if i.hashed else None, "readable": i.readable}
+    input that could not be opened (never ``0`` and an empty digest); a compressed log's
+    text too."""
+    found: InputJSON = {"file": i.file, "kind": i.kind, "size": i.size if i.hashed else None,
+                        "sha256": i.sha256 if i.hashed else None, "readable": i.readable}
+    if i.compression is not None:
+        found["compression"] = i.compression
+        found["uncompressed_size"] = i.text_size
+        found["uncompressed_sha256"] = i.text_sha256
+    return found
+
+
+def input_line(i: InputInfo) -> str:
+    """An input's integrity line: the bytes on disk, and a compressed log's text too; an
+    input that could not be opened says so (no size, no SHA-256)."""
+    if not i.hashed:
+        return f"input {printable(i.file)}: not read (it could not be opened: no size, no SHA-256)"
+    line = f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}"
+    if i.compression is not None and i.text_sha256:
+        line += f" ({i.compression}; uncompressed {i.text_size} bytes, sha256 {i.text_sha256})"
+    return line
 
 
 def summary_dict(summary: Summary, strict: bool) -> SummaryJSON:
@@ -249,8 +266,7 @@ def referee_dict() -> RefereeJSON:
 def integrity_lines(summary: Summary, inputs: list[InputInfo]) -> list[str]:
     """What the report proves it audited: each input's size and SHA-256, each profile's
     SHA-256, and the referee's version."""
-    lines = [f"input {printable(i.file)}: {i.size} bytes, sha256 {i.sha256}" if i.hashed else
-             f"input {printable(i.file)}: not read (it could not be opened: no size, no SHA-256)" for i in inputs]
+    lines = [input_line(i) for i in inputs]
     lines += [f"profile {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.profiles.items())]
     lines += [f"mapping {printable(origin)}: sha256 {sha}" for origin, sha in sorted(summary.mappings.items())]
     if summary.configuration is not None:

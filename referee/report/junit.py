@@ -4,8 +4,12 @@ A ``testsuite`` per session, a ``testcase`` per round and one named ``session`` 
 the session's own checks (header, agreed rounds, closing balance). A round with an
 error is a ``failure`` carrying every message that fails it; a void deal recorded as
 void is ``skipped`` with its reason; info findings alone do not fail a round. A file
-that cannot be read is a suite of its own with one failing case. The document
-validates against the common JUnit schema (a test checks it).
+that cannot be read is a suite of its own with one failing case. A format-2 game is a
+case; what the whole audit finds of a game (``G001``, ``G002``: a second record of it,
+judged once every record before it is seen) fails that game's case, not ``session``. A
+suite's ``time`` is how long its session's audit took (the integrity suite's, the whole
+audit's); a case has none of its own (``0``). The document validates against the common
+JUnit schema (a test checks it).
 
 Why warnings fail a case only under ``--strict``: a CI reads the report's failures as
 its verdict, and that verdict must be the tool's exit code (warnings exit 0 unless
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import re
 import socket
+import time
 from datetime import UTC, datetime
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -106,6 +111,7 @@ class JunitReporter(Reporter):
     machine = True
 
     def start(self) -> None:
+        self._began = time.perf_counter()
         self._suites = 0
         self._stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
         self._host = socket.gethostname() or "localhost"
@@ -116,7 +122,10 @@ class JunitReporter(Reporter):
         self._cases: list[str] = []
         self._counts = {"tests": 0, "failures": 0, "skipped": 0}
         self._in_games: set[tuple[object, ...]] = set()
+        #: Each game's case by (game, line): its place in the suite, name, outcome and failing findings.
+        self._games: dict[tuple[str | None, int], tuple[int, str, bool, list[Finding]]] = {}
         self._warned: list[str] = []
+        self._opened = time.perf_counter()
 
     def round_payload(self, result: RoundResult) -> Any:
         """``(case XML, failed, skipped, lines of the warnings that do not fail it)``."""
@@ -142,17 +151,38 @@ class JunitReporter(Reporter):
         keys = frozenset(_key(f) for f in found)
         notes = warned(found, self.strict)
         bad = failing(found, self.strict)
+        place = (result.game, result.line, result.session, bad)
         if bad:
-            return _case(name, result.session, _failure(bad)), True, False, notes, keys
+            return _case(name, result.session, _failure(bad)), True, False, notes, keys, place
         if result.outcome in ("void", "cancelled"):
             reason = f"void deal: {result.void_reason}" if result.outcome == "void" else "cancelled game"
-            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, notes, keys
-        return _case(name, result.session), False, False, notes, keys
+            return _case(name, result.session, f"<skipped message={_attr(reason)}/>"), False, True, notes, keys, place
+        return _case(name, result.session), False, False, notes, keys, place
 
     def take_game(self, payload: Any) -> None:
-        *rest, keys = payload
+        *rest, keys, (game, line, session, bad) = payload
         self._in_games |= keys
+        self._games[(game, line)] = (len(self._cases), session, bool(rest[2]), bad)
         self.take_round(tuple(rest))
+
+    def _game_found(self, found: list[Finding]) -> list[Finding]:
+        """Findings about a game that the whole audit makes (G001, G002: a second record
+        of a game, judged once every record before it is seen) join that game's case,
+        failing it; the others are given back, for the session's own case."""
+        rest = []
+        for f in found:
+            place = self._games.get((f.game, f.line)) if f.game is not None else None
+            if place is None:
+                rest.append(f)
+                continue
+            index, session, skipped, bad = place
+            if not bad:
+                self._counts["failures"] += 1
+                self._counts["skipped"] -= skipped
+            bad = [*bad, f]
+            self._games[(f.game, f.line)] = (index, session, False, bad)
+            self._cases[index] = _case(f"game {f.game} (line {f.line})", session, _failure(bad))
+        return rest
 
     def take_round(self, payload: Any) -> None:
         case, failed, skipped, notes = payload
@@ -164,7 +194,7 @@ class JunitReporter(Reporter):
 
     def session_closed(self, result: SessionResult) -> None:
         mine = [f for f in result.findings if f.round is None and _key(f) not in self._in_games]
-        own = failing(mine, self.strict)
+        own = self._game_found(failing(mine, self.strict))
         self._warned += warned(mine, self.strict)
         self._counts["tests"] += 1
         self._counts["failures"] += bool(own)
@@ -180,7 +210,8 @@ class JunitReporter(Reporter):
             said = "1 warning (a failure only with --strict)" if count == 1 else \
                 f"{count} warnings (failures only with --strict)"
             out += f"\n{said}:\n" + "\n".join(self._warned)
-        self._suite(result.info.id, result.info.file, self._cases, self._counts, out,
+        seconds = time.perf_counter() - self._opened
+        self._suite(result.info.id, result.info.file, self._cases, self._counts, out, seconds,
                     {"profile": str(result.info.profile_origin or ""),
                      "profile.sha256": result.info.profile_sha256 or "", "warnings": str(len(self._warned))})
 
@@ -190,13 +221,17 @@ class JunitReporter(Reporter):
         bad = failing([finding], self.strict)
         body = _failure(bad) if bad else ""
         self._suite(finding.file, finding.file, [_case("file", finding.file, body)],
-                    {"tests": 1, "failures": int(bool(bad)), "skipped": 0}, "\n".join(warned([finding], self.strict)))
+                    {"tests": 1, "failures": int(bool(bad)), "skipped": 0}, "\n".join(warned([finding], self.strict)),
+                    0.0)
 
-    def _suite(self, name: str, package: str, cases: list[str], counts: dict[str, int], out: str,
+    def _suite(self, name: str, package: str, cases: list[str], counts: dict[str, int], out: str, seconds: float,
                properties: dict[str, str] | None = None) -> None:
+        """A suite; ``seconds``: the time its audit took (a session's, from its opening to
+        its close; the integrity suite's, the whole audit's)."""
         attrs = (f"name={_attr(name)} package={_attr(package)} id=\"{self._suites}\" "
                  f"timestamp=\"{self._stamp}\" hostname={_attr(self._host)} tests=\"{counts['tests']}\" "
-                 f"failures=\"{counts['failures']}\" errors=\"0\" skipped=\"{counts['skipped']}\" time=\"0\"")
+                 f"failures=\"{counts['failures']}\" errors=\"0\" skipped=\"{counts['skipped']}\" "
+                 f"time=\"{seconds:.3f}\"")
         props = "".join(f"   <property name={_attr(k)} value={_attr(v)}/>\n"
                         for k, v in (properties or {}).items())
         self.out.write(f" <testsuite {attrs}>\n  <properties>\n{props}  </properties>\n")
@@ -212,12 +247,15 @@ class JunitReporter(Reporter):
                 properties.update({f"input.{n}.size": str(i.size), f"input.{n}.sha256": i.sha256})
             else:
                 properties[f"input.{n}.read"] = "no: it could not be opened"
-
+            if i.compression is not None:
+                properties.update({f"input.{n}.compression": i.compression,
+                                   f"input.{n}.uncompressed.size": str(i.text_size),
+                                   f"input.{n}.uncompressed.sha256": i.text_sha256})
         for origin, sha in sorted(summary.profiles.items()):
             properties[f"profile.{origin}"] = sha
         for origin, sha in sorted(summary.mappings.items()):
             properties[f"mapping.{origin}"] = sha
         self._suite("referee integrity", "referee", [], {"tests": 0, "failures": 0, "skipped": 0},
-                    summary_line(summary), properties)
+                    summary_line(summary), time.perf_counter() - self._began, properties)
         self.out.write(f"<!-- {_text(summary_line(summary)).replace('--', '- -')} -->\n</testsuites>\n")
 

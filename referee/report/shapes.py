@@ -146,6 +146,10 @@ class InputJSON(TypedDict):
     size: int | None
     sha256: str | None
     readable: bool
+    #: A compressed log only: its compression, and the size and SHA-256 of its text.
+    compression: NotRequired[str]
+    uncompressed_size: NotRequired[int]
+    uncompressed_sha256: NotRequired[str]
 
 
 class OriginJSON(TypedDict):

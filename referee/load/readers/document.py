@@ -26,9 +26,13 @@ def sessions(reading: Reading, data: Any, index: int = 0) -> Iterator[Record]:
     """The sessions of one document (one session, or ``sessions:``)."""
     name = reading.name
     line = data.line if isinstance(data, LineDict) else 1
+    if reading.skipped is not None:
+        return
     refused = not_a_history(data)
     if refused is not None:
-        yield reading.fail(line, refused)
+        problem = reading.not_history(line, refused) if index == 0 else reading.fail(line, refused)
+        if problem is not None:
+            yield problem
         return
     if is_table_document(data):
         yield from table_document(name, data, index)

@@ -29,7 +29,7 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 def read(reading: Reading, stream: Stream) -> Iterator[Record]:
     span = reading.span
     if span is None:
-        return records(reading.name, lines(stream), refuse=reading.fail)
+        return records(reading.name, lines(stream), refuse=reading.not_history)
     return records(reading.name, lines(stream), span.first_line, have_session=span.start > 0)
 
 
@@ -102,10 +102,11 @@ def _fast_lines() -> bool:
 
 
 def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: bool = False,
-            refuse: Callable[[int, str], LoadProblem] | None = None) -> Iterator[Record]:
+            refuse: Callable[[int, str], LoadProblem | None] | None = None) -> Iterator[Record]:
     """The records of JSON Lines, numbered from ``first_line``; ``have_session`` when
     they continue a session opened before (a chunk under ``--jobs``). ``refuse`` makes
-    the fatal problem of a file that is not a hand history (``Reading.fail``)."""
+    the fatal problem of a file that is not a hand history, or nothing when it is skipped
+    (``Reading.not_history``)."""
     skipped: _Skipped | None = None
     plain = _fast_lines()
     first = first_line == 1 and not have_session  # the file's first record says whether it is a hand history
@@ -153,8 +154,10 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             first = False
             refused = _not_a_history(data)
             if refused is not None:
-                yield refuse(number, refused) if refuse is not None else LoadProblem(
+                refusal = refuse(number, refused) if refuse is not None else LoadProblem(
                     name, number, refused, code=codes.H000, fatal=True)
+                if refusal is not None:
+                    yield refusal
                 return
         if isinstance(data, LineDict) and "session" in data:
             if skipped is not None:
