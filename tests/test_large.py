@@ -17,8 +17,8 @@ from referee.report.progress import Progress
 from .conftest import SAMPLES, run
 
 
-def simulate(path: Path, fmt: str, sessions: int, rounds: int, faults: str = "0") -> str:
-    code, _ = run("simulate", "--sessions", str(sessions), "--rounds", str(rounds), "--seed", "8", "--faults",
+def simulate(path: Path, fmt: str, sessions: int, rounds: int, faults: str = "0", seed: str = "8") -> str:
+    code, _ = run("simulate", "--sessions", str(sessions), "--rounds", str(rounds), "--seed", seed, "--faults",
                   faults, "--format", fmt, "--output", str(path))
     assert code == 0
     return str(path)
@@ -88,7 +88,7 @@ def test_progress_line() -> None:
 def test_globs_and_directories(tmp_path: Path) -> None:
     (tmp_path / "logs").mkdir()
     simulate(tmp_path / "logs" / "a.jsonl", "jsonl", 1, 5)
-    simulate(tmp_path / "logs" / "b.yaml", "yaml", 1, 5)
+    simulate(tmp_path / "logs" / "b.yaml", "yaml", 1, 5, seed="9")  # another session (the same one again: S010)
     (tmp_path / "logs" / "notes.txt").write_text("not a log")
     code, out = run("check", "--quiet", str(tmp_path / "logs"))
     assert code == 0 and out.startswith("2 files")

@@ -18,8 +18,7 @@ from typing import Any
 import msgspec
 
 from ..load.plain import fast_mapping
-from ..load.records import OversizedList
-from ..load.yamlio import MAX_LIST_ITEMS
+from ..load.records import MAX_LIST_ITEMS, OversizedList
 from ..models import codes
 from ..models.codes import FindingCode
 from .games import GameFingerprint

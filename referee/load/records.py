@@ -89,6 +89,11 @@ class LineList(list[Any]):
         self.lines = lines
 
 
+#: The most items a YAML list other than ``rounds``, ``sessions``, ``games``, ``seats``
+#: keeps (:mod:`referee.load.yamlio`); past it, an :class:`OversizedList` counts them.
+MAX_LIST_ITEMS = 1000
+
+
 class OversizedList:
     """Stands for a list too long to be what the format expects (a million cards):
     the loader counts its items instead of keeping them, so memory stays bounded."""

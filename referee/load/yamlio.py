@@ -20,7 +20,7 @@ import yaml
 from ..escape import quoted
 from ..models import codes
 from ..models.codes import FindingCode
-from .records import LineDict, LineList, OversizedList
+from .records import MAX_LIST_ITEMS, LineDict, LineList, OversizedList
 
 try:
     from yaml import CSafeLoader as _BaseLoader
@@ -84,7 +84,6 @@ _SCALAR_TAGS = (_STR, _INT, _FLOAT, _NULL, _BOOL, _TIMESTAMP, "!")
 LONG_LISTS = ("rounds", "sessions", "games", "seats")
 #: Lists whose items' lines are kept when written one per line (at most MAX_LIST_ITEMS).
 CARD_LISTS = ("player", "flop", "dealer")
-MAX_LIST_ITEMS = 1000
 MAX_DEPTH = 64
 MAX_DIGITS = 4000
 
