@@ -89,12 +89,18 @@ def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """A recorded value as a message quotes it, bounded: ``'p-1-00xxx…' (2,000,006
-    characters)``, a number as its digits (``'99…' (100,000 characters)``), ``null``,
+    characters)``, a long number as its digits (``'99…' (100,000 characters)``; a short
+    whole number bare, ``-1``, a Decimal as its text, ``'1E+400'``), ``null``,
     ``true`` and ``false`` as the file wrote them. Never more than ``limit`` characters
     of the value, whatever its size: a finding is not a copy of the input."""
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, (int, Decimal)):
+    if isinstance(value, (int, float)):  # a short one bare, as repr writes it
+        text = digits(value) if isinstance(value, int) else repr(value)
+        if len(text) <= limit:
+            return text
+        value = text
+    elif isinstance(value, Decimal):  # a Decimal as its text, quoted (as the messages always wrote it)
         value = digits(value)
     if not isinstance(value, str):
         return repr(value)

@@ -314,7 +314,7 @@ def _id(raw: Any) -> str | None:
 
 
 def _stray_seat(game_id: str | None, raw: Any, last: _OpenGame | None) -> str:
-    """H007's words: a seat line whose game is not the one open, or that names none."""
+    """The words of a stray seat line (H007): a seat line whose game is not the one open, or that names none."""
     which = f"of game {game_id}" if game_id is not None else (
         "with no game id" if raw is None else f"whose 'game' is not an id (got {quoted(raw)})")
     after = "" if last is None else (f" (the game read last is {last.id})" if last.id is not None
