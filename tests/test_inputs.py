@@ -290,7 +290,7 @@ def test_a_file_that_is_not_a_hand_history_is_refused_in_one_line(tmp_path: Path
     assert code == 2 and len(lines) == 2, out
     assert lines[0].startswith(f"{path}:1: H000 [error] not a hand history: {found} (")
     assert NOT_A_HISTORY in lines[0] or "opens with a session line" in lines[0]
-    assert "0 sessions" in lines[1] and "1 file(s) unreadable" in lines[1]
+    assert "0 sessions" in lines[1] and "1 file unreadable" in lines[1]
     code, report = check_json_of(path)
     assert code == 2 and report["sessions"] == [] and [p["code"] for p in report["problems"]] == ["H000"]
     assert report["inputs"][0]["readable"] is False
