@@ -41,7 +41,17 @@ from ..models.codes import CODES
 from ..output import TEXT_ERRORS
 from ..rules.money import fmt, signed
 from .base import Reporter, parts_from_rules
-from .pages import RulingBlock, disputed_seats, environment, game_block, r_, ruling_block, seat_ruling, status_words
+from .pages import (
+    RulingBlock,
+    disputed_game,
+    disputed_seats,
+    environment,
+    game_block,
+    r_,
+    ruling_block,
+    seat_ruling,
+    status_words,
+)
 from .ruling_words import CATEGORY_WORDS
 from .table import PLAYER_HEADERS, player_rows, seat_owed, table_totals
 from .text import HEADERS, ledger_row
@@ -176,7 +186,7 @@ class HtmlReporter(Reporter):
                 per_ante = float(ruling.net / ruling.ante_stake)
             recorded = None if seat.recorded_balance is None else float(seat.recorded_balance)
             seats.append((seat.player_id, per_ante, seat_owed(seat), float(seat.balance), recorded))
-        return _Game(result.number, tuple(seats), result if disputed_seats(result) else None)
+        return _Game(result.number, tuple(seats), disputed_game(result))
 
     def take_game(self, payload: _Game) -> None:
         """A game's seats: each adds to the net per Ante, to what is owed each way (per

@@ -14,7 +14,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Container, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any, TypedDict
 
 from ..audit.explain import ExplainError, Explanation
@@ -217,6 +218,28 @@ def disputed_seats(game: GameResult) -> list[SeatResult]:
     if bad(game.findings):
         return list(game.seats)
     return [seat for seat in game.seats if bad(seat.findings)]
+
+
+def disputed_game(game: GameResult) -> GameResult | None:
+    """What a page keeps of a live table's game with a disputed seat (None without one):
+    the game with only those seats, each record a model. Why: a seat read plain keeps its
+    msgspec struct, made where the audit read it, which does not pickle (``--jobs``)."""
+    seats = disputed_seats(game)
+    if not seats:
+        return None
+    return replace(game, seats=[replace(seat, record=_model(seat.record)) for seat in seats], raw=None)
+
+
+def _model(record: Any) -> Any:
+    """A seat's record as the model :class:`referee.models.table.Seat` (a plain struct's
+    fields, as ``recall --store`` reads a stored one back)."""
+    import msgspec
+
+    if not isinstance(record, msgspec.Struct):
+        return record
+    from ..models.table import Seat
+
+    return Seat.model_validate(msgspec.to_builtins(record, builtin_types=(Decimal,)))
 
 
 def seat_ruling(info: SessionInfo, game: GameResult, seat: SeatResult) -> SeatRuling:
