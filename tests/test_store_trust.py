@@ -213,8 +213,8 @@ def test_the_writer_reads_back_the_wallet_log_it_kept(store_url: str) -> None:
     wallet = str(SAMPLES / "exports" / "seamless-wallet.jsonl")
     assert run("check", "--store", store_url, str(SAMPLES / "clean.yaml"), "--quiet")[0] == 0
     _dropping(store_url, "wallet_chunks", "NEW.seq = 0")
-    code, out = run("check", "--mapping", "evolution-history", export, "--wallet", wallet, "--store", store_url,
-                    "--quiet")
+    code, out = run("check", "--profile", "vivo", "--mapping", "evolution-history", export, "--wallet", wallet,
+                    "--store", store_url, "--quiet")
     assert code == 2, out
     assert f"source 2 ({export}) was committed, but its wallet log {wallet} read back is not the one written" in out
 

@@ -457,6 +457,8 @@ B001: Final = _code(
     "the finding was fixed, so the entry can go and the baseline shrinks. Said at the entry's line in the "
     "baseline; only entries of files audited in this run are judged.",
     "`P005 in logs/a.yaml, session s1, round 10` after round 10's balance was corrected",
+    fix="Write the baseline again (`--write-baseline FILE`: the reasons already given are kept) or delete the "
+        "entry named, so the baseline lists only the findings still accepted.",
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

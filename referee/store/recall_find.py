@@ -10,9 +10,10 @@ is made of is none of its business.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
-from ..recall import NAMED_SESSIONS, Query, Recall, RoundView, Selector, game_key
+from ..recall import NAMED_SESSIONS, Query, Recall, Selector, game_key
 from . import schema, tableruns
 from .read import Stored
 from .recall_load import Loader
@@ -83,14 +84,19 @@ class Finder:
         files); at most :data:`LOOK_BACK` rows a player, past which where it left is
         said to be unknown (the players returned)."""
         views = self.loader.by_id(sorted(ids))
-        first: dict[tuple[int, str | None], tuple[int, RoundView]] = {}
+        lowest: dict[tuple[int, str | None], int] = {}
+        said: dict[tuple[int, str | None], Decimal] = {}  # the first recorded balance's distance from the chain
         for i in sorted(ids):
             if i in views:
-                first.setdefault((views[i].session_key, views[i].player), (i, views[i]))
+                key = (views[i].session_key, views[i].player)
+                lowest.setdefault(key, i)
+                off = views[i].off
+                if off is not None:  # a row that records no balance (a repeated round) keeps the streak
+                    said.setdefault(key, off)
         extra: set[int] = set()
         unknown: set[tuple[int, str | None]] = set()
-        for key, (below, view) in first.items():
-            off = view.off
+        for key, below in lowest.items():
+            off = said.get(key)
             if not off:
                 continue
             found, want, seen = False, 64, 0
