@@ -269,9 +269,12 @@ class StoreSink(Reporter):
         return self.digests.of(source) if self.digests is not None else chunks.file_digest(source)
 
     def sessions_before(self, ident: str) -> list[StoredSession]:
-        """The format-1 sessions ``ident`` stored before the source being read."""
-        source = self._at()
+        """The format-1 sessions ``ident`` stored before the source being read (none once
+        a write failed: the store is no longer read, the report is of the inputs alone)."""
         found: list[StoredSession] = []
+        if self.error is not None:
+            return found
+        source = self._at()
         self._guarded(lambda: found.extend(source.sessions_before(ident)))
         return found
 
