@@ -133,3 +133,15 @@ def test_a_compressed_log_is_streamed_a_block_at_a_time(tmp_path: Path, monkeypa
     reading = Reading(Source(str(path), path))
     records = sum(1 for _ in read(reading))
     assert records > 0 and reading.text_size == len(text) and len(asked) > 4 and max(asked) <= 2**20
+
+
+def test_a_cut_archive_still_gives_the_size_and_digest_of_its_bytes(tmp_path: Path) -> None:
+    """Found by a newcomer's test: a cut gzip was said 'not read (it could not be opened:
+    no size, no SHA-256)', though it was opened and read to where it ends."""
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(gzip.compress((SAMPLES / "log.jsonl").read_bytes())[:600])
+    code, report = check_json(str(cut))
+    [given] = report["inputs"]
+    assert code == 2 and given["size"] == 600 and given["sha256"] == hashlib.sha256(cut.read_bytes()).hexdigest()
+    code, out = run("check", str(cut))
+    assert "could not be opened" not in out and f"input {cut}: 600 bytes, sha256 {given['sha256']}" in out

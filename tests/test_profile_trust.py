@@ -181,3 +181,21 @@ def test_an_empty_profile_is_not_the_default(tmp_path: Path) -> None:
                    encoding="utf-8")
     code, report = check_json(str(log))
     assert code == 1 and {f["code"] for f in report["sessions"][0]["findings"]} == {"H005"}
+
+
+def test_referee_profiles_file_says_a_borrowed_name_where_the_operator_checks_it(tmp_path: Path) -> None:
+    """Found by a newcomer's test: ``referee profiles house.yaml`` accepted a ``name: vivo``
+    that pays a royal flush 1:1 with exit 0; only ``check`` said H010."""
+    import subprocess
+    import sys
+
+    house = tmp_path / "house.yaml"
+    house.write_text(BORROWED, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "referee", "profiles", str(house)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and done.stdout.startswith("# ")  # the output is still the profile
+    assert f"{house}:{_name_line(BORROWED)}: H010 [error]" in done.stderr
+    assert "royal_flush 1:1, the built-in vivo pays 100:1" in done.stderr
+    same = tmp_path / "same.yaml"
+    same.write_text(VIVO, encoding="utf-8")
+    assert run("profiles", str(same))[0] == 0 and run("profiles", "vivo")[0] == 0

@@ -481,3 +481,28 @@ def test_a_kept_profile_changed_is_named(store_url: str) -> None:
     _sql(store_url, "UPDATE profiles SET sha256 = 'ff' || sha256 WHERE id = 1")
     code, out = run("store", "verify", store_url)
     assert code == 1 and f"points at profile row 1 ({origin}), which is not the profile it was ruled by" in out, out
+
+
+# ------------------------------------------------------------------ rewrites of another type (a newcomer's test)
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ("update profiles set content = CAST(content AS TEXT)", "profile row 1 (builtin:vivo): its bytes are not"),
+    ("update chunks set data = 'x' where source_id = 2", "its bytes, piece 0, are damaged"),
+    ("delete from store_meta", "the store's head is gone"),
+])
+def test_a_value_rewritten_as_another_type_is_a_changed_store_never_an_internal_error(
+        tmp_path: Path, change: str, said: str) -> None:
+    """A tool that rewrites a BLOB column as TEXT, or an insider's plain SQL: each is a
+    change ``store verify`` names (exit 1), and a replay from the store refuses to use it
+    (exit 2, naming store verify), never 'internal error'."""
+    import sqlite3
+
+    url = str(tmp_path / "audit.db")
+    assert run("check", "--quiet", "--store", url, str(SAMPLES / "clean.yaml"), str(SAMPLES / "disputed.yaml"))[0] == 1
+    with sqlite3.connect(url) as conn:
+        conn.execute(change)
+    code, out = run("store", "verify", url)
+    assert code == 1 and said in out and "internal error" not in out, out
+    code, out = run("explain", "--store", url, "--session", "table-7/2026-11-29/disputed", "--round", "1")
+    assert "internal error" not in out and (code == 1 or "referee store verify" in out), out

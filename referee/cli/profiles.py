@@ -38,6 +38,7 @@ def profiles(name: str | None, template: bool) -> None:
         click.echo(f"# {loaded.origin} sha256 {loaded.sha256}")
         click.echo(text if text.endswith("\n") else text + "\n", nl=False)
         click.echo(_as_read(loaded.profile))
+        _borrowed(loaded)
         return
     loaded_all = [resolve_profile(n).profile for n in BUILTIN]
     rows = []
@@ -51,6 +52,22 @@ def profiles(name: str | None, template: bool) -> None:
     rows.append(["Call win"] + [f"{fmt(p.call_win_odds)}:1" if p.call_win_odds else "returned" for p in loaded_all])
     rows.append(["Ante, dealer not qualified"] + [p.ante_when_not_qualified.value for p in loaded_all])
     click.echo(tabulate(rows, headers=["Ante (/ bonus)", *list(BUILTIN)]))
+
+
+def _borrowed(loaded: Any) -> None:
+    """A profile file that takes a built-in's name but rules otherwise: said where an
+    operator checks the file, as ``check`` says it (H010, on stderr: the output stays the
+    profile), and exit 1."""
+    import sys
+
+    from ..escape import printable
+    from ..models import codes
+    from ..profiles import borrowed_name
+
+    problem = borrowed_name(loaded)
+    if problem is not None:
+        click.echo(printable(f"{problem.file}:{problem.line}: {codes.H010} [error] {problem.message}"), err=True)
+        sys.exit(1)
 
 
 def _as_read(profile: Any) -> str:

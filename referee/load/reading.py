@@ -261,11 +261,26 @@ class Reading:
                 yield from readers[self.kind](self, stream)
             yield from self._finish(opened, stream)
         except OSError as err:
+            self._hash_the_rest()
             yield self.fail(0, f"cannot read: {err.strerror or err}")
         except MemoryError:
             yield self.fail(0, "the input is too large to hold in memory")
         finally:
             opened.close()
+
+    def _hash_the_rest(self) -> None:
+        """A compressed input whose text could not be read to its end (cut short, damaged):
+        its bytes on disk are hashed all the same, so that the report gives their size and
+        SHA-256 (the file was opened and read: no 'could not be opened')."""
+        raw, self._disk = self._disk, None
+        if raw is None:
+            return
+        try:
+            while raw.read(1 << 20):
+                pass
+        except OSError:
+            return
+        self.size, self.sha256 = raw.count, raw.digest.hexdigest()
 
     def _open_stream(self, opened: Opened) -> Stream:
         if self.span is not None:

@@ -152,10 +152,13 @@ class Stored:
         import sqlalchemy as sa
 
         c = schema.chunks
-        pieces = [zlib.decompress(r.data) for r in
-                  self.conn.execute(sa.select(c.c.data).where(c.c.source_id == source.id).order_by(c.c.seq))]
+        try:
+            pieces = [zlib.decompress(r.data) for r in
+                      self.conn.execute(sa.select(c.c.data).where(c.c.source_id == source.id).order_by(c.c.seq))]
+        except (zlib.error, TypeError):  # a piece that is no compressed bytes any more: rewritten
+            pieces = []
         data = b"".join(pieces)
-        if hashlib.sha256(data).hexdigest() != source.sha256:
+        if not pieces or hashlib.sha256(data).hexdigest() != source.sha256:
             raise StoreError(f"store {self.target.shown}: the bytes of {source.name} are not those stored "
                              f"(run referee store verify {self.target.shown})")
         return data
@@ -166,9 +169,17 @@ class Stored:
 
         p, se = schema.profiles, schema.sessions
         ids = [s.id for s in sources]
-        query = (sa.select(p.c.origin, p.c.content).distinct()
+        query = (sa.select(p.c.origin, p.c.content, p.c.sha256).distinct()
                  .join(se, se.c.profile_id == p.c.id).where(se.c.source_id.in_(ids)))
-        return {r.origin: bytes(r.content) for r in self.conn.execute(query)}
+        found: dict[str, bytes] = {}
+        for r in self.conn.execute(query):
+            content = bytes(r.content) if isinstance(r.content, (bytes, memoryview)) else None
+            if content is None or hashlib.sha256(content).hexdigest() != r.sha256:  # a replay would rule otherwise
+                raise StoreError(f"store {self.target.shown}: the profile {r.origin} is not the one its sessions "
+                                 f"were ruled by (changed after it was stored: run referee store verify "
+                                 f"{self.target.shown})")
+            found[r.origin] = content
+        return found
 
     def write_wallet(self, source: StoredSource, ref: WalletRef, path: Path) -> None:
         """A wallet log's kept bytes written to ``path`` a piece at a time (a log may be

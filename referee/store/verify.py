@@ -100,7 +100,11 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
         _profiles(conn, found)
         for name in chains.CHAINED:
             _chained(conn, name, found)
-        meta = conn.execute(sa.select(schema.store_meta)).mappings().one()
+        meta = conn.execute(sa.select(schema.store_meta)).mappings().one_or_none()
+    if meta is None:  # the one row that says where the chain ends: removed
+        found.problems.append("the store's head is gone (its store_meta row was removed): what the chain ends at "
+                              "cannot be told")
+        return found
     found.head = meta["head"]
     if meta["head"] != previous:
         found.problems.append("the store's head is not the last source's chain (a source was removed or added "
@@ -117,7 +121,8 @@ def _profiles(conn: Any, found: Verdict) -> None:
     p, se = schema.profiles, schema.sessions
     for row in conn.execute(sa.select(p.c.id, p.c.origin, p.c.sha256, p.c.content).order_by(p.c.id)):
         found.rows += 1
-        if hashlib.sha256(plain(row.content)).hexdigest() != row.sha256:
+        content = plain(row.content)
+        if not isinstance(content, bytes) or hashlib.sha256(content).hexdigest() != row.sha256:
             found.problems.append(f"profile row {row.id} ({row.origin}): its bytes are not those its sessions were "
                                   "ruled by (changed after they were stored)")
     query = (sa.select(se.c.id, se.c.ident, se.c.source_id, p.c.id.label("profile"), p.c.origin)
@@ -188,8 +193,8 @@ def _pieces(conn: Any, query: Any, sha256: str, where: str, verdict: Verdict, ro
         if rows is not None:
             rows.digests.add("chunks", row.sha256)
         try:
-            data = zlib.decompress(row.data)
-        except zlib.error:
+            data = zlib.decompress(plain(row.data))
+        except (zlib.error, TypeError):  # not compressed bytes any more (rewritten, or as text)
             verdict.problems.append(f"{where}: its bytes, piece {row.seq}, are damaged (they do not decompress)")
             if rows is not None:
                 rows.recomputed.add("chunks", "damaged")
