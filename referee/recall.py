@@ -162,6 +162,9 @@ class Recall:
     unreadable: list[str] = field(default_factory=list)
     #: ``recall --store``: the store searched (its indexes, not the files).
     store: str | None = None
+    #: ``recall --store``: what was searched, in the words every recall from it uses
+    #: (set by the store's recall, which may read the report's words: this module may not).
+    searched: str | None = None
     #: ``recall --store``: the stored records read that changed after they were stored
     #: (their digests no longer match; exit 1, each said on standard error).
     changed: list[str] = field(default_factory=list)
@@ -406,10 +409,8 @@ def _check(found: Recall) -> None:
              + (f", {found.unneeded_files} earlier not needed" if found.unneeded_files else "")
              + f": {found.sessions} session{'s' * (found.sessions != 1)}, "
                f"{found.rounds:,} round{'s' * (found.rounds != 1)}")
-    if found.store is not None:  # what a store holds, said as every recall from it says it
-        from .report.recall import searched
-
-        where = searched(found)
+    if found.searched is not None:  # what a store holds, said as every recall from it says it
+        where = found.searched
     if not found.matches:
         hint = ""
         if q.player is not None and not found.seen:

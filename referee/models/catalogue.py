@@ -5,8 +5,30 @@ so a code's meaning and what to do about it are said once."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
-from .codes import Code
+
+class Code(Protocol):
+    """A finding code as the catalogue reads it (:class:`referee.models.codes.Code`; a
+    protocol here, so that the codes may write their docs through this module without an
+    import cycle)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def example(self) -> str: ...
+    @property
+    def fix(self) -> str: ...
+    @property
+    def anchor(self) -> str: ...
+    @property
+    def docs(self) -> str: ...
 
 _INTRO = [
     "# Finding codes",

@@ -38,6 +38,9 @@ def recall(stored: Stored, query: Query, names: tuple[str, ...] = ()) -> Recall:
         except DAMAGED as err:  # a stored record that no longer decodes: changed after it was stored
             raise _unreadable(stored, err, finder.loader.changed) from None
     found.changed = finder.loader.changed
+    from ..report.recall import searched
+
+    found.searched = searched(found)
     _check(found)
     return found
 
