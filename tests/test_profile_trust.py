@@ -199,3 +199,15 @@ def test_referee_profiles_file_says_a_borrowed_name_where_the_operator_checks_it
     same = tmp_path / "same.yaml"
     same.write_text(VIVO, encoding="utf-8")
     assert run("profiles", str(same))[0] == 0 and run("profiles", "vivo")[0] == 0
+
+
+def test_explain_names_a_profile_file_as_custom_whatever_it_calls_itself(tmp_path: Path) -> None:
+    """Found by a newcomer's test: explain said ``profile vivo (from FILE)``, which a
+    floor manager could read as the built-in."""
+    [log] = _logs(tmp_path, BORROWED, count=1)
+    code, out = run("explain", log, "--round", "1")
+    assert f"custom profile vivo ({tmp_path / 'vivo.yaml'}, sha256 " in out, out
+    code, out = run("explain", log, "--round", "1", "--lang", "fr", "--for", "player")
+    assert "profil personnalisé vivo" in out and "sha256" not in out
+    code, out = run("explain", str(SAMPLES / "clean.yaml"), "--round", "1")
+    assert code == 0 and "custom profile" not in out and "  profile vivo (" in out

@@ -118,20 +118,34 @@ class RulingText:
             self.comparison()
         self.settlement()
         self.heading(m("Rules applied"))
-        profile = profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name
+        self.say("  " + self.profile_said())
+        self.record()
+        return "\n".join(self.lines) + "\n"
+
+    def profile_said(self) -> str:
+        """The profile the round was ruled by: a file is a custom profile, named as such
+        (as every report names it), whatever name it gives itself."""
+        ex, m = self.ex, self.m
+        custom = not str(ex.profile_origin).startswith("builtin:")
+        profile = ex.profile.name if custom else (profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name)
         source = in_language(ex.profile.source, m.language)
         if self.player:
             source = without_references(source)
-            said = (m("profile {profile} ({source})").format(profile=profile, source=source) if source
-                    else m("profile {profile}").format(profile=profile))
+            if custom:
+                said = (m("custom profile {profile} ({source})").format(profile=profile, source=source) if source
+                        else m("custom profile {profile}").format(profile=profile))
+            else:
+                said = (m("profile {profile} ({source})").format(profile=profile, source=source) if source
+                        else m("profile {profile}").format(profile=profile))
+        elif custom:
+            said = m("custom profile {name} ({origin}, sha256 {sha256})").format(
+                name=profile, origin=ex.profile_origin, sha256=ex.profile_sha256)
         else:
             said = m("profile {profile} ({source}), sha256 {sha256}").format(
                 profile=profile, source=source or ex.profile_origin, sha256=ex.profile_sha256)
         if ex.profile_default is not None:
             said += f"; {m(DEFAULT_WORDS[ex.profile_default])}"
-        self.say("  " + said)
-        self.record()
-        return "\n".join(self.lines) + "\n"
+        return said
 
     def say(self, line: str) -> None:
         """A line of the ruling, as a person reads it: the names in it (a session, game or
