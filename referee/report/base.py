@@ -115,6 +115,23 @@ class Reporter:
         """After the last event."""
 
 
+class FindingsReporter(Reporter):
+    """A format that writes the audit's findings alone, all at the end (GitHub
+    annotations, SARIF, GitLab Code Quality): every session's findings and every problem
+    outside a session are kept, in the order they came, for :meth:`finish`."""
+
+    machine = True
+
+    def start(self) -> None:
+        self._findings: list[Finding] = []
+
+    def session_closed(self, result: SessionResult) -> None:
+        self._findings.extend(result.findings)
+
+    def problem(self, finding: Finding) -> None:
+        self._findings.append(finding)
+
+
 def finding_dict(f: Finding) -> FindingJSON:
     found: FindingJSON = {
         "code": f.code, "name": CODES[f.code].name, "severity": f.severity, "message": f.message,

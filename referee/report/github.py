@@ -11,11 +11,11 @@ in properties (any other control character is written as the text format writes 
 
 from __future__ import annotations
 
-from ..audit.results import Finding, InputInfo, SessionResult, Summary
+from ..audit.results import Finding, InputInfo, Summary
 from ..escape import escape_data as escape_data  # re-exported: the annotations are written here
 from ..escape import escape_property as escape_property
 from ..models.codes import CODES, SEVERITY_ORDER
-from .base import Reporter, integrity_lines, summary_line
+from .base import FindingsReporter, integrity_lines, summary_line
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -26,17 +26,7 @@ def annotation(f: Finding) -> str:
     return f"::{LEVELS[f.severity]} {props}::{escape_data(f.message)}"
 
 
-class GithubReporter(Reporter):
-    machine = True
-
-    def start(self) -> None:
-        self._findings: list[Finding] = []
-
-    def session_closed(self, result: SessionResult) -> None:
-        self._findings.extend(result.findings)
-
-    def problem(self, finding: Finding) -> None:
-        self._findings.append(finding)
+class GithubReporter(FindingsReporter):
 
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         ordered = sorted(self._findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.file, f.line))

@@ -16,9 +16,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..audit.results import Finding, InputInfo, SessionResult, Summary
+from ..audit.results import Finding, InputInfo, Summary
 from ..models.codes import CODES
-from .base import Reporter
+from .base import FindingsReporter
 
 SEVERITIES = {"error": "major", "warning": "minor", "info": "info"}
 
@@ -37,17 +37,7 @@ def issue(f: Finding, rank: int) -> dict[str, Any]:
     }
 
 
-class GitlabReporter(Reporter):
-    machine = True
-
-    def start(self) -> None:
-        self._findings: list[Finding] = []
-
-    def session_closed(self, result: SessionResult) -> None:
-        self._findings.extend(result.findings)
-
-    def problem(self, finding: Finding) -> None:
-        self._findings.append(finding)
+class GitlabReporter(FindingsReporter):
 
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         seen: Counter[tuple[Any, ...]] = Counter()

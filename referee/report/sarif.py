@@ -17,10 +17,10 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..audit.results import Finding, InputInfo, SessionResult, Summary
+from ..audit.results import Finding, InputInfo, Summary
 from ..models.catalogue import rule_markdown, rule_text
 from ..models.codes import CODES
-from .base import Reporter, summary_line
+from .base import FindingsReporter, summary_line
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -70,17 +70,7 @@ def artifact(i: InputInfo) -> dict[str, Any]:
     return found
 
 
-class SarifReporter(Reporter):
-    machine = True
-
-    def start(self) -> None:
-        self._findings: list[Finding] = []
-
-    def session_closed(self, result: SessionResult) -> None:
-        self._findings.extend(result.findings)
-
-    def problem(self, finding: Finding) -> None:
-        self._findings.append(finding)
+class SarifReporter(FindingsReporter):
 
     def finish(self, summary: Summary, inputs: list[InputInfo]) -> None:
         index = {code: n for n, code in enumerate(CODES)}
