@@ -16,7 +16,7 @@ from typing import assert_never
 from ..audit.explain import Explanation, Side
 from ..escape import printable
 from ..i18n import Messages
-from ..profiles import DEFAULT_WORDS, profile_label
+from ..profiles import DEFAULT_WORDS
 from ..rules.money import fmt, signed
 from ..rules.payout import Rule
 from ..rules.profile import Topic, in_language
@@ -127,7 +127,7 @@ class RulingText:
         (as every report names it), whatever name it gives itself."""
         ex, m = self.ex, self.m
         custom = not str(ex.profile_origin).startswith("builtin:")
-        profile = ex.profile.name if custom else (profile_label(ex.profile.name, ex.profile_origin) or ex.profile.name)
+        profile = ex.profile.name  # a built-in by its own name; a file said custom below, whatever it calls itself
         source = in_language(ex.profile.source, m.language)
         if self.player:
             source = without_references(source)
