@@ -175,3 +175,29 @@ def test_junit_puts_a_game_sent_twice_in_its_games_case_and_says_how_long_the_au
     assert all(float(s.get("time", "")) >= 0 for s in suites)
     integrity = next(s for s in suites if s.get("name") == "referee integrity")
     assert float(integrity.get("time", "")) > 0
+
+
+def test_sarif_partial_fingerprints_survive_moved_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code scanning matches results across runs by ``partialFingerprints``: the same
+    finding keeps its fingerprint when lines above it are added, and equals the
+    baseline's (one fingerprint of a finding, whatever reads it)."""
+    original = (SAMPLES / "disputed.yaml").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # a CI's checkout: the baseline at its root, the files named from there
+    log = Path("disputed.yaml")
+    log.write_text(original, encoding="utf-8")
+    _, out = run("check", "--format", "sarif", str(log))
+    before = json.loads(out)["runs"][0]["results"]
+    log.write_text("# a comment\n# another\n" + original, encoding="utf-8")
+    _, out = run("check", "--format", "sarif", str(log))
+    after = json.loads(out)["runs"][0]["results"]
+
+    def keyed(results: list[dict[str, Any]]) -> dict[str, int]:
+        return {r["partialFingerprints"]["refereeFinding/v1"]: r["locations"][0]["physicalLocation"]["region"]
+                ["startLine"] for r in results}
+
+    assert len(keyed(before)) == len(before) > 0
+    assert {k: v + 2 for k, v in keyed(before).items()} == keyed(after)
+    baseline = Path("baseline.json")
+    run("check", "--write-baseline", str(baseline), str(log))
+    accepted = {e["fingerprint"] for e in json.loads(baseline.read_text(encoding="utf-8"))["findings"]}
+    assert accepted == set(keyed(after))

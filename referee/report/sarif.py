@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -21,6 +22,7 @@ from ..audit.results import Finding, InputInfo, Summary
 from ..models.catalogue import rule_markdown, rule_text
 from ..models.codes import CODES
 from .base import FindingsReporter, summary_line
+from .baseline import fingerprint
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -48,6 +50,9 @@ def rule_dict(index: int) -> dict[str, Any]:
 
 
 def result_dict(f: Finding, index: dict[str, int]) -> dict[str, Any]:
+    """A finding as a SARIF result. ``partialFingerprints`` holds the baseline's fingerprint
+    of it (its code, file, session, round, game, player, field and amounts: never its line),
+    so code scanning tells the same finding apart from a new one when lines above it move."""
     location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(f.file)}}
     if f.line > 0:  # a problem of the whole file (line 0) has no region
         location["region"] = {"startLine": f.line}
@@ -56,6 +61,7 @@ def result_dict(f: Finding, index: dict[str, int]) -> dict[str, Any]:
     return {
         "ruleId": f.code, "ruleIndex": index[f.code], "level": LEVELS[f.severity],
         "message": {"text": f.message}, "locations": [{"physicalLocation": location}],
+        "partialFingerprints": {"refereeFinding/v1": fingerprint(f, Path.cwd())},
         "properties": {k: v for k, v in facts.items() if v is not None},
     }
 
