@@ -131,7 +131,7 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     import sqlalchemy as sa
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
-    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"))
+    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"), se.c.ledger)
              .select_from(r.join(se, se.c.id == r.c.session_id)).where(r.c.id > after).order_by(r.c.first_seat))
     if upto is not None:
         query = query.where(r.c.id <= upto)
@@ -146,10 +146,34 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
             if row.ante_u is not None and row.main_staked_u is not None and row.main_net_u is not None:
                 _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
     out: list[Seat] = []
+    said: dict[str | None, bool] = {}
     for run in runs:
         picks = [settled[i] for i in json.loads(run.settlements)]
-        out += _rounds(run, picks) if run.games is None else _games(run, picks)
+        if run.ledger not in said:
+            said[run.ledger] = every_net_recorded(run.ledger)
+        found = _rounds(run, picks) if run.games is None else _games(run, picks)
+        if not said[run.ledger]:
+            for seat in found:
+                seat.paid_u = None
+        out += found
     return out
+
+
+def every_net_recorded(ledger: str | None) -> bool:
+    """Whether every seat of a session recorded the net it was paid (its ledger's recorded
+    nets as many as its seats, counted, void and invalid).
+
+    Why: a run of clean games keeps each seat's settlement, not its record (that is in the
+    kept bytes); the audit found whatever it recorded of its pay equal to the rules' net
+    (else it would not be clean), but not whether it recorded any. A session whose every
+    seat recorded its net says it for its runs' seats too; any other session's run seats
+    are taken to have no record of their pay (left out of the paid basis, counted), never
+    assumed paid."""
+    if ledger is None:
+        return False
+    data = json.loads(ledger)
+    seats = sum(int(data.get(k) or 0) for k in ("counted_rounds", "void_rounds", "invalid_rounds"))
+    return int(data.get("recorded_nets") or 0) >= seats
 
 
 def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
