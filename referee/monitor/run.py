@@ -127,9 +127,10 @@ def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
     kinds = tuple(kinds)
     found = cells({k: v for k, v in summed.banded.items() if k[0] in kinds}, summed.scales)
     deals = randomness.tests({k: v for k, v in summed.deals.items() if k[0] in kinds})
-    # the same sums over the same seats: one test, whichever segments and windows hold them
+    # the same sums over the same seats: one test, whichever segments and windows hold them (a
+    # paid cell with its rules cell's sums, tested or not: paid as the rules say, nothing to add)
     same, also = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
-                       [c.label for c in found], [c.tested for c in found])
+                       [c.label for c in found], [c.tested or c.basis == "paid" for c in found])
     same_deals, also_deals = _same([(t.test, t.deals, t.statistic, t.p) for t in deals],
                                    [f"{t.kind} {t.segment}, {t.window}" for t in deals], [t.tested for t in deals])
     tests = (sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
