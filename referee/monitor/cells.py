@@ -167,6 +167,11 @@ class Cell:
     paid_unknown: int = 0
 
     @property
+    def summed_as(self) -> str:
+        """The bet as the sums keep it (:data:`BETS`: ``paid`` for the main game on the paid basis)."""
+        return "paid" if self.basis == "paid" else self.bet
+
+    @property
     def label(self) -> str:
         """The cell's segment and window in words (``table T3, last 1,000 games``; ``(paid)``
         after it on the paid basis)."""
