@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -327,7 +327,8 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
     main.owe(s)
     bets = {"ante+call": main}
     if s.paid_u is not None:  # the same seat against the same expectation, as it was paid
-        bets["paid"] = replace(main, observed=s.paid_u)
+        bets["paid"] = Sums(1, 1, main.staked, s.paid_u, main.expected, main.variance, 0, main.jump, main.third, 0,
+                            main.terms, main.owed_player, main.owed_house)
     if s.bonus_u and f.bonus_variance:
         stake = s.bonus_u
         bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
