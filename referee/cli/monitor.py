@@ -46,9 +46,10 @@ if TYPE_CHECKING:
 def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, kinds: tuple[str, ...],
             cache: str | None, no_cache: bool, since: str | None, until: str | None, record: bool) -> None:
     """Observed return to player against the exact expected return of the decisions taken,
-    by table, dealer, profile, stake band, bet and player, over the last 1,000 / 10,000 /
-    100,000 games and the last day, week and month; the randomness of the deal by table
-    and dealer (docs/monitor.md).
+    on two bases (the rules' nets, and what the seats were paid: the wallet's moves, else
+    the record), by table, dealer, profile, stake band, bet and player, over the last 1,000
+    / 10,000 / 100,000 games and each segment's last day, week and month; the randomness of
+    the deal by table and dealer (docs/monitor.md).
 
     Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
     yet), no store, a usage problem or a missing extra.

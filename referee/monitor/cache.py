@@ -13,8 +13,9 @@ a trace. What a run does:
   games (a game's place among its segment's games is fixed when it is added: newer
   games come after it);
 * the games that newer ones push across a count window's edge (the 1,000th, the
-  10,000th, the 100,000th newest of their segment) or that a newer game's time pushes out
-  of a day, a week or a month, moved from band to band;
+  10,000th, the 100,000th newest of their segment) or that a newer game's time in their
+  segment pushes out of a day, a week or a month (a segment's calendar windows end at its
+  own newest game: each segment's newest time is kept), moved from band to band;
 * a game past every window (older than the 100,000 newest of its segment and than a
   month) is dropped: no window will hold it again.
 
