@@ -34,14 +34,15 @@ def page(v: Verdict, seats: list[Seat], shown: str) -> str:
         raise HtmlUnavailable("monitor --format html needs Jinja2 and pygal: pip install 'referee[report]'") from None
     env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
                              finalize=on_page)  # invisible characters in a name escaped
-    alerting = {(j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells if j.alert}  # repeats too
+    alerting = {(j.cell.kind, j.cell.segment, j.cell.summed_as) for j in v.cells if j.alert}  # repeats too
     charts = []
-    for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells
+    for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.summed_as) for j in v.cells
                                             if j.cell.tested and j.same_as is None):
         if kind not in CHARTED and (kind, segment, bet) not in alerting:
             continue
         points = running(members(seats, kind, segment, bet, WIDEST, v.newest_us), bet, v.scale, v.scale2)
-        charts.append({"title": f"{kind} {segment}, {BET_WORDS[bet]}", "svg": jinja2_markup(_chart(points, v.band.z))})
+        words = "Ante+Call paid" if bet == "paid" else BET_WORDS[bet]
+        charts.append({"title": f"{kind} {segment}, {words}", "svg": jinja2_markup(_chart(points, v.band.z))})
     return str(env.get_template("monitor.html.j2").render(
         version=__version__, store=shown, seats=f"{v.seats:,}", games=f"{v.games:,}",
         newest=when(v.newest_us) or "no game has a time", band=band_words(v.band), summary=summary(v),

@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from ..escape import escape_data, escape_property, printable
 from .bands import Band
+from .cells import Cell
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
@@ -36,9 +37,14 @@ def _mark(j: Judged | JudgedDeal) -> str:
     return "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
 
 
+def bet_words(c: Cell) -> str:
+    """The bet in words, and the basis when it is what was paid (``Ante+Call paid``)."""
+    return BET_WORDS[c.bet] + (" paid" if c.basis == "paid" else "")
+
+
 def table_row(j: Judged) -> list[str]:
     c = j.cell
-    return [c.kind, printable(c.segment), BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
+    return [c.kind, printable(c.segment), bet_words(c), c.window, f"{c.games:,}", f"{c.seats:,}",
             f"{float(c.staked):,.2f}",
             _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or f"not tested: {c.reason}",
             _mark(j)]
@@ -58,8 +64,10 @@ def deal_row(j: JudgedDeal) -> list[str]:
 
 def text(v: Verdict, shown: str) -> str:
     newest = f"newest {when(v.newest_us)}" if v.newest_us is not None else "no game has a time"
+    if v.since_us is not None or v.until_us is not None:
+        newest += f" (the games from {when(v.since_us) or 'the first'} to {when(v.until_us) or 'the last'})"
     lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, {newest}",
-             f"band: {band_words(v.band)}",
+             f"band: {band_words(v.band)}", paid_words(v),
              tabulate([table_row(j) for j in v.cells if j.same_as is None], headers=HEADERS, disable_numparse=True)]
     if v.deals:
         lines += ["", "the deal:", tabulate([deal_row(j) for j in v.deals if j.same_as is None],
@@ -68,6 +76,21 @@ def text(v: Verdict, shown: str) -> str:
         lines += ["", "alerts:", *(f"  {printable(github_line(j, v, band=False))}" for j in v.every_alert)]
     lines.append(summary(v))
     return "\n".join(lines) + "\n"
+
+
+def paid_words(v: Verdict) -> str:
+    """What the paid basis holds, in words: its seats left out (no record of their pay),
+    and what is owed each way over every seat (the widest ``all`` cell, when made)."""
+    left = (f"{v.paid_unknown:,} seat{'s' * (v.paid_unknown != 1)} with no record of what "
+            f"{'they were' if v.paid_unknown != 1 else 'it was'} paid, left out" if v.paid_unknown
+            else "every seat says what it was paid")
+    widest = [j.cell for j in v.cells if j.cell.kind == "all" and j.cell.basis == "rules"
+              and j.cell.owed_player is not None]
+    owed = ""
+    if widest:
+        c = max(widest, key=lambda c: c.seats)
+        owed = f"; owed over the {c.window}: {c.owed_player:,.2f} to players, {c.owed_house:,.2f} to the house"
+    return f"paid basis (what the seats were paid, Ante+Call): {left}{owed}"
 
 
 def summary(v: Verdict) -> str:
@@ -100,7 +123,9 @@ def cell_json(j: Judged) -> dict[str, object]:
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
             "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as, "also": list(j.also),
-            "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason}
+            "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason, "basis": c.basis,
+            "owed_to_player": None if c.owed_player is None else str(c.owed_player),
+            "owed_to_house": None if c.owed_house is None else str(c.owed_house), "paid_unknown": c.paid_unknown}
 
 
 def deal_json(j: JudgedDeal) -> dict[str, object]:
@@ -114,10 +139,11 @@ def deal_json(j: JudgedDeal) -> dict[str, object]:
 def to_json(v: Verdict, shown: str) -> str:
     b = v.band
     data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
+            "since": when(v.since_us), "until": when(v.until_us),
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
             "cells": [cell_json(j) for j in v.cells], "deal_tests": [deal_json(j) for j in v.deals],
-            "alerts": len(v.alerts) + len(v.deal_alerts)}
+            "paid_unknown": v.paid_unknown, "alerts": len(v.alerts) + len(v.deal_alerts)}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -127,8 +153,10 @@ def github_line(j: Judged | JudgedDeal, v: Verdict, band: bool = True) -> str:
     why = f"; {band_words(v.band)}" if band else ""
     if isinstance(j, Judged):
         c = j.cell
-        return (f"{c.kind} {c.segment}, {BET_WORDS[c.bet]}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
-                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats{why}"
+        owed = (f", owed {c.owed_player:,.2f} to players and {c.owed_house:,.2f} to the house"
+                if c.owed_player is not None and (c.owed_player or c.owed_house) else "")
+        return (f"{c.kind} {c.segment}, {bet_words(c)}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
+                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats{owed}{why}"
                 f"{also_words(j)})")
     t = j.test
     return (f"{t.kind} {t.segment}, {t.window}: {t.test} p {_num(t.p, '.2g')} ({t.deals:,} deals{why}"
