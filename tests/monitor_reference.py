@@ -66,6 +66,21 @@ def _seat(g: _Game, s: Seat, f: Figures) -> None:
     main.expected += s.ante_u * f.mean
     if s.called:
         g.wins["ante+call"] = g.wins.get("ante+call", 0.0) + s.ante_u * f.top
+    if s.paid_u is None:
+        main.paid_unknown += 1
+    else:  # the paid basis: the same seat, what it was paid, and its owed amount each way in both
+        paid = bets.get("paid")
+        if paid is None:
+            paid = bets["paid"] = Sums(games=1)
+        paid.seats += 1
+        paid.staked += s.staked_u
+        paid.observed += s.paid_u
+        paid.expected += s.ante_u * f.mean
+        for sums in (main, paid):
+            sums.owed_player += max(s.net_u - s.paid_u, 0)
+            sums.owed_house += max(s.paid_u - s.net_u, 0)
+        if s.called:
+            g.wins["paid"] = g.wins.get("paid", 0.0) + s.ante_u * f.top
     if s.bonus_u and f.bonus_variance:
         bonus = bets.get("bonus")
         if bonus is None:

@@ -27,8 +27,10 @@ PROFILES = ("builtin:vivo", "builtin:bonus-100")
 def _seats(games: int, seed: int) -> list[Seat]:
     """``games`` games of one to three seats: two tables, three dealers, five players, two
     profiles, Antes of 1 and 10, folds and calls in four situations, Bonus stakes, every
-    first seat's deal, times over 60 days (a tenth of the games without one)."""
+    first seat's deal, times over 60 days (a tenth of the games without one), and what each seat was paid (the
+    rules' net, an Ante short, or nothing said: the paid basis)."""
     rng = random.Random(seed)
+    paying = random.Random(seed + 1)  # what each seat was paid: none said, the rules' net, or an Ante short
     out: list[Seat] = []
     start = 1_700_000_000_000_000
     for g in range(games):
@@ -48,7 +50,7 @@ def _seats(games: int, seed: int) -> list[Seat]:
                 staked_u=ante * (3 if called else 1) + bonus, net_u=net, bonus_u=bonus, called=called, known=known,
                 bonus_value=evaluate(list(known)).value if bonus else None, deal=k == 0,
                 player_value=evaluate(cards[:7]).value, dealer_value=evaluate([*cards[2:5], *cards[5:9]]).value,
-                row=len(out) + 1))
+                row=len(out) + 1, paid_u=paying.choice((None, net, net, net - ante if net > 0 else net))))
     return out
 
 
@@ -80,11 +82,12 @@ def test_the_cache_fed_in_batches_gives_the_whole_stores_report_at_every_step(tm
         with cache.transaction():
             state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (len(done), 0)))
             banded, deals, scales = cache.banded(state)
-        from_cache = _report(Summed(banded, deals, scales, state.seats, state.games, state.newest))
+        from_cache = _report(Summed(banded, deals, scales, state.seats, state.games, state.newest, state.paid_unknown))
         whole = output.to_json(judge(list(done)), "store")
         assert from_cache == whole, f"after batch {i}"
     doc = json.loads(whole)
-    windows = {(c["segment"], c["value"], c["window"]): c["games"] for c in doc["cells"] if c["bet"] == "ante+call"}
+    windows = {(c["segment"], c["value"], c["window"]): c["games"] for c in doc["cells"]
+               if c["bet"] == "ante+call" and c["basis"] == "rules"}
     assert windows[("all", "all", "last 10,000 games")] == 10_000 and windows[("all", "all", "day")] < 300
     assert any(c["z"] is not None for c in doc["cells"]) and any(t["p"] is not None for t in doc["deal_tests"])
     cache.close()
@@ -103,8 +106,8 @@ def test_games_past_every_window_are_dropped_and_the_bands_stay_whole(tmp_path: 
     assert kept == cache.db.execute("SELECT n FROM segments WHERE seq = 'all'").fetchone()[0] == 2_500
     with cache.transaction():
         banded, deals, scales = cache.banded(state)
-    assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest)) == output.to_json(
-        judge(seats), "store")
+    assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest,
+                          state.paid_unknown)) == output.to_json(judge(seats), "store")
     cache.close()
 
 
@@ -203,8 +206,8 @@ def test_games_pushed_past_every_window_leave_the_cache_with_their_sums(tmp_path
         with cache.transaction():
             state = cache.add(state, cached.batch_of(part, keys, others, i + 1, f"c{i}", (0, 0)))
             banded, deals, scales = cache.banded(state)
-        assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest)) == _report(
-            _whole_sums(done)), f"after batch {i}"
+        assert _report(Summed(banded, deals, scales, state.seats, state.games, state.newest,
+                              state.paid_unknown)) == _report(_whole_sums(done)), f"after batch {i}"
     n = cache.db.execute("SELECT n FROM segments WHERE seq = 'all'").fetchone()[0]
     kept = cache.db.execute("SELECT count(*) FROM games JOIN segments ON id = sid WHERE seq = 'all'").fetchone()[0]
     assert n == len({s.game for s in seats}) and kept < n  # games past every window dropped
@@ -222,7 +225,7 @@ def _whole_sums(seats: list[Seat]) -> Summed:
     valuation = value(seats)
     banded, newest = accumulate(seats, valuation)
     return Summed(banded, randomness.accumulate(seats, newest), valuation, len(seats), len({s.game for s in seats}),
-                  newest)
+                  newest, sum(1 for s in seats if s.paid_u is None))
 
 
 @pytest.mark.parametrize("shape", [("--seats", "2-4"), ("--sessions", "3")], ids=["live-table", "rounds"])

@@ -45,10 +45,11 @@ def _seats(seed: int, n: int, shuffle: bool) -> list[Seat]:
             out.append(Seat(
                 order=game, game=("game", table, game), time_us=time_us, table=table, dealer=dealer, profile=profile,
                 player=rng.choice(("p-1", "p-2", "p-3", None)), ante_u=ante, staked_u=ante * (3 if called else 1),
-                net_u=rng.choice((-3, -1, 1, 2, 3)) * ante, bonus_u=bonus, called=called, known=known,
+                net_u=(net := rng.choice((-3, -1, 1, 2, 3)) * ante), bonus_u=bonus, called=called, known=known,
                 bonus_value=evaluate(list(known)).value if bonus and known else None, deal=k == 0,
                 player_value=evaluate([*own, *cards[5:7]]).value if rng.random() < 0.95 else None,
-                dealer_value=evaluate([*cards[2:7], *cards[7:9]]).value, row=len(out) + 1))
+                dealer_value=evaluate([*cards[2:7], *cards[7:9]]).value, row=len(out) + 1,
+                paid_u=rng.choice((None, net, net - ante, net + ante))))
     if shuffle:  # a game's seats apart, orders out of turn: the grouping must still agree
         rng.shuffle(out)
     return out

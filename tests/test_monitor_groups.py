@@ -93,7 +93,7 @@ def test_a_rigged_table_among_four_is_a_few_groups_led_by_the_table() -> None:
 
 @pytest.mark.slow
 def test_a_fair_store_of_four_tables_has_no_group() -> None:
-    verdict, seats, groups = _judged(False)
+    verdict, _, groups = _judged(False)
     assert not verdict.alerting and groups == []
     assert json.loads(to_json(verdict, "s.db", groups))["alert_groups"] == []
 
@@ -107,10 +107,9 @@ def test_the_reports_lead_with_the_groups() -> None:
     assert lead["lead"] == "table T3" and lead["basis"] in ("rules", "deal")
     assert {"lead", "basis", "segments", "z", "first_game", "last_game", "since", "until"} <= set(lead)
     assert lead["first_game"].startswith("T3-") and lead["alerts"][0]["segment"] == "table T3"
-    said = text(verdict, "s.db", groups)
-    head = said.split("\n", 3)
-    assert head[2].startswith("alert groups")
-    assert f"1. table T3, " in said and f"games {lead['first_game']} to {lead['last_game']}" in said
+    said = text(verdict, "s.db", groups).splitlines()
+    assert said[3].startswith("alert groups") and said[4].startswith("  1. table T3, ")  # first, before the cells
+    assert f"games {lead['first_game']} to {lead['last_game']}" in said[4]
 
 
 @pytest.mark.slow
@@ -164,7 +163,7 @@ def test_monitor_names_its_groups_games_in_json_text_and_html(tmp_path: Path) ->
         assert g["since"].startswith("2026-12-01T18:0") and g["until"] > g["since"]
         assert g["segments"][0] == g["lead"] and g["basis"] == "rules"
     code, said = run("monitor", "--store", url, "--segment", "all", "--segment", "table", "--no-cache")
-    assert code == 1 and said.splitlines()[2].startswith("alert groups (by cause, most severe first): ")
+    assert code == 1 and said.splitlines()[3].startswith("alert groups (by cause, most severe first): ")
     assert f"games {groups[0]['first_game']} to {groups[0]['last_game']}" in said
     page = tmp_path / "m.html"
     code, out = run("monitor", "--store", url, "--segment", "all", "--segment", "table", "--format", "html",

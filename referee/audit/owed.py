@@ -20,7 +20,7 @@ from .results import Finding, RoundResult
 
 if TYPE_CHECKING:
     from ..models.common import Recorded
-    from ..rules.settlement import Ruling
+    from ..rules.settlement import Line, Ruling
 
 Party = Literal["player", "house"]
 ZERO = Decimal(0)
@@ -106,9 +106,19 @@ def recorded_paid(recorded: Recorded | None, ruling: Ruling | None) -> Decimal |
         return recorded.net
     if ruling is None:
         return None
+    return paid_by_lines(recorded, ruling.lines)
+
+
+def paid_by_lines(recorded: Recorded, lines: tuple[Line, ...]) -> Decimal | None:
+    """What a record says the table paid, given the ruling's lines (:func:`recorded_paid`:
+    the recorded net, else the return less the stakes, else every wager's result; a deal
+    recorded void with no amounts, 0). Apart so that the monitor, which keeps a seat's
+    lines but not its ruling, reads it exactly as ``check`` does."""
+    if recorded.net is not None:
+        return recorded.net
     if recorded.returned is not None:
-        return recorded.returned - ruling.staked
-    parts = [getattr(recorded, line.wager.value) for line in ruling.lines]
+        return recorded.returned - sum((line.stake for line in lines), ZERO)
+    parts = [getattr(recorded, line.wager.value) for line in lines]
     if parts and all(p is not None for p in parts):
         return sum(parts, ZERO)
     if recorded.void:
@@ -124,7 +134,20 @@ def wallet_net(seat: SeatResult) -> Decimal | None:
     moves = seat.record.wallet if seat.record is not None else None
     if moves is None:
         return None
+    return moves_net(moves)
+
+
+def moves_net(moves: Iterable[Any]) -> Decimal:
+    """What wallet moves gave the player: credits, cancels and refunds less debits."""
     return sum((-m.amount if m.kind == "debit" else m.amount for m in moves), ZERO)
+
+
+def seat_paid(recorded: Recorded | None, moves: Iterable[Any] | None, lines: tuple[Line, ...]) -> Decimal | None:
+    """What a seat was paid, as :func:`seat_bottom_line` has it: what its wallet moved when
+    it has one, else what its record says (None: neither says); ``lines``: its ruling's."""
+    if moves is not None:
+        return moves_net(moves)
+    return None if recorded is None else paid_by_lines(recorded, lines)
 
 
 def balance_off(findings: Iterable[Finding]) -> BalanceOff | None:

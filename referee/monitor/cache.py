@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ..store.engine import Target
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
-FORMAT = f"4 {__version__} marshal {MARSHAL}"
+FORMAT = f"5 {__version__} marshal {MARSHAL}"
 FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
 _DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
 
@@ -95,6 +95,8 @@ class State:
     seats: int = 0
     games: int = 0
     scales: Scales = (1, 1, 1)
+    #: Counted seats with no record of what they were paid (the paid basis leaves them out).
+    paid_unknown: int = 0
 
 
 @dataclass(slots=True)
@@ -112,6 +114,7 @@ class Batch:
     scales: Scales
     games: Games
     deals: Deals = field(default_factory=dict)
+    paid_unknown: int = 0
 
 
 class Cache:
@@ -171,7 +174,7 @@ class Cache:
         d = json.loads(meta["state"])
         a, b, c = d["scales"]
         return State(d["sources"], d["chain"], (d["marks"][0], d["marks"][1]), d["newest"], d["order"], d["seats"],
-                     d["games"], (a, b, c))
+                     d["games"], (a, b, c), d["paid_unknown"])
 
     def reset(self) -> None:
         """Everything forgotten (inside a transaction)."""
@@ -224,13 +227,15 @@ class Cache:
         self.db.executemany("INSERT INTO keys VALUES (?)", [(k,) for k in batch.keys])
         bands.write()
         new = State(batch.sources, batch.chain, batch.marks, newest, max(state.order, batch.order),
-                    state.seats + batch.seats, state.games + len(batch.keys) + batch.others, scales)
+                    state.seats + batch.seats, state.games + len(batch.keys) + batch.others, scales,
+                    state.paid_unknown + batch.paid_unknown)
         self.keep(new)
         return new
 
     def keep(self, state: State) -> None:
         d = {"sources": state.sources, "chain": state.chain, "marks": list(state.marks), "newest": state.newest,
-             "order": state.order, "seats": state.seats, "games": state.games, "scales": list(state.scales)}
+             "order": state.order, "seats": state.seats, "games": state.games, "scales": list(state.scales),
+             "paid_unknown": state.paid_unknown}
         self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                             [("format", FORMAT), ("state", json.dumps(d))])
 
@@ -427,7 +432,8 @@ def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: 
     db.executemany("DELETE FROM payloads WHERE id = ? AND refs = 0", [(i,) for i in gone])
 
 
-_CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3", "terms")
+_CELL_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "third", "cross3", "terms",
+                "owed_player", "owed_house", "paid_unknown")
 
 
 def _lcm(a: Scales, b: Scales) -> Scales:
@@ -452,6 +458,6 @@ def _scaled(values: list[int], bet: str, factors: Scales) -> list[int]:
     ``scale``, the observed too for the Bonus (the main bet's is in millionths), the
     variance over ``scale2``, the third cumulant over ``scale3``."""
     f1, f2, f3 = factors
-    g, n, staked, observed, expected, variance, cross, third, cross3, terms = values
+    g, n, staked, observed, expected, variance, cross, third, cross3, terms, *money = values
     return [g, n, staked, observed * (f1 if bet == "bonus" else 1), expected * f1, variance * f2, cross, third * f3,
-            cross3, terms]
+            cross3, terms, *money]

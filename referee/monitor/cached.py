@@ -34,7 +34,7 @@ def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = No
             state = cache.state() or State()
             if _followed(state, _sources(stored.conn)):
                 banded, deals, scales = cache.banded(state)
-                return Summed(banded, deals, scales, state.seats, state.games, state.newest)
+                return Summed(banded, deals, scales, state.seats, state.games, state.newest, state.paid_unknown)
         while True:
             with cache.transaction():  # one step: a few sources, committed (a run cut short keeps them)
                 state, done, whole = _step(cache, stored, whole)
@@ -45,7 +45,7 @@ def summed(stored: Any, path: Path, told: Callable[[int, int], None] | None = No
                 told(*_progress(stored, state))
     finally:
         cache.close()
-    return Summed(banded, deals, scales, state.seats, state.games, state.newest)
+    return Summed(banded, deals, scales, state.seats, state.games, state.newest, state.paid_unknown)
 
 
 def _sources(conn: Any) -> list[tuple[int, str, int]]:
@@ -136,4 +136,5 @@ def batch_of(seats: list[Seat], keys: set[str], others: int, sources: int, chain
     valuation = value(seats)
     return Batch(sources, chain, upto, newest_of(seats), max((s.order for s in seats), default=0), len(seats),
                  keys, others, (valuation.scale, valuation.scale2, valuation.scale3),
-                 games(seats, valuation, KINDS), randomness.deals(seats))
+                 games(seats, valuation, KINDS), randomness.deals(seats),
+                 sum(1 for s in seats if s.paid_u is None))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -32,7 +32,12 @@ DAY_US = 86_400 * 1_000_000
 CALENDAR_WINDOWS = (("day", DAY_US), ("week", 7 * DAY_US), ("month", 30 * DAY_US))
 WINDOWS = (*(f"last {n:,} games" for n in COUNT_WINDOWS), *(name for name, _ in CALENDAR_WINDOWS))
 KINDS = ("all", "table", "dealer", "profile", "stake", "player")
-BETS = ("ante+call", "bonus")
+#: The bets as the sums keep them: ``paid`` is the main game (Ante+Call) on the paid basis
+#: (what the seats were paid against the same exact expectation), apart from the rules'
+#: (``ante+call``) so that both are summed, cached and windowed alike.
+BETS = ("ante+call", "bonus", "paid")
+#: The bases a cell is measured on: the rules' nets, or what the seats were paid.
+BASES = ("rules", "paid")
 #: Fewer games than this in a cell: not tested. Why 1,000: every test made makes the
 #: family band stricter for all the others, and a shortfall of a few percent does not
 #: show in fewer than several thousand games (``docs/monitor.md``, "What it can see"); a
@@ -91,6 +96,14 @@ class Sums:
     #: How many random terms the sum has: a game's group of seats in one situation under
     #: one decision, with variance (a call, a Bonus stake), counts once (:data:`MIN_TERMS`).
     terms: int = 0
+    #: What the seats are owed, what ``check`` calls owed (the rules' net less what was
+    #: paid, ``Seat.owed_u``), summed each way apart: to the players and to the house
+    #: (millionths, both 0 or more; main-game sums only).
+    owed_player: int = 0
+    owed_house: int = 0
+    #: Seats with no record of what they were paid (``Seat.paid_u`` None): left out of the
+    #: paid basis, counted in the rules' (``ante+call`` sums only).
+    paid_unknown: int = 0
 
     def add(self, other: Sums) -> None:
         self.games += other.games
@@ -104,6 +117,20 @@ class Sums:
         self.third += other.third
         self.cross3 += other.cross3
         self.terms += other.terms
+        self.owed_player += other.owed_player
+        self.owed_house += other.owed_house
+        self.paid_unknown += other.paid_unknown
+
+    def owe(self, s: Seat) -> None:
+        """A seat's owed amount, each way (:attr:`owed_player`), or that it has none to say."""
+        if s.paid_u is None:
+            self.paid_unknown += 1
+            return
+        owed = s.net_u - s.paid_u
+        if owed > 0:
+            self.owed_player += owed
+        else:
+            self.owed_house -= owed
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +155,27 @@ class Cell:
     skewness: float | None = None
     #: Its random terms (``Sums.terms``): calls, or Bonus stakes, a game's alike once.
     terms: int = 0
+    #: ``rules`` (the rules' nets) or ``paid`` (what the seats were paid), against the same
+    #: exact expectation (``BASES``).
+    basis: str = "rules"
+    #: What its seats are owed (``check``'s owed), to the players and to the house, in the
+    #: currency (None in a Bonus cell: a seat's owed amount is its main game's cell's).
+    owed_player: Decimal | None = None
+    owed_house: Decimal | None = None
+    #: Its seats with no record of what they were paid (the paid basis leaves them out: in
+    #: a paid cell, those of the same segment and window the rules' cell holds).
+    paid_unknown: int = 0
+
+    @property
+    def summed_as(self) -> str:
+        """The bet as the sums keep it (:data:`BETS`: ``paid`` for the main game on the paid basis)."""
+        return "paid" if self.basis == "paid" else self.bet
+
+    @property
+    def label(self) -> str:
+        """The cell's segment and window in words (``table T3, last 1,000 games``; ``(paid)``
+        after it on the paid basis)."""
+        return f"{self.kind} {self.segment}, {self.window}" + (" (paid)" if self.basis == "paid" else "")
 
     @property
     def tested(self) -> bool:
@@ -270,7 +318,10 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
         main.jump = ante * f.top if s.called else 0.0
         main.third = ante * ante * ante * f.third
         main.terms = 1
+    main.owe(s)
     bets = {"ante+call": main}
+    if s.paid_u is not None:  # the same seat against the same expectation, as it was paid
+        bets["paid"] = replace(main, observed=s.paid_u)
     if s.bonus_u and f.bonus_variance:
         stake = s.bonus_u
         bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
@@ -302,8 +353,20 @@ def _seat(g: _Game, s: Seat, f: Figures) -> None:
     main.staked += s.staked_u
     main.observed += s.net_u
     main.expected += s.ante_u * f.mean
+    main.owe(s)
     if s.called:
         g.wins["ante+call"] = g.wins.get("ante+call", 0.0) + s.ante_u * f.top
+    if s.paid_u is not None:
+        paid = bets.get("paid")
+        if paid is None:
+            paid = bets["paid"] = Sums(games=1)
+        paid.seats += 1
+        paid.staked += s.staked_u
+        paid.observed += s.paid_u
+        paid.expected += s.ante_u * f.mean
+        paid.owe(s)
+        if s.called:
+            g.wins["paid"] = g.wins.get("paid", 0.0) + s.ante_u * f.top
     if s.bonus_u and f.bonus_variance:
         bonus = bets.get("bonus")
         if bonus is None:
@@ -320,6 +383,9 @@ def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Fi
     """A seat's stakes into its game's groups (one per bet, situation and decision)."""
     group = groups.setdefault(("ante+call", s.known, s.called), [0, f.variance, f.third])
     group[0] += s.ante_u
+    if s.paid_u is not None:  # the paid basis: the seats that say what they were paid
+        group = groups.setdefault(("paid", s.known, s.called), [0, f.variance, f.third])
+        group[0] += s.ante_u
     if s.bonus_u and f.bonus_variance:
         group = groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance, f.bonus_third])
         group[0] += s.bonus_u
@@ -371,8 +437,10 @@ def game_third(groups: dict[tuple[str, object, bool], list[int]], bet: str, scal
 
 
 def cells(banded: Banded, valuation: Valuation) -> list[Cell]:
-    """Every segment × bet × window, from the banded sums, with its z-score."""
+    """Every segment × bet × window, from the banded sums, with its z-score: per segment,
+    the rules' Ante+Call, the Bonus, then Ante+Call on the paid basis."""
     out: list[Cell] = []
+    unknown: dict[tuple[str, str, int], int] = {}  # the rules' cell's seats with no record of their pay
     for (kind, segment, bet), bands in sorted(banded.items()):
         observed_scale = valuation.scale if bet == "bonus" else 1
         for w, window in enumerate(WINDOWS):
@@ -381,6 +449,10 @@ def cells(banded: Banded, valuation: Valuation) -> list[Cell]:
                 inside = count <= w if w < len(COUNT_WINDOWS) else when <= w - len(COUNT_WINDOWS)
                 if inside:
                     total.add(sums)
+            if bet == "ante+call":
+                unknown[(kind, segment, w)] = total.paid_unknown
+            elif bet == "paid":
+                total.paid_unknown = unknown.get((kind, segment, w), 0)
             if total.seats:
                 out.append(_cell(kind, segment, bet, window, total, valuation, observed_scale))
     return out
@@ -400,5 +472,8 @@ def _cell(kind: str, segment: str, bet: str, window: str, t: Sums, v: Valuation,
         skewness = (t.third / v.scale3 + undyadic(t.cross3)) / sd ** 3
     observed_rtp = float(1 + observed / t.staked) if t.staked else None
     expected_rtp = float(1 + expected / t.staked) if t.staked else None
-    return Cell(kind, segment, bet, window, t.games, t.seats, staked, observed_rtp, expected_rtp, z, jump,
-                skewness, t.terms)
+    main = bet != "bonus"
+    return Cell(kind, segment, "ante+call" if bet == "paid" else bet, window, t.games, t.seats, staked,
+                observed_rtp, expected_rtp, z, jump, skewness, t.terms, "paid" if bet == "paid" else "rules",
+                Decimal(t.owed_player) / 1_000_000 if main else None,
+                Decimal(t.owed_house) / 1_000_000 if main else None, t.paid_unknown if main else 0)

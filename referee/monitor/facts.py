@@ -52,6 +52,17 @@ class Seat:
     row: int = 0
     #: Filled by the monitor: the seat's exact figures (see ``valuing.Valuation``).
     situation: object = None
+    #: What the seat was paid on the main game, in millionths: what it was paid in all (its
+    #: wallet's moves where it has a wallet, else its record's net: ``audit.owed.seat_paid``,
+    #: as ``check`` reads it) less the Bonus net the rules give. None: nothing says what it
+    #: was paid (left out of the paid basis, ``docs/monitor.md``). Its owed amount, what
+    #: ``check`` calls owed (over 0 to the player), is ``net_u - paid_u``.
+    paid_u: int | None = None
+
+    @property
+    def owed_u(self) -> int:
+        """What the rules give less what the seat was paid (0 when nothing says what it was paid)."""
+        return 0 if self.paid_u is None else self.net_u - self.paid_u
 
 
 def unpack_known(packed: int | None) -> tuple[int, ...] | None:

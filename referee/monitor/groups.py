@@ -19,7 +19,7 @@ from ..analysis.distributions import NORMAL
 from . import randomness
 from .cells import KEYS
 from .facts import Seat
-from .run import Judged, JudgedDeal, Verdict
+from .run import Judged, Verdict
 from .series import members, running
 
 
@@ -120,6 +120,8 @@ class _Alert:
     z: float | None
     p: float | None
     seats: list[Seat]
+    #: The bet as the sums keep it (``paid``: the main game on the paid basis, ``cells.Cell.summed_as``).
+    summed: str = ""
 
     @property
     def severity(self) -> float:
@@ -151,9 +153,9 @@ def _alerts(verdict: Verdict, seats: list[Seat]) -> list[_Alert]:
     for j in verdict.every_alert:
         if isinstance(j, Judged):
             c = j.cell
-            basis = str(getattr(c, "basis", "rules"))  # the paid basis's cells say theirs
-            out.append(_Alert(c.kind, c.segment, c.bet, "rtp", c.window, basis, c.z, j.p,
-                              members(seats, c.kind, c.segment, c.bet, c.window, verdict.newest_us)))
+            out.append(_Alert(c.kind, c.segment, c.bet, "rtp", c.window, c.basis, c.z, j.p,
+                              members(seats, c.kind, c.segment, c.summed_as, c.window, verdict.newest_us),
+                              c.summed_as))
         else:
             t = j.test
             z = t.statistic if t.dof is None else _z_of(t.p)
@@ -193,7 +195,7 @@ class _Grouper:
             return False
         if a.bet == "deal":
             return _deal_excess(a, rest)
-        points = running(rest, a.bet, self.verdict.scale, self.verdict.scale2, points=1)
+        points = running(rest, a.summed or a.bet, self.verdict.scale, self.verdict.scale2, points=1)
         last = points[-1]
         if last.sd <= 0 or a.z is None:
             return False

@@ -15,7 +15,7 @@ from typing import Any
 from .. import __version__
 from ..escape import on_page
 from .facts import Seat
-from .groups import AlertGroup
+from .groups import AlertGroup, GroupedAlert
 from .output import BET_WORDS, band_words, deal_row, github_line, group_words, summary, table_row, when
 from .run import Verdict
 from .series import Point, members, running
@@ -37,15 +37,16 @@ def page(v: Verdict, seats: list[Seat], shown: str, groups: list[AlertGroup] | N
         raise HtmlUnavailable("monitor --format html needs Jinja2 and pygal: pip install 'referee[report]'") from None
     env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"), autoescape=True,
                              finalize=on_page)  # invisible characters in a name escaped
-    alerting = {(j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells if j.alert}  # repeats too
+    alerting = {(j.cell.kind, j.cell.segment, j.cell.summed_as) for j in v.cells if j.alert}  # repeats too
     charts = []
-    for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.bet) for j in v.cells
+    for kind, segment, bet in dict.fromkeys((j.cell.kind, j.cell.segment, j.cell.summed_as) for j in v.cells
                                             if j.cell.tested and j.same_as is None):
         if kind not in CHARTED and (kind, segment, bet) not in alerting:
             continue
         held = members(seats, kind, segment, bet, WIDEST, v.newest_us)
         points = running(held, bet, v.scale, v.scale2)
-        charts.append({"title": f"{kind} {segment}, {BET_WORDS[bet]}",
+        words = "Ante+Call paid" if bet == "paid" else BET_WORDS[bet]
+        charts.append({"title": f"{kind} {segment}, {words}",
                        "svg": jinja2_markup(_chart(points, v.band.z, game_times(held)))})
     return str(env.get_template("monitor.html.j2").render(
         version=__version__, store=shown, seats=f"{v.seats:,}", games=f"{v.games:,}",
@@ -73,9 +74,16 @@ def _group(g: AlertGroup, shown: str) -> dict[str, object]:
         commands.append(f"referee recall --store {shlex.quote(shown)} --game {shlex.quote(game)}")
         commands.append(f"referee explain --store {shlex.quote(shown)} --game {shlex.quote(game)}")
     return {"words": group_words(g), "lead": g.lead, "segments": list(g.segments[1:]), "commands": commands,
-            "alerts": [f"{a.segment}, {a.bet}, {a.window}: " + (f"z {a.z:+.2f}" if a.test == "rtp" and a.z is not None
-                                                               else f"{a.test} p {a.p:.2g}" if a.p is not None else a.test)
-                       for a in g.alerts]}
+            "alerts": [_alert_words(a) for a in g.alerts]}
+
+
+def _alert_words(a: GroupedAlert) -> str:
+    """One alert of a group, on a line: its segment, bet, window and figure."""
+    if a.test == "rtp":
+        figure = f"RTP z {a.z:+.2f} ({a.basis} basis)" if a.z is not None else "RTP"
+    else:
+        figure = f"{a.test} p {a.p:.2g}" if a.p is not None else a.test
+    return f"{a.segment}, {a.bet}, {a.window}: {figure}"
 
 
 def game_times(held: list[Seat]) -> list[int | None]:

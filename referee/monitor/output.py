@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from ..escape import escape_data, escape_property, printable
 from .bands import Band
+from .cells import Cell
 from .groups import AlertGroup
 from .run import Judged, JudgedDeal, Verdict
 
@@ -37,9 +38,14 @@ def _mark(j: Judged | JudgedDeal) -> str:
     return "ALERT" if j.alert else ("99.9%" if j.outside_999 else ("99%" if j.outside_99 else ""))
 
 
+def bet_words(c: Cell) -> str:
+    """The bet in words, and the basis when it is what was paid (``Ante+Call paid``)."""
+    return BET_WORDS[c.bet] + (" paid" if c.basis == "paid" else "")
+
+
 def table_row(j: Judged) -> list[str]:
     c = j.cell
-    return [c.kind, printable(c.segment), BET_WORDS[c.bet], c.window, f"{c.games:,}", f"{c.seats:,}",
+    return [c.kind, printable(c.segment), bet_words(c), c.window, f"{c.games:,}", f"{c.seats:,}",
             f"{float(c.staked):,.2f}",
             _num(c.observed_rtp, ".4%"), _num(c.expected_rtp, ".4%"), _num(c.z, "+.2f") or f"not tested: {c.reason}",
             _mark(j)]
@@ -60,7 +66,7 @@ def deal_row(j: JudgedDeal) -> list[str]:
 def text(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
     newest = f"newest {when(v.newest_us)}" if v.newest_us is not None else "no game has a time"
     lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, {newest}",
-             f"band: {band_words(v.band)}"]
+             f"band: {band_words(v.band)}", paid_words(v)]
     if groups:
         lines += [f"alert groups (by cause, most severe first): {len(groups)}",
                   *(printable(f"  {n}. {group_words(g)}") for n, g in enumerate(groups, 1)), ""]
@@ -89,6 +95,21 @@ def group_words(g: AlertGroup) -> str:
     n = len(g.alerts)
     return (f"{g.lead}, {bet}, {g.window}: {what} ({basis}, {g.games:,} games{where}); "
             f"{n} alert{'s' * (n != 1)}" + (f", with {shown}" if under else ""))
+
+
+def paid_words(v: Verdict) -> str:
+    """What the paid basis holds, in words: its seats left out (no record of their pay),
+    and what is owed each way over every seat (the widest ``all`` cell, when made)."""
+    left = (f"{v.paid_unknown:,} seat{'s' * (v.paid_unknown != 1)} with no record of what "
+            f"{'they were' if v.paid_unknown != 1 else 'it was'} paid, left out" if v.paid_unknown
+            else "every seat says what it was paid")
+    widest = [j.cell for j in v.cells if j.cell.kind == "all" and j.cell.basis == "rules"
+              and j.cell.owed_player is not None]
+    owed = ""
+    if widest:
+        c = max(widest, key=lambda c: c.seats)
+        owed = f"; owed over the {c.window}: {c.owed_player:,.2f} to players, {c.owed_house:,.2f} to the house"
+    return f"paid basis (what the seats were paid, Ante+Call): {left}{owed}"
 
 
 def summary(v: Verdict) -> str:
@@ -121,7 +142,9 @@ def cell_json(j: Judged) -> dict[str, object]:
             "seats": c.seats, "staked": str(c.staked), "observed_rtp": c.observed_rtp,
             "expected_rtp": c.expected_rtp, "z": c.z, "jump": c.jump, "p": j.p, "outside_99": j.outside_99,
             "outside_99_9": j.outside_999, "alert": j.alert, "same_as": j.same_as, "also": list(j.also),
-            "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason}
+            "skewness": c.skewness, "terms": c.terms, "not_tested": c.reason, "basis": c.basis,
+            "owed_to_player": None if c.owed_player is None else str(c.owed_player),
+            "owed_to_house": None if c.owed_house is None else str(c.owed_house), "paid_unknown": c.paid_unknown}
 
 
 def deal_json(j: JudgedDeal) -> dict[str, object]:
@@ -138,7 +161,7 @@ def to_json(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> s
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
             "cells": [cell_json(j) for j in v.cells], "deal_tests": [deal_json(j) for j in v.deals],
-            "alerts": len(v.alerts) + len(v.deal_alerts),
+            "paid_unknown": v.paid_unknown, "alerts": len(v.alerts) + len(v.deal_alerts),
             "alert_groups": [g.to_json() for g in groups or []]}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
@@ -149,8 +172,10 @@ def github_line(j: Judged | JudgedDeal, v: Verdict, band: bool = True) -> str:
     why = f"; {band_words(v.band)}" if band else ""
     if isinstance(j, Judged):
         c = j.cell
-        return (f"{c.kind} {c.segment}, {BET_WORDS[c.bet]}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
-                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats{why}"
+        owed = (f", owed {c.owed_player:,.2f} to players and {c.owed_house:,.2f} to the house"
+                if c.owed_player is not None and (c.owed_player or c.owed_house) else "")
+        return (f"{c.kind} {c.segment}, {bet_words(c)}, {c.window}: RTP {_num(c.observed_rtp, '.4%')} against "
+                f"{_num(c.expected_rtp, '.4%')} expected, z {_num(c.z, '+.2f')} ({c.seats:,} seats{owed}{why}"
                 f"{also_words(j)})")
     t = j.test
     return (f"{t.kind} {t.segment}, {t.window}: {t.test} p {_num(t.p, '.2g')} ({t.deals:,} deals{why}"

@@ -34,7 +34,8 @@ def pack(sums: Payload) -> bytes:
     for bet in BETS:
         s = sums.get(bet)
         if s is not None:
-            values += [s.games, s.seats, s.staked, s.observed, s.expected, s.variance, s.third, s.terms]
+            values += [s.games, s.seats, s.staked, s.observed, s.expected, s.variance, s.third, s.terms,
+                       s.owed_player, s.owed_house, s.paid_unknown]
             # a game's cross terms are one float each (``cells._close``): exactly that float
             values += [undyadic(s.cross), undyadic(s.cross3), s.jump]
     return marshal.dumps(tuple(values), MARSHAL)
@@ -48,8 +49,9 @@ def unpack(data: bytes) -> Payload:
     pos = 1
     for i, bet in enumerate(BETS, 1):
         if values[0] & (1 << i):
-            games, seats, staked, observed, expected, variance, third, terms, cross, cross3, jump = values[pos:pos + 11]
+            (games, seats, staked, observed, expected, variance, third, terms, owed_player, owed_house, unknown,
+             cross, cross3, jump) = values[pos:pos + 14]
             out[bet] = Sums(games, seats, staked, observed, expected, variance, dyadic(cross), jump, third,
-                            dyadic(cross3), terms)
-            pos += 11
+                            dyadic(cross3), terms, owed_player, owed_house, unknown)
+            pos += 14
     return out

@@ -62,7 +62,8 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
     query = (sa.select(s.c.id, s.c.time_us, s.c.player, s.c.known, s.c.player_value, s.c.dealer_value,
                        s.c.bonus_value, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
-                       st.c.bonus_staked_u, se.c.origin, se.c.tbl.label("session_tbl"),
+                       st.c.bonus_staked_u, st.c.bonus_net_u, st.c.lines, s.c.record, se.c.origin,
+                       se.c.tbl.label("session_tbl"),
                        se.c.player.label("session_player"), g.c.id.label("game_row"), g.c.tbl, g.c.game,
                        g.c.dealer, g.c.second)
              .select_from(s.join(st, st.c.id == s.c.settlement_id).join(se, se.c.id == s.c.session_id)
@@ -73,7 +74,8 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     out: list[Seat] = []
     unpacked: dict[int | None, tuple[int, ...] | None] = {}  # a shared hand's seats share their five cards
     for (row, time_us, player, known, player_value, dealer_value, bonus_value, outcome, ante_u, staked_u, net_u,
-         bonus_u, origin, session_tbl, session_player, game_row, tbl, game, dealer, second) in conn.execute(query):
+         bonus_u, bonus_net_u, lines, record, origin, session_tbl, session_player, game_row, tbl, game, dealer,
+         second) in conn.execute(query):
         if ante_u is None or staked_u is None or net_u is None:
             continue  # an amount that is not a whole number of millionths: not summed
         _whole(ante_u, staked_u, net_u, bonus_u or 0)
@@ -91,8 +93,36 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
             player=player if player is not None else session_player, ante_u=ante_u, staked_u=staked_u, net_u=net_u,
             bonus_u=bonus_u or 0, called=outcome != "fold", known=cards, bonus_value=bonus_value,
             deal=game_row is not None and not second, player_value=player_value, dealer_value=dealer_value,
-            row=row))
+            row=row, paid_u=paid_main(record, lines, bonus_net_u)))
     return out
+
+
+def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | None:
+    """What a stored seat row was paid on the main game, in millionths (``Seat.paid_u``):
+    what it was paid in all, read from its stored record as ``check`` reads it
+    (``audit.owed.seat_paid``: its wallet's moves, else its record's net, return or
+    wagers' results), less the Bonus net the rules give. None when nothing says what it
+    was paid, or an amount is not a whole number of millionths."""
+    from ..audit.owed import seat_paid
+    from ..models.common import Recorded
+    from ..models.table import WalletMove
+    from ..store import codec
+
+    if record is None:
+        return None
+    data = codec.loads(record)
+    if not isinstance(data, dict):
+        raise TypeError("a stored record is not an object")
+    recorded, moves = data.get("recorded"), data.get("wallet")
+    paid = seat_paid(None if recorded is None else Recorded.model_construct(**recorded),
+                     None if moves is None else [WalletMove.model_construct(**m) for m in moves],
+                     codec.lines_of(lines))
+    if paid is None:
+        return None
+    paid_u = codec.micro(paid)
+    bonus = bonus_net_u or 0
+    _whole(bonus)
+    return None if paid_u is None else paid_u - bonus
 
 
 def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
@@ -101,7 +131,7 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     import sqlalchemy as sa
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
-    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"))
+    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"), se.c.ledger)
              .select_from(r.join(se, se.c.id == r.c.session_id)).where(r.c.id > after).order_by(r.c.first_seat))
     if upto is not None:
         query = query.where(r.c.id <= upto)
@@ -116,10 +146,34 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
             if row.ante_u is not None and row.main_staked_u is not None and row.main_net_u is not None:
                 _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
     out: list[Seat] = []
+    said: dict[str | None, bool] = {}
     for run in runs:
         picks = [settled[i] for i in json.loads(run.settlements)]
-        out += _rounds(run, picks) if run.games is None else _games(run, picks)
+        if run.ledger not in said:
+            said[run.ledger] = every_net_recorded(run.ledger)
+        found = _rounds(run, picks) if run.games is None else _games(run, picks)
+        if not said[run.ledger]:
+            for seat in found:
+                seat.paid_u = None
+        out += found
     return out
+
+
+def every_net_recorded(ledger: str | None) -> bool:
+    """Whether every seat of a session recorded the net it was paid (its ledger's recorded
+    nets as many as its seats, counted, void and invalid).
+
+    Why: a run of clean games keeps each seat's settlement, not its record (that is in the
+    kept bytes); the audit found whatever it recorded of its pay equal to the rules' net
+    (else it would not be clean), but not whether it recorded any. A session whose every
+    seat recorded its net says it for its runs' seats too; any other session's run seats
+    are taken to have no record of their pay (left out of the paid basis, counted), never
+    assumed paid."""
+    if ledger is None:
+        return False
+    data = json.loads(ledger)
+    seats = sum(int(data.get(k) or 0) for k in ("counted_rounds", "void_rounds", "invalid_rounds"))
+    return int(data.get("recorded_nets") or 0) >= seats
 
 
 def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
@@ -137,7 +191,8 @@ def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
             order=run.first_seat + i, game=("seat", run.first_seat + i), time_us=None, table=run.tbl,
             dealer=None, profile=run.origin or "builtin:vivo", player=run.session_player, ante_u=row.ante_u,
             staked_u=row.main_staked_u, net_u=row.main_net_u, bonus_u=bonus, called=row.outcome != "fold",
-            known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id))
+            known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id,
+            paid_u=row.main_net_u))
     return out
 
 
@@ -168,5 +223,5 @@ def _games(run: Any, picks: list[Any]) -> list[Seat]:
             out.append(Seat(
                 seat_id, key, when, run.tbl, by, origin, packed.players[packed.player_picks[place]], row.ante_u,
                 row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0, row.outcome != "fold", known,
-                bonus if row.bonus_cat is not None else None, deal, player, dealer, -run.id))
+                bonus if row.bonus_cat is not None else None, deal, player, dealer, -run.id, paid_u=row.main_net_u))
     return out

@@ -58,12 +58,12 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
         linked: list[str] = []
         band = band_words(verdict.band)
         wanted: list[tuple[str, str, str, str, str, int, int, dict[str, object]]] = [
-            (j.cell.kind, j.cell.segment, j.cell.bet, "rtp", j.cell.window, j.cell.games, j.cell.seats,
-             cell_json(j)) for j in verdict.alerts]
+            (j.cell.kind, j.cell.segment, j.cell.bet, "rtp" if j.cell.basis == "rules" else "paid rtp", j.cell.window,
+             j.cell.games, j.cell.seats, cell_json(j)) for j in verdict.alerts]
         wanted += [(d.test.kind, d.test.segment, "deal", d.test.test, d.test.window, d.test.deals, d.test.deals,
                     deal_json(d)) for d in verdict.deal_alerts]
         for kind, value, bet, test, window, games, n, figures in wanted:
-            covered = members(seats, kind, value, bet, window, verdict.newest_us)
+            covered = members(seats, kind, value, "paid" if test == "paid rtp" else bet, window, verdict.newest_us)
             count, inputs = inputs_digest(conn, covered)
             if conn.execute(sa.select(a.c.id).where(a.c.inputs_digest == inputs, a.c.segment == kind,
                                                     a.c.value == value, a.c.bet == bet, a.c.test == test,

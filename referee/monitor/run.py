@@ -56,6 +56,8 @@ class Verdict:
     #: The common denominators of the seats' figures (``valuing.Valuation``): the chart's sums.
     scale: int = 1
     scale2: int = 1
+    #: Counted seats with no record of what they were paid: left out of the paid basis.
+    paid_unknown: int = 0
 
     @property
     def alerts(self) -> list[Judged]:
@@ -100,7 +102,8 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     banded, newest = accumulate(seats, valuation, kinds)
     deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
     deals = randomness.accumulate(seats, newest, deal_kinds)
-    return decide(Summed(banded, deals, valuation, len(seats), len({s.game for s in seats}), newest),
+    return decide(Summed(banded, deals, valuation, len(seats), len({s.game for s in seats}), newest,
+                         sum(1 for s in seats if s.paid_u is None)),
                   band_name, correction, kinds)
 
 
@@ -115,6 +118,7 @@ class Summed:
     seats: int
     games: int
     newest: int | None
+    paid_unknown: int = 0
 
 
 def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
@@ -123,9 +127,10 @@ def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
     kinds = tuple(kinds)
     found = cells({k: v for k, v in summed.banded.items() if k[0] in kinds}, summed.scales)
     deals = randomness.tests({k: v for k, v in summed.deals.items() if k[0] in kinds})
-    # the same sums over the same seats: one test, whichever segments and windows hold them
+    # the same sums over the same seats: one test, whichever segments and windows hold them (a
+    # paid cell with its rules cell's sums, tested or not: paid as the rules say, nothing to add)
     same, also = _same([(c.bet, c.games, c.seats, c.staked, c.observed_rtp, c.z) for c in found],
-                       [f"{c.kind} {c.segment}, {c.window}" for c in found], [c.tested for c in found])
+                       [c.label for c in found], [c.tested or c.basis == "paid" for c in found])
     same_deals, also_deals = _same([(t.test, t.deals, t.statistic, t.p) for t in deals],
                                    [f"{t.kind} {t.segment}, {t.window}" for t in deals], [t.tested for t in deals])
     tests = (sum(1 for c, s in zip(found, same, strict=True) if c.tested and s is None)
@@ -133,7 +138,7 @@ def decide(summed: Summed, band_name: str = "99", correction: str = "sidak",
     chosen = band(band_name, correction, tests)
     b99, b999 = band("99", correction, tests), band("99.9", correction, tests)
     verdict = Verdict(summed.seats, summed.games, summed.newest, chosen, (b99, b999),
-                      scale=summed.scales.scale, scale2=summed.scales.scale2)
+                      scale=summed.scales.scale, scale2=summed.scales.scale2, paid_unknown=summed.paid_unknown)
     for c, s, more in zip(found, same, also, strict=True):
         p = cell_p(c.z, c.jump)
         verdict.cells.append(Judged(c, p, b99.outside(p), b999.outside(p), chosen.outside(p), s, more))

@@ -12,8 +12,9 @@ from .valuing import Figures
 
 
 def members(seats: list[Seat], kind: str, segment: str, bet: str, window: str, newest: int | None) -> list[Seat]:
-    """The seats of a cell (``bet`` ``deal``: its deals), oldest first, counted exactly as
-    the cell was (a game's rank among the segment's valued seats' games, newest first)."""
+    """The seats of a cell (``bet`` ``deal``: its deals; ``paid``: the main game on the paid
+    basis, the seats that say what they were paid), oldest first, counted exactly as the
+    cell was (a game's rank among the segment's valued seats' games, newest first)."""
     key = KEYS[kind]
     w = WINDOWS.index(window)
     out: list[Seat] = []
@@ -32,7 +33,7 @@ def members(seats: list[Seat], kind: str, segment: str, bet: str, window: str, n
             inside = count_band(rank) <= w
         else:
             inside = time_band(s.time_us, newest) <= w - len(COUNT_WINDOWS)
-        if inside and (bet != "bonus" or (s.bonus_u and f.bonus_variance)):
+        if inside and (bet != "bonus" or (s.bonus_u and f.bonus_variance)) and (bet != "paid" or s.paid_u is not None):
             out.append(s)
     out.reverse()
     return out
@@ -59,6 +60,8 @@ def running(seats: list[Seat], bet: str, scale: int, scale2: int, points: int = 
     for s in seats:
         f = s.situation
         assert isinstance(f, Figures)
+        if bet == "paid" and s.paid_u is None:
+            continue
         if s.game != last and last is not None:
             games.append((observed, expected, _variance(groups, bet, scale2)))
             groups = {}
@@ -68,7 +71,7 @@ def running(seats: list[Seat], bet: str, scale: int, scale2: int, points: int = 
             observed += s.bonus_u * f.bonus_pay / scale / 1e6
             expected += s.bonus_u * f.bonus_mean / scale / 1e6
         else:
-            observed += s.net_u / 1e6
+            observed += (s.paid_u if bet == "paid" and s.paid_u is not None else s.net_u) / 1e6
             expected += s.ante_u * f.mean / scale / 1e6
     if last is not None:
         games.append((observed, expected, _variance(groups, bet, scale2)))

@@ -6,7 +6,8 @@ and storing each one first would cost far more than judging it while adding noth
 the statistics. The seats are those a store gives for the same log
 (:mod:`referee.monitor.reading`; a test compares the two): a counted seat per seat of a
 settled game, ruled from its game's cards, its game's seats placed at the game's first
-record, the deal carried by the first seat of that record; a cancelled game has none.
+record, the deal carried by the first seat of that record, what it was paid from its
+wallet's moves (the paid basis); a cancelled game has none.
 """
 
 from __future__ import annotations
@@ -81,4 +82,18 @@ def _seat(profile: Profile, origin: str, key: object, order: int, when: int | No
                 net_u=int((ruling.ante + ruling.call) * MICRO), bonus_u=int(ruling.bonus_stake * MICRO),
                 called=seat["decision"] == "call", known=c.known,
                 bonus_value=c.bonus_value if ruling.bonus_stake else None, deal=deal,
-                player_value=c.player_value, dealer_value=c.dealer_value)
+                player_value=c.player_value, dealer_value=c.dealer_value,
+                paid_u=_paid_u(seat, ruling.bonus))
+
+
+def _paid_u(seat: Any, bonus_net: Decimal) -> int | None:
+    """What the seat was paid on the main game (``Seat.paid_u``): its wallet's moves (or its
+    record's net, without a wallet) less the Bonus net the rules give, as a store reads it."""
+    moves = seat.get("wallet")
+    if moves is not None:
+        paid = sum((Decimal(str(m["amount"])) * (-1 if m["kind"] == "debit" else 1) for m in moves), Decimal(0))
+    elif seat.get("recorded", {}).get("net") is not None:
+        paid = Decimal(str(seat["recorded"]["net"]))
+    else:
+        return None
+    return int((paid - bonus_net) * MICRO)
