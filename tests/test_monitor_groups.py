@@ -174,3 +174,52 @@ def test_monitor_names_its_groups_games_in_json_text_and_html(tmp_path: Path) ->
     assert f"referee explain --store {url} --game {groups[0]['last_game']}" in html
     assert "Alert groups</h2>" in html and html.index("Alert groups</h2>") < html.index("Control charts</h2>")
     assert "time (UTC)" in html and "2026-12-0" in html  # the charts' axis: the games' dates
+
+
+def test_simulated_seats_are_those_a_store_gives_for_the_same_log(tmp_path: Path) -> None:
+    """``referee.monitor.simulated`` (what the bench and the tests above judge) gives the
+    report a store of the same log gives, cell for cell, on both bases."""
+    from .conftest import run
+    from .store_support import simulate
+
+    url = str(tmp_path / "m.db")
+    log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "1200", "--seed", "5", "--profile",
+                   "bonus-100", "--bonus", "1", "--start", "2026-12-01T18:00:00Z", "--table", "T1")
+    code, out = run("check", "--store", url, log, "--quiet")
+    assert code == 0, out
+    code, out = run("monitor", "--store", url, "--no-cache", "--format", "json")
+    stored = json.loads(out)
+    settings = TableSettings(PROFILE, (2, 4), 1, 1200, 5, "mix", Decimal(1), start=START, table="T1")
+    seats = seats_of(simulate_tables(settings), PROFILE)
+    mine = json.loads(to_json(judge(seats), url))
+    assert {c["basis"] for c in mine["cells"]} == {"rules", "paid"}
+    for key in ("seats", "games", "newest", "paid_unknown", "band", "cells", "deal_tests"):
+        assert mine[key] == stored[key], key
+
+
+@pytest.mark.slow
+def test_a_table_paying_short_is_one_group_led_by_the_table_on_the_paid_basis() -> None:
+    """The issue's store: of four tables, T3 pays every winning seat 1 short (its wallet's
+    credit), while the rules' nets are right: the paid basis alerts, in a group led by
+    table T3 naming its first and last game. (Here its players alert and the table, whose
+    games share one hand, is out at a single test's level only: it leads them still.)"""
+    sessions = _tables(4)
+    for header, games in sessions:
+        if header["table"] != "T3":
+            continue
+        for g in games:
+            for seat in g.get("seats", []):
+                if Decimal(str(seat.get("recorded", {}).get("net", 0))) > 0:
+                    credit = next(m for m in reversed(seat["wallet"]) if m["kind"] == "credit")
+                    credit["amount"] = Decimal(str(credit["amount"])) - 1
+    seats = seats_of(sessions, PROFILE)
+    verdict = judge(seats)
+    groups = group_alerts(verdict, seats)
+    assert groups and len(groups) <= 3, [(g.lead, g.segments) for g in groups]
+    first = groups[0]
+    assert (first.lead, first.basis, first.test) == ("table T3", "paid", "rtp") and first.z is not None and first.z < 0
+    assert first.first_game is not None and first.first_game.startswith("T3-")
+    assert first.last_game is not None and first.last_game.startswith("T3-")
+    assert all(a.basis == "paid" for g in groups for a in g.alerts)  # the rules' nets are right
+    assert sum(len(g.alerts) for g in groups) == len(verdict.every_alert)
+    assert all(s.startswith(("player p-T3-", "table T3", "all", "stake", "dealer")) for s in first.segments)

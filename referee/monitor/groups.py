@@ -36,6 +36,10 @@ class GroupedAlert:
     z: float | None
     p: float | None
 
+    @property
+    def severity(self) -> float:
+        return abs(self.z) if self.test == "rtp" and self.z is not None else _z_of(self.p)
+
     def to_json(self) -> dict[str, object]:
         return {"segment": self.segment, "bet": self.bet, "test": self.test, "window": self.window,
                 "basis": self.basis, "z": self.z, "p": self.p}
@@ -86,8 +90,9 @@ class AlertGroup:
 
     @property
     def severity(self) -> float:
-        """How far out the group is: groups are listed most severe first."""
-        return abs(self.z) if self.z is not None else 0.0
+        """How far out the group is, its lead's |z| or its most extreme alert's (a deal
+        test's p as the normal's |z| of the same tail): groups are listed most severe first."""
+        return max([abs(self.z) if self.z is not None else 0.0, *(a.severity for a in self.alerts)])
 
 
 #: An alert's seats outside a candidate lead show "no excess" when their z (in the alert's
@@ -122,6 +127,8 @@ class _Alert:
     seats: list[Seat]
     #: The bet as the sums keep it (``paid``: the main game on the paid basis, ``cells.Cell.summed_as``).
     summed: str = ""
+    #: False: not an alert, the cell of a table that leads its alerting players (``_tables_behind``).
+    alert: bool = True
 
     @property
     def severity(self) -> float:
@@ -247,7 +254,8 @@ def group_alerts(verdict: Verdict, seats: list[Seat]) -> list[AlertGroup]:
         target[a] = min(found, key=g._rank) if found else None
     leads = {a: _root(a, target) for a in segments}
     _merge_joint(g, leads)
-    out = [_group(g, lead, [s for s in segments if leads[s] == lead], verdict)
+    _tables_behind(g, leads, verdict, seats)
+    out = [_group(g, lead, [s for s in [*segments, lead] if leads.get(s) == lead], verdict)
            for lead in dict.fromkeys(leads[s] for s in segments)]
     return sorted(out, key=lambda x: (-x.severity, ORDER.index(x.lead.split(" ", 1)[0]) if x.lead.split(" ", 1)[0]
                                       in ORDER else len(ORDER), x.lead))
@@ -276,6 +284,43 @@ def _merge_joint(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]]) -> 
                 leads[s] = best
 
 
+def _tables_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], verdict: Verdict,
+                   seats: list[Seat]) -> None:
+    """Players who alert apart, all at one table whose own cells are inside the band but
+    out at a single test's level (:data:`EXCESS_Z`) the same way: the table leads them.
+
+    Why: a table that pays every winner a little short moves each player's cells more than
+    its own (a table's games share one hand, so its sum varies far more than a player's
+    share of it), and its players may alert while it does not; read apart they look like
+    players' disputes, together they are the table's."""
+    by_table: dict[str, list[tuple[str, str]]] = {}
+    for lead in dict.fromkeys(leads.values()):
+        if lead[0] != "player":
+            continue
+        tables = {s.table for a in g.by_segment[lead] for s in a.seats}
+        if len(tables) == 1 and None not in tables:
+            by_table.setdefault(str(next(iter(tables))), []).append(lead)
+    for table, players in by_table.items():
+        first = max((a for p in players for a in g.by_segment[p]), key=lambda a: a.severity)
+        if len(players) < 2 or ("table", table) in g.by_segment or first.z is None:
+            continue
+        side = math.copysign(1.0, first.z)
+        cells = [j for j in verdict.cells if (j.cell.kind, j.cell.segment) == ("table", table)
+                 and j.cell.basis == first.basis and j.cell.bet == first.bet and j.cell.z is not None]
+        if not cells:
+            continue
+        judged = max(cells, key=lambda j: (j.cell.z or 0.0) * side)
+        cell = judged.cell
+        if cell.z is None or cell.z * side <= EXCESS_Z:
+            continue
+        held = members(seats, "table", table, cell.summed_as, cell.window, verdict.newest_us)
+        g.by_segment[("table", table)] = [_Alert("table", table, cell.bet, "rtp", cell.window, cell.basis, cell.z,
+                                                 judged.p, held, cell.summed_as, alert=False)]
+        for s, lead in leads.items():
+            if lead in players:
+                leads[s] = ("table", table)
+
+
 def _group(g: _Grouper, lead: tuple[str, str], joined: list[tuple[str, str]], verdict: Verdict) -> AlertGroup:
     """The group led by ``lead``: its most severe alert's figures, the games behind it."""
     from .output import when
@@ -290,6 +335,7 @@ def _group(g: _Grouper, lead: tuple[str, str], joined: list[tuple[str, str]], ve
     alerts = [first, *(a for a in own if a is not first),
               *sorted((a for s in joined if s != lead for a in g.by_segment[s]), key=lambda a: -a.severity)]
     names = dict.fromkeys(f"{a.kind} {a.value}" for a in alerts)
+    alerts = [a for a in alerts if a.alert]  # a table that leads its players: its cell is no alert
     return AlertGroup(
         lead=f"{lead[0]} {lead[1]}", basis=first.basis, segments=tuple(names), z=first.z, bet=first.bet,
         window=first.window, first_game=_game_id(oldest), last_game=_game_id(newest),
