@@ -86,6 +86,8 @@ def test_a_rigged_table_among_four_is_a_few_groups_led_by_the_table() -> None:
     players = [s for s in first.segments if s.startswith("player ")]
     assert players and all(s.startswith("player p-T3-") for s in players)  # its players, under it
     assert sum(len(g.alerts) for g in groups) == flat  # every alert in one group, once
+    # the deal's tests group the same way: T3's dealer qualification and categories are under T3
+    assert any(a.bet == "deal" and a.segment == "table T3" for a in first.alerts)
     assert [g.severity for g in groups] == sorted((g.severity for g in groups), reverse=True)
     for g in groups[1:]:
         assert "player p-T" not in g.lead or g.lead.startswith("player p-T3-")
