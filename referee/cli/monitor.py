@@ -11,6 +11,7 @@ from .app import main
 
 if TYPE_CHECKING:
     from ..monitor.facts import Seat
+    from ..monitor.groups import AlertGroup
     from ..monitor.run import Verdict
 
 
@@ -71,14 +72,15 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     if span[0] is not None and span[1] is not None and span[0] > span[1]:
         raise click.BadParameter(f"{until} is before --since {since}", param_hint="--until")
     seats: list[Seat] | None = None
+    groups: list[AlertGroup] = []
     with Stored(store) as stored, stored.reading():
         shown = stored.target.shown
         try:
             timed = span != (None, None)  # the cache holds the windows of the whole store: read it all
             verdict = (None if no_cache or fmt == "html" or timed
                        else _cached(stored, cache, band_name, correction, kinds))
-            if verdict is None or (record and verdict.alerting):
-                seats, full = _whole(stored, band_name, correction, kinds, span)
+            if verdict is None or verdict.alerting:  # an alert's groups and games: from the seats themselves
+                seats, full, groups = _whole(stored, band_name, correction, kinds, span)
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
             from ..store import StoreError  # cards are no hand: changed after it was stored
@@ -90,11 +92,13 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
 
         try:
             assert seats is not None
-            text = page(verdict, seats, shown)
+            text = page(verdict, seats, shown, groups)
         except HtmlUnavailable as err:
             raise click.UsageError(str(err)) from None
+    elif fmt == "github":
+        text = reports.github(verdict, shown)
     else:
-        text = {"text": reports.text, "json": reports.to_json, "github": reports.github}[fmt](verdict, shown)
+        text = {"text": reports.text, "json": reports.to_json}[fmt](verdict, shown, groups)
     with open_output(output) as out:
         out.write(text)
     if record and verdict.alerting:
@@ -149,12 +153,14 @@ def _told(done: int, total: int) -> None:
 
 
 def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...],
-           span: tuple[int | None, int | None] = (None, None)) -> tuple[list[Seat], Verdict]:
+           span: tuple[int | None, int | None] = (None, None)) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
     """Every seat of the store read and valued (those of games in ``span`` when given:
-    microseconds since the epoch, both ends included), and the verdict on them."""
+    microseconds since the epoch, both ends included), the verdict on them and its alerts
+    by cause."""
     from dataclasses import replace
 
     from ..monitor import reading
+    from ..monitor.groups import group_alerts
     from ..monitor.run import judge
     from ..profiles import kept_profiles
 
@@ -164,8 +170,8 @@ def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...],
         seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
                  and (until is None or s.time_us <= until)]
     with kept_profiles(stored.profiles(stored.sources())):
-        verdict = judge(seats, band_name, correction, kinds)
-    return seats, replace(verdict, since_us=since, until_us=until)
+        verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
+        return seats, verdict, group_alerts(verdict, seats)
 
 
 def _time(text: str | None, option: str) -> int | None:
