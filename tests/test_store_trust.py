@@ -427,6 +427,7 @@ def _every_command(url: str, tmp_path: Path) -> list[tuple[str, ...]]:
             ("report", "--store", url, "-o", str(tmp_path / "report.html")),
             ("monitor", "--store", url, "--no-cache"), ("monitor", "--store", url, "--no-cache", "--record"),
             ("store", "info", url), ("store", "verify", url), ("store", "upgrade", url),
+            ("alerts", "list", "--store", url), ("alerts", "list", "--store", url, "--format", "json"),
             ("store", "checkpoint", url, "--key", str(key), "-o", str(tmp_path / "cp.txt"))]
 
 
