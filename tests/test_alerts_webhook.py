@@ -246,3 +246,22 @@ def test_monitor_posts_each_new_group_once_and_records_each_delivery(
     # without --record: what the store holds open is not posted; a resolved cause's new inputs are
     code, out = run(*args, "--notify", receiver.url)
     assert code == 1 and len(receiver.received) == 1, out
+
+
+def test_the_documented_check_verifies_a_delivery(receiver: Receiver) -> None:
+    """docs/monitor.md's receiver function, run on what a real delivery carried."""
+    import re
+
+    doc = (Path(__file__).parent.parent / "docs" / "monitor.md").read_text(encoding="utf-8")
+    snippet = re.search(r"<!-- webhook-check -->\n```python\n(.*?)```", doc, re.DOTALL)
+    assert snippet is not None
+    space: dict[str, Any] = {}
+    exec(compile(snippet.group(1), "monitor.md", "exec"), space)  # noqa: S102 - the docs' own code
+    verified = space["verified"]
+    assert webhook.Sender(receiver.url, SECRET.encode(), "json", 30).send(GROUP, 1, "a.db").delivered
+    lowered, data = receiver.received[0]
+    headers = {name: lowered[name.lower()] for name in ("X-Referee-Timestamp", "X-Referee-Signature")}
+    assert verified(SECRET.encode(), headers, data)
+    assert not verified(b"another", headers, data)
+    assert not verified(SECRET.encode(), headers, data + b" ")
+    assert not verified(SECRET.encode(), {**headers, "X-Referee-Timestamp": "1000"}, data)  # an old one again
