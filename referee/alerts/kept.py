@@ -140,7 +140,8 @@ def new_groups(conn: Any, groups: list[AlertGroup], kept: list[KeptAlert]) -> li
     return out
 
 
-def record_groups(conn: Any, groups: list[AlertGroup], kept: list[KeptAlert], band: str) -> list[tuple[int, AlertGroup]]:
+def record_groups(conn: Any, groups: list[AlertGroup], kept: list[KeptAlert],
+                  band: str) -> list[tuple[int, AlertGroup]]:
     """The run's new groups appended (in the open transaction, the lock held): each with
     its id."""
     fresh = new_groups(conn, groups, kept)
