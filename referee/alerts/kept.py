@@ -41,6 +41,7 @@ class KeptAlert:
     id: int
     segment: str
     basis: str | None
+    #: ``table T3 ante+call rtp last 1,000 games``: its segment, bet, test and window.
     words: str
     inputs_digest: str
 
@@ -54,6 +55,8 @@ class KeptGroup:
     host: str
     version: str
     group: AlertGroup
+    #: The group as ``monitor --format json`` wrote it (every field it had).
+    figures: dict[str, Any]
     band: str
     alerts: tuple[int, ...]
     inputs_digest: str
@@ -107,8 +110,14 @@ def _open_leads(conn: Any) -> set[tuple[str, str]]:
 
 
 def members(group: AlertGroup, kept: list[KeptAlert]) -> list[KeptAlert]:
-    """The run's alerts a group stands for: those of its segments (of its basis, when an
-    alert says one)."""
+    """The run's alerts a group stands for: those it lists (by segment, bet, test and
+    window, and basis where both say one); a group that lists none, those of its segments
+    (of its basis, when an alert says one)."""
+    listed = getattr(group, "alerts", ())
+    if listed:
+        wanted = {f"{a.segment} {a.bet} {a.test} {a.window}": a.basis for a in listed}
+        return [k for k in kept if k.words in wanted
+                and (k.basis is None or wanted[k.words] in (None, "deal", k.basis))]
     names = set(group.segments)
     return [k for k in kept if k.segment in names and (k.basis is None or k.basis == group.basis)]
 
@@ -150,7 +159,8 @@ def record_groups(conn: Any, groups: list[AlertGroup], kept: list[KeptAlert],
         "raised_us": raised, "host": host, "version": __version__, "lead": g.lead, "basis": g.basis, "bet": g.bet,
         "window": g.window, "z": None if g.z is None else repr(float(g.z)), "segments": json.dumps(list(g.segments)),
         "band": band, "first_game": g.first_game, "last_game": g.last_game, "since": g.since, "until": g.until,
-        "alerts": json.dumps(sorted({k.id for k in members(g, kept)})), "inputs_digest": inputs_of(g, kept)}
+        "figures": json.dumps(g.to_json(), sort_keys=True, ensure_ascii=False),
+        "alert_ids": json.dumps(sorted({k.id for k in members(g, kept)})), "inputs_digest": inputs_of(g, kept)}
         for g in fresh]
     return list(zip(_append(conn, "alert_groups", rows), fresh, strict=True))
 
@@ -192,7 +202,8 @@ def groups(conn: Any, ids: list[int] | None = None) -> list[KeptGroup]:
             for r in conn.execute(sa.select(table).where(table.c.group_id.in_(part)).order_by(table.c.id)).mappings():
                 into.setdefault(r["group_id"], []).append(dict(r))
     return [KeptGroup(id=r["id"], raised_us=r["raised_us"], host=r["host"], version=r["version"], group=_group_of(r),
-                      band=r["band"], alerts=tuple(json.loads(r["alerts"])), inputs_digest=r["inputs_digest"],
+                      figures=json.loads(r["figures"]), band=r["band"], alerts=tuple(json.loads(r["alert_ids"])),
+                      inputs_digest=r["inputs_digest"],
                       actions=tuple(acts.get(r["id"], [])), notifications=tuple(sent.get(r["id"], [])))
             for r in rows]
 

@@ -53,7 +53,8 @@ def _read(store: str, ids: list[int] | None) -> tuple[str, list[KeptGroup]]:
 
 def _json(k: KeptGroup, full: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"id": k.id, "state": k.state, "raised": _when(k.raised_us), "host": k.host,
-                           "version": k.version, **k.group.to_json(), "band": k.band, "alerts": list(k.alerts)}
+                           "version": k.version, **k.figures, **k.group.to_json(), "band": k.band,
+                           "alert_ids": list(k.alerts)}
     if full:
         out["inputs_digest"] = k.inputs_digest
         out["actions"] = [{"action": a["action"], "by": a["who"], "at": _when(a["at_us"]), "note": a["note"],
