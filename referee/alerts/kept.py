@@ -41,9 +41,15 @@ class KeptAlert:
     id: int
     segment: str
     basis: str | None
-    #: ``table T3 ante+call rtp last 1,000 games``: its segment, bet, test and window.
-    words: str
+    bet: str
+    test: str
+    window: str
     inputs_digest: str
+
+    @property
+    def words(self) -> str:
+        """``table T3 ante+call rtp last 1,000 games``: its segment, bet, test and window."""
+        return f"{self.segment} {self.bet} {self.test} {self.window}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +121,18 @@ def members(group: AlertGroup, kept: list[KeptAlert]) -> list[KeptAlert]:
     (of its basis, when an alert says one)."""
     listed = getattr(group, "alerts", ())
     if listed:
-        wanted = {f"{a.segment} {a.bet} {a.test} {a.window}": a.basis for a in listed}
-        return [k for k in kept if k.words in wanted
-                and (k.basis is None or wanted[k.words] in (None, "deal", k.basis))]
+        wanted = {_key(a.segment, a.bet, a.test, a.window, a.basis) for a in listed}
+        return [k for k in kept if _key(k.segment, k.bet, k.test, k.window, k.basis) in wanted]
     names = set(group.segments)
     return [k for k in kept if k.segment in names and (k.basis is None or k.basis == group.basis)]
+
+
+def _key(segment: str, bet: str, test: str, window: str, basis: str | None) -> tuple[str, str, str, str, str]:
+    """An alert as a group lists it and as ``alerts`` keeps it, alike: a paid-basis RTP test
+    is ``rtp`` on the ``paid`` basis (kept as the test ``paid rtp``); a deal test has no basis."""
+    if test.startswith("paid "):
+        test, basis = test.removeprefix("paid "), "paid"
+    return segment, bet, test, window, "" if bet == "deal" else (basis or "rules")
 
 
 def inputs_of(group: AlertGroup, kept: list[KeptAlert]) -> str:
