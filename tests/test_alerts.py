@@ -109,6 +109,11 @@ def test_usage_and_missing_groups_are_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "none.db: no such file" in out
     code, out = run("alerts", "show", "0", "--store", url)
     assert code == 2
+    _sql(url, "UPDATE alert_groups SET \"window\" = 'day\x1b[2J' WHERE id = 1")  # as a hostile writer could
+    code, out = run("alerts", "list", "--store", url)
+    assert "\x1b" not in out and "day\\x1b[2J" in out, out
+    code, out = run("alerts", "show", "1", "--store", url)
+    assert "\x1b" not in out and "day\\x1b[2J" in out, out
     code, out = run("alerts", "list", "--store", url)
     assert code == 0 and "table T3" in out  # resolved: nothing open
 
