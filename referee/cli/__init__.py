@@ -8,6 +8,7 @@ they share. Importing this package registers every command.
 from __future__ import annotations
 
 from . import (
+           alerts,
            check,
            explain,
            hand,
@@ -27,6 +28,6 @@ from . import (
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
-           "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "simulate",
-           "stats", "store", "use_color"]
+__all__ = ["FORMATS", "RefereeGroup", "alerts", "check", "entry", "explain", "hand", "import_", "main", "mappings",
+           "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema",
+           "simulate", "stats", "store", "use_color"]

@@ -25,9 +25,23 @@ def _alert(row: Any) -> str:
     return f"{row['segment']} {row['value']}, {row['bet']}, {row['window']}"
 
 
+def _group(row: Any) -> str:
+    return f"{row['lead']}, {row['basis']} basis"
+
+
+def _action(row: Any) -> str:
+    return f"{row['action']} of alert group {row['group_id']} by {row['who']}"
+
+
+def _delivery(row: Any) -> str:
+    return f"alert group {row['group_id']} to {row['url']}: {row['outcome']}"
+
+
 #: The chained tables, apart from ``sources``, each with the words that say which of its
-#: rows one is, beside its id (an alert's segment, bet and window).
-CHAINED: dict[str, Callable[[Any], str]] = {"alerts": _alert}
+#: rows one is, beside its id (an alert's segment, bet and window). Since schema 0007 the
+#: alert groups, what was done about them and their webhook deliveries (issue 47).
+CHAINED: dict[str, Callable[[Any], str]] = {"alerts": _alert, "alert_groups": _group, "alert_actions": _action,
+                                            "alert_notifications": _delivery}
 
 
 def head(conn: Any, name: str) -> tuple[int, str] | None:
