@@ -20,6 +20,7 @@ from . import (
            report,
            rule,
            schema,
+           serve,
            simulate,
            stats,
            store,
@@ -28,5 +29,5 @@ from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
 __all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
-           "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "simulate",
+           "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "serve", "simulate",
            "stats", "store", "use_color"]
