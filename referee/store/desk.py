@@ -62,10 +62,12 @@ class GameHit:
     #: second ``second``: a second record of a game already recorded).
     source: str
     second: bool = False
+    #: The line of its record in that file.
+    line: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class SeatRuling:
+class GameSeat:
     """A seat of a game, as ``explain --game G --player P`` rules it."""
 
     player_id: str
@@ -104,11 +106,13 @@ class GameDetail:
     source: str
     line: int
     session: str
+    #: ``settled``, ``cancelled``... as recorded (None: the record says nothing).
+    status: str | None
     #: The cards as ruled, by group: ``player``, ``flop``, ``turn``, ``river``, ``dealer``
     #: (card names such as ``Ah``; None when the game's cards were not all read).
     cards: dict[str, list[str]] | None
-    seats: tuple[SeatRuling, ...]
-    #: The game's own findings (a seat's are in its :class:`SeatRuling`).
+    seats: tuple[GameSeat, ...]
+    #: The game's own findings (a seat's are in its :class:`GameSeat`).
     findings: tuple[Finding, ...]
     #: ``en`` or ``fr``: the language of the rulings' words.
     language: str
@@ -138,7 +142,12 @@ def search_games(stored: Stored | str, player: str | None = None, table: str | N
     ``since`` and before ``until`` (a time without zone is UTC), its id ``game``, a finding
     ``code`` in it, at least ``min_owed`` owed (``GameHit.owed``); ``limit`` of them (at
     most :data:`MAX_LIMIT`) after the first ``offset``."""
-    raise NotImplementedError
+    from .desk_search import Filters, Search, epoch_us
+
+    filters = Filters(player, table, dealer, epoch_us(since), epoch_us(until), game, code, min_owed)
+    limit, offset = max(0, min(limit, MAX_LIMIT)), max(0, offset)
+    with opened(stored) as s, s.reading():
+        return Search(s, filters).games(offset + limit)[offset:]
 
 
 def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -> Recall:
@@ -146,13 +155,26 @@ def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -
     before it, across sessions, as ``recall --store --player P --game G`` gives it (the
     same :class:`~referee.recall.Recall`, rendered by :mod:`referee.report.recall`). A
     RecallError when the player has no such game."""
-    raise NotImplementedError
+    from ..recall import Query
+    from .recall import recall
+
+    with opened(stored) as s:
+        return recall(s, Query(player=player, game=game, last=last))
 
 
 def table_around(stored: Stored | str, table: str, at: datetime, count: int = 10) -> list[GameHit]:
     """A table's games around ``at``: the ``count`` last at or before it, then the
     ``count`` first after it, in time order."""
-    raise NotImplementedError
+    from datetime import timedelta
+
+    from .desk_search import Filters, Search, epoch_us
+
+    count = max(0, min(count, MAX_LIMIT))
+    end = epoch_us(at + timedelta(microseconds=1))
+    with opened(stored) as s, s.reading():
+        before = Search(s, Filters(table=table, until_us=end)).games(count)
+        after = Search(s, Filters(table=table, since_us=end), ascending=True).games(count)
+    return [*reversed([hit for hit in before if hit.time is not None]), *[hit for hit in after if hit.time is not None]]
 
 
 def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: str | None = None,
@@ -162,4 +184,7 @@ def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: st
     ``player``: the same ruling without them). A game stored in several files: the first
     stored (its first record), or the one named ``source``. A StoreError when the store
     has no such game."""
-    raise NotImplementedError
+    from .desk_detail import detail
+
+    with opened(stored) as s, s.reading():
+        return detail(s, game_id, lang, source, audience)

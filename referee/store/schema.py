@@ -225,6 +225,9 @@ seats = Table(
     Index("ix_seats_game", "game"),
     Index("ix_seats_number", "number"),
     Index("ix_seats_time", "time_us"),
+    #: Since schema 0008: a game row's seats (the desk's game page, recall's check of a
+    #: game's digest, which covers its seats').
+    Index("ix_seats_game_row", "game_id"),
 )
 
 runs = Table(
@@ -301,6 +304,8 @@ findings = Table(
     Column("digest", Text, nullable=False),
     Index("ix_findings_session", "session_id"),
     Index("ix_findings_code", "code"),
+    #: Since schema 0008: a game's findings by code (the desk's search by code).
+    Index("ix_findings_game", "game", "code"),
 )
 
 #: Since schema 0003: the alerts ``referee monitor --record`` raised, each with a digest of

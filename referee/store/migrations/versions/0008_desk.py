@@ -1,8 +1,9 @@
 """The desk's tables (issue 48): ``users`` (accounts, Argon2id hashes), ``cases`` and
 ``case_events`` (disputes and every change of them) and ``reads`` (each read of a
 player's records). The last three are chained (``referee.store.chains``): their rows in
-``chains`` start empty. Nothing else changes: no column of another table is added,
-dropped or altered.
+``chains`` start empty. Two indexes for the desk's questions: ``seats`` by game row
+(``ix_seats_game_row``: a game's seats) and ``findings`` by game and code
+(``ix_findings_game``). No column of another table is added, dropped or altered.
 
 Revision ID: 0008
 Revises: 0006 (the lead rechains it after 0007 at merge)
@@ -75,6 +76,10 @@ def upgrade() -> None:
         batch_op.create_index('ix_reads_actor', ['actor', 'id'], unique=False)
         batch_op.create_index('ix_reads_at', ['at_us'], unique=False)
         batch_op.create_index('ix_reads_subject', ['subject', 'id'], unique=False)
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.create_index('ix_seats_game_row', ['game_id'], unique=False)
+    with op.batch_alter_table('findings', schema=None) as batch_op:
+        batch_op.create_index('ix_findings_game', ['game', 'code'], unique=False)
     chains = sa.table('chains', sa.column('name', sa.Text()), sa.column('size', sa.BigInteger()),
                       sa.column('head', sa.Text()))
     op.bulk_insert(chains, [{"name": name, "size": 0, "head": ""} for name in ("cases", "case_events", "reads")])
@@ -90,3 +95,7 @@ def downgrade() -> None:
                 batch_op.drop_index(index)
         op.drop_table(table)
     op.drop_table('users')
+    with op.batch_alter_table('findings', schema=None) as batch_op:
+        batch_op.drop_index('ix_findings_game')
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.drop_index('ix_seats_game_row')
