@@ -8,6 +8,7 @@ they share. Importing this package registers every command.
 from __future__ import annotations
 
 from . import (
+           cases,
            check,
            explain,
            hand,
@@ -24,10 +25,11 @@ from . import (
            simulate,
            stats,
            store,
+           users,
 )
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
-           "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "serve", "simulate",
-           "stats", "store", "use_color"]
+__all__ = ["FORMATS", "RefereeGroup", "cases", "check", "entry", "explain", "hand", "import_", "main", "mappings",
+           "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "serve",
+           "simulate", "stats", "store", "use_color", "users"]
