@@ -13,8 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from . import records, views
 from .auth import COOKIE, Session
 from .context import Refused, Who, checked, holding, lang_of, state, viewer
-from .shapes import (AckIn, AlertOut, AlertsOut, CaseIn, CaseOut, CasesOut, GameOut, GamesOut, Login, Problem,
-                     SessionOut)
+from .shapes import AckIn, AlertOut, AlertsOut, CaseIn, CaseOut, CasesOut, GameOut, GamesOut, Login, Problem, SessionOut
 
 REFUSALS: dict[int | str, dict[str, object]] = {
     401: {"model": Problem, "description": "not logged in"},

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +24,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from .auth import Sessions, Throttle
 from .backend import Backend, Unacceptable, Unavailable
-from .context import DeskState, Refused, render_page
+from .context import DeskState, Refused, Who, render_page, viewer
+from .shapes import Health
 
 log = logging.getLogger("referee.desk")
 STATIC = Path(__file__).with_name("static")
@@ -45,7 +46,7 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
     from . import api, pages, work
 
     backend = Backend(store)
-    app = FastAPI(title="referee desk", version=__version__, docs_url=None, redoc_url=None,
+    app = FastAPI(title="referee desk", version=__version__, docs_url=None, redoc_url=None, openapi_url=None,
                   description="Disputes settled and tables watched over a referee audit store (issue 48).")
     app.state.desk = DeskState(backend=backend, sessions=Sessions(), throttle=throttle or Throttle(),
                                max_upload=max_upload or work.MAX_UPLOAD)
@@ -55,10 +56,15 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
     app.include_router(work.router)
 
     @app.get("/healthz", include_in_schema=True, tags=["health"])
-    def healthz() -> dict[str, str]:
+    def healthz() -> Health:
         """Alive and its store reachable (no login: for a load balancer)."""
         backend.ping()
-        return {"status": "ok"}
+        return Health(status="ok")
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def openapi(who: Annotated[Who, Depends(viewer)]) -> JSONResponse:
+        """The API's description (behind the login, like every answer but /login and /healthz)."""
+        return JSONResponse(app.openapi())
 
     _handlers(app)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
@@ -83,7 +83,7 @@ def viewer(request: Request) -> Who:
 
 def holding(right: str) -> Callable[..., Who]:
     """A dependency: the logged-in user, who must hold ``right`` (403 otherwise)."""
-    def check(who: Who = Depends(viewer)) -> Who:
+    def check(who: Annotated[Who, Depends(viewer)]) -> Who:
         if not who.may(right):
             raise Refused(403, f"your role ({who.role}) may not do this")
         return who
@@ -91,7 +91,7 @@ def holding(right: str) -> Callable[..., Who]:
     return check
 
 
-async def checked(request: Request, who: Who = Depends(viewer)) -> Who:
+async def checked(request: Request, who: Annotated[Who, Depends(viewer)]) -> Who:
     """A state-changing request: it carries the session's CSRF token (403 otherwise)."""
     given = request.headers.get("x-csrf-token")
     if given is None and request.headers.get("content-type", "").startswith(

@@ -87,13 +87,22 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
     rows = []
     for match in found.matches:
         for view in match.rows:
-            net = view.ruling.net if view.ruling is not None else None
             rows.append(GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None,
                                 time=_time(view.time), players=[view.player or player],
-                                codes=sorted({f.code for f in view.findings}),
-                                owed=None if net is None else signed(net)))
+                                codes=sorted({f.code for f in view.findings}), owed=_owed(view)))
     backend.log(who.name, "recall", [player])
     return GamesOut(games=rows)
+
+
+def _owed(view: Any) -> str | None:
+    """What a recalled seat is owed (the rules' net less what was paid: the wallet's where
+    it has one, else the record's); None when it is not ruled, paid as ruled, or unsaid."""
+    if view.ruling is None:
+        return None
+    paid = view.wallet if view.wallet is not None else getattr(view.recorded, "net", None)
+    if paid is None or view.ruling.net == paid:
+        return None
+    return fmt(abs(view.ruling.net - paid))
 
 
 def row(hit: Any) -> GameRow:

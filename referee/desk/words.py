@@ -16,6 +16,9 @@ from ..i18n import LANGUAGES, Messages
 from ..report.pages import environment
 
 LANG_COOKIE = "referee_lang"
+#: A case's decision (the store's word) as the pages say it.
+DECISION_WORDS = {"stands": "the table's payment stands", "owed_to_player": "an amount is owed to the player",
+                  "owed_to_house": "an amount is owed to the house"}
 CONTEXT = "desk"
 
 
@@ -56,6 +59,7 @@ def templates(lang: str) -> Any:
     """The Jinja2 environment of ``lang`` (one a language: gettext is installed in it)."""
     env = environment(messages(lang))
     env.globals["d_"] = lambda message, **values: d_(lang, message, **values)
+    env.globals["decision_words"] = DECISION_WORDS
     return env
 
 

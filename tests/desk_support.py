@@ -1,0 +1,51 @@
+"""What the desk's tests share: a store with games and one account a role, a client logged in.
+
+The store holds ``samples/table.yaml`` (table CH-7: game 8812347 owes p-1002 160 EUR) and
+the same log with player p-1003 renamed ``<script>alert(1)</script>`` (a player id with
+markup, which every page must show as text), checked as ``check --store`` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .conftest import SAMPLES, run
+
+PASSWORD = "correct horse 42"
+ROLES = ("viewer", "floor", "risk", "auditor", "admin")
+MARKUP = "<script>alert(1)</script>"
+#: The disputed game of samples/table.yaml and its short-paid player.
+GAME, PLAYER, TABLE = "8812347", "p-1002", "CH-7"
+
+
+def make_store(url: str, folder: Path) -> str:
+    """``url`` made a store with the two logs and an account for each role (named as the role)."""
+    marked = folder / "marked.yaml"
+    text = (SAMPLES / "table.yaml").read_text(encoding="utf-8").replace("p-1003", f'"{MARKUP}"')
+    marked.write_text(text.replace("8812344", "9912344").replace("8812345", "9912345").replace(
+        "8812346", "9912346").replace("8812347", "9912347").replace("CH-7", "CH-9"), encoding="utf-8")
+    for log in (str(SAMPLES / "table.yaml"), str(marked)):
+        code, out = run("check", log, "--store", url, "--quiet")
+        assert code == 1, out
+    for role in ROLES:
+        code, out = run("users", "add", role, "--role", role, "--store", url, input=PASSWORD + "\n")
+        assert code == 0, out
+    return url
+
+
+def client(url: str, **options: Any) -> Any:
+    """A TestClient of the desk over ``url`` (server errors answered, as a browser sees them)."""
+    from fastapi.testclient import TestClient
+
+    from referee.desk.app import create_app
+
+    return TestClient(create_app(url, **options), raise_server_exceptions=False)
+
+
+def login(c: Any, name: str, password: str = PASSWORD) -> str:
+    """Log ``c`` in as ``name``: its CSRF token."""
+    answer = c.post("/api/login", json={"username": name, "password": password})
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["csrf_token"]
+    return token
