@@ -390,7 +390,7 @@ def test_an_upgraded_store_chains_the_alerts_it_kept(tmp_path: Path) -> None:
             conn.execute(schema.alerts.insert().values(**values))
     made.dispose()
     code, out = run("store", "upgrade", url)
-    assert code == 0 and "upgraded from schema version 0005 to 0006" in out, out
+    assert code == 0 and "upgraded from schema version 0005 to 0007 (migrations 0006, 0007)" in out, out
     code, out = run("store", "verify", url)
     assert code == 0 and "intact" in out, out
     _sql(url, "DELETE FROM alerts WHERE id = 2")
@@ -427,6 +427,7 @@ def _every_command(url: str, tmp_path: Path) -> list[tuple[str, ...]]:
             ("report", "--store", url, "-o", str(tmp_path / "report.html")),
             ("monitor", "--store", url, "--no-cache"), ("monitor", "--store", url, "--no-cache", "--record"),
             ("store", "info", url), ("store", "verify", url), ("store", "upgrade", url),
+            ("alerts", "list", "--store", url), ("alerts", "list", "--store", url, "--format", "json"),
             ("store", "checkpoint", url, "--key", str(key), "-o", str(tmp_path / "cp.txt"))]
 
 

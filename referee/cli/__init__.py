@@ -8,6 +8,7 @@ they share. Importing this package registers every command.
 from __future__ import annotations
 
 from . import (
+           alerts,
            cases,
            check,
            explain,
@@ -30,6 +31,6 @@ from . import (
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "cases", "check", "entry", "explain", "hand", "import_", "main", "mappings",
-           "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "serve",
-           "simulate", "stats", "store", "use_color", "users"]
+__all__ = ["FORMATS", "RefereeGroup", "alerts", "cases", "check", "entry", "explain", "hand", "import_", "main",
+           "mappings", "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded",
+           "schema", "serve", "simulate", "stats", "store", "use_color", "users"]

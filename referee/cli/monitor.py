@@ -11,6 +11,7 @@ from .app import main
 
 if TYPE_CHECKING:
     from ..monitor.facts import Seat
+    from ..monitor.groups import AlertGroup
     from ..monitor.run import Verdict
 
 
@@ -35,17 +36,26 @@ if TYPE_CHECKING:
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Read the whole store and keep nothing (the same report, slower).")
 @click.option("--record", is_flag=True,
-              help="Keep the alerts in the store (its alerts table, with a digest of their inputs): the one "
+              help="Keep the alerts and their groups in the store (with a digest of their inputs): the one "
                    "option that writes to the store.")
+@click.option("--notify", "notify", metavar="URL",
+              help="Post each new alert group to this webhook (JSON signed with HMAC-SHA256 of "
+                   "$REFEREE_WEBHOOK_SECRET; retried; never changes the verdict or the exit status).")
+@click.option("--notify-format", "notify_format", type=click.Choice(["json", "slack", "teams"]), default="json",
+              show_default=True, help="json: the group, signed; slack, teams: a message for their incoming webhooks.")
+@click.option("--notify-timeout", "notify_timeout", type=click.FloatRange(1, 600), default=30, show_default=True,
+              metavar="SECONDS", help="The most time every delivery of a run takes together, retries included.")
 def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, kinds: tuple[str, ...],
-            cache: str | None, no_cache: bool, record: bool) -> None:
+            cache: str | None, no_cache: bool, record: bool, notify: str | None, notify_format: str,
+            notify_timeout: float) -> None:
     """Observed return to player against the exact expected return of the decisions taken,
     by table, dealer, profile, stake band, bet and player, over the last 1,000 / 10,000 /
     100,000 games and the last day, week and month; the randomness of the deal by table
     and dealer (docs/monitor.md).
 
     Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
-    yet), no store, a usage problem or a missing extra.
+    yet), no store, a usage problem or a missing extra. A webhook that cannot be reached
+    (--notify) is a warning, never another status.
     """
     from ..monitor import output as reports
     from ..monitor.cells import KINDS
@@ -55,6 +65,7 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     from ..store.read import Stored
 
     guard([("--output", output)], [store])
+    secret = _notify_secret(notify, notify_format)
     if cache is not None and no_cache:
         raise click.UsageError("--cache FILE and --no-cache: give one of them")
     if cache is not None:
@@ -65,7 +76,7 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         shown = stored.target.shown
         try:
             verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
-            if verdict is None or (record and verdict.alerting):
+            if verdict is None or ((record or notify) and verdict.alerting):
                 seats, full = _whole(stored, band_name, correction, kinds)
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
@@ -85,10 +96,18 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         text = {"text": reports.text, "json": reports.to_json, "github": reports.github}[fmt](verdict, shown)
     with open_output(output) as out:
         out.write(text)
+    found = _groups(verdict, seats or []) if verdict.alerting and (record or notify) else []
+    new: list[tuple[int | None, AlertGroup]] = []
     if record and verdict.alerting:
-        _record(store, verdict, seats or [])
+        new = [(i, g) for i, g in _record(store, verdict, seats or [], found)]
     elif record:  # nothing to write: a store opened read-only is no obstacle
         click.echo(f"referee: store {shown}: no alert to record", err=True)
+    elif notify is not None and found:
+        new = [(None, g) for g in _unrecorded(store, found)]
+    if notify is not None and new:
+        from ..alerts.notify import notify_groups
+
+        notify_groups(store, notify, secret, notify_format, notify_timeout, new, record)
     if not verdict.band.tests:  # nothing tested is not a pass
         click.echo(f"referee: store {shown}: {reports.NOTHING_TESTED}", err=True)
         sys.exit(2)
@@ -147,8 +166,44 @@ def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...])
         return seats, judge(seats, band_name, correction, kinds)
 
 
-def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:
-    """The alerts into the store (one transaction), and a note of how many were new."""
+def _notify_secret(notify: str | None, fmt: str) -> bytes | None:
+    """--notify URL checked before anything is read, and the shared secret from the
+    environment (required for the json format, whose receiver verifies it)."""
+    import os
+
+    from ..alerts.webhook import SECRET_VARIABLE, refused
+
+    if notify is None:
+        return None
+    why = refused(notify)
+    if why is not None:
+        raise click.BadParameter(why, param_hint="--notify")
+    secret = os.environ.get(SECRET_VARIABLE, "")
+    if not secret and fmt == "json":
+        raise click.UsageError(f"--notify signs what it posts: set {SECRET_VARIABLE} to the secret shared with the "
+                               "receiver")
+    return secret.encode("utf-8") if secret else None
+
+
+def _groups(verdict: Verdict, seats: list[Seat]) -> list[AlertGroup]:
+    """The verdict's alerts grouped by cause (``referee.monitor.groups``)."""
+    from ..monitor.groups import group_alerts
+
+    return group_alerts(verdict, seats)
+
+
+def _unrecorded(store: str, found: list[AlertGroup]) -> list[AlertGroup]:
+    """Without --record: the groups the store holds no open group of (read-only)."""
+    from ..alerts.kept import new_groups
+    from ..store.read import Stored
+
+    with Stored(store) as stored, stored.reading():
+        return new_groups(stored.conn, found, [])
+
+
+def _record(store: str, verdict: Verdict, seats: list[Seat], found: list[AlertGroup]) -> list[tuple[int, AlertGroup]]:
+    """The alerts and their groups into the store (one transaction), a note of how many
+    were new; the new groups with their ids."""
     from ..monitor.record import record
     from ..store.engine import engine, failure, target
     from ..store.migrate import check
@@ -159,7 +214,7 @@ def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:
         with made.connect() as conn:
             check(conn, where, create=False)
             conn.rollback()
-            new = record(conn, verdict, seats)
+            kept = record(conn, verdict, seats, found)
     except Exception as err:
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -168,4 +223,7 @@ def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:
         raise
     finally:
         made.dispose()
-    click.echo(f"referee: store {where.shown}: {new} alert{'s' * (new != 1)} recorded", err=True)
+    new, groups = kept.alerts, len(kept.groups)
+    said = f", {groups} new alert group{'s' * (groups != 1)}" if found else ""
+    click.echo(f"referee: store {where.shown}: {new} alert{'s' * (new != 1)} recorded{said}", err=True)
+    return kept.groups

@@ -9,6 +9,10 @@ recorded with the same inputs is not recorded again. Writing takes the store's l
 check does (``store_meta``'s row; SQLite ``BEGIN IMMEDIATE``) and is one transaction;
 each alert is linked into the alerts' chain (``referee.store.chains``) in it, so that one
 removed, changed or moved later is found by ``store verify`` and by a checkpoint.
+
+Since schema 0007 the run's alert groups are kept beside its alerts, in the same
+transaction (``referee.alerts.kept``): each with the ids of its alerts, recorded once
+while it is open.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ import hashlib
 import json
 import os
 import socket
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
 from ..store import chains, digest, schema
 from .facts import Seat
+from .groups import AlertGroup
 from .output import band_words, cell_json, deal_json
 from .run import Verdict
 from .series import members
@@ -44,9 +51,19 @@ def inputs_digest(conn: Any, covered: list[Seat]) -> tuple[int, str]:
     return len(rows), hashlib.sha256(text.encode()).hexdigest()
 
 
-def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
-    """Store ``verdict``'s alerts (a connection opened for writing); how many were new."""
+@dataclass(slots=True)
+class Recorded:
+    """What ``--record`` kept: how many alerts were new, and the new groups with their ids."""
+
+    alerts: int = 0
+    groups: list[tuple[int, AlertGroup]] = field(default_factory=list)
+
+
+def record(conn: Any, verdict: Verdict, seats: list[Seat], groups: Sequence[AlertGroup] = ()) -> Recorded:
+    """Store ``verdict``'s alerts and ``groups`` (a connection opened for writing): what was new."""
     import sqlalchemy as sa
+
+    from ..alerts.kept import KeptAlert, record_groups
 
     a = schema.alerts
     conn.info["write"] = True
@@ -62,12 +79,18 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
              cell_json(j)) for j in verdict.alerts]
         wanted += [(d.test.kind, d.test.segment, "deal", d.test.test, d.test.window, d.test.deals, d.test.deals,
                     deal_json(d)) for d in verdict.deal_alerts]
+        kept = []
         for kind, value, bet, test, window, games, n, figures in wanted:
             covered = members(seats, kind, value, bet, window, verdict.newest_us)
             count, inputs = inputs_digest(conn, covered)
-            if conn.execute(sa.select(a.c.id).where(a.c.inputs_digest == inputs, a.c.segment == kind,
-                                                    a.c.value == value, a.c.bet == bet, a.c.test == test,
-                                                    a.c.window == window)).first() is not None:
+            basis = figures.get("basis")
+            seen = conn.execute(sa.select(a.c.id).where(a.c.inputs_digest == inputs, a.c.segment == kind,
+                                                        a.c.value == value, a.c.bet == bet, a.c.test == test,
+                                                        a.c.window == window)).first()
+            kept.append(KeptAlert(next_id if seen is None else int(seen.id), f"{kind} {value}",
+                                  basis if isinstance(basis, str) else None, f"{kind} {value} {bet} {test} {window}",
+                                  inputs))
+            if seen is not None:
                 continue
             values: dict[str, object] = {
                 "id": next_id, "raised_us": _now_us(), "host": socket.gethostname(), "version": __version__,
@@ -80,7 +103,8 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat]) -> int:
             next_id += 1
             made += 1
         chains.link(conn, "alerts", linked)
-    return made
+        new = record_groups(conn, list(groups), kept, band)
+    return Recorded(made, new)
 
 
 def _now_us() -> int:

@@ -26,11 +26,24 @@ def _alert(row: Any) -> str:
     return f"{row['segment']} {row['value']}, {row['bet']}, {row['window']}"
 
 
+def _group(row: Any) -> str:
+    return f"{row['lead']}, {row['basis']} basis"
+
+
+def _action(row: Any) -> str:
+    return f"{row['action']} of alert group {row['group_id']} by {row['who']}"
+
+
+def _delivery(row: Any) -> str:
+    return f"alert group {row['group_id']} to {row['url']}: {row['outcome']}"
+
+
 #: The chained tables, apart from ``sources``, each with the words that say which of its
-#: rows one is, beside its id (an alert's segment, bet and window).
+#: rows one is, beside its id (an alert's segment, bet and window). Since schema 0007 the
+#: alert groups, what was done about them and their webhook deliveries (issue 47); since
+#: 0008 the desk's cases, their events and the read log (referee.store.cases, .access).
 CHAINED: dict[str, Callable[[Any], str]] = {
-    "alerts": _alert,
-    # since schema 0008: the desk's cases, their events and the read log (referee.store.cases, .access)
+    "alerts": _alert, "alert_groups": _group, "alert_actions": _action, "alert_notifications": _delivery,
     "cases": lambda row: f"game {row['game']}, player {row['player']}",
     "case_events": lambda row: f"case {row['case_id']}, {row['kind']}",
     "reads": lambda row: f"{row['actor']} read {row['what']} {row['subject']}",

@@ -446,4 +446,71 @@ reads = Table(
     Index("ix_reads_subject", "subject", "id"),
     Index("ix_reads_actor", "actor", "id"),
     Index("ix_reads_at", "at_us"),
+
+#: Since schema 0007: the alert groups ``monitor --record`` kept (one a cause: its lead
+#: segment, the segments it explains, the lead cell's figures, the games behind it and the
+#: ids of its rows in ``alerts``), chained as the alerts are (``referee.store.chains``).
+alert_groups = Table(
+    "alert_groups", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("raised_us", BigInteger, nullable=False),
+    Column("host", Text, nullable=False),
+    Column("version", Text, nullable=False),
+    #: ``table T3``; ``rules`` or ``paid``; the lead cell's bet and window.
+    Column("lead", Text, nullable=False),
+    Column("basis", Text, nullable=False),
+    Column("bet", Text, nullable=False),
+    Column("window", Text, nullable=False),
+    #: The lead's z as Python's exact text of the float (``repr``: the digest reads it back
+    #: alike on both databases), NULL when it has none.
+    Column("z", Text),
+    #: Its segments, lead first (a JSON list of ``kind value``).
+    Column("segments", Text, nullable=False),
+    Column("band", Text, nullable=False),
+    Column("first_game", Text),
+    Column("last_game", Text),
+    Column("since", Text),
+    Column("until", Text),
+    #: The ids of its alerts (a JSON list of ``alerts.id``), and the SHA-256 of their
+    #: inputs' digests (what the group was computed from).
+    Column("alerts", Text, nullable=False),
+    Column("inputs_digest", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_alert_groups_lead", "lead", "basis"),
+)
+
+#: Since schema 0007: what someone did about an alert group (``referee alerts ack|resolve``):
+#: who, when, a note; appended only, chained.
+alert_actions = Table(
+    "alert_actions", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("group_id", Id, ForeignKey("alert_groups.id"), nullable=False),
+    #: ``ack`` or ``resolve``.
+    Column("action", Text, nullable=False),
+    Column("who", Text, nullable=False),
+    Column("at_us", BigInteger, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("host", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_alert_actions_group", "group_id"),
+)
+
+#: Since schema 0007: each webhook delivery of an alert group (``monitor --notify URL
+#: --record``): where (the URL without its path, query or user: they may be its secret),
+#: in which format, how many attempts, the last HTTP status, the outcome, when.
+alert_notifications = Table(
+    "alert_notifications", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("group_id", Id, ForeignKey("alert_groups.id"), nullable=False),
+    Column("url", Text, nullable=False),
+    Column("format", Text, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("status", Integer),
+    #: ``delivered``, or why not (``HTTP 503``, ``timed out``...).
+    Column("outcome", Text, nullable=False),
+    Column("delivered", SmallInteger, nullable=False),
+    Column("first_us", BigInteger, nullable=False),
+    Column("last_us", BigInteger, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_alert_notifications_group", "group_id"),
 )

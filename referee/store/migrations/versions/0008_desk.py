@@ -6,7 +6,7 @@ player's records). The last three are chained (``referee.store.chains``): their 
 (``ix_findings_game``). No column of another table is added, dropped or altered.
 
 Revision ID: 0008
-Revises: 0006 (the lead rechains it after 0007 at merge)
+Revises: 0007 (rechained after the alert operations of issue 47 when the desk merged them)
 Create Date: 2026-12-07
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,223 @@
+"""``referee alerts list|show|ack|resolve --store URL``: the alert groups the monitor kept,
+and who acknowledged or resolved them (docs/monitor.md)."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sys
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..escape import printable
+from .app import main
+
+if TYPE_CHECKING:
+    from ..alerts.kept import KeptGroup
+
+STORE_OPTION = click.option("--store", "store", metavar="URL", required=True,
+                            help="The audit store (a SQLite file or postgresql://...).")
+
+
+@main.group()
+def alerts() -> None:
+    """The alert groups `monitor --record` kept: list them, show one, acknowledge or resolve it.
+
+    Exit status of list: 0 no open group listed, 1 an open group listed (nobody has
+    acknowledged or resolved it), 2 no store or a usage problem. Of show, ack and resolve:
+    0 done, 2 no such group, a group already resolved, no store or a usage problem.
+    """
+
+
+def _when(us: int) -> str:
+    return datetime.fromtimestamp(us / 1e6, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _read(store: str, ids: list[int] | None) -> tuple[str, list[KeptGroup]]:
+    """The store's kept groups (those of ``ids``, or all), read-only; a row that no
+    longer decodes is a changed store (exit 2, naming store verify)."""
+    from ..alerts.kept import groups
+    from ..store import DAMAGED, StoreError
+    from ..store.read import Stored
+
+    with Stored(store) as stored, stored.reading():
+        shown = stored.target.shown
+        try:
+            return shown, groups(stored.conn, ids)
+        except DAMAGED as err:
+            raise StoreError(f"store {shown}: a kept alert group cannot be read ({type(err).__name__}); referee "
+                             f"store verify {shown} names the changed rows") from None
+
+
+def _json(k: KeptGroup, full: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": k.id, "state": k.state, "raised": _when(k.raised_us), "host": k.host,
+                           "version": k.version, **k.group.to_json(), "band": k.band, "alerts": list(k.alerts)}
+    if full:
+        out["inputs_digest"] = k.inputs_digest
+        out["actions"] = [{"action": a["action"], "by": a["who"], "at": _when(a["at_us"]), "note": a["note"],
+                           "host": a["host"]} for a in k.actions]
+        out["notifications"] = [{"url": n["url"], "format": n["format"], "attempts": n["attempts"],
+                                 "status": n["status"], "outcome": n["outcome"], "delivered": bool(n["delivered"]),
+                                 "at": _when(n["first_us"]), "last": _when(n["last_us"])} for n in k.notifications]
+    return out
+
+
+def _games(k: KeptGroup) -> str:
+    g = k.group
+    if g.first_game is None and g.last_game is None:
+        return ""
+    games = printable(f"{g.first_game} to {g.last_game}" if g.first_game != g.last_game else f"{g.first_game}")
+    return games + (f" ({g.since} to {g.until})" if g.since or g.until else "")
+
+
+@alerts.command("list")
+@STORE_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--open", "only_open", is_flag=True, help="Only the groups not resolved (open or acknowledged).")
+@click.option("--state", "states", multiple=True, type=click.Choice(["open", "acknowledged", "resolved"]),
+              help="Only the groups in this state (repeat the option).")
+@click.option("--lead", "lead", metavar="SEGMENT", help="Only the groups led by this segment ('table T3').")
+@click.option("--basis", type=click.Choice(["rules", "paid"]), help="Only the groups on this basis.")
+def list_(store: str, fmt: str, only_open: bool, states: tuple[str, ...], lead: str | None, basis: str | None) -> None:
+    """The kept alert groups: open first, then acknowledged, then resolved; the most severe first.
+
+    Exit status: 0 no open group listed, 1 an open group listed (one nobody has
+    acknowledged or resolved: what needs someone), 2 no store or a usage problem.
+    """
+    from ..alerts.kept import ordered
+
+    shown, kept = _read(store, None)
+    chosen = [k for k in ordered(kept) if (not only_open or k.state != "resolved") and (not states or k.state in states)
+              and (lead is None or k.group.lead == lead) and (basis is None or k.group.basis == basis)]
+    waiting = sum(k.state == "open" for k in chosen)
+    if fmt == "json":
+        click.echo(json.dumps({"store": shown, "groups": [_json(k, False) for k in chosen], "open": waiting},
+                              indent=2, ensure_ascii=False))
+    else:
+        click.echo(_table(shown, chosen, waiting), nl=False)
+    sys.exit(1 if waiting else 0)
+
+
+def _table(shown: str, chosen: list[KeptGroup], waiting: int) -> str:
+    from tabulate import tabulate
+
+    if not chosen:
+        return f"alert groups of store {shown}: none\n"
+    rows = [[k.id, k.state, _when(k.raised_us), printable(k.group.lead), k.group.basis, k.group.bet, k.group.window,
+             "" if k.group.z is None else f"{k.group.z:+.2f}", len(k.group.segments), _games(k)] for k in chosen]
+    headers = ["id", "state", "raised", "lead", "basis", "bet", "window", "z", "segments", "games"]
+    table = tabulate(rows, headers=headers, disable_numparse=True)
+    return (f"alert groups of store {shown}:\n{table}\n{len(chosen)} group{'s' * (len(chosen) != 1)}, "
+            f"{waiting} open (not acknowledged)\n")
+
+
+@alerts.command()
+@STORE_OPTION
+@click.argument("group_id", metavar="ID", type=click.IntRange(1))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def show(store: str, group_id: int, fmt: str) -> None:
+    """One alert group: its segments, the games behind it, its alerts, what was done about it."""
+    shown, kept = _read(store, [group_id])
+    if not kept:
+        _missing(shown, group_id)
+    k = kept[0]
+    if fmt == "json":
+        click.echo(json.dumps({"store": shown, **_json(k, True)}, indent=2, ensure_ascii=False))
+        return
+    g = k.group
+    z = "" if g.z is None else f", z {g.z:+.2f}"
+    lines = [f"alert group {k.id} of store {shown}: {k.state}",
+             f"  lead      {printable(g.lead)} ({g.basis} basis{z}), {g.bet}, {g.window}",
+             f"  raised    {_when(k.raised_us)} on {printable(k.host)} by referee {k.version}; band {k.band}"]
+    if _games(k):
+        lines.append(f"  games     {_games(k)}")
+    lines.append("  segments  " + "; ".join(printable(s) for s in g.segments))
+    lines.append(f"  alerts    {', '.join(str(a) for a in k.alerts) or 'none'} (rows of the store's alerts table)")
+    for a in k.actions:
+        note = f": {printable(a['note'])}" if a["note"] else ""
+        lines.append(f"  {'acknowledged' if a['action'] == 'ack' else 'resolved':<12} {_when(a['at_us'])} by "
+                     f"{printable(a['who'])}{note}")
+    for n in k.notifications:
+        lines.append(f"  webhook   {n['url']} ({n['format']}): {n['outcome']}, {n['attempts']} attempt"
+                     f"{'s' * (n['attempts'] != 1)}, {_when(n['first_us'])}")
+    click.echo("\n".join(lines))
+
+
+def _missing(shown: str, group_id: int) -> None:
+    from ..store import StoreError
+
+    raise StoreError(f"store {shown}: no alert group {group_id} (referee alerts list --store {shown} lists them)")
+
+
+def _act(store: str, group_id: int, action: str, who: str | None, note: str) -> None:
+    """An acknowledgement or a resolution appended, chained, in one transaction (the store's lock held)."""
+    from ..alerts.kept import act, groups, lock
+    from ..store import StoreError
+    from ..store.engine import engine, failure, sqlite_file, target
+    from ..store.migrate import check
+
+    by = who if who is not None else _os_user()
+    if not by.strip():
+        raise click.BadParameter("cannot be empty", param_hint="--by")
+    where = target(store)
+    sqlite_file(where, create=False)
+    made = engine(where)
+    try:
+        with made.connect() as conn:
+            check(conn, where, create=False)
+            conn.rollback()
+            conn.info["write"] = True
+            with conn.begin():
+                lock(conn)
+                kept = groups(conn, [group_id])
+                if not kept:
+                    _missing(where.shown, group_id)
+                if kept[0].state == "resolved":
+                    raise StoreError(f"store {where.shown}: alert group {group_id} is resolved already (the next "
+                                     "monitor --record that finds its cause again records a new group)")
+                act(conn, group_id, action, by, note)
+    except StoreError:
+        raise
+    except Exception as err:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if isinstance(err, SQLAlchemyError):
+            raise failure(where, err, f"cannot record the {action}") from None
+        raise
+    finally:
+        made.dispose()
+    done = "acknowledged" if action == "ack" else "resolved"
+    click.echo(f"store {where.shown}: alert group {group_id} {done} by {printable(by)}")
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for the process's uid (a container)
+        return "unknown"
+
+
+BY = click.option("--by", "who", metavar="NAME", help="Who [default: the operating system's user].")
+NOTE = click.option("--note", "note", metavar="TEXT", default="", help="What was found or done.")
+
+
+@alerts.command()
+@STORE_OPTION
+@click.argument("group_id", metavar="ID", type=click.IntRange(1))
+@BY
+@NOTE
+def ack(store: str, group_id: int, who: str | None, note: str) -> None:
+    """Acknowledge alert group ID: someone is looking at it (it stays open until resolved)."""
+    _act(store, group_id, "ack", who, note)
+
+
+@alerts.command()
+@STORE_OPTION
+@click.argument("group_id", metavar="ID", type=click.IntRange(1))
+@BY
+@NOTE
+def resolve(store: str, group_id: int, who: str | None, note: str) -> None:
+    """Resolve alert group ID: its cause is dealt with (the monitor records a new group if it comes back)."""
+    _act(store, group_id, "resolve", who, note)
