@@ -446,6 +446,7 @@ reads = Table(
     Index("ix_reads_subject", "subject", "id"),
     Index("ix_reads_actor", "actor", "id"),
     Index("ix_reads_at", "at_us"),
+)
 
 #: Since schema 0007: the alert groups ``monitor --record`` kept (one a cause: its lead
 #: segment, the segments it explains, the lead cell's figures, the games behind it and the
