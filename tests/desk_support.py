@@ -28,10 +28,34 @@ def make_store(url: str, folder: Path) -> str:
     for log in (str(SAMPLES / "table.yaml"), str(marked)):
         code, out = run("check", log, "--store", url, "--quiet")
         assert code == 1, out
+    groups(url)
     for role in ROLES:
         code, out = run("users", "add", role, "--role", role, "--store", url, input=PASSWORD + "\n")
         assert code == 0, out
     return url
+
+
+def groups(url: str) -> list[int]:
+    """Two alert groups kept as ``monitor --record`` keeps them (table CH-7 paying short,
+    a dealer's deal): their ids."""
+    from referee.alerts import kept
+    from referee.monitor.groups import AlertGroup
+    from referee.store.engine import engine, target
+
+    table = AlertGroup(lead=f"table {TABLE}", basis="paid", segments=(f"table {TABLE}", f"player {PLAYER}"), z=-7.25,
+                       bet="ante+call", window="last 1,000 games", first_game="8812345", last_game=GAME,
+                       since="2026-11-29T20:17:52Z", until="2026-11-29T20:22:15Z")
+    dealer = AlertGroup(lead="dealer d-4", basis="rules", segments=("dealer d-4",), z=4.1, bet="deal",
+                        window="day", first_game=GAME, last_game=GAME)
+    made = engine(target(url))
+    try:
+        with made.connect() as conn:
+            conn.info["write"] = True
+            with conn.begin():
+                kept.lock(conn)
+                return [i for i, _ in kept.record_groups(conn, [table, dealer], [], "99% family band")]
+    finally:
+        made.dispose()
 
 
 def client(url: str, **options: Any) -> Any:
