@@ -24,6 +24,7 @@ from typing import Any
 from fastapi import Request
 
 from ..escape import clipped
+from ..profiles import BUILTIN
 from .backend import Backend, Checked
 
 #: The largest upload taken, in bytes (``referee serve --max-upload``).
@@ -67,6 +68,7 @@ async def receive(request: Request, backend: Backend, limit: int) -> Outcome:
                                "(referee serve --max-upload)")
     form = await request.form(max_files=2, max_fields=8)
     log, mapping, builtin = form.get("file"), form.get("mapping_file"), str(form.get("mapping") or "").strip()
+    profile = str(form.get("profile") or "").strip()
     if log is None or isinstance(log, str) or not log.filename:
         return Outcome(refused="choose a file to upload (a log, or an export with its mapping)")
     name = safe_name(log.filename)
@@ -80,6 +82,10 @@ async def receive(request: Request, backend: Backend, limit: int) -> Outcome:
             return Outcome(refused=f"the file is over the limit of {limit:,} bytes")
         (where / name).write_bytes(data)
         args = ["check", name, "--format", "json", "--quiet", "--jobs", "1"]
+        if profile:
+            if profile not in BUILTIN:
+                return Outcome(refused=f"{clipped(profile, 60)!r} is not a built-in profile ({', '.join(BUILTIN)})")
+            args += ["--profile", profile]
         if mapping is not None and not isinstance(mapping, str) and mapping.filename:
             text = await mapping.read(1 << 20)
             (where / "mapping.yaml").write_bytes(text)

@@ -131,7 +131,7 @@ def act(alert_id: int, request: Request, who: Annotated[Who, Depends(checked)],
 @router.get("/upload")
 def upload_page(request: Request, who: Annotated[Who, Depends(holding("upload"))]) -> Response:
     return render_page(request, "desk/upload.html.j2", {"result": None, "limit": state(request).max_upload,
-                                                        "mappings": upload.builtin_mappings()})
+                                                        "mappings": upload.builtin_mappings(), "profiles": upload.BUILTIN})
 
 
 @router.post("/upload")
@@ -141,7 +141,7 @@ async def upload_file(request: Request, who: Annotated[Who, Depends(checked)],
     desk = state(request)
     result = await upload.receive(request, desk.backend, desk.max_upload)
     return render_page(request, "desk/upload.html.j2", {"result": result, "limit": desk.max_upload,
-                                                        "mappings": upload.builtin_mappings()},
+                                                        "mappings": upload.builtin_mappings(), "profiles": upload.BUILTIN},
                        status=400 if result.refused else 200)
 
 
