@@ -7,10 +7,16 @@ markup, which every page must show as text), checked as ``check --store`` does.
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .conftest import SAMPLES, run
+from .conftest import ROOT, SAMPLES, run
 
 PASSWORD = "correct horse 42"
 ROLES = ("viewer", "floor", "risk", "auditor", "admin")
@@ -73,3 +79,37 @@ def login(c: Any, name: str, password: str = PASSWORD) -> str:
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["csrf_token"]
     return token
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def serve(url: str, *options: str) -> Iterator[str]:
+    """``referee serve --store URL`` on a free loopback port, until the test ends: its base URL."""
+    import httpx
+
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--store", url, "--port", str(port), *options],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None:
+                raise AssertionError(server.stderr.read().decode() if server.stderr else "serve ended")
+            time.sleep(0.1)
+        else:
+            raise AssertionError("referee serve did not answer /healthz within 30 s")
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

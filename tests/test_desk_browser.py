@@ -9,10 +9,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import ROOT
-from .desk_support import GAME, PASSWORD, PLAYER, TABLE, make_store
+from .desk_support import GAME, PASSWORD, PLAYER, TABLE, make_store, serve
 
 pytest.importorskip("fastapi", reason="the desk needs the serve extra")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -29,40 +25,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 ARTIFACTS = ROOT / "tmp" / "artifacts"
 needs_chromium = pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
                                     reason="needs Debian's chromium (.ci/run installs it)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def serve(url: str, *options: str) -> Iterator[str]:
-    """``referee serve --store URL`` on a free loopback port, until the test ends: its base URL."""
-    import httpx
-
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--store", url, "--port", str(port), *options],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None:
-                raise AssertionError(server.stderr.read().decode() if server.stderr else "serve ended")
-            time.sleep(0.1)
-        else:
-            raise AssertionError("referee serve did not answer /healthz within 30 s")
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

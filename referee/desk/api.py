@@ -16,9 +16,11 @@ from .context import Refused, Who, checked, holding, lang_of, state, viewer
 from .shapes import AckIn, AlertOut, AlertsOut, CaseIn, CaseOut, CasesOut, GameOut, GamesOut, Login, Problem, SessionOut
 
 REFUSALS: dict[int | str, dict[str, object]] = {
+    400: {"model": Problem, "description": "the store refused it (an amount a decision needs, a closed case)"},
     401: {"model": Problem, "description": "not logged in"},
     403: {"model": Problem, "description": "not this role's right, or the CSRF token is wrong"},
     404: {"model": Problem, "description": "no such record"},
+    409: {"model": Problem, "description": "already done (an alert group resolved)"},
     422: {"description": "a field is missing or wrong"},
     503: {"model": Problem, "description": "the store cannot be reached"},
 }
