@@ -162,8 +162,11 @@ class Backend:
         whose; the store adds when)."""
         from ..store import access
 
+        def logged(subject: str) -> Callable[[Any], object]:
+            return lambda where: access.log_read(where, actor, what, subject)
+
         for subject in dict.fromkeys(s for s in subjects if s):
-            self.run(lambda where, subject=subject: access.log_read(where, actor, what, subject))
+            self.run(logged(subject))
 
     # --- the store's verification (Watch) ---------------------------------------------
 

@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
+from ..profiles import BUILTIN
 from . import records, upload
 from .context import Refused, Who, checked, holding, render_page, state, viewer, words
 from .records import when
@@ -130,8 +131,11 @@ def act(alert_id: int, request: Request, who: Annotated[Who, Depends(checked)],
 
 @router.get("/upload")
 def upload_page(request: Request, who: Annotated[Who, Depends(holding("upload"))]) -> Response:
-    return render_page(request, "desk/upload.html.j2", {"result": None, "limit": state(request).max_upload,
-                                                        "mappings": upload.builtin_mappings(), "profiles": upload.BUILTIN})
+    return render_page(request, "desk/upload.html.j2", _upload_values(None, state(request).max_upload))
+
+
+def _upload_values(result: upload.Outcome | None, limit: int) -> dict[str, object]:
+    return {"result": result, "limit": limit, "mappings": upload.builtin_mappings(), "profiles": BUILTIN}
 
 
 @router.post("/upload")
@@ -140,8 +144,7 @@ async def upload_file(request: Request, who: Annotated[Who, Depends(checked)],
     """A log or an export (with its mapping) checked and stored as ``check --store`` does."""
     desk = state(request)
     result = await upload.receive(request, desk.backend, desk.max_upload)
-    return render_page(request, "desk/upload.html.j2", {"result": result, "limit": desk.max_upload,
-                                                        "mappings": upload.builtin_mappings(), "profiles": upload.BUILTIN},
+    return render_page(request, "desk/upload.html.j2", _upload_values(result, desk.max_upload),
                        status=400 if result.refused else 200)
 
 

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
 
 from ..audit.explain import Explanation, WalletMoves
 from ..audit.owed import BottomLine
