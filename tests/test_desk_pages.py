@@ -257,3 +257,27 @@ def test_serve_refuses_a_missing_store_plainly(tmp_path: Path) -> None:
     assert code == 2 and "none.db" in out and "Traceback" not in out
     code, out = run("serve")
     assert code == 2 and "--store" in out
+
+
+def test_the_desk_on_both_engines(store_url: str, tmp_path: Path) -> None:
+    """One journey on SQLite and on PostgreSQL: log in, find, read, decide, acknowledge;
+    the reads and the case in the store's chains, which verify intact."""
+    url = make_store(store_url, tmp_path)
+    with client(url) as c:
+        token = login(c, "floor")
+        assert games(c.get("/api/search", params={"table": TABLE, "since": "2026-11-29T20:20:00Z"})) == [GAME]
+        seat = next(s for s in c.get(f"/api/games/{GAME}").json()["seats"] if s["player_id"] == PLAYER)
+        assert seat["owed"] == "+160"
+        case = c.post("/api/cases", json={"game": GAME, "player": PLAYER, "decision": "owed_to_player",
+                                          "amount": "160", "note": "paid 44"}, headers={"X-CSRF-Token": token})
+        assert case.status_code == 201 and case.json()["amount"] == "160"
+    with client(url) as c:
+        token = login(c, "risk")
+        first = c.get("/api/alerts").json()["alerts"][0]["id"]
+        assert c.post(f"/api/alerts/{first}/ack", json={"note": "seen"},
+                      headers={"X-CSRF-Token": token}).json()["status"] == "acknowledged"
+    from referee.store.access import list_reads
+
+    assert {(r.user, r.what) for r in list_reads(url, subject=PLAYER)} == {("floor", "search"), ("floor", "game")}
+    code, out = run("store", "verify", url)
+    assert code == 0, out
