@@ -183,6 +183,11 @@ def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: 
         assert [(a["lead"], a["status"]) for a in listed] == [(f"table {TABLE}", "open"), ("dealer d-4", "open")]
         page = c.get("/watch").text
         assert f'href="/games/{GAME}"' in page and "table CH-7" in page
+        chart = page.split('id="chart-1"')[1].split("</figure>")[0]  # the table's games on a date axis
+        points = dict(re.findall(r'<a href="/games/(\d+)"><circle cx="([\d.]+)"', chart))
+        assert sorted(points, key=lambda g: float(points[g])) == ["8812345", "8812346", GAME]  # by time
+        assert "2026-11-29 20:17" in chart and "2026-11-29 20:22" in chart
+        assert 'id="chart-2"' not in page  # the dealer's group has no times: no chart
         acked = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "calling the studio"},
                        headers={"X-CSRF-Token": token})
         assert acked.status_code == 200 and acked.json()["status"] == "acknowledged"

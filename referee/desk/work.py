@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from ..profiles import BUILTIN
+from . import charts as charts_
 from . import records, upload
 from .context import Refused, Who, checked, holding, render_page, state, viewer, words
 from .records import when
@@ -21,6 +22,8 @@ from .records import when
 router = APIRouter(include_in_schema=False)
 MAX_UPLOAD = upload.MAX_UPLOAD
 Note = Annotated[str, Form(max_length=4000)]
+#: The alert groups Watch draws a chart of (the first, open and most severe first).
+CHARTS = 10
 
 
 @router.get("/cases")
@@ -104,10 +107,12 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
         missing = None
     except Refused as err:
         groups, missing = [], err.detail
+    charts = {a.id: charts_.chart(charts_.group_games(backend, who.name, a.lead, a.since, a.until), a.lead)
+              for a in groups[:CHARTS] if a.since and a.until}
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
-        "groups": groups, "missing": missing, "sources": sources, "checked": checked_,
+        "groups": groups, "missing": missing, "charts": charts, "sources": sources, "checked": checked_,
         "checked_at": None if checked_ is None else when(int(checked_.at * 1e6)),
         "problems_of": lambda source: upload.problems_of(checked_, source)})
 
