@@ -23,7 +23,7 @@ from .backend import Backend
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 170, 48, 16, 14, 34
 #: The most games a chart draws (the newest, when more).
 MOST = 300
-FILTERS = {"table": "table", "dealer": "dealer", "player": "player"}
+FILTERS = ("table", "dealer", "player")
 
 
 def _when(text: str | None) -> datetime | None:
@@ -44,9 +44,11 @@ def group_games(backend: Backend, actor: str, lead: str, since: str | None, unti
     if start is None or end is None:
         return []
     kind, _, value = lead.partition(" ")
-    where = {FILTERS[kind]: value} if kind in FILTERS and value else {}
+    value = value if kind in FILTERS and value else ""
     with backend.stored() as stored, backend.refusing():
-        hits = search_games(stored, since=start, until=end + timedelta(seconds=1), limit=MOST, **where)
+        hits = search_games(stored, table=value if kind == "table" else None,
+                            dealer=value if kind == "dealer" else None, player=value if kind == "player" else None,
+                            since=start, until=end + timedelta(seconds=1), limit=MOST)
     found = [h for h in hits if h.time is not None]
     backend.log(actor, "watch", [p for h in found for p in h.players])
     return found
