@@ -20,8 +20,8 @@ from argon2 import PasswordHasher
 from referee.store import StoreError, accounts, schema
 from referee.store.access import list_reads, log_read
 from referee.store.accounts import AccountError, add_user, authenticate, disable_user, get_user, list_users
-from referee.store.chains import CHAINED
 from referee.store.cases import CaseError, close_case, decide, get_case, list_cases, open_case
+from referee.store.chains import CHAINED
 from referee.store.engine import engine, target
 
 from .conftest import SAMPLES, run
@@ -72,7 +72,7 @@ def test_accounts_hash_with_argon2id_and_authenticate(store_url: str) -> None:
 
 def test_names_roles_and_passwords_are_checked(tmp_path: Path) -> None:
     url = str(tmp_path / "a.db")
-    with pytest.raises(AccountError, match="not a role .*did you mean 'admin'"):
+    with pytest.raises(AccountError, match=r"not a role .*did you mean 'admin'"):
         add_user(url, "alice", "admn", PASSWORD)
     with pytest.raises(AccountError, match="not an account name"):
         add_user(url, "<script>", "viewer", PASSWORD)

@@ -29,6 +29,7 @@ from . import (
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "cases", "check", "entry", "explain", "hand", "import_", "main", "mappings", "monitor",
+__all__ = ["FORMATS", "RefereeGroup", "cases", "check", "entry", "explain", "hand", "import_", "main", "mappings",
+           "monitor",
            "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema", "simulate",
            "stats", "store", "use_color", "users"]

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
 
 from ..audit.explain import Explanation, WalletMoves
 from ..audit.owed import BottomLine
@@ -187,4 +186,5 @@ def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: st
     from .desk_detail import detail
 
     with opened(stored) as s, s.reading():
-        return detail(s, game_id, lang, source, audience)
+        found: GameDetail = detail(s, game_id, lang, source, audience)
+    return found
