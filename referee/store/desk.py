@@ -146,7 +146,7 @@ def search_games(stored: Stored | str, player: str | None = None, table: str | N
     filters = Filters(player, table, dealer, epoch_us(since), epoch_us(until), game, code, min_owed)
     limit, offset = max(0, min(limit, MAX_LIMIT)), max(0, offset)
     with opened(stored) as s, s.reading():
-        return Search(s, filters).games(offset + limit)[offset:]
+        return Search(s, filters).games(offset + limit, offset)
 
 
 def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -> Recall:
