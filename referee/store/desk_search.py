@@ -78,7 +78,7 @@ class Search:
         page = [place for _, place in found[skip:want]]
         g = schema.games
         ids = [place for place in page if isinstance(place, int)]
-        rows = {} if not ids else {int(row.id): row for row in self.conn.execute(_sa().select(g).where(g.c.id.in_(ids)))}
+        rows = {int(row.id): row for row in self.conn.execute(_sa().select(g).where(g.c.id.in_(ids)))} if ids else {}
         made = dict(zip(ids, self._row_hits([rows[i] for i in ids]), strict=True))
         return [made[place] if isinstance(place, int) else self._run_hit(*place) if isinstance(place, tuple)
                 else place for place in page]
