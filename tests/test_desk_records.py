@@ -295,3 +295,27 @@ def test_passwords_are_not_chained(store_url: str) -> None:
     names = {str(r[0]) for r in _rows(store_url, "SELECT name FROM chains")}
     assert {"cases", "case_events", "reads"} <= names and "users" not in names
     assert "users" not in CHAINED and "digest" not in schema.users.c
+
+
+def test_a_store_of_0006_is_upgraded_to_keep_them(store_url: str) -> None:
+    """A store of 0006 is refused by the desk until upgraded; migration 0008 adds the desk's
+    tables and their chains' rows (verify intact), and the desk's records are then kept."""
+    from referee.store import migrate
+
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        conn.info["write"] = True
+        migrate.upgrade(conn, "0006")
+    made.dispose()
+    code, out = run("check", "--store", store_url, str(SAMPLES / "table.yaml"), "--quiet")
+    assert code == 2 and "run referee store upgrade" in out
+    with pytest.raises(StoreError, match="older than this referee's"):
+        open_case(store_url, "8812347", "p-1002", "alice")
+    made = engine(target(store_url))
+    with made.begin() as conn:
+        conn.info["write"] = True
+        migrate.upgrade(conn, "0008")
+    made.dispose()
+    _desk_records(store_url)
+    code, out = run("store", "verify", store_url)
+    assert code == 0 and "intact" in out, out
