@@ -22,10 +22,14 @@ def when(us: int) -> str:
     return datetime.fromtimestamp(us / 1_000_000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _terminal() -> bool:
+    return sys.stdin.isatty()
+
+
 def read_password(name: str) -> str:
     """The password: standard input's first line when it is not a terminal (a script's,
     a secret manager's pipe), else asked twice without echo."""
-    if not sys.stdin.isatty():
+    if not _terminal():
         line = sys.stdin.readline()
         if not line:
             raise click.UsageError("no password on standard input (give it on its first line)")

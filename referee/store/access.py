@@ -68,10 +68,7 @@ def list_reads(where: Where, subject: str | None = None, user: str | None = None
         query = query.where(r.c.at_us >= since_us)
     if until_us is not None:
         query = query.where(r.c.at_us < until_us)
-    if limit is not None:
-        query = query.order_by(r.c.id.desc()).limit(limit)
-    else:
-        query = query.order_by(r.c.id)
+    query = query.order_by(r.c.id) if limit is None else query.order_by(r.c.id.desc()).limit(limit)
     with reading(where) as conn:
         found = [Read(int(x.id), int(x.at_us), str(x.actor), str(x.what), str(x.subject)) for x in conn.execute(query)]
     return sorted(found, key=lambda x: x.id)

@@ -146,7 +146,7 @@ def search_games(stored: Stored | str, player: str | None = None, table: str | N
     filters = Filters(player, table, dealer, epoch_us(since), epoch_us(until), game, code, min_owed)
     limit, offset = max(0, min(limit, MAX_LIMIT)), max(0, offset)
     with opened(stored) as s, s.reading():
-        return Search(s, filters).games(offset + limit)[offset:]
+        return Search(s, filters).games(offset + limit, offset)
 
 
 def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -> Recall:
@@ -186,4 +186,5 @@ def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: st
     from .desk_detail import detail
 
     with opened(stored) as s, s.reading():
-        return detail(s, game_id, lang, source, audience)
+        found: GameDetail = detail(s, game_id, lang, source, audience)
+    return found

@@ -67,13 +67,21 @@ class Search:
             _sa().select(schema.sources.c.id, schema.sources.c.name))}
         self.tables: dict[int, str | None] = {}
 
-    def games(self, want: int) -> list[Any]:
-        """The first ``want`` games of the answer, in its order (GameHit's)."""
-        hits = self._rows(want)
+    def games(self, want: int, skip: int = 0) -> list[Any]:
+        """The games of the answer from the ``skip``-th to the ``want``-th, in its order
+        (GameHit's). Each half gives the places of its first ``want`` (a game row's id, a
+        run's game); only the page's are read whole."""
+        found = self._rows(want)
         if self.f.code is None and (self.f.min_owed is None or self.f.min_owed <= 0):
-            hits += self._runs(want)
-        hits.sort(key=self._order)
-        return [hit for _, hit in hits[:want]]
+            found += self._runs(want)
+        found.sort(key=self._order)
+        page = [place for _, place in found[skip:want]]
+        g = schema.games
+        ids = [place for place in page if isinstance(place, int)]
+        rows = {int(row.id): row for row in self.conn.execute(_sa().select(g).where(g.c.id.in_(ids)))} if ids else {}
+        made = dict(zip(ids, self._row_hits([rows[i] for i in ids]), strict=True))
+        return [made[place] if isinstance(place, int) else self._run_hit(*place) if isinstance(place, tuple)
+                else place for place in page]
 
     def _order(self, item: tuple[tuple[int, int, int], Any]) -> tuple[int, int, int, int]:
         (time_us, source, line), _ = item
@@ -85,9 +93,11 @@ class Search:
 
     def _rows(self, want: int) -> list[tuple[tuple[int, int, int], Any]]:
         sa = _sa()
-        g, s, fi, se = schema.games, schema.seats, schema.findings, schema.sessions
+        g, s, fi = schema.games, schema.seats, schema.findings
         f = self.f
-        query = sa.select(g).where(g.c.game.is_not(None))
+        owed = f.min_owed is not None
+        query = (sa.select(g) if owed else sa.select(g.c.id, g.c.time_us, g.c.source_id, g.c.line)).where(
+            g.c.game.is_not(None))
         if f.game is not None:
             query = query.where(g.c.game == f.game)
         if f.table is not None:
@@ -100,64 +110,70 @@ class Search:
             query = query.where(g.c.time_us < f.until_us)
         if f.player is not None:
             query = query.where(g.c.id.in_(sa.select(s.c.game_id).where(s.c.player == f.player)))
-        if f.code is not None:
-            query = query.where(sa.exists().where(fi.c.code == f.code, fi.c.game == g.c.game,
-                                                  fi.c.session_id == g.c.session_id))
+        if f.code is not None:  # ``+ 0``: SQLite without statistics took the session's index, a scan of its findings
+            query = query.where(sa.exists().where(fi.c.game == g.c.game, fi.c.code == f.code,
+                                                  (fi.c.session_id + 0) == g.c.session_id))
         if f.min_owed is not None and f.min_owed > 0:  # something owed: a finding in a seat
             query = query.where(sa.exists().where(s.c.game == g.c.game, s.c.game_id == g.c.id,
                                                   s.c.findings.is_not(None)))
-        del se
         order = [g.c.time_us.asc().nulls_last(), g.c.id.asc()] if self.ascending else \
             [g.c.time_us.desc().nulls_last(), g.c.id.desc()]
         out: list[tuple[tuple[int, int, int], Any]] = []
+        if not owed:
+            return [((_time(row.time_us), int(row.source_id), int(row.line)), int(row.id))
+                    for row in self.conn.execute(query.order_by(*order).limit(want))]
         offset = 0
-        size = want if f.min_owed is None else max(want, BATCH)
-        while len(out) < want:
-            rows = list(self.conn.execute(query.order_by(*order).limit(size).offset(offset)))
-            for row in rows:
-                hit = self._row_hit(row)
+        while len(out) < want:  # what is owed is known once a game's seats are ruled: read until enough
+            rows = list(self.conn.execute(query.order_by(*order).limit(BATCH).offset(offset)))
+            for row, hit in zip(rows, self._row_hits(rows), strict=True):
                 if f.min_owed is None or hit.owed >= f.min_owed:
                     out.append(((_time(row.time_us), int(row.source_id), int(row.line)), hit))
-            if len(rows) < size:
+            if len(rows) < BATCH:
                 break
-            offset += size
+            offset += BATCH
         return out[:want]
 
-    def _row_hit(self, row: Any) -> Any:
+    def _row_hits(self, rows: list[Any]) -> list[Any]:
+        """Game rows as hits: their seats read at once, those with a finding ruled at once
+        (what they are owed)."""
         from .desk import GameHit
         from .rows import findings_of
 
         sa = _sa()
         s = schema.seats
-        seats = [x for x in self.conn.execute(sa.select(s.c.id, s.c.game_id, s.c.player, s.c.findings)
-                                              .where(s.c.game == row.game).order_by(s.c.id)) if x.game_id == row.id]
-        codes = {f.code for f in findings_of(row.findings)}
-        for seat in seats:
-            codes.update(f.code for f in findings_of(seat.findings))
-        to_player, to_house = self._owed([x.id for x in seats if x.findings is not None])
-        players = tuple(json.loads(row.players)) if row.players else tuple(str(x.player) for x in seats)
-        return GameHit(str(row.game), row.tbl, row.dealer, as_time(row.time_us), players, tuple(sorted(codes)),
-                       to_player + to_house, to_player, to_house, self.names.get(int(row.source_id), "?"),
-                       bool(row.second), int(row.line))
+        seats: dict[int, list[Any]] = {}
+        ids = [int(row.id) for row in rows]
+        for start in range(0, len(ids), 500):
+            for x in self.conn.execute(sa.select(s.c.id, s.c.game_id, s.c.player, s.c.findings)
+                                       .where(s.c.game_id.in_(ids[start:start + 500])).order_by(s.c.id)):
+                seats.setdefault(int(x.game_id), []).append(x)
+        owed = self._owed([x.id for found in seats.values() for x in found if x.findings is not None])
+        hits = []
+        for row in rows:
+            mine = seats.get(int(row.id), [])
+            codes = {f.code for f in findings_of(row.findings)}
+            for seat in mine:
+                codes.update(f.code for f in findings_of(seat.findings))
+            to_player = sum((owed[x.id] for x in mine if owed.get(x.id, ZERO) > 0), ZERO)
+            to_house = -sum((owed[x.id] for x in mine if owed.get(x.id, ZERO) < 0), ZERO)
+            players = tuple(json.loads(row.players)) if row.players else tuple(str(x.player) for x in mine)
+            hits.append(GameHit(str(row.game), row.tbl, row.dealer, as_time(row.time_us), players,
+                                tuple(sorted(codes)), to_player + to_house, to_player, to_house,
+                                self.names.get(int(row.source_id), "?"), bool(row.second), int(row.line)))
+        return hits
 
-    def _owed(self, seat_ids: list[int]) -> tuple[Decimal, Decimal]:
-        """What seats with findings are owed by the rules, to the players and to the house
-        (their bottom lines, :func:`referee.audit.owed.seat_bottom_line`)."""
+    def _owed(self, seat_ids: list[int]) -> dict[int, Decimal]:
+        """What each of these seats (with findings) is owed by the rules: over 0 to the
+        player, under 0 to the house (its bottom line, :func:`referee.audit.owed.seat_bottom_line`)."""
         from ..audit.owed import seat_bottom_line
         from ..recall import SeatDetail
 
-        to_player = to_house = ZERO
-        for view in self.loader.by_id(seat_ids).values():
-            if not isinstance(view.detail, SeatDetail):
-                continue
-            bottom = seat_bottom_line(view.detail.seat)
-            if bottom is None:
-                continue
-            if bottom.owed > 0:
-                to_player += bottom.owed
-            else:
-                to_house -= bottom.owed
-        return to_player, to_house
+        out: dict[int, Decimal] = {}
+        for seat_id, view in self.loader.by_id(seat_ids).items():
+            bottom = seat_bottom_line(view.detail.seat) if isinstance(view.detail, SeatDetail) else None
+            if bottom is not None:
+                out[seat_id] = bottom.owed
+        return out
 
     # -- runs of clean games --------------------------------------------------------------
 
@@ -185,7 +201,7 @@ class Search:
                 edge = run.time_min_us if self.ascending else run.time_max_us
                 if len(out) >= want and edge is not None and self._past(edge, out, want):
                     return out
-                out += self._run_hits(self.loader.intact("runs", run))
+                out += self._run_games(self.loader.intact("runs", run))
             if len(runs) < BATCH:
                 return out
             offset += BATCH
@@ -196,13 +212,10 @@ class Search:
         kth = times[want - 1]
         return edge > kth if self.ascending else edge < kth
 
-    def _run_hits(self, run: Any) -> list[tuple[tuple[int, int, int], Any]]:
-        from .desk import GameHit
-
+    def _run_games(self, run: Any) -> list[tuple[tuple[int, int, int], Any]]:
+        """The games of a run that match, each as (its order, (the run unpacked, its place))."""
         packed = tableruns.Packed(run)
         f = self.f
-        table = self._table(packed.session_id)
-        name = self.names.get(packed.source_id, "?")
         out = []
         for game in range(packed.count):
             when = packed.time_us(game)
@@ -213,14 +226,22 @@ class Search:
             if (f.game is not None and packed.games[game] != f.game) or \
                     (f.dealer is not None and packed.dealer(game) != f.dealer):
                 continue
-            players = tuple(packed.seat(place, game).player for place in packed.seats_of(game))
-            if f.player is not None and f.player not in players:
+            if f.player is not None and f.player not in self._players(packed, game):
                 continue
-            line = int(packed.lines[game])
-            hit = GameHit(packed.games[game], table, packed.dealer(game), as_time(when), players, (), ZERO, ZERO,
-                          ZERO, name, bool(packed.second[game]), line)
-            out.append(((_time(when), packed.source_id, line), hit))
+            out.append(((_time(when), packed.source_id, int(packed.lines[game])), (packed, game)))
         return out
+
+    @staticmethod
+    def _players(packed: tableruns.Packed, game: int) -> tuple[str, ...]:
+        return tuple(packed.seat(place, game).player for place in packed.seats_of(game))
+
+    def _run_hit(self, packed: tableruns.Packed, game: int) -> Any:
+        """A clean game of a run: no finding, nothing owed."""
+        from .desk import GameHit
+
+        return GameHit(packed.games[game], self._table(packed.session_id), packed.dealer(game),
+                       as_time(packed.time_us(game)), self._players(packed, game), (), ZERO, ZERO, ZERO,
+                       self.names.get(packed.source_id, "?"), bool(packed.second[game]), int(packed.lines[game]))
 
     def _table(self, session_id: int) -> str | None:
         if session_id not in self.tables:
