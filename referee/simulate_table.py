@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from random import Random
 from typing import Literal, TextIO
@@ -41,6 +42,16 @@ ANTES = (Decimal(1), Decimal(2), Decimal(5))
 OWN_CARDS_MAX_SEATS = 22  # 52 cards: 5 board, 2 dealer, 2 a seat
 CANCELLED_RATE = 0.01  # games cancelled (and refunded) correctly
 SPLIT_RATE = 0.02  # games written as two records (an export per seat range), cards identical
+#: A timed game (``--start``): it lasts 35 to 60 s (bets, the flop, the decisions, the turn,
+#: the river, the payout), the next starts 5 to 20 s after it settled, and one game in
+#: 60 is followed by a pause of 2 to 6 minutes (a dealer change, a shuffle of the shoe).
+#: Why these: a live Casino Hold'em round is about a minute; a table deals 50 to 60 an hour.
+GAME_SECONDS = (35, 60)
+GAP_SECONDS = (5, 20)
+PAUSE_EVERY = 60
+PAUSE_SECONDS = (120, 360)
+#: Between two sessions at one table (``--table`` with several sessions): a new shift.
+SHIFT_BREAK = timedelta(minutes=15)
 
 
 def parse_seats(text: str) -> tuple[int, int]:
@@ -93,6 +104,12 @@ class TableSettings:
     kinds: tuple[str, ...] = tuple(TABLE_FAULTS)
     #: A seamless-wallet export also carries the faults a log alone shows (simulate_log).
     log_faults: bool = True
+    #: ``--start``: the first game's start (UTC); each game then carries ``started`` and
+    #: ``settled`` (:data:`GAME_SECONDS`). None: games without times, as before.
+    start: datetime | None = None
+    #: ``--table``: every session at this table, one after the other (its shifts); None:
+    #: session *n* at table ``Tn``, the tables side by side.
+    table: str | None = None
 
 
 @dataclass(slots=True)
@@ -107,16 +124,27 @@ class _Player:
 class _Table:
     """One session at one table: the players, the running balances, the transactions."""
 
-    def __init__(self, s: TableSettings, rng: Random, index: int) -> None:
+    def __init__(self, s: TableSettings, rng: Random, index: int, start: datetime | None = None) -> None:
         self.s = s
         self.rng = rng
-        self.id = f"sim-table-{s.profile.name}-{s.seed}-{index + 1}"
-        self.table = f"T{index + 1}"
+        self.index = index
+        if s.table is None:
+            self.id = f"sim-table-{s.profile.name}-{s.seed}-{index + 1}"
+            self.table = f"T{index + 1}"
+            regulars = f"p-{index + 1}"
+        else:  # a named table: its name in every id, so that tables simulated apart never share one
+            self.id = f"sim-{s.table}-{s.profile.name}-{s.seed}-{index + 1}"
+            self.table = s.table
+            regulars = f"p-{s.table}"
         pool = max(s.seats[1] + s.seats[1] // 2, 2)
         policies: tuple[Policy, ...] = ("always-call", "simple") if s.policy == "mix" else (s.policy,)  # type: ignore[assignment]
         opening = Decimal(1000)
+        #: The clock of a timed table (``--start``), drawn from a generator of its own so that
+        #: the cards dealt are the same with times and without.
+        self.clock = start
+        self.times = Random(f"times-{s.seed}-{index}")
         self.players = [
-            _Player(f"p-{index + 1}-{n + 1:03d}", ANTES[n % len(ANTES)],
+            _Player(f"{regulars}-{n + 1:03d}", ANTES[n % len(ANTES)],
                     s.bonus if s.profile.bonus is not None else Decimal(0), policies[n % len(policies)], opening)
             for n in range(pool)]
         self.transactions = 0
@@ -164,14 +192,17 @@ class _Table:
         dealer, flop, turn, river = cards[0:2], cards[2:5], cards[5], cards[6]
         hands = [cards[7 + 2 * i: 9 + 2 * i] for i in range(count)] if own else [cards[7:9]] * count
         # the seed in the id: independent simulated logs (other seeds) never share a game id
-        game_id = f"{self.table}-{s.seed}-{number:06d}"
+        game_id = (f"{self.table}-{s.seed}-{number:06d}" if s.table is None
+                   else f"{self.table}-{s.seed}-{self.index + 1}-{number:06d}")  # a table's shifts apart
         fault = None if clean else self._draw_fault()
         if fault == "swapped_games":
             fault, self.swapping = None, may_swap
             clean = True
         cancelled = fault == "cancelled_paid" or (fault is None and rng.random() < CANCELLED_RATE)
-        game: GameLine = {"game": game_id, "round": number, "status": "cancelled" if cancelled else "settled",
-                                "dealer_id": f"d-{1 + number % 3}"}
+        game: GameLine = {"game": game_id, "round": number}
+        if self.clock is not None:
+            game["started"], game["settled"] = self._times(number)
+        game.update({"status": "cancelled" if cancelled else "settled", "dealer_id": f"d-{1 + number % 3}"})
         if not own:
             game["player"] = [str(c) for c in hands[0]]
         game.update({"flop": [str(c) for c in flop], "turn": str(turn), "river": str(river),
@@ -189,6 +220,17 @@ class _Table:
             game["seats"] = seats[:cut]
             records = [game, second]
         return records
+
+    def _times(self, number: int) -> tuple[str, str]:
+        """Game ``number``'s start and settlement (ISO 8601, UTC), the clock moved to the
+        next game's start (:data:`GAME_SECONDS`)."""
+        assert self.clock is not None
+        t = self.times
+        started = self.clock
+        settled = started + timedelta(seconds=t.randint(*GAME_SECONDS))
+        gap = t.randint(*GAP_SECONDS) + (t.randint(*PAUSE_SECONDS) if number % PAUSE_EVERY == 0 else 0)
+        self.clock = settled + timedelta(seconds=gap)
+        return iso(started), iso(settled)
 
     def _draw_fault(self) -> str | None:
         if not self.s.faults or self.rng.random() >= self.s.faults:
@@ -271,13 +313,32 @@ class _Table:
 
 
 def simulate_tables(settings: TableSettings) -> list[tuple[TableLine, list[GameLine]]]:
-    """Each session's header and its game records, in order."""
+    """Each session's header and its game records, in order. Timed (``start``): tables
+    side by side each start then; one named table's sessions follow each other, a
+    :data:`SHIFT_BREAK` apart."""
     rng = Random(settings.seed)
     out = []
+    start = settings.start
     for index in range(settings.sessions):
-        table = _Table(settings, rng, index)
+        table = _Table(settings, rng, index, start)
         out.append((table.header(), table.games()))
+        if settings.table is not None and table.clock is not None:
+            start = table.clock + SHIFT_BREAK
     return out
+
+
+def iso(when: datetime) -> str:
+    """A time as format 2 writes it: ISO 8601 in UTC, to the second (``2026-12-01T18:00:00Z``)."""
+    return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def parse_start(text: str) -> datetime:
+    """``--start``: an ISO 8601 time; one without a zone is UTC (said in the docs)."""
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text[:40]!r}: expected an ISO 8601 time such as 2026-12-01T18:00:00Z") from None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _later(game: GameLine) -> GameLine:
@@ -354,4 +415,4 @@ def _yaml(header: TableLine, games: list[GameLine]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["POLICIES", "TABLE_FAULTS", "TableSettings", "parse_seats", "write_tables"]
+__all__ = ["POLICIES", "TABLE_FAULTS", "TableSettings", "parse_seats", "parse_start", "write_tables"]

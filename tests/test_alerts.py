@@ -109,6 +109,11 @@ def test_usage_and_missing_groups_are_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "none.db: no such file" in out
     code, out = run("alerts", "show", "0", "--store", url)
     assert code == 2
+    _sql(url, "UPDATE alert_groups SET \"window\" = 'day\x1b[2J' WHERE id = 1")  # as a hostile writer could
+    code, out = run("alerts", "list", "--store", url)
+    assert "\x1b" not in out and "day\\x1b[2J" in out, out
+    code, out = run("alerts", "show", "1", "--store", url)
+    assert "\x1b" not in out and "day\\x1b[2J" in out, out
     code, out = run("alerts", "list", "--store", url)
     assert code == 0 and "table T3" in out  # resolved: nothing open
 
@@ -190,3 +195,31 @@ def test_the_store_upgrade_to_0007_chains_the_new_tables(tmp_path: Path) -> None
         rows = conn.execute(sa.select(schema.chains.c.name, schema.chains.c.size).order_by(schema.chains.c.name))
         assert dict(rows.all()) == {"alerts": 0, "alert_groups": 0, "alert_actions": 0, "alert_notifications": 0}
     made.dispose()
+
+
+@pytest.mark.slow
+def test_monitor_record_keeps_the_runs_groups_once_with_their_alerts(store_url: str, tmp_path: Path) -> None:
+    """The monitor's own grouping, kept: each group once (a second run over the same store
+    adds none), with the ids of the alerts it stands for."""
+    from .test_monitor import _short_paid, _store
+
+    _store(store_url, tmp_path)
+    _short_paid(store_url)
+    args = ("monitor", "--store", store_url, "--segment", "all", "--segment", "table", "--record", "--format", "json")
+    code, out = run(*args)
+    assert code == 1, out
+    groups = json.loads(out[:out.rindex("}") + 1])["alert_groups"]
+    assert groups and f"{len(groups)} new alert group{'s' * (len(groups) != 1)}" in out, out
+    code, again = run(*args)
+    assert code == 1 and "0 alerts recorded, 0 new alert groups" in again, again
+    code, listed = run("alerts", "list", "--store", store_url, "--format", "json")
+    assert code == 1
+    kept_groups = json.loads(listed)["groups"]
+    assert [g["lead"] for g in kept_groups] == [g["lead"] for g in groups]
+    made = engine(target(store_url))
+    with made.connect() as conn:
+        alerts = {r.id: f"{r.segment} {r.value}" for r in conn.execute(sa.select(schema.alerts))}
+    made.dispose()
+    for group in kept_groups:
+        assert group["alert_ids"] and all(alerts[i] in group["segments"] for i in group["alert_ids"])
+    assert sorted(i for g in kept_groups for i in g["alert_ids"]) == sorted(alerts)  # every alert in one group

@@ -350,8 +350,8 @@ def test_alerts_are_chained_and_covered_by_checkpoints(store_url: str, tmp_path:
     assert run("store", "keygen", key)[0] == 0
     checkpoint = str(tmp_path / "cp.txt")
     code, out = run("store", "checkpoint", store_url, "--key", key, "-o", checkpoint)
-    assert code == 0 and f"checkpoint of 1 source, {count} alerts, 0 cases, 0 case events, 0 reads signed by k" \
-        in out, out
+    assert code == 0 and f"checkpoint of 1 source, {count} alerts, 0 alert groups, 0 alert actions, " \
+        "0 alert notifications, 0 cases, 0 case events, 0 reads signed by k" in out, out
     _sql(store_url, f"DELETE FROM alerts WHERE id = {count}")
     code, out = run("store", "verify", store_url)
     assert code == 1 and f"the alerts' chain does not reach its head ({count - 1} in the store, the head covers " \

@@ -41,8 +41,15 @@ class KeptAlert:
     id: int
     segment: str
     basis: str | None
-    words: str
+    bet: str
+    test: str
+    window: str
     inputs_digest: str
+
+    @property
+    def words(self) -> str:
+        """``table T3 ante+call rtp last 1,000 games``: its segment, bet, test and window."""
+        return f"{self.segment} {self.bet} {self.test} {self.window}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,8 @@ class KeptGroup:
     host: str
     version: str
     group: AlertGroup
+    #: The group as ``monitor --format json`` wrote it (every field it had).
+    figures: dict[str, Any]
     band: str
     alerts: tuple[int, ...]
     inputs_digest: str
@@ -107,10 +116,23 @@ def _open_leads(conn: Any) -> set[tuple[str, str]]:
 
 
 def members(group: AlertGroup, kept: list[KeptAlert]) -> list[KeptAlert]:
-    """The run's alerts a group stands for: those of its segments (of its basis, when an
-    alert says one)."""
+    """The run's alerts a group stands for: those it lists (by segment, bet, test and
+    window, and basis where both say one); a group that lists none, those of its segments
+    (of its basis, when an alert says one)."""
+    listed = getattr(group, "alerts", ())
+    if listed:
+        wanted = {_key(a.segment, a.bet, a.test, a.window, a.basis) for a in listed}
+        return [k for k in kept if _key(k.segment, k.bet, k.test, k.window, k.basis) in wanted]
     names = set(group.segments)
     return [k for k in kept if k.segment in names and (k.basis is None or k.basis == group.basis)]
+
+
+def _key(segment: str, bet: str, test: str, window: str, basis: str | None) -> tuple[str, str, str, str, str]:
+    """An alert as a group lists it and as ``alerts`` keeps it, alike: a paid-basis RTP test
+    is ``rtp`` on the ``paid`` basis (kept as the test ``paid rtp``); a deal test has no basis."""
+    if test.startswith("paid "):
+        test, basis = test.removeprefix("paid "), "paid"
+    return segment, bet, test, window, "" if bet == "deal" else (basis or "rules")
 
 
 def inputs_of(group: AlertGroup, kept: list[KeptAlert]) -> str:
@@ -150,7 +172,8 @@ def record_groups(conn: Any, groups: list[AlertGroup], kept: list[KeptAlert],
         "raised_us": raised, "host": host, "version": __version__, "lead": g.lead, "basis": g.basis, "bet": g.bet,
         "window": g.window, "z": None if g.z is None else repr(float(g.z)), "segments": json.dumps(list(g.segments)),
         "band": band, "first_game": g.first_game, "last_game": g.last_game, "since": g.since, "until": g.until,
-        "alerts": json.dumps(sorted({k.id for k in members(g, kept)})), "inputs_digest": inputs_of(g, kept)}
+        "figures": json.dumps(g.to_json(), sort_keys=True, ensure_ascii=False),
+        "alert_ids": json.dumps(sorted({k.id for k in members(g, kept)})), "inputs_digest": inputs_of(g, kept)}
         for g in fresh]
     return list(zip(_append(conn, "alert_groups", rows), fresh, strict=True))
 
@@ -192,7 +215,8 @@ def groups(conn: Any, ids: list[int] | None = None) -> list[KeptGroup]:
             for r in conn.execute(sa.select(table).where(table.c.group_id.in_(part)).order_by(table.c.id)).mappings():
                 into.setdefault(r["group_id"], []).append(dict(r))
     return [KeptGroup(id=r["id"], raised_us=r["raised_us"], host=r["host"], version=r["version"], group=_group_of(r),
-                      band=r["band"], alerts=tuple(json.loads(r["alerts"])), inputs_digest=r["inputs_digest"],
+                      figures=json.loads(r["figures"]), band=r["band"], alerts=tuple(json.loads(r["alert_ids"])),
+                      inputs_digest=r["inputs_digest"],
                       actions=tuple(acts.get(r["id"], [])), notifications=tuple(sent.get(r["id"], [])))
             for r in rows]
 

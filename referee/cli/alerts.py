@@ -53,7 +53,8 @@ def _read(store: str, ids: list[int] | None) -> tuple[str, list[KeptGroup]]:
 
 def _json(k: KeptGroup, full: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"id": k.id, "state": k.state, "raised": _when(k.raised_us), "host": k.host,
-                           "version": k.version, **k.group.to_json(), "band": k.band, "alerts": list(k.alerts)}
+                           "version": k.version, **k.figures, **k.group.to_json(), "band": k.band,
+                           "alert_ids": list(k.alerts)}
     if full:
         out["inputs_digest"] = k.inputs_digest
         out["actions"] = [{"action": a["action"], "by": a["who"], "at": _when(a["at_us"]), "note": a["note"],
@@ -105,7 +106,8 @@ def _table(shown: str, chosen: list[KeptGroup], waiting: int) -> str:
 
     if not chosen:
         return f"alert groups of store {shown}: none\n"
-    rows = [[k.id, k.state, _when(k.raised_us), printable(k.group.lead), k.group.basis, k.group.bet, k.group.window,
+    rows = [[k.id, k.state, _when(k.raised_us), *(printable(x) for x in (k.group.lead, k.group.basis, k.group.bet,
+                                                                            k.group.window)),
              "" if k.group.z is None else f"{k.group.z:+.2f}", len(k.group.segments), _games(k)] for k in chosen]
     headers = ["id", "state", "raised", "lead", "basis", "bet", "window", "z", "segments", "games"]
     table = tabulate(rows, headers=headers, disable_numparse=True)
@@ -142,7 +144,7 @@ def show(store: str, group_id: int, fmt: str) -> None:
     for n in k.notifications:
         lines.append(f"  webhook   {n['url']} ({n['format']}): {n['outcome']}, {n['attempts']} attempt"
                      f"{'s' * (n['attempts'] != 1)}, {_when(n['first_us'])}")
-    click.echo("\n".join(lines))
+    click.echo("\n".join(printable(line) for line in lines))  # every value read from the store: escaped
 
 
 def _missing(shown: str, group_id: int) -> None:

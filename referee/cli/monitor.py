@@ -72,12 +72,13 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         _cache_file(cache)
     kinds = kinds or KINDS
     seats: list[Seat] | None = None
+    groups: list[AlertGroup] = []
     with Stored(store) as stored, stored.reading():
         shown = stored.target.shown
         try:
             verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
-            if verdict is None or ((record or notify) and verdict.alerting):
-                seats, full = _whole(stored, band_name, correction, kinds)
+            if verdict is None or verdict.alerting:  # an alert's groups and games: from the seats themselves
+                seats, full, groups = _whole(stored, band_name, correction, kinds)
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
             from ..store import StoreError  # cards are no hand: changed after it was stored
@@ -89,14 +90,16 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
 
         try:
             assert seats is not None
-            text = page(verdict, seats, shown)
+            text = page(verdict, seats, shown, groups)
         except HtmlUnavailable as err:
             raise click.UsageError(str(err)) from None
+    elif fmt == "github":
+        text = reports.github(verdict, shown)
     else:
-        text = {"text": reports.text, "json": reports.to_json, "github": reports.github}[fmt](verdict, shown)
+        text = {"text": reports.text, "json": reports.to_json}[fmt](verdict, shown, groups)
     with open_output(output) as out:
         out.write(text)
-    found = _groups(verdict, seats or []) if verdict.alerting and (record or notify) else []
+    found = groups if verdict.alerting else []
     new: list[tuple[int | None, AlertGroup]] = []
     if record and verdict.alerting:
         new = [(i, g) for i, g in _record(store, verdict, seats or [], found)]
@@ -155,15 +158,18 @@ def _told(done: int, total: int) -> None:
     click.echo(f"\rreferee: monitor cache: {done:,} of {total:,} stored seats read{end}", err=True, nl=False)
 
 
-def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...]) -> tuple[list[Seat], Verdict]:
-    """Every seat of the store read and valued, and the verdict on them."""
+def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...]
+           ) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
+    """Every seat of the store read and valued, the verdict on them and its alerts by cause."""
     from ..monitor import reading
+    from ..monitor.groups import group_alerts
     from ..monitor.run import judge
     from ..profiles import kept_profiles
 
     seats = reading.seats(stored.conn)
     with kept_profiles(stored.profiles(stored.sources())):
-        return seats, judge(seats, band_name, correction, kinds)
+        verdict = judge(seats, band_name, correction, kinds)
+        return seats, verdict, group_alerts(verdict, seats)
 
 
 def _notify_secret(notify: str | None, fmt: str) -> bytes | None:
@@ -183,13 +189,6 @@ def _notify_secret(notify: str | None, fmt: str) -> bytes | None:
         raise click.UsageError(f"--notify signs what it posts: set {SECRET_VARIABLE} to the secret shared with the "
                                "receiver")
     return secret.encode("utf-8") if secret else None
-
-
-def _groups(verdict: Verdict, seats: list[Seat]) -> list[AlertGroup]:
-    """The verdict's alerts grouped by cause (``referee.monitor.groups``)."""
-    from ..monitor.groups import group_alerts
-
-    return group_alerts(verdict, seats)
 
 
 def _unrecorded(store: str, found: list[AlertGroup]) -> list[AlertGroup]:

@@ -25,8 +25,15 @@ def _stakes_fit(increment: Decimal, ante: Decimal, bonus: Decimal) -> None:
 
 
 def _options_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_cards: bool, fmt: str,
-                  export: str | None) -> None:
+                  export: str | None, start: str | None = None, table: str | None = None) -> None:
     """Refuse an option this run would ignore: each one only means something beside others."""
+    for option, given in (("--start", start), ("--table", table)):
+        if given is not None and seats is None:
+            raise click.UsageError(f"{option} needs --seats (times and table names are a live table's): add "
+                                   f"--seats or drop {option}")
+    if start is not None and export is not None:
+        raise click.UsageError("--start does not apply with --export (an export times its games itself): drop "
+                               "--start")
     if export is not None:
         _export_used(ctx, seats, seat_lines, own_cards, export)
     if seat_lines and (seats is None or fmt != "jsonl"):
@@ -68,6 +75,18 @@ def _export_used(ctx: click.Context, seats: str | None, seat_lines: bool, own_ca
                                "game in that shape): drop --own-cards or export datafeed-csv")
 
 
+def _table_name(name: str | None) -> str | None:
+    """``--table``: a name a format-2 header can hold (printable, at most 100 characters)."""
+    if name is None:
+        return None
+    if not name.strip() or len(name) > 100 or not name.isprintable():
+        from ..escape import printable
+
+        raise click.BadParameter(f"{printable(name[:40])!r}: expected a table's name, 1 to 100 printable "
+                                 "characters", param_hint="--table")
+    return name
+
+
 def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
     """Refuse a bonus stake the profile has no bet for (it would be dealt without it)."""
     if bonus and not has_bonus:
@@ -101,10 +120,17 @@ def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
 @click.option("--export", type=click.Choice(["evolution-history", "datafeed-csv", "seamless-wallet"]), default=None,
               help="With --seats: write the tables as a provider exports them rather than in format 2 "
                    "(seamless-wallet: CSV when --output ends with .csv).")
+@click.option("--start", metavar="TIME", default=None,
+              help="With --seats: the first game's start (ISO 8601, UTC without a zone); every game then has "
+                   "'started' and 'settled' times, about a minute each.")
+@click.option("--table", "table_name", metavar="NAME", default=None,
+              help="With --seats: every session at this table, one shift after the other [default: session n "
+                   "at table Tn].")
 @click.pass_context
 def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
              bonus: float, faults: float, faults_manifest: str | None, fmt: str | None, output: str | None,
-             seats: str | None, seat_lines: bool, own_cards: bool, export: str | None) -> None:
+             seats: str | None, seat_lines: bool, own_cards: bool, export: str | None, start: str | None,
+             table_name: str | None) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
     from decimal import Decimal
 
@@ -113,7 +139,7 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
     from ..profiles import ProfileError, resolve_profile
     from ..simulate import Settings, write
 
-    _options_used(ctx, seats, seat_lines, own_cards, fmt, export)
+    _options_used(ctx, seats, seat_lines, own_cards, fmt, export, start, table_name)
     guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
         loaded = resolve_profile(profile_name)
@@ -126,16 +152,21 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
                         Decimal(str(bonus)), faults, profile_reference=common.profile_reference(loaded.origin, output))
     table = None
     if seats is not None:
-        from ..simulate_table import TableSettings, parse_seats
+        from ..simulate_table import TableSettings, parse_seats, parse_start
 
         try:
             span = parse_seats(seats)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--seats") from None
+        try:
+            began = None if start is None else parse_start(start)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--start") from None
         chosen = ctx.get_parameter_source("policy") is not click.core.ParameterSource.DEFAULT
         table = TableSettings(profile, span, sessions, rounds, seed, policy if chosen else "mix",
                               Decimal(str(bonus)), faults, own_cards,
-                              profile_reference=settings.profile_reference)
+                              profile_reference=settings.profile_reference, start=began,
+                              table=_table_name(table_name))
     with contextlib.ExitStack() as outputs:
         # Both files are committed together, the log last: an interrupted run leaves neither.
         out = outputs.enter_context(open_output(output or STDOUT))

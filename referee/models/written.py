@@ -84,6 +84,8 @@ class GameLine(TypedDict, total=False):
 
     game: str
     round: int
+    started: str
+    settled: str
     status: str
     dealer_id: str
     player: list[str]

@@ -11,7 +11,34 @@ HTML, ``monitor --record``, ``referee alerts``, ``monitor --notify`` and the des
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..analysis.distributions import NORMAL
+from . import randomness
+from .cells import KEYS
+from .facts import Seat
+from .run import Judged, JudgedDeal, Verdict
+from .series import members, running
+
+
+@dataclass(frozen=True, slots=True)
+class GroupedAlert:
+    """One alert of a group: its segment (``table T3``), bet (``deal`` for a deal test),
+    test, window, basis and figures."""
+
+    segment: str
+    bet: str
+    test: str
+    window: str
+    basis: str
+    z: float | None
+    p: float | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"segment": self.segment, "bet": self.bet, "test": self.test, "window": self.window,
+                "basis": self.basis, "z": self.z, "p": self.p}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +62,14 @@ class AlertGroup:
     last_game: str | None = None
     since: str | None = None
     until: str | None = None
+    #: The lead alert's test: ``rtp`` for a cell, else the deal test's name (``bet`` is then
+    #: ``deal`` and ``basis`` ``deal``: what was dealt, whatever was paid); its p-value.
+    test: str = "rtp"
+    p: float | None = None
+    #: How many games are behind the group (the lead segment's, in the group's alerts).
+    games: int = 0
+    #: Every alert of the group, the lead's first (each test once, as ``alerts`` counts them).
+    alerts: tuple[GroupedAlert, ...] = field(default=())
 
     def to_json(self) -> dict[str, object]:
         """The group as ``monitor --format json`` writes it in ``alert_groups``."""
@@ -45,9 +80,224 @@ class AlertGroup:
         if self.since is not None or self.until is not None:
             out["since"] = self.since
             out["until"] = self.until
+        out.update({"test": self.test, "p": self.p, "games": self.games,
+                    "alerts": [a.to_json() for a in self.alerts]})
         return out
 
     @property
     def severity(self) -> float:
         """How far out the group is: groups are listed most severe first."""
         return abs(self.z) if self.z is not None else 0.0
+
+
+#: An alert's seats outside a candidate lead show "no excess" when their z (in the alert's
+#: direction) stays below this: a one-sided 0.5% test, a plain one (not the family band's
+#: 3.7), so that a segment is said explained only when what is left of it looks fair.
+#: Why a single test's level: what is checked is whether the excess is *elsewhere*, and a
+#: fair remainder passes it 99.5% of the time; a band as strict as the alerts' would call
+#: a remainder of a few hundred rigged games fair and pull an unrelated segment in.
+EXCESS_Z = 2.576
+EXCESS_P = 0.01
+#: Segment kinds a deal can be taken out by: a game's (every seat of a game shares them).
+#: A player or a stake band is a seat's, and says nothing about which deals were dealt.
+GAME_KINDS = ("all", "table", "dealer", "profile")
+#: Which kind leads when two segments explain each other equally (same seats, same z).
+ORDER = ("table", "dealer", "profile", "stake", "player", "all")
+#: A p-value too small for a float's normal quantile: read as this many standard deviations.
+FAR = 40.0
+
+
+@dataclass(slots=True)
+class _Alert:
+    """One alert being grouped: its segment, what it tested, its seats (oldest first)."""
+
+    kind: str
+    value: str
+    bet: str
+    test: str
+    window: str
+    basis: str
+    z: float | None
+    p: float | None
+    seats: list[Seat]
+
+    @property
+    def severity(self) -> float:
+        """Its |z|: a deal test's from its p-value (the normal quantile of the same tail)."""
+        if self.z is not None and self.test == "rtp":
+            return abs(self.z)
+        return _z_of(self.p)
+
+    @property
+    def segment(self) -> tuple[str, str]:
+        return (self.kind, self.value)
+
+    def grouped(self) -> GroupedAlert:
+        return GroupedAlert(f"{self.kind} {self.value}", self.bet, self.test, self.window, self.basis, self.z, self.p)
+
+
+def _z_of(p: float | None) -> float:
+    if p is None:
+        return 0.0
+    if p <= 0.0:
+        return FAR
+    if p >= 1.0:
+        return 0.0
+    return min(FAR, -NORMAL.inv_cdf(p / 2))  # the lower tail: exact for the smallest p
+
+
+def _alerts(verdict: Verdict, seats: list[Seat]) -> list[_Alert]:
+    out: list[_Alert] = []
+    for j in verdict.every_alert:
+        if isinstance(j, Judged):
+            c = j.cell
+            basis = str(getattr(c, "basis", "rules"))  # the paid basis's cells say theirs
+            out.append(_Alert(c.kind, c.segment, c.bet, "rtp", c.window, basis, c.z, j.p,
+                              members(seats, c.kind, c.segment, c.bet, c.window, verdict.newest_us)))
+        else:
+            t = j.test
+            z = t.statistic if t.dof is None else _z_of(t.p)
+            out.append(_Alert(t.kind, t.segment, "deal", t.test, t.window, "deal", z, t.p,
+                              members(seats, t.kind, t.segment, "deal", t.window, verdict.newest_us)))
+    return out
+
+
+class _Grouper:
+    """Which alerting segment explains which: segment A explains segment B when every
+    alert of B, with A's seats taken out, shows no excess (its seats elsewhere look fair)."""
+
+    def __init__(self, alerts: list[_Alert], verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.by_segment: dict[tuple[str, str], list[_Alert]] = {}
+        for a in alerts:
+            self.by_segment.setdefault(a.segment, []).append(a)
+        self.size = {k: len({id(s) for a in v for s in a.seats}) for k, v in self.by_segment.items()}
+        self.severity = {k: max(a.severity for a in v) for k, v in self.by_segment.items()}
+        self._explains: dict[tuple[tuple[str, str], tuple[str, str]], bool] = {}
+
+    def explains(self, lead: tuple[str, str], other: tuple[str, str]) -> bool:
+        key = (lead, other)
+        if key not in self._explains:
+            self._explains[key] = all(not self.excess(a, [lead]) for a in self.by_segment[other])
+        return self._explains[key]
+
+    def excess(self, a: _Alert, outside: Iterable[tuple[str, str]]) -> bool:
+        """Whether alert ``a``'s seats outside the segments ``outside`` still show its excess."""
+        taken = [(KEYS[kind], value) for kind, value in outside]
+        if a.bet == "deal" and any(kind not in GAME_KINDS for kind, _ in outside):
+            return True  # a seat's segment cannot take a deal out
+        rest = [s for s in a.seats if not any(key(s) == value for key, value in taken)]
+        if len(rest) == len(a.seats):
+            return True  # nothing taken out: the alert itself
+        if not rest:
+            return False
+        if a.bet == "deal":
+            return _deal_excess(a, rest)
+        points = running(rest, a.bet, self.verdict.scale, self.verdict.scale2, points=1)
+        last = points[-1]
+        if last.sd <= 0 or a.z is None:
+            return False
+        return (last.observed - last.expected) / last.sd * math.copysign(1.0, a.z) > EXCESS_Z
+
+    def points_to(self, a: tuple[str, str], b: tuple[str, str]) -> bool:
+        """Whether ``a``'s excess is ``b``'s: ``b`` explains ``a`` and, when ``a`` explains
+        ``b`` too, ``b`` is the more extreme (then the fewer seats, then the kind first in
+        :data:`ORDER`)."""
+        if not self.explains(b, a):
+            return False
+        if not self.explains(a, b):
+            return True
+        return self._rank(b) < self._rank(a)
+
+    def _rank(self, k: tuple[str, str]) -> tuple[float, int, int, str]:
+        return (-round(self.severity[k], 9), self.size[k], ORDER.index(k[0]) if k[0] in ORDER else len(ORDER), k[1])
+
+
+def _deal_excess(a: _Alert, rest: list[Seat]) -> bool:
+    """Whether the deals ``rest`` (those of a deal test's alert outside a lead) still fail
+    its test at the plain level :data:`EXCESS_P` (in its direction, for a z)."""
+    found = [t for t in randomness.tests(randomness.accumulate(rest, None, ["all"]))
+             if t.test == a.test and t.p is not None]
+    if not found:
+        return False  # too few deals left to test: nothing to show an excess
+    t = max(found, key=lambda t: t.deals)
+    assert t.p is not None
+    same_side = t.dof is not None or a.z is None or t.statistic is None or (t.statistic > 0) == (a.z > 0)
+    return t.p < EXCESS_P and same_side
+
+
+def group_alerts(verdict: Verdict, seats: list[Seat]) -> list[AlertGroup]:
+    """The verdict's alerts (each test once, deal tests too) in groups by cause, most
+    severe first; ``seats``: the store's seats as the verdict was made from (valued).
+
+    Each alerting segment points to the one that explains it (:meth:`_Grouper.points_to`);
+    a segment that points to none leads a group, and every segment joins the group its
+    pointers lead to. A lead that the other leads explain together (``all``, when two
+    tables pay short) joins the one it shares most seats with."""
+    alerts = _alerts(verdict, seats)
+    if not alerts:
+        return []
+    g = _Grouper(alerts, verdict)
+    segments = sorted(g.by_segment, key=g._rank)
+    target: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for a in segments:
+        found = [b for b in segments if b != a and g.points_to(a, b)]
+        target[a] = min(found, key=g._rank) if found else None
+    leads = {a: _root(a, target) for a in segments}
+    _merge_joint(g, leads)
+    out = [_group(g, lead, [s for s in segments if leads[s] == lead], verdict)
+           for lead in dict.fromkeys(leads[s] for s in segments)]
+    return sorted(out, key=lambda x: (-x.severity, ORDER.index(x.lead.split(" ", 1)[0]) if x.lead.split(" ", 1)[0]
+                                      in ORDER else len(ORDER), x.lead))
+
+
+def _root(a: tuple[str, str], target: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, str]:
+    """Where ``a``'s pointers lead (a cycle, which noise may make: its first segment met again)."""
+    seen = [a]
+    while (b := target[seen[-1]]) is not None and b not in seen:
+        seen.append(b)
+    return seen[-1]
+
+
+def _merge_joint(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """A lead explained by the other leads together joins the one whose seats it shares most."""
+    roots = list(dict.fromkeys(leads.values()))
+    for r in sorted(roots, key=g._rank, reverse=True):  # the least severe first
+        others = [o for o in dict.fromkeys(leads.values()) if o != r]
+        if len(others) < 2 or any(g.excess(a, others) for a in g.by_segment[r]):
+            continue
+        key = {o: KEYS[o[0]] for o in others}
+        shared = {o: sum(1 for a in g.by_segment[r] for s in a.seats if key[o](s) == o[1]) for o in others}
+        best = max(others, key=lambda o: (shared[o], -g._rank(o)[0]))
+        for s, lead in leads.items():
+            if lead == r:
+                leads[s] = best
+
+
+def _group(g: _Grouper, lead: tuple[str, str], joined: list[tuple[str, str]], verdict: Verdict) -> AlertGroup:
+    """The group led by ``lead``: its most severe alert's figures, the games behind it."""
+    from .output import when
+
+    own = g.by_segment[lead]
+    # its headline: the lead's most extreme return (a z on the basis that alerted), else its deal test
+    first = max(own, key=lambda a: (a.test == "rtp", a.severity))
+    behind = {id(s): s for a in own for s in a.seats}.values()
+    oldest = min(behind, key=lambda s: s.order, default=None)
+    newest = max(behind, key=lambda s: s.order, default=None)
+    times = [s.time_us for s in behind if s.time_us is not None]
+    alerts = [first, *(a for a in own if a is not first),
+              *sorted((a for s in joined if s != lead for a in g.by_segment[s]), key=lambda a: -a.severity)]
+    names = dict.fromkeys(f"{a.kind} {a.value}" for a in alerts)
+    return AlertGroup(
+        lead=f"{lead[0]} {lead[1]}", basis=first.basis, segments=tuple(names), z=first.z, bet=first.bet,
+        window=first.window, first_game=_game_id(oldest), last_game=_game_id(newest),
+        since=when(min(times)) if times else None, until=when(max(times)) if times else None,
+        test=first.test, p=first.p, games=len({s.game for s in behind}),
+        alerts=tuple(a.grouped() for a in alerts))
+
+
+def _game_id(seat: Seat | None) -> str | None:
+    """A game's id as the logs give it (``recall --game ID``); None for a round of format 1."""
+    if seat is None or not isinstance(seat.game, tuple) or seat.game[0] != "game":
+        return None
+    return str(seat.game[2])

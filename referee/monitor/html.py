@@ -8,12 +8,15 @@ to inline SVG, no script and nothing fetched when the page is opened.
 from __future__ import annotations
 
 import re
+import shlex
+from datetime import UTC, datetime
 from typing import Any
 
 from .. import __version__
 from ..escape import on_page
 from .facts import Seat
-from .output import BET_WORDS, band_words, deal_row, github_line, summary, table_row, when
+from .groups import AlertGroup
+from .output import BET_WORDS, band_words, deal_row, github_line, group_words, summary, table_row, when
 from .run import Verdict
 from .series import Point, members, running
 
@@ -26,7 +29,7 @@ class HtmlUnavailable(Exception):
     """Jinja2 or pygal is missing (the ``report`` extra)."""
 
 
-def page(v: Verdict, seats: list[Seat], shown: str) -> str:
+def page(v: Verdict, seats: list[Seat], shown: str, groups: list[AlertGroup] | None = None) -> str:
     try:
         import jinja2
         import pygal  # noqa: F401
@@ -40,12 +43,15 @@ def page(v: Verdict, seats: list[Seat], shown: str) -> str:
                                             if j.cell.tested and j.same_as is None):
         if kind not in CHARTED and (kind, segment, bet) not in alerting:
             continue
-        points = running(members(seats, kind, segment, bet, WIDEST, v.newest_us), bet, v.scale, v.scale2)
-        charts.append({"title": f"{kind} {segment}, {BET_WORDS[bet]}", "svg": jinja2_markup(_chart(points, v.band.z))})
+        held = members(seats, kind, segment, bet, WIDEST, v.newest_us)
+        points = running(held, bet, v.scale, v.scale2)
+        charts.append({"title": f"{kind} {segment}, {BET_WORDS[bet]}",
+                       "svg": jinja2_markup(_chart(points, v.band.z, game_times(held)))})
     return str(env.get_template("monitor.html.j2").render(
         version=__version__, store=shown, seats=f"{v.seats:,}", games=f"{v.games:,}",
         newest=when(v.newest_us) or "no game has a time", band=band_words(v.band), summary=summary(v),
         alerts=[github_line(j, v) for j in v.every_alert], z=f"{v.band.z:.2f}", charts=charts,
+        groups=[_group(g, shown) for g in groups or []],
         headers=["segment", "value", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"],
         rows=[{"alert": j.alert, "cells": table_row(j)} for j in v.cells if j.same_as is None],
         deal_headers=["segment", "value", "window", "test", "deals", "statistic", "p", "outside"],
@@ -58,22 +64,62 @@ def jinja2_markup(svg: str) -> Any:
     return markupsafe.Markup(svg)
 
 
-def _chart(points: list[Point], z: float) -> str:
+def _group(g: AlertGroup, shown: str) -> dict[str, object]:
+    """A group on the page: its words, the segments under it, and the command lines that
+    show its first and last games (``recall`` the game and the nine before it, ``explain``
+    its ruling), ready to paste."""
+    commands = []
+    for game in dict.fromkeys(x for x in (g.first_game, g.last_game) if x is not None):
+        commands.append(f"referee recall --store {shlex.quote(shown)} --game {shlex.quote(game)}")
+        commands.append(f"referee explain --store {shlex.quote(shown)} --game {shlex.quote(game)}")
+    return {"words": group_words(g), "lead": g.lead, "segments": list(g.segments[1:]), "commands": commands,
+            "alerts": [f"{a.segment}, {a.bet}, {a.window}: " + (f"z {a.z:+.2f}" if a.test == "rtp" and a.z is not None
+                                                               else f"{a.test} p {a.p:.2g}" if a.p is not None else a.test)
+                       for a in g.alerts]}
+
+
+def game_times(held: list[Seat]) -> list[int | None]:
+    """Each game's time in ``held`` (a cell's seats, oldest first), in the order
+    ``series.running`` counts the games: its point ``games = n`` is the n-th."""
+    out: list[int | None] = []
+    last: object = None
+    for s in held:
+        if s.game != last or not out:
+            out.append(s.time_us)
+            last = s.game
+        elif out[-1] is None:
+            out[-1] = s.time_us
+    return out
+
+
+def _chart(points: list[Point], z: float, times: list[int | None] | None = None) -> str:
+    """The control chart: over the games, or over their dates when every game has a time."""
     import pygal
     from pygal.style import Style
+
+    dated = bool(times) and all(t is not None for t in times or [])
 
     style = Style(background="transparent", plot_background="transparent", foreground="#8b949e",
                   foreground_strong="#8b949e", foreground_subtle="#8b949e",
                   colors=("#0b72d9", "#d97b0b", "#8b949e", "#8b949e"), font_family="system-ui, sans-serif")
-    chart = pygal.XY(style=style, js=[], disable_xml_declaration=True, show_dots=False, width=960, height=320,
-                     x_title="games", y_title="net", legend_at_bottom=True, truncate_legend=-1,
-                     explicit_size=False, print_values=False, show_x_guides=False,
-                     x_value_formatter=lambda x: f"{x:,.0f}")
-    chart.add("observed", [(p.games, p.observed) for p in points])
-    chart.add("expected", [(p.games, p.expected) for p in points])
-    chart.add("band", [(p.games, p.expected + z * p.sd) for p in points], stroke_style={"dasharray": "4, 4"})
+    options: dict[str, Any] = dict(style=style, js=[], disable_xml_declaration=True, show_dots=False, width=960,
+                                   height=320, y_title="net", legend_at_bottom=True, truncate_legend=-1,
+                                   explicit_size=False, print_values=False, show_x_guides=False)
+    x: list[Any]
+    if dated and times is not None:
+        chart = pygal.DateTimeLine(x_title="time (UTC)", x_label_rotation=20,
+                                   x_value_formatter=lambda d: d.strftime("%Y-%m-%d %H:%M"), **options)
+        x = [datetime.fromtimestamp((times[p.games - 1] or 0) / 1e6, UTC).replace(tzinfo=None) for p in points]
+    else:
+        chart = pygal.XY(x_title="games", x_value_formatter=lambda v: f"{v:,.0f}", **options)
+        x = [p.games for p in points]
+    chart.add("observed", [(at, p.observed) for at, p in zip(x, points, strict=True)])
+    chart.add("expected", [(at, p.expected) for at, p in zip(x, points, strict=True)])
+    chart.add("band", [(at, p.expected + z * p.sd) for at, p in zip(x, points, strict=True)],
+              stroke_style={"dasharray": "4, 4"})
     # the band's lower edge: no title, no legend entry of its own (it was an unlabelled grey box)
-    chart.add(None, [(p.games, p.expected - z * p.sd) for p in points], stroke_style={"dasharray": "4, 4"})
+    chart.add(None, [(at, p.expected - z * p.sd) for at, p in zip(x, points, strict=True)],
+              stroke_style={"dasharray": "4, 4"})
     # pygal leaves its configuration as an inline script even without its scripts: dropped
     return _SCRIPT.sub("", str(chart.render(is_unicode=True)))
 

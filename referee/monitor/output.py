@@ -9,6 +9,7 @@ from tabulate import tabulate
 
 from ..escape import escape_data, escape_property, printable
 from .bands import Band
+from .groups import AlertGroup
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
@@ -56,11 +57,14 @@ def deal_row(j: JudgedDeal) -> list[str]:
             _num(t.p, ".4f") if t.p is not None else f"not tested: {t.reason}", _mark(j)]
 
 
-def text(v: Verdict, shown: str) -> str:
+def text(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
     newest = f"newest {when(v.newest_us)}" if v.newest_us is not None else "no game has a time"
     lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, {newest}",
-             f"band: {band_words(v.band)}",
-             tabulate([table_row(j) for j in v.cells if j.same_as is None], headers=HEADERS, disable_numparse=True)]
+             f"band: {band_words(v.band)}"]
+    if groups:
+        lines += [f"alert groups (by cause, most severe first): {len(groups)}",
+                  *(printable(f"  {n}. {group_words(g)}") for n, g in enumerate(groups, 1)), ""]
+    lines += [tabulate([table_row(j) for j in v.cells if j.same_as is None], headers=HEADERS, disable_numparse=True)]
     if v.deals:
         lines += ["", "the deal:", tabulate([deal_row(j) for j in v.deals if j.same_as is None],
                                             headers=DEAL_HEADERS, disable_numparse=True)]
@@ -68,6 +72,23 @@ def text(v: Verdict, shown: str) -> str:
         lines += ["", "alerts:", *(f"  {printable(github_line(j, v, band=False))}" for j in v.every_alert)]
     lines.append(summary(v))
     return "\n".join(lines) + "\n"
+
+
+def group_words(g: AlertGroup) -> str:
+    """A group in words: its lead alert, where its games are, the segments under it."""
+    bet = "deal" if g.bet == "deal" else BET_WORDS.get(g.bet, g.bet)
+    what = (f"RTP z {_num(g.z, '+.2f')}" if g.test == "rtp" else f"{g.test} p {_num(g.p, '.2g')}")
+    basis = f"{g.basis} basis" if g.test == "rtp" else "the deal"
+    where = ""
+    if g.first_game is not None:
+        where = f"; games {g.first_game} to {g.last_game}"
+    if g.since is not None:
+        where += f" ({g.since} to {g.until})"
+    under = [s for s in g.segments[1:]]
+    shown = ", ".join(under[:ALSO_SHOWN]) + (f" and {len(under) - ALSO_SHOWN} more" if len(under) > ALSO_SHOWN else "")
+    n = len(g.alerts)
+    return (f"{g.lead}, {bet}, {g.window}: {what} ({basis}, {g.games:,} games{where}); "
+            f"{n} alert{'s' * (n != 1)}" + (f", with {shown}" if under else ""))
 
 
 def summary(v: Verdict) -> str:
@@ -111,13 +132,14 @@ def deal_json(j: JudgedDeal) -> dict[str, object]:
             "alert": j.alert, "same_as": j.same_as, "also": list(j.also)}
 
 
-def to_json(v: Verdict, shown: str) -> str:
+def to_json(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
     b = v.band
     data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
             "cells": [cell_json(j) for j in v.cells], "deal_tests": [deal_json(j) for j in v.deals],
-            "alerts": len(v.alerts) + len(v.deal_alerts)}
+            "alerts": len(v.alerts) + len(v.deal_alerts),
+            "alert_groups": [g.to_json() for g in groups or []]}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

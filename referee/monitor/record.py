@@ -88,8 +88,7 @@ def record(conn: Any, verdict: Verdict, seats: list[Seat], groups: Sequence[Aler
                                                         a.c.value == value, a.c.bet == bet, a.c.test == test,
                                                         a.c.window == window)).first()
             kept.append(KeptAlert(next_id if seen is None else int(seen.id), f"{kind} {value}",
-                                  basis if isinstance(basis, str) else None, f"{kind} {value} {bet} {test} {window}",
-                                  inputs))
+                                  basis if isinstance(basis, str) else None, bet, test, window, inputs))
             if seen is not None:
                 continue
             values: dict[str, object] = {

@@ -472,9 +472,12 @@ alert_groups = Table(
     Column("last_game", Text),
     Column("since", Text),
     Column("until", Text),
+    #: The group as ``monitor --format json`` wrote it in ``alert_groups`` (JSON): every
+    #: field it has, those above included.
+    Column("figures", Text, nullable=False),
     #: The ids of its alerts (a JSON list of ``alerts.id``), and the SHA-256 of their
     #: inputs' digests (what the group was computed from).
-    Column("alerts", Text, nullable=False),
+    Column("alert_ids", Text, nullable=False),
     Column("inputs_digest", Text, nullable=False),
     Column("digest", Text, nullable=False),
     Index("ix_alert_groups_lead", "lead", "basis"),

@@ -42,7 +42,8 @@ def upgrade() -> None:
     sa.Column('last_game', sa.Text(), nullable=True),
     sa.Column('since', sa.Text(), nullable=True),
     sa.Column('until', sa.Text(), nullable=True),
-    sa.Column('alerts', sa.Text(), nullable=False),
+    sa.Column('figures', sa.Text(), nullable=False),
+    sa.Column('alert_ids', sa.Text(), nullable=False),
     sa.Column('inputs_digest', sa.Text(), nullable=False),
     sa.Column('digest', sa.Text(), nullable=False),
     sa.PrimaryKeyConstraint('id')

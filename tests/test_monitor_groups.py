@@ -1,0 +1,177 @@
+"""Alerts grouped by cause (issue 47): a rigged table's dozens of alerts are a few groups,
+led by the table, naming the games behind them."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from referee.models.written import GameLine, TableLine
+from referee.monitor.facts import Seat
+from referee.monitor.groups import AlertGroup, group_alerts
+from referee.monitor.output import text, to_json
+from referee.monitor.run import Verdict, judge
+from referee.monitor.simulated import seats_of
+from referee.profiles import ProfileOrigin
+from referee.rules.cards import DECK
+from referee.rules.hands import evaluate
+from referee.simulate_table import TableSettings, simulate_tables
+
+PROFILE = ProfileOrigin.of_builtin("bonus-100").resolve().profile
+START = datetime(2026, 12, 1, 18, tzinfo=UTC)
+GAMES = 2000
+TABLES = ("T1", "T2", "T3", "T4")
+
+
+def _tables(seed: int) -> list[tuple[TableLine, list[GameLine]]]:
+    """Four timed tables, each stored after the other, as ``simulate --table Tn --start`` deals them."""
+    out: list[tuple[TableLine, list[GameLine]]] = []
+    for n, name in enumerate(TABLES):
+        out += simulate_tables(TableSettings(PROFILE, (3, 5), 1, GAMES, seed * 10 + n, "mix", Decimal(1),
+                                             start=START, table=name))
+    return out
+
+
+def _rig(sessions: list[tuple[TableLine, list[GameLine]]], table: str) -> None:
+    """A rigged deal at ``table``: a dealer's hand that does not qualify is dealt again
+    (once), after the players decided: the house's second chance."""
+    qualifier = PROFILE.dealer_qualifier.floor()
+    rng = random.Random(3)
+    for header, games in sessions:
+        if header["table"] != table:
+            continue
+        dealt: dict[str, list[str]] = {}
+        for g in games:
+            if g["game"] in dealt:  # a second record of the game: the same cards
+                g["dealer"] = dealt[g["game"]]
+                continue
+            board = [*g["flop"], g["turn"], g["river"]]
+            if evaluate([_card(c) for c in [*g["dealer"], *board]]).value < qualifier:
+                used = {*g["player"], *board, *g["dealer"]}
+                g["dealer"] = rng.sample([str(c) for c in DECK if str(c) not in used], 2)
+            dealt[g["game"]] = g["dealer"]
+
+
+def _card(text: str) -> object:
+    return next(c for c in DECK if str(c) == text)
+
+
+@cache
+def _judged(rigged: bool) -> tuple[Verdict, list[Seat], list[AlertGroup]]:
+    sessions = _tables(4)
+    if rigged:
+        _rig(sessions, "T3")
+    seats = seats_of(sessions, PROFILE)
+    verdict = judge(seats)
+    return verdict, seats, group_alerts(verdict, seats)
+
+
+@pytest.mark.slow
+def test_a_rigged_table_among_four_is_a_few_groups_led_by_the_table() -> None:
+    verdict, _, groups = _judged(True)
+    flat = len(verdict.every_alert)
+    assert flat >= 10  # the table, its players, stake bands, all, dealers, the deal's tests
+    assert 1 <= len(groups) <= 3, [(g.lead, g.segments) for g in groups]
+    first = groups[0]
+    assert first.lead == "table T3" and first.segments[0] == "table T3"
+    assert first.first_game is not None and first.first_game.startswith("T3-")
+    assert first.last_game is not None and first.last_game.startswith("T3-") and first.last_game > first.first_game
+    assert first.since is not None and first.until is not None and first.since < first.until
+    players = [s for s in first.segments if s.startswith("player ")]
+    assert players and all(s.startswith("player p-T3-") for s in players)  # its players, under it
+    assert sum(len(g.alerts) for g in groups) == flat  # every alert in one group, once
+    assert [g.severity for g in groups] == sorted((g.severity for g in groups), reverse=True)
+    for g in groups[1:]:
+        assert "player p-T" not in g.lead or g.lead.startswith("player p-T3-")
+
+
+@pytest.mark.slow
+def test_a_fair_store_of_four_tables_has_no_group() -> None:
+    verdict, seats, groups = _judged(False)
+    assert not verdict.alerting and groups == []
+    assert json.loads(to_json(verdict, "s.db", groups))["alert_groups"] == []
+
+
+@pytest.mark.slow
+def test_the_reports_lead_with_the_groups() -> None:
+    verdict, _, groups = _judged(True)
+    doc = json.loads(to_json(verdict, "s.db", groups))
+    assert doc["alerts"] == len(verdict.every_alert)  # still the count
+    lead = doc["alert_groups"][0]
+    assert lead["lead"] == "table T3" and lead["basis"] in ("rules", "deal")
+    assert {"lead", "basis", "segments", "z", "first_game", "last_game", "since", "until"} <= set(lead)
+    assert lead["first_game"].startswith("T3-") and lead["alerts"][0]["segment"] == "table T3"
+    said = text(verdict, "s.db", groups)
+    head = said.split("\n", 3)
+    assert head[2].startswith("alert groups")
+    assert f"1. table T3, " in said and f"games {lead['first_game']} to {lead['last_game']}" in said
+
+
+@pytest.mark.slow
+def test_a_player_short_paid_at_one_table_leads_the_table_it_explains() -> None:
+    """Only one player's wins paid two Antes short: their table alerts because of them, and
+    without them it is fair: the player leads, the table under it; no other table's
+    player is in any group."""
+    from dataclasses import replace
+
+    _, seats, _ = _judged(False)
+    cheated = "p-T2-003"  # an Ante of 5: the largest stakes at the table
+    short = [replace(s, net_u=s.net_u - 2 * s.ante_u) if s.player == cheated and s.net_u > 0 else s for s in seats]
+    verdict = judge(short)
+    groups = group_alerts(verdict, short)
+    assert groups and groups[0].lead == f"player {cheated}", [(g.lead, g.segments) for g in groups]
+    assert "table T2" in groups[0].segments
+    assert not any(s.startswith("player") and s != f"player {cheated}" for g in groups for s in g.segments)
+
+
+def test_monitor_names_its_groups_games_in_json_text_and_html(tmp_path: Path) -> None:
+    """Through the command: a timed store paid short (every win an Ante short, in place)
+    alerts in groups, each naming its first and last game and their times; the page links
+    them to the commands that show them; the count of alerts stays ``alerts``."""
+    import sqlalchemy as sa
+
+    from referee.store.engine import engine, target
+
+    from .conftest import run
+    from .store_support import simulate
+
+    url = str(tmp_path / "m.db")
+    for name, seed in (("T1", "1"), ("T2", "2")):
+        log = simulate(tmp_path / f"{name}.jsonl", "--seats", "3-5", "--rounds", "1100", "--seed", seed,
+                       "--format", "jsonl", "--start", "2026-12-01T18:00:00Z", "--table", name)
+        code, out = run("check", "--store", url, log, "--quiet")
+        assert code == 0, out
+    code, out = run("monitor", "--store", url, "--format", "json")
+    assert code == 0 and json.loads(out)["alert_groups"] == [], out
+    made = engine(target(url))
+    with made.begin() as conn:
+        conn.execute(sa.text("UPDATE settlements SET main_net_u = main_net_u - ante_u WHERE main_net_u > 0"))
+    made.dispose()
+    code, out = run("monitor", "--store", url, "--format", "json", "--no-cache", "--segment", "all",
+                    "--segment", "table")
+    assert code == 1, out
+    doc = json.loads(out)
+    groups = doc["alert_groups"]
+    assert groups and doc["alerts"] == sum(len(g["alerts"]) for g in groups) >= len(groups)
+    for g in groups:
+        assert g["first_game"].startswith(("T1-", "T2-")) and g["last_game"].startswith(("T1-", "T2-"))
+        assert g["since"].startswith("2026-12-01T18:0") and g["until"] > g["since"]
+        assert g["segments"][0] == g["lead"] and g["basis"] == "rules"
+    code, said = run("monitor", "--store", url, "--segment", "all", "--segment", "table", "--no-cache")
+    assert code == 1 and said.splitlines()[2].startswith("alert groups (by cause, most severe first): ")
+    assert f"games {groups[0]['first_game']} to {groups[0]['last_game']}" in said
+    page = tmp_path / "m.html"
+    code, out = run("monitor", "--store", url, "--segment", "all", "--segment", "table", "--format", "html",
+                    "-o", str(page))
+    assert code == 1, out
+    html = page.read_text(encoding="utf-8")
+    assert f"referee recall --store {url} --game {groups[0]['first_game']}" in html
+    assert f"referee explain --store {url} --game {groups[0]['last_game']}" in html
+    assert "Alert groups</h2>" in html and html.index("Alert groups</h2>") < html.index("Control charts</h2>")
+    assert "time (UTC)" in html and "2026-12-0" in html  # the charts' axis: the games' dates
