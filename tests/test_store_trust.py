@@ -133,7 +133,7 @@ def test_a_checkpoint_holds_and_later_sources_are_no_change(store_url: str, tmp_
     checkpoint, public = _checkpointed(store_url, tmp_path)
     code, out = _against(store_url, checkpoint, public)
     assert code == 0 and "the checkpoint of " in out, out
-    assert "(4 sources, 0 alerts, 0 cases, 0 case events, 0 reads) holds" in out, out
+    assert "(4 sources, 0 alerts) holds" in out, out  # a later chain is named once it holds a row
     assert "without a checkpoint" not in out
     assert run("check", "--store", store_url, str(SAMPLES / "clean.yaml"), "--quiet")[0] == 0
     code, out = _against(store_url, checkpoint, public)
@@ -350,8 +350,7 @@ def test_alerts_are_chained_and_covered_by_checkpoints(store_url: str, tmp_path:
     assert run("store", "keygen", key)[0] == 0
     checkpoint = str(tmp_path / "cp.txt")
     code, out = run("store", "checkpoint", store_url, "--key", key, "-o", checkpoint)
-    assert code == 0 and f"checkpoint of 1 source, {count} alerts, 0 alert groups, 0 alert actions, " \
-        "0 alert notifications, 0 cases, 0 case events, 0 reads signed by k" in out, out
+    assert code == 0 and f"checkpoint of 1 source, {count} alerts, " in out and " alert group" in out, out
     _sql(store_url, f"DELETE FROM alerts WHERE id = {count}")
     code, out = run("store", "verify", store_url)
     assert code == 1 and f"the alerts' chain does not reach its head ({count - 1} in the store, the head covers " \
