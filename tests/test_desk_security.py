@@ -250,3 +250,14 @@ def test_every_read_of_a_players_records_is_logged(store: str) -> None:
         c.get(f"/api/search?player={PLAYER}")
     reads = list_reads(store, subject=PLAYER, user="auditor")[before:]
     assert [r.what for r in reads] == ["game", "game", "recall", "search"]
+
+
+def test_a_player_id_too_long_for_the_read_log_is_logged_by_its_start_and_digest() -> None:
+    from referee.desk.backend import _subject
+    from referee.store.access import MAX_TEXT
+
+    short = "p-1002"
+    assert _subject(short) == short
+    long_a, long_b = "p" * 300 + "a", "p" * 300 + "b"
+    assert len(_subject(long_a)) <= MAX_TEXT and _subject(long_a) != _subject(long_b)
+    assert _subject(long_a).startswith("p" * 100)

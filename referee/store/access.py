@@ -51,6 +51,21 @@ def log_read(where: Where, user: str, what: str, subject: str) -> Read:
     return Read(int(row["id"]), int(row["at_us"]), user, what, subject)
 
 
+def log_reads(where: Where, user: str, what: str, subjects: list[str]) -> list[Read]:
+    """``user`` read ``what`` of each of ``subjects``, now: appended in one transaction (a
+    page that shows many players' records, a search's list, costs one commit, not one a
+    player: SQLite syncs each commit to the disk)."""
+    at = now_us()
+    rows = [{"at_us": at, "actor": _text("user", user), "what": _text("what", what),
+             "subject": _text("subject", subject)} for subject in subjects]
+    if not rows:
+        return []
+    with writing(where) as conn:
+        lock(conn, ("reads",))
+        made = [append(conn, "reads", values) for values in rows]
+    return [Read(int(r["id"]), int(r["at_us"]), user, what, str(r["subject"])) for r in made]
+
+
 def list_reads(where: Where, subject: str | None = None, user: str | None = None, since_us: int | None = None,
                until_us: int | None = None, limit: int | None = None) -> list[Read]:
     """The reads logged, oldest first: only of ``subject``, by ``user``, from ``since_us``
