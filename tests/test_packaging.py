@@ -17,7 +17,7 @@ from referee.errors import MissingDataError
 from .conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA_FOLDERS = ("data", "locale", "templates", "store/migrations")
+DATA_FOLDERS = ("data", "locale", "templates", "store/migrations", "desk/static")
 
 
 @pytest.mark.slow
@@ -38,7 +38,8 @@ def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
     assert expected, "no data files found"
     assert {"referee/data/par/vivo.decisions", "referee/data/profiles/vivo.yaml",
             "referee/templates/report.html.j2", "referee/store/migrations/env.py",
-            "referee/store/migrations/versions/0001_first_schema.py"} <= expected
+            "referee/store/migrations/versions/0001_first_schema.py", "referee/templates/desk/game.html.j2",
+            "referee/desk/static/desk.css"} <= expected
     assert expected - names == set()
 
 

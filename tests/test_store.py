@@ -194,7 +194,9 @@ def test_an_older_store_is_refused_until_upgraded(store_url: str) -> None:
         assert (f"schema version 0001 is older than this referee's ({migrate.HEAD}): run referee store upgrade"
                 in err)
     code, out = run("store", "upgrade", store_url)
-    said = f"upgraded from schema version 0001 to {migrate.HEAD} (migrations 0002, 0003, 0004, 0005, 0006, 0007)"
+    steps = ", ".join(s.revision for s in reversed(list(migrate.scripts().walk_revisions())) if s.revision != "0001")
+    said = f"upgraded from schema version 0001 to {migrate.HEAD} (migrations {steps})"
+    assert steps.startswith("0002, 0003, 0004, 0005, 0006, ")
     assert code == 0 and said in out
     code, out = run("store", "upgrade", store_url)
     assert code == 0 and f"at schema version {migrate.HEAD} already" in out

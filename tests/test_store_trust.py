@@ -132,7 +132,8 @@ def _against(url: str, checkpoint: str, public: str) -> tuple[int, str]:
 def test_a_checkpoint_holds_and_later_sources_are_no_change(store_url: str, tmp_path: Path) -> None:
     checkpoint, public = _checkpointed(store_url, tmp_path)
     code, out = _against(store_url, checkpoint, public)
-    assert code == 0 and "the checkpoint of " in out and "(4 sources, 0 alerts) holds" in out, out
+    assert code == 0 and "the checkpoint of " in out, out
+    assert "(4 sources, 0 alerts) holds" in out, out  # a later chain is named once it holds a row
     assert "without a checkpoint" not in out
     assert run("check", "--store", store_url, str(SAMPLES / "clean.yaml"), "--quiet")[0] == 0
     code, out = _against(store_url, checkpoint, public)
@@ -390,7 +391,7 @@ def test_an_upgraded_store_chains_the_alerts_it_kept(tmp_path: Path) -> None:
             conn.execute(schema.alerts.insert().values(**values))
     made.dispose()
     code, out = run("store", "upgrade", url)
-    assert code == 0 and "upgraded from schema version 0005 to 0007 (migrations 0006, 0007)" in out, out
+    assert code == 0 and f"upgraded from schema version 0005 to {migrate.HEAD}" in out, out
     code, out = run("store", "verify", url)
     assert code == 0 and "intact" in out, out
     _sql(url, "DELETE FROM alerts WHERE id = 2")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import (
            alerts,
+           cases,
            check,
            explain,
            hand,
@@ -21,13 +22,15 @@ from . import (
            report,
            rule,
            schema,
+           serve,
            simulate,
            stats,
            store,
+           users,
 )
 from .app import RefereeGroup, entry, main, run_guarded
 from .common import FORMATS, reporter_class, use_color
 
-__all__ = ["FORMATS", "RefereeGroup", "alerts", "check", "entry", "explain", "hand", "import_", "main", "mappings",
-           "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded", "schema",
-           "simulate", "stats", "store", "use_color"]
+__all__ = ["FORMATS", "RefereeGroup", "alerts", "cases", "check", "entry", "explain", "hand", "import_", "main",
+           "mappings", "monitor", "par", "profiles", "recall", "report", "reporter_class", "rule", "run_guarded",
+           "schema", "serve", "simulate", "stats", "store", "use_color", "users"]

@@ -3,7 +3,8 @@
 Why a chain a table: a row's digest proves the row is what was written, not that no row
 was removed; the sources' chain (``sources.chain``, its head in ``store_meta``) proves
 that of the sources and everything their digests cover. Rows written apart from any
-source (the alerts of ``monitor --record``; later, cases) get a chain of their own: each
+source (the alerts of ``monitor --record``; the desk's cases, their events and
+its read log) get a chain of their own: each
 link is :func:`referee.store.digest.chained` of the previous link and the row's digest, in
 id order, and the table's row in ``chains`` keeps how many rows the chain covers and its
 last link. ``store verify`` recomputes each chain; a checkpoint signs each head.
@@ -39,9 +40,14 @@ def _delivery(row: Any) -> str:
 
 #: The chained tables, apart from ``sources``, each with the words that say which of its
 #: rows one is, beside its id (an alert's segment, bet and window). Since schema 0007 the
-#: alert groups, what was done about them and their webhook deliveries (issue 47).
-CHAINED: dict[str, Callable[[Any], str]] = {"alerts": _alert, "alert_groups": _group, "alert_actions": _action,
-                                            "alert_notifications": _delivery}
+#: alert groups, what was done about them and their webhook deliveries (issue 47); since
+#: 0008 the desk's cases, their events and the read log (referee.store.cases, .access).
+CHAINED: dict[str, Callable[[Any], str]] = {
+    "alerts": _alert, "alert_groups": _group, "alert_actions": _action, "alert_notifications": _delivery,
+    "cases": lambda row: f"game {row['game']}, player {row['player']}",
+    "case_events": lambda row: f"case {row['case_id']}, {row['kind']}",
+    "reads": lambda row: f"{row['actor']} read {row['what']} {row['subject']}",
+}
 
 
 def head(conn: Any, name: str) -> tuple[int, str] | None:

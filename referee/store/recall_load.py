@@ -39,10 +39,13 @@ class Loader:
         #: were stored), in words: recall says so rather than show them as they were.
         self.changed: list[str] = []
         self.checked: set[tuple[str, int]] = set()
+        #: The game rows read, by id (checked): a game's seats share one.
+        self.game_rows: dict[int, Any] = {}
 
-    def intact(self, table: str, row: Any) -> Any:
+    def intact(self, table: str, row: Any, seats: tuple[str, ...] | None = None) -> Any:
         """``row``, its digest recomputed as ``store verify`` does (once a row): a row
-        changed after it was stored is noted in :attr:`changed`."""
+        changed after it was stored is noted in :attr:`changed`. A game's covers its seats'
+        digests (``seats``, in id order, when already read)."""
         key = (table, row.id)
         if key in self.checked:
             return row
@@ -53,8 +56,10 @@ class Loader:
             import sqlalchemy as sa
 
             s = schema.seats
-            values = (*values, tuple(self.conn.execute(sa.select(s.c.digest).where(s.c.game_id == row.id)
-                                                       .order_by(s.c.id)).scalars()))
+            if seats is None:
+                seats = tuple(self.conn.execute(sa.select(s.c.digest).where(s.c.game_id == row.id)
+                                                .order_by(s.c.id)).scalars())
+            values = (*values, seats)
         if digest.of(values) != m["digest"]:
             self.changed.append(f"{describe(table, m)} changed after it was stored")
         return row
@@ -74,7 +79,10 @@ class Loader:
         new = [i for i in ids if i not in found]
         for start in range(0, len(new), 500):
             part = new[start:start + 500]
-            for row in self.conn.execute(sa.select(s).where(s.c.id.in_(part))):
+            rows = list(self.conn.execute(sa.select(s).where(s.c.id.in_(part))))
+            self._games({int(row.game_id) for row in rows if row.game_id is not None})
+            self.settlements([int(row.settlement_id) for row in rows if row.settlement_id is not None])
+            for row in rows:
                 found[row.id] = self._seat(self.intact("seats", row))
         rest = [i for i in new if i not in found]
         for seat_id in rest:
@@ -90,6 +98,22 @@ class Loader:
             for i, view in views:
                 found[run.first_seat + i] = view
         return {i: found[i] for i in ids if i in found}
+
+    def _games(self, ids: set[int]) -> None:
+        """The game rows of ``ids`` not read yet, and their seats' digests, in two queries
+        (a query a seat was most of a page of games on a server), each checked."""
+        import sqlalchemy as sa
+
+        g, s = schema.games, schema.seats
+        wanted = sorted(i for i in ids if i not in self.game_rows)
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            seats: dict[int, list[str]] = {}
+            for row in self.conn.execute(sa.select(s.c.game_id, s.c.digest).where(s.c.game_id.in_(part))
+                                         .order_by(s.c.id)):
+                seats.setdefault(int(row.game_id), []).append(row.digest)
+            for row in self.conn.execute(sa.select(g).where(g.c.id.in_(part))):
+                self.game_rows[int(row.id)] = self.intact("games", row, tuple(seats.get(int(row.id), [])))
 
     # -- sessions and settlements -------------------------------------------------------
 
@@ -194,7 +218,9 @@ class Loader:
         from .rows import CANCELLED, COPY, GameResult, SeatResult, findings_of
 
         g = schema.games
-        game = self.intact("games", self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one())
+        game = self.game_rows.get(int(row.game_id))
+        if game is None:
+            game = self.intact("games", self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one())
         record = None if game.record is None else Game.model_validate(codec.loads(game.record))
         seat = SeatResult(row.player, info.file, row.line,
                           None if row.record is None else Seat.model_validate(codec.loads(row.record)),

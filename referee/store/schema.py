@@ -225,6 +225,9 @@ seats = Table(
     Index("ix_seats_game", "game"),
     Index("ix_seats_number", "number"),
     Index("ix_seats_time", "time_us"),
+    #: Since schema 0008: a game row's seats (the desk's game page, recall's check of a
+    #: game's digest, which covers its seats').
+    Index("ix_seats_game_row", "game_id"),
 )
 
 runs = Table(
@@ -301,6 +304,8 @@ findings = Table(
     Column("digest", Text, nullable=False),
     Index("ix_findings_session", "session_id"),
     Index("ix_findings_code", "code"),
+    #: Since schema 0008: a game's findings by code (the desk's search by code).
+    Index("ix_findings_game", "game", "code"),
 )
 
 #: Since schema 0003: the alerts ``referee monitor --record`` raised, each with a digest of
@@ -374,6 +379,73 @@ chains = Table(
     Column("name", Text, primary_key=True),
     Column("size", BigInteger, nullable=False),
     Column("head", Text, nullable=False),
+)
+
+#: Since schema 0008: the desk's accounts (``referee users``, ``referee serve``). A row is
+#: changed in place (a password set again, an account disabled): it is not evidence, so it
+#: is neither digested nor chained, and its ``password`` (an Argon2id hash, never the
+#: password) is never printed or exported.
+users = Table(
+    "users", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("name", Text, nullable=False, unique=True),
+    #: viewer, floor, risk, auditor or admin (``referee.store.accounts.ROLES``).
+    Column("role", Text, nullable=False),
+    Column("password", Text, nullable=False),
+    Column("disabled", SmallInteger, nullable=False),
+    Column("created_us", BigInteger, nullable=False),
+    Column("changed_us", BigInteger, nullable=False),
+)
+
+#: Since schema 0008: a dispute opened on a game and a seat (its player). The row is the
+#: opening and never changes (chained: ``referee.store.chains``); what became of the case
+#: (decided, closed) is its events', in ``case_events``.
+cases = Table(
+    "cases", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("game", Text, nullable=False),
+    Column("player", Text, nullable=False),
+    Column("opened_us", BigInteger, nullable=False),
+    #: The account that opened it (its name, as it was then).
+    Column("actor", Text, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_cases_game", "game", "player"),
+    Index("ix_cases_player", "player"),
+)
+
+#: Since schema 0008: every change of a case, appended (chained): ``opened``, ``decided``
+#: (``decision``: stands, owed_to_player or owed_to_house; ``amount`` the exact decimal
+#: text owed, NULL when the payment stands), ``closed``; who, when and the note.
+case_events = Table(
+    "case_events", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("case_id", BigInteger, ForeignKey("cases.id"), nullable=False),
+    Column("at_us", BigInteger, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("decision", Text),
+    Column("amount", Text),
+    Column("note", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_case_events_case", "case_id", "id"),
+)
+
+#: Since schema 0008: each read of a player's records through the desk (who, what, when,
+#: whose), appended (chained): what the data-protection officer is shown.
+reads = Table(
+    "reads", metadata,
+    Column("id", Id, primary_key=True, autoincrement=False),
+    Column("at_us", BigInteger, nullable=False),
+    Column("actor", Text, nullable=False),
+    #: What was read: ``game``, ``recall``, ``search``, ``case``... (the desk's words).
+    Column("what", Text, nullable=False),
+    #: Whose records: the player's id (or the game's, when a whole game was read).
+    Column("subject", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Index("ix_reads_subject", "subject", "id"),
+    Index("ix_reads_actor", "actor", "id"),
+    Index("ix_reads_at", "at_us"),
 )
 
 #: Since schema 0007: the alert groups ``monitor --record`` kept (one a cause: its lead

@@ -1,0 +1,153 @@
+"""Who is at the desk: sessions, their CSRF tokens, failed logins held back, and the roles' rights.
+
+Why sessions kept on the server (in this process), not signed cookies: the cookie then
+carries nothing but 256 random bits, so there is no signing key to generate, keep secret,
+share and rotate, and a session ends for good when its user logs out, is disabled or
+has a new password (a signed cookie stays valid until it expires). What it costs: one
+process serves the desk (``referee serve`` runs one uvicorn worker) and a restart logs
+everyone out. The user's role is read from the store again at each request, so a
+disabled account or a changed role counts at once.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: The roles (the store's ``accounts.ROLES``) and what each may do beyond reading,
+#: which every role may. Why no role holds every right (not even admin): each action is
+#: taken by the person whose job it is, and the access log names them.
+RIGHTS: dict[str, frozenset[str]] = {
+    "viewer": frozenset({"read"}),
+    "floor": frozenset({"read", "cases"}),
+    "risk": frozenset({"read", "alerts"}),
+    "auditor": frozenset({"read", "upload", "codes"}),
+    "admin": frozenset({"read", "users"}),
+}
+
+#: The session cookie's name, and how long a session lasts idle and at most.
+COOKIE = "referee_session"
+IDLE_SECONDS = 8 * 3600.0
+MAX_SECONDS = 12 * 3600.0
+
+
+def may(role: str, right: str) -> bool:
+    """Whether ``role`` holds ``right`` (an unknown role holds none)."""
+    return right in RIGHTS.get(role, frozenset())
+
+
+@dataclass
+class Session:
+    """One login: the cookie's token, its user, the CSRF token its forms and calls carry."""
+
+    token: str
+    user: str
+    csrf: str
+    started: float
+    seen: float
+
+
+class Sessions:
+    """The open sessions, by token (thread-safe: FastAPI runs plain routes in a pool)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._open: dict[str, Session] = {}
+
+    def open(self, user: str) -> Session:
+        now = self._clock()
+        session = Session(secrets.token_urlsafe(32), user, secrets.token_urlsafe(32), now, now)
+        with self._lock:
+            self._open[session.token] = session
+        return session
+
+    def get(self, token: str | None) -> Session | None:
+        """The session of ``token``, if it is open and has not expired (then it is seen now)."""
+        if not token:
+            return None
+        now = self._clock()
+        with self._lock:
+            session = self._open.get(token)
+            if session is None:
+                return None
+            if now - session.seen > IDLE_SECONDS or now - session.started > MAX_SECONDS:
+                del self._open[token]
+                return None
+            session.seen = now
+            return session
+
+    def close(self, token: str) -> None:
+        with self._lock:
+            self._open.pop(token, None)
+
+    def close_user(self, user: str) -> None:
+        """End every session of ``user`` (disabled, or given a new password)."""
+        with self._lock:
+            for token in [t for t, s in self._open.items() if s.user == user]:
+                del self._open[token]
+
+
+def same_token(given: str | None, expected: str) -> bool:
+    """Whether a CSRF token given with a request is the session's (in constant time)."""
+    return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
+
+
+#: Failed logins allowed within the window, per user name and per address, before
+#: further attempts are refused (even with the right password) until the window passes.
+FAILURES = 5
+WINDOW_SECONDS = 15 * 60.0
+
+
+@dataclass
+class Throttle:
+    """Failed logins held back, per user name and per client address: after
+    :data:`FAILURES` failures within :data:`WINDOW_SECONDS`, attempts are refused with
+    the seconds to wait. Why both keys: per user stops guessing one password from many
+    addresses, per address stops trying many users from one."""
+
+    clock: Callable[[], float] = time.monotonic
+    failures: int = FAILURES
+    window: float = WINDOW_SECONDS
+    _seen: dict[str, deque[float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def wait(self, user: str, address: str) -> int:
+        """Seconds before ``user`` may try again from ``address`` (0: now)."""
+        now = self.clock()
+        with self._lock:
+            waits = [self._wait(key, now) for key in self._keys(user, address)]
+        return max(waits)
+
+    def failed(self, user: str, address: str) -> None:
+        now = self.clock()
+        with self._lock:
+            for key in self._keys(user, address):
+                self._seen.setdefault(key, deque()).append(now)
+
+    def succeeded(self, user: str) -> None:
+        """A good login clears its user's count (not its address's)."""
+        with self._lock:
+            self._seen.pop(f"user:{user.casefold()}", None)
+
+    @staticmethod
+    def _keys(user: str, address: str) -> tuple[str, str]:
+        return f"user:{user.casefold()}", f"addr:{address}"
+
+    def _wait(self, key: str, now: float) -> int:
+        times = self._seen.get(key)
+        if not times:
+            return 0
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if not times:
+            del self._seen[key]
+            return 0
+        if len(times) < self.failures:
+            return 0
+        return max(1, int(self.window - (now - times[0])) + 1)

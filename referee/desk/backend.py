@@ -1,0 +1,201 @@
+"""The desk's one door to the store: accounts, the desk's queries, cases, the read log, alerts.
+
+Why one module: the routes ask in the desk's words (an account, a game, a search) and
+this module says them in the store's (:mod:`referee.store.accounts`, ``cases``,
+``access``, ``desk``; the alerts of ``referee alerts``), each call in its own
+transaction on the store's engine. A store error becomes :class:`Unavailable` (its
+message without the URL's secrets), which the routes answer as 503.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..store import StoreError
+from ..store.engine import Target, engine, failure, sqlite_file, target
+
+T = TypeVar("T")
+
+
+class Unavailable(Exception):
+    """The store could not be read or written (a message safe to show: 503)."""
+
+
+class Unacceptable(Exception):
+    """The store refused what was asked (a closed case decided, a name taken): 400."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    role: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """The store's last verification as the desk ran it: when, and each problem in words."""
+
+    at: float
+    problems: tuple[str, ...]
+    #: The ids of the sources it verified (a source stored since was not).
+    ids: frozenset[int]
+
+
+class Backend:
+    """A store opened for the desk (read and write: accounts, cases and reads are written)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.target: Target = target(text)
+        sqlite_file(self.target, create=False)
+        self.engine = engine(self.target)
+        self.checked: Checked | None = None
+        self._verifying = threading.Lock()
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..store.migrate import check
+
+        try:
+            with self.engine.connect() as conn, conn.begin():
+                check(conn, self.target, create=False)
+        except SQLAlchemyError as err:
+            raise failure(self.target, err, "cannot open") from None
+
+    @contextmanager
+    def _conn(self) -> Iterator[Any]:
+        """A connection of the engine, a store error as :class:`Unavailable`."""
+        with self._errors(), self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            yield
+        except Unacceptable:
+            raise
+        except StoreError as err:
+            if type(err).__name__ in ("AccountError", "CaseError", "AlertError"):
+                raise Unacceptable(str(err)) from None
+            raise Unavailable(str(err)) from None
+        except (SQLAlchemyError, OSError) as err:
+            raise Unavailable(self.target.scrub(f"the store {self.target.shown} failed: "
+                                                f"{type(err).__name__}")) from None
+
+    def run(self, call: Callable[[Any], T]) -> T:
+        """``call(where)``: the store's desk functions take the engine as ``where`` (each
+        call its own transaction); a store error as :class:`Unavailable` or
+        :class:`Unacceptable`."""
+        with self._errors():
+            return call(self.engine)
+
+    def ping(self) -> None:
+        import sqlalchemy as sa
+
+        with self._conn() as conn, conn.begin():
+            conn.execute(sa.text("SELECT 1")).scalar()
+
+    # --- accounts ---------------------------------------------------------------------
+
+    def account(self, name: str) -> Account | None:
+        from ..store import accounts
+
+        user = self.run(lambda conn: accounts.get_user(conn, name))
+        return None if user is None else _account(user)
+
+    def authenticate(self, name: str, password: str) -> Account | None:
+        from ..store import accounts
+
+        user = self.run(lambda conn: accounts.authenticate(conn, name, password))
+        return None if user is None else _account(user)
+
+    def accounts(self) -> list[Account]:
+        from ..store import accounts
+
+        return [_account(u) for u in self.run(accounts.list_users)]
+
+    def add_account(self, name: str, role: str, password: str) -> None:
+        from ..store import accounts
+
+        self.run(lambda conn: accounts.add_user(conn, name, role, password))
+
+    def disable_account(self, name: str) -> None:
+        from ..store import accounts
+
+        self.run(lambda conn: accounts.disable_user(conn, name))
+
+    def set_password(self, name: str, password: str) -> None:
+        from ..store import accounts
+
+        self.run(lambda conn: accounts.set_password(conn, name, password))
+
+    @contextmanager
+    def stored(self) -> Iterator[Any]:
+        """The store opened for reading, for one request (a read transaction kept open
+        would see the store as it was)."""
+        from ..store.read import Stored
+
+        try:
+            opened = Stored(self.text)
+        except StoreError as err:
+            raise Unavailable(str(err)) from None
+        with opened:
+            yield opened
+
+    @contextmanager
+    def refusing(self) -> Iterator[None]:
+        """A store's refusal of a question (a filter it cannot take) as :class:`Unacceptable`."""
+        try:
+            yield
+        except StoreError as err:
+            raise Unacceptable(str(err)) from None
+
+    def log(self, actor: str, what: str, subjects: list[str]) -> None:
+        """A line in the read log for each player whose records ``actor`` read (who, what,
+        whose; the store adds when), in one transaction. A player's id longer than the log
+        keeps is logged as its first characters and a digest of the whole (the page is
+        shown; the read is still logged, and told apart from another id's)."""
+        from ..store import access
+
+        whose = list(dict.fromkeys(_subject(s) for s in subjects if s))
+        if whose:
+            self.run(lambda where: access.log_reads(where, actor, what, whose))
+
+    # --- the store's verification (Watch) ---------------------------------------------
+
+    def verify(self) -> Checked:
+        """Verify the whole store now (one at a time), as ``store verify`` does."""
+        from ..store.read import Stored
+        from ..store.verify import verify
+
+        with self._verifying:
+            try:
+                with Stored(self.text) as stored:
+                    verdict = verify(stored)
+            except StoreError as err:
+                raise Unavailable(str(err)) from None
+            self.checked = Checked(time.time(), tuple(verdict.problems),
+                                   frozenset(e.id for e in verdict.entries.get("sources", [])))
+        return self.checked
+
+
+def _subject(player: str) -> str:
+    """A player's id as the read log keeps it (at most its 200 characters)."""
+    from ..store.access import MAX_TEXT
+
+    if len(player) <= MAX_TEXT:
+        return player
+    import hashlib
+
+    return f"{player[:MAX_TEXT - 24]}…#{hashlib.sha256(player.encode()).hexdigest()[:16]}"
+
+
+def _account(user: Any) -> Account:
+    return Account(str(user.name), str(user.role), not bool(getattr(user, "disabled", False)))

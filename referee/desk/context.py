@@ -1,0 +1,125 @@
+"""What every route of the desk shares: its state, who is asking, their rights, and the page drawn.
+
+The dependencies here are the door: :func:`viewer` (any logged-in user, for reading),
+:func:`holding` (a right: ``cases``, ``alerts``, ``upload``, ``users``) and
+:func:`checked` (a state-changing request: the session's CSRF token, from the
+``X-CSRF-Token`` header or the form's ``csrf_token`` field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse
+
+from .auth import COOKIE, Session, Sessions, Throttle, may, same_token
+from .backend import Account, Backend
+from .words import LANG_COOKIE, d_, language, templates
+
+
+@dataclass
+class DeskState:
+    backend: Backend
+    sessions: Sessions
+    throttle: Throttle
+    max_upload: int
+
+
+class Refused(Exception):
+    """A request the desk will not answer: its status and a plain sentence (no trace)."""
+
+    def __init__(self, status: int, detail: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.headers = dict(headers or {})
+
+
+@dataclass(frozen=True)
+class Who:
+    """The user asking, their session and their role as the store says it now."""
+
+    session: Session
+    account: Account
+
+    @property
+    def name(self) -> str:
+        return self.account.name
+
+    @property
+    def role(self) -> str:
+        return self.account.role
+
+    def may(self, right: str) -> bool:
+        return may(self.role, right)
+
+
+def state(request: Request) -> DeskState:
+    desk: DeskState = request.app.state.desk
+    return desk
+
+
+def lang_of(request: Request) -> str:
+    return language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                    request.headers.get("accept-language"))
+
+
+def viewer(request: Request) -> Who:
+    """The logged-in user (401 without a session, or when the account is disabled or gone)."""
+    desk = state(request)
+    session = desk.sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        raise Refused(401, "log in first")
+    account = desk.backend.account(session.user)
+    if account is None or not account.active:
+        desk.sessions.close(session.token)
+        raise Refused(401, "log in first")
+    request.state.who = Who(session, account)
+    return request.state.who  # type: ignore[no-any-return]
+
+
+def holding(right: str) -> Callable[..., Who]:
+    """A dependency: the logged-in user, who must hold ``right`` (403 otherwise)."""
+    def check(who: Annotated[Who, Depends(viewer)]) -> Who:
+        if not who.may(right):
+            raise Refused(403, f"your role ({who.role}) may not do this")
+        return who
+
+    return check
+
+
+async def checked(request: Request, who: Annotated[Who, Depends(viewer)]) -> Who:
+    """A state-changing request: it carries the session's CSRF token (403 otherwise)."""
+    given = request.headers.get("x-csrf-token")
+    if given is None and request.headers.get("content-type", "").startswith(
+            ("application/x-www-form-urlencoded", "multipart/form-data")):
+        form = await request.form()
+        value = form.get("csrf_token")
+        given = value if isinstance(value, str) else None
+    if not same_token(given, who.session.csrf):
+        raise Refused(403, "the CSRF token is missing or wrong: reload the page and try again")
+    return who
+
+
+def render_page(request: Request, name: str, values: Mapping[str, Any], status: int = 200,
+                headers: Mapping[str, str] | None = None) -> HTMLResponse:
+    """A page of the desk in the request's language; ``?lang=`` is remembered in a cookie."""
+    lang = lang_of(request)
+    who: Who | None = getattr(request.state, "who", None)
+    page = templates(lang).get_template(name).render(
+        lang=lang, who=who, path=request.url.path, query=request.url.query, **values)
+    response = HTMLResponse(page, status_code=status, headers=dict(headers or {}))
+    asked = request.query_params.get("lang")
+    if asked and asked == lang:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax", httponly=True,
+                            secure=request.url.scheme == "https")
+    return response
+
+
+def words(request: Request) -> Callable[..., str]:
+    """The desk's words in the request's language (for messages made in Python)."""
+    lang = lang_of(request)
+    return lambda message, **values: d_(lang, message, **values)

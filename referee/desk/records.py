@@ -1,0 +1,175 @@
+"""What the desk writes: cases (:mod:`referee.store.cases`) and alert groups' actions
+(the same kept rows as ``referee alerts``: :mod:`referee.alerts.kept`), in the API's shapes.
+
+Every write names its author (the logged-in user) and is appended to its table's chain
+by the store, so ``store verify`` and a signed checkpoint cover it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from ..rules.money import fmt
+from .backend import Backend
+from .context import Refused, Who
+from .shapes import AlertOut, AlertsOut, CaseEventOut, CaseIn, CaseOut, CasesOut
+
+
+def when(us: int) -> str:
+    """A store time (microseconds since 1970) as ISO 8601, UTC, to the second."""
+    return datetime.fromtimestamp(us / 1e6, UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def case_out(case: Any) -> CaseOut:
+    events = [CaseEventOut(kind=e.kind, at=when(e.at_us), actor=e.by, decision=e.decision,
+                           amount=None if e.amount is None else fmt(e.amount), note=e.note) for e in case.events]
+    return CaseOut(id=case.id, game=case.game, player=case.player, status=case.status, opened_at=when(case.opened_us),
+                   opened_by=case.opened_by, decision=case.decision,
+                   amount=None if case.amount is None else fmt(case.amount), note=case.note, events=events)
+
+
+def cases(backend: Backend, who: Who, status: str | None = None, game: str | None = None,
+          player: str | None = None) -> CasesOut:
+    """The cases, newest first (a read of each case's player's records, logged)."""
+    from ..store import cases as kept
+
+    found = backend.run(lambda where: kept.list_cases(where, status=status, game=game, player=player))
+    backend.log(who.name, "cases", [c.player for c in found])
+    return CasesOut(cases=[case_out(c) for c in found])
+
+
+def one(backend: Backend, who: Who, case_id: int) -> CaseOut:
+    from ..store import cases as kept
+
+    found = backend.run(lambda where: kept.get_case(where, case_id))
+    if found is None:
+        raise Refused(404, f"no case {case_id}")
+    backend.log(who.name, "case", [found.player])
+    return case_out(found)
+
+
+def seated(backend: Backend, game: str, player: str) -> None:
+    """A case is opened on a stored game and one of its seats: 404 otherwise."""
+    from ..store.desk import search_games
+
+    with backend.stored() as stored, backend.refusing():
+        hits = search_games(stored, game=game, player=player, limit=1)
+    if not hits:
+        raise Refused(404, f"the store has no game {game[:80]!r} at which player {player[:80]!r} sat")
+
+
+def open_case(backend: Backend, who: Who, game: str, player: str, note: str) -> CaseOut:
+    from ..store import cases as kept
+
+    seated(backend, game, player)
+    return case_out(backend.run(lambda where: kept.open_case(where, game, player, who.name, note)))
+
+
+def decide(backend: Backend, who: Who, case_id: int, decision: str, amount: Any, note: str) -> CaseOut:
+    from ..store import cases as kept
+
+    return case_out(backend.run(lambda where: kept.decide(where, case_id, decision, amount, who.name, note)))
+
+
+def close(backend: Backend, who: Who, case_id: int, note: str) -> CaseOut:
+    from ..store import cases as kept
+
+    return case_out(backend.run(lambda where: kept.close_case(where, case_id, who.name, note)))
+
+
+def open_and_decide(backend: Backend, who: Who, body: CaseIn) -> CaseOut:
+    """``POST /api/cases``: a case opened on the game and seat, its decision recorded."""
+    from ..store import cases as kept
+
+    amount = None if body.decision == "stands" else body.amount
+    backend.run(lambda where: kept.amount_of(body.decision, amount))  # refused before anything is written
+    opened = open_case(backend, who, body.game, body.player, body.note)
+    return decide(backend, who, opened.id, body.decision, amount, body.note)
+
+
+def export(found: CasesOut, kind: str) -> tuple[bytes, str]:
+    """The cases for the regulator: JSON (the API's shape) or CSV (one row a case, its
+    last decision; spreadsheet formulas neutralised)."""
+    if kind == "json":
+        return json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False).encode(), "application/json"
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["id", "game", "player", "status", "opened_at", "opened_by", "decision", "amount", "decided_at",
+                     "decided_by", "closed_at", "closed_by", "note"])
+    for c in found.cases:
+        decided = next((e for e in reversed(c.events) if e.kind == "decided"), None)
+        closed = next((e for e in reversed(c.events) if e.kind == "closed"), None)
+        writer.writerow([_cell(v) for v in (
+            c.id, c.game, c.player, c.status, c.opened_at, c.opened_by, c.decision or "", c.amount or "",
+            decided.at if decided else "", decided.actor if decided else "", closed.at if closed else "",
+            closed.actor if closed else "", c.note)])
+    return out.getvalue().encode("utf-8-sig"), "text/csv; charset=utf-8"
+
+
+def _cell(value: object) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula (OWASP's CSV injection)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(text) else text
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# --- alert groups (referee alerts' records) -------------------------------------------
+
+
+def alert_out(kept: Any) -> AlertOut:
+    g = kept.group
+    last = kept.actions[-1] if kept.actions else None
+    return AlertOut(id=kept.id, lead=g.lead, basis=g.basis, segments=list(g.segments), bet=g.bet, window=g.window,
+                    z=g.z, first_game=g.first_game, last_game=g.last_game, since=g.since, until=g.until,
+                    status=kept.state, note=None if last is None else str(last.get("note") or ""),
+                    by=None if last is None else str(last.get("who") or ""))
+
+
+def _kept() -> Any:
+    try:
+        from ..alerts import kept
+    except ImportError:  # pragma: no cover - before referee alerts (issue 47) is merged
+        raise Refused(503, "this store's desk has no alert groups yet (referee alerts)") from None
+    return kept
+
+
+def alerts(backend: Backend) -> AlertsOut:
+    kept = _kept()
+
+    def read(where: Any) -> list[Any]:
+        with where.connect() as conn, conn.begin():
+            return list(kept.ordered(kept.groups(conn)))
+
+    return AlertsOut(alerts=[alert_out(k) for k in backend.run(read)])
+
+
+def ack(backend: Backend, who: Who, alert_id: int, action: str, note: str) -> AlertOut:
+    """Acknowledge or resolve alert group ``alert_id`` (404 when there is none; a resolved
+    group is not acknowledged again)."""
+    kept = _kept()
+
+    def write(where: Any) -> Any:
+        with where.connect() as conn:
+            conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE, the writers queue
+            with conn.begin():
+                kept.lock(conn)
+                found = kept.groups(conn, [alert_id])
+                if not found:
+                    raise Refused(404, f"no alert group {alert_id}")
+                if found[0].state == "resolved":
+                    raise Refused(409, f"alert group {alert_id} is resolved already")
+                kept.act(conn, alert_id, action, who.name, note)
+                return kept.groups(conn, [alert_id])[0]
+
+    return alert_out(backend.run(write))

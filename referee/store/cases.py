@@ -1,0 +1,215 @@
+"""The desk's cases: a dispute opened on a game and a seat (its player), the decision
+taken, and its closing, each change an event appended to the store with who, when and a
+note.
+
+Why events and not a row changed in place: a case is evidence, kept for the regulator as
+the games are; its rows (``cases``, the opening, and ``case_events``) are appended and
+chained (:mod:`referee.store.chains`), so ``store verify`` and a signed checkpoint find
+one changed, removed or moved. What a case is now (open or closed, its decision and the
+amount) is read from its events, the last decision standing.
+
+Each function takes ``where`` (a store URL or path, an engine, or a connection outside any
+transaction: :mod:`referee.store.appended`); ``by`` is the account's name as the desk
+knows it (kept as text: an account disabled later still names who did what).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from . import StoreError, schema
+from .appended import Where, append, lock, now_us, reading, writing
+
+#: A decision: the table's payment stands, or an amount is owed to the player or the house.
+DECISIONS = ("stands", "owed_to_player", "owed_to_house")
+#: What a case's status may be.
+STATUSES = ("open", "decided", "closed")
+#: The longest note kept (a note is words, not a file).
+MAX_NOTE = 10_000
+#: The longest game or player id taken (a record's ids are far shorter).
+MAX_ID = 200
+
+
+class CaseError(StoreError):
+    """A case refused: no such case, a closed one changed, a decision or amount that is
+    not one (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseEvent:
+    """A change of a case: ``opened``, ``decided`` or ``closed``, by whom, when, the note."""
+
+    id: int
+    case_id: int
+    at_us: int
+    by: str
+    kind: str
+    decision: str | None
+    amount: Decimal | None
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A case as it is now: its opening, its status, the last decision and amount taken
+    (None before one is), and every event in order."""
+
+    id: int
+    game: str
+    player: str
+    opened_us: int
+    opened_by: str
+    note: str
+    status: str
+    decision: str | None
+    amount: Decimal | None
+    events: tuple[CaseEvent, ...]
+
+
+def _checked_id(what: str, value: str) -> str:
+    if not value or len(value) > MAX_ID or not value.isprintable():
+        raise CaseError(f"a case needs a {what} id (printable, 1 to {MAX_ID} characters)")
+    return value
+
+
+def _checked_note(note: str) -> str:
+    if len(note) > MAX_NOTE:
+        raise CaseError(f"a note has {MAX_NOTE} characters at most")
+    return note
+
+
+def _checked_by(by: str) -> str:
+    if not by or len(by) > 64:
+        raise CaseError("a case's change names who made it (an account name)")
+    return by
+
+
+def amount_of(decision: str, amount: Decimal | str | None) -> Decimal | None:
+    """The exact amount a ``decision`` takes: none when the payment stands, a number over 0
+    when an amount is owed; a CaseError saying why otherwise."""
+    if decision not in DECISIONS:
+        from ..spelling import did_you_mean
+
+        raise CaseError(f"{decision[:40]!r} is not a decision (one of {', '.join(DECISIONS)})"
+                        f"{did_you_mean(decision, DECISIONS)}")
+    if decision == "stands":
+        if amount not in (None, "") and Decimal(str(amount)) != 0:
+            raise CaseError("the table's payment stands: no amount is owed (leave the amount out)")
+        return None
+    if amount is None or str(amount).strip() == "":
+        raise CaseError(f"a decision {decision.replace('_', ' ')} needs the amount owed")
+    try:
+        value = amount if isinstance(amount, Decimal) else Decimal(str(amount).strip())
+    except (InvalidOperation, ValueError):
+        raise CaseError(f"{str(amount)[:40]!r} is not an amount (a decimal number, such as 4 or 12.50)") from None
+    if not value.is_finite() or value <= 0 or int(value.as_tuple().exponent) < -6:
+        raise CaseError(f"an amount {decision.replace('_', ' ')} is a number over 0 (at most 6 decimals)")
+    return value
+
+
+def open_case(where: Where, game: str, player: str, by: str, note: str = "") -> Case:
+    """A new case on ``game`` and the seat of ``player``, opened by ``by`` with ``note``.
+    The game need not be in the store (a dispute may come before its export): the desk
+    checks that before offering to open one."""
+    values = {"game": _checked_id("game", game), "player": _checked_id("player", player), "opened_us": now_us(),
+              "actor": _checked_by(by), "note": _checked_note(note)}
+    with writing(where) as conn:
+        lock(conn, ("case_events", "cases"))
+        row = append(conn, "cases", values)
+        _event(conn, row["id"], by, "opened", None, None, note, row["opened_us"])
+        return _case(conn, row["id"])
+
+
+def decide(where: Where, case_id: int, decision: str, amount: Decimal | str | None, by: str,
+           note: str = "") -> Case:
+    """The decision on case ``case_id``: ``stands`` (the table's payment stands; no
+    amount), ``owed_to_player`` or ``owed_to_house`` with the exact ``amount`` owed. A
+    later decision replaces an earlier one (both kept); a closed case is not decided."""
+    value = amount_of(decision, amount)
+    _checked_note(note)
+    with writing(where) as conn:
+        lock(conn, ("case_events", "cases"))
+        found = _case(conn, case_id)
+        if found.status == "closed":
+            raise CaseError(f"case {case_id} is closed")
+        _event(conn, case_id, _checked_by(by), "decided", decision, value, note)
+        return _case(conn, case_id)
+
+
+def close_case(where: Where, case_id: int, by: str, note: str = "") -> Case:
+    """Case ``case_id`` closed (decided or not: a case may be withdrawn) by ``by``."""
+    _checked_note(note)
+    with writing(where) as conn:
+        lock(conn, ("case_events", "cases"))
+        found = _case(conn, case_id)
+        if found.status == "closed":
+            raise CaseError(f"case {case_id} is closed already")
+        _event(conn, case_id, _checked_by(by), "closed", None, None, note)
+        return _case(conn, case_id)
+
+
+def get_case(where: Where, case_id: int) -> Case | None:
+    """Case ``case_id`` as it is now, or None."""
+    with reading(where) as conn:
+        try:
+            return _case(conn, case_id)
+        except CaseError:
+            return None
+
+
+def list_cases(where: Where, status: str | None = None, game: str | None = None,
+               player: str | None = None) -> list[Case]:
+    """Every case (only those whose status is ``status``, on ``game``, of ``player``, when
+    given), the newest first."""
+    import sqlalchemy as sa
+
+    if status is not None and status not in STATUSES:
+        raise CaseError(f"{status[:40]!r} is not a case's status (one of {', '.join(STATUSES)})")
+    c, e = schema.cases, schema.case_events
+    with reading(where) as conn:
+        query = sa.select(c).order_by(c.c.id.desc())
+        if game is not None:
+            query = query.where(c.c.game == game)
+        if player is not None:
+            query = query.where(c.c.player == player)
+        opened = list(conn.execute(query))
+        events: dict[int, list[Any]] = {}
+        ids = [row.id for row in opened]
+        for start in range(0, len(ids), 500):
+            for row in conn.execute(sa.select(e).where(e.c.case_id.in_(ids[start:start + 500])).order_by(e.c.id)):
+                events.setdefault(row.case_id, []).append(row)
+    found = [_made(row, events.get(row.id, [])) for row in opened]
+    return [x for x in found if status is None or x.status == status]
+
+
+def _event(conn: Any, case_id: int, by: str, kind: str, decision: str | None, amount: Decimal | None, note: str,
+           at_us: int | None = None) -> None:
+    append(conn, "case_events", {"case_id": case_id, "at_us": now_us() if at_us is None else at_us, "actor": by,
+                                 "kind": kind, "decision": decision, "amount": None if amount is None else str(amount),
+                                 "note": note})
+
+
+def _case(conn: Any, case_id: int) -> Case:
+    import sqlalchemy as sa
+
+    c, e = schema.cases, schema.case_events
+    row = conn.execute(sa.select(c).where(c.c.id == case_id)).first()
+    if row is None:
+        raise CaseError(f"no case {case_id}")
+    return _made(row, conn.execute(sa.select(e).where(e.c.case_id == case_id).order_by(e.c.id)))
+
+
+def _made(row: Any, rows: Iterable[Any]) -> Case:
+    events = tuple(CaseEvent(int(r.id), int(r.case_id), int(r.at_us), str(r.actor), str(r.kind), r.decision,
+                             None if r.amount is None else Decimal(r.amount), str(r.note)) for r in rows)
+    status, decision, amount = "open", None, None
+    for event in events:
+        if event.kind == "decided":
+            status, decision, amount = "decided", event.decision, event.amount
+        elif event.kind == "closed":
+            status = "closed"
+    return Case(int(row.id), str(row.game), str(row.player), int(row.opened_us), str(row.actor), str(row.note),
+                status, decision, amount, events)

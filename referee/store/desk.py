@@ -1,0 +1,190 @@
+"""The desk's questions of a store: find games, recall a player's, a table's around a
+time, and one game whole (``referee serve`` answers its pages and API with these).
+
+Why here and read-only: the answers are the store's, as ``recall --store`` and ``explain``
+give them. Nothing is ruled again here: a game's seats are rebuilt from the stored rows by
+the recall's loader (:mod:`referee.store.recall_load`) and explained by ``explain``'s own
+functions (:func:`referee.audit.explain_table.explain_seat`, the ruling's words by
+:class:`referee.report.ruling.RulingText`); what is owed is the bottom line every reader
+states (:mod:`referee.audit.owed`). The searches use the store's indexes (games by id,
+table, dealer and time; seats by player; findings by code; runs by time and through
+``run_keys``), and read only the games they return.
+
+What is searched: a live table's games (format 2: a ``games`` row, or a game of a run of
+clean games). A format-1 round is no game of a table: ``recall --store`` finds those.
+
+Each function takes ``stored``, a :class:`~referee.store.read.Stored` the caller keeps
+open (the desk opens one a request: a read transaction held open would see the store as
+it was) or a store URL or path, opened for the call and closed after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from ..audit.explain import Explanation, WalletMoves
+from ..audit.owed import BottomLine
+from ..audit.results import Finding
+from ..models.common import Recorded
+from ..recall import Recall
+from .read import Stored
+
+ZERO = Decimal(0)
+#: The most games one search returns.
+MAX_LIMIT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class GameHit:
+    """A game found: where and when it was dealt, who sat, what was found, what is owed."""
+
+    #: The game's id as recorded.
+    game: str
+    table: str | None
+    dealer: str | None
+    #: When it was settled (or started), UTC; None when its record has no time.
+    time: datetime | None
+    #: Its players' ids, in seat order.
+    players: tuple[str, ...]
+    #: The codes of its findings (the game's and its seats'), sorted, once each.
+    codes: tuple[str, ...]
+    #: What its seats are owed by the rules, in all, each way: to players and to the house
+    #: (each 0 or more), and ``owed`` their sum (the money in dispute).
+    owed: Decimal
+    owed_to_player: Decimal
+    owed_to_house: Decimal
+    #: The stored file it is recorded in (a game stored in two files is two hits, the
+    #: second ``second``: a second record of a game already recorded).
+    source: str
+    second: bool = False
+    #: The line of its record in that file.
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat:
+    """A seat of a game, as ``explain --game G --player P`` rules it."""
+
+    player_id: str
+    #: ``win``, ``lose``, ``push``, ``fold``, ``void``, ``cancelled`` (None: not ruled).
+    outcome: str | None
+    #: The net result by the rules (None: not ruled).
+    net: Decimal | None
+    #: What the record says the table did (its outcome and amounts), when it says.
+    recorded: Recorded | None
+    #: What the table paid in all, as the bottom line reads it (the wallet's where there is one).
+    paid: Decimal | None
+    #: What the seat's wallet moved (debits, credits, refunds), when it has a wallet.
+    wallet: WalletMoves | None
+    findings: tuple[Finding, ...]
+    #: The bottom line: what was paid, what the rules give, who is owed (``bottom.owed``:
+    #: over 0 to the player, under 0 to the house).
+    bottom: BottomLine | None
+    #: The full ruling, as data (None when the seat could not be ruled: ``problem`` says why).
+    explanation: Explanation | None
+    #: The ruling in words, in the language asked for (``explain``'s text), and as
+    #: ``explain --format json`` gives it.
+    text: str
+    json: dict[str, object] | None
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail:
+    """A game whole: where, when, its cards, each seat's ruling."""
+
+    game: str
+    table: str | None
+    dealer: str | None
+    time: datetime | None
+    #: The stored file and line of its record, and its session.
+    source: str
+    line: int
+    session: str
+    #: ``settled``, ``cancelled``... as recorded (None: the record says nothing).
+    status: str | None
+    #: The cards as ruled, by group: ``player``, ``flop``, ``turn``, ``river``, ``dealer``
+    #: (card names such as ``Ah``; None when the game's cards were not all read).
+    cards: dict[str, list[str]] | None
+    seats: tuple[GameSeat, ...]
+    #: The game's own findings (a seat's are in its :class:`GameSeat`).
+    findings: tuple[Finding, ...]
+    #: ``en`` or ``fr``: the language of the rulings' words.
+    language: str
+    #: The other stored files that record this game (a second record), by name.
+    also_in: tuple[str, ...] = ()
+    #: Stored records read that changed after they were stored (``store verify`` says
+    #: more): shown, never silent.
+    changed: tuple[str, ...] = field(default_factory=tuple)
+
+
+@contextmanager
+def opened(stored: Stored | str) -> Iterator[Stored]:
+    """``stored`` as it is, or the store it names opened for the block."""
+    if isinstance(stored, Stored):
+        yield stored
+        return
+    with Stored(stored) as made:
+        yield made
+
+
+def search_games(stored: Stored | str, player: str | None = None, table: str | None = None,
+                 dealer: str | None = None, since: datetime | None = None, until: datetime | None = None,
+                 game: str | None = None, code: str | None = None, min_owed: Decimal | None = None,
+                 limit: int = 50, offset: int = 0) -> list[GameHit]:
+    """The games that match every filter given, the newest first (a game without a time
+    last): ``player`` sat at it, at ``table``, dealt by ``dealer``, settled at or after
+    ``since`` and before ``until`` (a time without zone is UTC), its id ``game``, a finding
+    ``code`` in it, at least ``min_owed`` owed (``GameHit.owed``); ``limit`` of them (at
+    most :data:`MAX_LIMIT`) after the first ``offset``."""
+    from .desk_search import Filters, Search, epoch_us
+
+    filters = Filters(player, table, dealer, epoch_us(since), epoch_us(until), game, code, min_owed)
+    limit, offset = max(0, min(limit, MAX_LIMIT)), max(0, offset)
+    with opened(stored) as s, s.reading():
+        return Search(s, filters).games(offset + limit, offset)
+
+
+def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -> Recall:
+    """The regulators' recall: the player's game ``game`` and the nine (``last - 1``)
+    before it, across sessions, as ``recall --store --player P --game G`` gives it (the
+    same :class:`~referee.recall.Recall`, rendered by :mod:`referee.report.recall`). A
+    RecallError when the player has no such game."""
+    from ..recall import Query
+    from .recall import recall
+
+    with opened(stored) as s:
+        return recall(s, Query(player=player, game=game, last=last))
+
+
+def table_around(stored: Stored | str, table: str, at: datetime, count: int = 10) -> list[GameHit]:
+    """A table's games around ``at``: the ``count`` last at or before it, then the
+    ``count`` first after it, in time order."""
+    from datetime import timedelta
+
+    from .desk_search import Filters, Search, epoch_us
+
+    count = max(0, min(count, MAX_LIMIT))
+    end = epoch_us(at + timedelta(microseconds=1))
+    with opened(stored) as s, s.reading():
+        before = Search(s, Filters(table=table, until_us=end)).games(count)
+        after = Search(s, Filters(table=table, since_us=end), ascending=True).games(count)
+    return [*reversed([hit for hit in before if hit.time is not None]), *[hit for hit in after if hit.time is not None]]
+
+
+def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: str | None = None,
+                audience: str = "auditor") -> GameDetail:
+    """Game ``game_id`` whole, each seat ruled as ``explain --store --game`` rules it, in
+    ``lang`` (``en``, ``fr``), for ``audience`` (``auditor``: codes and digests kept;
+    ``player``: the same ruling without them). A game stored in several files: the first
+    stored (its first record), or the one named ``source``. A StoreError when the store
+    has no such game."""
+    from .desk_detail import detail
+
+    with opened(stored) as s, s.reading():
+        found: GameDetail = detail(s, game_id, lang, source, audience)
+    return found

@@ -1,0 +1,288 @@
+"""The desk's pages and API at work (issue 48): Find, a game in English and French, the
+dispute sheet, cases and their export, Watch's alert groups and the store's verification,
+Upload, Users, and ``referee serve``'s refusals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, SAMPLES, run
+from .desk_support import GAME, PASSWORD, PLAYER, TABLE, client, login, make_store
+
+pytest.importorskip("fastapi", reason="the desk needs the serve extra")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("desk")
+    return make_store(str(folder / "desk.db"), folder)
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> str:
+    """A store of the test's own (its cases and alerts start empty)."""
+    return make_store(str(tmp_path / "desk.db"), tmp_path)
+
+
+@pytest.fixture
+def viewer(store: str) -> Iterator[Any]:
+    with client(store) as c:
+        login(c, "viewer")
+        yield c
+
+
+def games(answer: Any) -> list[str]:
+    assert answer.status_code == 200, answer.text
+    return [g["game_id"] for g in answer.json()["games"]]
+
+
+def test_find_by_table_and_time_by_code_by_amount_and_by_player(viewer: Any) -> None:
+    window = {"table": TABLE, "since": "2026-11-29T20:20:00", "until": "2026-11-29T20:30:00"}
+    assert games(viewer.get("/api/search", params=window)) == [GAME]
+    assert sorted(games(viewer.get("/api/search", params={"code": "P001"}))) == [GAME, "9912347"]
+    assert games(viewer.get("/api/search", params={"table": TABLE, "min_owed": "100"})) == [GAME]
+    dealt = viewer.get("/api/search", params={"table": TABLE, "dealer": "d-17"})
+    assert games(dealt) == ["8812346", "8812345", "8812344"]
+    assert games(viewer.get("/api/search", params={"game": "nope"})) == []
+    page = viewer.get("/find", params={"mode": "search", **window})
+    assert page.status_code == 200 and f'href="/games/{GAME}"' in page.text and "8812345" not in page.text
+    bad = viewer.get("/api/search", params={"since": "yesterday"})
+    assert bad.status_code == 422 and "since" in bad.text
+
+
+def test_recall_gives_the_players_game_and_those_before_it(viewer: Any) -> None:
+    assert games(viewer.get("/api/recall", params={"player": PLAYER, "game": GAME})) == ["8812344", "8812345", GAME]
+    missing = viewer.get("/api/recall", params={"player": "nobody", "game": GAME})
+    assert missing.status_code == 404
+    page = viewer.get("/find", params={"mode": "recall", "player": PLAYER, "game": GAME})
+    assert page.status_code == 200 and page.text.count('href="/games/') == 3
+
+
+def test_a_tables_games_around_a_time(viewer: Any) -> None:
+    page = viewer.get("/find", params={"mode": "table", "table": TABLE, "at": "2026-11-29T20:18"})
+    assert page.status_code == 200
+    assert [m for m in re.findall(r'href="/games/(\d+)"', page.text)] == ["8812344", "8812345", "8812346", GAME]
+    bad = viewer.get("/find", params={"mode": "table", "table": TABLE, "at": "tonight"})
+    assert bad.status_code == 400 and "2026-12-06T21:30" in bad.text
+
+
+def test_a_games_api_answer_has_each_seat_labelled(viewer: Any) -> None:
+    g = viewer.get(f"/api/games/{GAME}").json()
+    seat = next(s for s in g["seats"] if s["player_id"] == PLAYER)
+    assert (seat["outcome"], seat["net"], seat["recorded"], seat["owed"]) == ("win", "+204", "+44", "+160")
+    assert [f["code"] for f in seat["findings"]] == ["P001", "P004", "W002"]
+    assert seat["ruling"][0].startswith(f"Game {GAME}, player {PLAYER}")
+    french = viewer.get(f"/api/games/{GAME}?lang=fr").json()
+    assert french["lang"] == "fr"
+    assert any("160 EUR sont dus au joueur" in line for s in french["seats"] for line in s["ruling"])
+    assert viewer.get("/api/games/no-such-game").status_code == 404
+
+
+def test_a_games_page_says_the_bottom_line_first_then_the_cards_and_each_seat(viewer: Any) -> None:
+    page = viewer.get(f"/games/{GAME}").text
+    bottom = page.index("160 EUR is owed to the player")
+    assert bottom < page.index("<svg class=\"card") < page.index('id="seat-p-1002"')
+    assert page.count("<svg class=\"card") == 9  # a shared hand, the board, the dealer's two
+    for label in ("By the rules", "Recorded", "Wallet", "The ruling, card by card", "What was found"):
+        assert label in page
+    assert "Ante result: the table recorded +40, the rules give +200" in page or "P001" in page
+
+
+def test_french_by_asking_by_the_browser_and_remembered(store: str) -> None:
+    with client(store) as c:
+        login(c, "viewer")
+        asked = c.get(f"/games/{GAME}?lang=fr")
+        assert '<html lang="fr">' in asked.text and "Selon les règles" in asked.text
+        assert "160 EUR sont dus au joueur" in asked.text and "By the rules" not in asked.text
+        assert '<html lang="fr">' in c.get("/cases").text  # the cookie keeps it
+    with client(store) as c:
+        login(c, "viewer")
+        browser = c.get("/find", headers={"Accept-Language": "de-DE,fr;q=0.8,en;q=0.5"})
+        assert '<html lang="fr">' in browser.text and "Trouver une partie" in browser.text
+        english = c.get("/find", headers={"Accept-Language": "en-GB,fr;q=0.5"})
+        assert '<html lang="en">' in english.text
+
+
+def test_every_word_of_the_desk_is_in_the_french_catalogue() -> None:
+    from referee.desk.words import DECISION_WORDS, messages
+
+    catalogue = messages("fr").catalogue._catalog  # type: ignore[attr-defined]
+    said = set(DECISION_WORDS.values()) | {"viewer", "floor", "risk", "auditor", "admin", "open", "decided", "closed",
+                                           "acknowledged", "resolved", "opened"}
+    for template in (ROOT / "referee" / "templates" / "desk").glob("*.j2"):
+        said |= set(re.findall(r"""d_\((?:"([^"]+)"|'([^']+)')""", template.read_text(encoding="utf-8"))[0:0])
+        said |= {a or b for a, b in re.findall(r"""d_\((?:"([^"]+)"|'([^']+)')""",
+                                               template.read_text(encoding="utf-8"))}
+    for module in (ROOT / "referee" / "desk").glob("*.py"):
+        said |= set(re.findall(r'(?:said|words\(request\))\("([^"]+)"', module.read_text(encoding="utf-8")))
+    assert len(said) > 100
+    missing = sorted(m for m in said if f"desk\x04{m}" not in catalogue)
+    assert not missing
+
+
+def test_the_sheet_is_the_players_without_codes_and_the_auditors_with_them(store: str) -> None:
+    with client(store) as c:
+        login(c, "floor")
+        sheet = c.get(f"/games/{GAME}/sheet?player={PLAYER}&lang=fr&view=auditor").text  # floor: no auditor's view
+        assert "Fiche de litige" in sheet and "160 EUR sont dus au joueur" in sheet
+        for code in ("P001", "P004", "W002", "samples/table.yaml:"):
+            assert code not in sheet
+        assert 'id="seat-p-1001"' not in sheet  # only the player asked about
+        assert c.get(f"/games/{GAME}/sheet?player=nobody").status_code == 404
+    with client(store) as c:
+        login(c, "auditor")
+        sheet = c.get(f"/games/{GAME}/sheet?player={PLAYER}&view=auditor").text
+        assert "P001" in sheet and "samples/table.yaml:" in sheet
+
+
+def test_a_case_opened_decided_closed_and_exported(fresh: str) -> None:
+    with client(fresh) as c:
+        token = login(c, "floor")
+        opened = c.post("/cases", data={"csrf_token": token, "game": GAME, "player": PLAYER,
+                                        "decision": "owed_to_player", "amount": "160", "note": "paid 44"},
+                        follow_redirects=False)
+        assert opened.status_code == 303 and opened.headers["location"] == "/cases/1"
+        page = c.get("/cases/1").text
+        assert "an amount is owed to the player: 160" in page and "floor" in page
+        again = c.post("/cases/1/decide", data={"csrf_token": token, "decision": "owed_to_player", "amount": "0,5",
+                                                "note": "on review"}, follow_redirects=False)
+        assert again.status_code == 303
+        assert c.post("/cases/1/close", data={"csrf_token": token, "note": "paid"}).status_code == 200
+        late = c.post("/cases/1/decide", data={"csrf_token": token, "decision": "stands"})
+        assert late.status_code == 400 and "closed" in late.text
+        api = c.post("/api/cases", json={"game": GAME, "player": "p-1001", "decision": "owed_to_house"},
+                     headers={"X-CSRF-Token": token})
+        assert api.status_code == 400 and "amount" in api.json()["detail"]
+        nobody = c.post("/api/cases", json={"game": GAME, "player": "p-9", "decision": "stands"},
+                        headers={"X-CSRF-Token": token})
+        assert nobody.status_code == 404
+        stands = c.post("/api/cases", json={"game": GAME, "player": "p-1001", "decision": "stands", "note": "ok"},
+                        headers={"X-CSRF-Token": token})
+        assert stands.status_code == 201 and stands.json()["status"] == "decided" and stands.json()["amount"] is None
+        rows = list(csv.DictReader(io.StringIO(c.get("/cases/export.csv").content.decode("utf-8-sig"))))
+        assert [(r["id"], r["status"], r["decision"], r["amount"]) for r in rows] == [
+            ("2", "decided", "stands", ""), ("1", "closed", "owed_to_player", "0.5")]
+        exported = c.get("/cases/export.json")
+        assert exported.headers["content-disposition"] == 'attachment; filename="cases.json"'
+        assert [e["kind"] for e in exported.json()["cases"][1]["events"]] == ["opened", "decided", "decided", "closed"]
+    code, out = run("store", "verify", fresh)
+    assert code == 0, out  # the cases are in their chains, intact
+
+
+def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: str) -> None:
+    with client(fresh) as c:
+        token = login(c, "risk")
+        listed = c.get("/api/alerts").json()["alerts"]
+        assert [(a["lead"], a["status"]) for a in listed] == [(f"table {TABLE}", "open"), ("dealer d-4", "open")]
+        page = c.get("/watch").text
+        assert f'href="/games/{GAME}"' in page and "table CH-7" in page
+        chart = page.split('id="chart-1"')[1].split("</figure>")[0]  # the table's games on a date axis
+        points = dict(re.findall(r'<a href="/games/(\d+)"><circle cx="([\d.]+)"', chart))
+        assert sorted(points, key=lambda g: float(points[g])) == ["8812345", "8812346", GAME]  # by time
+        assert "2026-11-29 20:17" in chart and "2026-11-29 20:22" in chart
+        assert 'id="chart-2"' not in page  # the dealer's group has no times: no chart
+        acked = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "calling the studio"},
+                       headers={"X-CSRF-Token": token})
+        assert acked.status_code == 200 and acked.json()["status"] == "acknowledged"
+        assert acked.json()["by"] == "risk" and acked.json()["note"] == "calling the studio"
+        done = c.post(f"/watch/{listed[0]['id']}", data={"csrf_token": token, "action": "resolve", "note": "fixed"})
+        assert done.status_code == 200
+        again = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={}, headers={"X-CSRF-Token": token})
+        assert again.status_code == 409
+        assert c.post("/api/alerts/999/ack", json={}, headers={"X-CSRF-Token": token}).status_code == 404
+    code, out = run("alerts", "list", "--store", fresh)
+    assert code == 1 and "resolved" in out and "1 open" in out  # the same records as referee alerts
+
+
+def test_watch_verifies_the_store_and_shows_each_sources_status(fresh: str) -> None:
+    with client(fresh) as c:
+        token = login(c, "auditor")
+        assert "Not verified since the desk started." in c.get("/watch").text
+        page = c.post("/watch/verify", data={"csrf_token": token}).text
+        assert "0 problems" in page and page.count('class="ok">intact') == 2
+
+
+def test_upload_checks_and_stores_a_log_and_refuses_plainly(fresh: str) -> None:
+    with client(fresh, max_upload=200_000) as c:
+        token = login(c, "auditor")
+        log = (SAMPLES / "clean.yaml").read_bytes()
+        done = c.post("/upload", data={"csrf_token": token}, files={"file": ("../../etc/clean.yaml", log)})
+        assert done.status_code == 200, re.findall(r"Refused.*", done.text)
+        assert "clean.yaml was checked and stored." in done.text
+        export = (SAMPLES / "exports" / "evolution-history.json").read_bytes()
+        mapped = c.post("/upload", data={"csrf_token": token, "mapping": "evolution-history", "profile": "vivo"},
+                        files={"file": ("evolution.json", export)})
+        assert mapped.status_code == 200 and "evolution.json was checked and stored." in mapped.text
+        big = c.post("/upload", data={"csrf_token": token}, files={"file": ("big.yaml", b"#" * 300_000)})
+        assert big.status_code == 400 and "the limit is 200,000 bytes" in big.text
+        named = c.post("/upload", data={"csrf_token": token}, files={"file": ("photo.exe", b"MZ")})
+        assert named.status_code == 400 and "is not a log or an export" in named.text
+        broken = c.post("/upload", data={"csrf_token": token}, files={"file": ("broken.yaml", b"sessions: [\n")})
+        assert broken.status_code == 400 and "Refused:" in broken.text and "Traceback" not in broken.text
+        unknown = c.post("/upload", data={"csrf_token": token, "mapping": "nope"},
+                         files={"file": ("e.json", export)})
+        assert unknown.status_code == 400 and "is not a built-in mapping" in unknown.text
+    from .store_support import source_names
+
+    # what check --store keeps of a log it cannot read (the bytes, marked unreadable) is kept too
+    assert source_names(fresh)[-3:] == ["clean.yaml", "evolution.json", "broken.yaml"]
+
+
+def test_admin_adds_disables_and_resets_users(fresh: str) -> None:
+    with client(fresh) as c:
+        token = login(c, "admin")
+        assert c.post("/users", data={"csrf_token": token, "name": "ana", "role": "floor",
+                                      "password": PASSWORD}).status_code == 200
+        short = c.post("/users", data={"csrf_token": token, "name": "bob", "role": "floor", "password": "x"})
+        assert short.status_code == 400 and "password" in short.text
+        role = c.post("/users", data={"csrf_token": token, "name": "bob", "role": "root", "password": PASSWORD})
+        assert role.status_code == 400
+        from fastapi.testclient import TestClient
+
+        with TestClient(c.app) as ana:  # the same desk: its sessions
+            login(ana, "ana")
+            assert c.post("/users/ana/password", data={"csrf_token": token,
+                                                       "password": "another one 7"}).status_code == 200
+            assert ana.get("/api/session").status_code == 401  # a new password ends her sessions
+            login(ana, "ana", "another one 7")
+            assert c.post("/users/ana/disable", data={"csrf_token": token}).status_code == 200
+            assert ana.get("/api/session").status_code == 401
+        assert "disabled" in c.get("/users").text
+
+
+def test_serve_refuses_a_missing_store_plainly(tmp_path: Path) -> None:
+    code, out = run("serve", "--store", str(tmp_path / "none.db"))
+    assert code == 2 and "none.db" in out and "Traceback" not in out
+    code, out = run("serve")
+    assert code == 2 and "--store" in out
+
+
+def test_the_desk_on_both_engines(store_url: str, tmp_path: Path) -> None:
+    """One journey on SQLite and on PostgreSQL: log in, find, read, decide, acknowledge;
+    the reads and the case in the store's chains, which verify intact."""
+    url = make_store(store_url, tmp_path)
+    with client(url) as c:
+        token = login(c, "floor")
+        assert games(c.get("/api/search", params={"table": TABLE, "since": "2026-11-29T20:20:00Z"})) == [GAME]
+        seat = next(s for s in c.get(f"/api/games/{GAME}").json()["seats"] if s["player_id"] == PLAYER)
+        assert seat["owed"] == "+160"
+        case = c.post("/api/cases", json={"game": GAME, "player": PLAYER, "decision": "owed_to_player",
+                                          "amount": "160", "note": "paid 44"}, headers={"X-CSRF-Token": token})
+        assert case.status_code == 201 and case.json()["amount"] == "160"
+    with client(url) as c:
+        token = login(c, "risk")
+        first = c.get("/api/alerts").json()["alerts"][0]["id"]
+        assert c.post(f"/api/alerts/{first}/ack", json={"note": "seen"},
+                      headers={"X-CSRF-Token": token}).json()["status"] == "acknowledged"
+    from referee.store.access import list_reads
+
+    assert {(r.user, r.what) for r in list_reads(url, subject=PLAYER)} == {("floor", "search"), ("floor", "game")}
+    code, out = run("store", "verify", url)
+    assert code == 0, out
