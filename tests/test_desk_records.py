@@ -319,3 +319,21 @@ def test_a_store_of_0006_is_upgraded_to_keep_them(store_url: str) -> None:
     _desk_records(store_url)
     code, out = run("store", "verify", store_url)
     assert code == 0 and "intact" in out, out
+
+
+def test_an_engine_or_a_connection_the_caller_keeps(store_url: str) -> None:
+    """``referee serve`` keeps an engine (and may lend a connection): the same records,
+    each write committed before the function returns."""
+    add_user(store_url, "alice", "floor", PASSWORD)  # the store made
+    made = engine(target(store_url))
+    try:
+        assert authenticate(made, "alice", PASSWORD) is not None
+        log_read(made, "alice", "game", "p-1002")
+        with made.connect() as conn:
+            case = open_case(conn, "8812347", "p-1002", "alice")
+            log_read(conn, "alice", "case", "p-1002")
+            assert not conn.in_transaction() and conn.info.get("write") is None
+        assert [r.what for r in list_reads(store_url)] == ["game", "case"]
+        assert get_case(made, case.id) == case
+    finally:
+        made.dispose()
