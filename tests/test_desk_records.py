@@ -222,6 +222,10 @@ def test_cases_are_exported_for_the_regulator(store_url: str, tmp_path: Path) ->
     assert code == 0 and [e["kind"] for e in json.loads(said)["events"]] == ["opened", "decided", "opened"]
     code, said = run("cases", "list", "--store", store_url, "--status", "open")
     assert code == 0 and "8812345" in said and "8812347" not in said
+    if not store_url.startswith("postgresql"):  # never written over the store it reads
+        code, said = run("cases", "export", "--store", store_url, "-o", store_url)
+        assert code == 2 and "the input is left untouched" in said
+        assert len(list_cases(store_url)) == 2
 
 
 # ------------------------------------------------------------------------------ reads
