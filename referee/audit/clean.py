@@ -18,6 +18,7 @@ from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Line, Ruling
+from .compare import DECIDED, truth
 from .fast import MEMO_LIMIT, memo_for, plain_amount
 from .games import GameFingerprint, GameResult, SeatResult, round_view
 from .results import Ledger, RoundResult
@@ -354,18 +355,12 @@ def _record_agrees(recorded: Any, ruling: Ruling) -> bool:
     audit: it depends on the flop)."""
     if recorded is UNSET:
         return True
-    truth: dict[str, object] = {
-        "void": False, "outcome": ruling.outcome, "dealer_qualified": ruling.dealer_qualified,
-        "player_hand": ruling.player_hand.category if ruling.player_hand else None,
-        "dealer_hand": ruling.dealer_hand.category if ruling.dealer_hand else None,
-        "ante": ruling.ante, "call": ruling.call, "bonus": ruling.bonus, "net": ruling.net,
-        "returned": ruling.returned,
-    }
+    expected_of = dict(zip(DECIDED, truth(ruling), strict=True))
     for name in recorded.__struct_fields__[:-1]:
         value = getattr(recorded, name)
         if value is UNSET or name == "void_reason":
             continue
-        expected = truth[name]
+        expected = expected_of[name]
         if type(value) is str:  # a word: equal to the ruling's, it is one the models accept
             if value != expected:
                 return False
