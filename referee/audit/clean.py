@@ -22,7 +22,7 @@ from .compare import DECIDED, truth
 from .fast import MEMO_LIMIT, memo_for, plain_amount
 from .games import GameFingerprint, GameResult, SeatResult, round_view
 from .results import Ledger, RoundResult
-from .stakes import check_stake_units
+from .stakes import check_offered, check_placed
 
 ZERO = Decimal(0)
 #: An amount that is not plain (the models would read it otherwise, or refuse it).
@@ -326,7 +326,7 @@ def make_entry(profile: Profile, ruling: Ruling, seat: Any) -> LaneEntry | None:
         return None  # a word as people write it (' FOLD '): the models read it, not the lane
     recorded = seat.recorded
     net = UNSET if recorded is UNSET else recorded.net
-    clean = _checks_silent(profile, ante, bonus or ZERO, call, ruling) and _record_agrees(recorded, ruling)
+    clean = _checks_silent(profile, seat, ante, bonus or ZERO, call) and _record_agrees(recorded, ruling)
     return LaneEntry(ruling, clean, ante, bonus or ZERO, seat.decision, None if net is UNSET else Decimal(net))
 
 
@@ -338,14 +338,17 @@ def plain_stake(value: Any) -> Any:
     return found if found is not None else NOT_PLAIN
 
 
-def _checks_silent(profile: Profile, ante: Decimal, bonus: Decimal, call: Decimal | None, ruling: Ruling) -> bool:
-    """The stake checks that depend on the stakes alone (S008, S001, S006) find nothing."""
+def _checks_silent(profile: Profile, seat: Any, ante: Decimal, bonus: Decimal, call: Decimal | None) -> bool:
+    """The stake checks the stakes decide alone (``stakes.check_placed`` and
+    ``check_offered``: S008, S001, S006) find nothing: the full audit's own checks, run
+    once for every seat of the entry's key."""
     found: list[FindingCode] = []
-    check_stake_units(ante, bonus, call, profile.stake_increment, lambda code, *_: found.append(code))
-    if call is not None and call != ruling.call_stake:
-        return False
-    if bonus and profile.bonus is None:
-        return False
+
+    def emit(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
+        found.append(code)
+
+    check_placed(ante, bonus, call, seat.decision, profile, emit)
+    check_offered(bonus, profile, emit)
     return not found
 
 

@@ -54,7 +54,9 @@ def compare_record(model: Any, ruling: Ruling, emit: Emit, qualifier: str = "pai
                    detail: VoidDetail | None = None, noun: str = "round") -> None:
     """A round's or seat's record (``model.recorded``) against its ruling. ``qualifier``:
     the profile's dealer qualifier in words (the K003 message names it); ``noun``, what
-    a void deal is said not to count as ("round", "game")."""
+    a void deal is said not to count as ("round", "game"). Every check after the
+    :func:`agrees` test compares a field of :data:`DECIDED` with the ruling's: a record
+    that agrees on all of them has nothing to say (a check of another kind goes before it)."""
     recorded = model.recorded
     if ruling.outcome == "void":
         _compare_void(recorded, ruling, emit, detail, noun)

@@ -51,6 +51,8 @@ from .clean import (
 )
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .seats import Rulings
+from .stakes import covers
+from .wallet import wallet_totals
 
 ZERO = Decimal(0)
 _MISSING: Any = object()
@@ -169,11 +171,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     stake = player.stake
     if profile.fixed_stakes and stake is not None and entry.ante != stake:
         return None  # S002, or the stake changing: the full audit judges
-    if profile.call_requires_funds and entry.decision == "call" and player.funded:  # S007's test
-        table = None if anchor is None else anchor + player.since_table
-        before = player.balance
-        if (before if table is None else max(before, table)) < entry.needed:
-            return None
+    if profile.call_requires_funds and entry.decision == "call" and player.funded and not covers(player, entry.needed):
+        return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
         return None
@@ -232,15 +231,7 @@ def _wallet_ids(seat: Any, entry: LaneEntry, transactions: set[str]) -> list[str
     wallet = getattr(seat, "wallet", UNSET)
     if wallet is UNSET:
         return None
-    debit = credit = back = 0
-    for move in wallet:
-        kind = move.kind
-        if kind == "debit":
-            debit += move.amount
-        elif kind == "credit":
-            credit += move.amount
-        else:
-            back += move.amount
+    debit, credit, back = wallet_totals(wallet)
     if debit != entry.staked or credit != entry.returned or back:
         return False
     ids = [move.id for move in wallet]
