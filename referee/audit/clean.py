@@ -394,12 +394,6 @@ def recorded_amounts_ok(values: tuple[Any, ...]) -> bool:
     return all(type(value) is not Decimal or plain_amount(value, -MAX_AMOUNT) is not None for value in values)
 
 
-
-
-
-
-
-
 def cards_of(player: Any, flop: Any, turn: str, river: str, dealer: Any) -> Cards:
     card = SPELLINGS.__getitem__
     return Cards(tuple(map(card, player)), tuple(map(card, flop)), card(turn), card(river), tuple(map(card, dealer)))

@@ -64,8 +64,6 @@ def _build(cls: type[B], defaults: dict[str, object], values: dict[str, object])
     return model
 
 
-
-
 def plain_amount(value: object, low: Decimal) -> Decimal | None:
     """The Decimal pydantic's ``Money``/``Stake`` would give, or None when unsure."""
     if isinstance(value, int) and type(value) is int:  # not a bool
