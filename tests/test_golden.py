@@ -13,6 +13,15 @@ from .golden_cases import CODES, GOLDEN, REGENERATE, Case, cases, make_inputs, r
 CASES = cases()
 
 
+@pytest.fixture(autouse=True)
+def _both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case runs with ``REFEREE_FAST=verify``: each game the fast lane takes is
+    audited the full way too and the two compared (result, findings, state, report
+    lines), so a check the lane does not mirror fails here instead of passing silently
+    (issue 44). A test that names a mode sets its own."""
+    monkeypatch.setenv("REFEREE_FAST", "verify")
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("golden-inputs")

@@ -162,6 +162,15 @@ CODE_CASES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case runs with ``REFEREE_FAST=verify``: each game the fast lane takes is
+    audited the full way too and the two compared (result, findings, state, report
+    lines), so a check the lane does not mirror fails here instead of passing silently
+    (issue 44). A test that names a mode sets its own."""
+    monkeypatch.setenv("REFEREE_FAST", "verify")
+
+
 def _ids(cases: list[Case]) -> list[str]:
     return [c.name for c in cases]
 

@@ -18,10 +18,11 @@ from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Line, Ruling
+from .compare import DECIDED, truth
 from .fast import MEMO_LIMIT, memo_for, plain_amount
 from .games import GameFingerprint, GameResult, SeatResult, round_view
 from .results import Ledger, RoundResult
-from .stakes import check_stake_units
+from .stakes import check_offered, check_placed
 
 ZERO = Decimal(0)
 #: An amount that is not plain (the models would read it otherwise, or refuse it).
@@ -325,7 +326,7 @@ def make_entry(profile: Profile, ruling: Ruling, seat: Any) -> LaneEntry | None:
         return None  # a word as people write it (' FOLD '): the models read it, not the lane
     recorded = seat.recorded
     net = UNSET if recorded is UNSET else recorded.net
-    clean = _checks_silent(profile, ante, bonus or ZERO, call, ruling) and _record_agrees(recorded, ruling)
+    clean = _checks_silent(profile, seat, ante, bonus or ZERO, call) and _record_agrees(recorded, ruling)
     return LaneEntry(ruling, clean, ante, bonus or ZERO, seat.decision, None if net is UNSET else Decimal(net))
 
 
@@ -337,14 +338,17 @@ def plain_stake(value: Any) -> Any:
     return found if found is not None else NOT_PLAIN
 
 
-def _checks_silent(profile: Profile, ante: Decimal, bonus: Decimal, call: Decimal | None, ruling: Ruling) -> bool:
-    """The stake checks that depend on the stakes alone (S008, S001, S006) find nothing."""
+def _checks_silent(profile: Profile, seat: Any, ante: Decimal, bonus: Decimal, call: Decimal | None) -> bool:
+    """The stake checks the stakes decide alone (``stakes.check_placed`` and
+    ``check_offered``: S008, S001, S006) find nothing: the full audit's own checks, run
+    once for every seat of the entry's key."""
     found: list[FindingCode] = []
-    check_stake_units(ante, bonus, call, profile.stake_increment, lambda code, *_: found.append(code))
-    if call is not None and call != ruling.call_stake:
-        return False
-    if bonus and profile.bonus is None:
-        return False
+
+    def emit(code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
+        found.append(code)
+
+    check_placed(ante, bonus, call, seat.decision, profile, emit)
+    check_offered(bonus, profile, emit)
     return not found
 
 
@@ -354,18 +358,12 @@ def _record_agrees(recorded: Any, ruling: Ruling) -> bool:
     audit: it depends on the flop)."""
     if recorded is UNSET:
         return True
-    truth: dict[str, object] = {
-        "void": False, "outcome": ruling.outcome, "dealer_qualified": ruling.dealer_qualified,
-        "player_hand": ruling.player_hand.category if ruling.player_hand else None,
-        "dealer_hand": ruling.dealer_hand.category if ruling.dealer_hand else None,
-        "ante": ruling.ante, "call": ruling.call, "bonus": ruling.bonus, "net": ruling.net,
-        "returned": ruling.returned,
-    }
+    expected_of = dict(zip(DECIDED, truth(ruling), strict=True))
     for name in recorded.__struct_fields__[:-1]:
         value = getattr(recorded, name)
         if value is UNSET or name == "void_reason":
             continue
-        expected = truth[name]
+        expected = expected_of[name]
         if type(value) is str:  # a word: equal to the ruling's, it is one the models accept
             if value != expected:
                 return False
@@ -394,12 +392,6 @@ def recorded_balance(recorded: Any) -> Decimal | Literal[False] | None:
 def recorded_amounts_ok(values: tuple[Any, ...]) -> bool:
     """A recorded Decimal is checked on every seat (``-0`` and ``0`` share a key)."""
     return all(type(value) is not Decimal or plain_amount(value, -MAX_AMOUNT) is not None for value in values)
-
-
-
-
-
-
 
 
 def cards_of(player: Any, flop: Any, turn: str, river: str, dealer: Any) -> Cards:

@@ -54,19 +54,47 @@ def compare_record(model: Any, ruling: Ruling, emit: Emit, qualifier: str = "pai
                    detail: VoidDetail | None = None, noun: str = "round") -> None:
     """A round's or seat's record (``model.recorded``) against its ruling. ``qualifier``:
     the profile's dealer qualifier in words (the K003 message names it); ``noun``, what
-    a void deal is said not to count as ("round", "game")."""
+    a void deal is said not to count as ("round", "game"). Every check after the
+    :func:`agrees` test compares a field of :data:`DECIDED` with the ruling's: a record
+    that agrees on all of them has nothing to say (a check of another kind goes before it)."""
     recorded = model.recorded
     if ruling.outcome == "void":
         _compare_void(recorded, ruling, emit, detail, noun)
         return
-    if recorded is None:
-        return
+    if recorded is None or agrees(recorded, ruling):
+        return  # the one comparison a clean record costs: words are made only for a field that differs
     if recorded.void or recorded.outcome == "void":
         field = "recorded.void" if recorded.void else "recorded.outcome"
         emit(codes.V002, "the deal is correct but recorded as void", field, False, True)
         return
     _compare_hands(recorded, ruling, emit, qualifier)
     _compare_money(recorded, ruling, emit)
+
+
+#: The recorded fields a valid deal's ruling decides, in :func:`truth`'s order (the
+#: balance is the chain's to judge; ``void_reason`` is the table's own words).
+DECIDED = ("void", "outcome", "player_hand", "dealer_hand", "dealer_qualified", "ante", "call", "bonus", "net",
+           "returned")
+
+
+def truth(ruling: Ruling) -> tuple[object, ...]:
+    """What each of :data:`DECIDED` says of a valid deal, by its ruling: the one tuple a
+    record is compared with, here and on the fast lane (``clean.make_entry``)."""
+    player, dealer = ruling.player_hand, ruling.dealer_hand
+    return (False, ruling.outcome, player.category if player else None, dealer.category if dealer else None,
+            ruling.dealer_qualified, ruling.ante, ruling.call, ruling.bonus, ruling.net, ruling.returned)
+
+
+def agrees(recorded: Recorded, ruling: Ruling) -> bool:
+    """Whether every decided field the record gives equals the ruling's (a field not
+    recorded agrees): then :func:`compare_record` finds nothing, and says nothing. A
+    field that differs is worded by the comparisons below, which may still accept it
+    (a fold's five-card hand)."""
+    for name, expected in zip(DECIDED, truth(ruling), strict=True):
+        value = getattr(recorded, name)
+        if value is not None and value != expected:
+            return False
+    return True
 
 
 def check_cancelled(recorded: Recorded | None, emit: Emit) -> None:

@@ -32,7 +32,7 @@ from ..models.common import MAX_AMOUNT, MAX_ROUND, RECORDED_FIELDS, Recorded
 from ..models.rounds import ROUND_FIELDS, Round
 from ..rules.cards import SPELLINGS
 from ..rules.category import Category
-from ..rules.hands import HandError, evaluate, evaluate_deal
+from ..rules.hands import HandError, HandValue, evaluate, evaluate_deal
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Ruling, settle
 
@@ -62,8 +62,6 @@ def _build(cls: type[B], defaults: dict[str, object], values: dict[str, object])
     _set(model, "__pydantic_extra__", None)
     _set(model, "__pydantic_private__", None)
     return model
-
-
 
 
 def plain_amount(value: object, low: Decimal) -> Decimal | None:
@@ -205,13 +203,38 @@ def memo_for(profile: Profile, origin: object, sha256: str, kind: type[M]) -> M:
     return memo
 
 
-class SettleMemo:
-    """Settlements by what they depend on, for one profile (see the module's docstring)."""
+def settlement_key(decision: str, stakes: tuple[Any, ...], player: HandValue, dealer: HandValue, floor: int,
+                   bonus: tuple[Any, ...] = ()) -> tuple[Any, ...]:
+    """What a settlement depends on, and nothing else: the decision, the stakes as
+    written (``1`` and ``1.0`` are different keys: a ruling keeps them), both hands'
+    categories, the dealer's qualification (``floor``: the profile's qualifier as a hand
+    value), the comparison of the hands, and the bonus hand's :func:`bonus_key` (empty
+    when no bonus is staked). Not the cards, which almost never repeat. The one key of
+    every memoised settlement: :class:`SettleMemo`'s and the lane's entries."""
+    pv, dv = player.value, dealer.value
+    return (decision, stakes, player.category, dealer.category, dv >= floor, 1 if pv > dv else 0 if pv == dv else -1,
+            bonus)
 
-    __slots__ = ("memo", "profile")
+
+def bonus_key(profile: Profile, cards: Any) -> tuple[HandValue, tuple[Any, ...]] | None:
+    """The bonus hand of five ``cards`` (the player's two and the flop) and what a
+    settlement depends on of it (its category, whether it passes the profile's minimum);
+    None where the profile offers no bonus."""
+    bonus = profile.bonus
+    if bonus is None:
+        return None
+    hand = evaluate(cards)
+    return hand, (hand.category, bonus.minimum.passes(hand.value))
+
+
+class SettleMemo:
+    """Settlements by what they depend on (:func:`settlement_key`), for one profile."""
+
+    __slots__ = ("floor", "memo", "profile")
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self.floor = profile.dealer_qualifier.floor()  # the dealer qualifies from this hand value up
         self.memo: dict[tuple[Any, ...], Ruling] = {}
 
     def settle(self, model: DealFacts) -> Ruling | None:
@@ -235,16 +258,11 @@ class SettleMemo:
         except HandError:  # a card twice: the full path voids it
             return None
         profile = self.profile
-        qualified = profile.dealer_qualifies(dealer_hand.value)
-        order = 1 if player.value > dealer_hand.value else 0 if player.value == dealer_hand.value else -1
         bonus = model.bonus
-        bonus_hand = None
-        bonus_key: tuple[Any, ...] = ()
-        if bonus and profile.bonus is not None:
-            bonus_hand = evaluate((p1, p2, f1, f2, f3))
-            bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
-        key = (model.decision, str(model.ante), str(bonus), player.category, dealer_hand.category, qualified,
-               order, bonus_key)
+        bonused = bonus_key(profile, (p1, p2, f1, f2, f3)) if bonus else None
+        bonus_hand, bonus_facts = bonused if bonused is not None else (None, ())
+        key = settlement_key(model.decision, (str(model.ante), str(bonus)), player, dealer_hand, self.floor,
+                             bonus_facts)
         cards = Cards((p1, p2), (f1, f2, f3), t, r, (d1, d2))
         known = self.memo.get(key)
         if known is None:

@@ -206,28 +206,32 @@ def totals_of(ruling: Ruling) -> tuple[Decimal, Decimal, Decimal]:
     return net, staked, staked + net
 
 
-def book(ledger: Ledger, seat: SeatResult) -> None:
-    """Add a seat to a ledger (its player's, or the session's where a seat is a round)."""
+def book(seat: SeatResult, *ledgers: Ledger) -> None:
+    """Add a seat to each ledger (the session's, and its player's); its bottom line is
+    worked out once for them all."""
     ruling = seat.ruling
     if ruling is None and not seat.cancelled:
-        ledger.invalid_rounds += 1
+        for ledger in ledgers:
+            ledger.invalid_rounds += 1
         return
     outcome = seat.outcome or "void"
-    ledger.outcomes[outcome] = ledger.outcomes.get(outcome, 0) + 1
-    if ruling is None or ruling.outcome == "void":
-        ledger.void_rounds += 1
-    else:
-        ledger.counted_rounds += 1
-        net, staked, returned = seat.totals or totals_of(ruling)
-        ledger.staked += staked
-        ledger.returned += returned
-        ledger.net += net
+    void = ruling is None or ruling.outcome == "void"
+    net, staked, returned = (ZERO, ZERO, ZERO) if void or ruling is None else (seat.totals or totals_of(ruling))
     bottom = seat_bottom_line(seat)
-    if bottom is not None:
-        ledger.add_owed(bottom.owed)
     recorded = seat.record.recorded if seat.record is not None else None
-    if recorded is not None:
-        ledger.add_recorded(recorded.net, recorded.balance)
+    for ledger in ledgers:
+        ledger.outcomes[outcome] = ledger.outcomes.get(outcome, 0) + 1
+        if void:
+            ledger.void_rounds += 1
+        else:
+            ledger.counted_rounds += 1
+            ledger.staked += staked
+            ledger.returned += returned
+            ledger.net += net
+        if bottom is not None:
+            ledger.add_owed(bottom.owed)
+        if recorded is not None:
+            ledger.add_recorded(recorded.net, recorded.balance)
 
 
 def round_view(game: GameResult) -> RoundResult:

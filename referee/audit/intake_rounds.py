@@ -31,8 +31,6 @@ from .session import GameIn, Header, Options, SeatIn, SessionAudit
 from .validation import named_profile, round_number, session_header, validation_findings, without_optional_errors
 
 _new = tuple.__new__
-
-_new = tuple.__new__
 PLAYER = ""  # the key of format 1's one player
 
 

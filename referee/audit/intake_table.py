@@ -29,7 +29,7 @@ from ..rules.settlement import Ruling
 from .clean import CleanGame, CleanSeat, LaneSeat, cards_of
 from .fast import FastPathMismatch, plain_amount
 from .games import GameResult, SeatResult
-from .lane import Deal, bonus_facts, commit_game, deal_hands, game_plain, hand_facts, take_seat
+from .lane import Deal, commit_game, deal_hands, game_plain, shared_facts, take_seat
 from .places import Emitter, game_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
@@ -170,7 +170,7 @@ class TableIntake:
         seated: set[str] = set(earlier)
         where = (None, game.id)
         memo = s.lane
-        shared = (hand_facts(memo, hands), bonus_facts(memo, plain.player, plain.flop))
+        shared = shared_facts(memo, hands, plain.player, plain.flop)
         for item, line, source, index in game.seats:
             if source is None or item.player is not UNSET or (source.decimals and not _decimals_plain(item)):
                 return None

@@ -37,7 +37,7 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import astuple
 
-from ..rules.hands import HandValue, evaluate, evaluate_known
+from ..rules.hands import HandValue, evaluate_known
 from .clean import (
     MAX_INT,
     NOT_PLAIN,
@@ -49,8 +49,10 @@ from .clean import (
     recorded_amounts_ok,
     recorded_balance,
 )
-from .fast import MEMO_LIMIT
+from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .seats import Rulings
+from .stakes import covers
+from .wallet import wallet_totals
 
 ZERO = Decimal(0)
 _MISSING: Any = object()
@@ -97,61 +99,45 @@ def deal_hands(player: Any, flop: Any, turn: Any, river: Any, dealer: Any) -> tu
     return evaluate_known(player, dealer, (flop[0], flop[1], flop[2], turn, river))
 
 
-def hand_facts(memo: LaneMemo, hands: tuple[HandValue, HandValue]) -> tuple[Any, ...]:
-    """What a seat's entry depends on of the hands: both categories, the dealer's
-    qualification, the comparison (a shared hand's game computes it once for every seat)."""
-    pv, dv = hands[0].value, hands[1].value
-    return hands[0].category, hands[1].category, dv >= memo.floor, 1 if pv > dv else 0 if pv == dv else -1
-
-
-def bonus_facts(memo: LaneMemo, player_cards: Any, flop: Any) -> tuple[HandValue, tuple[Any, ...]] | None:
-    """The bonus hand (the two cards and the flop) and what an entry depends on of it;
-    None where the profile has no bonus."""
-    bonus = memo.profile.bonus
-    if bonus is None:
-        return None
-    hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
-    return hand, (hand.category, bonus.minimum.passes(hand.value))
+def shared_facts(memo: LaneMemo, hands: tuple[HandValue, HandValue], player_cards: Any,
+                 flop: Any) -> tuple[tuple[HandValue, HandValue], tuple[HandValue, tuple[Any, ...]] | None]:
+    """What a shared hand's seats share of their settlement's key (the hands, and the
+    bonus hand: :func:`~referee.audit.fast.bonus_key`), made once a game."""
+    return hands, bonus_key(memo.profile, (player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
 
 
 def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands: tuple[HandValue, HandValue],
               deal: Any, line: int, key: str | None, player_id: str | None, source: Any, index: int,
               seated: set[str] | None, where: tuple[int | None, str | None],
-              shared: tuple[tuple[Any, ...], tuple[HandValue, tuple[Any, ...]] | None] | None = None,
+              shared: tuple[tuple[HandValue, HandValue], tuple[HandValue, tuple[Any, ...]] | None] | None = None,
               decimals: bool = True) -> CleanSeat | None:
     """The seat's audit if the lane can prove it clean (its effects committed), else
     None with nothing changed: the full audit then takes it from the same state.
     ``deal``: the game's :class:`Deal`, or a format-1 round's struct (its own cards,
     no shared hand: a :class:`Deal` is made of it only for a new entry).
     ``where``: the round number or game id a recorded balance anchors the chain at.
-    ``shared``: a shared hand's :func:`hand_facts` and :func:`bonus_facts`, made once a
-    game (None: made here, for a seat that plays its own cards). ``decimals``: whether
+    ``shared``: a shared hand's :func:`shared_facts`, made once a game (None: made
+    here, for a seat that plays its own cards). ``decimals``: whether
     the seat's struct may hold a Decimal (a format-2 line decoded without them holds
     whole numbers only: their checks are skipped)."""
     player_hand = hands[0]
     profile = memo.profile
     bonus = seat.bonus
-    bonus_key: tuple[Any, ...] = ()
+    bonus_facts: tuple[Any, ...] = ()
     bonus_hand = None
-    if shared is None:
-        pv, dv = player_hand.value, hands[1].value
-        facts: tuple[Any, ...] = (player_hand.category, hands[1].category, dv >= memo.floor,
-                                  1 if pv > dv else 0 if pv == dv else -1)
-        if bonus is not UNSET and bonus and profile.bonus is not None:
-            flop = deal.flop
-            bonus_hand = evaluate((player_cards[0], player_cards[1], flop[0], flop[1], flop[2]))
-            bonus_key = (bonus_hand.category, profile.bonus.minimum.passes(bonus_hand.value))
-    else:
-        facts, bonused = shared
-        if bonused is not None and bonus is not UNSET and bonus:
-            bonus_hand, bonus_key = bonused
+    if bonus is not UNSET and bonus:
+        bonused = shared[1] if shared is not None else bonus_key(
+            profile, (player_cards[0], player_cards[1], deal.flop[0], deal.flop[1], deal.flop[2]))
+        if bonused is not None:
+            bonus_hand, bonus_facts = bonused
     ante, call = seat.ante, seat.call
     stakes: tuple[Any, ...] = (ante, call, bonus)
     if type(ante) is Decimal or type(call) is Decimal or type(bonus) is Decimal:  # as written: a ruling keeps them so
         stakes = tuple(s if type(s) is int else str(s) for s in stakes)
+    settled = settlement_key(seat.decision, stakes, player_hand, hands[1], memo.floor, bonus_facts)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
-    key_ = (seat.decision, stakes, facts, bonus_key, recorded_key)
+    key_ = (settled, recorded_key)
     entry: LaneEntry | None = memo.entries.get(key_, _MISSING)
     if entry is _MISSING:
         entry = _new_entry(memo, key_, seat, player_cards, deal, session)
@@ -185,11 +171,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     stake = player.stake
     if profile.fixed_stakes and stake is not None and entry.ante != stake:
         return None  # S002, or the stake changing: the full audit judges
-    if profile.call_requires_funds and entry.decision == "call" and player.funded:  # S007's test
-        table = None if anchor is None else anchor + player.since_table
-        before = player.balance
-        if (before if table is None else max(before, table)) < entry.needed:
-            return None
+    if profile.call_requires_funds and entry.decision == "call" and player.funded and not covers(player, entry.needed):
+        return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
         return None
@@ -248,15 +231,7 @@ def _wallet_ids(seat: Any, entry: LaneEntry, transactions: set[str]) -> list[str
     wallet = getattr(seat, "wallet", UNSET)
     if wallet is UNSET:
         return None
-    debit = credit = back = 0
-    for move in wallet:
-        kind = move.kind
-        if kind == "debit":
-            debit += move.amount
-        elif kind == "credit":
-            credit += move.amount
-        else:
-            back += move.amount
+    debit, credit, back = wallet_totals(wallet)
     if debit != entry.staked or credit != entry.returned or back:
         return False
     ids = [move.id for move in wallet]

@@ -16,7 +16,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from ..rules.cards import CardError, parse_card, seen_cards
+from ..rules.cards import SPELLINGS, CardError, parse_card, seen_cards
 from ..rules.payout import Wager
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling, returned, settle
@@ -43,11 +43,20 @@ def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal)
     return returned("duplicate_card", reason, ante, call_stake, bonus)
 
 
+#: Each usual spelling of a card (:data:`~referee.rules.cards.SPELLINGS`) and the card in
+#: the one spelling :func:`canonical` gives.
+_SPELT = {token: str(card) for token, card in SPELLINGS.items()}
+
+
 def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:
     """Card tokens in one spelling (``A♥`` and ``Ah`` are the same card); unreadable
     tokens kept as written."""
     out = []
     for token in tokens or ():
+        known = _SPELT.get(token) if type(token) is str else None
+        if known is not None:  # a card in one of its usual spellings: a look-up
+            out.append(known)
+            continue
         try:
             card = parse_card(token)
         except CardError:

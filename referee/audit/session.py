@@ -392,11 +392,12 @@ class SessionAudit:
             seat = s.result
             if seat.copy:
                 continue
-            book(self.ledger, seat)
             if s.key is not None and seat.record is not None:
                 player = self.players[s.key]
-                book(player.ledger, seat)
+                book(seat, self.ledger, player.ledger)
                 player.ledger.closing_balance = player.balance
+            else:
+                book(seat, self.ledger)
 
     def unreadable(self, number: int, line: int, source: str) -> None:
         """A record that cannot be read but whose number can (a JSON Lines round line):

@@ -39,35 +39,43 @@ def check_stake_units(ante: Decimal, bonus: Decimal | None, call: Decimal | None
         emit(codes.S008, "the Ante stake must be more than 0", "ante", None, ante)
 
 
-def call_stake(seat: Any, profile: Profile) -> Decimal:
-    """The Call the rules place: the profile's multiple of the Ante on a call, none on a fold."""
-    placed: Decimal = seat.ante * profile.call_multiple if seat.decision == "call" else ZERO
-    return placed
-
-
 def check_stakes(seat: Any, profile: Profile, player: Player, void: bool, emit: Emit, stake_owner: str,
                  stake_scope: str) -> None:
     """Every stake check of one seat, in order; ``void``: the deal is void (it risks
     nothing: the funds are not checked)."""
-    check_stake_units(seat.ante, seat.bonus, seat.call, profile.stake_increment, emit)
-    placed = call_stake(seat, profile)
-    if seat.call is not None and seat.call != placed:
-        if seat.decision == "fold":
-            emit(codes.S001, f"Call stake {fmt(seat.call)} on a fold: a fold places no Call stake", "call", ZERO,
-                 seat.call)
-        else:
-            emit(codes.S001, f"Call stake {fmt(seat.call)} is not {fmt(profile.call_multiple)} × Ante "
-                 f"{fmt(seat.ante)}", "call", placed, seat.call)
+    placed = check_placed(seat.ante, seat.bonus, seat.call, seat.decision, profile, emit)
     if profile.fixed_stakes:
         player.stake, odd = stake_check(player.antes, player.stake, seat.ante, player.last_ante)
         player.last_ante = seat.ante
         if odd is not None:
             emit(codes.S002, f"Ante {fmt(seat.ante)} differs from {stake_owner} {fmt(odd)}{stake_scope}; "
                  f"profile {profile.name} fixes stakes", "ante", odd, seat.ante)
-    if seat.bonus and profile.bonus is None:
-        emit(codes.S006, f"bonus stake {fmt(seat.bonus)} under profile {profile.name}, which has no bonus; "
-             "it is returned", "bonus", ZERO, seat.bonus)
+    check_offered(seat.bonus, profile, emit)
     check_funds(seat, profile, player, void, placed, emit)
+
+
+def check_placed(ante: Decimal, bonus: Decimal, call: Decimal | None, decision: str, profile: Profile,
+                 emit: Emit) -> Decimal:
+    """S008 and S001, which the stakes as placed decide alone (whoever plays them, with
+    whatever cards): the fast lane decides them once for every seat that staked alike
+    (``clean.make_entry``). The Call the rules place, for the funds check."""
+    check_stake_units(ante, bonus, call, profile.stake_increment, emit)
+    placed: Decimal = ante * profile.call_multiple if decision == "call" else ZERO
+    if call is not None and call != placed:
+        if decision == "fold":
+            emit(codes.S001, f"Call stake {fmt(call)} on a fold: a fold places no Call stake", "call", ZERO, call)
+        else:
+            emit(codes.S001, f"Call stake {fmt(call)} is not {fmt(profile.call_multiple)} × Ante {fmt(ante)}", "call",
+                 placed, call)
+    return placed
+
+
+def check_offered(bonus: Decimal, profile: Profile, emit: Emit) -> None:
+    """S006: a bonus stake the profile does not offer (decided by the stake alone, as
+    :func:`check_placed`)."""
+    if bonus and profile.bonus is None:
+        emit(codes.S006, f"bonus stake {fmt(bonus)} under profile {profile.name}, which has no bonus; "
+             "it is returned", "bonus", ZERO, bonus)
 
 
 def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed: Decimal, emit: Emit) -> None:
@@ -77,9 +85,17 @@ def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed:
     if not profile.call_requires_funds or seat.decision != "call" or void or not player.funded:
         return
     needed = seat.ante + seat.bonus + placed
-    table = player.table_balance()
-    best = player.balance if table is None else max(player.balance, table)
-    if best < needed:
+    if not covers(player, needed):
+        table = player.table_balance()
+        best = player.balance if table is None else max(player.balance, table)
         kept = f" (as the table kept it {fmt(table)})" if table is not None and table != player.balance else ""
         emit(codes.S007, f"the call needs {fmt(needed)} in stakes but the balance is {fmt(player.balance)}{kept}",
              "decision", needed, best)
+
+
+def covers(player: Player, needed: Decimal) -> bool:
+    """The test of S007: some reading of the player's balance covers ``needed``, the rules'
+    or the table's where it can be known (an earlier wrong payment is its own finding);
+    here and on the fast lane (``lane.take_seat``)."""
+    table = player.table_balance()
+    return (player.balance if table is None else max(player.balance, table)) >= needed

@@ -22,22 +22,34 @@ def check_wallet(moves: list[Any], staked: Decimal, returned: Decimal, refunded:
                  emit: Emit) -> None:
     """The seat's wallet moves against its stakes and returns; ``transactions``: the
     session's ids so far (this seat's are added)."""
-    totals = {"debit": ZERO, "credit": ZERO, "cancel": ZERO, "refund": ZERO}
     for move in moves:
-        totals[move.kind] += move.amount
         if move.id in transactions:
             emit(codes.W004, f"wallet transaction {move.id} is used twice in this session", "wallet", None, move.id)
         transactions.add(move.id)
-    if totals["debit"] != staked:
-        emit(codes.W001, f"wallet debits {fmt(totals['debit'])}, the stakes placed are {fmt(staked)}", "wallet",
-             staked, totals["debit"])
-    if totals["credit"] != returned:
+    debit, credit, back = wallet_totals(moves)
+    if debit != staked:
+        emit(codes.W001, f"wallet debits {fmt(debit)}, the stakes placed are {fmt(staked)}", "wallet", staked, debit)
+    if credit != returned:
         why = "a void or cancelled game pays nothing" if refunded else "what the rules return"
-        emit(codes.W002, f"wallet credits {fmt(totals['credit'])}, expected {fmt(returned)} ({why})", "wallet",
-             returned, totals["credit"])
-    back = totals["cancel"] + totals["refund"]
+        emit(codes.W002, f"wallet credits {fmt(credit)}, expected {fmt(returned)} ({why})", "wallet", returned,
+             credit)
     expected = staked if refunded else ZERO
     if back != expected:
         why = "a void or cancelled game refunds every stake" if refunded else "the game was settled"
         emit(codes.W003, f"wallet cancels and refunds {fmt(back)}, expected {fmt(expected)} ({why})", "wallet",
              expected, back)
+
+
+def wallet_totals(moves: Any) -> tuple[Decimal, Decimal, Decimal]:
+    """The debits, the credits, and the cancels and refunds of a seat's wallet moves:
+    what W001, W002 and W003 compare, here and on the fast lane (``lane.take_seat``)."""
+    debit = credit = back = ZERO
+    for move in moves:
+        kind = move.kind
+        if kind == "debit":
+            debit += move.amount
+        elif kind == "credit":
+            credit += move.amount
+        else:  # cancel, refund
+            back += move.amount
+    return debit, credit, back
