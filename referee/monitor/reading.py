@@ -62,7 +62,7 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
     query = (sa.select(s.c.id, s.c.time_us, s.c.player, s.c.known, s.c.player_value, s.c.dealer_value,
                        s.c.bonus_value, st.c.outcome, st.c.ante_u, st.c.main_staked_u, st.c.main_net_u,
-                       st.c.bonus_staked_u, st.c.bonus_net_u, st.c.lines, s.c.record, se.c.origin,
+                       st.c.bonus_staked_u, st.c.bonus_net_u, st.c.lines, s.c.record, s.c.session_id, se.c.origin,
                        se.c.tbl.label("session_tbl"),
                        se.c.player.label("session_player"), g.c.id.label("game_row"), g.c.tbl, g.c.game,
                        g.c.dealer, g.c.second)
@@ -72,10 +72,11 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     if upto is not None:
         query = query.where(s.c.id <= upto)
     out: list[Seat] = []
+    said = Said(conn)
     unpacked: dict[int | None, tuple[int, ...] | None] = {}  # a shared hand's seats share their five cards
     for (row, time_us, player, known, player_value, dealer_value, bonus_value, outcome, ante_u, staked_u, net_u,
-         bonus_u, bonus_net_u, lines, record, origin, session_tbl, session_player, game_row, tbl, game, dealer,
-         second) in conn.execute(query):
+         bonus_u, bonus_net_u, lines, record, session_id, origin, session_tbl, session_player, game_row, tbl, game,
+         dealer, second) in conn.execute(query):
         if ante_u is None or staked_u is None or net_u is None:
             continue  # an amount that is not a whole number of millionths: not summed
         _whole(ante_u, staked_u, net_u, bonus_u or 0)
@@ -93,7 +94,7 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
             player=player if player is not None else session_player, ante_u=ante_u, staked_u=staked_u, net_u=net_u,
             bonus_u=bonus_u or 0, called=outcome != "fold", known=cards, bonus_value=bonus_value,
             deal=game_row is not None and not second, player_value=player_value, dealer_value=dealer_value,
-            row=row, paid_u=paid_main(record, lines, bonus_net_u)))
+            row=row, paid_u=paid_main(record, lines, bonus_net_u) if said(session_id) else None))
     return out
 
 
@@ -131,7 +132,7 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
     import sqlalchemy as sa
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
-    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"), se.c.ledger)
+    query = (sa.select(r, se.c.origin, se.c.tbl, se.c.player.label("session_player"))
              .select_from(r.join(se, se.c.id == r.c.session_id)).where(r.c.id > after).order_by(r.c.first_seat))
     if upto is not None:
         query = query.where(r.c.id <= upto)
@@ -146,34 +147,49 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
             if row.ante_u is not None and row.main_staked_u is not None and row.main_net_u is not None:
                 _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
     out: list[Seat] = []
-    said: dict[str | None, bool] = {}
+    said = Said(conn)
     for run in runs:
         picks = [settled[i] for i in json.loads(run.settlements)]
-        if run.ledger not in said:
-            said[run.ledger] = every_net_recorded(run.ledger)
         found = _rounds(run, picks) if run.games is None else _games(run, picks)
-        if not said[run.ledger]:
+        if not said(run.session_id):
             for seat in found:
                 seat.paid_u = None
         out += found
     return out
 
 
-def every_net_recorded(ledger: str | None) -> bool:
-    """Whether every seat of a session recorded the net it was paid (its ledger's recorded
-    nets as many as its seats, counted, void and invalid).
+class Said:
+    """Whether a session's seats say what they were paid: its every seat recorded the net
+    it was paid (its ledger's recorded nets as many as its seats, counted, void and
+    invalid), looked up once a session.
 
-    Why: a run of clean games keeps each seat's settlement, not its record (that is in the
-    kept bytes); the audit found whatever it recorded of its pay equal to the rules' net
-    (else it would not be clean), but not whether it recorded any. A session whose every
-    seat recorded its net says it for its runs' seats too; any other session's run seats
-    are taken to have no record of their pay (left out of the paid basis, counted), never
-    assumed paid."""
-    if ledger is None:
-        return False
-    data = json.loads(ledger)
-    seats = sum(int(data.get(k) or 0) for k in ("counted_rounds", "void_rounds", "invalid_rounds"))
-    return int(data.get("recorded_nets") or 0) >= seats
+    Why a session's, not a seat's: a run of clean games keeps each seat's settlement, not
+    its record (that is in the kept bytes); the audit found whatever it recorded of its pay
+    equal to the rules' net (else it would not be clean), but not whether it recorded any.
+    A session whose every seat recorded its net says it for its runs' seats too; any other
+    session's seats are taken to say nothing of their pay (left out of the paid basis,
+    counted), never assumed paid, and its seat rows alike, so that a seat reads the same
+    whether it is kept in a run or as a row (a store of rows only gives the same report)."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.known: dict[int, bool] = {}
+
+    def __call__(self, session: int) -> bool:
+        found = self.known.get(session)
+        if found is None:
+            import sqlalchemy as sa
+
+            se = schema.sessions
+            ledger = self.conn.execute(sa.select(se.c.ledger).where(se.c.id == session)).scalar()
+            found = self.known[session] = ledger is not None and every_net_recorded(json.loads(ledger))
+        return found
+
+
+def every_net_recorded(ledger: dict[str, Any]) -> bool:
+    """Whether a session's ledger recorded a net for each of its seats."""
+    seats = sum(int(ledger.get(k) or 0) for k in ("counted_rounds", "void_rounds", "invalid_rounds"))
+    return int(ledger.get("recorded_nets") or 0) >= seats
 
 
 def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
