@@ -1,7 +1,7 @@
 """How long ``referee monitor --store`` takes over a stored live table (issue 30's 10 s for
 10 million seats), phase by phase.
 
-Run: python bench/monitor_speed.py [--seats 200000] [--dir /tmp/bench-monitor]
+Run: python bench/monitor_speed.py [--seats 200000 [500000 ...]] [--dir /tmp/bench-monitor]
      python bench/monitor_speed.py --cached STORE [--add N]
 
 ``--cached STORE``: the monitor as a user runs it, through its cache (``monitor/cache.py``),
@@ -96,7 +96,8 @@ def cached_runs(db: Path, add: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seats", type=int, default=200_000)
+    parser.add_argument("--seats", type=int, nargs="+", default=[200_000],
+                        help="the stores' sizes, one measurement each (500,000 and more: issue 47's first run)")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench-monitor"))
     parser.add_argument("--cached", type=Path, metavar="STORE")
     parser.add_argument("--add", type=int, default=10_000)
@@ -105,7 +106,12 @@ def main() -> None:
         cached_runs(a.cached, a.add)
         return
     a.dir.mkdir(parents=True, exist_ok=True)
-    db = store(a.dir, a.seats)
+    for seats in a.seats:
+        measure(store(a.dir, seats))
+
+
+def measure(db: Path) -> None:
+    """The monitor over the store ``db`` in this process, phase by phase."""
     clock = Clock()
     with Stored(str(db)) as stored, stored.reading():
         seats = reading.seats(stored.conn)

@@ -155,3 +155,28 @@ def test_a_fold_paid_short_is_owed_to_the_player_and_a_seat_that_says_nothing_is
     assert rules.owed_player == paid.owed_player == 600 and rules.owed_house == 0
     assert rules.observed_rtp == rules.expected_rtp == 0
     assert paid.observed_rtp is not None and paid.observed_rtp < 0  # each short one paid -1 of a stake of 1
+
+
+@pytest.mark.slow
+def test_a_paid_alert_is_recorded_with_the_paid_cells_inputs(stores: dict[str, str], tmp_path: Path) -> None:
+    import shutil
+
+    import sqlalchemy as sa
+
+    from referee.store import schema
+    from referee.store.engine import engine, target
+
+    url = str(tmp_path / "short.db")
+    shutil.copy(stores["short"], url)
+    code, out = run("monitor", "--store", url, "--segment", "table", "--record")
+    assert code == 1 and "alerts recorded" in out, out
+    made = engine(target(url))
+    with made.connect() as conn:
+        rows = conn.execute(sa.select(schema.alerts)).mappings().all()
+    made.dispose()
+    kept = [r for r in rows if (r["value"], r["window"]) == ("T3", "last 1,000 games")]
+    assert [r["test"] for r in kept] == ["paid rtp"] and kept[0]["bet"] == "ante+call"
+    figures = json.loads(kept[0]["figures"])
+    assert figures["basis"] == "paid" and figures["alert"] is True and figures["owed_to_player"] != "0"
+    code, out = run("monitor", "--store", url, "--segment", "table", "--record")
+    assert code == 1 and "0 alerts recorded" in out  # the same inputs: kept once

@@ -35,15 +35,22 @@ if TYPE_CHECKING:
                    "else ~/.cache/referee].")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Read the whole store and keep nothing (the same report, slower).")
+@click.option("--since", "since", metavar="TIME",
+              help="Only the games at or after TIME (ISO 8601, e.g. 2026-03-01 or 2026-03-01T12:00:00+01:00; "
+                   "UTC when it names no offset); games without a time are left out. Reads the whole store.")
+@click.option("--until", "until", metavar="TIME",
+              help="Only the games at or before TIME (as --since): the windows end at each segment's newest game "
+                   "up to then, as a run at that time would have had them. Reads the whole store.")
 @click.option("--record", is_flag=True,
               help="Keep the alerts in the store (its alerts table, with a digest of their inputs): the one "
                    "option that writes to the store.")
 def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, kinds: tuple[str, ...],
-            cache: str | None, no_cache: bool, record: bool) -> None:
+            cache: str | None, no_cache: bool, since: str | None, until: str | None, record: bool) -> None:
     """Observed return to player against the exact expected return of the decisions taken,
-    by table, dealer, profile, stake band, bet and player, over the last 1,000 / 10,000 /
-    100,000 games and the last day, week and month; the randomness of the deal by table
-    and dealer (docs/monitor.md).
+    on two bases (the rules' nets, and what the seats were paid: the wallet's moves, else
+    the record), by table, dealer, profile, stake band, bet and player, over the last 1,000
+    / 10,000 / 100,000 games and each segment's last day, week and month; the randomness of
+    the deal by table and dealer (docs/monitor.md).
 
     Exit status: 0 no alert, 1 an alert, 2 nothing tested (no segment has enough games
     yet), no store, a usage problem or a missing extra.
@@ -61,14 +68,19 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     if cache is not None:
         _cache_file(cache)
     kinds = kinds or KINDS
+    span = (_time(since, "--since"), _time(until, "--until"))
+    if span[0] is not None and span[1] is not None and span[0] > span[1]:
+        raise click.BadParameter(f"{until} is before --since {since}", param_hint="--until")
     seats: list[Seat] | None = None
     groups: list[AlertGroup] = []
     with Stored(store) as stored, stored.reading():
         shown = stored.target.shown
         try:
-            verdict = None if no_cache or fmt == "html" else _cached(stored, cache, band_name, correction, kinds)
+            timed = span != (None, None)  # the cache holds the windows of the whole store: read it all
+            verdict = (None if no_cache or fmt == "html" or timed
+                       else _cached(stored, cache, band_name, correction, kinds))
             if verdict is None or verdict.alerting:  # an alert's groups and games: from the seats themselves
-                seats, full, groups = _whole(stored, band_name, correction, kinds)
+                seats, full, groups = _whole(stored, band_name, correction, kinds, span)
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
             from ..store import StoreError  # cards are no hand: changed after it was stored
@@ -140,18 +152,44 @@ def _told(done: int, total: int) -> None:
     click.echo(f"\rreferee: monitor cache: {done:,} of {total:,} stored seats read{end}", err=True, nl=False)
 
 
-def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...]
-           ) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
-    """Every seat of the store read and valued, the verdict on them and its alerts by cause."""
+def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...],
+           span: tuple[int | None, int | None] = (None, None)) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
+    """Every seat of the store read and valued (those of games in ``span`` when given:
+    microseconds since the epoch, both ends included), the verdict on them and its alerts
+    by cause."""
+    from dataclasses import replace
+
     from ..monitor import reading
     from ..monitor.groups import group_alerts
     from ..monitor.run import judge
     from ..profiles import kept_profiles
 
     seats = reading.seats(stored.conn)
+    since, until = span
+    if since is not None or until is not None:
+        seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
+                 and (until is None or s.time_us <= until)]
     with kept_profiles(stored.profiles(stored.sources())):
-        verdict = judge(seats, band_name, correction, kinds)
+        verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
         return seats, verdict, group_alerts(verdict, seats)
+
+
+def _time(text: str | None, option: str) -> int | None:
+    """An ISO 8601 time as microseconds since the epoch (UTC when it names no offset)."""
+    from datetime import UTC, datetime, timedelta
+
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        from ..escape import printable
+
+        raise click.BadParameter(f"{printable(text[:60])!r} is not a time (expected ISO 8601, e.g. 2026-03-01 or "
+                                 "2026-03-01T12:00:00Z)", param_hint=option) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
 
 
 def _record(store: str, verdict: Verdict, seats: list[Seat]) -> None:

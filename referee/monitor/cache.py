@@ -13,8 +13,9 @@ a trace. What a run does:
   games (a game's place among its segment's games is fixed when it is added: newer
   games come after it);
 * the games that newer ones push across a count window's edge (the 1,000th, the
-  10,000th, the 100,000th newest of their segment) or that a newer game's time pushes out
-  of a day, a week or a month, moved from band to band;
+  10,000th, the 100,000th newest of their segment) or that a newer game's time in their
+  segment pushes out of a day, a week or a month (a segment's calendar windows end at its
+  own newest game: each segment's newest time is kept), moved from band to band;
 * a game past every window (older than the 100,000 newest of its segment and than a
   month) is dropped: no window will hold it again.
 
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, count_band, time_band
+from .cells import CALENDAR_WINDOWS, COUNT_WINDOWS, Banded, Games, Sums, count_band, last_time, time_band
 from .packed import MARSHAL, Payload, pack, unpack
 from .randomness import DealBanded, Deals, DealSums
 from .valuing import Valuation
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from ..store.engine import Target
 
 #: What a cache made by another layout or another version holds is not trusted: started again.
-FORMAT = f"5 {__version__} marshal {MARSHAL}"
+FORMAT = f"6 {__version__} marshal {MARSHAL}"
 FAR = (len(COUNT_WINDOWS), len(CALENDAR_WINDOWS))  # the band no window holds
 _DEALS = "deal "  # a deal sequence's name: "deal table"; a cell sequence's is its kind
 
@@ -56,12 +57,12 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS batches (id INTEGER PRIMARY KEY, scales TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS segments (id INTEGER PRIMARY KEY, seq TEXT NOT NULL, segment TEXT NOT NULL,
-    n INTEGER NOT NULL, UNIQUE (seq, segment));
+    n INTEGER NOT NULL, newest INTEGER, UNIQUE (seq, segment));
 CREATE TABLE IF NOT EXISTS payloads (id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, refs INTEGER NOT NULL,
     data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS games (sid INTEGER, ordinal INTEGER, time_us INTEGER, cband INTEGER NOT NULL,
     tband INTEGER NOT NULL, payload INTEGER NOT NULL, PRIMARY KEY (sid, ordinal)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS ix_games_time ON games (time_us) WHERE time_us IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ix_games_time ON games (sid, time_us) WHERE time_us IS NOT NULL;
 CREATE TABLE IF NOT EXISTS bands (sid INTEGER, bet TEXT, cband INTEGER, tband INTEGER, sums TEXT NOT NULL,
     jumps TEXT NOT NULL, PRIMARY KEY (sid, bet, cband, tband)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS keys (game TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -207,23 +208,27 @@ class Cache:
             added[(_DEALS + kind, segment)] = list(found)
         ids = {(seq, segment): sid for sid, seq, segment in self.db.execute("SELECT id, seq, segment FROM segments")}
         counts = dict(self.db.execute("SELECT id, n FROM segments"))
+        lasts: dict[int, int | None] = dict(self.db.execute("SELECT id, newest FROM segments"))
         for key in sorted(added.keys() - ids.keys()):
             made = self.db.execute("INSERT INTO segments (seq, segment, n) VALUES (?, ?, 0)", key).lastrowid
             assert made is not None
             ids[key] = made
         grown = {ids[key]: counts.get(ids[key], 0) + len(items) for key, items in added.items()}
-        _move(self.db, bands, counts, grown, state.newest, newest)
+        # each segment's calendar windows end at its own newest game
+        later = {ids[key]: last_time([lasts.get(ids[key]), *(t for t, _ in items)]) for key, items in added.items()}
+        _move(self.db, bands, counts, grown, lasts, later)
         rows, payloads = [], _Payloads(self.db, batch_id)
         for key, items in added.items():
             sid, n = ids[key], grown[ids[key]]
             for i, (time_us, sums) in enumerate(items):
-                band = (count_band(i), time_band(time_us, newest))
+                band = (count_band(i), time_band(time_us, later[sid]))
                 bands.put(sid, sums, band, batch.scales, +1)
                 if band != FAR:
                     rows.append((sid, n - 1 - i, time_us, band[0], band[1], payloads.id(sums)))
         payloads.write()
         self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", rows)
-        self.db.executemany("UPDATE segments SET n = ? WHERE id = ?", [(n, sid) for sid, n in grown.items()])
+        self.db.executemany("UPDATE segments SET n = ?, newest = ? WHERE id = ?",
+                            [(n, later[sid], sid) for sid, n in grown.items()])
         self.db.executemany("INSERT INTO keys VALUES (?)", [(k,) for k in batch.keys])
         bands.write()
         new = State(batch.sources, batch.chain, batch.marks, newest, max(state.order, batch.order),
@@ -381,9 +386,10 @@ class _Bands:
 
 
 def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: dict[int, int],
-          old_newest: int | None, newest: int | None) -> None:
+          lasts: dict[int, int | None], later: dict[int, int | None]) -> None:
     """The stored games whose band the new games change: pushed past a count window's
-    edge in their segment, or out of a calendar window by a newer time."""
+    edge in their segment, or out of a calendar window by a newer time in their segment
+    (``lasts``: each segment's newest game's time before, ``later``: after)."""
     wanted: set[tuple[int, int]] = set()
     for sid, n in grown.items():
         before = counts.get(sid, 0)
@@ -393,10 +399,13 @@ def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: 
                 wanted.update((sid, o) for o in range(low, high))
     found: dict[tuple[int, int], tuple[int | None, int, int, int]] = {}
     select = "SELECT sid, ordinal, time_us, cband, tband, payload FROM games"
-    if old_newest is not None and newest is not None and newest > old_newest:
+    for sid, newest in later.items():
+        old_newest = lasts.get(sid)
+        if old_newest is None or newest is None or newest <= old_newest:
+            continue
         for _, span in CALENDAR_WINDOWS:
-            for sid, o, t, cb, tb, payload in db.execute(f"{select} WHERE time_us > ? AND time_us <= ?",
-                                                         (old_newest - span, newest - span)):
+            for _, o, t, cb, tb, payload in db.execute(f"{select} WHERE sid = ? AND time_us > ? AND time_us <= ?",
+                                                       (sid, old_newest - span, newest - span)):
                 found[(sid, o)] = (t, cb, tb, payload)
     for sid, o in wanted - found.keys():
         row = db.execute(f"{select} WHERE sid = ? AND ordinal = ?", (sid, o)).fetchone()
@@ -412,7 +421,7 @@ def _move(db: sqlite3.Connection, bands: _Bands, counts: dict[int, int], grown: 
     payloads: dict[int, tuple[Payload, Scales]] = {}
     for (sid, o), (t, cb, tb, payload) in found.items():
         n = grown.get(sid, counts.get(sid, 0))
-        band = (count_band(n - 1 - o), time_band(t, newest))
+        band = (count_band(n - 1 - o), time_band(t, later.get(sid, lasts.get(sid))))
         if band == (cb, tb):
             continue
         if payload not in payloads:

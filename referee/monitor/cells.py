@@ -2,7 +2,7 @@
 
 A *cell* is a segment (a table, a dealer, a profile, a stake band, a player, or all),
 a bet (Ante+Call, or the Bonus) and a window (the segment's last 1,000 / 10,000 /
-100,000 games, or the last day / week / month before the newest stored game). In each:
+100,000 games, or the last day / week / month before the segment's own newest game). In each:
 games, seats, staked, the observed return (the rules' nets) and the exact expected
 return of the decisions taken, with the z-score of their difference from the exact
 variance (its p-value: ``bands.cell_p``) and the sum's exact skewness (third cumulant
@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -238,8 +238,14 @@ Games = dict[tuple[str, str], list[Played]]
 
 
 def newest_of(seats: list[Seat]) -> int | None:
-    """The newest stored game's time: the calendar windows end there."""
+    """The newest stored game's time (the report's ``newest``)."""
     return max((s.time_us for s in seats if s.time_us is not None), default=None)
+
+
+def last_time(times: Iterable[int | None]) -> int | None:
+    """A segment's newest game's time: its calendar windows end there, not at the store's
+    newest (a table closed a week ago still has its last day, week and month)."""
+    return max((t for t in times if t is not None), default=None)
 
 
 def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
@@ -321,7 +327,8 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
     main.owe(s)
     bets = {"ante+call": main}
     if s.paid_u is not None:  # the same seat against the same expectation, as it was paid
-        bets["paid"] = replace(main, observed=s.paid_u)
+        bets["paid"] = Sums(1, 1, main.staked, s.paid_u, main.expected, main.variance, 0, main.jump, main.third, 0,
+                            main.terms, main.owed_player, main.owed_house)
     if s.bonus_u and f.bonus_variance:
         stake = s.bonus_u
         bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
@@ -332,12 +339,14 @@ def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
 
 def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
     """Each valued seat's game added to its cell of (count band, time band), per segment
-    and bet; and the newest stored game's time."""
+    and bet (the time bands ending at the segment's own newest game); and the newest
+    stored game's time."""
     newest = newest_of(seats)
     banded: Banded = defaultdict(lambda: defaultdict(Sums))
     for (kind, segment), played in games(seats, v, kinds).items():
+        last = last_time(p.time_us for p in played)
         for rank, p in enumerate(played):
-            band = (count_band(rank), time_band(p.time_us, newest))
+            band = (count_band(rank), time_band(p.time_us, last))
             for bet, sums in p.bets.items():
                 banded[(kind, segment, bet)][band].add(sums)
     return banded, newest

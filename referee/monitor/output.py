@@ -65,6 +65,8 @@ def deal_row(j: JudgedDeal) -> list[str]:
 
 def text(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
     newest = f"newest {when(v.newest_us)}" if v.newest_us is not None else "no game has a time"
+    if v.since_us is not None or v.until_us is not None:
+        newest += f" (the games from {when(v.since_us) or 'the first'} to {when(v.until_us) or 'the last'})"
     lines = [f"monitor of store {shown}: {v.seats:,} seats, {v.games:,} games, {newest}",
              f"band: {band_words(v.band)}", paid_words(v)]
     if groups:
@@ -158,6 +160,7 @@ def deal_json(j: JudgedDeal) -> dict[str, object]:
 def to_json(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
     b = v.band
     data = {"store": shown, "seats": v.seats, "games": v.games, "newest": when(v.newest_us),
+            "since": when(v.since_us), "until": when(v.until_us),
             "band": {"name": b.name, "correction": b.correction, "tests": b.tests, "family_alpha": b.alpha,
                      "per_test_alpha": b.per_test, "z": b.z},
             "cells": [cell_json(j) for j in v.cells], "deal_tests": [deal_json(j) for j in v.deals],

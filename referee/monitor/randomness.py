@@ -162,11 +162,13 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
 
 
 def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
-    """Each deal added to its (count band, time band) cell, per segment."""
+    """Each deal added to its (count band, time band) cell, per segment (the time bands
+    ending at the segment's own newest deal; ``newest``, the store's, is not theirs)."""
     banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
     for key, found in deals(seats, kinds).items():
+        last = max((t for t, _ in found if t is not None), default=None)
         for rank, (time_us, d) in enumerate(found):
-            banded[key][(count_band(rank), time_band(time_us, newest))].add(d)
+            banded[key][(count_band(rank), time_band(time_us, last))].add(d)
     return banded
 
 

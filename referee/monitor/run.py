@@ -58,6 +58,9 @@ class Verdict:
     scale2: int = 1
     #: Counted seats with no record of what they were paid: left out of the paid basis.
     paid_unknown: int = 0
+    #: ``monitor --since/--until``: only the games of that span were read (microseconds).
+    since_us: int | None = None
+    until_us: int | None = None
 
     @property
     def alerts(self) -> list[Judged]:

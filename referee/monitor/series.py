@@ -18,6 +18,11 @@ def members(seats: list[Seat], kind: str, segment: str, bet: str, window: str, n
     key = KEYS[kind]
     w = WINDOWS.index(window)
     out: list[Seat] = []
+    # the calendar windows end at the segment's own newest game (its deals': a deal test's),
+    # not at the store's (``newest``, kept for the callers that pass it)
+    newest = max((s.time_us for s in seats if s.time_us is not None and key(s) == segment
+                  and isinstance(s.situation, Figures)
+                  and (bet != "deal" or (s.deal and s.situation.deal is not None))), default=None)
     rank, last = -1, None
     for s in reversed(seats):
         f = s.situation
