@@ -225,3 +225,17 @@ def test_a_table_paying_short_is_one_group_led_by_the_table_on_the_paid_basis() 
     assert all(a.basis == "paid" for g in groups for a in g.alerts)  # the rules' nets are right
     assert sum(len(g.alerts) for g in groups) == len(verdict.every_alert)
     assert all(s.startswith(("player p-T3-", "table T3", "all", "stake", "dealer")) for s in first.segments)
+
+
+def test_a_chart_is_over_dates_only_when_its_games_follow_in_time() -> None:
+    """Two tables stored one after the other, both from the same start: ``all``'s sums run
+    in store order, and a date axis would fold them back: over the games then."""
+    from referee.monitor.html import _chart
+    from referee.monitor.series import Point
+
+    points = [Point(i, -i, 0.0, i ** 0.5) for i in range(1, 5)]
+    hour = 3_600_000_000
+    assert "time (UTC)" in _chart(points, 3.5, [0, hour, 2 * hour, 3 * hour])
+    folded = _chart(points, 3.5, [0, hour, 0, hour])
+    assert "time (UTC)" not in folded and ">games<" in folded
+    assert "time (UTC)" not in _chart(points, 3.5, [0, None, 2 * hour, 3 * hour])  # a game without a time

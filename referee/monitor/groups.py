@@ -183,11 +183,24 @@ class _Grouper:
         self.size = {k: len({id(s) for a in v for s in a.seats}) for k, v in self.by_segment.items()}
         self.severity = {k: max(a.severity for a in v) for k, v in self.by_segment.items()}
         self._explains: dict[tuple[tuple[str, str], tuple[str, str]], bool] = {}
+        self._present: dict[tuple[int, str], set[str | None]] = {}
+
+    def overlaps(self, a: _Alert, segment: tuple[str, str]) -> bool:
+        """Whether any of ``a``'s seats is in ``segment`` (the values of its kind among
+        them, worked out once: most pairs of segments share no seat)."""
+        key = (id(a), segment[0])
+        found = self._present.get(key)
+        if found is None:
+            of = KEYS[segment[0]]
+            found = self._present[key] = {of(s) for s in a.seats}
+        return segment[1] in found
 
     def explains(self, lead: tuple[str, str], other: tuple[str, str]) -> bool:
         key = (lead, other)
         if key not in self._explains:
-            self._explains[key] = all(not self.excess(a, [lead]) for a in self.by_segment[other])
+            alerts = self.by_segment[other]
+            self._explains[key] = (all(self.overlaps(a, lead) for a in alerts)
+                                   and all(not self.excess(a, [lead]) for a in alerts))
         return self._explains[key]
 
     def excess(self, a: _Alert, outside: Iterable[tuple[str, str]]) -> bool:

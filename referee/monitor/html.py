@@ -7,6 +7,7 @@ to inline SVG, no script and nothing fetched when the page is opened.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from datetime import UTC, datetime
@@ -101,11 +102,15 @@ def game_times(held: list[Seat]) -> list[int | None]:
 
 
 def _chart(points: list[Point], z: float, times: list[int | None] | None = None) -> str:
-    """The control chart: over the games, or over their dates when every game has a time."""
+    """The control chart: over the games, or over their dates when every game has a time
+    and they follow each other in time (a segment of tables stored one after the other
+    does not: its running sums are in store order, and a date axis would fold them back)."""
     import pygal
     from pygal.style import Style
 
-    dated = bool(times) and all(t is not None for t in times or [])
+    at = [None if times is None else times[p.games - 1] for p in points]
+    dated = bool(at) and all(t is not None for t in at) and all(
+        a <= b for a, b in itertools.pairwise(at) if a is not None and b is not None)
 
     style = Style(background="transparent", plot_background="transparent", foreground="#8b949e",
                   foreground_strong="#8b949e", foreground_subtle="#8b949e",
@@ -114,10 +119,10 @@ def _chart(points: list[Point], z: float, times: list[int | None] | None = None)
                                    height=320, y_title="net", legend_at_bottom=True, truncate_legend=-1,
                                    explicit_size=False, print_values=False, show_x_guides=False)
     x: list[Any]
-    if dated and times is not None:
+    if dated:
         chart = pygal.DateTimeLine(x_title="time (UTC)", x_label_rotation=20,
                                    x_value_formatter=lambda d: d.strftime("%Y-%m-%d %H:%M"), **options)
-        x = [datetime.fromtimestamp((times[p.games - 1] or 0) / 1e6, UTC).replace(tzinfo=None) for p in points]
+        x = [datetime.fromtimestamp((t or 0) / 1e6, UTC).replace(tzinfo=None) for t in at]
     else:
         chart = pygal.XY(x_title="games", x_value_formatter=lambda v: f"{v:,.0f}", **options)
         x = [p.games for p in points]
