@@ -4,6 +4,7 @@ by a test (the statistics never see a database)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 #: Stake bands by the Ante, in the table's currency: (upper bound included, label).
 #: Why these: a decade apart roughly, as casinos set table limits (a 1 table, a 5, a 25,
@@ -70,3 +71,10 @@ def unpack_known(packed: int | None) -> tuple[int, ...] | None:
     if packed is None:
         return None
     return tuple((packed >> (6 * i)) & 63 for i in range(5))
+
+
+def when(us: int | None) -> str | None:
+    """A seat's time (microseconds since the epoch) as the monitor writes it: ISO 8601, UTC."""
+    if us is None:
+        return None
+    return datetime.fromtimestamp(us / 1e6, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..analysis.distributions import NORMAL
 from . import randomness
 from .cells import KEYS
-from .facts import Seat
+from .facts import Seat, when
 from .run import Judged, Verdict
 from .series import members, running
 
@@ -336,7 +336,6 @@ def _tables_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], v
 
 def _group(g: _Grouper, lead: tuple[str, str], joined: list[tuple[str, str]], verdict: Verdict) -> AlertGroup:
     """The group led by ``lead``: its most severe alert's figures, the games behind it."""
-    from .output import when
 
     own = g.by_segment[lead]
     # its headline: the lead's most extreme return (a z on the basis that alerted), else its deal test

@@ -15,9 +15,9 @@ from typing import Any
 
 from .. import __version__
 from ..escape import on_page
-from .facts import Seat
+from .facts import Seat, when
 from .groups import AlertGroup, GroupedAlert
-from .output import BET_WORDS, band_words, deal_row, github_line, group_words, summary, table_row, when
+from .output import BET_WORDS, band_words, deal_row, github_line, group_words, summary, table_row
 from .run import Verdict
 from .series import Point, members, running
 

@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 from tabulate import tabulate
 
 from ..escape import escape_data, escape_property, printable
 from .bands import Band
 from .cells import Cell
+from .facts import when
 from .groups import AlertGroup
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
 HEADERS = ["segment", "value", "bet", "window", "games", "seats", "staked", "RTP", "expected", "z", "outside"]
 DEAL_HEADERS = ["segment", "value", "window", "test", "deals", "statistic", "p", "outside"]
-
-
-def when(us: int | None) -> str | None:
-    if us is None:
-        return None
-    return datetime.fromtimestamp(us / 1e6, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def band_words(b: Band) -> str:
