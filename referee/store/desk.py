@@ -22,104 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from ..audit.explain import Explanation, WalletMoves
-from ..audit.owed import BottomLine
-from ..audit.results import Finding
-from ..models.common import Recorded
 from ..recall import Recall
+from .desk_records import GameDetail, GameHit
 from .read import Stored
 
 ZERO = Decimal(0)
 #: The most games one search returns.
 MAX_LIMIT = 500
-
-
-@dataclass(frozen=True, slots=True)
-class GameHit:
-    """A game found: where and when it was dealt, who sat, what was found, what is owed."""
-
-    #: The game's id as recorded.
-    game: str
-    table: str | None
-    dealer: str | None
-    #: When it was settled (or started), UTC; None when its record has no time.
-    time: datetime | None
-    #: Its players' ids, in seat order.
-    players: tuple[str, ...]
-    #: The codes of its findings (the game's and its seats'), sorted, once each.
-    codes: tuple[str, ...]
-    #: What its seats are owed by the rules, in all, each way: to players and to the house
-    #: (each 0 or more), and ``owed`` their sum (the money in dispute).
-    owed: Decimal
-    owed_to_player: Decimal
-    owed_to_house: Decimal
-    #: The stored file it is recorded in (a game stored in two files is two hits, the
-    #: second ``second``: a second record of a game already recorded).
-    source: str
-    second: bool = False
-    #: The line of its record in that file.
-    line: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class GameSeat:
-    """A seat of a game, as ``explain --game G --player P`` rules it."""
-
-    player_id: str
-    #: ``win``, ``lose``, ``push``, ``fold``, ``void``, ``cancelled`` (None: not ruled).
-    outcome: str | None
-    #: The net result by the rules (None: not ruled).
-    net: Decimal | None
-    #: What the record says the table did (its outcome and amounts), when it says.
-    recorded: Recorded | None
-    #: What the table paid in all, as the bottom line reads it (the wallet's where there is one).
-    paid: Decimal | None
-    #: What the seat's wallet moved (debits, credits, refunds), when it has a wallet.
-    wallet: WalletMoves | None
-    findings: tuple[Finding, ...]
-    #: The bottom line: what was paid, what the rules give, who is owed (``bottom.owed``:
-    #: over 0 to the player, under 0 to the house).
-    bottom: BottomLine | None
-    #: The full ruling, as data (None when the seat could not be ruled: ``problem`` says why).
-    explanation: Explanation | None
-    #: The ruling in words, in the language asked for (``explain``'s text), and as
-    #: ``explain --format json`` gives it.
-    text: str
-    json: dict[str, object] | None
-    problem: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameDetail:
-    """A game whole: where, when, its cards, each seat's ruling."""
-
-    game: str
-    table: str | None
-    dealer: str | None
-    time: datetime | None
-    #: The stored file and line of its record, and its session.
-    source: str
-    line: int
-    session: str
-    #: ``settled``, ``cancelled``... as recorded (None: the record says nothing).
-    status: str | None
-    #: The cards as ruled, by group: ``player``, ``flop``, ``turn``, ``river``, ``dealer``
-    #: (card names such as ``Ah``; None when the game's cards were not all read).
-    cards: dict[str, list[str]] | None
-    seats: tuple[GameSeat, ...]
-    #: The game's own findings (a seat's are in its :class:`GameSeat`).
-    findings: tuple[Finding, ...]
-    #: ``en`` or ``fr``: the language of the rulings' words.
-    language: str
-    #: The other stored files that record this game (a second record), by name.
-    also_in: tuple[str, ...] = ()
-    #: Stored records read that changed after they were stored (``store verify`` says
-    #: more): shown, never silent.
-    changed: tuple[str, ...] = field(default_factory=tuple)
 
 
 @contextmanager

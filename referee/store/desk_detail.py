@@ -48,7 +48,7 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     from ..i18n import Messages
     from ..profiles import kept_profiles
     from ..recall import SeatDetail
-    from .desk import GameDetail
+    from .desk_records import GameDetail
 
     names = {x.id: x.name for x in stored.sources()}
     found = records(stored, game_id)
@@ -86,7 +86,7 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
     from ..audit.owed import seat_bottom_line
     from ..report.ruling import RulingText
     from ..report.ruling_json import explanation_json
-    from .desk import GameSeat
+    from .desk_records import GameSeat
 
     seat = d.seat
     findings = (*d.game.findings, *seat.findings)

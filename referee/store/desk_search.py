@@ -136,7 +136,7 @@ class Search:
     def _row_hits(self, rows: list[Any]) -> list[Any]:
         """Game rows as hits: their seats read at once, those with a finding ruled at once
         (what they are owed)."""
-        from .desk import GameHit
+        from .desk_records import GameHit
         from .rows import findings_of
 
         sa = _sa()
@@ -237,7 +237,7 @@ class Search:
 
     def _run_hit(self, packed: tableruns.Packed, game: int) -> Any:
         """A clean game of a run: no finding, nothing owed."""
-        from .desk import GameHit
+        from .desk_records import GameHit
 
         return GameHit(packed.games[game], self._table(packed.session_id), packed.dealer(game),
                        as_time(packed.time_us(game)), self._players(packed, game), (), ZERO, ZERO, ZERO,
