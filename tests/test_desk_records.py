@@ -222,6 +222,10 @@ def test_cases_are_exported_for_the_regulator(store_url: str, tmp_path: Path) ->
     assert code == 0 and [e["kind"] for e in json.loads(said)["events"]] == ["opened", "decided", "opened"]
     code, said = run("cases", "list", "--store", store_url, "--status", "open")
     assert code == 0 and "8812345" in said and "8812347" not in said
+    if not store_url.startswith("postgresql"):  # never written over the store it reads
+        code, said = run("cases", "export", "--store", store_url, "-o", store_url)
+        assert code == 2 and "the input is left untouched" in said
+        assert len(list_cases(store_url)) == 2
 
 
 # ------------------------------------------------------------------------------ reads
@@ -319,3 +323,21 @@ def test_a_store_of_0006_is_upgraded_to_keep_them(store_url: str) -> None:
     _desk_records(store_url)
     code, out = run("store", "verify", store_url)
     assert code == 0 and "intact" in out, out
+
+
+def test_an_engine_or_a_connection_the_caller_keeps(store_url: str) -> None:
+    """``referee serve`` keeps an engine (and may lend a connection): the same records,
+    each write committed before the function returns."""
+    add_user(store_url, "alice", "floor", PASSWORD)  # the store made
+    made = engine(target(store_url))
+    try:
+        assert authenticate(made, "alice", PASSWORD) is not None
+        log_read(made, "alice", "game", "p-1002")
+        with made.connect() as conn:
+            case = open_case(conn, "8812347", "p-1002", "alice")
+            log_read(conn, "alice", "case", "p-1002")
+            assert not conn.in_transaction() and conn.info.get("write") is None
+        assert [r.what for r in list_reads(store_url)] == ["game", "case"]
+        assert get_case(made, case.id) == case
+    finally:
+        made.dispose()

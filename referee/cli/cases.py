@@ -72,6 +72,6 @@ def export(status: str | None, events: bool, fmt: str, output: str | None, store
 
     found = sorted(list_cases(store, status), key=lambda c: c.id)
     if events:
-        write(_events(found), EVENT_COLUMNS, fmt, output, "events")
+        write(_events(found), EVENT_COLUMNS, fmt, output, "events", store)
     else:
-        write([_row(c) for c in found], COLUMNS, fmt, output, "cases")
+        write([_row(c) for c in found], COLUMNS, fmt, output, "cases", store)

@@ -124,7 +124,7 @@ def reads(player: str | None, user: str | None, since: str | None, until: str | 
     found = list_reads(store, subject=player, user=user, since_us=_us(since, "--since"),
                        until_us=_us(until, "--until"))
     rows = [{"id": r.id, "at": when(r.at_us), "user": r.user, "what": r.what, "player": r.subject} for r in found]
-    write(rows, ["id", "at", "user", "what", "player"], fmt, output, "reads")
+    write(rows, ["id", "at", "user", "what", "player"], fmt, output, "reads", store)
 
 
 def _us(text: str | None, option: str) -> int | None:
@@ -139,12 +139,21 @@ def _us(text: str | None, option: str) -> int | None:
                                  param_hint=option) from None
 
 
-def write(rows: list[dict[str, Any]], columns: list[str], fmt: str, output: str | None, key: str) -> None:
-    """``rows`` as text, CSV or JSON (``{key: rows}``), to ``output`` atomically or to
-    standard output. CSV cells that a spreadsheet would run as a formula are quoted with a
-    leading apostrophe (OWASP's CSV injection advice): a note is anyone's text."""
+def write(rows: list[dict[str, Any]], columns: list[str], fmt: str, output: str | None, key: str,
+          store: str | None = None) -> None:
+    """``rows`` as text, CSV or JSON (``{key: rows}``), to ``output`` atomically (never over
+    the ``store`` file it was read from) or to standard output. CSV cells that a spreadsheet
+    would run as a formula are quoted with a leading apostrophe (OWASP's CSV injection
+    advice): a note is anyone's text."""
     import csv
     import io
+
+    if store is not None:
+        from ..output import guard
+        from ..store.engine import target
+
+        path = target(store).path
+        guard([("--output", output)], [str(path)] if path is not None else [])
 
     if fmt == "json":
         text = dumps({key: rows}, indent=2, ensure_ascii=False) + "\n"

@@ -42,7 +42,8 @@ def _text(name: str, value: str) -> str:
 
 
 def log_read(where: Where, user: str, what: str, subject: str) -> Read:
-    """``user`` read ``what`` of ``subject`` (a player's id), now: appended to the log."""
+    """``user`` read ``what`` (the desk's words: ``game 8812347``, ``recall``, ``search``,
+    ``case 4``) of ``subject`` (a player's id), now: appended to the log."""
     values = {"at_us": now_us(), "actor": _text("user", user), "what": _text("what", what),
               "subject": _text("subject", subject)}
     with writing(where) as conn:

@@ -75,9 +75,13 @@ def writing(where: Where) -> Iterator[Connection]:
     """A connection in a write transaction on ``where``, committed when the block ends
     (rolled back on an error); a database error is one line (exit 2)."""
     with _connection(where, write=True) as (conn, shown), _failures(shown, "cannot write"):
-        conn.info["write"] = True
-        with conn.begin():
-            yield conn
+        before = conn.info.get("write")
+        conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE (the write lock first, so writers queue)
+        try:
+            with conn.begin():
+                yield conn
+        finally:  # a connection of the caller's pool goes back to reading with BEGIN
+            conn.info["write"] = before
 
 
 @contextmanager

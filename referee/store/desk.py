@@ -182,9 +182,14 @@ def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: st
     ``lang`` (``en``, ``fr``), for ``audience`` (``auditor``: codes and digests kept;
     ``player``: the same ruling without them). A game stored in several files: the first
     stored (its first record), or the one named ``source``. A StoreError when the store
-    has no such game."""
+    has no such game; a ValueError for a language or an audience that is none of these."""
+    from ..i18n import LANGUAGES
     from .desk_detail import detail
 
+    if lang not in LANGUAGES:
+        raise ValueError(f"no language {lang!r}: one of {', '.join(LANGUAGES)}")
+    if audience not in ("auditor", "player"):
+        raise ValueError(f"no audience {audience!r}: auditor or player")
     with opened(stored) as s, s.reading():
         found: GameDetail = detail(s, game_id, lang, source, audience)
     return found
