@@ -221,7 +221,7 @@ def test_upload_checks_and_stores_a_log_and_refuses_plainly(fresh: str) -> None:
                         files={"file": ("evolution.json", export)})
         assert mapped.status_code == 200 and "evolution.json was checked and stored." in mapped.text
         big = c.post("/upload", data={"csrf_token": token}, files={"file": ("big.yaml", b"#" * 300_000)})
-        assert big.status_code == 400 and "the limit is 200,000 bytes" in big.text
+        assert big.status_code == 413 and "the limit is 200,000 bytes" in big.text  # refused before it is read
         named = c.post("/upload", data={"csrf_token": token}, files={"file": ("photo.exe", b"MZ")})
         assert named.status_code == 400 and "is not a log or an export" in named.text
         broken = c.post("/upload", data={"csrf_token": token}, files={"file": ("broken.yaml", b"sessions: [\n")})

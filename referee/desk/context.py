@@ -91,17 +91,36 @@ def holding(right: str) -> Callable[..., Who]:
     return check
 
 
+#: The largest form taken that is not an upload (a note, a password: bytes).
+FORM_LIMIT = 1 << 20
+
+
 async def checked(request: Request, who: Annotated[Who, Depends(viewer)]) -> Who:
     """A state-changing request: it carries the session's CSRF token (403 otherwise)."""
     given = request.headers.get("x-csrf-token")
-    if given is None and request.headers.get("content-type", "").startswith(
-            ("application/x-www-form-urlencoded", "multipart/form-data")):
+    kind = request.headers.get("content-type", "")
+    if given is None and kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+        bounded(request, kind)
         form = await request.form()
         value = form.get("csrf_token")
         given = value if isinstance(value, str) else None
     if not same_token(given, who.session.csrf):
         raise Refused(403, "the CSRF token is missing or wrong: reload the page and try again")
     return who
+
+
+def bounded(request: Request, kind: str) -> None:
+    """A form refused before its body is read (so before an upload is spooled to disk) when
+    it does not say its length or says more than it may be: an upload's limit is ``serve
+    --max-upload``, any other form's :data:`FORM_LIMIT`."""
+    upload = kind.startswith("multipart/")
+    limit = state(request).max_upload if upload else FORM_LIMIT
+    length = request.headers.get("content-length")
+    if length is None or not length.isdigit():
+        raise Refused(411, f"the request must say its length (Content-Length); the limit is {limit:,} bytes")
+    if int(length) > limit + (65536 if upload else 0):  # an upload's form fields and boundaries beside the file
+        raise Refused(413, f"the request is {int(length):,} bytes: the limit is {limit:,} bytes"
+                           + (" (referee serve --max-upload)" if upload else ""))
 
 
 def render_page(request: Request, name: str, values: Mapping[str, Any], status: int = 200,
