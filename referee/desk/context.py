@@ -77,8 +77,9 @@ def viewer(request: Request) -> Who:
     if account is None or not account.active:
         desk.sessions.close(session.token)
         raise Refused(401, "log in first")
-    request.state.who = Who(session, account)
-    return request.state.who  # type: ignore[no-any-return]
+    who = Who(session, account)
+    request.state.who = who
+    return who
 
 
 def holding(right: str) -> Callable[..., Who]:
