@@ -8,8 +8,12 @@ line and for an imported game.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
+
+from msgspec import UNSET
 
 from ..records import ExportDict, GameRecord
 from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
@@ -33,20 +37,75 @@ class PlainExportRecord(PlainGameRecord):
     __slots__ = ("pointer",)
     imported = True
 
-    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str) -> None:
-        super().__init__(source, line, plain, b"", True, True)
+    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str, decimals: bool,
+                 escaped: bool = True) -> None:
+        super().__init__(source, line, plain, b"", decimals, escaped)
         self.data = data
         self.pointer = pointer
 
 
 def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
-    """The imported game as the record the audit takes: plain when msgspec proves it so."""
+    """The imported game as the record the audit takes: plain when msgspec proves it so.
+
+    Its amounts go to the struct as whole numbers where they are whole (``"5.00"`` is 5),
+    as ``import`` writes them: the lane then audits the game as it audits the format-2
+    log written of it, without the checks a Decimal needs (its places, its sign of zero);
+    the game's own record (``data``, what findings quote) keeps them as read."""
     fields: dict[str, object] = {}
+    whole = _Whole()
     for name in GAME_STRUCT_FIELDS:
         if name in game:
             value = game[name]
+            if name == "seats":
+                value = [whole.seat(seat) for seat in value]
             fields[name] = value.isoformat() if isinstance(value, datetime) else value
-    struct = plain_game(fields)
+    struct = plain_game(fields, whole.decimals)
     if struct is None:
         return ExportGameRecord(source, line, game, pointer)
-    return PlainExportRecord(source, line, struct, game, pointer)
+    escaped = any(type(seat.player_id) is str and _ESCAPED.search(seat.player_id) is not None for seat in struct.seats) \
+        if struct.seats is not UNSET else False
+    return PlainExportRecord(source, line, struct, game, pointer, whole.decimals, escaped)
+
+
+#: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without
+#: any is written by the JSON report as it is (``PlainGameRecord.escaped``).
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+#: A seat's amounts (its stakes, what its ``recorded`` says, its wallet moves').
+_STAKES = ("ante", "call", "bonus")
+_RECORDED = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
+
+
+class _Whole:
+    """A seat's fields with its whole Decimal amounts as ints; ``decimals``: whether any
+    amount is left a Decimal (a fraction, or -0, which the lane's Decimal checks judge)."""
+
+    __slots__ = ("decimals",)
+
+    def __init__(self) -> None:
+        self.decimals = False
+
+    def amount(self, value: Any) -> Any:
+        if type(value) is Decimal:
+            if value == value.to_integral_value() and not (value.is_zero() and value.is_signed()) \
+                    and value.is_finite():
+                return int(value)
+            self.decimals = True
+        return value
+
+    def seat(self, seat: Any) -> Any:
+        if not isinstance(seat, dict):
+            return seat
+        plain = dict(seat)
+        for name in _STAKES:
+            if name in plain:
+                plain[name] = self.amount(plain[name])
+        recorded = plain.get("recorded")
+        if isinstance(recorded, dict):
+            plain["recorded"] = {k: self.amount(v) if k in _RECORDED else v for k, v in recorded.items()}
+        wallet = plain.get("wallet")
+        if isinstance(wallet, list):
+            plain["wallet"] = [{**move, "amount": self.amount(move["amount"])}
+                               if isinstance(move, dict) and "amount" in move else move for move in wallet]
+        return plain

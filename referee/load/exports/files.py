@@ -19,7 +19,7 @@ from typing import Any
 
 from ...models import codes
 from ...models.mapping import Mapping
-from ..jsonio import JsonInputError, loads_line
+from ..jsonio import JsonInputError, loads_plain
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
 from .pages import Page, PageError, Shape
@@ -89,7 +89,7 @@ def _jsonl(reading: Reading, stream: Stream) -> Iterator[ExportRecord | LoadProb
             yield LoadProblem(reading.name, number, f"not UTF-8 text (byte {err.start + 1} of the line)")
             continue
         try:
-            data = loads_line(text, number)
+            data = loads_plain(text, number)
         except JsonInputError as err:
             if index == 0:  # already the first record: the file is not JSON Lines
                 yield reading.fail(number, f"not JSON Lines, as the mapping reads: {err.message}", err.code)
@@ -167,7 +167,7 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
                 bad = f"row {number}, {name}: a JSON cell of more than {MAX_CELL:,} characters"
                 break
             try:
-                record[name] = loads_line(value, line)
+                record[name] = loads_plain(value, line)
             except JsonInputError as err:
                 bad = f"row {number}, {name}: the cell is not JSON ({err.message})"
                 break

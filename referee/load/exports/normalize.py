@@ -96,13 +96,19 @@ class MoneyReader:
         self._memo: dict[Any, Decimal] = {}
 
     def amount(self, value: Any) -> Decimal:
-        """The amount; :class:`Misfit` for anything that is not one exactly."""
+        """The amount; :class:`Misfit` for anything that is not one exactly. A whole
+        amount is given as an int (``"5.00"`` is 5), as ``import`` writes it: the audit
+        then takes an imported game as it takes the format-2 log written of it (the fast
+        lane's whole-number struct, no Decimal checks), and the full audit and the lane
+        see the very same values (``REFEREE_FAST=verify``)."""
         key = (type(value), value) if not isinstance(value, (list, dict)) else None
         if key is not None:
             known = self._memo.get(key)
             if known is not None:
                 return known
-        amount = self._read(value)
+        amount: Any = self._read(value)
+        if amount == amount.to_integral_value() and not (amount.is_zero() and amount.is_signed()):
+            amount = int(amount)
         if key is not None and len(self._memo) < 100_000:
             self._memo[key] = amount
         return amount
