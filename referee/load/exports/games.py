@@ -28,7 +28,7 @@ from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .search import Getter, Overspent
+from .search import Getter, KeyPath, Overspent
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 
@@ -92,6 +92,9 @@ class GameBuilder:
         self._mover = TransactionReader(self.loaded, self.reading.name) if self._moves is not None else None
         self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
         self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
+        #: The key a record's seats are read by, when one key (a page then reads its
+        #: records with plain dicts, lines when asked: ``load/jsonio.scan_record``).
+        self.seats_key = self._seats.key if isinstance(self._seats, KeyPath) else None
         self._qualified: Any = None
         self.sessions = SessionMaker(self.loaded, self.reading.name, self.readers.money, self._found)
         self.document_complete = self.sessions.document_complete
@@ -190,7 +193,7 @@ class GameBuilder:
         self._qualified = None
         getter = self.loaded.getters["game.id"]
         game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)
-        game.where["game"] = (getter, pointer, data, line)
+        game.where["game"] = (getter, pointer, data, line, record.lines)
         found = self._found
         for name, getter in self._game_getters:
             value = getter(data)
@@ -212,7 +215,7 @@ class GameBuilder:
                     value = int(value)
             except Misfit as misfit:
                 raise field_misfit(getter, f"game.{name}", record, value, str(misfit)) from None
-            where = (getter, pointer, data, line)
+            where = (getter, pointer, data, line, record.lines)
             if name == "board":
                 _board(game, value, where)
             elif name == "dealer_qualified":
@@ -236,7 +239,7 @@ class GameBuilder:
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base = getter.path(record.pointer)
         for i, seat in enumerate(seats):
-            yield ExportRecord(seat.line if isinstance(seat, LineDict) else record.line, f"{base}[{i}]", seat)
+            yield ExportRecord(_line(seat, record), f"{base}[{i}]", seat, lines=record.lines)
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
@@ -247,15 +250,15 @@ class GameBuilder:
         self._found.add("seat")
         player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
         seat["player_id"] = player
-        where["player_id"] = (self._player, pointer, data, line)
+        where["player_id"] = (self._player, pointer, data, line, record.lines)
         seat["decision"] = r.decision.word(required(self._decision, "seat.decision", record))
-        where["decision"] = (self._decision, pointer, data, line)
+        where["decision"] = (self._decision, pointer, data, line, record.lines)
         if self._own is not None:
             cards = self._own(data)
             if cards is not None:
                 self._found.add("seat.player")
                 seat["player"] = r.cards.cards_of(cards)
-                where["player"] = (self._own, pointer, data, line)
+                where["player"] = (self._own, pointer, data, line, record.lines)
         if self._bets is not None:
             stakes, payouts = self._bet_stakes(record, seat)
         else:
@@ -265,7 +268,7 @@ class GameBuilder:
             seat["recorded"] = recorded
         if self._moves is not None:
             seat["wallet"] = self._inline_wallet(record)
-            where["wallet"] = (self._moves, pointer, data, line)
+            where["wallet"] = (self._moves, pointer, data, line, record.lines)
         elif self.wallet is not None:
             seat["wallet"] = self.wallet.take(str(game["game"]), player)
         return seat
@@ -286,7 +289,8 @@ class GameBuilder:
         reader = self._mover
         assert reader is not None
         return [reader.move(ExportRecord(move.line if isinstance(move, LineDict) else record.line, f"{base}[{i}]",
-                                         move)) for i, move in enumerate(moves)]
+                                         move, lines=record.lines))
+                for i, move in enumerate(moves)]
 
     def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:
         """Stakes read one expression a kind (``seat.ante``, ``seat.call``, ``seat.bonus``)."""
@@ -296,7 +300,7 @@ class GameBuilder:
             if value is not None:
                 self._found.add(f"seat.{kind}")
                 stakes[kind] = seat[kind] = self._amount(getter, f"seat.{kind}", record, value)
-                seat.where[kind] = (getter, record.pointer, record.data, record.line)
+                seat.where[kind] = (getter, record.pointer, record.data, record.line, record.lines)
         if "ante" not in stakes:
             getter = self.loaded.getters["seat.ante"]
             raise field_misfit(getter, "seat.ante", record, None, "the seat has no Ante")
@@ -318,8 +322,8 @@ class GameBuilder:
         if bets:
             self._found.add("bet")
         for i, bet in enumerate(bets):
-            bet_line = bet.line if isinstance(bet, LineDict) else record.line
-            bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet)
+            bet_line = bet.line if isinstance(bet, LineDict) else record.line  # a plain bet's: when asked
+            bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet, lines=record.lines)
             try:
                 kind = word(required(code, "bet.code", bet_record))
             except Misfit as misfit:
@@ -331,7 +335,7 @@ class GameBuilder:
                 stakes[kind] += amount
             else:
                 stakes[kind] = amount
-                seat.where[kind] = (stake_of, bet_record.pointer, bet, bet_line)
+                seat.where[kind] = (stake_of, bet_record.pointer, bet, bet_line, record.lines)
             seat[kind] = stakes[kind]
             if payout_of is not None:
                 paid = payout_of(bet)
@@ -341,7 +345,7 @@ class GameBuilder:
                 payouts = payouts if payouts is not None else {}
                 known = payouts.get(kind)
                 payouts[kind] = (paid_amount + known[0] if known else paid_amount,
-                                 known[1] if known else (payout_of, bet_record.pointer, bet, bet_line))
+                                 known[1] if known else (payout_of, bet_record.pointer, bet, bet_line, record.lines))
         if "ante" not in stakes:
             raise field_misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
                                                                   "codes)")
@@ -365,7 +369,7 @@ class GameBuilder:
             assert getter is not None
             self._found.add("seat.returned")
             returned = self._amount(getter, "seat.returned", record, said)
-            place = (getter, record.pointer, record.data, record.line)
+            place = (getter, record.pointer, record.data, record.line, record.lines)
             if cancelled:  # a cancelled game that paid: what it made the seat win or lose says so (G003)
                 recorded["net"] = returned - sum(stakes.values(), ZERO)
                 where["net"] = place
@@ -392,7 +396,7 @@ class GameBuilder:
             if value is not None:
                 self._found.add("seat.balance")
                 recorded["balance"] = self._amount(getter, "seat.balance", record, value)
-                where["balance"] = (getter, record.pointer, record.data, record.line)
+                where["balance"] = (getter, record.pointer, record.data, record.line, record.lines)
         return recorded
 
     def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Decimal | None:
@@ -405,7 +409,7 @@ class GameBuilder:
         assert getter is not None
         self._found.add("seat.net")
         recorded["net"] = net = self._amount(getter, "seat.net", record, value)
-        recorded.where["net"] = (getter, record.pointer, record.data, record.line)
+        recorded.where["net"] = (getter, record.pointer, record.data, record.line, record.lines)
         return net
 
     def _void_said(self, record: ExportRecord, recorded: ExportDict) -> bool:
@@ -421,7 +425,7 @@ class GameBuilder:
         if not isinstance(said, bool):
             raise field_misfit(getter, "seat.void", record, value, "expected true or false")
         recorded["void"] = said
-        recorded.where["void"] = (getter, record.pointer, record.data, record.line)
+        recorded.where["void"] = (getter, record.pointer, record.data, record.line, record.lines)
         return said
 
     def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Decimal:
@@ -431,7 +435,14 @@ class GameBuilder:
             raise field_misfit(getter, key, record, value, str(misfit)) from None
 
 
-def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int]) -> None:
+def _line(item: Any, record: ExportRecord) -> int:
+    """The line an object of ``record`` opens on (the record's, for a value that is none)."""
+    if isinstance(item, LineDict):
+        return item.line
+    return record.line if record.lines is None else record.lines.line(item, record.line)
+
+
+def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int, Any]) -> None:
     """Five community cards at once: flop, turn and river (more or fewer: the audit says)."""
     if not isinstance(board, list):
         game["flop"] = board

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from ...escape import quoted
 from ...models import codes
-from ..jsonio import ExportParser, JsonInputError, loads_document, space_end
+from ..jsonio import ExportParser, JsonInputError, RecordLines, loads_document, scan_record, space_end
 
 #: Bytes read at a time; a value cut by the block's end is parsed again with more.
 BLOCK = 1 << 20
@@ -52,6 +52,8 @@ class PageRecord:
     line: int
     value: Any
     raw: str | None = None
+    #: Read with plain dicts (:func:`~referee.load.jsonio.scan_record`): its objects' lines.
+    lines: RecordLines | None = None
 
 
 @dataclass(slots=True)
@@ -135,7 +137,7 @@ class Page:
     memory stays one record and a block, the spool costs a second parse of the records."""
 
     def __init__(self, stream: BinaryIO, where: str, block: int = BLOCK,
-                 complete: Callable[[dict[str, Any]], bool] | None = None) -> None:
+                 complete: Callable[[dict[str, Any]], bool] | None = None, seats: str | None = None) -> None:
         self._text = _Text(stream, block)
         self._parser = ExportParser()
         self._steps = [] if where == "@" else [(p.removesuffix("[]"), p.endswith("[]")) for p in where.split(".")]
@@ -144,6 +146,9 @@ class Page:
         self.document: dict[str, Any] = {}
         self._complete = complete
         self._raw: str | None = None  # the last record's text, when it may be spooled
+        #: The key of a record's seats (a one-key path): a record is then read with plain
+        #: dicts, its seats' lines found as it is read, any other line when asked.
+        self._seats = seats if complete is None else None
 
     def records(self) -> Iterator[PageRecord]:
         """Every record in the document's order; :class:`PageError` when the page is bad."""
@@ -284,8 +289,27 @@ class Page:
         return self._parse()[0]
 
     def _record(self, pointer: str) -> PageRecord:
+        if self._seats is not None:
+            scanned = self._scanned(pointer, self._seats)
+            if scanned is not None:
+                return scanned
         value, line = self._parse(stamp=True)
         return PageRecord(pointer, line, value, self._raw)
+
+    def _scanned(self, pointer: str, seats: str) -> PageRecord | None:
+        """The record here read with plain dicts, or None (:func:`scan_record`)."""
+        text = self._text
+        text.peek()
+        start = text.pos
+        found = scan_record(text.text, start, seats)
+        if found is None:
+            return None
+        value, end, offsets = found
+        line = text.line_at(start)
+        known = {id(seat): text.line_at(at) for seat, at in zip(value[seats], offsets, strict=True)} \
+            if offsets else {}
+        text.pos = end
+        return PageRecord(pointer, line, value, None, RecordLines(text.text[start:end], line, value, known))
 
     def _parse(self, stamp: bool = False) -> tuple[Any, int]:
         text = self._text
