@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from msgspec import UNSET
@@ -47,24 +46,25 @@ class PlainExportRecord(PlainGameRecord):
 def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
     """The imported game as the record the audit takes: plain when msgspec proves it so.
 
-    Its amounts go to the struct as whole numbers where they are whole (``"5.00"`` is 5),
-    as ``import`` writes them: the lane then audits the game as it audits the format-2
-    log written of it, without the checks a Decimal needs (its places, its sign of zero);
-    the game's own record (``data``, what findings quote) keeps them as read."""
+    Its amounts are whole numbers where they are whole (the money reader's, ``"5.00"`` is
+    5, as ``import`` writes them): msgspec proves it on the whole-number struct, and the
+    lane audits it as it audits the format-2 log written of it, without the checks a
+    Decimal needs; a game with a fraction (or -0) is proven on the Decimal struct."""
     fields: dict[str, object] = {}
-    whole = _Whole()
     for name in GAME_STRUCT_FIELDS:
         if name in game:
             value = game[name]
-            if name == "seats":
-                value = [whole.seat(seat) for seat in value]
             fields[name] = value.isoformat() if isinstance(value, datetime) else value
-    struct = plain_game(fields, whole.decimals)
+    decimals = False
+    struct = plain_game(fields, False)
     if struct is None:
-        return ExportGameRecord(source, line, game, pointer)
+        decimals = True
+        struct = plain_game(fields, True)
+        if struct is None:
+            return ExportGameRecord(source, line, game, pointer)
     escaped = any(type(seat.player_id) is str and _ESCAPED.search(seat.player_id) is not None for seat in struct.seats) \
         if struct.seats is not UNSET else False
-    return PlainExportRecord(source, line, struct, game, pointer, whole.decimals, escaped)
+    return PlainExportRecord(source, line, struct, game, pointer, decimals, escaped)
 
 
 #: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without

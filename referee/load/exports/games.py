@@ -96,6 +96,10 @@ class GameBuilder:
         #: records with plain dicts, lines when asked: ``load/jsonio.scan_record``).
         self.seats_key = self._seats.key if isinstance(self._seats, KeyPath) else None
         self._qualified: Any = None
+        #: Bet codes read before, by what the export writes (words.bet's answer).
+        self._kinds: dict[str, Any] = {}
+        #: Amounts read before, by (type, value): the money reader's own memo.
+        self._amounts = self.readers.money.memo
         self.sessions = SessionMaker(self.loaded, self.reading.name, self.readers.money, self._found)
         self.document_complete = self.sessions.document_complete
 
@@ -309,7 +313,11 @@ class GameBuilder:
     def _bet_stakes(self, record: ExportRecord,
                     seat: ExportDict) -> tuple[dict[str, Decimal], dict[str, tuple[Decimal, Any]] | None]:
         """The seat's stakes by kind (ante, call, bonus) from its bets and, when each bet
-        says what it paid back, the payouts by kind (with where the first one is)."""
+        says what it paid back, the payouts by kind (with where the first one is).
+
+        A bet's code and amounts are looked up in what was read before (a table plays the
+        same few codes and stakes): the bet's own record, its normalizers and every word
+        of what does not fit are reached only for a value met the first time."""
         bets_getter = self._bets
         assert bets_getter is not None and self._code is not None and self._stake is not None
         bets = bets_getter(record.data)
@@ -318,38 +326,63 @@ class GameBuilder:
         stakes: dict[str, Decimal] = {}
         payouts: dict[str, tuple[Decimal, Any]] | None = None
         base = bets_getter.path(record.pointer)
-        word, code, stake_of, payout_of = self.readers.bet.word, self._code, self._stake, self._payout
+        code, stake_of, payout_of, kinds = self._code, self._stake, self._payout, self._kinds
+        lines, where = record.lines, seat.where
         if bets:
             self._found.add("bet")
         for i, bet in enumerate(bets):
-            bet_line = bet.line if isinstance(bet, LineDict) else record.line  # a plain bet's: when asked
-            bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet, lines=record.lines)
-            try:
-                kind = word(required(code, "bet.code", bet_record))
-            except Misfit as misfit:
-                raise field_misfit(code, "bet.code", bet_record, code(bet), str(misfit)) from None
+            said = code(bet)
+            kind = kinds.get(said) if type(said) is str else None
+            if kind is None:
+                kind = self._kind(_BetAt(bet, record, base, i))
+                if type(said) is str and len(kinds) < 1000:
+                    kinds[said] = kind
             if kind == "ignore":
                 continue
-            amount = self._amount(stake_of, "bet.stake", bet_record, required(stake_of, "bet.stake", bet_record))
+            amount = self._known_amount(stake_of(bet))
+            if amount is None:
+                at = _BetAt(bet, record, base, i)
+                amount = self._amount(stake_of, "bet.stake", at.record, required(stake_of, "bet.stake", at.record))
             if kind in stakes:
                 stakes[kind] += amount
             else:
                 stakes[kind] = amount
-                seat.where[kind] = (stake_of, bet_record.pointer, bet, bet_line, record.lines)
+                where[kind] = (stake_of, f"{base}[{i}]", bet, bet.line if isinstance(bet, LineDict) else record.line,
+                               lines)
             seat[kind] = stakes[kind]
             if payout_of is not None:
                 paid = payout_of(bet)
-                if paid is not None:
+                if paid is None:
+                    paid_amount: Decimal = ZERO
+                else:
                     self._found.add("bet.payout")
-                paid_amount = ZERO if paid is None else self._amount(payout_of, "bet.payout", bet_record, paid)
+                    known_paid = self._known_amount(paid)
+                    paid_amount = known_paid if known_paid is not None else \
+                        self._amount(payout_of, "bet.payout", _BetAt(bet, record, base, i).record, paid)
                 payouts = payouts if payouts is not None else {}
                 known = payouts.get(kind)
-                payouts[kind] = (paid_amount + known[0] if known else paid_amount,
-                                 known[1] if known else (payout_of, bet_record.pointer, bet, bet_line, record.lines))
+                payouts[kind] = (paid_amount + known[0], known[1]) if known else \
+                    (paid_amount, (payout_of, f"{base}[{i}]", bet, bet.line if isinstance(bet, LineDict) else
+                                   record.line, lines))
         if "ante" not in stakes:
             raise field_misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
                                                                   "codes)")
         return stakes, payouts
+
+    def _kind(self, at: _BetAt) -> Any:
+        """A bet's kind through ``words.bet``: its code required, a code not mapped said."""
+        code = self._code
+        assert code is not None
+        try:
+            return self.readers.bet.word(required(code, "bet.code", at.record))
+        except Misfit as misfit:
+            raise field_misfit(code, "bet.code", at.record, code(at.record.data), str(misfit)) from None
+
+    def _known_amount(self, value: Any) -> Decimal | None:
+        """The amount ``value`` was read as before (the money reader's memo), or None."""
+        if type(value) is str or type(value) is int or type(value) is Decimal:
+            return self._amounts.get((type(value), value))
+        return None
 
     def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Decimal],
                   payouts: dict[str, tuple[Decimal, Any]] | None) -> ExportDict | None:
@@ -470,6 +503,21 @@ def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
         game.where["player"] = seats[0].where["player"]
         for seat in seats:
             del seat["player"]
+
+
+class _BetAt:
+    """Where a bet is, made into its record only when something about it must be said."""
+
+    __slots__ = ("base", "bet", "index", "seat")
+
+    def __init__(self, bet: Any, seat: ExportRecord, base: str, index: int) -> None:
+        self.bet, self.seat, self.base, self.index = bet, seat, base, index
+
+    @property
+    def record(self) -> ExportRecord:
+        bet, seat = self.bet, self.seat
+        return ExportRecord(bet.line if isinstance(bet, LineDict) else seat.line, f"{self.base}[{self.index}]", bet,
+                            lines=seat.lines)
 
 
 class _Unfit(Exception):

@@ -93,7 +93,8 @@ class MoneyReader:
     def __init__(self, money: Money) -> None:
         self.minor = money.unit == "minor"
         self.factor = Decimal(money.factor)
-        self._memo: dict[Any, Decimal] = {}
+        #: What was read, by (type, value): a table writes the same few amounts.
+        self.memo: dict[Any, Decimal] = {}
 
     def amount(self, value: Any) -> Decimal:
         """The amount; :class:`Misfit` for anything that is not one exactly. A whole
@@ -103,14 +104,14 @@ class MoneyReader:
         see the very same values (``REFEREE_FAST=verify``)."""
         key = (type(value), value) if not isinstance(value, (list, dict)) else None
         if key is not None:
-            known = self._memo.get(key)
+            known = self.memo.get(key)
             if known is not None:
                 return known
         amount: Any = self._read(value)
         if amount == amount.to_integral_value() and not (amount.is_zero() and amount.is_signed()):
             amount = int(amount)
-        if key is not None and len(self._memo) < 100_000:
-            self._memo[key] = amount
+        if key is not None and len(self.memo) < 100_000:
+            self.memo[key] = amount
         return amount
 
     def _read(self, value: Any) -> Decimal:
