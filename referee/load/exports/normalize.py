@@ -57,6 +57,9 @@ class CardReader:
         """The card ``value`` is, as format 2 writes it; unreadable text as written."""
         if not isinstance(value, str):
             return value
+        token = self.tokens.get(value)  # the usual card, spelt exactly: one lookup
+        if token is not None:
+            return token
         token = self._token(value.strip())
         return value if token is None else token
 
@@ -205,10 +208,20 @@ class WordReader:
         self.choices = choices
         self.what = what
         self.strict = strict
+        self._read: dict[str, Any] = {}
 
     def word(self, value: Any) -> Any:
         if not isinstance(value, str):
             return value
+        known = self._read.get(value)  # an export says the same few words: each read once
+        if known is not None:
+            return known
+        meant = self._word(value)
+        if len(self._read) < 1000:
+            self._read[value] = meant
+        return meant
+
+    def _word(self, value: str) -> Any:
         meant = self.table.get(value)
         if meant is None:
             meant = self.folded.get(as_word(value))

@@ -97,6 +97,21 @@ class KeyPath(PlainPath):
         return data.get(self.key) if isinstance(data, dict) else None
 
 
+class KeysPath(PlainPath):
+    """A plain path of keys only (``result.dealer.cards``): no index to tell apart."""
+
+    __slots__ = ()
+
+    def __call__(self, data: Any) -> Any:
+        for key in self.parts:
+            if not isinstance(data, dict):
+                return None
+            data = data.get(key)
+            if data is None:
+                return None
+        return data
+
+
 class Overspent(Misfit):
     """An expression that asked for more than :data:`BUDGET` steps on one record."""
 
@@ -229,7 +244,9 @@ def compile_expression(text: str, key: str = "") -> Getter:
     except JMESPathError as err:
         raise ValueError(_why(err, text)) from None
     if _PLAIN.match(text):
-        return KeyPath(text) if _KEY.match(text) else PlainPath(text)
+        if _KEY.match(text):
+            return KeyPath(text)
+        return KeysPath(text) if "[" not in text else PlainPath(text)
     return compiled
 
 
