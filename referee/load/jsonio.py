@@ -293,7 +293,7 @@ def _stamp(text: str, made: list[LineDict], first_line: int) -> None:
 # :class:`ExportParser` reads it. A record it cannot prove plain (a key given twice, a
 # string that may hold a quote, anything unusual) is read by :class:`ExportParser`.
 
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(  # type: ignore[no-untyped-call]
+_SCAN: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](
     json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant))
 _SCANSTRING: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
 

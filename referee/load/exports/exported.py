@@ -62,50 +62,11 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
         struct = plain_game(fields, True)
         if struct is None:
             return ExportGameRecord(source, line, game, pointer)
-    escaped = any(type(seat.player_id) is str and _ESCAPED.search(seat.player_id) is not None for seat in struct.seats) \
-        if struct.seats is not UNSET else False
+    seats = struct.seats if struct.seats is not UNSET else ()
+    escaped = any(type(seat.player_id) is str and _ESCAPED.search(seat.player_id) is not None for seat in seats)
     return PlainExportRecord(source, line, struct, game, pointer, decimals, escaped)
 
 
 #: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without
 #: any is written by the JSON report as it is (``PlainGameRecord.escaped``).
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
-
-
-#: A seat's amounts (its stakes, what its ``recorded`` says, its wallet moves').
-_STAKES = ("ante", "call", "bonus")
-_RECORDED = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
-
-
-class _Whole:
-    """A seat's fields with its whole Decimal amounts as ints; ``decimals``: whether any
-    amount is left a Decimal (a fraction, or -0, which the lane's Decimal checks judge)."""
-
-    __slots__ = ("decimals",)
-
-    def __init__(self) -> None:
-        self.decimals = False
-
-    def amount(self, value: Any) -> Any:
-        if type(value) is Decimal:
-            if value == value.to_integral_value() and not (value.is_zero() and value.is_signed()) \
-                    and value.is_finite():
-                return int(value)
-            self.decimals = True
-        return value
-
-    def seat(self, seat: Any) -> Any:
-        if not isinstance(seat, dict):
-            return seat
-        plain = dict(seat)
-        for name in _STAKES:
-            if name in plain:
-                plain[name] = self.amount(plain[name])
-        recorded = plain.get("recorded")
-        if isinstance(recorded, dict):
-            plain["recorded"] = {k: self.amount(v) if k in _RECORDED else v for k, v in recorded.items()}
-        wallet = plain.get("wallet")
-        if isinstance(wallet, list):
-            plain["wallet"] = [{**move, "amount": self.amount(move["amount"])}
-                               if isinstance(move, dict) and "amount" in move else move for move in wallet]
-        return plain

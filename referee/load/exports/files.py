@@ -158,7 +158,7 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
             yield LoadProblem(reading.name, line, f"row {number} has {len(row)} cells, the header {len(header)}: "
                                                   "the export changes shape here", code=codes.H008)
             continue
-        record = LineDict(zip(header, row))  # every cell on the row's line: no key lines
+        record = LineDict(zip(header, row, strict=False))  # lengths equal; every cell on the row's line
         record.line = line
         if "" in row:
             for name, cell in zip(header, row, strict=True):
@@ -167,7 +167,7 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
         bad = None
         for name in json_columns:
             value = record[name]
-            if value is None:  # an empty cell
+            if not isinstance(value, str):  # an empty cell: None
                 continue
             if len(value) > MAX_CELL:
                 bad = f"row {number}, {name}: a JSON cell of more than {MAX_CELL:,} characters"

@@ -27,8 +27,9 @@ from .exported import game_record
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
-from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .search import Getter, KeyPath, Overspent
+from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
+from .parts import BetAt, board, grouped, line_of, shared_hand
+from .search import Getter, KeyPath
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 
@@ -107,7 +108,7 @@ class GameBuilder:
         """The session and game records of one export file, in its order."""
         mapping = self.loaded.mapping
         if mapping.group is not None:
-            records_in = _grouped(records, self.loaded.getters["group"], self.reading.name)
+            records_in = grouped(records, self.loaded.getters["group"], self.reading.name)
         else:
             records_in = ((r, None) for r in records)
         games = 0
@@ -182,7 +183,7 @@ class GameBuilder:
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
         yield from self.sessions.records(record)
-        _shared_hand(game, seats)
+        shared_hand(game, seats)
         game["seats"] = seats
         yield game_record(self.reading.name, record.line, game, record.pointer)
         yield from problems
@@ -221,7 +222,7 @@ class GameBuilder:
                 raise field_misfit(getter, f"game.{name}", record, value, str(misfit)) from None
             where = (getter, pointer, data, line, record.lines)
             if name == "board":
-                _board(game, value, where)
+                board(game, value, where)
             elif name == "dealer_qualified":
                 self._qualified = value
             else:
@@ -243,7 +244,7 @@ class GameBuilder:
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base = getter.path(record.pointer)
         for i, seat in enumerate(seats):
-            yield ExportRecord(_line(seat, record), f"{base}[{i}]", seat, lines=record.lines)
+            yield ExportRecord(line_of(seat, record), f"{base}[{i}]", seat, lines=record.lines)
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
@@ -296,9 +297,9 @@ class GameBuilder:
                                          move, lines=record.lines))
                 for i, move in enumerate(moves)]
 
-    def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:
+    def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Amount]:
         """Stakes read one expression a kind (``seat.ante``, ``seat.call``, ``seat.bonus``)."""
-        stakes: dict[str, Decimal] = {}
+        stakes: dict[str, Amount] = {}
         for kind, getter in self._stake_getters:
             value = getter(record.data)
             if value is not None:
@@ -311,7 +312,7 @@ class GameBuilder:
         return stakes
 
     def _bet_stakes(self, record: ExportRecord,
-                    seat: ExportDict) -> tuple[dict[str, Decimal], dict[str, tuple[Decimal, Any]] | None]:
+                    seat: ExportDict) -> tuple[dict[str, Amount], dict[str, tuple[Amount, Any]] | None]:
         """The seat's stakes by kind (ante, call, bonus) from its bets and, when each bet
         says what it paid back, the payouts by kind (with where the first one is).
 
@@ -323,8 +324,8 @@ class GameBuilder:
         bets = bets_getter(record.data)
         if not isinstance(bets, list):
             raise field_misfit(bets_getter, "seat.bets", record, bets, "expected the list of the seat's bets")
-        stakes: dict[str, Decimal] = {}
-        payouts: dict[str, tuple[Decimal, Any]] | None = None
+        stakes: dict[str, Amount] = {}
+        payouts: dict[str, tuple[Amount, Any]] | None = None
         base = bets_getter.path(record.pointer)
         code, stake_of, payout_of, kinds = self._code, self._stake, self._payout, self._kinds
         lines, where = record.lines, seat.where
@@ -334,14 +335,14 @@ class GameBuilder:
             said = code(bet)
             kind = kinds.get(said) if type(said) is str else None
             if kind is None:
-                kind = self._kind(_BetAt(bet, record, base, i))
+                kind = self._kind(BetAt(bet, record, base, i))
                 if type(said) is str and len(kinds) < 1000:
                     kinds[said] = kind
             if kind == "ignore":
                 continue
             amount = self._known_amount(stake_of(bet))
             if amount is None:
-                at = _BetAt(bet, record, base, i)
+                at = BetAt(bet, record, base, i)
                 amount = self._amount(stake_of, "bet.stake", at.record, required(stake_of, "bet.stake", at.record))
             if kind in stakes:
                 stakes[kind] += amount
@@ -353,12 +354,12 @@ class GameBuilder:
             if payout_of is not None:
                 paid = payout_of(bet)
                 if paid is None:
-                    paid_amount: Decimal = ZERO
+                    paid_amount: Amount = ZERO
                 else:
                     self._found.add("bet.payout")
                     known_paid = self._known_amount(paid)
                     paid_amount = known_paid if known_paid is not None else \
-                        self._amount(payout_of, "bet.payout", _BetAt(bet, record, base, i).record, paid)
+                        self._amount(payout_of, "bet.payout", BetAt(bet, record, base, i).record, paid)
                 payouts = payouts if payouts is not None else {}
                 known = payouts.get(kind)
                 payouts[kind] = (paid_amount + known[0], known[1]) if known else \
@@ -369,7 +370,7 @@ class GameBuilder:
                                                                   "codes)")
         return stakes, payouts
 
-    def _kind(self, at: _BetAt) -> Any:
+    def _kind(self, at: BetAt) -> Any:
         """A bet's kind through ``words.bet``: its code required, a code not mapped said."""
         code = self._code
         assert code is not None
@@ -378,14 +379,14 @@ class GameBuilder:
         except Misfit as misfit:
             raise field_misfit(code, "bet.code", at.record, code(at.record.data), str(misfit)) from None
 
-    def _known_amount(self, value: Any) -> Decimal | None:
+    def _known_amount(self, value: Any) -> Amount | None:
         """The amount ``value`` was read as before (the money reader's memo), or None."""
         if type(value) is str or type(value) is int or type(value) is Decimal:
             return self._amounts.get((type(value), value))
         return None
 
-    def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Decimal],
-                  payouts: dict[str, tuple[Decimal, Any]] | None) -> ExportDict | None:
+    def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Amount],
+                  payouts: dict[str, tuple[Amount, Any]] | None) -> ExportDict | None:
         """What the table paid, as format 2's ``recorded``: per-bet nets when each bet
         says what it paid back, else the total returned. A cancelled game that paid
         nothing back was refunded by the wallet: nothing recorded."""
@@ -432,7 +433,7 @@ class GameBuilder:
                 where["balance"] = (getter, record.pointer, record.data, record.line, record.lines)
         return recorded
 
-    def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Decimal | None:
+    def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Amount | None:
         """``seat.net``: what the export says the seat won or lost (audited as format 2's
         ``recorded.net``, P004; a cancelled or void game's net is G003 or V001)."""
         getter = self._net
@@ -461,94 +462,12 @@ class GameBuilder:
         recorded.where["void"] = (getter, record.pointer, record.data, record.line, record.lines)
         return said
 
-    def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Decimal:
+    def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Amount:
         try:
             return self.readers.money.amount(value)
         except Misfit as misfit:
             raise field_misfit(getter, key, record, value, str(misfit)) from None
 
 
-def _line(item: Any, record: ExportRecord) -> int:
-    """The line an object of ``record`` opens on (the record's, for a value that is none)."""
-    if isinstance(item, LineDict):
-        return item.line
-    return record.line if record.lines is None else record.lines.line(item, record.line)
-
-
-def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int, Any]) -> None:
-    """Five community cards at once: flop, turn and river (more or fewer: the audit says)."""
-    if not isinstance(board, list):
-        game["flop"] = board
-        game.where["flop"] = where
-        return
-    parts = {"flop": board[:3]}
-    if len(board) > 3:
-        parts["turn"] = board[3]
-    if len(board) > 4:
-        parts["river"] = board[4] if len(board) == 5 else board[4:]
-    for name, value in parts.items():
-        game[name] = value
-        game.where[name] = where
-
-
-def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
-    """A feed writes the shared hand on every seat's row: when every seat shows the same
-    cards (and the game names none), they are the game's hand, not each seat's own (which
-    the audit would see as every card dealt twice)."""
-    if "player" in game or not seats or any("player" not in seat for seat in seats):
-        return
-    first = seats[0]["player"]
-    if all(seat["player"] == first for seat in seats[1:]):
-        game["player"] = first
-        game.where["player"] = seats[0].where["player"]
-        for seat in seats:
-            del seat["player"]
-
-
-class _BetAt:
-    """Where a bet is, made into its record only when something about it must be said."""
-
-    __slots__ = ("base", "bet", "index", "seat")
-
-    def __init__(self, bet: Any, seat: ExportRecord, base: str, index: int) -> None:
-        self.bet, self.seat, self.base, self.index = bet, seat, base, index
-
-    @property
-    def record(self) -> ExportRecord:
-        bet, seat = self.bet, self.seat
-        return ExportRecord(bet.line if isinstance(bet, LineDict) else seat.line, f"{self.base}[{self.index}]", bet,
-                            lines=seat.lines)
-
-
 class _Unfit(Exception):
     """The first record of a file does not fit the mapping: the mapping is not this file's."""
-
-
-def _grouped(records: Iterator[ExportRecord | LoadProblem], group: Getter,
-             source: str) -> Iterator[tuple[ExportRecord | LoadProblem, list[ExportRecord] | None]]:
-    """One seat a record: consecutive records with the same ``group`` value are one game
-    (the first one's fields are the game's)."""
-    run: list[ExportRecord] = []
-    key: Any = None
-    for record in records:
-        if isinstance(record, LoadProblem):
-            if run:
-                yield run[0], run
-                run = []
-            yield record, None
-            continue
-        try:
-            value = group(record.data)
-        except Overspent as overspent:
-            if run:
-                yield run[0], run
-                run = []
-            yield misfit_problem(source, overspent, record.line), None
-            continue
-        if run and value != key:
-            yield run[0], run
-            run = []
-        key = value
-        run.append(record)
-    if run:
-        yield run[0], run

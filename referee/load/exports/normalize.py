@@ -34,6 +34,10 @@ MAX_PLACES = 6
 MAX_ANY = MAX_RESULT
 
 
+#: An amount as read: an int where it is whole (``"5.00"`` is 5), else an exact Decimal.
+Amount = Decimal | int
+
+
 class Misfit(ValueError):
     """A value the mapping cannot read: what was expected, what was found."""
 
@@ -97,9 +101,9 @@ class MoneyReader:
         self.minor = money.unit == "minor"
         self.factor = Decimal(money.factor)
         #: What was read, by (type, value): a table writes the same few amounts.
-        self.memo: dict[Any, Decimal] = {}
+        self.memo: dict[Any, Amount] = {}
 
-    def amount(self, value: Any) -> Decimal:
+    def amount(self, value: Any) -> Amount:
         """The amount; :class:`Misfit` for anything that is not one exactly. A whole
         amount is given as an int (``"5.00"`` is 5), as ``import`` writes it: the audit
         then takes an imported game as it takes the format-2 log written of it (the fast
@@ -110,9 +114,10 @@ class MoneyReader:
             known = self.memo.get(key)
             if known is not None:
                 return known
-        amount: Any = self._read(value)
-        if amount == amount.to_integral_value() and not (amount.is_zero() and amount.is_signed()):
-            amount = int(amount)
+        exact = self._read(value)
+        amount: Amount = exact
+        if exact == exact.to_integral_value() and not (exact.is_zero() and exact.is_signed()):
+            amount = int(exact)
         if key is not None and len(self.memo) < 100_000:
             self.memo[key] = amount
         return amount

@@ -33,6 +33,9 @@ BLOCK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 #: A parse error this close to the text's end may only be the block's end.
 _NEAR_END = 16
+#: A record starting this close to the block's end is read with the next block joined
+#: (a parse error costs a count of the lines up to it, in a block of a megabyte).
+_NEAR_BLOCK_END = 1 << 16
 
 
 class PageError(Exception):
@@ -300,6 +303,9 @@ class Page:
         """The record here read with plain dicts, or None (:func:`scan_record`)."""
         text = self._text
         text.peek()
+        if not text.eof and len(text.text) - text.pos < _NEAR_BLOCK_END:  # a record cut short fails slowly
+            text.more()
+            text.peek()
         start = text.pos
         found = scan_record(text.text, start, seats)
         if found is None:
