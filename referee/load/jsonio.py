@@ -303,10 +303,12 @@ def scan_record(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, l
     its ``seats`` list starts; None when it is not proven plain (see above).
 
     The usual record is read by one call of the C scanner, and each seat's start found
-    by a search for its first key after an opening brace (``{"playerId":``), after the
-    seats' key: with no backslash in the record (no quote inside a string, no key spelt
-    otherwise) the key written once is the record's own, and as many matches as seats,
-    each seat's first key the same, are the seats themselves. Otherwise the record's
+    by a search for its first key after the seats' key: with no backslash in the record
+    (no quote inside a string, no key spelt otherwise) the seats' key written once is
+    the record's own, and when each seat opens with the same key (``"playerId"``),
+    written there as many times as there are seats, each is a seat's, the brace before
+    it the seat's start (else the search is for that key after an opening brace,
+    ``{"playerId":``, matched as many times as there are seats). Otherwise the record's
     keys are walked here (:func:`_walked`)."""
     try:
         value, end = _SCAN(text, pos)
@@ -327,11 +329,20 @@ def scan_record(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, l
     if first is None or raw.count(key) != 1 or any(type(item) is not dict or next(iter(item), None) != first
                                                      for item in items):
         return _walked(text, pos, seats)
+    after = raw.index(key)
+    written = json.dumps(first, ensure_ascii=False)
+    if raw.count(written, after) == len(items):  # the first key is no other key nor value there: each seat's
+        offsets = []
+        at = after
+        for _ in items:
+            at = raw.find(written, at)
+            offsets.append(pos + raw.rfind("{", 0, at))
+            at += len(written)
+        return value, end, offsets
     pattern = _OPENS.get(first)
     if pattern is None:
-        pattern = _OPENS[first] = re.compile(r"\{[ \t\n\r]*" + re.escape(json.dumps(first, ensure_ascii=False))
-                                             + r"[ \t\n\r]*:")
-    offsets = [pos + found.start() for found in pattern.finditer(raw, raw.index(key))]
+        pattern = _OPENS[first] = re.compile(r"\{[ \t\n\r]*" + re.escape(written) + r"[ \t\n\r]*:")
+    offsets = [pos + found.start() for found in pattern.finditer(raw, after)]
     if len(offsets) != len(items):
         return _walked(text, pos, seats)
     return value, end, offsets
