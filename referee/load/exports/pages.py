@@ -304,7 +304,7 @@ class Page:
         text = self._text
         text.peek()
         if not text.eof and len(text.text) - text.pos < _NEAR_BLOCK_END:  # a record cut short fails slowly
-            text.more()
+            text.more(_NEAR_BLOCK_END)
             text.peek()
         start = text.pos
         found = scan_record(text.text, start, seats)
