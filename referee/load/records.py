@@ -39,8 +39,11 @@ class ExportDict(LineDict):
 
     __slots__ = ("notation", "where")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # one frame: an importer makes three a seat
+        if args or kwargs:
+            dict.__init__(self, *args, **kwargs)
+        self.line = 0
+        self.lines = {}
         #: By key: (getter, the record's pointer, the record, its line, its lines); a
         #: getter has ``path(pointer)`` and ``line_in(record, line)``; the lines, when
         #: not None, give an object of a record read with plain dicts its own line and

@@ -253,10 +253,14 @@ class GameBuilder:
         seat.line = line
         where = seat.where
         self._found.add("seat")
-        player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
+        player = self._player(data)
+        if type(player) is not str:  # an int is said as text; anything else is not an id
+            player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
         seat["player_id"] = player
         where["player_id"] = (self._player, pointer, data, line, record.lines)
-        seat["decision"] = r.decision.word(required(self._decision, "seat.decision", record))
+        decision = self._decision(data)
+        seat["decision"] = r.decision.word(decision if decision is not None else
+                                           required(self._decision, "seat.decision", record))
         where["decision"] = (self._decision, pointer, data, line, record.lines)
         if self._own is not None:
             cards = self._own(data)
@@ -410,8 +414,8 @@ class GameBuilder:
             else:
                 recorded["returned"] = returned
                 where["returned"] = place
-        net = self._net_said(record, recorded)
-        void = self._void_said(record, recorded)
+        net = self._net_said(record, recorded) if self._net is not None else None
+        void = self._void_said(record, recorded) if self._void is not None else False
         if cancelled and not returned and net is None and not void:
             return None
         if payouts is not None:
