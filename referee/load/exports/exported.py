@@ -63,7 +63,7 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
         if struct is None:
             return ExportGameRecord(source, line, game, pointer)
     seats = struct.seats if struct.seats is not UNSET else ()
-    escaped = any(type(seat.player_id) is str and _ESCAPED.search(seat.player_id) is not None for seat in seats)
+    escaped = _ESCAPED.search("".join([seat.player_id for seat in seats if type(seat.player_id) is str])) is not None
     return PlainExportRecord(source, line, struct, game, pointer, decimals, escaped)
 
 

@@ -40,6 +40,8 @@ GAME_CARDS = ("player", "flop", "dealer")
 #: file where neither finds anything is told so (H009).
 HAND_KEYS = ("game.player", "seat.player")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
+#: The types of what an amount is written as that the money reader keeps what it read of.
+_HASHED = frozenset((str, int, Decimal))
 
 
 @dataclass(slots=True)
@@ -385,9 +387,8 @@ class GameBuilder:
 
     def _known_amount(self, value: Any) -> Amount | None:
         """The amount ``value`` was read as before (the money reader's memo), or None."""
-        if type(value) is str or type(value) is int or type(value) is Decimal:
-            return self._amounts.get((type(value), value))
-        return None
+        kind = type(value)
+        return self._amounts.get((kind, value)) if kind in _HASHED else None
 
     def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Amount],
                   payouts: dict[str, tuple[Amount, Any]] | None) -> ExportDict | None:
@@ -399,8 +400,6 @@ class GameBuilder:
         where = recorded.where
         returned = None
         cancelled = game.get("status") == "cancelled"
-        if payouts is not None:
-            returned = sum((paid for paid, _ in payouts.values()), ZERO)
         getter = self._returned
         said = getter(record.data) if getter is not None else None
         if said is not None:
@@ -416,8 +415,11 @@ class GameBuilder:
                 where["returned"] = place
         net = self._net_said(record, recorded) if self._net is not None else None
         void = self._void_said(record, recorded) if self._void is not None else False
-        if cancelled and not returned and net is None and not void:
-            return None
+        if cancelled and net is None and not void:
+            if returned is None and payouts is not None:  # what the bets paid back
+                returned = sum((paid for paid, _ in payouts.values()), ZERO)
+            if not returned:
+                return None
         if payouts is not None:
             # the total is the payouts' sum, not a second record of them: a wrong payout is
             # one finding on its bet, not also one on the total
