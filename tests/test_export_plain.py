@@ -194,11 +194,15 @@ def test_an_imported_game_with_whole_amounts_is_proven_on_the_whole_number_struc
     assert _imported(5, 'p"1').escaped is True and _imported(5, "p\\1").escaped is True
 
 
-def test_an_amount_is_read_as_an_int_where_it_is_whole() -> None:
-    money = MoneyReader(Money())
+def test_a_seat_s_amount_is_read_as_an_int_where_it_is_whole() -> None:
+    """A game's seats (whole=True); a wallet's transactions and opening balances keep the
+    amount as written, which their findings quote (``"expected": 994.00``)."""
+    money = MoneyReader(Money(), whole=True)
     assert [type(money.amount(v)).__name__ for v in ("5.00", 5, Decimal("5.0"), "2.50", "-0.00")] == \
            ["int", "int", "int", "Decimal", "Decimal"]
     assert money.amount("5.00") == 5 and money.amount("2.50") == Decimal("2.50")
+    exact = MoneyReader(Money())
+    assert repr(exact.amount("994.00")) == "Decimal('994.00')"
 
 
 def test_a_mapping_of_plain_paths_does_not_import_jmespath() -> None:

@@ -80,7 +80,7 @@ class GameBuilder:
     def __post_init__(self) -> None:
         m, getters = self.loaded.mapping, self.loaded.getters
         self.readers = _Readers(
-            CardReader(m.cards), MoneyReader(m.money), TimeReader(m.times),
+            CardReader(m.cards), MoneyReader(m.money, whole=True), TimeReader(m.times),
             WordReader(m.words.bet, BET_KINDS[:3], "bet code", strict=True),
             WordReader(m.words.status, ("settled", "cancelled"), "status", strict=True),
             WordReader(m.words.decision, ("call", "fold"), "decision"))
@@ -103,7 +103,7 @@ class GameBuilder:
         self._kinds: dict[str, Any] = {}
         #: Amounts read before, by (type, value): the money reader's own memo.
         self._amounts = self.readers.money.memo
-        self.sessions = SessionMaker(self.loaded, self.reading.name, self.readers.money, self._found)
+        self.sessions = SessionMaker(self.loaded, self.reading.name, MoneyReader(m.money), self._found)
         self.document_complete = self.sessions.document_complete
 
     def build(self, records: Iterator[ExportRecord | LoadProblem]) -> Iterator[Record]:

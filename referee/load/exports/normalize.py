@@ -97,18 +97,22 @@ class CardReader:
 class MoneyReader:
     """Reads amounts exactly: decimal text or numbers as written, or minor units."""
 
-    def __init__(self, money: Money) -> None:
+    def __init__(self, money: Money, whole: bool = False) -> None:
         self.minor = money.unit == "minor"
+        #: Whole amounts given as ints (a game's seats: see :meth:`amount`).
+        self.whole = whole
         self.factor = Decimal(money.factor)
         #: What was read, by (type, value): a table writes the same few amounts.
         self.memo: dict[Any, Amount] = {}
 
     def amount(self, value: Any) -> Amount:
-        """The amount; :class:`Misfit` for anything that is not one exactly. A whole
-        amount is given as an int (``"5.00"`` is 5), as ``import`` writes it: the audit
-        then takes an imported game as it takes the format-2 log written of it (the fast
-        lane's whole-number struct, no Decimal checks), and the full audit and the lane
-        see the very same values (``REFEREE_FAST=verify``)."""
+        """The amount; :class:`Misfit` for anything that is not one exactly. With
+        ``whole`` (a game's seats), a whole amount is given as an int (``"5.00"`` is 5),
+        as ``import`` writes it: the audit then takes an imported game as it takes the
+        format-2 log written of it (the fast lane's whole-number struct, no Decimal
+        checks), and the full audit and the lane see the very same values
+        (``REFEREE_FAST=verify``). Without (a wallet's transactions, opening balances),
+        the amount as written, which their findings quote."""
         key = (type(value), value) if not isinstance(value, (list, dict)) else None
         if key is not None:
             known = self.memo.get(key)
@@ -116,7 +120,7 @@ class MoneyReader:
                 return known
         exact = self._read(value)
         amount: Amount = exact
-        if exact == exact.to_integral_value() and not (exact.is_zero() and exact.is_signed()):
+        if self.whole and exact == exact.to_integral_value() and not (exact.is_zero() and exact.is_signed()):
             amount = int(exact)
         if key is not None and len(self.memo) < 100_000:
             self.memo[key] = amount
