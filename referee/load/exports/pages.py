@@ -12,6 +12,11 @@ and a page is as strictly JSON as :func:`~referee.load.jsonio.loads_document` wa
 
 A record's objects get the lines they open on, as a whole page's did; a record's
 problem (bad JSON, a duplicate key) is read again by the exact reader for its line.
+Where the mapping reads a record's seats by one key, a record is read with plain dicts
+instead (:func:`~referee.load.jsonio.scan_record`, twice as fast): its seats' lines are
+found as it is read, any other object's when a finding asks
+(:class:`~referee.load.jsonio.RecordLines`); a record that cannot be proven plain is
+read the exact way.
 """
 
 from __future__ import annotations
