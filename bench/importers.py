@@ -12,6 +12,10 @@ this run (CPU time of the child, best of REPEAT, default 3):
   file, and against ``csv.reader`` plus ``json.loads`` of each row's JSON cell;
 * ``check --mapping seamless-wallet`` (the log alone) against ``json.loads`` of every line;
 * ``import`` alone, and ``check`` of what it wrote (the format-2 audit by itself);
+* for each shape, a page, JSON Lines (the page's records one a line, read by a copy of
+  evolution-history with ``input: jsonl``) and the CSV feed: ``check --mapping`` against
+  ``check`` of the format-2 log ``import`` wrote of the same games (issue 45's target:
+  within 1.5x; CPU of one run each, start-up included);
 * the peak memory (max RSS) of ``check --mapping datafeed-csv`` at GAMES and 4 x GAMES
   games: a CSV feed streams, so it should not grow with the file.
 
@@ -52,6 +56,26 @@ def relaid(source: Path, path: Path, **dump: object) -> Path:
     if not path.exists():
         data = json.loads(source.read_text(encoding="utf-8"), parse_float=Decimal)
         path.write_text(json.dumps(data, default=str, **dump), encoding="utf-8")  # type: ignore[arg-type]
+    return path
+
+
+def as_lines(source: Path, path: Path) -> Path:
+    """The page's game records one a line: what a JSON Lines export of the same games is."""
+    if not path.exists():
+        data = json.loads(source.read_text(encoding="utf-8"), parse_float=Decimal)
+        with path.open("w", encoding="utf-8") as out:
+            for day in data["data"]:
+                for game in day["games"]:
+                    out.write(json.dumps(game, default=str, separators=(",", ":")) + "\n")
+    return path
+
+
+def lines_mapping(path: Path) -> Path:
+    """evolution-history read from JSON Lines: the same keys, one record a line."""
+    text = (Path(__file__).resolve().parent.parent / "referee" / "data" / "mappings" /
+            "evolution-history.yaml").read_text(encoding="utf-8")
+    text = text.replace("input: json\n", "input: jsonl\n").replace("records: data[].games[]\n", "")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -143,6 +167,20 @@ def main() -> None:
     print(f"import of the page alone {cpu_import:.2f} s = {cpu_import / bare(lambda: json_page(page)):.1f}x the bare "
           f"parse; check of the format-2 log it wrote {cpu_check:.2f} s = "
           f"{cpu_check / bare(lambda: json_lines(imported)):.1f}x a bare json.loads of its lines")
+    # Issue 45: each shape against the format-2 audit of the same games (what import wrote).
+    shapes = [("page", "evolution-history", page),
+              ("JSON Lines", str(lines_mapping(work / "evolution-lines.yaml")),
+               as_lines(page, work / f"evolution-{games}.jsonl")),
+              ("CSV feed", "datafeed-csv", feed)]
+    for name, mapping, path in shapes:
+        written = work / f"{path.name}.format2.jsonl"
+        if not written.exists():
+            subprocess.run([*REFEREE, "import", "--mapping", mapping, str(path), "--output", str(written)],
+                           check=True, capture_output=True, env=ENV)
+        cpu_map, _ = best("check", "--profile", "vivo", "--mapping", mapping, str(path), *out)
+        cpu_f2, _ = best("check", "--profile", "vivo", str(written), *out)
+        print(f"{name}: check --mapping {cpu_map:.2f} s, check of its format-2 import {cpu_f2:.2f} s = "
+              f"{cpu_map / cpu_f2:.2f}x (target 1.5x)")
     # The floor: the same games audited from format 2 (the tool's own fastest path, no
     # mapping at all), against each export's bare parse. An importer cannot be faster than
     # the audit it feeds; where this is above 4x, 4x is out of reach for that shape.

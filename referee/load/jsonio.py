@@ -15,7 +15,7 @@ import json.decoder
 import json.scanner
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -91,6 +91,38 @@ def loads_line(text: str, line: int) -> Any:
         raise JsonInputError("invalid JSON: nested too deeply", line) from None
     except ValueError as err:
         raise JsonInputError(_reason(err, text), line) from None
+
+
+#: JSON Lines read with plain dicts (no hook): every object of a line is on that line.
+_PLAIN_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant)
+_ENCODE: Callable[[Any], bytes] | None = None
+
+
+def loads_plain(text: str, line: int) -> Any:
+    """:func:`loads_line`'s value with plain dicts, where the line is proven to hold no
+    key twice; else :func:`loads_line` itself (its LineDicts, its errors).
+
+    Why: an export's record (a JSON Lines line, a CSV cell) is all on one line, so no
+    object needs a line of its own (a finding names the record's), and the C parser
+    builds plain dicts at twice the speed of one hook call an object. What the hook
+    also did, refuse a key given twice, is proven as the format-2 fast lane proves it
+    (``load/table.py``): with no string holding a quote (no ``\\"``, no ``\\u0022``),
+    each quote opens or closes a key or a string, so the line holds a key twice exactly
+    when it holds more quotes than its value written again."""
+    global _ENCODE
+    if '\\"' in text or "\\u0022" in text:
+        return loads_line(text, line)
+    try:
+        value = _PLAIN_DECODER.decode(text)
+        if _ENCODE is None:
+            import msgspec
+
+            _ENCODE = msgspec.json.Encoder(decimal_format="number").encode
+        if text.count('"') == _ENCODE(value).count(b'"'):
+            return value
+    except (ValueError, RecursionError, TypeError, OverflowError):
+        pass
+    return loads_line(text, line)
 
 
 def _reason(err: ValueError, text: str) -> str:
@@ -248,3 +280,187 @@ def _stamp(text: str, made: list[LineDict], first_line: int) -> None:
             push(line)
         else:
             next(closing).line = pop()
+
+
+# ----------------------------------------------------------------------------- a page's record, lines when asked
+#
+# Why: giving every object of a page its line (the hook, then :func:`_stamp`) costs twice
+# the parse itself, and a line is asked for of few of them: a seat's (every report says
+# where a seat is) and, for a finding, its field's. :func:`scan_record` reads a record
+# with plain dicts (the C scanner a value at a time; the record's own keys and its seats'
+# list walked here, so each seat's offset is known), and :class:`RecordLines` gives any
+# other object its line when first asked, by reading the record's text again as
+# :class:`ExportParser` reads it. A record it cannot prove plain (a key given twice, a
+# string that may hold a quote, anything unusual) is read by :class:`ExportParser`.
+
+_SCAN: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](
+    json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant))
+_SCANSTRING: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
+
+
+def scan_record(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, list[int]] | None:
+    """The object at ``pos`` with plain dicts, where it ends and where each element of
+    its ``seats`` list starts; None when it is not proven plain (see above).
+
+    The usual record is read by one call of the C scanner, and each seat's start found
+    by a search for its first key after the seats' key: with no backslash in the record
+    (no quote inside a string, no key spelt otherwise) the seats' key written once is
+    the record's own, and when each seat opens with the same key (``"playerId"``),
+    written there as many times as there are seats, each is a seat's, the brace before
+    it the seat's start (else the search is for that key after an opening brace,
+    ``{"playerId":``, matched as many times as there are seats). Otherwise the record's
+    keys are walked here (:func:`_walked`)."""
+    try:
+        value, end = _SCAN(text, pos)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    if type(value) is not dict:
+        return None
+    raw = text[pos:end]
+    if "\\" in raw:
+        return _walked(text, pos, seats)
+    if not _same_quotes(raw, value):
+        return None
+    items = value.get(seats)
+    if type(items) is not list or not items:
+        return value, end, []
+    first = next(iter(items[0]), None) if type(items[0]) is dict else None
+    key = f'"{seats}"'
+    if first is None or raw.count(key) != 1 or any(type(item) is not dict or next(iter(item), None) != first
+                                                     for item in items):
+        return _walked(text, pos, seats)
+    after = raw.index(key)
+    written = json.dumps(first, ensure_ascii=False)
+    if raw.count(written, after) == len(items):  # the first key is no other key nor value there: each seat's
+        offsets = []
+        at = after
+        for _ in items:
+            at = raw.find(written, at)
+            offsets.append(pos + raw.rfind("{", 0, at))
+            at += len(written)
+        return value, end, offsets
+    pattern = _OPENS.get(first)
+    if pattern is None:
+        pattern = _OPENS[first] = re.compile(r"\{[ \t\n\r]*" + re.escape(written) + r"[ \t\n\r]*:")
+    offsets = [pos + found.start() for found in pattern.finditer(raw, after)]
+    if len(offsets) != len(items):
+        return _walked(text, pos, seats)
+    return value, end, offsets
+
+
+#: By a seat's first key: the search for an object opening with it.
+_OPENS: dict[str, re.Pattern[str]] = {}
+
+
+def _walked(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, list[int]] | None:
+    """:func:`scan_record` by walking the record's own keys here."""
+    ws = _SPACE.match
+    record: dict[str, Any] = {}
+    offsets: list[int] = []
+    try:
+        if text[pos] != "{":
+            return None
+        i = ws(text, pos + 1).end()  # type: ignore[union-attr]
+        if text[i] == "}":
+            return record, i + 1, offsets
+        while True:
+            if text[i] != '"':
+                return None
+            key, i = _SCANSTRING(text, i + 1)
+            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] != ":" or key in record:
+                return None
+            i = ws(text, i + 1).end()  # type: ignore[union-attr]
+            value: Any
+            if key == seats and text[i] == "[":
+                value, i = _elements(text, i, offsets)
+            else:
+                value, i = _SCAN(text, i)
+            record[key] = value
+            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] == "}":
+                break
+            if text[i] != ",":
+                return None
+            i = ws(text, i + 1).end()  # type: ignore[union-attr]
+    except (StopIteration, IndexError, ValueError, RecursionError):
+        return None
+    end = i + 1
+    raw = text[pos:end]
+    if '\\"' in raw or "\\u0022" in raw or not _same_quotes(raw, record):
+        return None
+    return record, end, offsets
+
+
+def _elements(text: str, pos: int, offsets: list[int]) -> tuple[list[Any], int]:
+    """The list at ``pos`` (its elements' starts in ``offsets``) and where it ends."""
+    ws = _SPACE.match
+    items: list[Any] = []
+    i = ws(text, pos + 1).end()  # type: ignore[union-attr]
+    if text[i] == "]":
+        return items, i + 1
+    while True:
+        offsets.append(i)
+        value, i = _SCAN(text, i)
+        items.append(value)
+        i = ws(text, i).end()  # type: ignore[union-attr]
+        if text[i] == "]":
+            return items, i + 1
+        if text[i] != ",":
+            raise ValueError("expected ',' or ']'")
+        i = ws(text, i + 1).end()  # type: ignore[union-attr]
+
+
+def _same_quotes(raw: str, value: Any) -> bool:
+    """Whether ``raw`` (no string of it holding a quote) has no key twice: as many quotes
+    as its value written again (:func:`loads_plain`)."""
+    global _ENCODE
+    if _ENCODE is None:
+        import msgspec
+
+        _ENCODE = msgspec.json.Encoder(decimal_format="number").encode
+    try:
+        return raw.count('"') == _ENCODE(value).count(b'"')
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+class RecordLines:
+    """The lines of a record read by :func:`scan_record`: its seats' at once (``known``,
+    by the object's id), any other object's when first asked (:meth:`twin`)."""
+
+    __slots__ = ("first", "known", "root", "text", "twins")
+
+    def __init__(self, text: str, first: int, root: Any, known: dict[int, int]) -> None:
+        self.text, self.first, self.root, self.known = text, first, root, known
+        self.twins: dict[int, Any] | None = None
+
+    def line(self, obj: Any, default: int) -> int:
+        """The line ``obj`` (an object of the record) opens on."""
+        found = self.known.get(id(obj))
+        if found is not None:
+            return found
+        twin = self.twin(obj)
+        return twin.line if isinstance(twin, LineDict) else default
+
+    def twin(self, obj: Any) -> Any:
+        """``obj`` as :class:`ExportParser` reads it: its LineDicts know their lines."""
+        if self.twins is None:
+            parser = ExportParser()
+            value, _ = parser.parse_at(self.text, 0)
+            parser.stamp(self.text, self.first)
+            self.twins = dict(_pairs(self.root, value))
+        return self.twins.get(id(obj), obj)
+
+
+def _pairs(plain: Any, lined: Any) -> Iterator[tuple[int, Any]]:
+    """(id of each container of ``plain``, its twin in ``lined``), the same tree read twice."""
+    stack = [(plain, lined)]
+    while stack:
+        a, b = stack.pop()
+        if isinstance(a, dict):
+            yield id(a), b
+            stack.extend((value, b[key]) for key, value in a.items())
+        elif isinstance(a, list):
+            yield id(a), b
+            stack.extend(zip(a, b, strict=True))

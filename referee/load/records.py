@@ -39,11 +39,17 @@ class ExportDict(LineDict):
 
     __slots__ = ("notation", "where")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: By key: (getter, the record's pointer, the record, its line); a getter has
-        #: ``path(pointer)`` and ``line_in(record, line)``.
-        self.where: dict[str, tuple[Any, str, Any, int]] = {}
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # one frame: an importer makes three a seat
+        if args or kwargs:
+            dict.__init__(self, *args, **kwargs)
+        self.line = 0
+        self.lines = {}
+        #: By key: (getter, the record's pointer, the record, its line, its lines); a
+        #: getter has ``path(pointer)`` and ``line_in(record, line)``; the lines, when
+        #: not None, give an object of a record read with plain dicts its own line and
+        #: its twin with lines (``referee.load.jsonio.RecordLines``), the line given
+        #: being then its parent's.
+        self.where: dict[str, tuple[Any, str, Any, int, Any]] = {}
         #: A game's: how the export spells a card (its mapping's ``CardReader``), so a
         #: did-you-mean for a token that is no card is spelt as the export spells.
         self.notation: Any = None
@@ -52,8 +58,10 @@ class ExportDict(LineDict):
         found = self.where.get(key) if isinstance(key, str) else None
         if found is None:
             return super().line_of(key)
-        getter, _, record, line = found
-        return int(getter.line_in(record, line))
+        getter, _, record, line, lines = found
+        if lines is None:
+            return int(getter.line_in(record, line))
+        return int(getter.line_in(lines.twin(record), lines.line(record, line)))
 
     def path_of(self, key: str) -> str | None:
         found = self.where.get(key)

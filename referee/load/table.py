@@ -198,14 +198,12 @@ def _data(record: PlainGameRecord | PlainSeatRecord, base: type[Any]) -> Any:
         return value
 
 
-_CONVERT_GAME = _DECIMAL[2]
-
-
-def plain_game(data: dict[str, object]) -> Any | None:
-    """A game given as Python values (an importer's), as the decimal game struct when
-    msgspec proves it fits (types, lengths, words, ranges); else None."""
+def plain_game(data: dict[str, object], decimals: bool = True) -> Any | None:
+    """A game given as Python values (an importer's), as the game struct when msgspec
+    proves it fits (types, lengths, words, ranges); else None. ``decimals``: whether its
+    amounts may be Decimals (else whole numbers only, as a format-2 line without them)."""
     try:
-        return msgspec.convert(data, _CONVERT_GAME)
+        return msgspec.convert(data, (_DECIMAL if decimals else _WHOLE)[2])
     except msgspec.ValidationError:
         return None
 

@@ -31,7 +31,8 @@ def read_export(reading: Reading, loaded: LoadedMapping, wallet: WalletJoin | No
 
     def games(reading: Reading, stream: Stream) -> Iterator[Record]:
         builder = GameBuilder(loaded, reading, wallet)
-        return builder.build(export_records(reading, stream, loaded.mapping, builder.document_complete))
+        return builder.build(export_records(reading, stream, loaded.mapping, builder.document_complete,
+                                            builder.seats_key))
 
     reading.streams_json = True  # a page is streamed (.pages): no cap on its size
     return reading.records({kind: games}, lambda name, head: kind)

@@ -8,8 +8,11 @@ line and for an imported game.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
+
+from msgspec import UNSET
 
 from ..records import ExportDict, GameRecord
 from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
@@ -33,20 +36,37 @@ class PlainExportRecord(PlainGameRecord):
     __slots__ = ("pointer",)
     imported = True
 
-    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str) -> None:
-        super().__init__(source, line, plain, b"", True, True)
+    def __init__(self, source: str, line: int, plain: Any, data: ExportDict, pointer: str, decimals: bool,
+                 escaped: bool = True) -> None:
+        super().__init__(source, line, plain, b"", decimals, escaped)
         self.data = data
         self.pointer = pointer
 
 
 def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameRecord:
-    """The imported game as the record the audit takes: plain when msgspec proves it so."""
+    """The imported game as the record the audit takes: plain when msgspec proves it so.
+
+    Its amounts are whole numbers where they are whole (the money reader's, ``"5.00"`` is
+    5, as ``import`` writes them): msgspec proves it on the whole-number struct, and the
+    lane audits it as it audits the format-2 log written of it, without the checks a
+    Decimal needs; a game with a fraction (or -0) is proven on the Decimal struct."""
     fields: dict[str, object] = {}
     for name in GAME_STRUCT_FIELDS:
         if name in game:
             value = game[name]
             fields[name] = value.isoformat() if isinstance(value, datetime) else value
-    struct = plain_game(fields)
+    decimals = False
+    struct = plain_game(fields, False)
     if struct is None:
-        return ExportGameRecord(source, line, game, pointer)
-    return PlainExportRecord(source, line, struct, game, pointer)
+        decimals = True
+        struct = plain_game(fields, True)
+        if struct is None:
+            return ExportGameRecord(source, line, game, pointer)
+    seats = struct.seats if struct.seats is not UNSET else ()
+    escaped = _ESCAPED.search("".join([seat.player_id for seat in seats if type(seat.player_id) is str])) is not None
+    return PlainExportRecord(source, line, struct, game, pointer, decimals, escaped)
+
+
+#: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without
+#: any is written by the JSON report as it is (``PlainGameRecord.escaped``).
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')

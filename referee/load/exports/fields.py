@@ -46,7 +46,10 @@ def field_misfit(getter: Getter, key: str, record: ExportRecord, value: Any, why
     """The one clear error: the mapping key, its expression, where, what was found."""
     found = "found nothing" if value is None else f"found {shown(value)}"
     path = getter.path(record.pointer)
-    return FieldMisfit(f"{key}: {getter.text!r} {found} at {path} ({why})", getter.line_in(record.data, record.line),
+    data, line = record.data, record.line
+    if record.lines is not None:  # a record read with plain dicts: its object's own line, found now
+        data, line = record.lines.twin(data), record.lines.line(data, line)
+    return FieldMisfit(f"{key}: {getter.text!r} {found} at {path} ({why})", getter.line_in(data, line),
                        value is None, path)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...models import codes
 from ...models.mapping import Mapping
-from ..jsonio import JsonInputError, loads_line
+from ..jsonio import JsonInputError, RecordLines, loads_plain
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
 from .pages import Page, PageError, Shape
@@ -37,24 +37,30 @@ class ExportRecord:
     pointer: str
     data: Any
     document: Any = None
+    #: A page's record read with plain dicts: where its objects open (its seats', others'
+    #: when a finding asks); None when its objects are LineDicts or on its one line.
+    lines: RecordLines | None = None
 
 
 def export_records(reading: Reading, stream: Stream, mapping: Mapping,
-                   complete: Callable[[dict[str, Any]], bool] | None = None) -> Iterator[ExportRecord | LoadProblem]:
+                   complete: Callable[[dict[str, Any]], bool] | None = None,
+                   seats: str | None = None) -> Iterator[ExportRecord | LoadProblem]:
     """Every record of the file, in order; problems as records (fatal ones stop the file).
     ``complete``: whether a page's document holds what the mapping reads of it (a page
-    whose records come first is then spooled, :class:`.pages.Page`)."""
+    whose records come first is then spooled, :class:`.pages.Page`); ``seats``: the key
+    of a record's seats, when the mapping reads them by one key (a page's records are
+    then read with plain dicts, :func:`~referee.load.jsonio.scan_record`)."""
     if mapping.input == "json":
-        return _json(reading, stream, mapping.records, complete if mapping.document is not None else None)
+        return _json(reading, stream, mapping.records, complete if mapping.document is not None else None, seats)
     if mapping.input == "jsonl":
         return _jsonl(reading, stream)
     return _csv(reading, stream, mapping)
 
 
-def _json(reading: Reading, stream: Stream, where: str,
-          complete: Callable[[dict[str, Any]], bool] | None) -> Iterator[ExportRecord | LoadProblem]:
+def _json(reading: Reading, stream: Stream, where: str, complete: Callable[[dict[str, Any]], bool] | None,
+          seats: str | None = None) -> Iterator[ExportRecord | LoadProblem]:
     """A page's records, streamed (:mod:`.pages`): bounded memory whatever its size."""
-    page = Page(stream, where, complete=complete)
+    page = Page(stream, where, complete=complete, seats=seats)
     document = page.document if complete is not None else None
     found = 0
     try:
@@ -62,7 +68,7 @@ def _json(reading: Reading, stream: Stream, where: str,
             found += 1
             value = record.value
             yield ExportRecord(value.line if isinstance(value, LineDict) else record.line, record.pointer, value,
-                               document)
+                               document, record.lines)
     except PageError as err:
         yield reading.fail(err.line, err.message, err.code)
         return
@@ -89,7 +95,7 @@ def _jsonl(reading: Reading, stream: Stream) -> Iterator[ExportRecord | LoadProb
             yield LoadProblem(reading.name, number, f"not UTF-8 text (byte {err.start + 1} of the line)")
             continue
         try:
-            data = loads_line(text, number)
+            data = loads_plain(text, number)
         except JsonInputError as err:
             if index == 0:  # already the first record: the file is not JSON Lines
                 yield reading.fail(number, f"not JSON Lines, as the mapping reads: {err.message}", err.code)
@@ -152,7 +158,7 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
             yield LoadProblem(reading.name, line, f"row {number} has {len(row)} cells, the header {len(header)}: "
                                                   "the export changes shape here", code=codes.H008)
             continue
-        record = LineDict(zip(header, row, strict=True))  # every cell on the row's line: no key lines
+        record = LineDict(zip(header, row, strict=False))  # lengths equal; every cell on the row's line
         record.line = line
         if "" in row:
             for name, cell in zip(header, row, strict=True):
@@ -167,7 +173,7 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
                 bad = f"row {number}, {name}: a JSON cell of more than {MAX_CELL:,} characters"
                 break
             try:
-                record[name] = loads_line(value, line)
+                record[name] = loads_plain(value, line)
             except JsonInputError as err:
                 bad = f"row {number}, {name}: the cell is not JSON ({err.message})"
                 break

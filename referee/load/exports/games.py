@@ -27,8 +27,9 @@ from .exported import game_record
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
-from .normalize import CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .search import Getter, Overspent
+from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
+from .parts import BetAt, board, grouped, line_of, shared_hand
+from .search import Getter, KeyPath
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 
@@ -39,6 +40,8 @@ GAME_CARDS = ("player", "flop", "dealer")
 #: file where neither finds anything is told so (H009).
 HAND_KEYS = ("game.player", "seat.player")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
+#: The types of what an amount is written as that the money reader keeps what it read of.
+_HASHED = frozenset((str, int, Decimal))
 
 
 @dataclass(slots=True)
@@ -77,7 +80,7 @@ class GameBuilder:
     def __post_init__(self) -> None:
         m, getters = self.loaded.mapping, self.loaded.getters
         self.readers = _Readers(
-            CardReader(m.cards), MoneyReader(m.money), TimeReader(m.times),
+            CardReader(m.cards), MoneyReader(m.money, whole=True), TimeReader(m.times),
             WordReader(m.words.bet, BET_KINDS[:3], "bet code", strict=True),
             WordReader(m.words.status, ("settled", "cancelled"), "status", strict=True),
             WordReader(m.words.decision, ("call", "fold"), "decision"))
@@ -92,15 +95,22 @@ class GameBuilder:
         self._mover = TransactionReader(self.loaded, self.reading.name) if self._moves is not None else None
         self._code, self._stake = getters.get("bet.code"), getters.get("bet.stake")
         self._payout, self._seats = getters.get("bet.payout"), getters.get("seats")
+        #: The key a record's seats are read by, when one key (a page then reads its
+        #: records with plain dicts, lines when asked: ``load/jsonio.scan_record``).
+        self.seats_key = self._seats.key if isinstance(self._seats, KeyPath) else None
         self._qualified: Any = None
-        self.sessions = SessionMaker(self.loaded, self.reading.name, self.readers.money, self._found)
+        #: Bet codes read before, by what the export writes (words.bet's answer).
+        self._kinds: dict[str, Any] = {}
+        #: Amounts read before, by (type, value): the money reader's own memo.
+        self._amounts = self.readers.money.memo
+        self.sessions = SessionMaker(self.loaded, self.reading.name, MoneyReader(m.money), self._found)
         self.document_complete = self.sessions.document_complete
 
     def build(self, records: Iterator[ExportRecord | LoadProblem]) -> Iterator[Record]:
         """The session and game records of one export file, in its order."""
         mapping = self.loaded.mapping
         if mapping.group is not None:
-            records_in = _grouped(records, self.loaded.getters["group"], self.reading.name)
+            records_in = grouped(records, self.loaded.getters["group"], self.reading.name)
         else:
             records_in = ((r, None) for r in records)
         games = 0
@@ -175,7 +185,7 @@ class GameBuilder:
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
         yield from self.sessions.records(record)
-        _shared_hand(game, seats)
+        shared_hand(game, seats)
         game["seats"] = seats
         yield game_record(self.reading.name, record.line, game, record.pointer)
         yield from problems
@@ -190,7 +200,7 @@ class GameBuilder:
         self._qualified = None
         getter = self.loaded.getters["game.id"]
         game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)
-        game.where["game"] = (getter, pointer, data, line)
+        game.where["game"] = (getter, pointer, data, line, record.lines)
         found = self._found
         for name, getter in self._game_getters:
             value = getter(data)
@@ -212,9 +222,9 @@ class GameBuilder:
                     value = int(value)
             except Misfit as misfit:
                 raise field_misfit(getter, f"game.{name}", record, value, str(misfit)) from None
-            where = (getter, pointer, data, line)
+            where = (getter, pointer, data, line, record.lines)
             if name == "board":
-                _board(game, value, where)
+                board(game, value, where)
             elif name == "dealer_qualified":
                 self._qualified = value
             else:
@@ -236,7 +246,7 @@ class GameBuilder:
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base = getter.path(record.pointer)
         for i, seat in enumerate(seats):
-            yield ExportRecord(seat.line if isinstance(seat, LineDict) else record.line, f"{base}[{i}]", seat)
+            yield ExportRecord(line_of(seat, record), f"{base}[{i}]", seat, lines=record.lines)
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
@@ -245,17 +255,21 @@ class GameBuilder:
         seat.line = line
         where = seat.where
         self._found.add("seat")
-        player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
+        player = self._player(data)
+        if type(player) is not str:  # an int is said as text; anything else is not an id
+            player = text_id(required(self._player, "seat.player_id", record), self._player, "seat.player_id", record)
         seat["player_id"] = player
-        where["player_id"] = (self._player, pointer, data, line)
-        seat["decision"] = r.decision.word(required(self._decision, "seat.decision", record))
-        where["decision"] = (self._decision, pointer, data, line)
+        where["player_id"] = (self._player, pointer, data, line, record.lines)
+        decision = self._decision(data)
+        seat["decision"] = r.decision.word(decision if decision is not None else
+                                           required(self._decision, "seat.decision", record))
+        where["decision"] = (self._decision, pointer, data, line, record.lines)
         if self._own is not None:
             cards = self._own(data)
             if cards is not None:
                 self._found.add("seat.player")
                 seat["player"] = r.cards.cards_of(cards)
-                where["player"] = (self._own, pointer, data, line)
+                where["player"] = (self._own, pointer, data, line, record.lines)
         if self._bets is not None:
             stakes, payouts = self._bet_stakes(record, seat)
         else:
@@ -265,7 +279,7 @@ class GameBuilder:
             seat["recorded"] = recorded
         if self._moves is not None:
             seat["wallet"] = self._inline_wallet(record)
-            where["wallet"] = (self._moves, pointer, data, line)
+            where["wallet"] = (self._moves, pointer, data, line, record.lines)
         elif self.wallet is not None:
             seat["wallet"] = self.wallet.take(str(game["game"]), player)
         return seat
@@ -286,69 +300,98 @@ class GameBuilder:
         reader = self._mover
         assert reader is not None
         return [reader.move(ExportRecord(move.line if isinstance(move, LineDict) else record.line, f"{base}[{i}]",
-                                         move)) for i, move in enumerate(moves)]
+                                         move, lines=record.lines))
+                for i, move in enumerate(moves)]
 
-    def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Decimal]:
+    def _plain_stakes(self, record: ExportRecord, seat: ExportDict) -> dict[str, Amount]:
         """Stakes read one expression a kind (``seat.ante``, ``seat.call``, ``seat.bonus``)."""
-        stakes: dict[str, Decimal] = {}
+        stakes: dict[str, Amount] = {}
         for kind, getter in self._stake_getters:
             value = getter(record.data)
             if value is not None:
                 self._found.add(f"seat.{kind}")
                 stakes[kind] = seat[kind] = self._amount(getter, f"seat.{kind}", record, value)
-                seat.where[kind] = (getter, record.pointer, record.data, record.line)
+                seat.where[kind] = (getter, record.pointer, record.data, record.line, record.lines)
         if "ante" not in stakes:
             getter = self.loaded.getters["seat.ante"]
             raise field_misfit(getter, "seat.ante", record, None, "the seat has no Ante")
         return stakes
 
     def _bet_stakes(self, record: ExportRecord,
-                    seat: ExportDict) -> tuple[dict[str, Decimal], dict[str, tuple[Decimal, Any]] | None]:
+                    seat: ExportDict) -> tuple[dict[str, Amount], dict[str, tuple[Amount, Any]] | None]:
         """The seat's stakes by kind (ante, call, bonus) from its bets and, when each bet
-        says what it paid back, the payouts by kind (with where the first one is)."""
+        says what it paid back, the payouts by kind (with where the first one is).
+
+        A bet's code and amounts are looked up in what was read before (a table plays the
+        same few codes and stakes): the bet's own record, its normalizers and every word
+        of what does not fit are reached only for a value met the first time."""
         bets_getter = self._bets
         assert bets_getter is not None and self._code is not None and self._stake is not None
         bets = bets_getter(record.data)
         if not isinstance(bets, list):
             raise field_misfit(bets_getter, "seat.bets", record, bets, "expected the list of the seat's bets")
-        stakes: dict[str, Decimal] = {}
-        payouts: dict[str, tuple[Decimal, Any]] | None = None
+        stakes: dict[str, Amount] = {}
+        payouts: dict[str, tuple[Amount, Any]] | None = None
         base = bets_getter.path(record.pointer)
-        word, code, stake_of, payout_of = self.readers.bet.word, self._code, self._stake, self._payout
+        code, stake_of, payout_of, kinds = self._code, self._stake, self._payout, self._kinds
+        lines, where = record.lines, seat.where
         if bets:
             self._found.add("bet")
         for i, bet in enumerate(bets):
-            bet_line = bet.line if isinstance(bet, LineDict) else record.line
-            bet_record = ExportRecord(bet_line, f"{base}[{i}]", bet)
-            try:
-                kind = word(required(code, "bet.code", bet_record))
-            except Misfit as misfit:
-                raise field_misfit(code, "bet.code", bet_record, code(bet), str(misfit)) from None
+            said = code(bet)
+            kind = kinds.get(said) if type(said) is str else None
+            if kind is None:
+                kind = self._kind(BetAt(bet, record, base, i))
+                if type(said) is str and len(kinds) < 1000:
+                    kinds[said] = kind
             if kind == "ignore":
                 continue
-            amount = self._amount(stake_of, "bet.stake", bet_record, required(stake_of, "bet.stake", bet_record))
+            amount = self._known_amount(stake_of(bet))
+            if amount is None:
+                at = BetAt(bet, record, base, i)
+                amount = self._amount(stake_of, "bet.stake", at.record, required(stake_of, "bet.stake", at.record))
             if kind in stakes:
                 stakes[kind] += amount
             else:
                 stakes[kind] = amount
-                seat.where[kind] = (stake_of, bet_record.pointer, bet, bet_line)
+                where[kind] = (stake_of, f"{base}[{i}]", bet, bet.line if isinstance(bet, LineDict) else record.line,
+                               lines)
             seat[kind] = stakes[kind]
             if payout_of is not None:
                 paid = payout_of(bet)
-                if paid is not None:
+                if paid is None:
+                    paid_amount: Amount = ZERO
+                else:
                     self._found.add("bet.payout")
-                paid_amount = ZERO if paid is None else self._amount(payout_of, "bet.payout", bet_record, paid)
+                    known_paid = self._known_amount(paid)
+                    paid_amount = known_paid if known_paid is not None else \
+                        self._amount(payout_of, "bet.payout", BetAt(bet, record, base, i).record, paid)
                 payouts = payouts if payouts is not None else {}
                 known = payouts.get(kind)
-                payouts[kind] = (paid_amount + known[0] if known else paid_amount,
-                                 known[1] if known else (payout_of, bet_record.pointer, bet, bet_line))
+                payouts[kind] = (paid_amount + known[0], known[1]) if known else \
+                    (paid_amount, (payout_of, f"{base}[{i}]", bet, bet.line if isinstance(bet, LineDict) else
+                                   record.line, lines))
         if "ante" not in stakes:
             raise field_misfit(bets_getter, "seat.bets", record, bets, "the seat has no Ante bet (words.bet maps the "
                                                                   "codes)")
         return stakes, payouts
 
-    def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Decimal],
-                  payouts: dict[str, tuple[Decimal, Any]] | None) -> ExportDict | None:
+    def _kind(self, at: BetAt) -> Any:
+        """A bet's kind through ``words.bet``: its code required, a code not mapped said."""
+        code = self._code
+        assert code is not None
+        try:
+            return self.readers.bet.word(required(code, "bet.code", at.record))
+        except Misfit as misfit:
+            raise field_misfit(code, "bet.code", at.record, code(at.record.data), str(misfit)) from None
+
+    def _known_amount(self, value: Any) -> Amount | None:
+        """The amount ``value`` was read as before (the money reader's memo), or None."""
+        kind = type(value)
+        return self._amounts.get((kind, value)) if kind in _HASHED else None
+
+    def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Amount],
+                  payouts: dict[str, tuple[Amount, Any]] | None) -> ExportDict | None:
         """What the table paid, as format 2's ``recorded``: per-bet nets when each bet
         says what it paid back, else the total returned. A cancelled game that paid
         nothing back was refunded by the wallet: nothing recorded."""
@@ -357,25 +400,26 @@ class GameBuilder:
         where = recorded.where
         returned = None
         cancelled = game.get("status") == "cancelled"
-        if payouts is not None:
-            returned = sum((paid for paid, _ in payouts.values()), ZERO)
         getter = self._returned
         said = getter(record.data) if getter is not None else None
         if said is not None:
             assert getter is not None
             self._found.add("seat.returned")
             returned = self._amount(getter, "seat.returned", record, said)
-            place = (getter, record.pointer, record.data, record.line)
+            place = (getter, record.pointer, record.data, record.line, record.lines)
             if cancelled:  # a cancelled game that paid: what it made the seat win or lose says so (G003)
                 recorded["net"] = returned - sum(stakes.values(), ZERO)
                 where["net"] = place
             else:
                 recorded["returned"] = returned
                 where["returned"] = place
-        net = self._net_said(record, recorded)
-        void = self._void_said(record, recorded)
-        if cancelled and not returned and net is None and not void:
-            return None
+        net = self._net_said(record, recorded) if self._net is not None else None
+        void = self._void_said(record, recorded) if self._void is not None else False
+        if cancelled and net is None and not void:
+            if returned is None and payouts is not None:  # what the bets paid back
+                returned = sum((paid for paid, _ in payouts.values()), ZERO)
+            if not returned:
+                return None
         if payouts is not None:
             # the total is the payouts' sum, not a second record of them: a wrong payout is
             # one finding on its bet, not also one on the total
@@ -392,10 +436,10 @@ class GameBuilder:
             if value is not None:
                 self._found.add("seat.balance")
                 recorded["balance"] = self._amount(getter, "seat.balance", record, value)
-                where["balance"] = (getter, record.pointer, record.data, record.line)
+                where["balance"] = (getter, record.pointer, record.data, record.line, record.lines)
         return recorded
 
-    def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Decimal | None:
+    def _net_said(self, record: ExportRecord, recorded: ExportDict) -> Amount | None:
         """``seat.net``: what the export says the seat won or lost (audited as format 2's
         ``recorded.net``, P004; a cancelled or void game's net is G003 or V001)."""
         getter = self._net
@@ -405,7 +449,7 @@ class GameBuilder:
         assert getter is not None
         self._found.add("seat.net")
         recorded["net"] = net = self._amount(getter, "seat.net", record, value)
-        recorded.where["net"] = (getter, record.pointer, record.data, record.line)
+        recorded.where["net"] = (getter, record.pointer, record.data, record.line, record.lines)
         return net
 
     def _void_said(self, record: ExportRecord, recorded: ExportDict) -> bool:
@@ -421,75 +465,15 @@ class GameBuilder:
         if not isinstance(said, bool):
             raise field_misfit(getter, "seat.void", record, value, "expected true or false")
         recorded["void"] = said
-        recorded.where["void"] = (getter, record.pointer, record.data, record.line)
+        recorded.where["void"] = (getter, record.pointer, record.data, record.line, record.lines)
         return said
 
-    def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Decimal:
+    def _amount(self, getter: Getter, key: str, record: ExportRecord, value: Any) -> Amount:
         try:
             return self.readers.money.amount(value)
         except Misfit as misfit:
             raise field_misfit(getter, key, record, value, str(misfit)) from None
 
 
-def _board(game: ExportDict, board: Any, where: tuple[Any, str, Any, int]) -> None:
-    """Five community cards at once: flop, turn and river (more or fewer: the audit says)."""
-    if not isinstance(board, list):
-        game["flop"] = board
-        game.where["flop"] = where
-        return
-    parts = {"flop": board[:3]}
-    if len(board) > 3:
-        parts["turn"] = board[3]
-    if len(board) > 4:
-        parts["river"] = board[4] if len(board) == 5 else board[4:]
-    for name, value in parts.items():
-        game[name] = value
-        game.where[name] = where
-
-
-def _shared_hand(game: ExportDict, seats: list[ExportDict]) -> None:
-    """A feed writes the shared hand on every seat's row: when every seat shows the same
-    cards (and the game names none), they are the game's hand, not each seat's own (which
-    the audit would see as every card dealt twice)."""
-    if "player" in game or not seats or any("player" not in seat for seat in seats):
-        return
-    first = seats[0]["player"]
-    if all(seat["player"] == first for seat in seats[1:]):
-        game["player"] = first
-        game.where["player"] = seats[0].where["player"]
-        for seat in seats:
-            del seat["player"]
-
-
 class _Unfit(Exception):
     """The first record of a file does not fit the mapping: the mapping is not this file's."""
-
-
-def _grouped(records: Iterator[ExportRecord | LoadProblem], group: Getter,
-             source: str) -> Iterator[tuple[ExportRecord | LoadProblem, list[ExportRecord] | None]]:
-    """One seat a record: consecutive records with the same ``group`` value are one game
-    (the first one's fields are the game's)."""
-    run: list[ExportRecord] = []
-    key: Any = None
-    for record in records:
-        if isinstance(record, LoadProblem):
-            if run:
-                yield run[0], run
-                run = []
-            yield record, None
-            continue
-        try:
-            value = group(record.data)
-        except Overspent as overspent:
-            if run:
-                yield run[0], run
-                run = []
-            yield misfit_problem(source, overspent, record.line), None
-            continue
-        if run and value != key:
-            yield run[0], run
-            run = []
-        key = value
-        run.append(record)
-    if run:
-        yield run[0], run

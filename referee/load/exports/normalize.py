@@ -34,6 +34,10 @@ MAX_PLACES = 6
 MAX_ANY = MAX_RESULT
 
 
+#: An amount as read: an int where it is whole (``"5.00"`` is 5), else an exact Decimal.
+Amount = Decimal | int
+
+
 class Misfit(ValueError):
     """A value the mapping cannot read: what was expected, what was found."""
 
@@ -57,6 +61,9 @@ class CardReader:
         """The card ``value`` is, as format 2 writes it; unreadable text as written."""
         if not isinstance(value, str):
             return value
+        token = self.tokens.get(value)  # the usual card, spelt exactly: one lookup
+        if token is not None:
+            return token
         token = self._token(value.strip())
         return value if token is None else token
 
@@ -90,21 +97,33 @@ class CardReader:
 class MoneyReader:
     """Reads amounts exactly: decimal text or numbers as written, or minor units."""
 
-    def __init__(self, money: Money) -> None:
+    def __init__(self, money: Money, whole: bool = False) -> None:
         self.minor = money.unit == "minor"
+        #: Whole amounts given as ints (a game's seats: see :meth:`amount`).
+        self.whole = whole
         self.factor = Decimal(money.factor)
-        self._memo: dict[Any, Decimal] = {}
+        #: What was read, by (type, value): a table writes the same few amounts.
+        self.memo: dict[Any, Amount] = {}
 
-    def amount(self, value: Any) -> Decimal:
-        """The amount; :class:`Misfit` for anything that is not one exactly."""
+    def amount(self, value: Any) -> Amount:
+        """The amount; :class:`Misfit` for anything that is not one exactly. With
+        ``whole`` (a game's seats), a whole amount is given as an int (``"5.00"`` is 5),
+        as ``import`` writes it: the audit then takes an imported game as it takes the
+        format-2 log written of it (the fast lane's whole-number struct, no Decimal
+        checks), and the full audit and the lane see the very same values
+        (``REFEREE_FAST=verify``). Without (a wallet's transactions, opening balances),
+        the amount as written, which their findings quote."""
         key = (type(value), value) if not isinstance(value, (list, dict)) else None
         if key is not None:
-            known = self._memo.get(key)
+            known = self.memo.get(key)
             if known is not None:
                 return known
-        amount = self._read(value)
-        if key is not None and len(self._memo) < 100_000:
-            self._memo[key] = amount
+        exact = self._read(value)
+        amount: Amount = exact
+        if self.whole and exact == exact.to_integral_value() and not (exact.is_zero() and exact.is_signed()):
+            amount = int(exact)
+        if key is not None and len(self.memo) < 100_000:
+            self.memo[key] = amount
         return amount
 
     def _read(self, value: Any) -> Decimal:
@@ -198,10 +217,20 @@ class WordReader:
         self.choices = choices
         self.what = what
         self.strict = strict
+        self._read: dict[str, Any] = {}
 
     def word(self, value: Any) -> Any:
         if not isinstance(value, str):
             return value
+        known = self._read.get(value)  # an export says the same few words: each read once
+        if known is not None:
+            return known
+        meant = self._word(value)
+        if len(self._read) < 1000:
+            self._read[value] = meant
+        return meant
+
+    def _word(self, value: str) -> Any:
         meant = self.table.get(value)
         if meant is None:
             meant = self.folded.get(as_word(value))

@@ -12,6 +12,11 @@ and a page is as strictly JSON as :func:`~referee.load.jsonio.loads_document` wa
 
 A record's objects get the lines they open on, as a whole page's did; a record's
 problem (bad JSON, a duplicate key) is read again by the exact reader for its line.
+Where the mapping reads a record's seats by one key, a record is read with plain dicts
+instead (:func:`~referee.load.jsonio.scan_record`, twice as fast): its seats' lines are
+found as it is read, any other object's when a finding asks
+(:class:`~referee.load.jsonio.RecordLines`); a record that cannot be proven plain is
+read the exact way.
 """
 
 from __future__ import annotations
@@ -26,13 +31,16 @@ from typing import Any, BinaryIO
 
 from ...escape import quoted
 from ...models import codes
-from ..jsonio import ExportParser, JsonInputError, loads_document, space_end
+from ..jsonio import ExportParser, JsonInputError, RecordLines, loads_document, scan_record, space_end
 
 #: Bytes read at a time; a value cut by the block's end is parsed again with more.
 BLOCK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 #: A parse error this close to the text's end may only be the block's end.
 _NEAR_END = 16
+#: A record starting this close to the block's end is read with the next block joined
+#: (a parse error costs a count of the lines up to it, in a block of a megabyte).
+_NEAR_BLOCK_END = 1 << 16
 
 
 class PageError(Exception):
@@ -52,6 +60,8 @@ class PageRecord:
     line: int
     value: Any
     raw: str | None = None
+    #: Read with plain dicts (:func:`~referee.load.jsonio.scan_record`): its objects' lines.
+    lines: RecordLines | None = None
 
 
 @dataclass(slots=True)
@@ -135,7 +145,7 @@ class Page:
     memory stays one record and a block, the spool costs a second parse of the records."""
 
     def __init__(self, stream: BinaryIO, where: str, block: int = BLOCK,
-                 complete: Callable[[dict[str, Any]], bool] | None = None) -> None:
+                 complete: Callable[[dict[str, Any]], bool] | None = None, seats: str | None = None) -> None:
         self._text = _Text(stream, block)
         self._parser = ExportParser()
         self._steps = [] if where == "@" else [(p.removesuffix("[]"), p.endswith("[]")) for p in where.split(".")]
@@ -144,6 +154,9 @@ class Page:
         self.document: dict[str, Any] = {}
         self._complete = complete
         self._raw: str | None = None  # the last record's text, when it may be spooled
+        #: The key of a record's seats (a one-key path): a record is then read with plain
+        #: dicts, its seats' lines found as it is read, any other line when asked.
+        self._seats = seats if complete is None else None
 
     def records(self) -> Iterator[PageRecord]:
         """Every record in the document's order; :class:`PageError` when the page is bad."""
@@ -284,8 +297,30 @@ class Page:
         return self._parse()[0]
 
     def _record(self, pointer: str) -> PageRecord:
+        if self._seats is not None:
+            scanned = self._scanned(pointer, self._seats)
+            if scanned is not None:
+                return scanned
         value, line = self._parse(stamp=True)
         return PageRecord(pointer, line, value, self._raw)
+
+    def _scanned(self, pointer: str, seats: str) -> PageRecord | None:
+        """The record here read with plain dicts, or None (:func:`scan_record`)."""
+        text = self._text
+        text.peek()
+        if not text.eof and len(text.text) - text.pos < _NEAR_BLOCK_END:  # a record cut short fails slowly
+            text.more(_NEAR_BLOCK_END)
+            text.peek()
+        start = text.pos
+        found = scan_record(text.text, start, seats)
+        if found is None:
+            return None
+        value, end, offsets = found
+        line = text.line_at(start)
+        known = {id(seat): text.line_at(at) for seat, at in zip(value[seats], offsets, strict=True)} \
+            if offsets else {}
+        text.pos = end
+        return PageRecord(pointer, line, value, None, RecordLines(text.text[start:end], line, value, known))
 
     def _parse(self, stamp: bool = False) -> tuple[Any, int]:
         text = self._text

@@ -10,14 +10,13 @@ starts a new session, as format 2's session lines do.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 from ..records import LineDict, Record, SessionRecord
 from .fields import FieldMisfit, field_misfit
 from .files import ExportRecord
 from .mappings import LoadedMapping
-from .normalize import Misfit, MoneyReader, shown
+from .normalize import Amount, Misfit, MoneyReader, shown
 
 #: A game whose ``game.profile`` found nothing, in a mapping with no ``session.profile``:
 #: its session names this, which no profile is (H005, unless ``--profile`` pins one).
@@ -81,7 +80,7 @@ class SessionMaker:
         getter = self.loaded.getters.get(f"document.{name}")
         return getter(record.document) if getter is not None else None
 
-    def _opening_balances(self, record: ExportRecord) -> dict[str, Decimal] | None:
+    def _opening_balances(self, record: ExportRecord) -> dict[str, Amount] | None:
         """``document.opening_balances``: a map of player to amount, or a list read by
         ``at``/``player``/``amount``; amounts through ``money``. A value that is neither
         is an ``H008`` of the record that opens the session, naming the key."""
@@ -103,7 +102,7 @@ class SessionMaker:
             want = "a list of records (at/player/amount)" if item_player is not None else "a map of player to amount"
             raise FieldMisfit(f"document.opening_balances: {getter.text!r} found {shown(found)} in the document "
                               f"(expected {want})", record.line, path=getter.text)
-        balances: dict[str, Decimal] = {}
+        balances: dict[str, Amount] = {}
         for player, amount in pairs:
             if isinstance(player, bool) or not isinstance(player, (str, int)):
                 raise FieldMisfit(f"document.opening_balances: a player {shown(player)} is not an id",
