@@ -100,9 +100,15 @@ def test_the_players_ruling_has_no_code_sha256_or_anchor(lang: str, asked: tuple
     player_code, player = run(*asked, "--lang", lang, "--for", "player")
     assert player_code == code  # the exit status is the ruling's, whoever reads it
     assert not AUDITOR_ONLY.search(player), AUDITOR_ONLY.findall(player)
-    # The same ruling otherwise: its bottom line and every section.
-    assert auditor.splitlines()[:4] == player.splitlines()[:4]
-    headings = [line for line in auditor.splitlines() if line and not line.startswith(" ")]
+    # The same ruling otherwise: its bottom line and every section; the game and session
+    # named without the file and line of the record (a player's sheet names no file of ours).
+    def unplaced(line: str) -> str:
+        return re.sub(r" \([^()]*, (line|ligne) \d+\)$", "", line)
+
+    first = auditor.splitlines()[0]
+    assert unplaced(first) == player.splitlines()[0] != first and asked[1] not in player
+    assert auditor.splitlines()[1:4] == player.splitlines()[1:4]
+    headings = [unplaced(line) for line in auditor.splitlines() if line and not line.startswith(" ")]
     assert headings == [line for line in player.splitlines() if line and not line.startswith(" ")]
 
 

@@ -98,12 +98,7 @@ class RulingText:
     def text(self) -> str:
         ex, m = self.ex, self.m
         r = ex.ruling
-        if ex.game is not None:
-            self.say(m("Game {game}, player {player}, session {session} ({file}, line {line})").format(
-                game=ex.game, player=ex.player_id, session=ex.session, file=ex.file, line=ex.line))
-        else:
-            self.say(m("Round {number}, session {session} ({file}, line {line})").format(
-                number=ex.number, session=ex.session, file=ex.file, line=ex.line))
+        self.say(self.heading_line())
         self.heading(m("Bottom line"))
         self.say("  " + bottom_words(ex.bottom, m))
         self.cards()
@@ -146,6 +141,21 @@ class RulingText:
         if ex.profile_default is not None:
             said += f"; {m(DEFAULT_WORDS[ex.profile_default])}"
         return said
+
+    def heading_line(self) -> str:
+        """Which game or round and session: for the auditor with the file and line of its
+        record, for the player without them (a player's sheet names no file of ours)."""
+        ex, m = self.ex, self.m
+        if self.player:
+            if ex.game is not None:
+                return m("Game {game}, player {player}, session {session}").format(
+                    game=ex.game, player=ex.player_id, session=ex.session)
+            return m("Round {number}, session {session}").format(number=ex.number, session=ex.session)
+        if ex.game is not None:
+            return m("Game {game}, player {player}, session {session} ({file}, line {line})").format(
+                game=ex.game, player=ex.player_id, session=ex.session, file=ex.file, line=ex.line)
+        return m("Round {number}, session {session} ({file}, line {line})").format(
+            number=ex.number, session=ex.session, file=ex.file, line=ex.line)
 
     def say(self, line: str) -> None:
         """A line of the ruling, as a person reads it: the names in it (a session, game or
