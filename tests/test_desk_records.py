@@ -197,7 +197,9 @@ def test_a_case_is_opened_decided_and_closed(store_url: str) -> None:
 
 @pytest.mark.parametrize(("decision", "amount", "said"), [
     ("owed", "1", "not a decision"), ("owed_to_player", None, "needs the amount owed"),
-    ("owed_to_player", "-3", "a number over 0"), ("owed_to_house", "abc", "not an amount"),
+    ("owed_to_player", "-3", "not an amount"), ("owed_to_player", "0", "a number over 0"),
+    ("owed_to_house", "abc", "not an amount"), ("owed_to_player", "1e3", "not an amount"),
+    ("owed_to_player", "Infinity", "not an amount"), ("stands", "abc", "not an amount"),
     ("owed_to_house", "0.0000001", "at most 6 decimals"), ("stands", "5", "no amount is owed")])
 def test_a_decision_is_checked(tmp_path: Path, decision: str, amount: str | None, said: str) -> None:
     url = str(tmp_path / "a.db")
@@ -205,6 +207,22 @@ def test_a_decision_is_checked(tmp_path: Path, decision: str, amount: str | None
     with pytest.raises(CaseError, match=said):
         decide(url, case.id, decision, amount, "alice")
     assert get_case(url, case.id) == case  # nothing written
+
+
+def test_one_seat_has_one_case_open_at_a_time(tmp_path: Path) -> None:
+    """A second case on a seat whose case is not closed is refused (it could be decided
+    the other way); once closed, the seat may have a new one."""
+    url = str(tmp_path / "a.db")
+    first = open_case(url, "g", "p", "alice")
+    with pytest.raises(CaseError, match=f"case {first.id} is already open on this game and seat"):
+        open_case(url, "g", "p", "bob")
+    decide(url, first.id, "stands", None, "alice")
+    with pytest.raises(CaseError, match=f"case {first.id} is already decided"):
+        open_case(url, "g", "p", "bob")
+    assert open_case(url, "g", "another", "bob").id == first.id + 1  # another seat of the game
+    close_case(url, first.id, "alice")
+    assert open_case(url, "g", "p", "bob").status == "open"
+    assert len(list_cases(url, game="g", player="p")) == 2
 
 
 def test_cases_are_exported_for_the_regulator(store_url: str, tmp_path: Path) -> None:

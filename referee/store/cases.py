@@ -15,6 +15,7 @@ knows it (kept as text: an account disabled later still names who did what).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -96,28 +97,47 @@ def amount_of(decision: str, amount: Decimal | str | None) -> Decimal | None:
         raise CaseError(f"{decision[:40]!r} is not a decision (one of {', '.join(DECISIONS)})"
                         f"{did_you_mean(decision, DECISIONS)}")
     if decision == "stands":
-        if amount not in (None, "") and Decimal(str(amount)) != 0:
+        if amount not in (None, "") and _amount(amount) != 0:
             raise CaseError("the table's payment stands: no amount is owed (leave the amount out)")
         return None
     if amount is None or str(amount).strip() == "":
         raise CaseError(f"a decision {decision.replace('_', ' ')} needs the amount owed")
-    try:
-        value = amount if isinstance(amount, Decimal) else Decimal(str(amount).strip())
-    except (InvalidOperation, ValueError):
-        raise CaseError(f"{str(amount)[:40]!r} is not an amount (a decimal number, such as 4 or 12.50)") from None
+    value = _amount(amount)
     if not value.is_finite() or value <= 0 or int(value.as_tuple().exponent) < -6:
         raise CaseError(f"an amount {decision.replace('_', ' ')} is a number over 0 (at most 6 decimals)")
     return value
+
+
+#: An amount as a person writes one: digits, a point and decimals (``1e3``, ``Infinity``
+#: or ``0x10`` are not amounts anyone decides).
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
+def _amount(amount: Decimal | str) -> Decimal:
+    """``amount`` exactly, from a Decimal or its plain decimal text; a CaseError otherwise."""
+    if isinstance(amount, Decimal):
+        return amount
+    text = str(amount).strip()
+    if not _AMOUNT.fullmatch(text):
+        from ..escape import printable
+
+        raise CaseError(f"{printable(text[:40])!r} is not an amount (a decimal number, such as 4 or 12.50)")
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
+        raise CaseError(f"{text[:40]!r} is not an amount") from None
 
 
 def open_case(where: Where, game: str, player: str, by: str, note: str = "") -> Case:
     """A new case on ``game`` and the seat of ``player``, opened by ``by`` with ``note``.
     The game need not be in the store (a dispute may come before its export): the desk
     checks that before offering to open one."""
-    values = {"game": _checked_id("game", game), "player": _checked_id("player", player), "opened_us": now_us(),
-              "actor": _checked_by(by), "note": _checked_note(note)}
+    game, player = _checked_id("game", game), _checked_id("player", player)
+    values = {"game": game, "player": player, "opened_us": now_us(), "actor": _checked_by(by),
+              "note": _checked_note(note)}
     with writing(where) as conn:
         lock(conn, ("case_events", "cases"))
+        _none_open(conn, game, player)
         row = append(conn, "cases", values)
         _event(conn, row["id"], by, "opened", None, None, note, row["opened_us"])
         return _case(conn, row["id"])
@@ -183,6 +203,19 @@ def list_cases(where: Where, status: str | None = None, game: str | None = None,
                 events.setdefault(row.case_id, []).append(row)
     found = [_made(row, events.get(row.id, [])) for row in opened]
     return [x for x in found if status is None or x.status == status]
+
+
+def _none_open(conn: Any, game: str, player: str) -> None:
+    """Refuse a second case on a seat while one is not closed: one dispute, one case (two
+    open cases on one seat could be decided two ways)."""
+    import sqlalchemy as sa
+
+    c = schema.cases
+    for row in conn.execute(sa.select(c.c.id).where(c.c.game == game, c.c.player == player).order_by(c.c.id)):
+        found = _case(conn, int(row.id))
+        if found.status != "closed":
+            raise CaseError(f"case {found.id} is already {found.status} on this game and seat: decide or close it "
+                            "there")
 
 
 def _event(conn: Any, case_id: int, by: str, kind: str, decision: str | None, amount: Decimal | None, note: str,
