@@ -160,18 +160,29 @@ def test_a_case_opened_decided_closed_and_exported(fresh: str) -> None:
         api = c.post("/api/cases", json={"game": GAME, "player": "p-1001", "decision": "owed_to_house"},
                      headers={"X-CSRF-Token": token})
         assert api.status_code == 400 and "amount" in api.json()["detail"]
+        written = c.post("/api/cases", json={"game": GAME, "player": "p-1001", "decision": "owed_to_house",
+                                             "amount": "1e3"}, headers={"X-CSRF-Token": token})
+        assert written.status_code == 400 and "not an amount" in written.json()["detail"]
         nobody = c.post("/api/cases", json={"game": GAME, "player": "p-9", "decision": "stands"},
                         headers={"X-CSRF-Token": token})
         assert nobody.status_code == 404
         stands = c.post("/api/cases", json={"game": GAME, "player": "p-1001", "decision": "stands", "note": "ok"},
                         headers={"X-CSRF-Token": token})
         assert stands.status_code == 201 and stands.json()["status"] == "decided" and stands.json()["amount"] is None
-        rows = list(csv.DictReader(io.StringIO(c.get("/cases/export.csv").content.decode("utf-8-sig"))))
-        assert [(r["id"], r["status"], r["decision"], r["amount"]) for r in rows] == [
-            ("2", "decided", "stands", ""), ("1", "closed", "owed_to_player", "0.5")]
+        exported_csv = c.get("/cases/export.csv").content
+        rows = list(csv.DictReader(io.StringIO(exported_csv.decode("utf-8"))))
+        assert [(r["case"], r["status"], r["decision"], r["amount"]) for r in rows] == [
+            ("1", "closed", "owed_to_player", "0.5"), ("2", "decided", "stands", "")]
         exported = c.get("/cases/export.json")
         assert exported.headers["content-disposition"] == 'attachment; filename="cases.json"'
-        assert [e["kind"] for e in exported.json()["cases"][1]["events"]] == ["opened", "decided", "decided", "closed"]
+        events = c.get("/cases/export.json?events=1")
+        assert [e["kind"] for e in events.json()["events"] if e["case"] == 1] == [
+            "opened", "decided", "decided", "closed"]
+        cli = {(kind, extra): run("cases", "export", "--store", fresh, "--format", kind, *extra)
+               for kind in ("csv", "json") for extra in ((), ("--events",))}
+    # One layout whoever exports: the desk's files are the command's, byte for byte.
+    assert cli[("csv", ())] == (0, exported_csv.decode("utf-8"))
+    assert cli[("json", ())] == (0, exported.text) and cli[("json", ("--events",))] == (0, events.text)
     code, out = run("store", "verify", fresh)
     assert code == 0, out  # the cases are in their chains, intact
 

@@ -3,40 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
+from ..report.rows import CASE_COLUMNS, case_row, cases_export
 from .app import main
-from .users import STORE, when, write
-
-#: A case's columns, as listed and exported (one row a case: its state now).
-COLUMNS = ["case", "game", "player", "status", "decision", "amount", "opened", "opened_by", "note", "decided",
-           "decided_by", "closed", "closed_by"]
-#: An event's columns (``cases export --events``: one row a change).
-EVENT_COLUMNS = ["case", "event", "at", "by", "kind", "decision", "amount", "note"]
+from .users import STORE, write
 
 
 @main.group()
 def cases() -> None:
     """The dispute cases the desk opened and decided (referee serve)."""
-
-
-def _row(case: Any) -> dict[str, Any]:
-    decided = next((e for e in reversed(case.events) if e.kind == "decided"), None)
-    closed = next((e for e in reversed(case.events) if e.kind == "closed"), None)
-    return {"case": case.id, "game": case.game, "player": case.player, "status": case.status,
-            "decision": case.decision, "amount": None if case.amount is None else str(case.amount),
-            "opened": when(case.opened_us), "opened_by": case.opened_by, "note": case.note,
-            "decided": None if decided is None else when(decided.at_us), "decided_by": None if decided is None
-            else decided.by, "closed": None if closed is None else when(closed.at_us),
-            "closed_by": None if closed is None else closed.by}
-
-
-def _events(found: list[Any]) -> list[dict[str, Any]]:
-    return [{"case": e.case_id, "event": e.id, "at": when(e.at_us), "by": e.by, "kind": e.kind,
-             "decision": e.decision, "amount": None if e.amount is None else str(e.amount), "note": e.note}
-            for case in sorted(found, key=lambda c: c.id) for e in case.events]
 
 
 STATUS = click.option("--status", type=click.Choice(["open", "decided", "closed"]), default=None,
@@ -52,9 +28,9 @@ def list_(status: str | None, fmt: str, store: str) -> None:
     from ..store.cases import list_cases
 
     found = list_cases(store, status)
-    columns = COLUMNS if fmt != "text" else ["case", "game", "player", "status", "decision", "amount", "opened",
+    columns = CASE_COLUMNS if fmt != "text" else ["case", "game", "player", "status", "decision", "amount", "opened",
                                              "opened_by"]
-    write([_row(c) for c in found], columns, fmt, None, "cases")
+    write([case_row(c) for c in found], columns, fmt, None, "cases")
 
 
 @cases.command()
@@ -68,10 +44,12 @@ def list_(status: str | None, fmt: str, store: str) -> None:
 def export(status: str | None, events: bool, fmt: str, output: str | None, store: str) -> None:
     """Export the cases for the regulator, oldest first (CSV or JSON): each case as it
     stands, or with --events every change of each."""
+    from ..output import STDOUT, guard, open_output
     from ..store.cases import list_cases
+    from ..store.engine import target
 
-    found = sorted(list_cases(store, status), key=lambda c: c.id)
-    if events:
-        write(_events(found), EVENT_COLUMNS, fmt, output, "events", store)
-    else:
-        write([_row(c) for c in found], COLUMNS, fmt, output, "cases", store)
+    path = target(store).path
+    guard([("--output", output)], [str(path)] if path is not None else [])
+    text = cases_export(list_cases(store, status), fmt, events)
+    with open_output(output or STDOUT) as out:
+        out.write(text)

@@ -4,22 +4,17 @@ log of who read which player's records (docs/desk.md)."""
 from __future__ import annotations
 
 import sys
-from datetime import UTC, datetime
 from typing import Any
 
 import click
 
 from ..output import STDOUT, open_output
+from ..report.rows import rows_text, when
 from ..rules.money import dumps
 from .app import main
 
 STORE = click.option("--store", "store", metavar="URL", required=True,
                      help="The audit store (a SQLite file or postgresql://...).")
-
-
-def when(us: int) -> str:
-    """A store time (microseconds since 1970) as ISO 8601 UTC, to the second."""
-    return datetime.fromtimestamp(us / 1_000_000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _terminal() -> bool:
@@ -145,8 +140,6 @@ def write(rows: list[dict[str, Any]], columns: list[str], fmt: str, output: str 
     the ``store`` file it was read from) or to standard output. CSV cells that a spreadsheet
     would run as a formula are quoted with a leading apostrophe (OWASP's CSV injection
     advice): a note is anyone's text."""
-    import csv
-    import io
 
     if store is not None:
         from ..output import guard
@@ -155,35 +148,6 @@ def write(rows: list[dict[str, Any]], columns: list[str], fmt: str, output: str 
         path = target(store).path
         guard([("--output", output)], [str(path)] if path is not None else [])
 
-    if fmt == "json":
-        text = dumps({key: rows}, indent=2, ensure_ascii=False) + "\n"
-    elif fmt == "csv":
-        buffer = io.StringIO()
-        out = csv.writer(buffer, lineterminator="\n")
-        out.writerow(columns)
-        out.writerows([[_cell(row[c]) for c in columns] for row in rows])
-        text = buffer.getvalue()
-    else:
-        from tabulate import tabulate
-
-        from ..escape import printable
-
-        cells = [[printable(str("" if row[c] is None else row[c])) for c in columns] for row in rows]
-        text = (tabulate(cells, headers=columns) if cells else f"no {key}") + "\n"
+    text = rows_text(rows, columns, fmt, key)
     with open_output(output or STDOUT) as fh:
         fh.write(text)
-
-
-def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(text) else text
-
-
-def _number(text: str) -> bool:
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        Decimal(text)
-    except InvalidOperation:
-        return False
-    return True

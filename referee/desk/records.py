@@ -7,9 +7,6 @@ by the store, so ``store verify`` and a signed checkpoint cover it.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -91,37 +88,17 @@ def open_and_decide(backend: Backend, who: Who, body: CaseIn) -> CaseOut:
     return decide(backend, who, opened.id, body.decision, amount, body.note)
 
 
-def export(found: CasesOut, kind: str) -> tuple[bytes, str]:
-    """The cases for the regulator: JSON (the API's shape) or CSV (one row a case, its
-    last decision; spreadsheet formulas neutralised)."""
-    if kind == "json":
-        return json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False).encode(), "application/json"
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["id", "game", "player", "status", "opened_at", "opened_by", "decision", "amount", "decided_at",
-                     "decided_by", "closed_at", "closed_by", "note"])
-    for c in found.cases:
-        decided = next((e for e in reversed(c.events) if e.kind == "decided"), None)
-        closed = next((e for e in reversed(c.events) if e.kind == "closed"), None)
-        writer.writerow([_cell(v) for v in (
-            c.id, c.game, c.player, c.status, c.opened_at, c.opened_by, c.decision or "", c.amount or "",
-            decided.at if decided else "", decided.actor if decided else "", closed.at if closed else "",
-            closed.actor if closed else "", c.note)])
-    return out.getvalue().encode("utf-8-sig"), "text/csv; charset=utf-8"
+def export(backend: Backend, who: Who, kind: str, events: bool = False) -> tuple[bytes, str]:
+    """The cases for the regulator, as ``referee cases export`` writes them (the same
+    columns and cells, byte for byte: one layout whoever exports; a read of each case's
+    player's records, logged)."""
+    from ..report.rows import cases_export
+    from ..store import cases as kept
 
-
-def _cell(value: object) -> str:
-    """A CSV cell that a spreadsheet will not run as a formula (OWASP's CSV injection)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(text) else text
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    found = backend.run(lambda where: kept.list_cases(where))
+    backend.log(who.name, "cases", [c.player for c in found])
+    media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
+    return cases_export(found, kind, events).encode("utf-8"), media
 
 
 # --- alert groups (referee alerts' records) -------------------------------------------

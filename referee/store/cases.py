@@ -115,9 +115,9 @@ _AMOUNT = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 def _amount(amount: Decimal | str) -> Decimal:
     """``amount`` exactly, from a Decimal or its plain decimal text; a CaseError otherwise."""
-    if isinstance(amount, Decimal):
-        return amount
     text = str(amount).strip()
+    if isinstance(amount, Decimal) and amount.is_finite() and int(amount.as_tuple().exponent) <= 0:
+        return amount
     if not _AMOUNT.fullmatch(text):
         from ..escape import printable
 
