@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from referee.load.exports import MappingError
+from referee.load.exports.budget import BUDGET, Overspent
 from referee.load.exports.mappings import parse_mapping
-from referee.load.exports.search import BUDGET, Overspent, compile_expression
+from referee.load.exports.search import compile_expression
 from referee.models.mapping import Cards
 
 from .conftest import ROOT, Write, check_json, run

@@ -17,7 +17,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from ..escape import quoted
 from ..models import codes
@@ -237,6 +237,9 @@ class ExportParser:
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+#: ``_SPACE.match``, typed as it behaves: the pattern matches the empty string, so a
+#: match is never None (a cast once here, not a check on every call of the hot loop).
+_SKIP = cast("Callable[[str, int], re.Match[str]]", _SPACE.match)
 
 
 def space_end(text: str, pos: int) -> int:
@@ -354,35 +357,35 @@ _OPENS: dict[str, re.Pattern[str]] = {}
 
 def _walked(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, list[int]] | None:
     """:func:`scan_record` by walking the record's own keys here."""
-    ws = _SPACE.match
+    ws = _SKIP
     record: dict[str, Any] = {}
     offsets: list[int] = []
     try:
         if text[pos] != "{":
             return None
-        i = ws(text, pos + 1).end()  # type: ignore[union-attr]
+        i = ws(text, pos + 1).end()
         if text[i] == "}":
             return record, i + 1, offsets
         while True:
             if text[i] != '"':
                 return None
             key, i = _SCANSTRING(text, i + 1)
-            i = ws(text, i).end()  # type: ignore[union-attr]
+            i = ws(text, i).end()
             if text[i] != ":" or key in record:
                 return None
-            i = ws(text, i + 1).end()  # type: ignore[union-attr]
+            i = ws(text, i + 1).end()
             value: Any
             if key == seats and text[i] == "[":
                 value, i = _elements(text, i, offsets)
             else:
                 value, i = _SCAN(text, i)
             record[key] = value
-            i = ws(text, i).end()  # type: ignore[union-attr]
+            i = ws(text, i).end()
             if text[i] == "}":
                 break
             if text[i] != ",":
                 return None
-            i = ws(text, i + 1).end()  # type: ignore[union-attr]
+            i = ws(text, i + 1).end()
     except (StopIteration, IndexError, ValueError, RecursionError):
         return None
     end = i + 1
@@ -394,21 +397,21 @@ def _walked(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, list[
 
 def _elements(text: str, pos: int, offsets: list[int]) -> tuple[list[Any], int]:
     """The list at ``pos`` (its elements' starts in ``offsets``) and where it ends."""
-    ws = _SPACE.match
+    ws = _SKIP
     items: list[Any] = []
-    i = ws(text, pos + 1).end()  # type: ignore[union-attr]
+    i = ws(text, pos + 1).end()
     if text[i] == "]":
         return items, i + 1
     while True:
         offsets.append(i)
         value, i = _SCAN(text, i)
         items.append(value)
-        i = ws(text, i).end()  # type: ignore[union-attr]
+        i = ws(text, i).end()
         if text[i] == "]":
             return items, i + 1
         if text[i] != ",":
             raise ValueError("expected ',' or ']'")
-        i = ws(text, i + 1).end()  # type: ignore[union-attr]
+        i = ws(text, i + 1).end()
 
 
 def _same_quotes(raw: str, value: Any) -> bool:

@@ -15,7 +15,7 @@ import jmespath
 from jmespath import functions
 from jmespath.visitor import Options, TreeInterpreter
 
-from .search import BUDGET, Overspent
+from .budget import BUDGET, Overspent
 
 if TYPE_CHECKING:
     from jmespath.visitor import _TreeNode  # the parse tree's type, in the stubs only

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..records import ExportDict, LineDict, LoadProblem
+from .budget import Overspent
 from .fields import misfit_problem
 from .files import ExportRecord
-from .search import Getter, Overspent
+from .search import Getter
 
 
 def line_of(item: Any, record: ExportRecord) -> int:

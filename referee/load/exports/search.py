@@ -13,7 +13,7 @@ JMESPath can ask for more than the machine has (``[@,@] | [@,@] | ... | to_strin
 doubles its value at each stage: 172 characters took 41 s and 1.5 GB on a 20 KB
 page). An :class:`~.expressions.Expression` is evaluated by its interpreter, which counts every
 node it visits and every item of every list or object it builds, weighs what it is
-about to serialize or compare, and stops at :data:`BUDGET` with :class:`Overspent` (a
+about to serialize or compare, and stops at :data:`.budget.BUDGET` with :class:`.budget.Overspent` (a
 :class:`Misfit`: the record's ``H008`` naming the key), so any expression answers in
 time and memory linear in the budget and the record, whatever it says. The engine
 (:mod:`.expressions`, and JMESPath with it) is imported only for a mapping that has an
@@ -26,18 +26,12 @@ import re
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..records import line_at
-from .normalize import Misfit
 
 if TYPE_CHECKING:
     from jmespath.exceptions import JMESPathError
 
     from .expressions import Expression
 
-#: Steps an expression may take on one record: nodes visited, items of the lists and
-#: objects it builds, items of what it serializes or compares. A game record of a
-#: 7-seat table through the built-in mappings' expressions takes under 200; a million
-#: is about a second of CPU at worst.
-BUDGET = 1_000_000
 
 _PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -107,10 +101,6 @@ class KeysPath(PlainPath):
             if data is None:
                 return None
         return data
-
-
-class Overspent(Misfit):
-    """An expression that asked for more than :data:`BUDGET` steps on one record."""
 
 
 Getter: TypeAlias = "PlainPath | Expression"
