@@ -133,6 +133,11 @@ def test_seats_with_no_record_of_their_pay_are_left_out_and_counted(stores: dict
     assert everything["paid_unknown"] == t4["seats"] and everything["same_as"] is None
     code, text = run("monitor", "--store", stores["silent"], "--segment", "all", "--no-cache")
     assert f"{t4['seats']:,} seats with no record of what they were paid, left out" in text
+    # What is owed is said over the seats that say their pay, never as a total of all.
+    assert "owed over the last 10,000 games, by the seats that say what they were paid: " in text
+    assert "(the seats left out are not in it: check --store states what each is owed)" in text
+    _, fair = run("monitor", "--store", stores["fair"], "--segment", "all", "--no-cache")
+    assert "owed over the last 10,000 games: 0.00 to players" in fair and "left out are not in it" not in fair
 
 
 def _seat(i: int, net_u: int, paid_u: int | None) -> Seat:

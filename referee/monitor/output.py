@@ -104,7 +104,11 @@ def paid_words(v: Verdict) -> str:
     owed = ""
     if widest:
         c = max(widest, key=lambda c: c.seats)
-        owed = f"; owed over the {c.window}: {c.owed_player:,.2f} to players, {c.owed_house:,.2f} to the house"
+        over = (f"owed over the {c.window}, by the seats that say what they were paid" if v.paid_unknown
+                else f"owed over the {c.window}")
+        owed = f"; {over}: {c.owed_player:,.2f} to players, {c.owed_house:,.2f} to the house"
+        if v.paid_unknown:  # never a total that reads as all: check rules every seat
+            owed += " (the seats left out are not in it: check --store states what each is owed)"
     return f"paid basis (what the seats were paid, Ante+Call): {left}{owed}"
 
 
