@@ -188,10 +188,33 @@ def test_failed_logins_are_held_back_per_user_and_per_address(store: str) -> Non
         now[0] += 15 * 60 + 1
         assert c.post("/api/login", json={"username": "risk", "password": PASSWORD}).status_code == 200
     other = Throttle(clock=lambda: now[0])
-    with client(store, throttle=other) as c:  # one address trying many names
-        for name in ("a1", "a2", "a3", "a4", "a5"):
-            assert c.post("/api/login", json={"username": name, "password": "guess guess"}).status_code == 401
-        assert c.post("/api/login", json={"username": "auditor", "password": PASSWORD}).status_code == 429
+    with client(store, throttle=other) as c:
+        for _ in range(5):  # one person mistyping: their name is held back, not the others at that address
+            assert c.post("/api/login", json={"username": "risk", "password": "guess guess"}).status_code == 401
+        assert c.post("/api/login", json={"username": "risk", "password": PASSWORD}).status_code == 429
+        assert c.post("/api/login", json={"username": "auditor", "password": PASSWORD}).status_code == 200
+        for n in range(15):  # one address trying many names: held back for every name at 20 failures
+            assert c.post("/api/login", json={"username": f"a{n}", "password": "guess guess"}).status_code == 401
+        assert c.post("/api/login", json={"username": "floor", "password": PASSWORD}).status_code == 429
+
+
+def test_the_throttle_counts_pairs_addresses_and_names() -> None:
+    from referee.desk.auth import Throttle
+
+    now = [0.0]
+    t = Throttle(clock=lambda: now[0])
+    for _ in range(5):
+        t.failed("alice", "10.0.0.1")
+    assert t.wait("alice", "10.0.0.1") == 15 * 60 + 1 and t.wait("bob", "10.0.0.1") == 0
+    assert t.wait("alice", "10.0.0.2") == 0  # alice herself, from her own desk
+    for n in range(15):  # one name guessed from many addresses: held back everywhere at 20
+        t.failed("alice", f"192.0.2.{n}")
+    assert t.wait("alice", "10.0.0.9") > 0 and t.wait("bob", "192.0.2.1") == 0
+    now[0] += 15 * 60 + 1
+    assert t.wait("alice", "10.0.0.1") == 0 == t.wait("alice", "10.0.0.9")
+    t.failed("carol", "10.0.0.3")
+    t.succeeded("carol", "10.0.0.3")
+    assert t.wait("carol", "10.0.0.3") == 0
 
 
 def test_a_disabled_account_is_logged_out_at_once(tmp_path: Path) -> None:

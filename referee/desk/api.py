@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api", tags=["api"], responses=REFUSALS)
 
 
 def log_in(request: Request, username: str, password: str) -> Session:
-    """A login attempt, held back after too many failures for this user or address (429)."""
+    """A login attempt, held back after too many failures (429): see :class:`~.auth.Throttle`."""
     desk = state(request)
     address = request.client.host if request.client else "?"
     wait = desk.throttle.wait(username, address)
@@ -39,7 +39,7 @@ def log_in(request: Request, username: str, password: str) -> Session:
     if account is None or not account.active:
         desk.throttle.failed(username, address)
         raise Refused(401, "wrong user name or password")
-    desk.throttle.succeeded(username)
+    desk.throttle.succeeded(username, address)
     return desk.sessions.open(account.name)
 
 

@@ -98,22 +98,27 @@ def same_token(given: str | None, expected: str) -> bool:
     return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
 
 
-#: Failed logins allowed within the window, per user name and per address, before
-#: further attempts are refused (even with the right password) until the window passes.
+#: Failed logins allowed within the window before further attempts are refused (even with
+#: the right password) until the window passes: for one user name from one address, and,
+#: wider, for one address whatever the names and for one name whatever the addresses.
 FAILURES = 5
+WIDE_FAILURES = 20
 WINDOW_SECONDS = 15 * 60.0
 
 
 @dataclass
 class Throttle:
-    """Failed logins held back, per user name and per client address: after
-    :data:`FAILURES` failures within :data:`WINDOW_SECONDS`, attempts are refused with
-    the seconds to wait. Why both keys: per user stops guessing one password from many
-    addresses, per address stops trying many users from one."""
+    """Failed logins held back: after :data:`FAILURES` failures of one user name from one
+    address within :data:`WINDOW_SECONDS`, that pair waits; after :data:`WIDE_FAILURES`,
+    so does the address for every name (many names tried from one place) or the name from
+    every address (one password guessed from many). Why pairs first: a count per address
+    alone lets one mistyped password lock out everyone behind the casino's one address,
+    and a count per name alone lets anyone lock a floor manager out with five guesses."""
 
     clock: Callable[[], float] = time.monotonic
     failures: int = FAILURES
     window: float = WINDOW_SECONDS
+    wide: int = WIDE_FAILURES
     _seen: dict[str, deque[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -121,25 +126,28 @@ class Throttle:
         """Seconds before ``user`` may try again from ``address`` (0: now)."""
         now = self.clock()
         with self._lock:
-            waits = [self._wait(key, now) for key in self._keys(user, address)]
+            waits = [self._wait(key, now, limit) for key, limit in self._keys(user, address)]
         return max(waits)
 
     def failed(self, user: str, address: str) -> None:
         now = self.clock()
         with self._lock:
-            for key in self._keys(user, address):
+            for key, _ in self._keys(user, address):
                 self._seen.setdefault(key, deque()).append(now)
 
-    def succeeded(self, user: str) -> None:
-        """A good login clears its user's count (not its address's)."""
+    def succeeded(self, user: str, address: str = "") -> None:
+        """A good login clears its user's counts (not its address's: other names tried from
+        it still count)."""
         with self._lock:
             self._seen.pop(f"user:{user.casefold()}", None)
+            self._seen.pop(f"pair:{user.casefold()}\x1f{address}", None)
 
-    @staticmethod
-    def _keys(user: str, address: str) -> tuple[str, str]:
-        return f"user:{user.casefold()}", f"addr:{address}"
+    def _keys(self, user: str, address: str) -> tuple[tuple[str, int], ...]:
+        name = user.casefold()
+        return ((f"pair:{name}\x1f{address}", self.failures), (f"user:{name}", self.wide),
+                (f"addr:{address}", self.wide))
 
-    def _wait(self, key: str, now: float) -> int:
+    def _wait(self, key: str, now: float, limit: int) -> int:
         times = self._seen.get(key)
         if not times:
             return 0
@@ -148,6 +156,7 @@ class Throttle:
         if not times:
             del self._seen[key]
             return 0
-        if len(times) < self.failures:
+        if len(times) < limit:
             return 0
-        return max(1, int(self.window - (now - times[0])) + 1)
+        oldest = times[len(times) - limit]  # the failure whose passing brings the count under the limit
+        return max(1, int(self.window - (now - oldest)) + 1)
