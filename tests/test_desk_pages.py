@@ -226,11 +226,15 @@ def test_upload_checks_and_stores_a_log_and_refuses_plainly(fresh: str) -> None:
         log = (SAMPLES / "clean.yaml").read_bytes()
         done = c.post("/upload", data={"csrf_token": token}, files={"file": ("../../etc/clean.yaml", log)})
         assert done.status_code == 200, re.findall(r"Refused.*", done.text)
-        assert "clean.yaml was checked and stored." in done.text
+        assert "clean.yaml was checked. It is clean. The store: 1 source stored." in done.text
+        assert "1 file, 1 session, " in done.text and "by_severity" not in done.text  # check's words, not its data
+        again = c.post("/upload", data={"csrf_token": token}, files={"file": ("clean.yaml", log)})
+        assert "The store: 0 sources stored, 1 already there." in again.text  # said, as check --store says it
+        assert fresh not in again.text  # the store's own address is not shown
         export = (SAMPLES / "exports" / "evolution-history.json").read_bytes()
         mapped = c.post("/upload", data={"csrf_token": token, "mapping": "evolution-history", "profile": "vivo"},
                         files={"file": ("evolution.json", export)})
-        assert mapped.status_code == 200 and "evolution.json was checked and stored." in mapped.text
+        assert mapped.status_code == 200 and "evolution.json was checked. It has findings." in mapped.text
         big = c.post("/upload", data={"csrf_token": token}, files={"file": ("big.yaml", b"#" * 300_000)})
         assert big.status_code == 413 and "the limit is 200,000 bytes" in big.text  # refused before it is read
         named = c.post("/upload", data={"csrf_token": token}, files={"file": ("photo.exe", b"MZ")})

@@ -11,13 +11,12 @@ refusal (its one line, the store's secrets masked).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +40,15 @@ CHILD = ("import os, sys\nfrom referee.start import main\n"
 
 @dataclass
 class Outcome:
-    """What became of an upload: refused (and why), or checked: its exit status and summary."""
+    """What became of an upload: refused (and why), or checked: its exit status, the
+    check's summary line and the store's note (stored, or already there), as ``check
+    --store`` says them."""
 
     refused: str | None = None
     name: str | None = None
     status: int | None = None
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    stored: str = ""
 
 
 def safe_name(name: str | None) -> str | None:
@@ -81,7 +83,7 @@ async def receive(request: Request, backend: Backend, limit: int) -> Outcome:
         if len(data) > limit:
             return Outcome(refused=f"the file is over the limit of {limit:,} bytes")
         (where / name).write_bytes(data)
-        args = ["check", name, "--format", "json", "--quiet", "--jobs", "1"]
+        args = ["check", name, "--format", "text", "--quiet", "--jobs", "1"]
         if profile:
             if profile not in BUILTIN:
                 return Outcome(refused=f"{clipped(profile, 60)!r} is not a built-in profile ({', '.join(BUILTIN)})")
@@ -111,12 +113,12 @@ def _check(backend: Backend, folder: Path, name: str, args: list[str]) -> Outcom
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         line = backend.target.scrub(said[-1] if said else f"check stopped (exit {done.returncode})")
         return Outcome(refused=clipped(line.removeprefix("referee: "), 400), name=name, status=done.returncode)
-    try:
-        report = json.loads(done.stdout)
-    except ValueError:
-        report = {}
-    summary = report.get("summary", {}) if isinstance(report, dict) else {}
-    return Outcome(name=name, status=done.returncode, summary=summary if isinstance(summary, dict) else {})
+    said = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    notes = [line.removeprefix("referee: ") for line in done.stderr.decode("utf-8", "replace").splitlines()
+             if line.startswith("referee: store ")]
+    stored = notes[-1].split(": ", 2)[-1] if notes else ""  # the store's URL is not the desk user's business
+    return Outcome(name=name, status=done.returncode, summary=clipped(said[-1], 400) if said else "",
+                   stored=clipped(stored, 200))
 
 
 def builtin_mappings() -> list[str]:
