@@ -352,30 +352,28 @@ def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) ->
     return banded, newest
 
 
-def _seat(g: _Game, s: Seat, f: Figures) -> None:
-    """A seat's linear sums into its game; its stake into the game's group."""
+def _main(g: _Game, bet: str, observed: int, s: Seat, f: Figures) -> None:
+    """The main game's sums of a seat on one basis (``ante+call``: the rules' net; ``paid``:
+    what it was paid), against the same expectation."""
     bets = g.played.bets
-    main = bets.get("ante+call")
+    main = bets.get(bet)
     if main is None:
-        main = bets["ante+call"] = Sums(games=1)
+        main = bets[bet] = Sums(games=1)
     main.seats += 1
     main.staked += s.staked_u
-    main.observed += s.net_u
+    main.observed += observed
     main.expected += s.ante_u * f.mean
     main.owe(s)
     if s.called:
-        g.wins["ante+call"] = g.wins.get("ante+call", 0.0) + s.ante_u * f.top
+        g.wins[bet] = g.wins.get(bet, 0.0) + s.ante_u * f.top
+
+
+def _seat(g: _Game, s: Seat, f: Figures) -> None:
+    """A seat's linear sums into its game; its stake into the game's group."""
+    bets = g.played.bets
+    _main(g, "ante+call", s.net_u, s, f)
     if s.paid_u is not None:
-        paid = bets.get("paid")
-        if paid is None:
-            paid = bets["paid"] = Sums(games=1)
-        paid.seats += 1
-        paid.staked += s.staked_u
-        paid.observed += s.paid_u
-        paid.expected += s.ante_u * f.mean
-        paid.owe(s)
-        if s.called:
-            g.wins["paid"] = g.wins.get("paid", 0.0) + s.ante_u * f.top
+        _main(g, "paid", s.paid_u, s, f)
     if s.bonus_u and f.bonus_variance:
         bonus = bets.get("bonus")
         if bonus is None:
