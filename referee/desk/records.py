@@ -7,18 +7,13 @@ by the store, so ``store verify`` and a signed checkpoint cover it.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
+from ..report.rows import when
 from ..rules.money import fmt
 from .backend import Backend
 from .context import Refused, Who
 from .shapes import AlertOut, AlertsOut, CaseEventOut, CaseIn, CaseOut, CasesOut
-
-
-def when(us: int) -> str:
-    """A store time (microseconds since 1970) as ISO 8601, UTC, to the second."""
-    return datetime.fromtimestamp(us / 1e6, UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def case_out(case: Any) -> CaseOut:

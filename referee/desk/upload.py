@@ -143,8 +143,8 @@ def sources(backend: Backend) -> list[SourceRow]:
     """The stored sources, newest first."""
     import sqlalchemy as sa
 
+    from ..report.rows import when
     from ..store import schema
-    from .records import when
 
     s = schema.sources
 

@@ -13,10 +13,10 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from ..profiles import BUILTIN
+from ..report.rows import when
 from . import charts as charts_
 from . import records, upload
 from .context import Refused, Who, checked, holding, render_page, state, viewer
-from .records import when
 
 router = APIRouter(include_in_schema=False)
 MAX_UPLOAD = upload.MAX_UPLOAD

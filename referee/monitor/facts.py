@@ -4,7 +4,6 @@ by a test (the statistics never see a database)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 #: Stake bands by the Ante, in the table's currency: (upper bound included, label).
 #: Why these: a decade apart roughly, as casinos set table limits (a 1 table, a 5, a 25,
@@ -75,6 +74,6 @@ def unpack_known(packed: int | None) -> tuple[int, ...] | None:
 
 def when(us: int | None) -> str | None:
     """A seat's time (microseconds since the epoch) as the monitor writes it: ISO 8601, UTC."""
-    if us is None:
-        return None
-    return datetime.fromtimestamp(us / 1e6, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    from ..report.rows import when as written
+
+    return None if us is None else written(us)
