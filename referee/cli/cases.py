@@ -7,7 +7,7 @@ import click
 
 from ..report.rows import CASE_COLUMNS, case_row, cases_export
 from .app import main
-from .users import STORE, write
+from .users import STORE, emit, write
 
 
 @main.group()
@@ -44,12 +44,6 @@ def list_(status: str | None, fmt: str, store: str) -> None:
 def export(status: str | None, events: bool, fmt: str, output: str | None, store: str) -> None:
     """Export the cases for the regulator, oldest first (CSV or JSON): each case as it
     stands, or with --events every change of each."""
-    from ..output import STDOUT, guard, open_output
     from ..store.cases import list_cases
-    from ..store.engine import target
 
-    path = target(store).path
-    guard([("--output", output)], [str(path)] if path is not None else [])
-    text = cases_export(list_cases(store, status), fmt, events)
-    with open_output(output or STDOUT) as out:
-        out.write(text)
+    emit(cases_export(list_cases(store, status), fmt, events), output, store)

@@ -136,18 +136,19 @@ def _us(text: str | None, option: str) -> int | None:
 
 def write(rows: list[dict[str, Any]], columns: list[str], fmt: str, output: str | None, key: str,
           store: str | None = None) -> None:
-    """``rows`` as text, CSV or JSON (``{key: rows}``), to ``output`` atomically (never over
-    the ``store`` file it was read from) or to standard output. CSV cells that a spreadsheet
-    would run as a formula are quoted with a leading apostrophe (OWASP's CSV injection
-    advice): a note is anyone's text."""
+    """``rows`` as text, CSV or JSON (``{key: rows}``: :func:`referee.report.rows.rows_text`,
+    a formula-like CSV cell quoted), written by :func:`emit`."""
+    emit(rows_text(rows, columns, fmt, key), output, store)
 
+
+def emit(text: str, output: str | None, store: str | None = None) -> None:
+    """``text`` to ``output`` atomically (never over the ``store`` file it was read from)
+    or to standard output."""
     if store is not None:
         from ..output import guard
         from ..store.engine import target
 
         path = target(store).path
         guard([("--output", output)], [str(path)] if path is not None else [])
-
-    text = rows_text(rows, columns, fmt, key)
     with open_output(output or STDOUT) as fh:
         fh.write(text)
