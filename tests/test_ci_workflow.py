@@ -196,3 +196,19 @@ def test_the_pre_commit_hook_sees_every_staged_log_in_one_run(ci: dict[str, Any]
     assert re.search(r"hand-histories/day-8\.jsonl:\d+: G002 \[error\] game T1-1-000002, player \S+: seated again "
                      r"in a second record of the game \(first at hand-histories/day-1\.jsonl:3\)", out), out
     assert "8 files" in out
+    # The hook's own file filter (.pre-commit-hooks.yaml), in the same environment (one
+    # install): a good log passes, a workflow and a file with no hand-history name are
+    # left alone, a bad log named *.hh.yaml fails (issue 27).
+    (scratch / ".github" / "workflows").mkdir(parents=True)
+    shutil.copy(SAMPLES / "clean.yaml", scratch / "hand-histories" / "good.yaml")
+    (scratch / ".github" / "workflows" / "ci.yml").write_text("name: CI\non: [push]\njobs: {}\n")
+    shutil.copy(SAMPLES / "disputed.yaml", scratch / "disputed.yaml")  # no suffix, not under hand-histories/
+    shutil.copy(SAMPLES / "disputed.yaml", scratch / "day-2.hh.yaml")
+    git("add", "-A", cwd=scratch)
+    run = [sys.executable, "-m", "pre_commit", "run", "referee-check", "--files"]
+    good = subprocess.run([*run, "hand-histories/good.yaml", ".github/workflows/ci.yml", "disputed.yaml"],
+                          cwd=scratch, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert good.returncode == 0 and "Passed" in good.stdout, good.stdout + good.stderr
+    bad = subprocess.run([*run, "day-2.hh.yaml"], cwd=scratch, env=env, capture_output=True, text=True,
+                         timeout=900, check=False)
+    assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr

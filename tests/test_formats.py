@@ -1,13 +1,9 @@
-"""Machine formats of `referee check` (issue 5): github, junit, jsonl; pre-commit."""
+"""Machine formats of `referee check` (issue 5): github, junit, jsonl (the pre-commit hook: test_ci_workflow.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -159,39 +155,6 @@ def test_quiet_prints_only_findings_and_the_summary() -> None:
     lines = out.splitlines()
     assert all(re.match(r"^\S+:\d+: [A-Z]\d{3} \[", line) for line in lines[:-1])
     assert lines[-1].startswith("2 files")
-
-
-@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
-@pytest.mark.slow
-def test_pre_commit_hook(tmp_path: Path) -> None:
-    """``pre-commit try-repo`` of this repository in a scratch one: a good log passes,
-    a bad one fails, and by default only files meant for it are taken (hand-histories/,
-    *.hh.yaml): a CI workflow is not a hand history (issue 27). Installs the hook's
-    environment, so it takes a while."""
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
-           "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    env.pop("GITHUB_ACTIONS", None)
-
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=scratch, env=env, check=True, capture_output=True)
-
-    git("init", "-q")
-    (scratch / "hand-histories").mkdir()
-    (scratch / ".github" / "workflows").mkdir(parents=True)
-    shutil.copy(SAMPLES / "clean.yaml", scratch / "hand-histories" / "good.yaml")
-    (scratch / ".github" / "workflows" / "ci.yml").write_text("name: CI\non: [push]\njobs: {}\n")
-    shutil.copy(SAMPLES / "disputed.yaml", scratch / "disputed.yaml")  # no suffix, not under hand-histories/
-    git("add", ".")
-    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "referee-check", "--files"]
-    others = ["hand-histories/good.yaml", ".github/workflows/ci.yml", "disputed.yaml"]
-    good = subprocess.run([*try_repo, *others], cwd=scratch, env=env, capture_output=True, text=True)
-    assert good.returncode == 0 and "Passed" in good.stdout, good.stdout + good.stderr  # the workflow is left alone
-    shutil.copy(SAMPLES / "disputed.yaml", scratch / "day-2.hh.yaml")
-    git("add", "day-2.hh.yaml")
-    bad = subprocess.run([*try_repo, "day-2.hh.yaml"], cwd=scratch, env=env, capture_output=True, text=True)
-    assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr
 
 
 def test_color_choices_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
