@@ -83,3 +83,12 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     from .store_support import a_store
 
     yield from a_store(request.param, tmp_path)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules with slow tests first, each module kept whole (its module-scoped
+    fixtures are made once a worker): pytest-xdist hands out tests in this order, so a
+    two-minute test starts early instead of running alone at the end while the other
+    worker waits."""
+    slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
