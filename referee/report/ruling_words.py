@@ -18,7 +18,7 @@ from typing import Any
 
 from ..audit.owed import BottomLine
 from ..i18n import N_, Messages
-from ..models.codes import CODES, FindingCode
+from ..models.codes import CODES
 from ..models.common import Recorded
 from ..rules.cards import RANK_NAMES, RANK_PLURALS, RANKS, SUIT_SYMBOLS, Card, CardError, parse_card, rank_char
 from ..rules.category import Category
@@ -28,7 +28,6 @@ from ..rules.payout import Wager
 from ..rules.profile import HandThreshold
 from ..rules.settlement import Line
 from ..rules.tiebreak import Step, TieBreak
-from .finding_titles import TITLES
 from .void_words import group_words
 
 CATEGORY_WORDS: dict[str, str] = {  # keyed by Category (a str: plain names find it too)
@@ -233,7 +232,7 @@ def finding_words(code: str, field: str | None, recorded: Any, expected: Any, me
         hint = message.find("did you mean")  # an input slip's suggestion (H001, H002), in English
         slip = f" ({message[hint:]})" if hint >= 0 and m.language == "en" else ""
         return said.format(**{**values, "recorded": values["recorded"] + slip}, finding=title)
-    known = TITLES.get(FindingCode(code)) if code in CODES else None
+    known = CODES[code].title if code in CODES else None
     if player:
         return capital(m(known)) + "." if known is not None else m("The record differs from the rules.")
     if m.language == "en":
