@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..models.codes import FindingCode, Severity, severity_of
+from ..models.codes import CODES, FindingCode, Severity
 from ..models.rounds import Round
 from ..profiles import DEFAULT_WORDS, ProfileOrigin
 from ..rules.settlement import Ruling
@@ -42,7 +42,7 @@ class Finding:
     export_field: str | None = None
 
     def __post_init__(self) -> None:
-        self.severity = severity_of(self.code)
+        self.severity = CODES[self.code].severity
 
 
 @dataclass(slots=True)

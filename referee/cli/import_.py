@@ -77,14 +77,14 @@ def _said(problem: object, reading: object) -> int:
     Counted (exit 1) only when it is an error: a record left unwritten. A warning (H009,
     an expression that found nothing) leaves every record written: said, not counted."""
     from ..load.records import LoadProblem
-    from ..models.codes import severity_of
+    from ..models.codes import CODES
 
     assert isinstance(problem, LoadProblem)
     text = f"{problem.source}:{problem.line}: {problem.code} {problem.message}"
     if problem.fatal:
         raise UserError(text)
     click.echo(text, err=True)
-    return 1 if severity_of(problem.code) == "error" else 0
+    return 1 if CODES[problem.code].severity == "error" else 0
 
 
 def _digest(source: object) -> str | None:

@@ -1,34 +1,47 @@
 """The finding codes' catalogue as people read it: docs/findings.md, ``referee rule CODE``
 and the rules of a SARIF report are all written from :data:`referee.models.codes.CODES`,
-so a code's meaning and what to do about it are said once."""
+so a code's meaning and what to do about it are said once. The shape of a code is here,
+below its registrations in :mod:`referee.models.codes` (which imports this module)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Literal, NewType
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+FindingCode = NewType("FindingCode", str)
 
 
-class Code(Protocol):
-    """A finding code as the catalogue reads it (:class:`referee.models.codes.Code`; a
-    protocol here, so that the codes may write their docs through this module without an
-    import cycle)."""
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One finding code with its documentation: registered, one constant a code, in
+    :mod:`referee.models.codes`, which re-exports this class."""
+
+    code: FindingCode
+    name: str
+    severity: Severity
+    summary: str
+    example: str = ""
+    #: What an operator should check or do about it (``referee rule CODE``, docs/findings.md).
+    fix: str = ""
+    #: What the finding is, in a few words: said, translated, where the English message
+    #: cannot be quoted (a French ruling, issue 27; ``report/ruling_words.py``). The French
+    #: is in referee/locale (a test checks each title has one).
+    title: str = ""
 
     @property
-    def code(self) -> str: ...
+    def anchor(self) -> str:
+        """The entry's anchor in docs/findings.md (its heading ``P002 call-result``, as
+        GitHub and the site both slug it)."""
+        return f"{self.code.lower()}-{self.name}"
+
     @property
-    def name(self) -> str: ...
-    @property
-    def severity(self) -> str: ...
-    @property
-    def summary(self) -> str: ...
-    @property
-    def example(self) -> str: ...
-    @property
-    def fix(self) -> str: ...
-    @property
-    def anchor(self) -> str: ...
-    @property
-    def docs(self) -> str: ...
+    def docs(self) -> str:
+        """The entry's place in the repository's documentation."""
+        return f"docs/findings.md#{self.anchor}"
+
 
 _INTRO = [
     "# Finding codes",

@@ -1,47 +1,20 @@
 """The finding codes: stable names scripts and CI rules rely on, like a linter's.
 
-Each code is one typed constant here with its documentation (``codes.P005``); every
-emitter uses the constants, never a bare string, so a typo fails at import or in mypy
-(``FindingCode`` is a distinct type: ``Finding("P05", ...)`` does not type-check).
-``docs/findings.md`` is generated from this catalogue (a test keeps them in step).
-Codes are never renumbered: a code that is retired stays reserved.
+Each code is one typed constant here with its documentation (``codes.P005``; its shape,
+``Code``, in :mod:`.catalogue`); emitters use the constants, never a bare string, so a typo
+fails in mypy (``Finding("P05", ...)`` does not type-check). ``docs/findings.md`` is
+generated from it. Codes are never renumbered: a retired code stays reserved.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal, NewType
+from typing import Final
 
-Severity = Literal["error", "warning", "info"]
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-FindingCode = NewType("FindingCode", str)
-
-
-@dataclass(frozen=True, slots=True)
-class Code:
-    code: FindingCode
-    name: str
-    severity: Severity
-    summary: str
-    example: str = ""
-    #: What an operator should check or do about it (``referee rule CODE``, docs/findings.md).
-    fix: str = ""
-    #: What the finding is, in a few words: said, translated, where the English message
-    #: cannot be quoted (a French ruling, issue 27; ``report/ruling_words.py``). The French
-    #: is in referee/locale (a test checks each title has one).
-    title: str = ""
-
-    @property
-    def anchor(self) -> str:
-        """The entry's anchor in docs/findings.md (its heading ``P002 call-result``, as
-        GitHub and the site both slug it)."""
-        return f"{self.code.lower()}-{self.name}"
-
-    @property
-    def docs(self) -> str:
-        """The entry's place in the repository's documentation."""
-        return f"docs/findings.md#{self.anchor}"
-
+from .catalogue import SEVERITY_ORDER as SEVERITY_ORDER
+from .catalogue import Code as Code
+from .catalogue import FindingCode as FindingCode
+from .catalogue import Severity as Severity
+from .catalogue import markdown
 
 _ALL: list[Code] = []
 
@@ -518,14 +491,8 @@ B001: Final = _code(
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
 
 
-def severity_of(code: FindingCode | str) -> Severity:
-    return CODES[code].severity
-
-
 def markdown_table() -> str:
     """The docs of every code (docs/findings.md is this text): :mod:`.catalogue` writes it."""
-    from .catalogue import markdown
-
     return markdown(_ALL)
 
 
