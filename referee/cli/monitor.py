@@ -72,6 +72,7 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
     from ..store.read import Stored
 
     guard([("--output", output)], [store])
+    _numpy()
     secret = _notify_secret(notify, notify_format)
     if cache is not None and no_cache:
         raise click.UsageError("--cache FILE and --no-cache: give one of them")
@@ -127,6 +128,16 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         click.echo(f"referee: store {shown}: {reports.NOTHING_TESTED}", err=True)
         sys.exit(2)
     sys.exit(1 if verdict.alerting else 0)
+
+
+def _numpy() -> None:
+    """NumPy, which sums the seats (``monitor.columns``), or a clear exit 2 naming the extra."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        from ..store import STORE_EXTRA, StoreError
+
+        raise StoreError(f"referee monitor needs NumPy: {STORE_EXTRA}") from None
 
 
 def _cache_file(cache: str) -> None:

@@ -341,15 +341,9 @@ def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) ->
     """Each valued seat's game added to its cell of (count band, time band), per segment
     and bet (the time bands ending at the segment's own newest game); and the newest
     stored game's time."""
-    newest = newest_of(seats)
-    banded: Banded = defaultdict(lambda: defaultdict(Sums))
-    for (kind, segment), played in games(seats, v, kinds).items():
-        last = last_time(p.time_us for p in played)
-        for rank, p in enumerate(played):
-            band = (count_band(rank), time_band(p.time_us, last))
-            for bet, sums in p.bets.items():
-                banded[(kind, segment, bet)][band].add(sums)
-    return banded, newest
+    from .columns import banded  # column by column (NumPy): a first run's cost (issue 47)
+
+    return banded(seats, v, kinds), newest_of(seats)
 
 
 def _main(g: _Game, bet: str, observed: int, s: Seat, f: Figures) -> None:

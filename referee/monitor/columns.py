@@ -1,0 +1,272 @@
+"""The banded sums of valued seats, column by column (issue 47: a fast first run).
+
+The same sums as adding each segment's games one by one (``cells``' rules: a segment's
+game is its consecutive seats of one game, newest first; a game's seats in one situation
+under one decision move as one group), made with NumPy over the seats' columns: the
+seats sorted by segment, their games and groups found where a key changes, every sum a
+group-by (``np.add.at``) by game, then by (count band, time band). What must stay exact
+is: the whole-number sums in int64 where they fit and as 16-bit limbs where they may
+not (``wide``: an expectation over a 32-bit denominator, a variance over a 64-bit one);
+a game's largest upward move summed seat by seat in the old order (``np.add.at`` adds in
+the order given), so that the floats are the very same; and the cross terms of a game
+with seats in several situations (the Cauchy-Schwarz bound: a float worked from exact
+parts) made by ``cells.game_variance`` and ``cells.game_third`` themselves, game by game,
+as they are few (a shared-hand table's callers share one situation).
+``tests/test_monitor_columns.py`` holds the seat-by-seat sums as the oracle.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import cells, wide
+from .cells import CALENDAR_WINDOWS, KINDS, Banded, Sums, dyadic, game_third, game_variance
+from .facts import STAKE_BANDS, Seat
+from .valuing import Figures, Valuation
+from .wide import Array
+
+#: A Played's band as one number: count band × _TB + time band.
+_TB = len(CALENDAR_WINDOWS) + 1
+_BANDS = (len(cells.COUNT_WINDOWS) + 1) * _TB
+
+
+@dataclass(slots=True)
+class Columns:
+    """The valued seats (``situation`` a Figures), newest first, as columns; their
+    distinct figures as a table (``sit`` indexes it)."""
+
+    seats: list[Seat]
+    game: Array
+    time: Array
+    timed: Array
+    ante: Array
+    staked: Array
+    net: Array
+    paid: Array
+    paid_known: Array
+    bonus: Array
+    called: Array
+    known: Array
+    sit: Array
+    figures: list[Figures]
+    #: Per distinct figures: limbs of mean, variance, third, bonus pay, mean, variance, third.
+    table: dict[str, Array]
+    top: Array
+    bonus_top: Array
+    #: Per distinct figures: whether a call's (or the Bonus's) variance is not 0.
+    var_nz: Array
+    bonus_var_nz: Array
+
+
+def columns(seats: list[Seat]) -> Columns:
+    """The valued seats of ``seats`` (in the store's order) as columns, newest first."""
+    valued = [s for s in reversed(seats) if isinstance(s.situation, Figures)]
+    index: dict[int, int] = {}
+    figures: list[Figures] = []
+    sit = []
+    for s in valued:
+        f = s.situation
+        at = index.get(id(f))
+        if at is None:
+            assert isinstance(f, Figures)
+            at = index[id(f)] = len(figures)
+            figures.append(f)
+        sit.append(at)
+    games: dict[object, int] = {}
+    knowns: dict[object, int] = {}
+    times = [s.time_us for s in valued]
+
+    def ints(values: Iterable[int]) -> Array:
+        return np.fromiter(values, np.int64, len(valued))
+
+    table = {name: wide.of_ints([getattr(f, name) for f in figures])
+             for name in ("mean", "variance", "third", "bonus_pay", "bonus_mean", "bonus_variance", "bonus_third")}
+    return Columns(
+        valued, ints(games.setdefault(s.game, len(games)) for s in valued),
+        ints(0 if t is None else t for t in times), np.fromiter((t is not None for t in times), bool, len(valued)),
+        ints(s.ante_u for s in valued), ints(s.staked_u for s in valued), ints(s.net_u for s in valued),
+        ints(0 if s.paid_u is None else s.paid_u for s in valued),
+        np.fromiter((s.paid_u is not None for s in valued), bool, len(valued)), ints(s.bonus_u for s in valued),
+        np.fromiter((s.called for s in valued), bool, len(valued)),
+        ints(knowns.setdefault(s.known, len(knowns)) for s in valued), np.asarray(sit, np.int64), figures, table,
+        np.array([f.top for f in figures], np.float64), np.array([f.bonus_top for f in figures], np.float64),
+        np.array([f.variance != 0 for f in figures], bool), np.array([f.bonus_variance != 0 for f in figures], bool))
+
+
+def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
+    """Each seat's segment of ``kind`` as a number (-1: none), and the segments' names."""
+    if kind == "all":
+        return np.zeros(len(c.seats), np.int64), ["all"]
+    if kind == "stake":
+        uppers = np.array([u for u, _ in STAKE_BANDS if u is not None], np.int64)
+        return np.searchsorted(uppers, c.ante, side="left").astype(np.int64), [label for _, label in STAKE_BANDS]
+    names: dict[str | None, int] = {None: -1}
+    attr = {"table": "table", "dealer": "dealer", "profile": "profile", "player": "player"}[kind]
+    ids = np.fromiter((names.setdefault(getattr(s, attr), len(names) - 1) for s in c.seats), np.int64, len(c.seats))
+    return ids, [name for name in names if name is not None]
+
+
+def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Banded:
+    """Every valued seat's game added to its (count band, time band) cell, per segment and
+    bet: what ``cells.accumulate`` returns."""
+    c = columns(seats)
+    out: Banded = defaultdict(lambda: defaultdict(Sums))
+    if not c.seats:
+        return out
+    for kind in kinds:
+        seg, names = segments(c, kind)
+        _kind(c, v, kind, seg, names, out)
+    return out
+
+
+def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out: Banded) -> None:
+    """One segment kind's cells: its seats sorted by segment (newest first within it), a
+    segment's game starting where the segment or the game changes."""
+    chosen = np.flatnonzero(seg >= 0)
+    if not chosen.size:
+        return
+    o = chosen[np.argsort(seg[chosen], kind="stable")]
+    s_seg, s_game = seg[o], c.game[o]
+    start = np.ones(o.size, bool)
+    start[1:] = (s_seg[1:] != s_seg[:-1]) | (s_game[1:] != s_game[:-1])
+    pid = np.cumsum(start) - 1
+    first = np.flatnonzero(start)
+    played = first.size
+    pseg = s_seg[first]
+    seg_start = np.ones(played, bool)
+    seg_start[1:] = pseg[1:] != pseg[:-1]
+    rank = np.arange(played) - np.maximum.accumulate(np.where(seg_start, np.arange(played), 0))
+    cband = np.searchsorted(np.array(cells.COUNT_WINDOWS), rank, side="right")  # read now: a test makes them small
+    ptime, ptimed = c.time[o[first]], c.timed[o[first]]
+    last = np.full(len(names), np.iinfo(np.int64).min, np.int64)
+    np.maximum.at(last, pseg[ptimed], ptime[ptimed])
+    has_last = np.zeros(len(names), bool)
+    has_last[pseg[ptimed]] = True
+    tband = np.full(played, len(CALENDAR_WINDOWS), np.int64)
+    timed = ptimed & has_last[pseg]
+    for i in range(len(CALENDAR_WINDOWS) - 1, -1, -1):
+        inside = timed & (ptime > last[pseg] - CALENDAR_WINDOWS[i][1])
+        tband[inside] = i
+    # a Played's cell (its segment and band), numbered among the cells that hold a game
+    used, cell = np.unique(pseg * _BANDS + cband * _TB + tband, return_inverse=True)
+    seats_in = np.bincount(pid, minlength=played)
+    alone = seats_in == 1  # a game of one seat in the segment (``cells._alone``)
+    for bet in ("ante+call", "bonus", "paid"):
+        _bet(c, v, bet, o, pid, cell, alone, used, kind, names, out)
+
+
+def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, alone: Array, used: Array,
+         kind: str, names: list[str], out: Banded) -> None:
+    """One bet's sums of one kind's games, into the cells (``used``: each cell's segment and band)."""
+    groups = used.size
+    sit = c.sit[o]
+    if bet == "bonus":
+        m = (c.bonus[o] != 0) & c.bonus_var_nz[sit]
+    elif bet == "paid":
+        m = c.paid_known[o]
+    else:
+        m = np.ones(o.size, bool)
+    if not m.any():
+        return
+    at = o[m]
+    p = pid[m]
+    s = sit[m]
+    has = np.zeros(cell.size, bool)
+    has[p] = True
+    seat_cell = cell[p]
+    fields: dict[str, list[int]] = {}
+    fields["games"] = np.bincount(cell[has], minlength=groups).tolist()
+    fields["seats"] = np.bincount(seat_cell, minlength=groups).tolist()
+    if bet == "bonus":
+        stake = c.bonus[at]
+        fields["staked"] = wide.grouped_int64(seat_cell, stake, groups)
+        x = wide.of_int64(stake)
+        fields["observed"] = _wide_sum(seat_cell, wide.mul(x, c.table["bonus_pay"][:, s]), groups)
+        fields["expected"] = _wide_sum(seat_cell, wide.mul(x, c.table["bonus_mean"][:, s]), groups)
+        unit, third, top = c.table["bonus_variance"], c.table["bonus_third"], c.bonus_top
+        unit_nz = c.bonus_var_nz
+        known = c.known[at]
+        called = np.ones(at.size, bool)
+        wins = stake.astype(np.float64) * top[s]
+    else:
+        stake = c.ante[at]
+        fields["staked"] = wide.grouped_int64(seat_cell, c.staked[at], groups)
+        fields["observed"] = wide.grouped_int64(seat_cell, c.paid[at] if bet == "paid" else c.net[at], groups)
+        fields["expected"] = _wide_sum(seat_cell, wide.mul(wide.of_int64(stake), c.table["mean"][:, s]), groups)
+        known_pay = c.paid_known[at]
+        owed = np.where(known_pay, c.net[at] - c.paid[at], 0)
+        fields["owed_player"] = wide.grouped_int64(seat_cell, np.maximum(owed, 0), groups)
+        fields["owed_house"] = wide.grouped_int64(seat_cell, np.maximum(-owed, 0), groups)
+        fields["paid_unknown"] = wide.grouped_int64(seat_cell, (~known_pay).astype(np.int64), groups)
+        unit, third, top = c.table["variance"], c.table["third"], c.top
+        unit_nz = c.var_nz
+        known = c.known[at]
+        called = c.called[at]
+        wins = np.where(called, stake.astype(np.float64) * top[s], 0.0)
+    # a game's groups: its seats in one situation under one decision (the first one's figures)
+    g_order = np.lexsort((called, known, p))  # stable: a group's first is its newest seat
+    gp, gk, gc = p[g_order], known[g_order], called[g_order]
+    g_start = np.ones(g_order.size, bool)
+    g_start[1:] = (gp[1:] != gp[:-1]) | (gk[1:] != gk[:-1]) | (gc[1:] != gc[:-1])
+    g_first = np.flatnonzero(g_start)
+    g_stake = np.add.reduceat(stake[g_order], g_first)
+    g_sit = s[g_order][g_first]
+    g_played = gp[g_first]
+    valid = unit_nz[g_sit]
+    played = cell.size
+    n_valid = np.bincount(g_played[valid], minlength=played)
+    n_moving = np.bincount(g_played[valid & (g_stake != 0)], minlength=played)
+    moves = (n_moving > 0) | (alone & (n_valid > 0))  # the game adds variance (``_close``, ``_alone``)
+    counted = valid & moves[g_played]
+    gp_c, st_c, sit_c = g_played[counted], g_stake[counted], g_sit[counted]
+    x = wide.of_int64(st_c)
+    square = wide.mul(x, x)
+    fields["variance"] = _wide_sum(cell[gp_c], wide.mul(square, unit[:, sit_c]), groups)
+    fields["third"] = _wide_sum(cell[gp_c], wide.mul(wide.mul(square, x), third[:, sit_c]), groups)
+    fields["terms"] = wide.grouped_int64(cell, np.where(moves, n_valid, 0), groups)
+    jump = np.zeros(played, np.float64)
+    np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
+    jump[~moves] = 0.0
+    band_jump = np.zeros(groups, np.float64)
+    np.maximum.at(band_jump, cell[has], jump[has])
+    cross: dict[int, list[int]] = {}
+    for game in np.flatnonzero(moves & (n_valid >= 2)).tolist():
+        _cross(c, bet, game, g_played, g_stake, g_sit, valid, v, cross, int(cell[game]))
+    _store(fields, band_jump, cross, used, kind, names, bet, out)
+
+
+def _cross(c: Columns, bet: str, game: int, g_played: Array, g_stake: Array, g_sit: Array, valid: Array,
+           v: Valuation, cross: dict[int, list[int]], at: int) -> None:
+    """A game with seats in several situations: its bounds on the cross terms, as
+    ``cells._close`` makes them (few games: a table dealing each seat its own cards)."""
+    mine = np.flatnonzero((g_played == game) & valid)
+    units = ("bonus_variance", "bonus_third") if bet == "bonus" else ("variance", "third")
+    groups: dict[tuple[str, object, bool], list[int]] = {}
+    for i in mine:
+        f = c.figures[int(g_sit[i])]
+        groups[(bet, int(i), True)] = [int(g_stake[i]), getattr(f, units[0]), getattr(f, units[1])]
+    _, bound = game_variance(groups, bet, v.scale2)
+    _, bound3 = game_third(groups, bet, v.scale3)
+    found = cross.setdefault(at, [0, 0])
+    found[0] += dyadic(bound)
+    found[1] += dyadic(bound3)
+
+
+def _wide_sum(keys: Array, x: Array, groups: int) -> list[int]:
+    return wide.total(wide.grouped(keys, x, groups))
+
+
+def _store(fields: dict[str, list[int]], jump: Array, cross: dict[int, list[int]], used: Array, kind: str,
+           names: list[str], bet: str, out: Banded) -> None:
+    """The cells that hold a game of ``bet`` into ``out``."""
+    for at in np.flatnonzero(np.array(fields["games"]) > 0).tolist():
+        segment, band = divmod(int(used[at]), _BANDS)
+        sums = Sums(**{name: values[at] for name, values in fields.items()})
+        sums.jump = float(jump[at])
+        if at in cross:
+            sums.cross, sums.cross3 = cross[at]
+        out[(kind, names[segment], bet)][divmod(band, _TB)] = sums
