@@ -1,6 +1,7 @@
-"""The monitor's sums column by column (``referee.monitor.columns``, issue 47's fast first
-run) against the seat-by-seat sums (``tests/monitor_reference.py``: each game's seats
-summed one by one, kind by kind, then added to their bands): the same cells, sum for sum,
+"""The monitor's sums column by column (``referee.monitor.columns`` and ``deal_columns``,
+issue 47's fast first run) against the seat-by-seat sums (``tests/monitor_reference.py``:
+each game's seats summed one by one, kind by kind, each deal's counts, then added to
+their bands): the same cells and deal counts, sum for sum,
 on seats of every shape, on timed seats that cross every window's edge, and on a store
 of simulated live tables; and the exact wide arithmetic the sums are made with."""
 
@@ -16,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.monitor import cells, reading, wide
+from referee.monitor import cells, randomness, reading, wide
 from referee.monitor.cells import Banded, Sums, count_band, last_time, time_band
 from referee.monitor.columns import banded
 from referee.monitor.facts import Seat
+from referee.monitor.randomness import DealBanded, DealSums
 from referee.monitor.valuing import Valuation, value
 from referee.profiles import kept_profiles
 from referee.store.read import Stored
@@ -48,10 +50,25 @@ def _flat(found: Banded) -> dict[tuple[str, str, str], dict[tuple[int, int], str
     return {key: {band: repr(s) for band, s in bands.items()} for key, bands in found.items()}
 
 
+def deal_by_deal(seats: list[Seat]) -> DealBanded:
+    """The deals' bands as first written: each deal's counts added to its band."""
+    out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    for key, found in monitor_reference.deals(seats).items():
+        last = last_time(t for t, _ in found)
+        for rank, (time_us, d) in enumerate(found):
+            out[key][(count_band(rank), time_band(time_us, last))].add(d)
+    return out
+
+
 def _same(seats: list[Seat]) -> Valuation:
     v = value(seats)
     assert _flat(banded(seats, v)) == _flat(seat_by_seat(seats, v))
+    assert _deals(randomness.accumulate(seats, None)) == _deals(deal_by_deal(seats))
     return v
+
+
+def _deals(found: DealBanded) -> dict[tuple[str, str], dict[tuple[int, int], list[int]]]:
+    return {key: {band: d.numbers() for band, d in bands.items()} for key, bands in found.items()}
 
 
 @settings(max_examples=40, deadline=None)

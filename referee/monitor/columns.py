@@ -123,16 +123,18 @@ def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Ban
     return out
 
 
-def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out: Banded) -> None:
-    """One segment kind's cells: its seats sorted by segment (newest first within it), a
-    segment's game starting where the segment or the game changes."""
+def bands(seg: Array, unit: Array, time: Array, timed: Array, segments: int) -> tuple[Array, Array, Array, Array]:
+    """Where each item (a seat, or a deal) falls, one segment kind: ``o`` the items with a
+    segment, sorted by it (newest first within it: stable); ``pid`` their game in the
+    segment (a run of items of one ``unit`` there), numbered; ``cell`` each game's cell
+    among ``used``, the cells that hold a game (segment × count band × time band, as one
+    number: ``_BANDS`` a segment). A game's time is its first item's (its newest); the
+    calendar windows end at its segment's newest game."""
     chosen = np.flatnonzero(seg >= 0)
-    if not chosen.size:
-        return
     o = chosen[np.argsort(seg[chosen], kind="stable")]
-    s_seg, s_game = seg[o], c.game[o]
+    s_seg, s_unit = seg[o], unit[o]
     start = np.ones(o.size, bool)
-    start[1:] = (s_seg[1:] != s_seg[:-1]) | (s_game[1:] != s_game[:-1])
+    start[1:] = (s_seg[1:] != s_seg[:-1]) | (s_unit[1:] != s_unit[:-1])
     pid = np.cumsum(start) - 1
     first = np.flatnonzero(start)
     played = first.size
@@ -141,20 +143,23 @@ def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out
     seg_start[1:] = pseg[1:] != pseg[:-1]
     rank = np.arange(played) - np.maximum.accumulate(np.where(seg_start, np.arange(played), 0))
     cband = np.searchsorted(np.array(cells.COUNT_WINDOWS), rank, side="right")  # read now: a test makes them small
-    ptime, ptimed = c.time[o[first]], c.timed[o[first]]
-    last = np.full(len(names), np.iinfo(np.int64).min, np.int64)
+    ptime, ptimed = time[o[first]], timed[o[first]]
+    last = np.full(segments, np.iinfo(np.int64).min, np.int64)
     np.maximum.at(last, pseg[ptimed], ptime[ptimed])
-    has_last = np.zeros(len(names), bool)
-    has_last[pseg[ptimed]] = True
     tband = np.full(played, len(CALENDAR_WINDOWS), np.int64)
-    timed = ptimed & has_last[pseg]
-    for i in range(len(CALENDAR_WINDOWS) - 1, -1, -1):
-        inside = timed & (ptime > last[pseg] - CALENDAR_WINDOWS[i][1])
-        tband[inside] = i
-    # a Played's cell (its segment and band), numbered among the cells that hold a game
+    for i in range(len(CALENDAR_WINDOWS) - 1, -1, -1):  # the narrowest window that holds it
+        tband[ptimed & (ptime > last[pseg] - CALENDAR_WINDOWS[i][1])] = i
     used, cell = np.unique(pseg * _BANDS + cband * _TB + tband, return_inverse=True)
-    seats_in = np.bincount(pid, minlength=played)
-    alone = seats_in == 1  # a game of one seat in the segment (``cells._alone``)
+    return o, pid, cell.reshape(-1), used
+
+
+def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out: Banded) -> None:
+    """One segment kind's cells: its seats sorted by segment (newest first within it), a
+    segment's game starting where the segment or the game changes."""
+    if not (seg >= 0).any():
+        return
+    o, pid, cell, used = bands(seg, c.game, c.time, c.timed, len(names))
+    alone = np.bincount(pid, minlength=cell.size) == 1  # a game of one seat in the segment (``cells._alone``)
     for bet in ("ante+call", "bonus", "paid"):
         _bet(c, v, bet, o, pid, cell, alone, used, kind, names, out)
 
