@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -60,41 +61,49 @@ class Columns:
     #: Per distinct figures: whether a call's (or the Bonus's) variance is not 0.
     var_nz: Array
     bonus_var_nz: Array
+    #: A seat's stake times a figure, as limbs (``_product``), made when first needed.
+    products: dict[str, Array] = field(default_factory=dict)
 
 
 def columns(seats: list[Seat]) -> Columns:
     """The valued seats of ``seats`` (in the store's order) as columns, newest first."""
     valued = [s for s in reversed(seats) if isinstance(s.situation, Figures)]
-    index: dict[int, int] = {}
-    figures: list[Figures] = []
-    sit = []
-    for s in valued:
-        f = s.situation
-        at = index.get(id(f))
-        if at is None:
-            assert isinstance(f, Figures)
-            at = index[id(f)] = len(figures)
-            figures.append(f)
-        sit.append(at)
-    games: dict[object, int] = {}
-    knowns: dict[object, int] = {}
+    n = len(valued)
+    sit, figures = numbered([id(s.situation) for s in valued])
+    by_id = {id(s.situation): s.situation for s in valued}
+    table: list[Figures] = [by_id[i] for i in figures]  # type: ignore[misc]
     times = [s.time_us for s in valued]
+    paid = [s.paid_u for s in valued]
 
-    def ints(values: Iterable[int]) -> Array:
-        return np.fromiter(values, np.int64, len(valued))
+    def ints(values: list[Any]) -> Array:
+        return np.fromiter(values, np.int64, n)
 
-    table = {name: wide.of_ints([getattr(f, name) for f in figures])
-             for name in ("mean", "variance", "third", "bonus_pay", "bonus_mean", "bonus_variance", "bonus_third")}
     return Columns(
-        valued, ints(games.setdefault(s.game, len(games)) for s in valued),
-        ints(0 if t is None else t for t in times), np.fromiter((t is not None for t in times), bool, len(valued)),
-        ints(s.ante_u for s in valued), ints(s.staked_u for s in valued), ints(s.net_u for s in valued),
-        ints(0 if s.paid_u is None else s.paid_u for s in valued),
-        np.fromiter((s.paid_u is not None for s in valued), bool, len(valued)), ints(s.bonus_u for s in valued),
-        np.fromiter((s.called for s in valued), bool, len(valued)),
-        ints(knowns.setdefault(s.known, len(knowns)) for s in valued), np.asarray(sit, np.int64), figures, table,
-        np.array([f.top for f in figures], np.float64), np.array([f.bonus_top for f in figures], np.float64),
-        np.array([f.variance != 0 for f in figures], bool), np.array([f.bonus_variance != 0 for f in figures], bool))
+        valued, numbered([s.game for s in valued])[0], ints([0 if t is None else t for t in times]),
+        np.fromiter([t is not None for t in times], bool, n), ints([s.ante_u for s in valued]),
+        ints([s.staked_u for s in valued]), ints([s.net_u for s in valued]), ints([p or 0 for p in paid]),
+        np.fromiter([p is not None for p in paid], bool, n), ints([s.bonus_u for s in valued]),
+        np.fromiter([s.called for s in valued], bool, n), numbered([s.known for s in valued])[0], sit, table,
+        {name: _limbs([getattr(f, name) for f in table]) for name in _WIDE},
+        np.array([f.top for f in table], np.float64), np.array([f.bonus_top for f in table], np.float64),
+        np.array([f.variance != 0 for f in table], bool), np.array([f.bonus_variance != 0 for f in table], bool))
+
+
+#: The figures summed exactly, as limbs.
+_WIDE = ("mean", "variance", "third", "bonus_pay", "bonus_mean", "bonus_variance", "bonus_third")
+
+
+def numbered(values: list[Any]) -> tuple[Array, list[Any]]:
+    """Each value's number among the distinct values (in the order first met), and those."""
+    distinct = dict.fromkeys(values)
+    number = {v: i for i, v in enumerate(distinct)}
+    return np.fromiter(map(number.__getitem__, values), np.int64, len(values)), list(distinct)
+
+
+def _limbs(values: list[int]) -> Array:
+    """Figures as limbs, each distinct value made once (a Bonus's figures: a few for all)."""
+    at, distinct = numbered(values)
+    return wide.of_ints(distinct)[:, at]
 
 
 def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
@@ -104,10 +113,18 @@ def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
     if kind == "stake":
         uppers = np.array([u for u, _ in STAKE_BANDS if u is not None], np.int64)
         return np.searchsorted(uppers, c.ante, side="left").astype(np.int64), [label for _, label in STAKE_BANDS]
-    names: dict[str | None, int] = {None: -1}
     attr = {"table": "table", "dealer": "dealer", "profile": "profile", "player": "player"}[kind]
-    ids = np.fromiter((names.setdefault(getattr(s, attr), len(names) - 1) for s in c.seats), np.int64, len(c.seats))
-    return ids, [name for name in names if name is not None]
+    return named([getattr(s, attr) for s in c.seats])
+
+
+def named(values: list[str | None]) -> tuple[Array, list[str]]:
+    """Segments' names as numbers (-1: none) and the names, numbered."""
+    ids, names = numbered(values)
+    if None in names:
+        none = names.index(None)
+        ids = np.where(ids == none, -1, ids - (ids > none))
+        names.remove(None)
+    return ids, names
 
 
 def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Banded:
@@ -189,9 +206,8 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
     if bet == "bonus":
         stake = c.bonus[at]
         fields["staked"] = wide.grouped_int64(seat_cell, stake, groups)
-        x = wide.of_int64(stake)
-        fields["observed"] = _wide_sum(seat_cell, wide.mul(x, c.table["bonus_pay"][:, s]), groups)
-        fields["expected"] = _wide_sum(seat_cell, wide.mul(x, c.table["bonus_mean"][:, s]), groups)
+        fields["observed"] = _wide_sum(seat_cell, _product(c, "bonus", "bonus_pay")[:, at], groups)
+        fields["expected"] = _wide_sum(seat_cell, _product(c, "bonus", "bonus_mean")[:, at], groups)
         unit, third, top = c.table["bonus_variance"], c.table["bonus_third"], c.bonus_top
         unit_nz = c.bonus_var_nz
         known = c.known[at]
@@ -201,7 +217,7 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
         stake = c.ante[at]
         fields["staked"] = wide.grouped_int64(seat_cell, c.staked[at], groups)
         fields["observed"] = wide.grouped_int64(seat_cell, c.paid[at] if bet == "paid" else c.net[at], groups)
-        fields["expected"] = _wide_sum(seat_cell, wide.mul(wide.of_int64(stake), c.table["mean"][:, s]), groups)
+        fields["expected"] = _wide_sum(seat_cell, _product(c, "ante", "mean")[:, at], groups)
         known_pay = c.paid_known[at]
         owed = np.where(known_pay, c.net[at] - c.paid[at], 0)
         fields["owed_player"] = wide.grouped_int64(seat_cell, np.maximum(owed, 0), groups)
@@ -242,6 +258,15 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
     for game in np.flatnonzero(moves & (n_valid >= 2)).tolist():
         _cross(c, bet, game, g_played, g_stake, g_sit, valid, v, cross, int(cell[game]))
     _store(fields, band_jump, cross, used, kind, names, bet, out)
+
+
+def _product(c: Columns, stake: str, figure: str) -> Array:
+    """Every seat's stake times one of its figures, as limbs: made once, whatever the kind."""
+    key = f"{stake} {figure}"
+    found = c.products.get(key)
+    if found is None:
+        found = c.products[key] = wide.mul(wide.of_int64(getattr(c, stake)), c.table[figure][:, c.sit])
+    return found
 
 
 def _cross(c: Columns, bet: str, game: int, g_played: Array, g_stake: Array, g_sit: Array, valid: Array,

@@ -19,7 +19,7 @@ import numpy as np
 from ..rules.category import CATEGORY_SHIFT
 from ..rules.hands import evaluate
 from . import wide
-from .columns import _BANDS, _TB, bands
+from .columns import _BANDS, _TB, bands, named
 from .facts import Seat
 from .randomness import DEAL_KINDS, DealBanded, DealSums, _Facts
 from .valuing import Figures
@@ -70,14 +70,11 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     time = np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n)
     timed = np.fromiter((s.time_us is not None for s in dealt), bool, n)
     each = np.arange(n)  # a deal is a game of its own: ranked one by one
-    names: dict[str | None, int]
     for kind in kinds:
         if kind == "all":
             seg, labels = np.zeros(n, np.int64), ["all"]
         else:
-            names = {None: -1}
-            seg = np.fromiter((names.setdefault(getattr(s, kind), len(names) - 1) for s in dealt), np.int64, n)
-            labels = [name for name in names if name is not None]
+            seg, labels = named([getattr(s, kind) for s in dealt])
         if not (seg >= 0).any():
             continue
         o, pid, cell, used = bands(seg, each, time, timed, len(labels))
