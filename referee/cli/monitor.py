@@ -107,7 +107,7 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
         except HtmlUnavailable as err:
             raise click.UsageError(str(err)) from None
     elif fmt == "github":
-        text = reports.github(verdict, shown)
+        text = reports.github(verdict, shown, groups)
     else:
         text = {"text": reports.text, "json": reports.to_json}[fmt](verdict, shown, groups)
     with open_output(output) as out:
