@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import cells, wide
-from .cells import CALENDAR_WINDOWS, KINDS, Banded, Sums, dyadic, game_third, game_variance
+from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums, dyadic, game_third, game_variance
 from .facts import STAKE_BANDS, Seat
 from .valuing import Figures, Valuation
 from .wide import Array
@@ -110,9 +110,14 @@ def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
     """Each seat's segment of ``kind`` as a number (-1: none), and the segments' names."""
     if kind == "all":
         return np.zeros(len(c.seats), np.int64), ["all"]
-    if kind == "stake":
+    if kind == "stake":  # the bands numbered as first met, newest first, as the names of other kinds are
         uppers = np.array([u for u, _ in STAKE_BANDS if u is not None], np.int64)
-        return np.searchsorted(uppers, c.ante, side="left").astype(np.int64), [label for _, label in STAKE_BANDS]
+        band = np.searchsorted(uppers, c.ante, side="left")
+        met, first = np.unique(band, return_index=True)
+        order = met[np.argsort(first)]
+        number = np.zeros(len(STAKE_BANDS), np.int64)
+        number[order] = np.arange(order.size)
+        return number[band], [STAKE_BANDS[i][1] for i in order.tolist()]
     attr = {"table": "table", "dealer": "dealer", "profile": "profile", "player": "player"}[kind]
     return named([getattr(s, attr) for s in c.seats])
 
@@ -178,13 +183,26 @@ def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out
     o, pid, cell, used = bands(seg, c.game, c.time, c.timed, len(names))
     alone = np.bincount(pid, minlength=cell.size) == 1  # a game of one seat in the segment (``cells._alone``)
     for bet in ("ante+call", "bonus", "paid"):
-        _bet(c, v, bet, o, pid, cell, alone, used, kind, names, out)
+        found = _bet(c, v, bet, o, pid, cell, alone, used.size)
+        if found is not None:
+            _store(found, used, kind, names, bet, out)
 
 
-def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, alone: Array, used: Array,
-         kind: str, names: list[str], out: Banded) -> None:
-    """One bet's sums of one kind's games, into the cells (``used``: each cell's segment and band)."""
-    groups = used.size
+@dataclass(slots=True)
+class _Summed:
+    """One bet's sums by key (a cell, or a game of a segment): each of ``Sums``' whole
+    numbers, a list a field; the largest jump of the games under each key; the cross
+    terms of the keys that have any (as ``Sums.cross``, ``cross3``)."""
+
+    fields: dict[str, list[int]]
+    jump: Array
+    cross: dict[int, list[int]]
+
+
+def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, key: Array, alone: Array,
+         groups: int) -> _Summed | None:
+    """One bet's sums of one kind's games (``pid``: each seat's game, numbered; ``key``: each
+    game's key among ``groups``: its cell, or itself). None: no seat has the bet."""
     sit = c.sit[o]
     if bet == "bonus":
         m = (c.bonus[o] != 0) & c.bonus_var_nz[sit]
@@ -193,21 +211,21 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
     else:
         m = np.ones(o.size, bool)
     if not m.any():
-        return
+        return None
     at = o[m]
     p = pid[m]
     s = sit[m]
-    has = np.zeros(cell.size, bool)
+    has = np.zeros(key.size, bool)
     has[p] = True
-    seat_cell = cell[p]
+    seat_key = key[p]
     fields: dict[str, list[int]] = {}
-    fields["games"] = np.bincount(cell[has], minlength=groups).tolist()
-    fields["seats"] = np.bincount(seat_cell, minlength=groups).tolist()
+    fields["games"] = np.bincount(key[has], minlength=groups).tolist()
+    fields["seats"] = np.bincount(seat_key, minlength=groups).tolist()
     if bet == "bonus":
         stake = c.bonus[at]
-        fields["staked"] = wide.grouped_int64(seat_cell, stake, groups)
-        fields["observed"] = _wide_sum(seat_cell, _product(c, "bonus", "bonus_pay")[:, at], groups)
-        fields["expected"] = _wide_sum(seat_cell, _product(c, "bonus", "bonus_mean")[:, at], groups)
+        fields["staked"] = wide.grouped_int64(seat_key, stake, groups)
+        fields["observed"] = _wide_sum(seat_key, _product(c, "bonus", "bonus_pay")[:, at], groups)
+        fields["expected"] = _wide_sum(seat_key, _product(c, "bonus", "bonus_mean")[:, at], groups)
         unit, third, top = c.table["bonus_variance"], c.table["bonus_third"], c.bonus_top
         unit_nz = c.bonus_var_nz
         known = c.known[at]
@@ -215,14 +233,14 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
         wins = stake.astype(np.float64) * top[s]
     else:
         stake = c.ante[at]
-        fields["staked"] = wide.grouped_int64(seat_cell, c.staked[at], groups)
-        fields["observed"] = wide.grouped_int64(seat_cell, c.paid[at] if bet == "paid" else c.net[at], groups)
-        fields["expected"] = _wide_sum(seat_cell, _product(c, "ante", "mean")[:, at], groups)
+        fields["staked"] = wide.grouped_int64(seat_key, c.staked[at], groups)
+        fields["observed"] = wide.grouped_int64(seat_key, c.paid[at] if bet == "paid" else c.net[at], groups)
+        fields["expected"] = _wide_sum(seat_key, _product(c, "ante", "mean")[:, at], groups)
         known_pay = c.paid_known[at]
         owed = np.where(known_pay, c.net[at] - c.paid[at], 0)
-        fields["owed_player"] = wide.grouped_int64(seat_cell, np.maximum(owed, 0), groups)
-        fields["owed_house"] = wide.grouped_int64(seat_cell, np.maximum(-owed, 0), groups)
-        fields["paid_unknown"] = wide.grouped_int64(seat_cell, (~known_pay).astype(np.int64), groups)
+        fields["owed_player"] = wide.grouped_int64(seat_key, np.maximum(owed, 0), groups)
+        fields["owed_house"] = wide.grouped_int64(seat_key, np.maximum(-owed, 0), groups)
+        fields["paid_unknown"] = wide.grouped_int64(seat_key, (~known_pay).astype(np.int64), groups)
         unit, third, top = c.table["variance"], c.table["third"], c.top
         unit_nz = c.var_nz
         known = c.known[at]
@@ -238,7 +256,7 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
     g_sit = s[g_order][g_first]
     g_played = gp[g_first]
     valid = unit_nz[g_sit]
-    played = cell.size
+    played = key.size
     n_valid = np.bincount(g_played[valid], minlength=played)
     n_moving = np.bincount(g_played[valid & (g_stake != 0)], minlength=played)
     moves = (n_moving > 0) | (alone & (n_valid > 0))  # the game adds variance (``_close``, ``_alone``)
@@ -246,18 +264,20 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array, 
     gp_c, st_c, sit_c = g_played[counted], g_stake[counted], g_sit[counted]
     x = wide.of_int64(st_c)
     square = wide.mul(x, x)
-    fields["variance"] = _wide_sum(cell[gp_c], wide.mul(square, unit[:, sit_c]), groups)
-    fields["third"] = _wide_sum(cell[gp_c], wide.mul(wide.mul(square, x), third[:, sit_c]), groups)
-    fields["terms"] = wide.grouped_int64(cell, np.where(moves, n_valid, 0), groups)
+    fields["variance"] = _wide_sum(key[gp_c], wide.mul(square, unit[:, sit_c]), groups)
+    fields["third"] = _wide_sum(key[gp_c], wide.mul(wide.mul(square, x), third[:, sit_c]), groups)
+    fields["terms"] = wide.grouped_int64(key, np.where(moves, n_valid, 0), groups)
     jump = np.zeros(played, np.float64)
     np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
     jump[~moves] = 0.0
-    band_jump = np.zeros(groups, np.float64)
-    np.maximum.at(band_jump, cell[has], jump[has])
+    if groups != played:  # a cell's: the largest of its games' (``Sums.add``)
+        by_key = np.zeros(groups, np.float64)
+        np.maximum.at(by_key, key[has], jump[has])
+        jump = by_key
     cross: dict[int, list[int]] = {}
     for game in np.flatnonzero(moves & (n_valid >= 2)).tolist():
-        _cross(c, bet, game, g_played, g_stake, g_sit, valid, v, cross, int(cell[game]))
-    _store(fields, band_jump, cross, used, kind, names, bet, out)
+        _cross(c, bet, game, g_played, g_stake, g_sit, valid, v, cross, int(key[game]))
+    return _Summed(fields, jump, cross)
 
 
 def _product(c: Columns, stake: str, figure: str) -> Array:
@@ -290,13 +310,62 @@ def _wide_sum(keys: Array, x: Array, groups: int) -> list[int]:
     return wide.total(wide.grouped(keys, x, groups))
 
 
-def _store(fields: dict[str, list[int]], jump: Array, cross: dict[int, list[int]], used: Array, kind: str,
-           names: list[str], bet: str, out: Banded) -> None:
+def _store(found: _Summed, used: Array, kind: str, names: list[str], bet: str, out: Banded) -> None:
     """The cells that hold a game of ``bet`` into ``out``."""
-    for at in np.flatnonzero(np.array(fields["games"]) > 0).tolist():
+    for at in np.flatnonzero(np.array(found.fields["games"]) > 0).tolist():
         segment, band = divmod(int(used[at]), _BANDS)
-        sums = Sums(**{name: values[at] for name, values in fields.items()})
-        sums.jump = float(jump[at])
-        if at in cross:
-            sums.cross, sums.cross3 = cross[at]
+        sums = Sums(**{name: values[at] for name, values in found.fields.items()})
+        sums.jump = float(found.jump[at])
+        if at in found.cross:
+            sums.cross, sums.cross3 = found.cross[at]
         out[(kind, names[segment], bet)][divmod(band, _TB)] = sums
+
+
+def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
+    """Every valued seat's game's sums, per segment, newest game first (what the monitor's
+    cache keeps, ``cells.games``): the same sums as ``banded`` makes, by game instead of by
+    cell; the same seats' game is one :class:`Played` for every kind that holds it."""
+    c = columns(seats)
+    out: Games = {}
+    made: dict[bytes, Played] = {}
+    for kind in kinds:
+        seg, names = segments(c, kind)
+        if not (seg >= 0).any():
+            continue
+        o, pid, _, _ = bands(seg, c.game, c.time, c.timed, len(names))
+        starts = np.flatnonzero(np.diff(pid, prepend=-1))
+        played = starts.size
+        alone = np.diff(np.append(starts, o.size)) == 1
+        summed = {bet: _bet(c, v, bet, o, pid, np.arange(played), alone, played)
+                  for bet in ("ante+call", "bonus", "paid")}
+        rows = {bet: _rows(found) for bet, found in summed.items() if found is not None}
+        ends = np.append(starts[1:], o.size).tolist()
+        for g, (start, end) in enumerate(zip(starts.tolist(), ends, strict=True)):
+            seats_of = o[start:end].tobytes()
+            p = made.get(seats_of)
+            if p is None:
+                first = c.seats[int(o[start])]
+                p = made[seats_of] = Played(first.game, first.time_us,
+                                            {bet: Sums(*r) for bet, row in rows.items() if (r := row[g]) is not None})
+            out.setdefault((kind, names[int(seg[o[start]])]), []).append(p)
+    return out
+
+
+#: Sums' fields in the order its constructor takes them.
+_FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "jump", "third", "cross3", "terms",
+           "owed_player", "owed_house", "paid_unknown")
+
+
+def _rows(found: _Summed) -> list[tuple[Any, ...] | None]:
+    """Each game's sums as ``Sums``' arguments (None: the game has no seat of the bet)."""
+    n = len(found.fields["games"])
+    columns: list[list[Any]] = []
+    for name in _FIELDS:
+        if name == "jump":
+            columns.append(found.jump.tolist())
+        elif name in ("cross", "cross3"):
+            i = 0 if name == "cross" else 1
+            columns.append([found.cross[g][i] if g in found.cross else 0 for g in range(n)])
+        else:
+            columns.append(found.fields.get(name, [0] * n))
+    return [row if row[0] else None for row in zip(*columns, strict=True)]
