@@ -199,10 +199,12 @@ class _Summed:
     cross: dict[int, list[int]]
 
 
-def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, key: Array, alone: Array,
+def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array | None, alone: Array,
          groups: int) -> _Summed | None:
-    """One bet's sums of one kind's games (``pid``: each seat's game, numbered; ``key``: each
-    game's key among ``groups``: its cell, or itself). None: no seat has the bet."""
+    """One bet's sums of one kind's games (``pid``: each seat's game, numbered), by cell
+    (``cell``: each game's among ``groups``) or, ``cell`` None, by game. None: no seat has the bet."""
+    by_game = cell is None
+    key = np.arange(alone.size) if cell is None else cell
     sit = c.sit[o]
     if bet == "bonus":
         m = (c.bonus[o] != 0) & c.bonus_var_nz[sit]
@@ -270,7 +272,7 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, key: Array, a
     jump = np.zeros(played, np.float64)
     np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
     jump[~moves] = 0.0
-    if groups != played:  # a cell's: the largest of its games' (``Sums.add``)
+    if not by_game:  # a cell's: the largest of its games' (``Sums.add``)
         by_key = np.zeros(groups, np.float64)
         np.maximum.at(by_key, key[has], jump[has])
         jump = by_key
@@ -336,7 +338,7 @@ def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Game
         starts = np.flatnonzero(np.diff(pid, prepend=-1))
         played = starts.size
         alone = np.diff(np.append(starts, o.size)) == 1
-        summed = {bet: _bet(c, v, bet, o, pid, np.arange(played), alone, played)
+        summed = {bet: _bet(c, v, bet, o, pid, None, alone, played)
                   for bet in ("ante+call", "bonus", "paid")}
         rows = {bet: _rows(found) for bet, found in summed.items() if found is not None}
         ends = np.append(starts[1:], o.size).tolist()

@@ -80,11 +80,15 @@ def grouped(keys: Array, x: Array, groups: int) -> Array:
 
 
 def total(x: Array) -> list[int]:
-    """Each column of limbs as the Python whole number it is."""
-    acc = x[-1].astype(object)
-    for k in range(x.shape[0] - 2, -1, -1):
-        acc = (acc << BITS) + x[k].astype(object)
-    return [int(v) for v in acc.tolist()]
+    """Each column of limbs as the Python whole number it is: carried into three more
+    limbs than it has (a sum of up to 2^47 columns fits), every limb then under 2^16 and
+    the top one 0 or -1, so that the limbs are the number's two's-complement bytes."""
+    if not x.shape[1]:
+        return []
+    wider = carry(np.vstack([x, np.zeros((3, x.shape[1]), np.int64)]))
+    raw = wider.T.astype("<u2").tobytes()  # each limb's low 16 bits: two's complement of the top one
+    width = 2 * wider.shape[0]
+    return [int.from_bytes(raw[i:i + width], "little", signed=True) for i in range(0, len(raw), width)]
 
 
 def grouped_int64(keys: Array, x: Array, groups: int) -> list[int]:
