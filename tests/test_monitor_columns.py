@@ -132,6 +132,7 @@ def test_wide_sums_do_not_overflow_where_int64_would() -> None:
     square = wide.mul(limbs, limbs)
     assert wide.total(wide.grouped(np.zeros(x.size, np.int64), square, 1)) == [1_000_000 * ((1 << 31) - 1) ** 2]
     assert wide.grouped_int64(np.zeros(x.size, np.int64), x * x, 1) == [1_000_000 * ((1 << 31) - 1) ** 2]
+    assert wide.grouped_int64(np.array([0, 1, 0]), np.array([-5, 7, 2], np.int64), 2) == [-3, 7]  # int64 alone
 
 
 def test_the_monitor_without_numpy_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,17 +80,35 @@ def grouped(keys: Array, x: Array, groups: int) -> Array:
 
 
 def total(x: Array) -> list[int]:
-    """Each column of limbs as the Python whole number it is: carried into three more
-    limbs than it has (a sum of up to 2^47 columns fits), every limb then under 2^16 and
-    the top one 0 or -1, so that the limbs are the number's two's-complement bytes."""
+    """Each column of limbs as the Python whole number it is: carried into four more limbs
+    than it has (a sum of up to 2^47 columns fits), every limb then under 2^16 and the top
+    one 0 or -1, so that the limbs are the number's two's-complement bytes."""
     if not x.shape[1]:
         return []
-    wider = carry(np.vstack([x, np.zeros((3, x.shape[1]), np.int64)]))
-    raw = wider.T.astype("<u2").tobytes()  # each limb's low 16 bits: two's complement of the top one
-    width = 2 * wider.shape[0]
-    return [int.from_bytes(raw[i:i + width], "little", signed=True) for i in range(0, len(raw), width)]
+    wider = carry(np.vstack([x, np.zeros((4, x.shape[1]), np.int64)]))
+    # the columns that fit 63 bits (the limbs above the fourth the sign's): their four low
+    # limbs in int64, which wraps to the very value; the others from their bytes
+    above, fourth = wider[4:], wider[3]
+    fits = (((above == 0).all(axis=0) & (fourth < 1 << 15))
+            | ((above[:-1] == MASK).all(axis=0) & (above[-1] == -1) & (fourth >= 1 << 15)))
+    low = wider[0] + (wider[1] << BITS) + (wider[2] << 2 * BITS) + (wider[3] << 3 * BITS)
+    out: list[int] = low.tolist()
+    wide_at = np.flatnonzero(~fits).tolist()
+    if wide_at:
+        raw = wider[:, wide_at].T.astype("<u2").tobytes()  # each limb's low 16 bits: the top one's two's complement
+        width = 2 * wider.shape[0]
+        for j, i in zip(wide_at, range(0, len(raw), width), strict=True):
+            out[j] = int.from_bytes(raw[i:i + width], "little", signed=True)
+    return out
 
 
 def grouped_int64(keys: Array, x: Array, groups: int) -> list[int]:
-    """An int64 column summed by ``keys``, exactly (as limbs: no overflow however many)."""
+    """An int64 column summed by ``keys``, exactly: in int64 when no sum can overflow it
+    (the largest magnitude times the count under 2^62: a game's stakes, a store's
+    counts), else as limbs."""
+    x = np.asarray(x, np.int64)
+    if not x.size or int(np.abs(x).max()) * x.size < 1 << 62:
+        out = np.zeros(groups, np.int64)
+        np.add.at(out, keys, x)
+        return [int(v) for v in out.tolist()]
     return total(grouped(keys, of_int64(x), groups))
