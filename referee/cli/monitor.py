@@ -131,13 +131,15 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
 
 
 def _numpy() -> None:
-    """NumPy, which sums the seats (``monitor.columns``), or a clear exit 2 naming the extra."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
+    """NumPy, which sums the seats (``monitor.columns``), or a clear exit 2 naming the extra.
+    Found, not imported: a run whose cache is up to date sums nothing and never imports it
+    (0.15 s of CPU, a third of such a run)."""
+    from importlib.util import find_spec
+
+    if find_spec("numpy") is None:
         from ..store import STORE_EXTRA, StoreError
 
-        raise StoreError(f"referee monitor needs NumPy: {STORE_EXTRA}") from None
+        raise StoreError(f"referee monitor needs NumPy: {STORE_EXTRA}")
 
 
 def _cache_file(cache: str) -> None:
