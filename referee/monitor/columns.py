@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -71,7 +71,7 @@ def columns(seats: list[Seat]) -> Columns:
     n = len(valued)
     sit, figures = numbered([id(s.situation) for s in valued])
     by_id = {id(s.situation): s.situation for s in valued}
-    table: list[Figures] = [by_id[i] for i in figures]  # type: ignore[misc]
+    table = cast(list[Figures], [by_id[i] for i in figures])  # each a Figures: ``valued``'s test
     times = [s.time_us for s in valued]
     paid = [s.paid_u for s in valued]
 
@@ -118,8 +118,7 @@ def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
         number = np.zeros(len(STAKE_BANDS), np.int64)
         number[order] = np.arange(order.size)
         return number[band], [STAKE_BANDS[i][1] for i in order.tolist()]
-    attr = {"table": "table", "dealer": "dealer", "profile": "profile", "player": "player"}[kind]
-    return named([getattr(s, attr) for s in c.seats])
+    return named([getattr(s, kind) for s in c.seats])  # table, dealer, profile, player: the seat's own
 
 
 def named(values: list[str | None]) -> tuple[Array, list[str]]:
