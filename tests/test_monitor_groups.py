@@ -15,7 +15,7 @@ import pytest
 from referee.models.written import GameLine, TableLine
 from referee.monitor.facts import Seat
 from referee.monitor.groups import AlertGroup, group_alerts
-from referee.monitor.output import text, to_json
+from referee.monitor.output import github, summary, text, to_json
 from referee.monitor.run import Verdict, judge
 from referee.monitor.simulated import seats_of
 from referee.profiles import ProfileOrigin
@@ -112,6 +112,27 @@ def test_the_reports_lead_with_the_groups() -> None:
     said = text(verdict, "s.db", groups).splitlines()
     assert said[3].startswith("alert groups") and said[4].startswith("  1. table T3, ")  # first, before the cells
     assert f"games {lead['first_game']} to {lead['last_game']}" in said[4]
+
+
+@pytest.mark.slow
+def test_github_annotations_lead_with_the_groups() -> None:
+    """``--format github``: an error a cause (each group, most severe first, naming its lead,
+    games and band), then each alert a warning naming its group; without groups, each
+    alert an error of its own, as before."""
+    verdict, _, groups = _judged(True)
+    lines = github(verdict, "s.db", groups).splitlines()
+    errors = [line for line in lines if line.startswith("::error ")]
+    warnings = [line for line in lines if line.startswith("::warning ")]
+    assert len(groups) >= 1 and len(errors) == len(groups) and lines[:len(groups)] == errors
+    assert errors[0].startswith("::error title=referee monitor alert group 1%3A table T3::table T3, ")
+    assert f"games {groups[0].first_game} to {groups[0].last_game}" in errors[0] and "family band" in errors[0]
+    assert len(warnings) == len(verdict.every_alert) == sum(len(g.alerts) for g in groups)
+    lead = next(w for w in warnings if w.startswith("::warning title=referee monitor table T3 (alert group 1)::"))
+    assert "table T3, " in lead
+    assert lines[-1] == f"store s.db: {verdict.seats:,} seats, {verdict.games:,} games: {summary(verdict)}"
+    flat = github(verdict, "s.db").splitlines()
+    assert len(flat) == len(verdict.every_alert) + 1 and all(line.startswith("::error title=referee monitor ")
+                                                             for line in flat[:-1])
 
 
 @pytest.mark.slow

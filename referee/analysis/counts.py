@@ -179,27 +179,40 @@ class Block:
         """Pair ``pair``'s scaled net of calling under ``payoffs`` (which the layout must
         :func:`fit`), the completions the dealer does not qualify in, and the
         turn-and-river pairs ending in each category."""
-        layout, table = self.layout, payoffs.table
+        values, not_qualified, turns = self.figures_under(pair, (payoffs,))
+        return values[0], not_qualified, turns
+
+    def figures_under(self, pair: int, tables: Sequence[Payoffs]) -> tuple[list[int], int, list[int]]:
+        """:meth:`figures` under several payout tables of one layout in one pass (the
+        monitor's: the net's first three moments are the counts dotted with the table, its
+        squares and its cubes)."""
+        layout = self.layout
         mask = self.masks[pair]
         k, g = self._starts(pair)
         turns = [0] * 10
         for i, category in enumerate(_CATEGORIES[mask], k):
             turns[category] = self.turns[i]
-        value = not_qualified = won = tied = 0
+        values = [0] * len(tables)
+        not_qualified = won = tied = 0
         for i, group in enumerate(_CATEGORIES[layout.group_mask(mask)], g):
-            pays = table[layout.groups[group][0]]
+            line = layout.groups[group][0]
             nq, win = self.columns[0][i], self.columns[1][i]
-            value += nq * pays[NOT_QUALIFIED] + win * pays[WIN]
             if layout.ties_by_group:
                 tie = self.columns[2][i]
                 lose = sum(turns[c] for c in layout.groups[group]) * DEALERS - nq - win - tie
-                value += tie * pays[TIE] + lose * pays[LOSE]
+            for t, payoffs in enumerate(tables):
+                pays = payoffs.table[line]
+                values[t] += nq * pays[NOT_QUALIFIED] + win * pays[WIN]
+                if layout.ties_by_group:
+                    values[t] += tie * pays[TIE] + lose * pays[LOSE]
             not_qualified += nq
             won += win
         if self.tie is not None:
             tied = self.tie[pair]
-            value += tied * table[0][TIE] + (COMPLETIONS - not_qualified - won - tied) * table[0][LOSE]
-        return value, not_qualified, turns
+            for t, payoffs in enumerate(tables):
+                table = payoffs.table
+                values[t] += tied * table[0][TIE] + (COMPLETIONS - not_qualified - won - tied) * table[0][LOSE]
+        return values, not_qualified, turns
 
     def row(self, pair: int) -> Row:
         """``[category][not qualified, win, tie, lose]`` of hole pair ``pair`` (:data:`FULL`)."""

@@ -18,7 +18,6 @@ cell of its (count band, time band); a window is then a sum of such cells.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -222,18 +221,6 @@ class Played:
     bets: dict[str, Sums] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Game:
-    """The seats of one game in one segment, until the game ends: seats in the same
-    situation under the same decision share every card to come, so their nets move
-    together (a shared-hand live table: all of its callers)."""
-
-    played: Played
-    groups: dict[tuple[str, object, bool], list[int]] = field(default_factory=dict)  # stake, unit var, third
-    #: Per bet, the most the game's seats can win (millionths).
-    wins: dict[str, float] = field(default_factory=dict)
-
-
 Games = dict[tuple[str, str], list[Played]]
 
 
@@ -249,141 +236,25 @@ def last_time(times: Iterable[int | None]) -> int | None:
 
 
 def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
-    """Every valued seat's game's sums, per segment, newest game first.
+    """Every valued seat's game's sums, per segment, newest game first: what the monitor's
+    cache keeps of each game (``cache``).
 
-    A segment's game is its consecutive seats of one game, newest first. The same seats
-    make the same sums whatever the segment kind that groups them (a game's table, dealer,
-    profile and all hold all of its seats; a round of format 1 is one seat for every
-    kind), so each distinct group is summed once and its :class:`Played` shared: the
-    work is a seat's, not a seat's per kind (``tests/test_monitor_games.py`` holds the
-    kind-by-kind original as the oracle)."""
-    out: Games = defaultdict(list)
-    made: dict[tuple[int, ...], Played] = {}
-    valued = [i for i in range(len(seats) - 1, -1, -1) if isinstance(seats[i].situation, Figures)]
-    for kind in kinds:
-        key = KEYS[kind]
-        open_games: dict[str, _Open] = {}
-        for i in valued:
-            s = seats[i]
-            segment = key(s)
-            if segment is None:
-                continue
-            g = open_games.get(segment)
-            if g is None or g.game != s.game:
-                if g is not None:
-                    g.finish(seats, v, made)
-                held = out[(kind, segment)]
-                held.append(Played(s.game, s.time_us))
-                g = open_games[segment] = _Open(s.game, [i], held, len(held) - 1)
-            else:
-                g.seats.append(i)
-        for g in open_games.values():
-            g.finish(seats, v, made)
-    return out
+    A segment's game is its consecutive seats of one game, newest first; the same seats'
+    game is one :class:`Played` for every kind that holds it (a game's table, dealer,
+    profile and all). Summed column by column (``columns.games``; ``tests/test_monitor_games.py``
+    holds the seat-by-seat original as the oracle)."""
+    from .columns import games as summed
 
-
-@dataclass(slots=True)
-class _Open:
-    """A segment's game being read: its seats (places in the list, newest first) and where
-    its :class:`Played` stands in the segment's list."""
-
-    game: object
-    seats: list[int]
-    held: list[Played]
-    at: int
-
-    def finish(self, seats: list[Seat], v: Valuation, made: dict[tuple[int, ...], Played]) -> None:
-        """Its sums: those of the same seats summed for another kind, else summed now."""
-        key = tuple(self.seats)
-        found = made.get(key)
-        if found is not None:
-            self.held[self.at] = found
-            return
-        played = self.held[self.at]
-        if len(self.seats) == 1:  # most games of a segment: a round, a player's seat
-            s = seats[self.seats[0]]
-            assert isinstance(s.situation, Figures)
-            played.bets = _alone(s, s.situation)
-        else:
-            g = _Game(played)
-            for i in self.seats:
-                s = seats[i]
-                assert isinstance(s.situation, Figures)
-                _seat(g, s, s.situation)
-            _close(g, v)
-        made[key] = played
-
-
-def _alone(s: Seat, f: Figures) -> dict[str, Sums]:
-    """The sums of a game of one seat: ``_seat`` then ``_close`` for one group a bet,
-    whose variance is exact (no bound for seats apart: ``game_variance``)."""
-    ante = s.ante_u
-    main = Sums(1, 1, s.staked_u, s.net_u, ante * f.mean)
-    if f.variance:
-        main.variance = ante * ante * f.variance
-        main.jump = ante * f.top if s.called else 0.0
-        main.third = ante * ante * ante * f.third
-        main.terms = 1
-    main.owe(s)
-    bets = {"ante+call": main}
-    if s.paid_u is not None:  # the same seat against the same expectation, as it was paid
-        bets["paid"] = Sums(1, 1, main.staked, s.paid_u, main.expected, main.variance, 0, main.jump, main.third, 0,
-                            main.terms, main.owed_player, main.owed_house)
-    if s.bonus_u and f.bonus_variance:
-        stake = s.bonus_u
-        bets["bonus"] = Sums(1, 1, stake, stake * f.bonus_pay, stake * f.bonus_mean,
-                             variance=stake * stake * f.bonus_variance, jump=stake * f.bonus_top,
-                             third=stake * stake * stake * f.bonus_third, terms=1)
-    return bets
+    return summed(seats, v, kinds)
 
 
 def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
     """Each valued seat's game added to its cell of (count band, time band), per segment
     and bet (the time bands ending at the segment's own newest game); and the newest
     stored game's time."""
-    newest = newest_of(seats)
-    banded: Banded = defaultdict(lambda: defaultdict(Sums))
-    for (kind, segment), played in games(seats, v, kinds).items():
-        last = last_time(p.time_us for p in played)
-        for rank, p in enumerate(played):
-            band = (count_band(rank), time_band(p.time_us, last))
-            for bet, sums in p.bets.items():
-                banded[(kind, segment, bet)][band].add(sums)
-    return banded, newest
+    from .columns import banded  # column by column (NumPy): a first run's cost (issue 47)
 
-
-def _main(g: _Game, bet: str, observed: int, s: Seat, f: Figures) -> None:
-    """The main game's sums of a seat on one basis (``ante+call``: the rules' net; ``paid``:
-    what it was paid), against the same expectation."""
-    bets = g.played.bets
-    main = bets.get(bet)
-    if main is None:
-        main = bets[bet] = Sums(games=1)
-    main.seats += 1
-    main.staked += s.staked_u
-    main.observed += observed
-    main.expected += s.ante_u * f.mean
-    main.owe(s)
-    if s.called:
-        g.wins[bet] = g.wins.get(bet, 0.0) + s.ante_u * f.top
-
-
-def _seat(g: _Game, s: Seat, f: Figures) -> None:
-    """A seat's linear sums into its game; its stake into the game's group."""
-    bets = g.played.bets
-    _main(g, "ante+call", s.net_u, s, f)
-    if s.paid_u is not None:
-        _main(g, "paid", s.paid_u, s, f)
-    if s.bonus_u and f.bonus_variance:
-        bonus = bets.get("bonus")
-        if bonus is None:
-            bonus = bets["bonus"] = Sums(games=1)
-        bonus.seats += 1
-        bonus.staked += s.bonus_u
-        bonus.observed += s.bonus_u * f.bonus_pay
-        bonus.expected += s.bonus_u * f.bonus_mean
-        g.wins["bonus"] = g.wins.get("bonus", 0.0) + s.bonus_u * f.bonus_top
-    group_seat(g.groups, s, f)
+    return banded(seats, v, kinds), newest_of(seats)
 
 
 def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Figures) -> None:
@@ -396,20 +267,6 @@ def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Fi
     if s.bonus_u and f.bonus_variance:
         group = groups.setdefault(("bonus", s.known, True), [0, f.bonus_variance, f.bonus_third])
         group[0] += s.bonus_u
-
-
-def _close(g: _Game, v: Valuation) -> None:
-    """A game's variance and third cumulant into its sums (:func:`game_variance`)."""
-    for bet, sums in g.played.bets.items():
-        exact_part, bound = game_variance(g.groups, bet, v.scale2)
-        if exact_part:
-            sums.variance += exact_part
-            sums.cross += dyadic(bound)
-            sums.jump = g.wins.get(bet, 0.0)
-            third, bound3 = game_third(g.groups, bet, v.scale3)
-            sums.third += third
-            sums.cross3 += dyadic(bound3)
-            sums.terms += sum(1 for (b, _, _), (_, unit, _) in g.groups.items() if b == bet and unit)
 
 
 def game_variance(groups: dict[tuple[str, object, bool], list[int]], bet: str, scale2: int = 1) -> tuple[int, float]:

@@ -125,9 +125,7 @@ def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
         index, pair = locate(known)
         if table.load(index):
             block = table.blocks[index]
-            value, not_qualified, turns = block.figures(pair, p)
-            second, _, _ = block.figures(pair, sq)
-            third, _, _ = block.figures(pair, cu)
+            (value, second, third), not_qualified, turns = block.figures_under(pair, (p, sq, cu))
             out[known] = Counted(value, second, third, not_qualified, tuple(turns))
         else:  # another qualifier without its counts: counted one by one
             counts = call_counts(known[:2], known[2:5], qualifier).counts

@@ -183,12 +183,33 @@ def github_line(j: Judged | JudgedDeal, v: Verdict, band: bool = True) -> str:
             f"{also_words(j)})")
 
 
-def github(v: Verdict, shown: str) -> str:
+def github(v: Verdict, shown: str, groups: list[AlertGroup] | None = None) -> str:
+    """GitHub annotations: one ``::error`` a cause (an alert group, most severe first: its
+    lead, games and the segments under it), then each alert as a ``::warning`` naming its
+    group (one error a root cause, as ``check``'s findings); an alert no group holds is an
+    ``::error`` of its own. Then the summary line."""
     out = []
+    held: dict[tuple[str, str, str, str, str], int] = {}
+    for n, g in enumerate(groups or [], 1):
+        # a segment is a table's or a dealer's id from the audited logs: escaped as the check's annotations are
+        out.append(f"::error title={escape_property(f'referee monitor alert group {n}: {g.lead}')}::"
+                   f"{escape_data(f'{group_words(g)}; {band_words(v.band)}')}")
+        for a in g.alerts:
+            held.setdefault((a.segment, a.bet, a.test, a.window, a.basis), n)
     for j in v.every_alert:
         kind, segment = (j.cell.kind, j.cell.segment) if isinstance(j, Judged) else (j.test.kind, j.test.segment)
-        # a segment is a table's or a dealer's id from the audited logs: escaped as the check's annotations are
-        out.append(f"::error title={escape_property(f'referee monitor {kind} {segment}')}::"
-                   f"{escape_data(github_line(j, v))}")
+        group = held.get(_grouped_as(j))
+        level, title = (("error", f"referee monitor {kind} {segment}") if group is None
+                        else ("warning", f"referee monitor {kind} {segment} (alert group {group})"))
+        out.append(f"::{level} title={escape_property(title)}::{escape_data(github_line(j, v))}")
     out.append(printable(f"store {shown}: {v.seats:,} seats, {v.games:,} games: {summary(v)}"))
     return "\n".join(out) + "\n"
+
+
+def _grouped_as(j: Judged | JudgedDeal) -> tuple[str, str, str, str, str]:
+    """An alert as its group lists it (``groups.GroupedAlert``: segment, bet, test, window, basis)."""
+    if isinstance(j, Judged):
+        c = j.cell
+        return (f"{c.kind} {c.segment}", c.bet, "rtp", c.window, c.basis)
+    t = j.test
+    return (f"{t.kind} {t.segment}", "deal", t.test, t.window, "deal")

@@ -37,7 +37,7 @@ from ..rules.category import Category
 from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import exact
-from .cells import COUNT_WINDOWS, WINDOWS, count_band, time_band
+from .cells import COUNT_WINDOWS, WINDOWS
 from .facts import Seat
 from .valuing import DealFigures, Figures, exact_int, origin_of
 
@@ -164,12 +164,9 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
 def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal added to its (count band, time band) cell, per segment (the time bands
     ending at the segment's own newest deal; ``newest``, the store's, is not theirs)."""
-    banded: DealBanded = defaultdict(lambda: defaultdict(DealSums))
-    for key, found in deals(seats, kinds).items():
-        last = max((t for t, _ in found if t is not None), default=None)
-        for rank, (time_us, d) in enumerate(found):
-            banded[key][(count_band(rank), time_band(time_us, last))].add(d)
-    return banded
+    from .deal_columns import banded  # column by column (NumPy): a first run's cost (issue 47)
+
+    return banded(seats, kinds)
 
 
 class _Facts:

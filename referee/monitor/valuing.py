@@ -143,29 +143,39 @@ def value(seats: list[Seat]) -> Valuation:
     counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
                for profile, p in priced.items()}
     made: dict[tuple[object, ...], Figures | None] = {}
+    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus and deal
     for s in seats:
         bonus = s.bonus_value if s.bonus_u else None
         dealt = s.deal and s.known is not None
         key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
         found = made.get(key, False)
         if found is False:
-            found = made[key] = _figures(s, priced[s.profile], counted[s.profile])
+            found = made[key] = _figures(s, priced[s.profile], counted[s.profile], calls)
         s.situation = found
     return Valuation(scale, scale2, scale3)
 
 
-def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted]) -> Figures | None:
-    """One seat's figures (None: a call whose five cards were not all seen, no exact expectation)."""
+def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
+             calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]]) -> Figures | None:
+    """One seat's figures (None: a call whose five cards were not all seen, no exact
+    expectation); ``calls``: a call's figures in a situation, worked out once for the
+    seats that differ only in their Bonus or deal."""
     from ..rules.strategy import COMPLETIONS
 
     if s.called:
         if s.known is None:
             return None
-        c = counted[s.known]
-        f1, f2, f3 = p.factors
-        mean, variance, third = c.first * f1, c.variance() * f2, c.third_central() * f3
+        call = calls.get((s.profile, s.known))
+        if call is None:
+            c = counted[s.known]
+            f1, f2, f3 = p.factors
+            mean = c.first * f1
+            call = calls[(s.profile, s.known)] = (mean, c.variance() * f2, c.third_central() * f3,
+                                                  _top(s.profile) - mean / p.scale)
+        mean, variance, third, top = call
     else:
         mean, variance, third = p.fold_mean, 0, 0
+        top = _top(s.profile) - mean / p.scale
     pay = b_mean = b_variance = b_third = 0
     b_top = 0.0
     if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
@@ -176,8 +186,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted])
         c = counted[s.known]
         qualifies = COMPLETIONS - c.not_qualified
         deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
-    return Figures(mean, variance, pay, b_mean, b_variance, _top(s.profile) - mean / p.scale, b_top, third, b_third,
-                   deal)
+    return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third, deal)
 
 
 @lru_cache(maxsize=32)

@@ -1,0 +1,110 @@
+"""The deal tests' banded counts, column by column (issue 47: a fast first run).
+
+The same counts as adding each deal's ``DealSums`` to its band (``randomness``): a deal
+is its game's first seat's cards, its segments its table, its dealer and all, its band
+its rank among its segment's deals, newest first, and its time against the segment's
+newest deal. Each deal's figures are read once into columns (the categories' indexes
+from the hand values, the exact expectations as whole numbers), then summed by segment
+and band with group-bys, exactly (``wide``: the expectations' sums may pass 2^63).
+``tests/test_monitor_columns.py`` compares them with the deal-by-deal sums.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..rules.category import CATEGORY_SHIFT
+from ..rules.hands import evaluate
+from . import wide
+from .columns import _BANDS, _TB, bands, named
+from .facts import Seat
+from .randomness import DEAL_KINDS, DealBanded, DealSums, _Facts
+from .valuing import Figures
+from .wide import Array
+
+_CATEGORIES = 10
+
+
+def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
+    """Each deal's counts added to its (count band, time band) cell, per segment: what
+    ``randomness.accumulate`` returns."""
+    out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    dealt = [s for s in reversed(seats)
+             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    if not dealt:
+        return out
+    n = len(dealt)
+    facts = _Facts()
+    seen = np.zeros(n, bool)
+    player = np.zeros(n, np.int64)
+    dealer = np.zeros(n, np.int64)
+    qualified = np.zeros(n, np.int64)
+    expected = np.zeros((_CATEGORIES, n), np.int64)
+    q_expected = np.zeros(n, np.int64)
+    q_variance = np.zeros(n, np.int64)
+    bonus = np.zeros(n, bool)
+    hits = np.zeros(n, np.int64)
+    hits_expected = np.zeros(n, np.int64)
+    hits_variance = np.zeros(n, np.int64)
+    for i, s in enumerate(dealt):  # a deal's figures (``randomness._deal``), one deal a game
+        if s.player_value is None or s.dealer_value is None:
+            continue
+        f = s.situation
+        assert isinstance(f, Figures) and f.deal is not None
+        m = f.deal
+        qualifier, odds, pays = facts.profile(s.profile)
+        seen[i] = True
+        player[i] = s.player_value >> CATEGORY_SHIFT
+        dealer[i] = s.dealer_value >> CATEGORY_SHIFT
+        qualified[i] = s.dealer_value >= qualifier
+        expected[:, i] = m.categories
+        q_expected[i], q_variance[i] = m.qualifies, m.variance
+        if odds is not None and pays is not None and s.known is not None:
+            value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
+            bonus[i] = True
+            hits[i] = facts.pays(s.profile, value)
+            hits_expected[i], hits_variance[i] = pays
+    time = np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n)
+    timed = np.fromiter((s.time_us is not None for s in dealt), bool, n)
+    each = np.arange(n)  # a deal is a game of its own: ranked one by one
+    for kind in kinds:
+        if kind == "all":
+            seg, labels = np.zeros(n, np.int64), ["all"]
+        else:
+            seg, labels = named([getattr(s, kind) for s in dealt])
+        if not (seg >= 0).any():
+            continue
+        o, pid, cell, used = bands(seg, each, time, timed, len(labels))
+        at = cell[pid]
+        k = used.size
+
+        ones = np.ones(n, np.int64)
+
+        def summed(x: Array, where: Array | None = None, at: Array = at, o: Array = o, k: int = k) -> list[int]:
+            return wide.grouped_int64(at, x[o] if where is None else np.where(where[o], x[o], 0), k)
+
+        columns = {
+            "deals": summed(ones), "unseen": summed(ones, ~seen), "qualified": summed(qualified, seen),
+            "q_expected": summed(q_expected, seen), "q_variance": summed(q_variance, seen),
+            "bonus_deals": summed(ones, bonus), "hits": summed(hits, bonus),
+            "hits_expected": summed(hits_expected, bonus), "hits_variance": summed(hits_variance, bonus)}
+        players, dealers = _counts(at[seen[o]], player[o][seen[o]], k), _counts(at[seen[o]], dealer[o][seen[o]], k)
+        expectations = [summed(expected[c], seen) for c in range(_CATEGORIES)]
+        for j in range(k):
+            segment, band = divmod(int(used[j]), _BANDS)
+            d = DealSums()
+            for name, values in columns.items():
+                setattr(d, name, values[j])
+            d.player, d.dealer = players[j], dealers[j]
+            d.player_expected = [expectations[c][j] for c in range(_CATEGORIES)]
+            out[(kind, labels[segment])][divmod(band, _TB)] = d
+    return out
+
+
+def _counts(at: Array, category: Array, cells: int) -> list[list[int]]:
+    """How many deals of each category (high card first) each cell holds."""
+    flat = np.bincount(at * _CATEGORIES + category, minlength=cells * _CATEGORIES)
+    return [[int(x) for x in row] for row in flat.reshape(cells, _CATEGORIES)]

@@ -1,0 +1,144 @@
+"""The monitor's sums column by column (``referee.monitor.columns`` and ``deal_columns``,
+issue 47's fast first run) against the seat-by-seat sums (``tests/monitor_reference.py``:
+each game's seats summed one by one, kind by kind, each deal's counts, then added to
+their bands): the same cells and deal counts, sum for sum,
+on seats of every shape, on timed seats that cross every window's edge, and on a store
+of simulated live tables; and the exact wide arithmetic the sums are made with."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.monitor import cells, randomness, reading, wide
+from referee.monitor.cells import Banded, Sums, count_band, last_time, time_band
+from referee.monitor.columns import banded
+from referee.monitor.facts import Seat
+from referee.monitor.randomness import DealBanded, DealSums
+from referee.monitor.valuing import Valuation, value
+from referee.profiles import kept_profiles
+from referee.store.read import Stored
+
+from . import monitor_reference
+from .conftest import run
+from .store_support import simulate
+from .test_monitor_cache import _seats as timed_seats
+from .test_monitor_games import _seats as seats_of_every_shape
+
+
+def seat_by_seat(seats: list[Seat], v: Valuation) -> Banded:
+    """The bands as first written: each game's sums made seat by seat, added band by band."""
+    out: Banded = defaultdict(lambda: defaultdict(Sums))
+    for (kind, segment), played in monitor_reference.games(seats, v).items():
+        last = last_time(p.time_us for p in played)
+        for rank, p in enumerate(played):
+            band = (count_band(rank), time_band(p.time_us, last))
+            for bet, sums in p.bets.items():
+                out[(kind, segment, bet)][band].add(sums)
+    return out
+
+
+def _flat(found: Banded) -> dict[tuple[str, str, str], dict[tuple[int, int], str]]:
+    """Every band's sums, exactly (repr: the whole numbers and the floats' every digit)."""
+    return {key: {band: repr(s) for band, s in bands.items()} for key, bands in found.items()}
+
+
+def deal_by_deal(seats: list[Seat]) -> DealBanded:
+    """The deals' bands as first written: each deal's counts added to its band."""
+    out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    for key, found in monitor_reference.deals(seats).items():
+        last = last_time(t for t, _ in found)
+        for rank, (time_us, d) in enumerate(found):
+            out[key][(count_band(rank), time_band(time_us, last))].add(d)
+    return out
+
+
+def _same(seats: list[Seat]) -> Valuation:
+    v = value(seats)
+    assert _flat(banded(seats, v)) == _flat(seat_by_seat(seats, v))
+    assert _deals(randomness.accumulate(seats, None)) == _deals(deal_by_deal(seats))
+    return v
+
+
+def _deals(found: DealBanded) -> dict[tuple[str, str], dict[tuple[int, int], list[int]]]:
+    return {key: {band: d.numbers() for band, d in bands.items()} for key, bands in found.items()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 160), shuffle=st.booleans())
+def test_columns_sum_seats_of_every_shape_as_seat_by_seat(seed: int, n: int, shuffle: bool) -> None:
+    """Games of many seats split across players and stake bands, seats dealt their own
+    cards (the cross terms), seats without a segment or a valuation, games whose seats are
+    not together, what was paid said or not."""
+    _same(seats_of_every_shape(seed, n, shuffle))
+
+
+def test_columns_cross_every_window_edge_as_seat_by_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count windows made small (10, 50, 200 games) over 900 games across 60 days (a tenth
+    without a time): games in every count band and every time band of every segment."""
+    monkeypatch.setattr(cells, "COUNT_WINDOWS", (10, 50, 200))
+    seats = timed_seats(900, seed=5)
+    v = _same(seats)
+    bands = {band for bs in banded(seats, v).values() for band in bs}
+    assert {c for c, _ in bands} == {t for _, t in bands} == {0, 1, 2, 3}  # every count and time band met
+
+
+def test_columns_and_seat_by_seat_give_the_same_cells_on_a_store(tmp_path: Path) -> None:
+    """A store of simulated live tables (1,300 games of 2 to 4 seats, a Bonus stake, faults
+    that leave some seats' pay unsaid or short): the monitor's cells, both bases, equal."""
+    log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "650", "--sessions", "2", "--seed", "31",
+                   "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1", "--faults", "0.02")
+    store = str(tmp_path / "s.db")
+    code, out = run("check", "--store", store, log, "--quiet")
+    assert code in (0, 1), out
+    with Stored(store) as stored, stored.reading():
+        seats = reading.seats(stored.conn)
+        profiles = stored.profiles(stored.sources())
+    with kept_profiles(profiles):
+        v = _same(seats)
+        found = cells.cells(banded(seats, v), v)
+        assert found == cells.cells(seat_by_seat(seats, v), v)
+    assert any(c.tested for c in found) and {c.basis for c in found} == {"rules", "paid"}
+
+
+def test_wide_numbers_are_exact() -> None:
+    """Numbers of any width and sign, as limbs: multiplied and summed by key, the exact sums."""
+    rng = random.Random(3)
+    n = 2_000
+    big = [rng.choice((-1, 1)) * rng.getrandbits(rng.choice((1, 40, 110, 180))) for _ in range(n)]
+    small = [rng.randrange(0, 1 << 31) for _ in range(n)]
+    keys = [rng.randrange(7) for _ in range(n)]
+    x = wide.of_int64(np.array(small, np.int64))
+    product = wide.mul(wide.mul(x, x), wide.of_ints(big))
+    found = wide.total(wide.grouped(np.array(keys), product, 7))
+    expected = [0] * 7
+    for k, a, b in zip(keys, small, big, strict=True):
+        expected[k] += a * a * b
+    assert found == expected
+    assert wide.total(wide.of_ints(big)) == big
+
+
+def test_wide_sums_do_not_overflow_where_int64_would() -> None:
+    """A million stakes of 2^31 - 1 squared: 2^81 and more, past int64's 2^63."""
+    x = np.full(1_000_000, (1 << 31) - 1, np.int64)
+    limbs = wide.of_int64(x)
+    square = wide.mul(limbs, limbs)
+    assert wide.total(wide.grouped(np.zeros(x.size, np.int64), square, 1)) == [1_000_000 * ((1 << 31) - 1) ** 2]
+    assert wide.grouped_int64(np.zeros(x.size, np.int64), x * x, 1) == [1_000_000 * ((1 << 31) - 1) ** 2]
+    assert wide.grouped_int64(np.array([0, 1, 0]), np.array([-5, 7, 2], np.int64), 2) == [-3, 7]  # int64 alone
+
+
+def test_the_monitor_without_numpy_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = simulate(tmp_path / "t.jsonl", "--rounds", "20", "--seed", "3", "--format", "jsonl")
+    store = str(tmp_path / "s.db")
+    assert run("check", "--store", store, log, "--quiet")[0] in (0, 1)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails as without the extra
+    code, out = run("monitor", "--store", store)
+    assert code == 2 and "referee monitor needs NumPy: pip install 'referee[store]'" in out
