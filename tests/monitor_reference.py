@@ -1,6 +1,6 @@
 """The monitor's per-game sums as first written: one pass a segment kind, a game's seats
 summed again for every kind that holds them. Kept as the oracle of the shared-work
-version in ``referee.monitor.cells.games`` and ``referee.monitor.randomness.deals``
+version in ``referee.monitor.columns.games`` and ``referee.monitor.randomness.deals``
 (``tests/test_monitor_games.py``): two paths, one answer."""
 
 from __future__ import annotations

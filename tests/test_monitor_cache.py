@@ -218,13 +218,14 @@ def test_games_pushed_past_every_window_leave_the_cache_with_their_sums(tmp_path
 
 
 def _whole_sums(seats: list[Seat]) -> Summed:
-    from referee.monitor import randomness
-    from referee.monitor.cells import accumulate
+    from referee.monitor.cells import newest_of
+    from referee.monitor.columns import banded
+    from referee.monitor.deal_columns import banded as dealt
     from referee.monitor.valuing import value
 
     valuation = value(seats)
-    banded, newest = accumulate(seats, valuation)
-    return Summed(banded, randomness.accumulate(seats, newest), valuation, len(seats), len({s.game for s in seats}),
+    newest = newest_of(seats)
+    return Summed(banded(seats, valuation), dealt(seats), valuation, len(seats), len({s.game for s in seats}),
                   newest, sum(1 for s in seats if s.paid_u is None))
 
 

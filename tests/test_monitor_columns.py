@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.monitor import cells, randomness, reading, wide
+from referee.monitor import cells, reading, wide
 from referee.monitor.cells import Banded, Sums, count_band, last_time, time_band
 from referee.monitor.columns import banded
+from referee.monitor.deal_columns import banded as deal_banded
 from referee.monitor.facts import Seat
 from referee.monitor.randomness import DealBanded, DealSums
 from referee.monitor.valuing import Valuation, value
@@ -63,7 +64,7 @@ def deal_by_deal(seats: list[Seat]) -> DealBanded:
 def _same(seats: list[Seat]) -> Valuation:
     v = value(seats)
     assert _flat(banded(seats, v)) == _flat(seat_by_seat(seats, v))
-    assert _deals(randomness.accumulate(seats, None)) == _deals(deal_by_deal(seats))
+    assert _deals(deal_banded(seats)) == _deals(deal_by_deal(seats))
     return v
 
 

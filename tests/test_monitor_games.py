@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.monitor import randomness
-from referee.monitor.cells import Games, games
+from referee.monitor.cells import Games
+from referee.monitor.columns import games
 from referee.monitor.facts import Seat
 from referee.monitor.packed import pack, unpack
 from referee.monitor.randomness import Deals

@@ -9,7 +9,7 @@ a trace. What a run does:
 * the store's sources against the cache's: the same chain up to the sources it has seen
   (else the store is not the one it was made from, or was changed: it starts again);
 * the seats stored since (``reading.seats`` after the cache's marks), valued and summed
-  by game and segment (``cells.games``, ``randomness.deals``), appended to each segment's
+  by game and segment (``columns.games``, ``randomness.deals``), appended to each segment's
   games (a game's place among its segment's games is fixed when it is added: newer
   games come after it);
 * the games that newer ones push across a count window's edge (the 1,000th, the

@@ -12,7 +12,7 @@ from typing import Any
 from ..profiles import kept_profiles
 from . import randomness, reading
 from .cache import Batch, Cache, State
-from .cells import KINDS, games, newest_of
+from .cells import KINDS, newest_of
 from .facts import Seat
 from .run import Summed
 from .valuing import value
@@ -133,6 +133,8 @@ def keys_of(seats: list[Seat]) -> tuple[set[str], int]:
 
 def batch_of(seats: list[Seat], keys: set[str], others: int, sources: int, chain: str | None,
            upto: tuple[int, int]) -> Batch:
+    from .columns import games  # NumPy, imported only when there is something to sum
+
     valuation = value(seats)
     return Batch(sources, chain, upto, newest_of(seats), max((s.order for s in seats), default=0), len(seats),
                  keys, others, (valuation.scale, valuation.scale2, valuation.scale3),

@@ -235,28 +235,6 @@ def last_time(times: Iterable[int | None]) -> int | None:
     return max((t for t in times if t is not None), default=None)
 
 
-def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
-    """Every valued seat's game's sums, per segment, newest game first: what the monitor's
-    cache keeps of each game (``cache``).
-
-    A segment's game is its consecutive seats of one game, newest first; the same seats'
-    game is one :class:`Played` for every kind that holds it (a game's table, dealer,
-    profile and all). Summed column by column (``columns.games``; ``tests/test_monitor_games.py``
-    holds the seat-by-seat original as the oracle)."""
-    from .columns import games as summed
-
-    return summed(seats, v, kinds)
-
-
-def accumulate(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> tuple[Banded, int | None]:
-    """Each valued seat's game added to its cell of (count band, time band), per segment
-    and bet (the time bands ending at the segment's own newest game); and the newest
-    stored game's time."""
-    from .columns import banded  # column by column (NumPy): a first run's cost (issue 47)
-
-    return banded(seats, v, kinds), newest_of(seats)
-
-
 def group_seat(groups: dict[tuple[str, object, bool], list[int]], s: Seat, f: Figures) -> None:
     """A seat's stakes into its game's groups (one per bet, situation and decision)."""
     group = groups.setdefault(("ante+call", s.known, s.called), [0, f.variance, f.third])

@@ -133,7 +133,7 @@ def named(values: list[str | None]) -> tuple[Array, list[str]]:
 
 def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Banded:
     """Every valued seat's game added to its (count band, time band) cell, per segment and
-    bet: what ``cells.accumulate`` returns."""
+    bet: what a run tests (``run.judge``)."""
     c = columns(seats)
     out: Banded = defaultdict(lambda: defaultdict(Sums))
     if not c.seats:
@@ -324,7 +324,7 @@ def _store(found: _Summed, used: Array, kind: str, names: list[str], bet: str, o
 
 def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Games:
     """Every valued seat's game's sums, per segment, newest game first (what the monitor's
-    cache keeps, ``cells.games``): the same sums as ``banded`` makes, by game instead of by
+    cache keeps, ``cached.batch_of``): the same sums as ``banded`` makes, by game instead of by
     cell; the same seats' game is one :class:`Played` for every kind that holds it."""
     c = columns(seats)
     out: Games = {}

@@ -30,7 +30,7 @@ _CATEGORIES = 10
 
 def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal's counts added to its (count band, time band) cell, per segment: what
-    ``randomness.accumulate`` returns."""
+    what a run tests (``run.judge``)."""
     out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
     dealt = [s for s in reversed(seats)
              if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]

@@ -238,7 +238,9 @@ class _Grouper:
 def _deal_excess(a: _Alert, rest: list[Seat]) -> bool:
     """Whether the deals ``rest`` (those of a deal test's alert outside a lead) still fail
     its test at the plain level :data:`EXCESS_P` (in its direction, for a z)."""
-    found = [t for t in randomness.tests(randomness.accumulate(rest, None, ["all"]))
+    from .deal_columns import banded  # NumPy, imported when a group is judged
+
+    found = [t for t in randomness.tests(banded(rest, ["all"]))
              if t.test == a.test and t.p is not None]
     if not found:
         return False  # too few deals left to test: nothing to show an excess

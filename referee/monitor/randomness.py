@@ -161,14 +161,6 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
     return out
 
 
-def accumulate(seats: list[Seat], newest: int | None, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
-    """Each deal added to its (count band, time band) cell, per segment (the time bands
-    ending at the segment's own newest deal; ``newest``, the store's, is not theirs)."""
-    from .deal_columns import banded  # column by column (NumPy): a first run's cost (issue 47)
-
-    return banded(seats, kinds)
-
-
 class _Facts:
     """What every deal of a profile shares, worked out once: the qualifier, the Bonus's
     odds as integers, whether the Bonus pays a hand."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from . import randomness
 from .bands import Band, band, cell_p
-from .cells import KINDS, Banded, Cell, accumulate, cells
+from .cells import KINDS, Banded, Cell, cells, newest_of
 from .facts import Seat
 from .randomness import DealTest
 from .valuing import Valuation, value
@@ -102,9 +102,11 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     the seats were valued already (their ``situation`` filled by ``valuing.value``)."""
     kinds = tuple(kinds)
     valuation = valuation or value(seats)
-    banded, newest = accumulate(seats, valuation, kinds)
-    deal_kinds = [k for k in randomness.DEAL_KINDS if k in kinds]
-    deals = randomness.accumulate(seats, newest, deal_kinds)
+    from .columns import banded as summed  # column by column (NumPy): a first run's cost (issue 47)
+    from .deal_columns import banded as dealt
+
+    banded, newest = summed(seats, valuation, kinds), newest_of(seats)
+    deals = dealt(seats, [k for k in randomness.DEAL_KINDS if k in kinds])
     return decide(Summed(banded, deals, valuation, len(seats), len({s.game for s in seats}), newest,
                          sum(1 for s in seats if s.paid_u is None)),
                   band_name, correction, kinds)
