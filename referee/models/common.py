@@ -41,32 +41,34 @@ GameStatus = Literal["settled", "cancelled"]
 WalletKind = Literal["debit", "credit", "cancel", "refund"]
 
 _ZERO = Decimal(0)
-_LOW_STAKE, _LOW_MONEY = _ZERO, -MAX_RESULT
+_LOW_MONEY = -MAX_RESULT
+
+
+_STEP = Decimal(1).scaleb(-PLACES)
 
 
 def exact(value: Decimal, low: Decimal, high: Decimal) -> None:
     """Refuse what the format's amounts are not (a ValueError the strict decode reports
     as a refusal): not finite, below ``low`` or above ``high``, more than six places.
-    The same tests, in the same sense, as the explainer's ``Stake`` and ``Money``."""
+    The same tests, in the same sense, as the explainer's ``Stake`` and ``Money``. The
+    common case is decided by two comparisons and a remainder: a multiple of 10^-6 has
+    at most six places however many zeros it is written with."""
+    try:
+        if low <= value <= high and not value % _STEP:
+            return
+    except ArithmeticError:  # NaN, or a quotient beyond the context's precision
+        pass
+    _exact(value, low, high)
+
+
+def _exact(value: Decimal, low: Decimal, high: Decimal) -> None:
+    """:func:`exact`'s test in full, as pydantic makes it: places counted once trailing
+    zeros are dropped (``normalize``, in the current context)."""
     if not value.is_finite() or not low <= value <= high:
         raise ValueError("not an amount of the format")
-    exponent = value.as_tuple().exponent
+    exponent = value.normalize().as_tuple().exponent
     if isinstance(exponent, int) and exponent < -PLACES:
-        exponent = value.normalize().as_tuple().exponent  # as pydantic counts places
-        if isinstance(exponent, int) and exponent < -PLACES:
-            raise ValueError("more than six decimal places")
-
-
-def stake(value: Decimal | None) -> None:
-    """An amount staked: 0 to :data:`MAX_AMOUNT`, exact (None: not given)."""
-    if value is not None:
-        exact(value, _LOW_STAKE, MAX_AMOUNT)
-
-
-def money(value: Decimal | None) -> None:
-    """A result or balance: within ± :data:`MAX_RESULT`, exact (None: not given)."""
-    if value is not None:
-        exact(value, _LOW_MONEY, MAX_RESULT)
+        raise ValueError("more than six decimal places")
 
 
 CardToken = Annotated[str, msgspec.Meta(max_length=16)]
