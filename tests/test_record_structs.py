@@ -163,3 +163,19 @@ def test_a_record_is_frozen_and_dumped_as_the_store_keeps_it() -> None:
     assert dump(round_) == expected and list(dump(round_)) == list(expected)
     assert dump(Game(game="g", seats=[Seat(player_id="p", ante=Decimal(1), decision="call")]), "seats") == {
         "game": "g", "status": "settled"}
+
+
+@pytest.mark.parametrize("written", ["2026-01-01T10:00:00Z", "2026-01-01T10:00:00.5+01:00",
+                                     "2026-01-01T10:00:00.1234567Z", "2026-01-01T23:59:59.9999999+00:00",
+                                     "2026-01-01 10:00:00", "2026-01-01T10:00Z", "2026-01-01"])
+def test_a_time_is_read_as_the_did_you_mean_validation_reads_it(written: str) -> None:
+    """The same instant, to the microsecond: a time finer than that (``.1234567``) is
+    truncated as pydantic does (msgspec would round it), a spelling msgspec refuses is
+    read by the validation."""
+    round_ = convert({"round": 1, "ante": 1, "player": [], "flop": [], "decision": "call", "time": written}, Round)
+    expected = explainers.Round.model_validate({"round": 1, "ante": 1, "player": [], "flop": [],
+                                                "decision": "call", "time": written}).time
+    assert round_.time == expected and round_.time is not None and expected is not None
+    assert round_.time.isoformat() == expected.isoformat()
+    game = convert({"game": "g", "started": written, "settled": written}, Game)
+    assert game.started == expected == game.settled

@@ -14,8 +14,9 @@ rule §07), not a validation error.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import msgspec
 
@@ -79,6 +80,10 @@ Identifier = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 
 class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A record of a hand history: frozen, read by name, unknown keys refused."""
+
+    #: Its fields that hold a time (:func:`convert` reads one finer than a microsecond
+    #: as the did-you-mean validation does).
+    TIMES: ClassVar[tuple[str, ...]] = ()
 
 
 class Recorded(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -149,14 +154,31 @@ def convert(data: object, kind: type[R]) -> R:
     (:mod:`referee.models.explainers`): its ``ValidationError`` words the problem as the
     format's documentation does; a record it accepts (a word spelt ``Call`` or ``Two
     Pair``) is the struct of what it read, checked again by the struct's own tests."""
-    try:
-        return msgspec.convert(data, kind, strict=True)
-    except msgspec.ValidationError:
-        pass
+    if not kind.TIMES or not _finer(data, kind.TIMES):
+        try:
+            return msgspec.convert(data, kind, strict=True)
+        except msgspec.ValidationError:
+            pass
     from . import explainers  # only a refused record needs pydantic
 
     model = getattr(explainers, kind.__name__).model_validate(data)
     return of_model(model, kind)
+
+
+_FINER = re.compile(r"\.\d{7}")
+
+
+def _finer(data: object, names: tuple[str, ...]) -> bool:
+    """Whether a time of ``data`` is written finer than a microsecond (``.1234567``, as
+    .NET writes it). msgspec rounds such a time, pydantic truncates it: the record is
+    read as it always was (truncated), by the did-you-mean validation."""
+    if not isinstance(data, dict):
+        return False
+    for name in names:
+        value = data.get(name)
+        if type(value) is str and "." in value and _FINER.search(value):
+            return True
+    return False
 
 
 def of_model(model: object, kind: type[R]) -> R:

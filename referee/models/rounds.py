@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 
@@ -29,6 +29,7 @@ _ZERO = Decimal(0)
 class Round(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One round as dealt and recorded."""
 
+    TIMES: ClassVar[tuple[str, ...]] = ("time",)
     # Strict: a quoted "2", 2.0 or true is refused (an H001 on the field), never silently read.
     round: Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUND)]
     time: datetime | None = None

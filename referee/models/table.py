@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 
@@ -83,6 +83,7 @@ class Seat(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class Game(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One game round: one deal, the seats that bet on it."""
 
+    TIMES: ClassVar[tuple[str, ...]] = ("started", "settled")
     game: Identifier
     round: Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUND)] | None = None
     started: datetime | None = None
