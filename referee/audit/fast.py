@@ -1,12 +1,11 @@
-"""The fast path: rounds proven plain are read and settled without the general machinery.
+"""The fast path: rounds settled from a memo, without the general machinery.
 
-A round is taken on the fast path only when every one of these holds; anything else
-goes to the full audit, from the same state, so the report cannot tell the two apart:
+Every round the full audit reads is its record, the struct
+:class:`~referee.models.rounds.Round` decoded once and strictly
+(:func:`~referee.models.common.convert`); no record is built here. A round is settled
+from the memo only when both of these hold; anything else is settled in full, so the
+report cannot tell the two apart:
 
-* **a strict decode.** The record is its struct (:class:`~referee.models.rounds.Round`),
-  decoded once and strictly (:func:`~referee.models.common.convert`): known keys,
-  exact types (an ``int`` is not a ``bool``), amounts that are finite Decimals of at
-  most six places within range, card tokens that are short strings;
 * **known, distinct cards.** :class:`SettleMemo` needs all nine cards in one of the
   spellings of :data:`~referee.rules.cards.SPELLINGS`, none twice;
 * **a settlement seen before.** A ruling depends on the cards only through the
