@@ -72,6 +72,22 @@ def _exact(value: Decimal, low: Decimal, high: Decimal) -> None:
         raise ValueError("more than six decimal places")
 
 
+def utf8(*values: str | list[str] | None) -> None:
+    """Refuse text that is no Unicode string UTF-8 can write (a lone surrogate: JSON's
+    ``"\\ud800"``), as the explainer's strict strings do (its H001 says "unable to parse
+    raw data as a unicode string"); msgspec keeps such text. ``values``: the record's
+    strict texts, a list of them (cards), or None. ASCII, the common case, is one test."""
+    for value in values:
+        if value is None:
+            continue
+        if type(value) is str:
+            if not value.isascii():
+                value.encode("utf-8")  # a UnicodeEncodeError is a ValueError: a refusal
+        elif not "".join(value).isascii():
+            for text in value:
+                text.encode("utf-8")
+
+
 CardToken = Annotated[str, msgspec.Meta(max_length=16)]
 CardList = Annotated[list[CardToken], msgspec.Meta(max_length=52)]
 Text500 = Annotated[str, msgspec.Meta(max_length=500)]

@@ -17,7 +17,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from .common import FORMAT_VERSION, MAX_AMOUNT, MAX_ROUND, CardList, CardToken, Decision, Record, Recorded, exact
+from .common import FORMAT_VERSION, MAX_AMOUNT, MAX_ROUND, CardList, CardToken, Decision, Record, Recorded, exact, utf8
 from .explainers import MultiSessionDocument, Session, SessionDocument, hand_history_schema
 
 __all__ = ["FORMAT_VERSION", "ROUND_FIELDS", "SESSION_FIELDS", "MultiSessionDocument", "Round", "Session",
@@ -51,6 +51,7 @@ class Round(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
             exact(self.call, _ZERO, MAX_AMOUNT)
         if self.bonus is not _ZERO:
             exact(self.bonus, _ZERO, MAX_AMOUNT)
+        utf8(self.player, self.flop, self.turn, self.river, self.dealer)
 
     @property
     def wallet(self) -> None:

@@ -36,6 +36,7 @@ from .common import (
     Text500,
     WalletKind,
     exact,
+    utf8,
 )
 from .explainers import SeatLine, TableDocument, TableSession, table_history_schema
 
@@ -57,6 +58,7 @@ class WalletMove(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     def __post_init__(self) -> None:
         exact(self.amount, _ZERO, MAX_AMOUNT)
+        utf8(self.id, self.reference)
 
 
 class Seat(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -78,6 +80,7 @@ class Seat(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
             exact(self.call, _ZERO, MAX_AMOUNT)
         if self.bonus is not _ZERO:
             exact(self.bonus, _ZERO, MAX_AMOUNT)
+        utf8(self.player)  # its id, read as pydantic's TextId reads it, may hold any text
 
 
 class Game(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -97,6 +100,9 @@ class Game(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     dealer: CardList | None = None
     seats: Annotated[list[Seat], msgspec.Meta(max_length=100_000)] | None = None
     meta: dict[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        utf8(self.dealer_id, self.player, self.flop, self.turn, self.river, self.dealer)  # not its id (TextId)
 
 
 GAME_FIELDS: tuple[str, ...] = Game.__struct_fields__
