@@ -217,3 +217,56 @@ def test_a_lone_surrogate_is_refused_where_the_explainer_refuses_it(struct: type
         got = None
     assert got == expected
     assert (expected is None) == (name not in LENIENT)
+
+
+ODD: list[Any] = [
+    None, True, False, 0, 1, -1, 2**63, 10**13, Decimal("1.5"), Decimal("-0"), Decimal("1E+2"), Decimal("NaN"), 1.5,
+    float("inf"), "", "call", "Call", "fold", "win", "pair", "Two Pair", "Ah", "10h", "a" * 17, "a" * 501, "\ud800",
+    "é", "1.5", " 2 ", "2026-01-01T10:00:00Z", "2026-01-01T10:00:00.1234567Z", "2026-01-01", "yesterday", [], ["Ah"],
+    ["Ah", 1], ["x"] * 53, {}, {"a": 1}, {1: 2}, ("Ah", "Kd"), datetime(2026, 1, 1), "settled", "Cancelled", "debit",
+    "refund", b"Ah",
+]
+BASES: dict[type[Record], dict[str, Any]] = {
+    Round: {"round": 1, "ante": 1, "player": ["Ah", "Kd"], "flop": ["2c", "3c", "4c"], "decision": "call"},
+    Recorded: {}, Game: {"game": "g"}, Seat: {"player_id": "p", "ante": 1, "decision": "fold"},
+    WalletMove: {"id": "t", "kind": "debit", "amount": 1},
+}
+
+
+def test_what_the_struct_takes_the_explainer_takes_as_the_same_record() -> None:
+    """5,000 records with one or two odd values (a fixed seed): whatever the strict
+    decode accepts, the did-you-mean validation accepts as the same record; whatever
+    that validation accepts, :func:`convert` gives (it never fails where it accepts)."""
+    import random
+
+    rng = random.Random(44)
+    kinds = list(BASES)
+    for _ in range(5000):
+        kind = rng.choice(kinds)
+        data = dict(BASES[kind])
+        for _ in range(rng.randint(1, 2)):
+            data[rng.choice(kind.__struct_fields__)] = rng.choice(ODD)
+        if kind is Round and rng.random() < 0.3:
+            data["recorded"] = {rng.choice(Recorded.__struct_fields__): rng.choice(ODD)}
+        try:
+            strict: Any = msgspec.convert(data, kind, strict=True)
+        except ValueError:  # msgspec.ValidationError; UnicodeEncodeError for a surrogate where no text belongs
+            strict = None
+        try:
+            expected: Any = getattr(explainers, kind.__name__).model_validate(data)
+        except ValidationError:
+            assert strict is None, data
+            with pytest.raises(ValidationError):
+                convert(data, kind)
+            continue
+        assert convert(data, kind) == of_model(expected, kind), data
+        finer = "2026-01-01T10:00:00.1234567Z" in data.values()  # convert leaves it to the validation
+        assert strict is None or finer or strict == of_model(expected, kind), data
+
+
+def test_a_mapping_where_a_word_belongs_is_a_finding_not_an_internal_error() -> None:
+    """``"decision": {}`` was an internal error (the word reader hashed it)."""
+    with pytest.raises(ValidationError, match="Input should be 'call' or 'fold'"):
+        convert({**BASES[Round], "decision": {}}, Round)
+    with pytest.raises(ValidationError):
+        convert({**BASES[Round], "player": "\ud800"}, Round)

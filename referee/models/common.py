@@ -173,8 +173,8 @@ def convert(data: object, kind: type[R]) -> R:
     if not kind.TIMES or not _finer(data, kind.TIMES):
         try:
             return msgspec.convert(data, kind, strict=True)
-        except msgspec.ValidationError:
-            pass
+        except ValueError:  # msgspec.ValidationError, or the UnicodeEncodeError msgspec raises
+            pass  # itself for a lone surrogate where no text belongs ("player": "\ud800")
     from . import explainers  # only a refused record needs pydantic
 
     model = getattr(explainers, kind.__name__).model_validate(data)

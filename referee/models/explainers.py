@@ -48,7 +48,7 @@ def words(*choices: str) -> BeforeValidator:
 
     def read(value: Any) -> Any:
         spelt = as_word(value)
-        return spelt if spelt in known else value
+        return spelt if isinstance(spelt, str) and spelt in known else value  # a mapping is no word (H001)
 
     return BeforeValidator(read)
 
