@@ -13,7 +13,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
+from msgspec.structs import replace
+from pydantic import ValidationError
 
 from referee.audit import fast
 from referee.models.rounds import Round
@@ -144,13 +147,19 @@ def test_hostile_rounds(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     _both_ways(path, monkeypatch)
 
 
-def test_the_fast_path_is_taken_on_plain_rounds_only(tmp_path: Path) -> None:
-    """Plain simulated rounds are decoded fast, exactly as validation would; every
-    mutation that pydantic would read differently (or refuse) is left to it."""
+def test_the_strict_decode_reads_as_the_did_you_mean_validation(tmp_path: Path) -> None:
+    """Simulated rounds are decoded strictly into their struct, exactly as the
+    did-you-mean validation reads them; every mutation either decodes to the same
+    record or is left to that validation, which refuses it or reads it (a word spelt
+    ``Call``) as the same record."""
+    from referee.models import explainers
+    from referee.models.common import convert, of_model
+
     base = _simulated(tmp_path, "vivo", "jsonl", "0", "4").read_text(encoding="utf-8").splitlines()
     rounds = [json.loads(line, parse_float=Decimal) for line in base if '"round"' in line]
-    assert all(fast.plain_round(r) == Round.model_validate(r) for r in rounds)
-    taken = 0
+    assert all(msgspec.convert(r, Round, strict=True) == of_model(explainers.Round.model_validate(r), Round)
+               for r in rounds)
+    taken = refused = 0
     for field, value in MUTATIONS:
         record = json.loads(base[1], parse_float=Decimal)
         if field.startswith("recorded."):
@@ -158,13 +167,22 @@ def test_the_fast_path_is_taken_on_plain_rounds_only(tmp_path: Path) -> None:
         else:
             record[field] = value
         record = json.loads(_dump(record), parse_float=Decimal)
-        model = fast.plain_round(record)
-        if model is None:
+        try:
+            full = explainers.Round.model_validate(record)
+        except ValidationError:
+            with pytest.raises(msgspec.ValidationError):
+                msgspec.convert(record, Round, strict=True)
+            refused += 1
             continue
-        taken += 1
-        full = Round.model_validate(record)
-        assert model == full and repr(model) == repr(full) and model.model_fields_set == full.model_fields_set
-    assert 0 < taken < len(MUTATIONS)
+        try:
+            strict = msgspec.convert(record, Round, strict=True)
+        except msgspec.ValidationError:  # left to the validation, which reads it as this record
+            strict = convert(record, Round)
+        else:
+            taken += 1
+        expected = of_model(full, Round)  # a time is the same instant (its tzinfo object is msgspec's)
+        assert strict == expected and repr(replace(strict, time=None)) == repr(replace(expected, time=None))
+    assert 0 < taken < len(MUTATIONS) and refused > 0
 
 
 def test_memo_settles_as_settle(tmp_path: Path) -> None:
@@ -179,7 +197,7 @@ def test_memo_settles_as_settle(tmp_path: Path) -> None:
         record = json.loads(line, parse_float=Decimal)
         if "round" not in record:
             continue
-        model = Round.model_validate(record)
+        model = msgspec.convert(record, Round, strict=True)
         ruling = memo.settle(model)
         assert ruling is not None
         full = settle(profile, Deal(model.ante, model.player, model.flop, model.decision, model.turn, model.river,

@@ -13,7 +13,7 @@ from msgspec import UNSET
 from msgspec.structs import astuple
 
 from ..models.codes import FindingCode
-from ..models.common import MAX_AMOUNT
+from ..models.common import MAX_AMOUNT, convert
 from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
@@ -187,23 +187,22 @@ class CleanGame(NamedTuple):
 
 
 def _result(clean: CleanGame) -> GameResult:
-    """A clean game's full :class:`GameResult`: the record validated only now (a format-1
-    round built as validation would, ``audit/fast.py``; a live table's game by pydantic),
+    """A clean game's full :class:`GameResult`: the record decoded into its struct only now,
     each seat's ruling from its entry's lines with the game's own cards and hands."""
     from .seats import canonical
 
     fast = clean.fast
     round_ = clean.format == 1
     if round_:
-        from .fast import plain_round
+        from ..models.rounds import Round
 
-        record: Any = plain_round(as_dict(fast))
+        record: Any = convert(as_dict(fast), Round)
     else:
         from ..load.table import GAME_STRUCT_FIELDS
         from ..models.table import Game
 
-        record = Game.model_validate({name: value for name, value in zip(GAME_STRUCT_FIELDS, astuple(fast), strict=True)
-                                      if value is not UNSET and name != "seats"})
+        record = convert({name: value for name, value in zip(GAME_STRUCT_FIELDS, astuple(fast), strict=True)
+                          if value is not UNSET and name != "seats"}, Game)
     game = GameResult(clean.game, clean.number, clean.file, clean.line, clean.session, clean.format, "settled", record,
                       table=clean.table, pointer=getattr(clean.record, "pointer", None))
     cards = cards_of(fast.player, fast.flop, fast.turn, fast.river, fast.dealer)  # the game's: every seat's
@@ -265,7 +264,7 @@ class LaneSeat(SeatResult):
 
             from ..models.table import Seat
 
-            model = Seat.model_validate(to_builtins(self.plain, builtin_types=(Decimal,)))
+            model = convert(to_builtins(self.plain, builtin_types=(Decimal,)), Seat)
             _RECORD_SLOT.__set__(self, model)
             return model
 

@@ -89,7 +89,7 @@ def as_round(game: GameResult, seat: SeatResult, profile: Profile | None = None)
         problems = "; ".join(f"{f.code} {f.message}" for f in seat.findings + game.findings) or "not ruled"
         raise ExplainError(f"{seat.file}:{seat.line}: player {seat.player_id} at game {game.game} cannot be "
                            f"ruled: {problems}")
-    round_ = Round.model_construct(
+    round_ = Round(
         round=game.number or 0, ante=record.ante, call=record.call, bonus=record.bonus,
         player=record.player if record.player is not None else (model.player or []), flop=model.flop or [],
         decision=record.decision, turn=model.turn, river=model.river, dealer=model.dealer,

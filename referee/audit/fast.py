@@ -1,13 +1,11 @@
-"""The fast path: rounds proven plain are read and settled without the general machinery.
+"""The fast path: rounds settled from a memo, without the general machinery.
 
-A round is taken on the fast path only when every one of these holds; anything else
-goes to the full audit, from the same state, so the report cannot tell the two apart:
+Every round the full audit reads is its record, the struct
+:class:`~referee.models.rounds.Round` decoded once and strictly
+(:func:`~referee.models.common.convert`); no record is built here. A round is settled
+from the memo only when both of these hold; anything else is settled in full, so the
+report cannot tell the two apart:
 
-* **a strict decode.** :func:`plain_round` accepts a record only when it can build,
-  without pydantic's validation, exactly the :class:`~referee.models.Round` that
-  validation would: known keys, exact types (an ``int`` is not a ``bool``), amounts
-  that are ints or finite Decimals of at most six places within range, card tokens
-  that are short strings, no ``time`` or ``meta`` (those are left to pydantic);
 * **known, distinct cards.** :class:`SettleMemo` needs all nine cards in one of the
   spellings of :data:`~referee.rules.cards.SPELLINGS`, none twice;
 * **a settlement seen before.** A ruling depends on the cards only through the
@@ -28,40 +26,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from ..models.common import MAX_AMOUNT, MAX_ROUND, RECORDED_FIELDS, Recorded
-from ..models.rounds import ROUND_FIELDS, Round
+from ..models.common import MAX_AMOUNT
 from ..rules.cards import SPELLINGS
-from ..rules.category import Category
 from ..rules.hands import HandError, HandValue, evaluate, evaluate_deal
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Deal, Ruling, settle
 
-_ROUND_KEYS = frozenset(ROUND_FIELDS) - {"time", "meta"}
-_RECORDED_KEYS = frozenset(RECORDED_FIELDS)
-_MONEY = frozenset(("ante", "call", "bonus", "net", "returned", "balance"))
-_OUTCOMES = frozenset(("fold", "win", "lose", "push", "void"))
-_CATEGORIES = {c.value: c for c in Category}
 _CARD = SPELLINGS.get
-_ROUND_DEFAULTS: dict[str, object] = {name: field.get_default(call_default_factory=True)
-                                       for name, field in Round.model_fields.items()}
-_RECORDED_DEFAULTS: dict[str, object] = {name: None for name in Recorded.model_fields}
-_new = object.__new__
-_set = object.__setattr__
-
-
-B = TypeVar("B")
-
-
-def _build(cls: type[B], defaults: dict[str, object], values: dict[str, object]) -> B:
-    """A model instance as validation leaves it: every field in declaration order, the
-    fields given marked as set. (``model_construct`` does the same in 25 times the time.)"""
-    fields = defaults | values
-    model: B = _new(cls)
-    _set(model, "__dict__", fields)
-    _set(model, "__pydantic_fields_set__", set(values))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
-    return model
 
 
 def plain_amount(value: object, low: Decimal) -> Decimal | None:
@@ -74,103 +45,6 @@ def plain_amount(value: object, low: Decimal) -> Decimal | None:
                 and not (value.is_signed() and value.is_zero())):
             return value
     return None
-
-
-_ZERO = Decimal(0)
-
-
-def _tokens(value: object) -> bool:
-    if type(value) is not list or len(value) > 52:
-        return False
-    return all(type(t) is str and len(t) <= 16 for t in value)
-
-
-def _token(value: object) -> bool:
-    return value is None or (isinstance(value, str) and type(value) is str and len(value) <= 16)
-
-
-def plain_round(data: object) -> Round | None:
-    """The validated model of a plain record, built directly; None when not plain."""
-    if not isinstance(data, dict) or not data.keys() <= _ROUND_KEYS:
-        return None
-    number = data.get("round")
-    if type(number) is not int or not 0 <= number <= MAX_ROUND:
-        return None
-    values: dict[str, object] = {"round": number}
-    ante = plain_amount(data.get("ante"), _ZERO)
-    if ante is None:
-        return None
-    values["ante"] = ante
-    for name in ("call", "bonus"):
-        if name in data:
-            raw = data[name]
-            if raw is None and name == "call":
-                values[name] = None
-                continue
-            amount = plain_amount(raw, _ZERO)
-            if amount is None:
-                return None
-            values[name] = amount
-    player, flop = data.get("player"), data.get("flop")
-    if not _tokens(player) or not _tokens(flop):
-        return None
-    values["player"], values["flop"] = player, flop
-    decision = data.get("decision")
-    if (decision != "call" and decision != "fold") or type(decision) is not str:
-        return None
-    values["decision"] = decision
-    for name in ("turn", "river"):
-        if name in data:
-            if not _token(data[name]):
-                return None
-            values[name] = data[name]
-    if "dealer" in data:
-        dealer = data["dealer"]
-        if dealer is not None and not _tokens(dealer):
-            return None
-        values["dealer"] = dealer
-    if "recorded" in data:
-        raw = data["recorded"]
-        if raw is None:
-            values["recorded"] = None
-        else:
-            recorded = _plain_recorded(raw)
-            if recorded is None:
-                return None
-            values["recorded"] = recorded
-    return _build(Round, _ROUND_DEFAULTS, values)
-
-
-def _plain_recorded(data: object) -> Recorded | None:
-    if not isinstance(data, dict) or not data.keys() <= _RECORDED_KEYS:
-        return None
-    values: dict[str, object] = {}
-    for key, raw in data.items():
-        if raw is None:
-            values[key] = None
-        elif key in _MONEY:
-            amount = plain_amount(raw, -MAX_AMOUNT)
-            if amount is None:
-                return None
-            values[key] = amount
-        elif key == "void" or key == "dealer_qualified":
-            if type(raw) is not bool:
-                return None
-            values[key] = raw
-        elif key == "outcome":
-            if type(raw) is not str or raw not in _OUTCOMES:
-                return None
-            values[key] = raw
-        elif key == "void_reason":
-            if type(raw) is not str:
-                return None
-            values[key] = raw
-        else:  # player_hand, dealer_hand
-            category = _CATEGORIES.get(raw) if type(raw) is str else None
-            if category is None:
-                return None
-            values[key] = category
-    return _build(Recorded, _RECORDED_DEFAULTS, values)
 
 
 #: The wager lines of every memoised settlement, by identity: the rulings that share
@@ -308,18 +182,6 @@ def deal_of(model: DealFacts) -> Deal:
 
 class FastPathMismatch(AssertionError):
     """``REFEREE_FAST=verify`` found the fast path differing from the full one."""
-
-
-def verify_model(model: Round, data: object) -> None:
-    """Under ``verify``: the fast decode must equal pydantic's validation, field for field."""
-    if plain_round(data) is None:
-        return
-    full = Round.model_validate(data)
-    same = (model == full and repr(model) == repr(full) and model.model_fields_set == full.model_fields_set
-            and (model.recorded is None or full.recorded is None
-                 or model.recorded.model_fields_set == full.recorded.model_fields_set))
-    if not same:
-        raise FastPathMismatch(f"fast decode {model!r} differs from validation {full!r}")
 
 
 def verify_ruling(ruling: Ruling, profile: Profile, model: DealFacts) -> None:

@@ -17,12 +17,11 @@ from msgspec import UNSET
 from pydantic import ValidationError
 
 from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
-from ..models.common import MAX_ROUND
+from ..models.common import MAX_ROUND, convert
 from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
 from ..rules.hands import HandValue, evaluate_known
 from .clean import CleanGame
 from .duplicates import Content, is_copy
-from .fast import plain_round, verify_model
 from .games import GameResult, SeatResult
 from .lane import take_seat
 from .places import Emitter, round_place
@@ -178,25 +177,21 @@ class RoundsIntake:
         return repeated
 
     def _validate(self, data: Any, line: int, number: int | None, emit: Emitter) -> Round | None:
-        """The round as a model, or None. A bad optional field (in ``recorded``, ``time``,
-        ``meta``) is a finding on that field and is left out: the round is still ruled."""
-        s = self.session
-        if s.fast:  # a plain record is built directly, as validation would (audit/fast.py)
-            model = plain_round(data)
-            if model is not None:
-                if s.fast == "verify":
-                    verify_model(model, data)
-                return model
+        """The round as its struct, decoded once and strictly (the did-you-mean validation
+        only when that fails: :func:`~referee.models.common.convert`), or None. A bad
+        optional field (in ``recorded``, ``time``, ``meta``) is a finding on that field and
+        is left out: the round is still ruled."""
         try:
-            return Round.model_validate(data)
+            return convert(data, Round)
         except ValidationError as err:
+            s = self.session
             for finding in validation_findings(err, data, s.file, line, number, "", ROUND_FIELDS):
                 emit.findings.append(s.add(finding))
             cleaned = without_optional_errors(data, err)
             if cleaned is None:
                 return None
             try:
-                return Round.model_validate(cleaned)
+                return convert(cleaned, Round)
             except ValidationError:
                 return None
 

@@ -17,7 +17,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from ..escape import QUOTE_LIMIT, clipped, digits, quoted
 from ..load.records import OversizedList, SessionRecord, line_at
 from ..models import codes
-from ..models.common import MAX_ROUND, RECORDED_FIELDS, Money, closest, suggest
+from ..models.common import MAX_ROUND, RECORDED_FIELDS, closest, suggest
+from ..models.explainers import Money
 from .results import Finding
 
 ZERO = Decimal(0)

@@ -2,23 +2,31 @@
 
 Format 1 (:mod:`referee.models.rounds`) and format 2 (:mod:`referee.models.table`) spell a
 stake, a card and a table's record of a result the same way, so they are defined once.
+A record is a frozen msgspec struct, decoded once and strictly: its types (a boolean is
+never a number, a number never text), its lengths and bounds (``msgspec.Meta``) and what
+``Meta`` cannot say of a Decimal (finite, within bounds, at most six places: the
+``__post_init__`` of each struct) are checked by that decode. A record it refuses is read
+again by the did-you-mean validation (:mod:`referee.models.explainers`), which words the
+problem, or reads a word spelt another way (``Call``, ``Two Pair``) as that word.
 Card fields hold text: whether a token is one of the 52 cards is a ruling (a void deal,
 rule §07), not a validation error.
 """
 
-
 from __future__ import annotations
 
+import re
 from decimal import Decimal
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictStr
+import msgspec
 
-from ..rules.category import Category, as_word
+from ..rules.category import Category
 
 #: The profile of a session that names none (also ``profiles.DEFAULT`` and every
 #: ``--profile`` default): defined here, where the format says it, as profiles reads models.
 DEFAULT_PROFILE = "vivo"
+#: The version of format 1: what ``version:`` may say and what ``simulate`` writes.
+FORMAT_VERSION = 1
 #: The largest stake. Results and balances may be far larger: a royal flush at the
 #: largest Ante under a profile paying up to 1,000,000:1 (and a Call of 100 × Ante)
 #: is under 10^21, so any stake the format accepts gives results it can hold.
@@ -26,69 +34,112 @@ MAX_AMOUNT = Decimal("1e12")
 #: The highest round (or game) number a record may give itself.
 MAX_ROUND = 10**12
 MAX_RESULT = Decimal("1e24")
+#: The most decimal places an amount may have (after trailing zeros: 1.5000000 is 1.5).
+PLACES = 6
 Outcome = Literal["fold", "win", "lose", "push", "void"]
-
-
-def words(*choices: str) -> BeforeValidator:
-    """Enumerated words as people write them: ``Call``, `` FOLD ``, ``Win``, ``Two Pair``,
-    ``two-pair`` (:func:`~referee.rules.category.as_word`, which profiles read by too).
-    A word that is none of ``choices`` however written is left as the table wrote it, so
-    its finding quotes it ('Two Pairs'; did you mean 'two_pair'?)."""
-    known = frozenset(choices)
-
-    def read(value: Any) -> Any:
-        spelt = as_word(value)
-        return spelt if spelt in known else value
-
-    return BeforeValidator(read)
-
-
-#: The schema's ``enum`` gives each word's canonical (lower-case) spelling; JSON Schema
-#: cannot say "any case", so the description does.
-ANY_CASE = "any capitalisation, with spaces or hyphens for underscores, is read as this word (Call, FOLD, Two Pair)"
-OutcomeWord = Annotated[Outcome, words(*get_args(Outcome)), Field(description=f"the outcome; {ANY_CASE}")]
-CategoryWord = Annotated[Category, words(*Category), Field(description=f"a hand category; {ANY_CASE}")]
 Decision = Literal["call", "fold"]
-DecisionWord = Annotated[Decision, words(*get_args(Decision)), Field(description=f"the player's decision; {ANY_CASE}")]
+GameStatus = Literal["settled", "cancelled"]
+WalletKind = Literal["debit", "credit", "cancel", "refund"]
+
+_ZERO = Decimal(0)
+_LOW_MONEY = -MAX_RESULT
 
 
-Money = Annotated[
-    Decimal,
-    Field(allow_inf_nan=False, ge=-MAX_RESULT, le=MAX_RESULT, decimal_places=6,
-          description="an exact amount: an integer or a decimal (at most 6 places)"),
-]
-Stake = Annotated[
-    Decimal,
-    Field(allow_inf_nan=False, ge=0, le=MAX_AMOUNT, decimal_places=6,
-          description="an amount staked, 0 or more, exact"),
-]
-CardToken = Annotated[
-    StrictStr, Field(max_length=16, description="a card: Ah, AH, ah, A♥, 10h, Th, Vh (valet), ?? for unseen")
-]
-CardList = Annotated[list[CardToken], Field(max_length=52)]
+_STEP = Decimal(1).scaleb(-PLACES)
 
 
-class StrictModel(BaseModel):
-    # defer_build: a model's validator is built when it first validates, not at import
-    # (every command's start-up; a JSON Lines check builds Session alone, and no format-2 model).
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+def exact(value: Decimal, low: Decimal, high: Decimal) -> None:
+    """Refuse what the format's amounts are not (a ValueError the strict decode reports
+    as a refusal): not finite, below ``low`` or above ``high``, more than six places.
+    The same tests, in the same sense, as the explainer's ``Stake`` and ``Money``. The
+    common case is decided by two comparisons and a remainder: a multiple of 10^-6 has
+    at most six places however many zeros it is written with."""
+    try:
+        if low <= value <= high and not value % _STEP:
+            return
+    except ArithmeticError:  # NaN, or a quotient beyond the context's precision
+        pass
+    _exact(value, low, high)
 
 
-class Recorded(StrictModel):
+def _exact(value: Decimal, low: Decimal, high: Decimal) -> None:
+    """:func:`exact`'s test in full, as pydantic makes it: places counted once trailing
+    zeros are dropped (``normalize``, in the current context)."""
+    if not value.is_finite() or not low <= value <= high:
+        raise ValueError("not an amount of the format")
+    exponent = value.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -PLACES:
+        raise ValueError("more than six decimal places")
+
+
+def utf8(*values: str | list[str] | None) -> None:
+    """Refuse text that is no Unicode string UTF-8 can write (a lone surrogate: JSON's
+    ``"\\ud800"``), as the explainer's strict strings do (its H001 says "unable to parse
+    raw data as a unicode string"); msgspec keeps such text. ``values``: the record's
+    strict texts, a list of them (cards), or None. ASCII, the common case, is one test."""
+    for value in values:
+        if value is None:
+            continue
+        if type(value) is str:
+            if not value.isascii():
+                value.encode("utf-8")  # a UnicodeEncodeError is a ValueError: a refusal
+        elif not "".join(value).isascii():
+            for text in value:
+                text.encode("utf-8")
+
+
+CardToken = Annotated[str, msgspec.Meta(max_length=16)]
+CardList = Annotated[list[CardToken], msgspec.Meta(max_length=52)]
+Text500 = Annotated[str, msgspec.Meta(max_length=500)]
+Identifier = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A record of a hand history: frozen, read by name, unknown keys refused."""
+
+    #: Its fields that hold a time (:func:`convert` reads one finer than a microsecond
+    #: as the did-you-mean validation does).
+    TIMES: ClassVar[tuple[str, ...]] = ()
+
+
+class Recorded(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What the table paid and logged. Every field is optional; every field present is audited."""
 
-    void: StrictBool | None = Field(default=None, description="the table voided the deal")
-    void_reason: str | None = Field(default=None, description="the table's own words; kept, not audited")
-    outcome: OutcomeWord | None = None
-    player_hand: CategoryWord | None = None
-    dealer_hand: CategoryWord | None = None
-    dealer_qualified: StrictBool | None = None
-    ante: Money | None = Field(default=None, description="net result of the Ante")
-    call: Money | None = Field(default=None, description="net result of the Call")
-    bonus: Money | None = Field(default=None, description="net result of the bonus stake")
-    net: Money | None = Field(default=None, description="net result of the round")
-    returned: Money | None = Field(default=None, description="total handed back, stakes included")
-    balance: Money | None = Field(default=None, description="running balance after this round")
+    void: bool | None = None
+    void_reason: str | None = None
+    outcome: Outcome | None = None
+    player_hand: Category | None = None
+    dealer_hand: Category | None = None
+    dealer_qualified: bool | None = None
+    ante: Decimal | None = None
+    call: Decimal | None = None
+    bonus: Decimal | None = None
+    net: Decimal | None = None
+    returned: Decimal | None = None
+    balance: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        for value in (self.ante, self.call, self.bonus, self.net, self.returned, self.balance):
+            if value is not None:
+                exact(value, _LOW_MONEY, MAX_RESULT)
+
+
+def dump(record: msgspec.Struct, exclude: str | None = None) -> dict[str, Any]:
+    """A record's fields as a mapping, in their order, those that are None (and the one
+    named ``exclude``) left out, the records it holds (``recorded``, a game's seats, a
+    seat's wallet) dumped alike: what the store keeps of a record. A ``meta`` mapping is
+    kept as it is."""
+    out: dict[str, Any] = {}
+    for name in record.__struct_fields__:
+        value = getattr(record, name)
+        if value is None or name == exclude:
+            continue
+        if isinstance(value, msgspec.Struct):
+            value = dump(value)
+        elif type(value) is list and value and isinstance(value[0], msgspec.Struct):
+            value = [dump(item) for item in value]
+        out[name] = value
+    return out
 
 
 def closest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
@@ -107,4 +158,45 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     return f" (expected one of: {', '.join(choices)})"
 
 
-RECORDED_FIELDS = tuple(Recorded.model_fields)
+RECORDED_FIELDS: tuple[str, ...] = Recorded.__struct_fields__
+
+
+R = TypeVar("R", bound=Record)
+
+
+def convert(data: object, kind: type[R]) -> R:
+    """The record ``kind`` of a mapping a reader read (or a store kept): decoded strictly,
+    once. Only when that decode refuses it does the did-you-mean validation read it
+    (:mod:`referee.models.explainers`): its ``ValidationError`` words the problem as the
+    format's documentation does; a record it accepts (a word spelt ``Call`` or ``Two
+    Pair``) is the struct of what it read, checked again by the struct's own tests."""
+    if not kind.TIMES or not _finer(data, kind.TIMES):
+        try:
+            return msgspec.convert(data, kind, strict=True)
+        except ValueError:  # msgspec.ValidationError, or the UnicodeEncodeError msgspec raises
+            pass  # itself for a lone surrogate where no text belongs ("player": "\ud800")
+    from . import explainers  # only a refused record needs pydantic
+
+    model = getattr(explainers, kind.__name__).model_validate(data)
+    return of_model(model, kind)
+
+
+_FINER = re.compile(r"\.\d{7}")
+
+
+def _finer(data: object, names: tuple[str, ...]) -> bool:
+    """Whether a time of ``data`` is written finer than a microsecond (``.1234567``, as
+    .NET writes it). msgspec rounds such a time, pydantic truncates it: the record is
+    read as it always was (truncated), by the did-you-mean validation."""
+    if not isinstance(data, dict):
+        return False
+    for name in names:
+        value = data.get(name)
+        if type(value) is str and "." in value and _FINER.search(value):
+            return True
+    return False
+
+
+def of_model(model: object, kind: type[R]) -> R:
+    """The struct of what the did-you-mean validation accepted (its fields by name)."""
+    return msgspec.convert(model, kind, from_attributes=True, strict=True)

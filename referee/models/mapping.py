@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictStr, field_validator, model_validator
 
-from .common import StrictModel
+from .explainers import StrictModel
 
 Expression = Annotated[StrictStr, Field(min_length=1, max_length=1000,
                                         description="a JMESPath expression, evaluated on the record")]

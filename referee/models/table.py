@@ -1,4 +1,4 @@
-"""The hand-history format, version 2 (the live table), as pydantic models.
+"""The hand-history format, version 2 (the live table): a game, its seats, their wallets.
 
 Why a second format: at a live table one dealer deals one hand per game and many
 players bet on it, each with their own Ante, Bonus and decision (issue 19). Format 1
@@ -7,129 +7,105 @@ player; format 2 records the deal once and the seats under it, with what the wal
 really moved. Like format 1, card fields hold text: a token that is not one of the
 52 cards makes the deal void (§07), it is not a validation error.
 
-These models are the format's single definition: validation, the committed JSON
-Schema (``schemas/table-history.schema.json``) and ``docs/format.md`` follow them.
+The records (:class:`Game`, :class:`Seat`, :class:`WalletMove`) are frozen msgspec
+structs, decoded once and strictly; the did-you-mean validation
+(:mod:`referee.models.explainers`) words what that decode refuses and reads an id
+written as a number (``"player_id": 7``) as its digits. The session header and the
+document stay pydantic models; the committed JSON Schema
+(``schemas/table-history.schema.json``) comes from the explainers.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, ClassVar
 
-from pydantic import BeforeValidator, Field, StrictStr
+import msgspec
 
 from .common import (
-    DEFAULT_PROFILE,
+    MAX_AMOUNT,
     MAX_ROUND,
     CardList,
     CardToken,
-    DecisionWord,
-    Money,
+    Decision,
+    GameStatus,
+    Identifier,
+    Record,
     Recorded,
-    Stake,
-    StrictModel,
-    words,
+    Text500,
+    WalletKind,
+    exact,
+    utf8,
 )
+from .explainers import SeatLine, TableDocument, TableSession, table_history_schema
+
+__all__ = ["FORMAT", "GAME_FIELDS", "SEAT_FIELDS", "TABLE_SESSION_FIELDS", "WALLET_FIELDS", "Game", "Seat",
+           "SeatLine", "TableDocument", "TableSession", "WalletMove", "table_history_schema"]
 
 FORMAT = 2
-GameStatus = Annotated[Literal["settled", "cancelled"], words("settled", "cancelled")]
-WalletKind = Annotated[Literal["debit", "credit", "cancel", "refund"], words("debit", "credit", "cancel", "refund")]
+_ZERO = Decimal(0)
 
 
-def _text_id(value: Any) -> Any:
-    """Exports write ids as numbers or text: both name the same game or player."""
-    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-
-Identifier = Annotated[StrictStr, Field(min_length=1, max_length=500)]
-#: A game or player id: text; a whole number is read as its digits.
-TextId = Annotated[StrictStr, BeforeValidator(_text_id), Field(min_length=1, max_length=500)]
-
-
-class WalletMove(StrictModel):
+class WalletMove(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One transaction of the wallet: money that really left or reached the player."""
 
-    id: Identifier = Field(description="the wallet's transaction id")
-    kind: WalletKind = Field(description="debit (a stake taken), credit (a payout), cancel or refund (a stake "
-                                         "given back for a void or cancelled game)")
-    amount: Stake
-    reference: StrictStr | None = Field(default=None, max_length=500, description="the wallet's own reference; kept")
-    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
+    id: Identifier
+    kind: WalletKind
+    amount: Decimal
+    reference: Text500 | None = None
+    meta: dict[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        exact(self.amount, _ZERO, MAX_AMOUNT)
+        utf8(self.id, self.reference)
 
 
-class Seat(StrictModel):
+class Seat(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One player's bets on a game, as the table recorded them."""
 
-    player_id: TextId
-    ante: Stake
-    bonus: Stake = Field(default=Decimal(0), description="bonus stake (profiles with a bonus)")
-    call: Stake | None = Field(default=None, description="the Call stake, when the log records it")
-    decision: DecisionWord
-    player: CardList | None = Field(default=None, description="the seat's own two cards, at a table where "
-                                                              "each seat is dealt its own hand")
+    player_id: Identifier
+    ante: Decimal
+    bonus: Decimal = _ZERO
+    call: Decimal | None = None
+    decision: Decision
+    player: CardList | None = None
     recorded: Recorded | None = None
-    wallet: Annotated[list[WalletMove], Field(max_length=1000)] | None = None
-    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
+    wallet: Annotated[list[WalletMove], msgspec.Meta(max_length=1000)] | None = None
+    meta: dict[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        exact(self.ante, _ZERO, MAX_AMOUNT)
+        if self.call is not None:
+            exact(self.call, _ZERO, MAX_AMOUNT)
+        if self.bonus is not _ZERO:
+            exact(self.bonus, _ZERO, MAX_AMOUNT)
+        utf8(self.player)  # its id, read as pydantic's TextId reads it, may hold any text
 
 
-class Game(StrictModel):
+class Game(Record, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One game round: one deal, the seats that bet on it."""
 
-    game: TextId = Field(description="the game round's id, unique in the session")
-    round: int | None = Field(default=None, ge=0, le=MAX_ROUND, description="the table's sequence number (numbering "
-                                                                         "is audited when present)")
+    TIMES: ClassVar[tuple[str, ...]] = ("started", "settled")
+    game: Identifier
+    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUND)] | None = None
     started: datetime | None = None
     settled: datetime | None = None
-    status: GameStatus = Field(default="settled", description="cancelled: every stake is refunded")
-    dealer_id: StrictStr | None = Field(default=None, max_length=500, description="who dealt; kept")
-    player: CardList | None = Field(default=None, description="the shared hand every seat plays; absent when "
-                                                              "each seat has its own cards")
+    status: GameStatus = "settled"
+    dealer_id: Text500 | None = None
+    player: CardList | None = None
     flop: CardList | None = None
     turn: CardToken | None = None
     river: CardToken | None = None
     dealer: CardList | None = None
-    seats: Annotated[list[Seat], Field(max_length=100_000)] | None = Field(
-        default=None, description="the seats inline; in JSON Lines they may follow as seat lines")
-    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
+    seats: Annotated[list[Seat], msgspec.Meta(max_length=100_000)] | None = None
+    meta: dict[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        utf8(self.dealer_id, self.player, self.flop, self.turn, self.river, self.dealer)  # not its id (TextId)
 
 
-class TableSession(StrictModel):
-    """A table session's header."""
-
-    id: Identifier
-    profile: StrictStr = Field(default=DEFAULT_PROFILE,
-                               description="a built-in profile name or a path to a profile file")
-    table: StrictStr | None = Field(default=None, max_length=500, description="the table; kept as provenance")
-    currency: StrictStr | None = Field(default=None, max_length=16)
-    opening_balances: dict[str, Money] | None = Field(default=None, description="each player's opening balance")
-    meta: dict[str, object] | None = Field(default=None, description="free-form data, kept and not audited")
-
-
-class TableDocument(StrictModel):
-    """A format-2 document: one session, its games and their seats."""
-
-    format: Literal[2]
-    session: TableSession
-    games: list[Game]
-
-
-class SeatLine(StrictModel):
-    """A JSON Lines seat line: the seat, and the game it belongs to."""
-
-    game: TextId
-    seat: Seat
-
-
-def table_history_schema() -> dict[str, object]:
-    """The JSON Schema of a format-2 document (what ``schemas/`` commits)."""
-    schema = TableDocument.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "referee table history, format version 2"
-    return schema
-
-
-GAME_FIELDS = tuple(Game.model_fields)
-SEAT_FIELDS = tuple(Seat.model_fields)
-WALLET_FIELDS = tuple(WalletMove.model_fields)
+GAME_FIELDS: tuple[str, ...] = Game.__struct_fields__
+SEAT_FIELDS: tuple[str, ...] = Seat.__struct_fields__
+WALLET_FIELDS: tuple[str, ...] = WalletMove.__struct_fields__
 TABLE_SESSION_FIELDS = tuple(TableSession.model_fields)

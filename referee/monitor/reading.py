@@ -105,7 +105,7 @@ def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | 
     wagers' results), less the Bonus net the rules give. None when nothing says what it
     was paid, or an amount is not a whole number of millionths."""
     from ..audit.owed import seat_paid
-    from ..models.common import Recorded
+    from ..models.common import Recorded, convert
     from ..models.table import WalletMove
     from ..store import codec
 
@@ -115,8 +115,8 @@ def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | 
     if not isinstance(data, dict):
         raise TypeError("a stored record is not an object")
     recorded, moves = data.get("recorded"), data.get("wallet")
-    paid = seat_paid(None if recorded is None else Recorded.model_construct(**recorded),
-                     None if moves is None else [WalletMove.model_construct(**m) for m in moves],
+    paid = seat_paid(None if recorded is None else convert(recorded, Recorded),
+                     None if moves is None else [convert(m, WalletMove) for m in moves],
                      codec.lines_of(lines))
     if paid is None:
         return None

@@ -231,15 +231,16 @@ def disputed_game(game: GameResult) -> GameResult | None:
 
 
 def _model(record: Any) -> Any:
-    """A seat's record as the model :class:`referee.models.table.Seat` (a plain struct's
+    """A seat's record as the struct :class:`referee.models.table.Seat` (a plain struct's
     fields, as ``recall --store`` reads a stored one back)."""
     import msgspec
 
     if not isinstance(record, msgspec.Struct):
         return record
+    from ..models.common import convert
     from ..models.table import Seat
 
-    return Seat.model_validate(msgspec.to_builtins(record, builtin_types=(Decimal,)))
+    return convert(msgspec.to_builtins(record, builtin_types=(Decimal,)), Seat)
 
 
 def seat_ruling(info: SessionInfo, game: GameResult, seat: SeatResult) -> SeatRuling:

@@ -12,6 +12,7 @@ from ..audit.explain import ExplainError, Explanation, explain
 from ..audit.owed import recorded_paid
 from ..escape import printable
 from ..i18n import N_, Messages
+from ..models.common import dump
 from ..recall import Match, Recall, RoundView, SeatDetail, games
 from ..rules.money import fmt, plain, signed
 from .base import finding_dict
@@ -320,7 +321,7 @@ def view_json(v: RoundView, target: bool) -> dict[str, Any]:
         "dealer_qualified": r.dealer_qualified if r is not None else None,
         "settlement": None if r is None else {"ante": plain(r.ante), "call": plain(r.call), "bonus": plain(r.bonus),
                                               "net": plain(r.net), "returned": plain(r.returned)},
-        "recorded": None if rec is None else {k: plain(x) for k, x in rec.model_dump(exclude_none=True).items()},
+        "recorded": None if rec is None else {k: plain(x) for k, x in dump(rec).items()},
         "net": {"rules": None if r is None else plain(r.net), "recorded": plain(recorded_paid(rec, r)),
                 "wallet": plain(v.wallet)},
         "balance": plain(v.balance), "recorded_balance": plain(v.recorded_balance),

@@ -110,8 +110,8 @@ _MODEL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circu
 
 
 def model_text(data: dict[str, Any]) -> str:
-    """:func:`dumps` of a record model's dump (``model_dump``: a round, a game, a seat),
-    the very text, faster. Why it may: those models' fields hold text, whole numbers,
+    """:func:`dumps` of a record's dump (``models.common.dump``: a round, a game, a seat),
+    the very text, faster. Why it may: those records' fields hold text, whole numbers,
     booleans, Decimals, times, lists and the models' own mappings (keyed by their field
     names), which the C encoder writes as :func:`tagged` has them written, Decimals and
     times tagged by its ``default``; only their free-form ``meta`` (a seat's wallet moves

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from ..models.common import convert
 from ..recall import RoundView, seat_views, view_of
 from . import codec, digest, schema, tableruns
 from .read import Stored, origin_of
@@ -184,7 +185,7 @@ class Loader:
         from ..models.rounds import Round
         from .rows import REPEATED, TABLE_VOID, findings_of
 
-        record = None if row.record is None else Round.model_validate(codec.loads(row.record))
+        record = None if row.record is None else convert(codec.loads(row.record), Round)
         ruling = self.ruling(row.settlement_id, _cards(row.cards), (row.player_value, row.dealer_value,
                                                                      row.bonus_value))
         result = RoundResult(row.number, info.file, row.line, info.id, record, ruling, findings_of(row.findings),
@@ -221,9 +222,9 @@ class Loader:
         game = self.game_rows.get(int(row.game_id))
         if game is None:
             game = self.intact("games", self.conn.execute(sa.select(g).where(g.c.id == row.game_id)).one())
-        record = None if game.record is None else Game.model_validate(codec.loads(game.record))
+        record = None if game.record is None else convert(codec.loads(game.record), Game)
         seat = SeatResult(row.player, info.file, row.line,
-                          None if row.record is None else Seat.model_validate(codec.loads(row.record)),
+                          None if row.record is None else convert(codec.loads(row.record), Seat),
                           self.ruling(row.settlement_id, _cards(row.cards),
                                       (row.player_value, row.dealer_value, row.bonus_value)),
                           bool(row.flags & CANCELLED), findings_of(row.findings), Decimal(row.balance),
@@ -294,9 +295,9 @@ class Loader:
         read = self._line_record(packed.source_id, name, packed.lines[game])
         if isinstance(read, PlainGameRecord):  # as the lane (and the full audit of a plain line) read it
             fields = zip(GAME_STRUCT_FIELDS, astuple(read.plain), strict=True)
-            record = Game.model_validate({key: value for key, value in fields if value is not UNSET and key != "seats"})
+            record = convert({key: value for key, value in fields if value is not UNSET and key != "seats"}, Game)
         else:  # as the full audit reads a line the fast decoder does not
-            record = Game.model_validate({k: v for k, v in read.data.items() if k != "seats"})
+            record = convert({k: v for k, v in read.data.items() if k != "seats"}, Game)
         c = [DECK[i] for i in packed.game_cards(game)]
         board = [c[2], c[3], c[4], c[5], c[6]]
         values = (evaluate([c[0], c[1], *board]).value, evaluate([c[7], c[8], *board]).value,
@@ -328,10 +329,10 @@ class Loader:
             read = self._line_record(packed.source_id, info.file, seat.line)
         if isinstance(read, (PlainGameRecord, PlainSeatRecord)):
             struct = read.plain.seats[seat.place] if seat.place >= 0 else read.plain.seat
-            model = Seat.model_validate(to_builtins(struct, builtin_types=(Decimal,)))
+            model = convert(to_builtins(struct, builtin_types=(Decimal,)), Seat)
             recorded = recorded_balance(struct.recorded)
         else:
-            model = Seat.model_validate(read.data["seats"][seat.place] if seat.place >= 0 else read.data["seat"])
+            model = convert(read.data["seats"][seat.place] if seat.place >= 0 else read.data["seat"], Seat)
             recorded = None if model.recorded is None else model.recorded.balance
         settlement_id = packed.settlements[seat.pick]
         hit = self.settlement(settlement_id).bonus_cat is not None
@@ -358,7 +359,6 @@ class Loader:
 
     def _record(self, source_id: int, name: str, line: int) -> Any:
         """A JSON Lines round's record, read from the stored bytes (its own line)."""
-        from ..audit.fast import plain_round
         from ..load.readers.jsonl import records
         from ..load.records import PlainRound, RoundRecord
         from ..models.rounds import Round
@@ -368,7 +368,7 @@ class Loader:
             if isinstance(record, PlainRound):
                 record = record.full()
             if isinstance(record, RoundRecord):
-                return plain_round(record.data) or Round.model_validate(record.data)
+                return convert(record.data, Round)
         return None
 
     def line(self, source_id: int, line: int) -> bytes:

@@ -29,6 +29,7 @@ from ..audit.duplicates import GameIndex, SessionIndex
 from ..audit.games import GameFingerprint, GameResult, SeatResult
 from ..audit.results import Finding, InputInfo, Ledger, RoundResult, SessionInfo, SessionResult
 from ..load.table import WHOLE_SEATS
+from ..models.common import dump
 from ..recall import _seat_status
 from ..report.table import seat_decision
 from ..report.text import round_status
@@ -283,7 +284,7 @@ def findings_of(text: str | None) -> list[Finding]:
 
 
 def _record(model: Any) -> str | None:
-    return None if model is None else codec.model_text(model.model_dump(exclude_none=True))
+    return None if model is None else codec.model_text(dump(model))
 
 
 def round_row(result: RoundResult) -> SeatRow:
@@ -330,7 +331,7 @@ def game_payload(game: GameResult) -> GamePayload:
         _cat(game.player_hand), _cat(game.dealer_hand), _flag(game.dealer_qualified),
         None if fp.cards is None else _JSON_TEXT(list(fp.cards)), _JSON_TEXT(list(fp.players)), epoch_us(when),
         record.dealer_id if record is not None else None,
-        None if record is None else codec.model_text(record.model_dump(exclude_none=True, exclude={"seats"})),
+        None if record is None else codec.model_text(dump(record, exclude="seats")),
         _findings(game.findings))
     seen: _Seen = {}
     seats = [seat_row(game, seat, head.number, head.game, head.time_us, seen) for seat in game.seats]
