@@ -153,7 +153,7 @@ def test_the_strict_decode_reads_as_the_did_you_mean_validation(tmp_path: Path) 
     record or is left to that validation, which refuses it or reads it (a word spelt
     ``Call``) as the same record."""
     from referee.models import explainers
-    from referee.models.common import convert, of_model
+    from referee.models.decode import convert, of_model
 
     base = _simulated(tmp_path, "vivo", "jsonl", "0", "4").read_text(encoding="utf-8").splitlines()
     rounds = [json.loads(line, parse_float=Decimal) for line in base if '"round"' in line]

@@ -16,7 +16,8 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from referee.models import explainers
-from referee.models.common import Record, Recorded, convert, dump, of_model
+from referee.models.common import Record, Recorded, dump
+from referee.models.decode import convert, of_model
 from referee.models.rounds import Round
 from referee.models.table import Game, Seat, WalletMove
 

@@ -251,7 +251,7 @@ def test_a_clean_game_and_seat_are_the_tuples_the_store_reads() -> None:
 def _models(logs: list[str]) -> Iterator[Any]:
     from referee.load.readers.jsonl import records
     from referee.load.records import GameRecord, RoundRecord, SeatRecord
-    from referee.models.common import convert
+    from referee.models.decode import convert
     from referee.models.rounds import Round
     from referee.models.table import Game, Seat
 

@@ -20,7 +20,7 @@ from referee.audit.clean import LaneSeat
 from referee.audit.fast import FastPathMismatch
 from referee.load.jsonio import loads_line
 from referee.load.table import PlainGameRecord, PlainSeatRecord, plain_table_line
-from referee.models.common import convert, of_model
+from referee.models.decode import convert, of_model
 from referee.models.table import Game, Seat, SeatLine
 
 from .conftest import SAMPLES, run

@@ -13,7 +13,8 @@ from msgspec import UNSET
 from msgspec.structs import astuple
 
 from ..models.codes import FindingCode
-from ..models.common import MAX_AMOUNT, convert
+from ..models.common import MAX_AMOUNT
+from ..models.decode import convert
 from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile

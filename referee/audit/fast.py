@@ -2,7 +2,7 @@
 
 Every round the full audit reads is its record, the struct
 :class:`~referee.models.rounds.Round` decoded once and strictly
-(:func:`~referee.models.common.convert`); no record is built here. A round is settled
+(:func:`~referee.models.decode.convert`); no record is built here. A round is settled
 from the memo only when both of these hold; anything else is settled in full, so the
 report cannot tell the two apart:
 

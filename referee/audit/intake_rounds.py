@@ -17,7 +17,8 @@ from msgspec import UNSET
 from pydantic import ValidationError
 
 from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
-from ..models.common import MAX_ROUND, convert
+from ..models.common import MAX_ROUND
+from ..models.decode import convert
 from ..models.rounds import ROUND_FIELDS, SESSION_FIELDS, Round, Session
 from ..rules.hands import HandValue, evaluate_known
 from .clean import CleanGame
@@ -178,7 +179,7 @@ class RoundsIntake:
 
     def _validate(self, data: Any, line: int, number: int | None, emit: Emitter) -> Round | None:
         """The round as its struct, decoded once and strictly (the did-you-mean validation
-        only when that fails: :func:`~referee.models.common.convert`), or None. A bad
+        only when that fails: :func:`~referee.models.decode.convert`), or None. A bad
         optional field (in ``recorded``, ``time``, ``meta``) is a finding on that field and
         is left out: the round is still ruled."""
         try:

@@ -22,7 +22,8 @@ from ..escape import digits, name, quoted
 from ..load.records import ExportDict, GameRecord, LineDict, Record, RoundRecord, SeatRecord, SessionRecord
 from ..load.table import GAME_STRUCT_FIELDS, PlainGameRecord, PlainSeatRecord
 from ..models import codes
-from ..models.common import MAX_AMOUNT, convert
+from ..models.common import MAX_AMOUNT
+from ..models.decode import convert
 from ..models.table import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game, Seat, TableSession
 from ..rules.hands import HandValue
 from ..rules.settlement import Ruling

@@ -1,7 +1,7 @@
 """The record models: what a hand history may say, one module a format.
 
 * :mod:`referee.models.common`: what both formats share (amounts, cards, a table's record)
-  and :func:`~referee.models.common.convert`, a record decoded once and strictly;
+  and :func:`~referee.models.decode.convert`, a record decoded once and strictly;
 * :mod:`referee.models.rounds`: format 1, a session of rounds (one player);
 * :mod:`referee.models.table`: format 2, the live table (games and their seats);
 * :mod:`referee.models.explainers`: the same records as pydantic models, the did-you-mean

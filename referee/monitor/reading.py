@@ -105,7 +105,8 @@ def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | 
     wagers' results), less the Bonus net the rules give. None when nothing says what it
     was paid, or an amount is not a whole number of millionths."""
     from ..audit.owed import seat_paid
-    from ..models.common import Recorded, convert
+    from ..models.common import Recorded
+    from ..models.decode import convert
     from ..models.table import WalletMove
     from ..store import codec
 

@@ -237,7 +237,7 @@ def _model(record: Any) -> Any:
 
     if not isinstance(record, msgspec.Struct):
         return record
-    from ..models.common import convert
+    from ..models.decode import convert
     from ..models.table import Seat
 
     return convert(msgspec.to_builtins(record, builtin_types=(Decimal,)), Seat)

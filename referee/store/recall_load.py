@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from ..models.common import convert
+from ..models.decode import convert
 from ..recall import RoundView, seat_views, view_of
 from . import codec, digest, schema, tableruns
 from .read import Stored, origin_of
