@@ -12,6 +12,8 @@ and a request's fields are never echoed back in a refusal.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -46,7 +48,14 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
     from . import api, pages, work
 
     backend = Backend(store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        backend.close()
+
     app = FastAPI(title="referee desk", version=__version__, docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan,
                   description="Disputes settled and tables watched over a referee audit store (issue 48).")
     app.state.desk = DeskState(backend=backend, sessions=Sessions(), throttle=throttle or Throttle(),
                                max_upload=max_upload or work.MAX_UPLOAD)

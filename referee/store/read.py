@@ -77,8 +77,19 @@ class StoredSource:
 class Stored:
     """A store opened for reading (use as a context manager)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, shared: Any = None) -> None:
+        """The store named ``text`` opened; through ``shared`` (an engine opened read-only
+        on it, its schema checked, kept by the caller: ``referee serve``'s pool) when given,
+        a connection taken from it and given back at :meth:`close`."""
         self.target: Target = target(text)
+        self._own = shared is None
+        if shared is not None:
+            self.engine = shared
+            try:
+                self.conn = self.engine.connect()
+            except Exception as err:
+                raise self._failure(err, "cannot open") from None
+            return
         sqlite_file(self.target, create=False)
         self.engine = engine(self.target, readonly=True)
         try:
@@ -113,7 +124,8 @@ class Stored:
         try:
             self.conn.close()
         finally:
-            self.engine.dispose()
+            if self._own:
+                self.engine.dispose()
 
     @contextmanager
     def reading(self) -> Iterator[None]:
