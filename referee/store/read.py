@@ -142,13 +142,17 @@ class Stored:
 
     # -- sources ---------------------------------------------------------------------
 
-    def sources(self, names: tuple[str, ...] = ()) -> list[StoredSource]:
+    def sources(self, names: tuple[str, ...] = (), ids: list[int] | None = None) -> list[StoredSource]:
         """The stored sources in the order they were stored; only those named ``names``
-        (as they were named when stored) when given, each name having to match one."""
+        (as they were named when stored) when given, each name having to match one; only
+        those of ``ids`` when given (the desk's page: not every source of a large store)."""
         import sqlalchemy as sa
 
         s = schema.sources
-        found = [_stored(r) for r in self.conn.execute(sa.select(s).order_by(s.c.id))]
+        query = sa.select(s).order_by(s.c.id)
+        if ids is not None:
+            query = query.where(s.c.id.in_(sorted(set(ids))))
+        found = [_stored(r) for r in self.conn.execute(query)]
         if not names:
             return found
         missing = [n for n in names if not any(x.name == n for x in found)]
