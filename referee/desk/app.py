@@ -57,7 +57,7 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
     app = FastAPI(title="referee desk", version=__version__, docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan,
                   description="Disputes settled and tables watched over a referee audit store (issue 48).")
-    app.state.desk = DeskState(backend=backend, sessions=Sessions(), throttle=throttle or Throttle(),
+    app.state.desk = DeskState(backend=backend, sessions=Sessions(backend), throttle=throttle or Throttle(),
                                max_upload=max_upload or work.MAX_UPLOAD)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)

@@ -120,7 +120,6 @@ def lock(conn: Connection, names: tuple[str, ...]) -> None:
 def append(conn: Connection, name: str, values: dict[str, Any]) -> dict[str, Any]:
     """A row appended to the chained table ``name`` (the chain locked by :func:`lock`):
     the next id, its digest over its columns, linked into the chain; the row as written."""
-    import sqlalchemy as sa
 
     return append_many(conn, name, [values])[0]
 

@@ -388,19 +388,20 @@ chains = Table(
 )
 
 # The tables of the store's operations (alert groups and what was done about them, the
-# desk's accounts, cases and read log), defined on the same ``metadata``: one schema.
+# desk's accounts, logins, cases and read log), defined on the same ``metadata``: one schema.
 from .schema_operations import (  # noqa: E402
     alert_actions,
     alert_groups,
     alert_notifications,
     case_events,
     cases,
+    desk_sessions,
     reads,
     users,
 )
 
 __all__ = [
     "Id", "alert_actions", "alert_groups", "alert_notifications", "alerts", "case_events", "cases", "chains",
-    "chunks", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats", "sessions",
+    "chunks", "desk_sessions", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats", "sessions",
     "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
 ]
