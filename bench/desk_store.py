@@ -46,7 +46,8 @@ def stored_names(store: str) -> set[str]:
         return set()
 
 
-def simulate(folder: Path, n: int, name: str, table: str, start: str, games: int, faults: float) -> subprocess.Popen[bytes]:
+def simulate(folder: Path, n: int, name: str, table: str, start: str, games: int,
+             faults: float) -> subprocess.Popen[bytes]:
     return subprocess.Popen([*REFEREE, "simulate", "--seats", str(SEATS), "--rounds", str(games), "--seed", str(n),
                              "--faults", str(faults), "--table", table, "--start", start, "--format", "jsonl",
                              "--output", str(folder / name)])

@@ -230,7 +230,8 @@ class Search:
             sessions = self._sessions(f.table)
             if not sessions:
                 return []
-            query = query.where(r.c.session_id.in_(sessions))
+            # ``+ 0``: walked along the runs' times (filtered by session), not all the table's runs sorted
+            query = query.where((r.c.session_id + 0).in_(sessions))
         span = self._span()
         if f.since_us is not None:
             query = query.where(r.c.time_max_us >= f.since_us)
