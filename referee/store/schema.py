@@ -402,6 +402,6 @@ from .schema_operations import (  # noqa: E402
 
 __all__ = [
     "Id", "alert_actions", "alert_groups", "alert_notifications", "alerts", "case_events", "cases", "chains",
-    "chunks", "desk_sessions", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats", "sessions",
-    "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
+    "chunks", "desk_sessions", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats",
+    "sessions", "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
 ]
