@@ -102,8 +102,8 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
         missing = None
     except Refused as err:
         groups, missing = [], err.detail
-    charts = {a.id: charts_.chart(charts_.group_games(backend, who.name, a.lead, a.since, a.until), a.lead)
-              for a in groups[:CHARTS] if a.since and a.until}
+    bands = records.bands(backend, [a.id for a in groups[:CHARTS]])
+    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id)) for a in groups[:CHARTS]}
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
