@@ -55,6 +55,10 @@ class Session:
     csrf: str
     started: float
     seen: float
+    #: Its account's role and whether it may sign in, as the store said at this request
+    #: ("" and False when just opened: the login read them).
+    role: str = ""
+    active: bool = False
 
 
 class Sessions:
@@ -85,7 +89,8 @@ class Sessions:
                                                                   int(MAX_SECONDS * 1e6), self._now()))
         if found is None:
             return None
-        return Session(token, found.user, found.csrf, found.started_us / 1e6, found.seen_us / 1e6)
+        return Session(token, found.user, found.csrf, found.started_us / 1e6, found.seen_us / 1e6, found.role,
+                       not found.disabled)
 
     def close(self, token: str) -> None:
         from ..store import logins

@@ -42,6 +42,9 @@ class Login:
     csrf: str
     started_us: int
     seen_us: int
+    #: Its account's role and whether it is disabled now (read with it: one query a request).
+    role: str = ""
+    disabled: bool = False
 
 
 def hashed(token: str) -> str:
@@ -65,15 +68,17 @@ def open_login(where: Where, user: str, at_us: int | None = None, idle_us: int |
 
 
 def find_login(where: Where, token: str, idle_us: int, max_us: int, at_us: int | None = None) -> Login | None:
-    """The open session of ``token``, seen now; None when there is none or it has been
-    idle ``idle_us`` or open ``max_us`` (then it is ended)."""
+    """The open session of ``token``, seen now, with its account's role as the store says
+    it now; None when there is none, its account is gone, or it has been idle ``idle_us``
+    or open ``max_us`` (then it is ended)."""
     import sqlalchemy as sa
 
     now = now_us() if at_us is None else at_us
-    t = schema.desk_sessions
+    t, u = schema.desk_sessions, schema.users
     key = hashed(token)
     with reading(where) as conn:
-        row = conn.execute(sa.select(t).where(t.c.token == key)).first()
+        row = conn.execute(sa.select(t, u.c.role, u.c.disabled).select_from(t.join(u, u.c.name == t.c.user))
+                           .where(t.c.token == key)).first()
     if row is None:
         return None
     if now - int(row.seen_us) > idle_us or now - int(row.started_us) > max_us:
@@ -84,7 +89,7 @@ def find_login(where: Where, token: str, idle_us: int, max_us: int, at_us: int |
         with writing(where) as conn:
             conn.execute(t.update().where(t.c.token == key).values(seen_us=now))
         seen = now
-    return Login("", str(row.user), str(row.csrf), int(row.started_us), seen)
+    return Login("", str(row.user), str(row.csrf), int(row.started_us), seen, str(row.role), bool(row.disabled))
 
 
 def close_login(where: Where, token: str) -> None:
