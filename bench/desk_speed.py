@@ -1,159 +1,163 @@
 """The desk under load (issue 48): a game page and a search, many users at once, on a big store.
 
-Run: python bench/desk_speed.py [--seats N] [--users 50] [--seconds 60] [--store URL] [WORKDIR].
-Makes (once, with ``referee simulate --seats 7 --start ...`` and ``check --store``) a store
-of about N seats (live tables of seven seats, a game every minute or so), one account,
-then starts ``referee serve`` on loopback and runs ``--users`` clients at once (threads,
-each its own logged-in session, httpx) for ``--seconds``, each asking in turn:
+Run: python bench/desk_speed.py STORE [--users 50] [--seconds 60] [--think 0] [--workers 1].
+STORE is a store made by ``bench/desk_store.py`` (live tables stored by ``check --store``;
+``bench/desk_copy.py`` copies one into PostgreSQL). Adds an account ``bench`` (viewer),
+starts ``referee serve`` on loopback (``--workers`` processes) and runs ``--users``
+clients at once, each its own logged-in session (one asyncio process, httpx: the load
+tool), for ``--seconds``, each asking in turn, half and half at random:
 
-* ``GET /games/{id}``: a game page (every seat ruled as ``explain`` rules it), a random
-  stored game;
-* ``GET /api/search?table=T&since=...&until=...``: a table's games in an hour.
+* ``GET /games/{id}``: a game's page (every seat ruled as ``explain`` rules it), a game
+  drawn at random from the whole store (a clean game of a run or a game with findings);
+* ``GET /api/search?table=T&since=...&until=...``: a table's games in an hour, the hour
+  around a game drawn at random from the whole store (old hours as well as new ones).
 
-Prints, for each, the requests served and the 50th and 95th percentile latencies (the
-issue's target: at most 100 ms at the 95th), with the store's size and engine. The issue
-asks for 10 million seats on both engines: ``--seats 10000000`` (and ``--store
-postgresql://...``) does it, given the hours and the disk; the figures in README.md say
-what was measured, and on what.
+``--think S``: each user waits a random time (exponential, mean S seconds) between two
+requests, as a person reading a page does; 0 (the default): a closed loop, each user asks
+again as soon as answered. Prints the store's size, then, for each kind, the requests
+served and their 50th, 95th and 99th percentile latencies (the issue's target: at most
+100 ms at the 95th), the logins and the first 5 seconds left out.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import platform
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFEREE = [sys.executable, "-m", "referee"]
 PASSWORD = "bench password 1"
-SEATS, GAMES_A_LOG = 7, 2_000
+WARM_SECONDS = 5.0
+HOUR_US = 3_600_000_000
 
 
-def build(store: str, seats: int, folder: Path) -> list[tuple[str, str]]:
-    """The store filled to about ``seats`` seats (once: a store already holding them is
-    kept): the (table, first game's start) of each log."""
-    logs = max(1, seats // (SEATS * GAMES_A_LOG))
-    tables = []
-    for n in range(logs):
-        table, start = f"T{n % 20 + 1}", f"2026-11-{1 + n // 20:02d}T18:00:00Z"
-        tables.append((table, start))
-        log = folder / f"table-{n:04d}.jsonl"
-        if log.exists():
-            continue
-        subprocess.run([*REFEREE, "simulate", "--seats", str(SEATS), "--rounds", str(GAMES_A_LOG), "--seed", str(n),
-                        "--table", table, "--start", start, "--format", "jsonl", "--output", str(log)], check=True)
-        done = subprocess.run([*REFEREE, "check", str(log), "--store", store, "--quiet"], capture_output=True,
-                              text=True, check=False)
-        if done.returncode not in (0, 1):
-            raise SystemExit(done.stderr)
-    subprocess.run([*REFEREE, "users", "add", "bench", "--role", "viewer", "--store", store], input=PASSWORD + "\n",
-                   text=True, capture_output=True, check=False)
-    return tables
-
-
-def game_ids(store: str, most: int = 5_000) -> list[str]:
+def sample(store: str, count: int = 2_000) -> tuple[int, list[str], list[tuple[str, str, str]]]:
+    """The store's seats, ``count`` game ids drawn from the whole store, and as many
+    (table, since, until) hours around a game drawn the same way."""
     import sqlalchemy as sa
 
     from referee.store.engine import engine, target
 
+    rng = random.Random(48)
     made = engine(target(store), readonly=True)
     try:
         with made.connect() as conn:
-            ids = list(conn.execute(sa.text("SELECT value FROM run_keys WHERE kind = 'game' LIMIT :n"),
-                                    {"n": most}).scalars())
-            ids += list(conn.execute(sa.text("SELECT game FROM games WHERE game IS NOT NULL LIMIT :n"),
-                                     {"n": most}).scalars())
+            seats = int(conn.execute(sa.text("SELECT COALESCE(SUM(seats), 0) FROM sources")).scalar() or 0)
+            top = int(conn.execute(sa.text("SELECT MAX(id) FROM runs")).scalar() or 0)
+            picks = sorted({rng.randint(1, top) for _ in range(count)})
+            runs = list(conn.execute(sa.text(
+                "SELECT r.id, r.time_min_us, r.time_max_us, s.tbl FROM runs r JOIN sessions s ON s.id = r.session_id "
+                "WHERE r.games IS NOT NULL AND r.id IN :ids").bindparams(sa.bindparam("ids", expanding=True)),
+                {"ids": picks}))
+            games = list(conn.execute(sa.text(
+                "SELECT value FROM run_keys WHERE kind = 'game' AND run_id IN :ids").bindparams(
+                sa.bindparam("ids", expanding=True)), {"ids": [r.id for r in runs]}).scalars())
+            games = rng.sample(games, min(len(games), count * 9 // 10))
+            top_game = int(conn.execute(sa.text("SELECT MAX(id) FROM games")).scalar() or 0)
+            rows = {rng.randint(1, top_game) for _ in range(count // 10)} if top_game else set()
+            if rows:
+                games += list(conn.execute(sa.text("SELECT game FROM games WHERE game IS NOT NULL AND id IN :ids")
+                                           .bindparams(sa.bindparam("ids", expanding=True)),
+                                           {"ids": sorted(rows)}).scalars())
     finally:
         made.dispose()
-    return [str(g) for g in ids]
+
+    def iso(us: int) -> str:
+        from datetime import UTC, datetime
+
+        return datetime.fromtimestamp(us / 1e6, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    hours = []
+    for run in runs:
+        middle = rng.randint(int(run.time_min_us), int(run.time_max_us))
+        hours.append((str(run.tbl), iso(middle - HOUR_US // 2), iso(middle + HOUR_US // 2)))
+    return seats, [str(g) for g in games], hours
 
 
-def load(base: str, users: int, seconds: float, games: list[str],
-         tables: list[tuple[str, str]]) -> dict[str, list[float]]:
-    """``users`` clients at once for ``seconds``: each request's latency, by kind."""
+async def user(k: int, base: str, stop: float, think: float, games: list[str], hours: list[tuple[str, str, str]],
+               times: dict[str, list[float]], counted_from: float) -> None:
     import httpx
 
+    rng = random.Random(k)
+    async with httpx.AsyncClient(base_url=base, timeout=300) as c:
+        answer = await c.post("/api/login", json={"username": "bench", "password": PASSWORD})
+        if answer.status_code != 200:
+            raise SystemExit(f"login: {answer.status_code} {answer.text[:200]}")
+        while time.monotonic() < stop:
+            if rng.random() < 0.5:
+                kind, url = "game page", f"/games/{rng.choice(games)}"
+            else:
+                table, since, until = rng.choice(hours)
+                kind, url = "search", f"/api/search?table={table}&since={since}&until={until}"
+            began = time.perf_counter()
+            answer = await c.get(url)
+            took = time.perf_counter() - began
+            if answer.status_code != 200:
+                raise SystemExit(f"{url}: {answer.status_code} {answer.text[:200]}")
+            if time.monotonic() >= counted_from:
+                times[kind].append(took)
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
+
+
+async def load(base: str, users: int, seconds: float, think: float, games: list[str],
+               hours: list[tuple[str, str, str]]) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"game page": [], "search": []}
-    lock = threading.Lock()
-    stop = time.monotonic() + seconds
-
-    def client(k: int) -> None:
-        rng = random.Random(k)
-        with httpx.Client(base_url=base, timeout=120) as c:
-            assert c.post("/api/login", json={"username": "bench", "password": PASSWORD}).status_code == 200
-            while time.monotonic() < stop:
-                if rng.random() < 0.5:
-                    kind, url = "game page", f"/games/{rng.choice(games)}"
-                else:
-                    table, start = rng.choice(tables)
-                    kind, url = "search", f"/api/search?table={table}&since={start}&until={start[:11]}19:00:00Z"
-                began = time.perf_counter()
-                answer = c.get(url)
-                took = time.perf_counter() - began
-                if answer.status_code != 200:
-                    raise SystemExit(f"{url}: {answer.status_code}")
-                with lock:
-                    times[kind].append(took)
-
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(users)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    began = time.monotonic()
+    stop, counted_from = began + WARM_SECONDS + seconds, began + WARM_SECONDS
+    await asyncio.gather(*(user(k, base, stop, think, games, hours, times, counted_from) for k in range(users)))
     return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("workdir", nargs="?", default=None)
-    parser.add_argument("--seats", type=int, default=10_000_000)
+    parser.add_argument("store")
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--store", default=None, help="a postgresql:// URL (default: a SQLite file in WORKDIR)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time between requests (s)")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--port", type=int, default=8099)
     args = parser.parse_args()
-    folder = Path(args.workdir or tempfile.mkdtemp(prefix="desk-speed-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    store = args.store or str(folder / "desk.db")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     sys.path.insert(0, str(ROOT))
-    began = time.monotonic()
-    tables = build(store, args.seats, folder)
-    print(f"store {'PostgreSQL' if store.startswith('postgres') else 'SQLite'}: {len(tables)} logs of "
-          f"{GAMES_A_LOG:,} games, {SEATS} seats a game (about {len(tables) * GAMES_A_LOG * SEATS:,} seats), "
-          f"built in {time.monotonic() - began:.0f} s")
-    games = game_ids(store)
-    server = subprocess.Popen([*REFEREE, "serve", "--store", store, "--port", str(args.port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import httpx
+
+    subprocess.run([*REFEREE, "users", "add", "bench", "--role", "viewer", "--store", args.store],
+                   input=PASSWORD + "\n", text=True, capture_output=True, check=False)
+    seats, games, hours = sample(args.store)
+    engine = "PostgreSQL" if args.store.startswith("postgres") else "SQLite"
+    print(f"store {engine}: {seats:,} seats; {len(games):,} games and {len(hours):,} hours drawn")
+    server = subprocess.Popen([*REFEREE, "serve", "--store", args.store, "--port", str(args.port),
+                               "--workers", str(args.workers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     try:
-        import httpx
-
-        for _ in range(100):
+        for _ in range(300):
             try:
                 if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
-        times = load(base, args.users, args.seconds, games, tables)
+        times = asyncio.run(load(base, args.users, args.seconds, args.think, games, hours))
     finally:
         server.terminate()
         server.wait(timeout=30)
-    print(f"{args.users} users for {args.seconds:.0f} s on {platform.machine()}, {os.cpu_count()} cores "
-          "(the server and the clients on the same machine)")
+    print(f"{args.users} users, think time {args.think:g} s, {args.workers} worker(s), {args.seconds:.0f} s measured "
+          f"on {platform.machine()}, {os.cpu_count()} cores (server and load tool on the same machine), load average "
+          f"{os.getloadavg()[0]:.1f}")
     for kind, taken in times.items():
-        if not taken:
+        if len(taken) < 2:
             continue
         cuts = statistics.quantiles(taken, n=100)
-        print(f"  {kind:<10} {len(taken):>7,} requests  p50 {cuts[49] * 1000:7.1f} ms  p95 {cuts[94] * 1000:7.1f} ms")
+        print(f"  {kind:<10} {len(taken):>7,} requests ({len(taken) / args.seconds:5.1f}/s)"
+              f"  p50 {cuts[49] * 1000:7.1f} ms  p95 {cuts[94] * 1000:7.1f} ms  p99 {cuts[98] * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -194,11 +194,10 @@ def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: 
         assert [(a["lead"], a["status"]) for a in listed] == [(f"table {TABLE}", "open"), ("dealer d-4", "open")]
         page = c.get("/watch").text
         assert f'href="/games/{GAME}"' in page and "table CH-7" in page
-        chart = page.split('id="chart-1"')[1].split("</figure>")[0]  # the table's games on a date axis
-        points = dict(re.findall(r'<a href="/games/(\d+)"><circle cx="([\d.]+)"', chart))
-        assert sorted(points, key=lambda g: float(points[g])) == ["8812345", "8812346", GAME]  # by time
-        assert "2026-11-29 20:17" in chart and "2026-11-29 20:22" in chart
-        assert 'id="chart-2"' not in page  # the dealer's group has no times: no chart
+        chart = page.split('id="chart-1"')[1].split("</figure>")[0]  # the monitor's control chart of the table
+        assert re.findall(r'xlink:href="/games/(\d+)"', chart) == ["8812344", "8812345", GAME]  # its games, by time
+        assert "time (UTC)" in chart and "2026-11-29 20:1" in chart  # a date axis
+        assert 'id="chart-2"' not in page  # the dealer's deal test: no control chart
         acked = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "calling the studio"},
                        headers={"X-CSRF-Token": token})
         assert acked.status_code == 200 and acked.json()["status"] == "acknowledged"
@@ -301,3 +300,39 @@ def test_the_desk_on_both_engines(store_url: str, tmp_path: Path) -> None:
     assert {(r.user, r.what) for r in list_reads(url, subject=PLAYER)} == {("floor", "search"), ("floor", "game")}
     code, out = run("store", "verify", url)
     assert code == 0, out
+
+
+def test_watch_draws_the_monitors_own_control_chart_of_a_group(fresh: str) -> None:
+    """One drawing: Watch's chart of the table's group is, byte for byte, the control chart
+    ``monitor --format html`` draws for that cell (the table's seats read and valued as the
+    monitor reads them), with each point linked to its game; the band is drawn at the z the
+    group was raised at, when its stored band says one."""
+    from referee.desk.charts import band_z
+    from referee.monitor.html import cell_chart
+    from referee.monitor.reading import seats
+    from referee.monitor.valuing import value
+    from referee.profiles import kept_profiles
+    from referee.store.read import Stored
+
+    with client(fresh) as c:
+        login(c, "risk")
+        page = c.get("/watch").text
+    drawn = page.split('id="chart-1"')[1].split("</figcaption>")[1].split("</figure>")[0].strip()
+    with Stored(fresh) as stored:
+        found = seats(stored.conn, segment=("table", TABLE))
+        assert {s.table for s in found} == {TABLE} and len({s.game for s in found}) == 3
+        every = seats(stored.conn)  # a segment read alone: the same seats as the whole store's of that segment
+        for kind, name, key in (("table", TABLE, "table"), ("player", PLAYER, "player")):
+            alone = seats(stored.conn, segment=(kind, name))
+            assert [x.order for x in alone] == [x.order for x in every if getattr(x, key) == name] != []
+        with kept_profiles(stored.profiles(stored.sources())):
+            valuation = value(found)
+    own = cell_chart(found, "table", TABLE, "paid", "last 1,000 games", valuation.scale, valuation.scale2, None,
+                     link=lambda game: f"/games/{game}")
+    uuid = re.compile(r"chart-[0-9a-f-]{36}")  # pygal names each drawing anew
+    assert uuid.sub("chart-X", drawn) == uuid.sub("chart-X", own.strip())
+    banded = cell_chart(found, "table", TABLE, "paid", "last 1,000 games", valuation.scale, valuation.scale2, 3.72)
+    assert ">band<" in banded and ">band<" not in own
+    assert band_z("99% family band over 46 tests (Šidák): |z| > 3.72 each (p < 0.0002)") == 3.72
+    assert band_z("99% family band") is None
+

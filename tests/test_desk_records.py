@@ -321,7 +321,8 @@ def test_passwords_are_not_chained(store_url: str) -> None:
 
 def test_a_store_of_0006_is_upgraded_to_keep_them(store_url: str) -> None:
     """A store of 0006 is refused by the desk until upgraded; migration 0008 adds the desk's
-    tables and their chains' rows (verify intact), and the desk's records are then kept."""
+    tables and their chains' rows (verify intact), 0009 its sessions and indexes, and the
+    desk's records are then kept."""
     from referee.store import migrate
 
     made = engine(target(store_url))
@@ -336,7 +337,7 @@ def test_a_store_of_0006_is_upgraded_to_keep_them(store_url: str) -> None:
     made = engine(target(store_url))
     with made.begin() as conn:
         conn.info["write"] = True
-        migrate.upgrade(conn, "0008")
+        migrate.upgrade(conn)
     made.dispose()
     _desk_records(store_url)
     code, out = run("store", "verify", store_url)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..errors import UserError
@@ -19,7 +21,10 @@ from .app import main
                    "session cookie is Secure when the request came over TLS, or through one that says so).")
 @click.option("--max-upload", type=click.IntRange(min=1), default=None, metavar="BYTES",
               help="The largest upload taken [default: 64 MiB].")
-def serve(store: str, host: str, port: int, forwarded: str, max_upload: int | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes (each a Python interpreter of its own: on N cores, N of them serve N requests "
+                   "at once; the sessions are kept in the store, so any worker honours any login).")
+def serve(store: str, host: str, port: int, forwarded: str, max_upload: int | None, workers: int) -> None:
     """Serve the desk over the store: find games, read their rulings, record cases, watch
     the alerts (a login needed: referee users add NAME --role ROLE --store URL)."""
     try:
@@ -29,7 +34,18 @@ def serve(store: str, host: str, port: int, forwarded: str, max_upload: int | No
     except ImportError as err:
         raise UserError(f"referee serve needs FastAPI and uvicorn ({err.name} is missing): "
                         "pip install 'referee[serve]'") from None
-    app = create_app(store, max_upload=max_upload)
-    click.echo(f"referee desk: http://{host}:{port}/ over {app.state.desk.backend.target.shown}", err=True)
-    uvicorn.run(app, host=host, port=port, proxy_headers=True, forwarded_allow_ips=forwarded, workers=1,
-                log_level="warning", server_header=False, date_header=True)
+    app = create_app(store, max_upload=max_upload)  # the store opened here first: a refusal is said once, exit 2
+    click.echo(f"referee desk: http://{host}:{port}/ over {app.state.desk.backend.target.shown}"
+               + (f", {workers} workers" if workers > 1 else ""), err=True)
+    options = {"host": host, "port": port, "proxy_headers": True, "forwarded_allow_ips": forwarded,
+               "log_level": "warning", "server_header": False, "date_header": True}
+    if workers == 1:
+        uvicorn.run(app, workers=1, **options)  # type: ignore[arg-type]
+        return
+    app.state.desk.backend.close()
+    from ..desk.app import STORE_ENV, UPLOAD_ENV
+
+    os.environ[STORE_ENV] = store  # each worker process makes its own app (uvicorn imports the factory by name)
+    if max_upload is not None:
+        os.environ[UPLOAD_ENV] = str(max_upload)
+    uvicorn.run("referee.desk.app:from_environment", factory=True, workers=workers, **options)  # type: ignore[arg-type]

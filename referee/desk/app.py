@@ -12,6 +12,9 @@ and a request's fields are never echoed back in a refusal.
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -46,9 +49,16 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
     from . import api, pages, work
 
     backend = Backend(store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        backend.close()
+
     app = FastAPI(title="referee desk", version=__version__, docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan,
                   description="Disputes settled and tables watched over a referee audit store (issue 48).")
-    app.state.desk = DeskState(backend=backend, sessions=Sessions(), throttle=throttle or Throttle(),
+    app.state.desk = DeskState(backend=backend, sessions=Sessions(backend), throttle=throttle or Throttle(),
                                max_upload=max_upload or work.MAX_UPLOAD)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
@@ -78,6 +88,18 @@ def create_app(store: str, *, throttle: Throttle | None = None, max_upload: int 
         return response
 
     return app
+
+
+#: How ``referee serve --workers N`` tells each worker process its store and upload limit.
+STORE_ENV = "REFEREE_DESK_STORE"
+UPLOAD_ENV = "REFEREE_DESK_MAX_UPLOAD"
+
+
+def from_environment() -> FastAPI:
+    """The desk of a worker process of ``referee serve --workers N`` (uvicorn's factory:
+    the store and the upload limit from :data:`STORE_ENV` and :data:`UPLOAD_ENV`)."""
+    limit = os.environ.get(UPLOAD_ENV)
+    return create_app(os.environ[STORE_ENV], max_upload=int(limit) if limit else None)
 
 
 def _is_api(request: Request) -> bool:

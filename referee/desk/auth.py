@@ -1,23 +1,27 @@
 """Who is at the desk: sessions, their CSRF tokens, failed logins held back, and the roles' rights.
 
-Why sessions kept on the server (in this process), not signed cookies: the cookie then
-carries nothing but 256 random bits, so there is no signing key to generate, keep secret,
-share and rotate, and a session ends for good when its user logs out, is disabled or
-has a new password (a signed cookie stays valid until it expires). What it costs: one
-process serves the desk (``referee serve`` runs one uvicorn worker) and a restart logs
-everyone out. The user's role is read from the store again at each request, so a
-disabled account or a changed role counts at once.
+Why sessions kept on the server, not signed cookies: the cookie then carries nothing but
+256 random bits, so there is no signing key to generate, keep secret, share and rotate,
+and a session ends for good when its user logs out, is disabled or has a new password (a
+signed cookie stays valid until it expires). They are kept in the store (schema 0009,
+:mod:`referee.store.logins`: the token's SHA-256, never the token), so that the worker
+processes of ``referee serve --workers N`` share them and a restart logs no one out. The
+user's role is read from the store again at each request, so a disabled account or a
+changed role counts at once.
+
+The failed logins held back (:class:`Throttle`) are counted in each process: with N
+workers an address may try up to N times the limits before each holds it back.
 """
 
 from __future__ import annotations
 
 import hmac
-import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 #: The roles (the store's ``accounts.ROLES``) and what each may do beyond reading,
 #: which every role may. Why no role holds every right (not even admin): each action is
@@ -43,54 +47,55 @@ def may(role: str, right: str) -> bool:
 
 @dataclass
 class Session:
-    """One login: the cookie's token, its user, the CSRF token its forms and calls carry."""
+    """One login: the cookie's token, its user, the CSRF token its forms and calls carry,
+    when it started and was last seen (seconds since 1970)."""
 
     token: str
     user: str
     csrf: str
     started: float
     seen: float
+    #: Its account's role and whether it may sign in, as the store said at this request
+    #: ("" and False when just opened: the login read them).
+    role: str = ""
+    active: bool = False
 
 
 class Sessions:
-    """The open sessions, by token (thread-safe: FastAPI runs plain routes in a pool)."""
+    """The open sessions, kept in the store (``backend``: the desk's
+    :class:`~referee.desk.backend.Backend`); ``clock`` says now, in seconds since 1970."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, backend: Any, clock: Callable[[], float] = time.time) -> None:
+        self._backend = backend
         self._clock = clock
-        self._lock = threading.Lock()
-        self._open: dict[str, Session] = {}
+
+    def _now(self) -> int:
+        return int(self._clock() * 1_000_000)
 
     def open(self, user: str) -> Session:
-        now = self._clock()
-        session = Session(secrets.token_urlsafe(32), user, secrets.token_urlsafe(32), now, now)
-        with self._lock:
-            self._open[session.token] = session
-        return session
+        from ..store import logins
+
+        made = self._backend.run(lambda where: logins.open_login(where, user, self._now(), int(IDLE_SECONDS * 1e6),
+                                                                 int(MAX_SECONDS * 1e6)))
+        return Session(made.token, made.user, made.csrf, made.started_us / 1e6, made.seen_us / 1e6)
 
     def get(self, token: str | None) -> Session | None:
         """The session of ``token``, if it is open and has not expired (then it is seen now)."""
-        if not token:
+        from ..store import logins
+
+        if not token or len(token) > 200:
             return None
-        now = self._clock()
-        with self._lock:
-            session = self._open.get(token)
-            if session is None:
-                return None
-            if now - session.seen > IDLE_SECONDS or now - session.started > MAX_SECONDS:
-                del self._open[token]
-                return None
-            session.seen = now
-            return session
+        found = self._backend.run(lambda where: logins.find_login(where, token, int(IDLE_SECONDS * 1e6),
+                                                                  int(MAX_SECONDS * 1e6), self._now()))
+        if found is None:
+            return None
+        return Session(token, found.user, found.csrf, found.started_us / 1e6, found.seen_us / 1e6, found.role,
+                       not found.disabled)
 
     def close(self, token: str) -> None:
-        with self._lock:
-            self._open.pop(token, None)
+        from ..store import logins
 
-    def close_user(self, user: str) -> None:
-        """End every session of ``user`` (disabled, or given a new password)."""
-        with self._lock:
-            for token in [t for t, s in self._open.items() if s.user == user]:
-                del self._open[token]
+        self._backend.run(lambda where: logins.close_login(where, token))
 
 
 def same_token(given: str | None, expected: str) -> bool:

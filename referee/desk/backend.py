@@ -21,6 +21,10 @@ from ..store.engine import Target, engine, failure, sqlite_file, target
 
 T = TypeVar("T")
 
+#: Connections each of the desk's engines keeps open (as many again are opened at a
+#: busy moment, and closed after it).
+POOL = 8
+
 
 class Unavailable(Exception):
     """The store could not be read or written (a message safe to show: 503)."""
@@ -50,11 +54,15 @@ class Checked:
 class Backend:
     """A store opened for the desk (read and write: accounts, cases and reads are written)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, pool: int = POOL) -> None:
         self.text = text
         self.target: Target = target(text)
         sqlite_file(self.target, create=False)
-        self.engine = engine(self.target)
+        #: Two engines, each keeping ``pool`` connections open (and its compiled
+        #: statements) for the server's life: one that writes (accounts, sessions, cases,
+        #: the read log), one opened read-only for the desk's questions.
+        self.engine = engine(self.target, pool=pool)
+        self.reader = engine(self.target, readonly=True, pool=pool)
         self.checked: Checked | None = None
         self._verifying = threading.Lock()
         from sqlalchemy.exc import SQLAlchemyError
@@ -66,6 +74,11 @@ class Backend:
                 check(conn, self.target, create=False)
         except SQLAlchemyError as err:
             raise failure(self.target, err, "cannot open") from None
+
+    def close(self) -> None:
+        """The engines' connections closed (the server stopping)."""
+        self.engine.dispose()
+        self.reader.dispose()
 
     @contextmanager
     def _conn(self) -> Iterator[Any]:
@@ -143,7 +156,7 @@ class Backend:
         from ..store.read import Stored
 
         try:
-            opened = Stored(self.text)
+            opened = Stored(self.text, shared=self.reader)
         except StoreError as err:
             raise Unavailable(str(err)) from None
         with opened:

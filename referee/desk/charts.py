@@ -1,99 +1,70 @@
-"""Watch's charts: an alert group's games on a date axis, each point a link to its game.
+"""Watch's charts: each alert group's control chart, the monitor's own.
 
-Why drawn here as plain SVG (no script, no chart library): the page must read without
-JavaScript and fetch nothing; a point is an ``<a>`` around a circle, so a click opens the
-game. The games are the store's (:func:`referee.store.desk.search_games`) behind the
-group's lead segment (a table, a dealer, a player; any other lead: every table) between
-its first and last game's times; the height is what each game owes (above the axis to
-players, below to the house).
+Why the monitor's drawing (:func:`referee.monitor.html.cell_chart`), not one of the desk's:
+a group is a cell of the monitor that fell outside its band, and the chart that shows why
+is the one ``monitor --format html`` draws for it: the running net observed against the
+exact expectation and its band, over the group's window, by date when every game has a
+time (else by game). One drawing, so the two never disagree. The seats are the group's
+lead segment's only (a table's or a player's: :data:`referee.monitor.reading.SEGMENTS`),
+read and valued as the monitor reads and values them; the band is at the z the group was
+raised at (its stored band's ``|z| > ...``); each point of the observed line opens its
+game. A group of another lead (a dealer's, a profile's, every table's), a deal test's, or
+one whose seats can no longer be read, has no chart here (``monitor --format html`` draws
+it from the whole store).
 """
 
 from __future__ import annotations
 
-import html
-from datetime import datetime, timedelta
-from decimal import Decimal
+import re
 from typing import Any
 
 from markupsafe import Markup
 
-from ..rules.money import fmt
 from .backend import Backend
 
-WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 170, 48, 16, 14, 34
-#: The most games a chart draws (the newest, when more).
-MOST = 300
-FILTERS = ("table", "dealer", "player")
+#: The bets a control chart is drawn for (a deal test has none).
+CHARTED_BETS = ("ante+call", "bonus")
+_Z = re.compile(r"\|z\| > ([0-9]+(?:\.[0-9]+)?)")
 
 
-def _when(text: str | None) -> datetime | None:
-    if not text:
+def band_z(band: str | None) -> float | None:
+    """The z of a group's stored band (``... |z| > 3.72 each ...``), None when it says none."""
+    found = _Z.search(band or "")
+    return float(found.group(1)) if found else None
+
+
+def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> Markup | None:
+    """The control chart of ``group`` (an :class:`~referee.desk.shapes.AlertOut`), or None
+    (see the module's docstring). A player's chart is a read of that player's records,
+    logged."""
+    from ..monitor.cells import WINDOWS
+    from ..monitor.html import cell_chart
+    from ..monitor.reading import SEGMENTS, Unreadable, seats
+    from ..monitor.valuing import value
+    from ..profiles import kept_profiles
+    from ..rules.hands import HandError
+
+    kind, _, segment = str(group.lead).partition(" ")
+    if kind not in SEGMENTS or not segment or group.bet not in CHARTED_BETS or group.window not in WINDOWS:
         return None
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
-def group_games(backend: Backend, actor: str, lead: str, since: str | None, until: str | None) -> list[Any]:
-    """The games behind a group with times (none when the group has no times); a read of
-    each player listed, logged."""
-    from ..store.desk import search_games
-
-    start, end = _when(since), _when(until)
-    if start is None or end is None:
-        return []
-    kind, _, value = lead.partition(" ")
-    value = value if kind in FILTERS and value else ""
-    with backend.stored() as stored, backend.refusing():
-        hits = search_games(stored, table=value if kind == "table" else None,
-                            dealer=value if kind == "dealer" else None, player=value if kind == "player" else None,
-                            since=start, until=end + timedelta(seconds=1), limit=MOST)
-    found = [h for h in hits if h.time is not None]
-    backend.log(actor, "watch", [p for h in found for p in h.players])
-    return found
-
-
-def chart(hits: list[Any], label: str) -> Markup | None:
-    """The games as points on a date axis (None without any)."""
-    if not hits:
-        return None
-    times = [h.time.timestamp() for h in hits]
-    values = [h.owed_to_player - h.owed_to_house for h in hits]
-    low_t, high_t = min(times), max(times)
-    span_t = (high_t - low_t) or 1.0
-    top = max([abs(v) for v in values] + [Decimal(1)])
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    mid = TOP + inner_h / 2
-
-    def x(t: float) -> float:
-        return LEFT + (t - low_t) / span_t * inner_w if high_t > low_t else LEFT + inner_w / 2
-
-    def y(v: Decimal) -> float:
-        return mid - float(v / top) * (inner_h / 2)
-
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{html.escape(label)}">',
-             f'<line x1="{LEFT}" y1="{mid:.1f}" x2="{WIDTH - RIGHT}" y2="{mid:.1f}" class="axis"/>',
-             f'<text x="{LEFT - 4}" y="{TOP + 8}" text-anchor="end" class="tick">+{fmt(top)}</text>',
-             f'<text x="{LEFT - 4}" y="{HEIGHT - BOTTOM}" text-anchor="end" class="tick">-{fmt(top)}</text>']
-    ticks = 5 if high_t > low_t else 1
-    for i in range(ticks):
-        t = low_t + span_t * i / 4 if high_t > low_t else low_t
-        stamp = datetime.fromtimestamp(t, hits[0].time.tzinfo).strftime("%Y-%m-%d %H:%M")
-        anchor = "middle" if ticks == 1 or 0 < i < ticks - 1 else ("start" if i == 0 else "end")
-        parts.append(f'<line x1="{x(t):.1f}" y1="{HEIGHT - BOTTOM}" x2="{x(t):.1f}" y2="{HEIGHT - BOTTOM + 4}" '
-                     'class="axis"/>'
-                     f'<text x="{x(t):.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}" class="tick">{stamp}</text>')
-    for hit, t, v in zip(hits, times, values, strict=True):
-        owed = fmt(abs(v))
-        title = html.escape(f"{hit.game} · {hit.time.isoformat()} · {owed}")
-        parts.append(f'<a href="/games/{html.escape(_path(hit.game))}"><circle cx="{x(t):.1f}" cy="{y(v):.1f}" r="4" '
-                     f'class="{"owed" if v else "even"}"><title>{title}</title></circle></a>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    bet = "paid" if group.basis == "paid" and group.bet == "ante+call" else str(group.bet)
+    with backend.stored() as stored, backend.refusing(), stored.reading():
+        try:
+            found = seats(stored.conn, segment=(kind, segment))
+            if not found:
+                return None
+            with kept_profiles(stored.profiles(stored.sources())):
+                valuation = value(found)
+        except (Unreadable, HandError):  # changed after it was stored: Watch lists the sources' verification
+            return None
+    svg = cell_chart(found, kind, segment, bet, str(group.window), valuation.scale, valuation.scale2, band_z(band),
+                     link=_path)
+    if kind == "player":
+        backend.log(actor, "watch", [segment])
+    return Markup(svg)
 
 
 def _path(game: str) -> str:
     from urllib.parse import quote
 
-    return quote(game, safe="")
+    return f"/games/{quote(game, safe='')}"

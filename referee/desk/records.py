@@ -116,6 +116,19 @@ def _kept() -> Any:
     return kept
 
 
+def bands(backend: Backend, ids: list[int]) -> dict[int, str]:
+    """The band each of these groups was raised against, as kept (its words)."""
+    if not ids:
+        return {}
+    kept = _kept()
+
+    def read(where: Any) -> dict[int, str]:
+        with where.connect() as conn, conn.begin():
+            return {k.id: k.band for k in kept.groups(conn, ids)}
+
+    return backend.run(read)
+
+
 def alerts(backend: Backend) -> AlertsOut:
     kept = _kept()
 

@@ -102,8 +102,8 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
         missing = None
     except Refused as err:
         groups, missing = [], err.detail
-    charts = {a.id: charts_.chart(charts_.group_games(backend, who.name, a.lead, a.since, a.until), a.lead)
-              for a in groups[:CHARTS] if a.since and a.until}
+    bands = records.bands(backend, [a.id for a in groups[:CHARTS]])
+    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id)) for a in groups[:CHARTS]}
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
@@ -165,8 +165,7 @@ def add_user(request: Request, who: Annotated[Who, Depends(checked)], _: Annotat
 def disable_user(name: str, request: Request, who: Annotated[Who, Depends(checked)],
                  _: Annotated[Who, Depends(holding("users"))]) -> Response:
     desk = state(request)
-    desk.backend.disable_account(name)
-    desk.sessions.close_user(name)
+    desk.backend.disable_account(name)  # the store ends the account's sessions with it
     return RedirectResponse("/users", status_code=303)
 
 
@@ -175,6 +174,5 @@ def set_password(name: str, request: Request, who: Annotated[Who, Depends(checke
                  _: Annotated[Who, Depends(holding("users"))],
                  password: Annotated[str, Form(max_length=1024)]) -> Response:
     desk = state(request)
-    desk.backend.set_password(name, password)
-    desk.sessions.close_user(name)
+    desk.backend.set_password(name, password)  # the store ends the account's sessions with it
     return RedirectResponse("/users", status_code=303)

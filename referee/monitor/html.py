@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,11 +45,10 @@ def page(v: Verdict, seats: list[Seat], shown: str, groups: list[AlertGroup] | N
                                             if j.cell.tested and j.same_as is None):
         if kind not in CHARTED and (kind, segment, bet) not in alerting:
             continue
-        held = members(seats, kind, segment, bet, WIDEST, v.newest_us)
-        points = running(held, bet, v.scale, v.scale2)
         words = "Ante+Call paid" if bet == "paid" else BET_WORDS[bet]
         charts.append({"title": f"{kind} {segment}, {words}",
-                       "svg": jinja2_markup(_chart(points, v.band.z, game_times(held)))})
+                       "svg": jinja2_markup(cell_chart(seats, kind, segment, bet, WIDEST, v.scale, v.scale2, v.band.z,
+                                                       v.newest_us))})
     return str(env.get_template("monitor.html.j2").render(
         version=__version__, store=shown, seats=f"{v.seats:,}", games=f"{v.games:,}",
         newest=when(v.newest_us) or "no game has a time", band=band_words(v.band), summary=summary(v),
@@ -87,6 +87,34 @@ def _alert_words(a: GroupedAlert) -> str:
     return f"{a.segment}, {a.bet}, {a.window}: {figure}"
 
 
+def cell_chart(seats: list[Seat], kind: str, segment: str, bet: str, window: str, scale: int, scale2: int,
+               z: float | None, newest: int | None = None, link: Callable[[str], str] | None = None) -> str:
+    """A cell's control chart (its seats among ``seats``, valued over ``scale`` and
+    ``scale2``; the band at ``z`` when given): the one drawing of ``monitor --format html``
+    and of the desk's Watch, which gives ``link`` (a game's id to the address of its
+    page: each point of the observed line then opens its game)."""
+    held = members(seats, kind, segment, bet, window, newest)
+    points = running(held, bet, scale, scale2)
+    links = None
+    if link is not None:
+        ids = game_ids(held)
+        links = [None if ids[p.games - 1] is None else link(str(ids[p.games - 1])) for p in points]
+    return _chart(points, z, game_times(held), links)
+
+
+def game_ids(held: list[Seat]) -> list[str | None]:
+    """Each game's id in ``held``, in the order of :func:`game_times` (None: a format-1
+    round, which is no game of a table)."""
+    out: list[str | None] = []
+    last: object = None
+    for s in held:
+        if s.game != last or not out:
+            key = s.game
+            out.append(str(key[2]) if isinstance(key, tuple) and key[0] == "game" else None)
+            last = s.game
+    return out
+
+
 def game_times(held: list[Seat]) -> list[int | None]:
     """Each game's time in ``held`` (a cell's seats, oldest first), in the order
     ``series.running`` counts the games: its point ``games = n`` is the n-th."""
@@ -101,10 +129,12 @@ def game_times(held: list[Seat]) -> list[int | None]:
     return out
 
 
-def _chart(points: list[Point], z: float, times: list[int | None] | None = None) -> str:
+def _chart(points: list[Point], z: float | None, times: list[int | None] | None = None,
+           links: list[str | None] | None = None) -> str:
     """The control chart: over the games, or over their dates when every game has a time
     and they follow each other in time (a segment of tables stored one after the other
-    does not: its running sums are in store order, and a date axis would fold them back)."""
+    does not: its running sums are in store order, and a date axis would fold them back).
+    The band at ``z`` when given; each observed point a link when ``links`` are given."""
     import pygal
     from pygal.style import Style
 
@@ -126,13 +156,19 @@ def _chart(points: list[Point], z: float, times: list[int | None] | None = None)
     else:
         chart = pygal.XY(x_title="games", x_value_formatter=lambda v: f"{v:,.0f}", **options)
         x = [p.games for p in points]
-    chart.add("observed", [(at, p.observed) for at, p in zip(x, points, strict=True)])
+    observed: list[Any] = [(at, p.observed) for at, p in zip(x, points, strict=True)]
+    if links is None:
+        chart.add("observed", observed)
+    else:  # a dot a point, each opening its game
+        chart.add("observed", [value if href is None else {"value": value, "xlink": {"href": href, "target": "_self"}}
+                               for value, href in zip(observed, links, strict=True)], show_dots=True, dots_size=2.5)
     chart.add("expected", [(at, p.expected) for at, p in zip(x, points, strict=True)])
-    chart.add("band", [(at, p.expected + z * p.sd) for at, p in zip(x, points, strict=True)],
-              stroke_style={"dasharray": "4, 4"})
-    # the band's lower edge: no title, no legend entry of its own (it was an unlabelled grey box)
-    chart.add(None, [(at, p.expected - z * p.sd) for at, p in zip(x, points, strict=True)],
-              stroke_style={"dasharray": "4, 4"})
+    if z is not None:
+        chart.add("band", [(at, p.expected + z * p.sd) for at, p in zip(x, points, strict=True)],
+                  stroke_style={"dasharray": "4, 4"})
+        # the band's lower edge: no title, no legend entry of its own (it was an unlabelled grey box)
+        chart.add(None, [(at, p.expected - z * p.sd) for at, p in zip(x, points, strict=True)],
+                  stroke_style={"dasharray": "4, 4"})
     # pygal leaves its configuration as an inline script even without its scripts: dropped
     return _SCRIPT.sub("", str(chart.render(is_unicode=True)))
 

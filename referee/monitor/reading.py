@@ -21,13 +21,21 @@ class Unreadable(Exception):
     stored): said as such, with ``store verify`` to name it, never an internal error."""
 
 
-def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[Seat]:
+#: The segments whose seats can be read alone (:func:`seats`' ``segment``): a table's (its
+#: sessions'), a player's (their rows, and their runs through ``run_keys``).
+SEGMENTS = ("table", "player")
+
+
+def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
+          segment: tuple[str, str] | None = None) -> list[Seat]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
-    when given: the monitor's cache reads what it has not seen), in the store's order,
-    newest last."""
+    when given: the monitor's cache reads what it has not seen; only a segment's, a kind
+    of :data:`SEGMENTS` and its value, when given: the desk's Watch draws one segment's
+    control chart without reading the whole store), in the store's order, newest last."""
     try:
-        out = _rows(conn, after[0], None if upto is None else upto[0]) + _runs(conn, after[1],
-                                                                              None if upto is None else upto[1])
+        rows_where, runs_where = _only(segment)
+        out = _rows(conn, after[0], None if upto is None else upto[0], rows_where) + _runs(
+            conn, after[1], None if upto is None else upto[1], runs_where)
     except DAMAGED as err:
         raise Unreadable(f"{type(err).__name__}: {err}") from None
     out.sort(key=_ORDER)  # each seat at its own id: the store's order, rows and runs alike
@@ -42,6 +50,9 @@ def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None) -> list[S
         else:
             seat.order, seat.deal = placed, False
     out.sort(key=_ORDER)
+    if segment is not None:  # read with their games' other seats (placed as the whole store places them), then left
+        kind, value = segment
+        out = [seat for seat in out if (seat.table if kind == "table" else seat.player) == value]
     return out
 
 
@@ -56,7 +67,26 @@ def _whole(*amounts: object) -> None:
             raise TypeError(f"a stored amount is {amount!r}, not a whole number of millionths")
 
 
-def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
+def _only(segment: tuple[str, str] | None) -> tuple[Any, Any]:
+    """The conditions on seat rows and on runs that read one segment's seats (None: all)."""
+    if segment is None:
+        return None, None
+    import sqlalchemy as sa
+
+    s, se, g, r, k = schema.seats, schema.sessions, schema.games, schema.runs, schema.run_keys
+    kind, value = segment
+    if kind == "table":
+        return sa.or_(g.c.tbl == value, sa.and_(g.c.tbl.is_(None), se.c.tbl == value)), se.c.tbl == value
+    if kind == "player":  # the rows of the player's games, their other seats too (a game is placed at its first)
+        mine = s.alias("mine")
+        return (sa.or_(s.c.game_id.in_(sa.select(mine.c.game_id).where(mine.c.player == value)),
+                       s.c.player == value, sa.and_(s.c.player.is_(None), se.c.player == value)),
+                sa.or_(se.c.player == value, r.c.id.in_(sa.select(k.c.run_id).where(k.c.kind == "player",
+                                                                                   k.c.value == value))))
+    raise ValueError(f"no segment {kind!r} read alone: one of {', '.join(SEGMENTS)}")
+
+
+def _rows(conn: Any, after: int = 0, upto: int | None = None, where: Any = None) -> list[Seat]:
     import sqlalchemy as sa
 
     s, st, se, g = schema.seats, schema.settlements, schema.sessions, schema.games
@@ -71,6 +101,8 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
              .where(s.c.kind == "counted", s.c.id > after).order_by(s.c.id))
     if upto is not None:
         query = query.where(s.c.id <= upto)
+    if where is not None:
+        query = query.where(where)
     out: list[Seat] = []
     said = Said(conn)
     unpacked: dict[int | None, tuple[int, ...] | None] = {}  # a shared hand's seats share their five cards
@@ -127,7 +159,7 @@ def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | 
     return None if paid_u is None else paid_u - bonus
 
 
-def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
+def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None) -> list[Seat]:
     """The fast lane's clean rounds (format 1: no table, dealer or time) and a live
     table's clean games, unpacked."""
     import sqlalchemy as sa
@@ -137,6 +169,8 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None) -> list[Seat]:
              .select_from(r.join(se, se.c.id == r.c.session_id)).where(r.c.id > after).order_by(r.c.first_seat))
     if upto is not None:
         query = query.where(r.c.id <= upto)
+    if where is not None:
+        query = query.where(where)
     runs = conn.execute(query).all()
     ids = sorted({i for run in runs for i in json.loads(run.settlements)})
     settled: dict[int, Any] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import StoreError, schema
-from .appended import Where, append, lock, now_us, reading, writing
+from .appended import Where, append, append_many, lock, now_us, reading, writing
 
 #: The longest ``what`` and ``subject`` kept (words and ids, not documents).
 MAX_TEXT = 200
@@ -63,7 +63,7 @@ def log_reads(where: Where, user: str, what: str, subjects: list[str]) -> list[R
         return []
     with writing(where) as conn:
         lock(conn, ("reads",))
-        made = [append(conn, "reads", values) for values in rows]
+        made = append_many(conn, "reads", rows)
     return [Read(int(r["id"]), int(r["at_us"]), user, what, str(r["subject"])) for r in made]
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import StoreError, schema
 from .appended import Where, now_us, reading, writing
+from .logins import close_logins
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -171,14 +172,14 @@ def authenticate(where: Where, name: str, password: str) -> User | None:
 
 
 def disable_user(where: Where, name: str) -> User:
-    """The account ``name`` disabled (it can no longer sign in; its cases and reads keep
-    its name); an AccountError when there is no such account."""
+    """The account ``name`` disabled (it can no longer sign in, and its open desk sessions
+    end; its cases and reads keep its name); an AccountError when there is no such account."""
     return _change(where, name, disabled=1)
 
 
 def set_password(where: Where, name: str, password: str) -> User:
-    """The account ``name`` given a new ``password`` (hashed); an AccountError when there
-    is no such account or the password is refused."""
+    """The account ``name`` given a new ``password`` (hashed; its open desk sessions
+    end); an AccountError when there is no such account or the password is refused."""
     hashed = hasher().hash(check_password(password))
     return _change(where, name, password=hashed)
 
@@ -192,4 +193,5 @@ def _change(where: Where, name: str, **values: Any) -> User:
         if done.rowcount != 1:
             raise AccountError(f"no account {name}")
         row = conn.execute(sa.select(u).where(u.c.name == name)).one()
+        close_logins(conn, name)
     return _user(row)

@@ -120,11 +120,23 @@ def lock(conn: Connection, names: tuple[str, ...]) -> None:
 def append(conn: Connection, name: str, values: dict[str, Any]) -> dict[str, Any]:
     """A row appended to the chained table ``name`` (the chain locked by :func:`lock`):
     the next id, its digest over its columns, linked into the chain; the row as written."""
+
+    return append_many(conn, name, [values])[0]
+
+
+def append_many(conn: Connection, name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows appended to the chained table ``name`` as :func:`append` appends one, in one
+    statement and one link of the chain (a page's reads: one insert, not one a player)."""
     import sqlalchemy as sa
 
+    if not rows:
+        return []
     table = schema.metadata.tables[name]
-    row = {"id": (conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0) + 1, **values}
-    row["digest"] = digest.of(tuple(row[c] for c in digest.columns(name)))
-    conn.execute(table.insert().values(**row))
-    chains.link(conn, name, [row["digest"]])
-    return row
+    first = (conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0) + 1
+    made = [{"id": first + k, **values} for k, values in enumerate(rows)]
+    columns = digest.columns(name)
+    for row in made:
+        row["digest"] = digest.of(tuple(row[c] for c in columns))
+    conn.execute(table.insert(), made)
+    chains.link(conn, name, [row["digest"] for row in made])
+    return made

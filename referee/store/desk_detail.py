@@ -50,8 +50,8 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     from ..recall import SeatDetail
     from .desk_records import GameDetail
 
-    names = {x.id: x.name for x in stored.sources()}
     found = records(stored, game_id)
+    names = {x.id: x.name for x in stored.sources(ids=[x[0] for x in found])}
     chosen = [x for x in found if source is None or names.get(x[0]) == source]
     if not chosen:
         where = f" in {source}" if source is not None else ""
@@ -64,7 +64,7 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     if not details:
         raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
     messages = Messages(lang)
-    sources = [x for x in stored.sources() if x.id == source_id]
+    sources = stored.sources(ids=[source_id])
     with kept_profiles(stored.profiles(sources)):
         seats = tuple(_seat(d, messages, audience) for d in details)
     first = details[0]

@@ -25,6 +25,8 @@ ZERO = Decimal(0)
 #: Rows read at once while a filter that only Python can apply (an amount owed, a dealer
 #: in a run) leaves too few.
 BATCH = 200
+#: Runs read at once while the walk along their times goes on.
+RUN_BATCH = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +65,9 @@ class Search:
         self.f = filters
         self.ascending = ascending
         self.loader = Loader(stored)
-        self.names = {int(r.id): str(r.name) for r in self.conn.execute(
-            _sa().select(schema.sources.c.id, schema.sources.c.name))}
+        self.names: dict[int, str] = {}
         self.tables: dict[int, str | None] = {}
+        self.span: int | None = None
 
     def games(self, want: int, skip: int = 0) -> list[Any]:
         """The games of the answer from the ``skip``-th to the ``want``-th, in its order
@@ -92,46 +94,80 @@ class Search:
     # -- games rows ---------------------------------------------------------------------
 
     def _rows(self, want: int) -> list[tuple[tuple[int, int, int], Any]]:
+        """The first ``want`` game rows that match, in the answer's order: the timed ones
+        walked along an index in time order (a table's, a dealer's, a player's seats', or
+        every game's), then, if the page is not full, those without a time. Only the rows
+        of the page are read, in keyset batches (never an offset that grows)."""
+        f = self.f
+        owed = f.min_owed is not None and f.min_owed > 0
+        out: list[tuple[tuple[int, int, int], Any]] = []
+        seen: set[int] = set()
+        for timed in (True, False):
+            if len(out) >= want or (not timed and (f.since_us is not None or f.until_us is not None)):
+                break
+            after: tuple[int, int] | None = None
+            while len(out) < want:
+                size = BATCH if owed else want - len(out) + 1
+                batch = self._row_batch(timed, after, size)
+                rows = []
+                for row in batch:  # a player seated twice in a game (G002): the game once
+                    if int(row.id) not in seen:
+                        seen.add(int(row.id))
+                        rows.append(row)
+                if owed:
+                    for row, hit in zip(rows, self._row_hits(rows), strict=True):
+                        if f.min_owed is not None and hit.owed >= f.min_owed:
+                            out.append(((_time(row.time_us), int(row.source_id), int(row.line)), hit))
+                else:
+                    out += [((_time(row.time_us), int(row.source_id), int(row.line)), int(row.id)) for row in rows]
+                if len(batch) < size:
+                    break
+                after = (int(batch[-1].key_time or 0), int(batch[-1].key_id))
+        return out[:want]
+
+    def _row_batch(self, timed: bool, after: tuple[int, int] | None, size: int) -> list[Any]:
+        """The next ``size`` game rows that match, after ``after`` (the last batch's time
+        and id) in the answer's order; a player's through their seat rows
+        (``ix_seats_player_time``), any other along ``ix_games_tbl_time``,
+        ``ix_games_dealer_time`` or ``ix_games_time``."""
         sa = _sa()
         g, s, fi = schema.games, schema.seats, schema.findings
         f = self.f
-        owed = f.min_owed is not None
-        query = (sa.select(g) if owed else sa.select(g.c.id, g.c.time_us, g.c.source_id, g.c.line)).where(
-            g.c.game.is_not(None))
-        if f.game is not None:
-            query = query.where(g.c.game == f.game)
-        if f.table is not None:
-            query = query.where(g.c.tbl == f.table)
-        if f.dealer is not None:
-            query = query.where(g.c.dealer == f.dealer)
+        owed = f.min_owed is not None and f.min_owed > 0
+        columns = [g] if owed else [g.c.id, g.c.time_us, g.c.source_id, g.c.line]
+        if f.player is not None:  # a seat's time is its game's
+            key_time, key_id = s.c.time_us, s.c.id
+            query = sa.select(*columns, key_time.label("key_time"), key_id.label("key_id")).select_from(
+                s.join(g, g.c.id == s.c.game_id)).where(s.c.player == f.player)
+        else:
+            key_time, key_id = g.c.time_us, g.c.id
+            query = sa.select(*columns, key_time.label("key_time"), key_id.label("key_id"))
+        query = query.where(g.c.game.is_not(None))
+        for column, value in ((g.c.game, f.game), (g.c.tbl, f.table), (g.c.dealer, f.dealer)):
+            if value is not None:
+                query = query.where(column == value)
         if f.since_us is not None:
-            query = query.where(g.c.time_us >= f.since_us)
+            query = query.where(key_time >= f.since_us)
         if f.until_us is not None:
-            query = query.where(g.c.time_us < f.until_us)
-        if f.player is not None:
-            query = query.where(g.c.id.in_(sa.select(s.c.game_id).where(s.c.player == f.player)))
+            query = query.where(key_time < f.until_us)
         if f.code is not None:  # ``+ 0``: SQLite without statistics took the session's index, a scan of its findings
             query = query.where(sa.exists().where(fi.c.game == g.c.game, fi.c.code == f.code,
                                                   (fi.c.session_id + 0) == g.c.session_id))
-        if f.min_owed is not None and f.min_owed > 0:  # something owed: a finding in a seat
+        if owed:  # something owed: a finding in a seat
             query = query.where(sa.exists().where(s.c.game == g.c.game, s.c.game_id == g.c.id,
                                                   s.c.findings.is_not(None)))
-        order = [g.c.time_us.asc().nulls_last(), g.c.id.asc()] if self.ascending else \
-            [g.c.time_us.desc().nulls_last(), g.c.id.desc()]
-        out: list[tuple[tuple[int, int, int], Any]] = []
-        if not owed:
-            return [((_time(row.time_us), int(row.source_id), int(row.line)), int(row.id))
-                    for row in self.conn.execute(query.order_by(*order).limit(want))]
-        offset = 0
-        while len(out) < want:  # what is owed is known once a game's seats are ruled: read until enough
-            rows = list(self.conn.execute(query.order_by(*order).limit(BATCH).offset(offset)))
-            for row, hit in zip(rows, self._row_hits(rows), strict=True):
-                if f.min_owed is None or hit.owed >= f.min_owed:
-                    out.append(((_time(row.time_us), int(row.source_id), int(row.line)), hit))
-            if len(rows) < BATCH:
-                break
-            offset += BATCH
-        return out[:want]
+        if not timed:
+            query = query.where(key_time.is_(None))
+            if after is not None:
+                query = query.where(key_id > after[1] if self.ascending else key_id < after[1])
+            return list(self.conn.execute(query.order_by(key_id.asc() if self.ascending else key_id.desc())
+                                          .limit(size)))
+        query = query.where(key_time.is_not(None))
+        if after is not None:
+            key = sa.tuple_(key_time, key_id)
+            query = query.where(key > after if self.ascending else key < after)
+        order = [key_time.asc(), key_id.asc()] if self.ascending else [key_time.desc(), key_id.desc()]
+        return list(self.conn.execute(query.order_by(*order).limit(size)))
 
     def _row_hits(self, rows: list[Any]) -> list[Any]:
         """Game rows as hits: their seats read at once, those with a finding ruled at once
@@ -159,7 +195,7 @@ class Search:
             players = tuple(json.loads(row.players)) if row.players else tuple(str(x.player) for x in mine)
             hits.append(GameHit(str(row.game), row.tbl, row.dealer, as_time(row.time_us), players,
                                 tuple(sorted(codes)), to_player + to_house, to_player, to_house,
-                                self.names.get(int(row.source_id), "?"), bool(row.second), int(row.line)))
+                                self._source(int(row.source_id)), bool(row.second), int(row.line)))
         return hits
 
     def _owed(self, seat_ids: list[int]) -> dict[int, Decimal]:
@@ -178,39 +214,114 @@ class Search:
     # -- runs of clean games --------------------------------------------------------------
 
     def _runs(self, want: int) -> list[tuple[tuple[int, int, int], Any]]:
-        sa = _sa()
-        r, k, se = schema.runs, schema.run_keys, schema.sessions
+        """The first ``want`` clean games that match, from the runs, in the answer's order.
+        A player's or a game's runs are found through ``run_keys``; any other search walks
+        the runs along ``ix_runs_time`` from where it asks (back from ``until``, or on from
+        ``since``), in keyset batches, and stops once no further run can hold a game of
+        the page: a run's games lie between its first and its last time, and no run spans
+        more than the longest one (``ix_runs_span``)."""
         f = self.f
+        if f.player is not None or f.game is not None:
+            return self._keyed_runs(want)
+        sa = _sa()
+        r = schema.runs
         query = sa.select(r).where(r.c.games.is_not(None))
-        for kind, value in (("player", f.player), ("game", f.game)):
-            if value is not None:
-                query = query.where(sa.exists().where(k.c.run_id == r.c.id, k.c.kind == kind, k.c.value == value))
         if f.table is not None:
-            query = query.where(r.c.session_id.in_(sa.select(se.c.id).where(se.c.tbl == f.table)))
+            sessions = self._sessions(f.table)
+            if not sessions:
+                return []
+            # ``+ 0``: walked along the runs' times (filtered by session), not all the table's runs sorted
+            query = query.where((r.c.session_id + 0).in_(sessions))
+        span = self._span()
         if f.since_us is not None:
             query = query.where(r.c.time_max_us >= f.since_us)
+            if self.ascending:
+                query = query.where(r.c.time_min_us >= f.since_us - span)
         if f.until_us is not None:
             query = query.where(r.c.time_min_us < f.until_us)
-        order = [r.c.time_min_us.asc().nulls_last(), r.c.id.asc()] if self.ascending else \
-            [r.c.time_max_us.desc().nulls_last(), r.c.id.desc()]
         out: list[tuple[tuple[int, int, int], Any]] = []
-        offset = 0
+        after: tuple[int, int] | None = None
         while True:
-            runs = list(self.conn.execute(query.order_by(*order).limit(BATCH).offset(offset)))
+            timed = query.where(r.c.time_min_us.is_not(None))
+            if after is not None:
+                key = sa.tuple_(r.c.time_min_us, r.c.id)
+                timed = timed.where(key > after if self.ascending else key < after)
+            order = [r.c.time_min_us.asc(), r.c.id.asc()] if self.ascending else \
+                [r.c.time_min_us.desc(), r.c.id.desc()]
+            runs = list(self.conn.execute(timed.order_by(*order).limit(RUN_BATCH)))
             for run in runs:
-                edge = run.time_min_us if self.ascending else run.time_max_us
-                if len(out) >= want and edge is not None and self._past(edge, out, want):
+                if self._beyond(int(run.time_min_us), span, out, want):
                     return out
                 out += self._run_games(self.loader.intact("runs", run))
-            if len(runs) < BATCH:
-                return out
-            offset += BATCH
+            if len(runs) < RUN_BATCH:
+                break
+            after = (int(runs[-1].time_min_us), int(runs[-1].id))
+        if len(out) < want and f.since_us is None and f.until_us is None:  # runs without a time, last
+            untimed = query.where(r.c.time_min_us.is_(None)).order_by(r.c.id.asc() if self.ascending else r.c.id.desc())
+            for run in self.conn.execute(untimed.limit(want)):
+                out += self._run_games(self.loader.intact("runs", run))
+        return out
 
-    def _past(self, edge: int, out: list[tuple[tuple[int, int, int], Any]], want: int) -> bool:
-        """Whether no game of a run from ``edge`` on can be among the first ``want``."""
+    def _beyond(self, first: int, span: int, out: list[tuple[tuple[int, int, int], Any]], want: int) -> bool:
+        """Whether no run from one whose first game is at ``first`` on (in the walk's
+        order) can hold a game of the answer: none within the times asked, or none
+        before the ``want``-th found."""
+        if self.ascending:
+            return len(out) >= want and first > self._kth(out, want)
+        reach = first + span  # the latest game such a run can hold
+        if self.f.since_us is not None and reach < self.f.since_us:
+            return True
+        return len(out) >= want and reach < self._kth(out, want)
+
+    def _kth(self, out: list[tuple[tuple[int, int, int], Any]], want: int) -> int:
         times = sorted((key[0] for key, _ in out), reverse=not self.ascending)
-        kth = times[want - 1]
-        return edge > kth if self.ascending else edge < kth
+        return times[want - 1]
+
+    def _keyed_runs(self, want: int) -> list[tuple[tuple[int, int, int], Any]]:
+        """A player's or a game's runs (``run_keys``), read whole newest (or oldest) first
+        until no further run can hold a game of the page."""
+        sa = _sa()
+        r, k = schema.runs, schema.run_keys
+        f = self.f
+        ids: set[int] | None = None
+        for kind, value in (("player", f.player), ("game", f.game)):
+            if value is not None:
+                found = set(self.conn.execute(sa.select(k.c.run_id).where(k.c.value == value, k.c.kind == kind))
+                            .scalars())
+                ids = found if ids is None else ids & found
+        wanted = sorted(ids or ())
+        places: list[Any] = []
+        for start in range(0, len(wanted), 500):
+            places += self.conn.execute(sa.select(r.c.id, r.c.time_min_us, r.c.time_max_us, r.c.session_id)
+                                        .where(r.c.id.in_(wanted[start:start + 500]), r.c.games.is_not(None)))
+        if f.table is not None:
+            sessions = set(self._sessions(f.table))
+            places = [p for p in places if int(p.session_id) in sessions]
+        places = [p for p in places if _within(p, f.since_us, f.until_us)]
+        sign = 1 if self.ascending else -1
+        places.sort(key=lambda p: (p.time_min_us is None, sign * (p.time_min_us or 0), sign * int(p.id)))
+        span = self._span()
+        out: list[tuple[tuple[int, int, int], Any]] = []
+        for place in places:
+            if place.time_min_us is not None and self._beyond(int(place.time_min_us), span, out, want):
+                break
+            run = self.conn.execute(sa.select(r).where(r.c.id == place.id)).one()
+            out += self._run_games(self.loader.intact("runs", run))
+        return out
+
+    def _sessions(self, table: str) -> list[int]:
+        """The ids of a table's sessions (``ix_sessions_tbl``)."""
+        se = schema.sessions
+        return [int(x) for x in self.conn.execute(_sa().select(se.c.id).where(se.c.tbl == table)).scalars()]
+
+    def _span(self) -> int:
+        """The longest time a run of games spans, in microseconds (``ix_runs_span``: one
+        step of an index, not a scan of the runs)."""
+        if self.span is None:
+            r = schema.runs
+            found = self.conn.execute(_sa().select(_sa().func.max(r.c.time_max_us - r.c.time_min_us))).scalar()
+            self.span = int(found or 0)
+        return self.span
 
     def _run_games(self, run: Any) -> list[tuple[tuple[int, int, int], Any]]:
         """The games of a run that match, each as (its order, (the run unpacked, its place))."""
@@ -241,7 +352,15 @@ class Search:
 
         return GameHit(packed.games[game], self._table(packed.session_id), packed.dealer(game),
                        as_time(packed.time_us(game)), self._players(packed, game), (), ZERO, ZERO, ZERO,
-                       self.names.get(packed.source_id, "?"), bool(packed.second[game]), int(packed.lines[game]))
+                       self._source(packed.source_id), bool(packed.second[game]), int(packed.lines[game]))
+
+    def _source(self, source_id: int) -> str:
+        """A source's name (read once a search: only the page's sources are read)."""
+        if source_id not in self.names:
+            so = schema.sources
+            found = self.conn.execute(_sa().select(so.c.name).where(so.c.id == source_id)).scalar()
+            self.names[source_id] = "?" if found is None else str(found)
+        return self.names[source_id]
 
     def _table(self, session_id: int) -> str | None:
         if session_id not in self.tables:
@@ -252,6 +371,14 @@ class Search:
 
 #: A missing time, in the sort keys (last either way: :meth:`Search._order`).
 _NONE = -(1 << 62)
+
+
+def _within(run: Any, since_us: int | None, until_us: int | None) -> bool:
+    """Whether a run (its first and last times) can hold a game from ``since_us`` to
+    before ``until_us``."""
+    if since_us is not None and (run.time_max_us is None or run.time_max_us < since_us):
+        return False
+    return until_us is None or (run.time_min_us is not None and run.time_min_us < until_us)
 
 
 def _time(us: int | None) -> int:

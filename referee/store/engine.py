@@ -165,20 +165,28 @@ def sqlite_file(store: Target, create: bool) -> None:
                          "file check --store writes)")
 
 
-def engine(store: Target, readonly: bool = False) -> Engine:
+def engine(store: Target, readonly: bool = False, pool: int = 0) -> Engine:
     """An engine for ``store``; ``readonly`` opens it so that nothing can be written
-    (SQLite ``mode=ro``; PostgreSQL read-only transactions)."""
+    (SQLite ``mode=ro``; PostgreSQL read-only transactions). ``pool``: how many
+    connections it keeps open between uses (0: none, each use connects anew, as a
+    command that opens the store once wants). A server (``referee serve``) keeps some:
+    a PostgreSQL connection costs a round trip and an authentication, and each engine
+    has its own cache of compiled statements, lost with it."""
     sa = sqlalchemy()
-    from sqlalchemy.pool import NullPool
+    from sqlalchemy.pool import NullPool, QueuePool
 
     wait = float(os.environ.get("REFEREE_STORE_WAIT", WAIT_SECONDS))
+    pooling: dict[str, Any] = ({"poolclass": NullPool} if pool <= 0 else
+                               {"poolclass": QueuePool, "pool_size": pool, "max_overflow": pool, "pool_timeout": wait,
+                                "pool_pre_ping": store.path is None})
     if store.path is not None:
         url = store.url
         if readonly:  # SQLite's URI filename: the path escaped, ``mode=ro``
             from urllib.parse import quote
 
             url = url.set(database=f"file:{quote(str(url.database))}", query={"mode": "ro", "uri": "true"})
-        made: Engine = sa.create_engine(url, poolclass=NullPool, connect_args={"timeout": wait})
+        # a pooled connection is used by one request at a time, but not always on the thread that opened it
+        made: Engine = sa.create_engine(url, **pooling, connect_args={"timeout": wait, "check_same_thread": pool <= 0})
         _sqlite_events(made, readonly, wait)
         return made
     try:
@@ -186,7 +194,7 @@ def engine(store: Target, readonly: bool = False) -> Engine:
     except ImportError:
         raise StoreError(f"a PostgreSQL store needs psycopg: {POSTGRES_EXTRA}") from None
     options = "-c default_transaction_read_only=on" if readonly else ""
-    server: Engine = sa.create_engine(store.url, poolclass=NullPool, paramstyle="format",
+    server: Engine = sa.create_engine(store.url, **pooling, paramstyle="format",
                                       connect_args={"connect_timeout": 10, "application_name": "referee",
                                                     "options": options})
     return server

@@ -77,8 +77,19 @@ class StoredSource:
 class Stored:
     """A store opened for reading (use as a context manager)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, shared: Any = None) -> None:
+        """The store named ``text`` opened; through ``shared`` (an engine opened read-only
+        on it, its schema checked, kept by the caller: ``referee serve``'s pool) when given,
+        a connection taken from it and given back at :meth:`close`."""
         self.target: Target = target(text)
+        self._own = shared is None
+        if shared is not None:
+            self.engine = shared
+            try:
+                self.conn = self.engine.connect()
+            except Exception as err:
+                raise self._failure(err, "cannot open") from None
+            return
         sqlite_file(self.target, create=False)
         self.engine = engine(self.target, readonly=True)
         try:
@@ -113,7 +124,8 @@ class Stored:
         try:
             self.conn.close()
         finally:
-            self.engine.dispose()
+            if self._own:
+                self.engine.dispose()
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -130,13 +142,17 @@ class Stored:
 
     # -- sources ---------------------------------------------------------------------
 
-    def sources(self, names: tuple[str, ...] = ()) -> list[StoredSource]:
+    def sources(self, names: tuple[str, ...] = (), ids: list[int] | None = None) -> list[StoredSource]:
         """The stored sources in the order they were stored; only those named ``names``
-        (as they were named when stored) when given, each name having to match one."""
+        (as they were named when stored) when given, each name having to match one; only
+        those of ``ids`` when given (the desk's page: not every source of a large store)."""
         import sqlalchemy as sa
 
         s = schema.sources
-        found = [_stored(r) for r in self.conn.execute(sa.select(s).order_by(s.c.id))]
+        query = sa.select(s).order_by(s.c.id)
+        if ids is not None:
+            query = query.where(s.c.id.in_(sorted(set(ids))))
+        found = [_stored(r) for r in self.conn.execute(query)]
         if not names:
             return found
         missing = [n for n in names if not any(x.name == n for x in found)]

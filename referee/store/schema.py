@@ -125,6 +125,8 @@ sessions = Table(
     Index("ix_sessions_ident", "ident"),
     Index("ix_sessions_source", "source_id"),
     Index("ix_sessions_player", "player"),
+    #: Since schema 0009: a table's sessions (the desk's search of a table's runs).
+    Index("ix_sessions_tbl", "tbl"),
 )
 
 settlements = Table(
@@ -183,6 +185,9 @@ games = Table(
     #: Since schema 0002: games by dealer and by table (stats --dealer/--table, the monitor's segments).
     Index("ix_games_dealer", "dealer", "id"),
     Index("ix_games_tbl", "tbl", "id"),
+    #: Since schema 0009: a table's and a dealer's games newest first (the desk's search).
+    Index("ix_games_tbl_time", "tbl", "time_us", "id"),
+    Index("ix_games_dealer_time", "dealer", "time_us", "id"),
 )
 
 seats = Table(
@@ -224,6 +229,8 @@ seats = Table(
     #: Since schema 0008: a game row's seats (the desk's game page, recall's check of a
     #: game's digest, which covers its seats').
     Index("ix_seats_game_row", "game_id"),
+    #: Since schema 0009: a player's seat rows newest first (the desk's search by player).
+    Index("ix_seats_player_time", "player", "time_us", "id"),
 )
 
 runs = Table(
@@ -265,6 +272,9 @@ runs = Table(
     Index("ix_runs_first", "first_seat"),
     Index("ix_runs_time", "time_min_us", "time_max_us"),
 )
+#: Since schema 0009: the longest time a run spans, found at once (the desk's search walks
+#: runs back from a time and stops when no older run can reach its page).
+Index("ix_runs_span", runs.c.time_max_us - runs.c.time_min_us)
 
 #: Since schema 0005: the games and players of each run of a live table's clean games, to
 #: find them by id (``recall --game``/``--player``, ``explain --store --game``, a game
@@ -378,19 +388,20 @@ chains = Table(
 )
 
 # The tables of the store's operations (alert groups and what was done about them, the
-# desk's accounts, cases and read log), defined on the same ``metadata``: one schema.
+# desk's accounts, logins, cases and read log), defined on the same ``metadata``: one schema.
 from .schema_operations import (  # noqa: E402
     alert_actions,
     alert_groups,
     alert_notifications,
     case_events,
     cases,
+    desk_sessions,
     reads,
     users,
 )
 
 __all__ = [
     "Id", "alert_actions", "alert_groups", "alert_notifications", "alerts", "case_events", "cases", "chains",
-    "chunks", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats", "sessions",
-    "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
+    "chunks", "desk_sessions", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats",
+    "sessions", "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
 ]

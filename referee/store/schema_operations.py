@@ -77,6 +77,21 @@ reads = Table(
     Index("ix_reads_at", "at_us"),
 )
 
+#: Since schema 0009: the desk's open logins (``referee serve``), shared by its worker
+#: processes: the SHA-256 of the cookie's token (the token itself is never stored), the
+#: account's name, the CSRF token its forms carry, when it started and when it was last
+#: seen (microseconds since 1970 UTC; ``seen_us`` written again at most once a minute). Not
+#: evidence: neither digested nor chained; a row is deleted when its session ends.
+desk_sessions = Table(
+    "desk_sessions", metadata,
+    Column("token", Text, primary_key=True),
+    Column("user", Text, nullable=False),
+    Column("csrf", Text, nullable=False),
+    Column("started_us", BigInteger, nullable=False),
+    Column("seen_us", BigInteger, nullable=False),
+    Index("ix_desk_sessions_user", "user"),
+)
+
 #: Since schema 0007: the alert groups ``monitor --record`` kept (one a cause: its lead
 #: segment, the segments it explains, the lead cell's figures, the games behind it and the
 #: ids of its rows in ``alerts``), chained as the alerts are (``referee.store.chains``).
