@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import click
@@ -37,10 +38,10 @@ def serve(store: str, host: str, port: int, forwarded: str, max_upload: int | No
     app = create_app(store, max_upload=max_upload)  # the store opened here first: a refusal is said once, exit 2
     click.echo(f"referee desk: http://{host}:{port}/ over {app.state.desk.backend.target.shown}"
                + (f", {workers} workers" if workers > 1 else ""), err=True)
-    options = {"host": host, "port": port, "proxy_headers": True, "forwarded_allow_ips": forwarded,
-               "log_level": "warning", "server_header": False, "date_header": True}
+    run = functools.partial(uvicorn.run, host=host, port=port, proxy_headers=True, forwarded_allow_ips=forwarded,
+                            log_level="warning", server_header=False, date_header=True)
     if workers == 1:
-        uvicorn.run(app, workers=1, **options)  # type: ignore[arg-type]
+        run(app, workers=1)
         return
     app.state.desk.backend.close()
     from ..desk.app import STORE_ENV, UPLOAD_ENV
@@ -48,4 +49,4 @@ def serve(store: str, host: str, port: int, forwarded: str, max_upload: int | No
     os.environ[STORE_ENV] = store  # each worker process makes its own app (uvicorn imports the factory by name)
     if max_upload is not None:
         os.environ[UPLOAD_ENV] = str(max_upload)
-    uvicorn.run("referee.desk.app:from_environment", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+    run("referee.desk.app:from_environment", factory=True, workers=workers)
