@@ -65,3 +65,14 @@ def test_a_missing_decision_table_is_an_error_not_a_slow_path() -> None:
 def test_a_missing_par_sheet_is_an_error() -> None:
     code, out = run("par", "--stored", "--profile", "caribbean")
     assert code == 2 and "caribbean.json" in out and "Traceback" not in out
+
+
+def test_the_serve_extra_holds_what_the_desk_draws_with() -> None:
+    """The desk's pages are Jinja2 templates and Watch draws the monitor's control chart
+    with pygal (``monitor.html.cell_chart``, imported when a chart is drawn): an install
+    of ``referee[serve]`` alone answered Watch with a 500 while pygal was only in
+    ``report``. Every requirement of ``report`` and ``store`` is in ``serve``."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert set(extras["report"]) <= set(extras["serve"]) and set(extras["store"]) <= set(extras["serve"])
