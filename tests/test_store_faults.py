@@ -207,6 +207,9 @@ def test_a_check_killed_while_keeping_a_wallet_log_leaves_none_of_it(store_url: 
 
 @pytest.mark.slow
 def test_the_server_going_away_midway(big: str) -> None:
+    """The server ends the writer's connection once its transaction has written (the
+    server gave it a transaction id: ``backend_xid``; a transaction that has only read,
+    as opening the store does, has none and would be "cannot open")."""
     from .store_support import drop_database, new_database, postgres_admin
 
     admin = postgres_admin()
@@ -221,10 +224,10 @@ def test_the_server_going_away_midway(big: str) -> None:
         with made.connect() as conn:
             deadline = time.monotonic() + 60
             while not ended and time.monotonic() < deadline and process.poll() is None:
-                time.sleep(0.5)
+                time.sleep(0.05)
                 ended = len(conn.execute(sa.text(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :d AND "
-                    "application_name = 'referee' AND xact_start IS NOT NULL"), {"d": name}).all())
+                    "application_name = 'referee' AND backend_xid IS NOT NULL"), {"d": name}).all())
                 conn.commit()
         made.dispose()
         _, err = process.communicate(timeout=120)
