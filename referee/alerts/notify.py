@@ -41,25 +41,9 @@ def notify_groups(store: str, url: str, secret: bytes | None, fmt: str, budget: 
 
 def _kept(store: str, rows: list[dict[str, object]]) -> None:
     """The deliveries into the store's ``alert_notifications`` (one transaction, the lock held)."""
-    from ..store.engine import engine, failure, target
-    from ..store.migrate import check
+    from ..store.appended import writing
     from .kept import lock, notified
 
-    where = target(store)
-    made = engine(where)
-    try:
-        with made.connect() as conn:
-            check(conn, where, create=False)
-            conn.rollback()
-            conn.info["write"] = True
-            with conn.begin():
-                lock(conn)
-                notified(conn, rows)
-    except Exception as err:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        if isinstance(err, SQLAlchemyError):
-            raise failure(where, err, "cannot record the webhook's deliveries") from None
-        raise
-    finally:
-        made.dispose()
+    with writing(store, create=False, doing="cannot record the webhook's deliveries") as conn:
+        lock(conn)
+        notified(conn, rows)

@@ -157,41 +157,24 @@ def _act(store: str, group_id: int, action: str, who: str | None, note: str) -> 
     """An acknowledgement or a resolution appended, chained, in one transaction (the store's lock held)."""
     from ..alerts.kept import act, groups, lock
     from ..store import StoreError
-    from ..store.engine import engine, failure, sqlite_file, target
-    from ..store.migrate import check
+    from ..store.appended import writing
+    from ..store.engine import target
 
     by = who if who is not None else _os_user()
     if not by.strip():
         raise click.BadParameter("cannot be empty", param_hint="--by")
-    where = target(store)
-    sqlite_file(where, create=False)
-    made = engine(where)
-    try:
-        with made.connect() as conn:
-            check(conn, where, create=False)
-            conn.rollback()
-            conn.info["write"] = True
-            with conn.begin():
-                lock(conn)
-                kept = groups(conn, [group_id])
-                if not kept:
-                    _missing(where.shown, group_id)
-                if kept[0].state == "resolved":
-                    raise StoreError(f"store {where.shown}: alert group {group_id} is resolved already (the next "
-                                     "monitor --record that finds its cause again records a new group)")
-                act(conn, group_id, action, by, note)
-    except StoreError:
-        raise
-    except Exception as err:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        if isinstance(err, SQLAlchemyError):
-            raise failure(where, err, f"cannot record the {action}") from None
-        raise
-    finally:
-        made.dispose()
+    shown = target(store).shown
+    with writing(store, create=False, doing=f"cannot record the {action}") as conn:
+        lock(conn)
+        kept = groups(conn, [group_id])
+        if not kept:
+            _missing(shown, group_id)
+        if kept[0].state == "resolved":
+            raise StoreError(f"store {shown}: alert group {group_id} is resolved already (the next "
+                             "monitor --record that finds its cause again records a new group)")
+        act(conn, group_id, action, by, note)
     done = "acknowledged" if action == "ack" else "resolved"
-    click.echo(f"store {where.shown}: alert group {group_id} {done} by {printable(by)}")
+    click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}")
 
 
 def _os_user() -> str:

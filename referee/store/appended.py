@@ -42,8 +42,9 @@ def now_us() -> int:
 
 
 @contextmanager
-def _connection(where: Where, write: bool) -> Iterator[tuple[Connection, str]]:
-    """A connection for ``where`` and how to name the store in an error."""
+def _connection(where: Where, write: bool, create: bool = True) -> Iterator[tuple[Connection, str]]:
+    """A connection for ``where`` and how to name the store in an error; a writer makes a
+    missing store unless ``create`` is False."""
     import sqlalchemy as sa
 
     if isinstance(where, sa.engine.Connection):
@@ -54,14 +55,14 @@ def _connection(where: Where, write: bool) -> Iterator[tuple[Connection, str]]:
             yield conn, masked(str(where.url))
         return
     store = where if isinstance(where, Target) else target(where)
-    sqlite_file(store, create=write)
+    sqlite_file(store, create=write and create)
     made = engine(store, readonly=not write)
     try:
         with made.connect() as conn:
             if write:
                 conn.info["write"] = True
                 with conn.begin():
-                    check_schema(conn, store, create=True)
+                    check_schema(conn, store, create=create)
             else:
                 with conn.begin():
                     check_schema(conn, store, create=False)
@@ -71,10 +72,11 @@ def _connection(where: Where, write: bool) -> Iterator[tuple[Connection, str]]:
 
 
 @contextmanager
-def writing(where: Where) -> Iterator[Connection]:
+def writing(where: Where, *, create: bool = True, doing: str = "cannot write") -> Iterator[Connection]:
     """A connection in a write transaction on ``where``, committed when the block ends
-    (rolled back on an error); a database error is one line (exit 2)."""
-    with _connection(where, write=True) as (conn, shown), _failures(shown, "cannot write"):
+    (rolled back on an error); a database error is one line (exit 2), saying ``doing``.
+    ``create``: a missing store is made (False: it is an error, as for alerts' records)."""
+    with _connection(where, write=True, create=create) as (conn, shown), _failures(shown, doing):
         before = conn.info.get("write")
         conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE (the write lock first, so writers queue)
         try:
