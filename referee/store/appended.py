@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Union
 
 from . import StoreError, chains, digest, schema
-from .engine import Target, engine, masked, sqlite_file, target
+from .engine import Target, engine, first_line, masked, sqlite_file, target
 from .migrate import check as check_schema
 
 if TYPE_CHECKING:
@@ -104,9 +104,7 @@ def _failures(shown: str, doing: str) -> Iterator[None]:
 
         if not isinstance(err, SQLAlchemyError):
             raise
-        inner = getattr(err, "orig", None) or err
-        lines = str(inner).strip().splitlines()
-        raise StoreError(masked(f"store {shown}: {doing}: {lines[0] if lines else type(inner).__name__}")) from None
+        raise StoreError(masked(f"store {shown}: {doing}: {first_line(err)}")) from None
 
 
 def lock(conn: Connection, names: tuple[str, ...]) -> None:

@@ -230,7 +230,12 @@ def _sqlite_events(made: Engine, readonly: bool, wait: float) -> None:
 def failure(store: Target, err: BaseException, doing: str) -> StoreError:
     """The one-line error for a database error while ``doing`` something with ``store``:
     the driver's first line, the password masked, SQLAlchemy's statement and links left out."""
+    return StoreError(store.scrub(f"store {store.shown}: {doing}: {first_line(err)}"))
+
+
+def first_line(err: BaseException) -> str:
+    """The driver's own first line of a database error (SQLAlchemy's wrapper, its statement
+    and its links left out): what a user can act on, on one line."""
     inner = getattr(err, "orig", None) or err
     text = str(inner).strip().splitlines()
-    first = text[0] if text else type(inner).__name__
-    return StoreError(store.scrub(f"store {store.shown}: {doing}: {first}"))
+    return text[0] if text else type(inner).__name__
