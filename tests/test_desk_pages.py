@@ -377,7 +377,7 @@ def test_a_games_page_is_made_once_and_kept_for_its_next_reader(store: str) -> N
 
     with client(store) as c:
         login(c, "viewer")
-        memo = c.app.state.desk.backend.rulings  # type: ignore[attr-defined]
+        memo = c.app.state.desk.backend.rulings
         before = len(list_reads(store, subject=PLAYER, user="viewer"))
         first = c.get(f"/games/{GAME}")
         again = c.get(f"/games/{GAME}")

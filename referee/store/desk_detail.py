@@ -180,7 +180,6 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
     from ..audit.explain_table import explain_seat
     from ..audit.owed import seat_bottom_line
     from ..report.ruling import RulingText
-    from ..report.ruling_json import explanation_json
     from .desk_records import GameSeat
 
     seat = d.seat
@@ -192,20 +191,26 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
         explained = explain_seat(d.info, d.game, seat)
     except ExplainError as err:
         return GameSeat(seat.player_id, "cancelled" if seat.cancelled else None, None, recorded,
-                        None if bottom is None else bottom.paid, None, findings, bottom, None, "", None, str(err))
+                        None if bottom is None else bottom.paid, None, findings, bottom, None, "", str(err),
+                        messages.language)
     ruling = explained.ruling
     return GameSeat(seat.player_id, "cancelled" if ruling.cancelled else ruling.outcome, ruling.net, recorded,
                     explained.bottom.paid, explained.wallet, explained.findings, explained.bottom, explained,
-                    RulingText(explained, messages, audience).text(), explanation_json(explained, messages))
+                    RulingText(explained, messages, audience).text(), None, messages.language)
 
 
 def _cards(seats: tuple[Any, ...]) -> dict[str, list[str]] | None:
     """The game's cards by group, as ``explain --format json`` names them (the first ruled
     seat's: a live table's seats share them; with their own two cards each seat's are in
-    its ruling)."""
+    its ruling); None when no seat was ruled but void."""
     for seat in seats:
-        if seat.json is not None and isinstance(seat.json.get("cards"), dict):
-            cards = seat.json["cards"]
-            return {group: ([cards[group]] if isinstance(cards[group], str) else list(cards[group] or []))
-                    for group in ("player", "flop", "turn", "river", "dealer")}
+        if seat.explanation is None or seat.explanation.ruling.outcome == "void":
+            continue
+        c = seat.explanation.ruling.cards
+
+        def names(group: Any) -> list[str]:
+            return [str(x) if x is not None else "??" for x in group]
+
+        return {"player": names(c.player), "flop": names(c.flop), "turn": [] if c.turn is None else [str(c.turn)],
+                "river": [] if c.river is None else [str(c.river)], "dealer": names(c.dealer)}
     return None
