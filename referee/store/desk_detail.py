@@ -83,10 +83,11 @@ class Rulings:
     row changed since is said. The settlements and the stored bytes it was ruled from
     are not read again (``store verify`` checks them).
 
-    Bounded: the ``size`` pages read last are kept (a page of seven seats in both
-    languages is about 60 KB: the default, 1,000, about 60 MB at most)."""
+    Bounded: the ``size`` pages read last are kept (a game of seven seats in one
+    language and view is about 80 KiB, measured: the default, 500, about 40 MiB at most a
+    server process; a shift's disputed games are a few dozen)."""
 
-    def __init__(self, size: int = 1_000) -> None:
+    def __init__(self, size: int = 500) -> None:
         from collections import OrderedDict
 
         self.size = size
