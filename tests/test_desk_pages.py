@@ -336,3 +336,52 @@ def test_watch_draws_the_monitors_own_control_chart_of_a_group(fresh: str) -> No
     assert band_z("99% family band over 46 tests (Šidák): |z| > 3.72 each (p < 0.0002)") == 3.72
     assert band_z("99% family band") is None
 
+
+
+def test_french_says_one_word_for_the_dealer_in_the_header_and_the_ruling(viewer: Any) -> None:
+    """The game's header and its ruling, its sheet too, name the dealer as the rest of the
+    French output does: donneur (the desk's header once said croupier)."""
+    page = viewer.get(f"/games/{GAME}?lang=fr").text
+    assert "Donneur d-4" in page and "Le donneur est qualifié" in page and "Donneur : " in page
+    sheet = viewer.get(f"/games/{GAME}/sheet", params={"player": PLAYER, "lang": "fr"}).text
+    assert "Donneur d-4" in sheet and "donneur" in sheet.split("Donneur d-4", 1)[1]
+    assert "croupier" not in (page + sheet).lower()
+    from referee.desk.words import messages
+
+    catalogue = messages("fr").catalogue._catalog  # type: ignore[attr-defined]
+    dealt = [str(v) for k, v in catalogue.items() if isinstance(k, str) and "dealer" in k.lower()]
+    assert len(dealt) > 20 and not [v for v in dealt if "croupier" in v.lower()]
+
+
+def test_watch_counts_a_sources_games_not_its_records(tmp_path: Path) -> None:
+    """A log written again (each game a second record of one stored before) holds no game
+    of its own: Watch says 0 games and its second records apart, as ``store info`` does."""
+    url = str(tmp_path / "two.db")
+    for log in ("table.yaml", "table.jsonl"):
+        assert run("check", str(SAMPLES / log), "--store", url, "--quiet")[0] == 1
+    assert run("users", "add", "viewer", "--role", "viewer", "--store", url, input=PASSWORD + "\n")[0] == 0
+    with client(url) as c:
+        login(c, "viewer")
+        page = c.get("/watch").text
+    rows = dict(re.findall(r'<tr><td>\d+</td><td>[^<]*?(table\.\w+)</td><td>[^<]*</td><td class="n">(.*?)</td>', page))
+    assert rows == {"table.jsonl": '0 <span class="muted">(and 4 second records of a game)</span>',
+                    "table.yaml": "4"}
+    _, info = run("store", "info", url)
+    assert "table.jsonl (jsonl" in info and "0 games (and 4 second records of a game)" in info
+
+
+def test_a_games_page_is_made_once_and_kept_for_its_next_reader(store: str) -> None:
+    """The page, its sheet and the API's answer of one game: its seats ruled once a
+    language and audience (the desk's memo), the read logged each time."""
+    from referee.store.access import list_reads
+
+    with client(store) as c:
+        login(c, "viewer")
+        memo = c.app.state.desk.backend.rulings
+        before = len(list_reads(store, subject=PLAYER, user="viewer"))
+        first = c.get(f"/games/{GAME}")
+        again = c.get(f"/games/{GAME}")
+        assert first.status_code == again.status_code == 200 and (memo.hits, memo.misses) == (1, 1)
+        assert c.get(f"/api/games/{GAME}").status_code == 200 and memo.hits == 2  # the same ruling
+        assert c.get(f"/games/{GAME}?lang=fr").status_code == 200 and memo.misses == 2
+        assert len(list_reads(store, subject=PLAYER, user="viewer")) - before == 4  # each read logged, kept or not

@@ -175,3 +175,49 @@ def test_an_open_store_is_reused(desk_store: str) -> None:
         assert search_games(stored, player="p-1002") == search_games(desk_store, player="p-1002")
         assert game_detail(stored, "8812345").seats[1].player_id == "p-1002"
         assert not stored.conn.closed
+
+
+def test_a_game_whole_is_kept_for_its_next_reader(desk_store: str) -> None:
+    from referee.store.desk_detail import Rulings
+
+    game, _ = _clean_game(desk_store)
+    memo = Rulings(size=2)
+    with Stored(desk_store) as stored:
+        first = game_detail(stored, game, memo=memo)
+        assert game_detail(stored, game, memo=memo) is first and (memo.hits, memo.misses) == (1, 1)
+        assert first == game_detail(stored, game)  # what the memo gives is what is made without it
+        french = game_detail(stored, game, lang="fr", memo=memo)
+        assert french is not first and french.language == "fr" and french == game_detail(stored, game, lang="fr")
+        row = game_detail(stored, "8812347", memo=memo)  # a game with findings: a row, kept the same way
+        assert game_detail(stored, "8812347", memo=memo) is row
+        assert len(memo.kept) == 2 and game_detail(stored, game, memo=memo) is not first  # the oldest let go
+        two = game_detail(stored, "T1-5-000003", source=None, memo=memo)
+        other = game_detail(stored, "T1-5-000003", source=two.also_in[0], memo=memo)
+        assert other.source == two.also_in[0] != two.source  # the file asked for is in the key
+
+
+def test_a_kept_game_whose_record_changed_since_says_so(desk_store: str) -> None:
+    """A record changed after it was stored (by hand, in the database) is said on the next
+    read of a kept game, and a game that says so is not kept."""
+    from referee.store.desk_detail import Rulings
+
+    game, _ = _clean_game(desk_store)
+    memo = Rulings()
+    kept = game_detail(desk_store, game, memo=memo)
+    assert kept.changed == () and game_detail(desk_store, game, memo=memo) is kept
+    made = engine(target(desk_store))
+    run_id = kept_run = None
+    try:
+        with made.begin() as conn:
+            run_id = conn.execute(sa.text("SELECT run_id FROM run_keys WHERE kind = 'game' AND value = :g"),
+                                  {"g": game}).scalar()
+            kept_run = conn.execute(sa.text("SELECT time_max_us FROM runs WHERE id = :r"), {"r": run_id}).scalar()
+            conn.execute(sa.text("UPDATE runs SET time_max_us = time_max_us + 1 WHERE id = :r"), {"r": run_id})
+        again = game_detail(desk_store, game, memo=memo)
+        assert again is not kept and any("changed after it was stored" in said for said in again.changed)
+        assert game_detail(desk_store, game, memo=memo) is not again  # not kept: said each time
+    finally:
+        with made.begin() as conn:
+            conn.execute(sa.text("UPDATE runs SET time_max_us = :t WHERE id = :r"), {"t": kept_run, "r": run_id})
+        made.dispose()
+    assert game_detail(desk_store, game, memo=memo).changed == ()

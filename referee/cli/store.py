@@ -179,7 +179,7 @@ def info(url: str) -> None:
 
     from ..store import schema
     from ..store.migrate import HEAD
-    from ..store.read import Stored
+    from ..store.read import Stored, source_games
 
     # Read first, then write: a write that fails (a closed pipe, a full disk) is the
     # output's failure, not "cannot read" the store's.
@@ -190,7 +190,7 @@ def info(url: str) -> None:
         rows = conn.execute(sa.select(schema.sources).order_by(schema.sources.c.id)).mappings().all()
         w = schema.wallet_logs
         logs = conn.execute(sa.select(w).order_by(w.c.id)).mappings().all()
-        games = stored_games(conn)
+        games = source_games(conn)
     click.echo(f"store {shown}: schema version {HEAD}, {len(rows)} source"
                f"{'s' * (len(rows) != 1)}, chain head {meta['head'] or '(empty)'}")
     totals = {k: sum(r[k] for r in rows) for k in ("sessions", "seats", "findings")}
@@ -202,24 +202,6 @@ def info(url: str) -> None:
         click.echo(f"  {r['id']}. {printable(r['name'])} ({r['kind']}, {r['size']:,} bytes, "
                    f"sha256 {r['sha256'][:16]}...): {said}; stored {when} on {r['host']}")
     _wallet_logs(logs)
-
-
-def stored_games(conn: Any) -> dict[int, tuple[int, int]]:
-    """Each source's games and second records of a game, as its sessions' audit counted
-    them (:class:`referee.audit.games.GameCounts`, kept with each table session): the
-    one count of games ``check`` says, never the stored game records (a game written
-    twice is one game)."""
-    import sqlalchemy as sa
-
-    from ..store import codec, schema
-
-    s = schema.sessions
-    found: dict[int, tuple[int, int]] = {}
-    for source, counts in conn.execute(sa.select(s.c.source_id, s.c.counts).where(s.c.counts.is_not(None))):
-        data = codec.loads(counts)
-        games, seconds = found.get(source, (0, 0))
-        found[source] = (games + int(data.get("games", 0)), seconds + int(data.get("second_records", 0)))
-    return found
 
 
 def _counts(sessions: int, games: tuple[int, int], seats: int, findings: int) -> str:

@@ -63,7 +63,11 @@ class Backend:
         #: the read log), one opened read-only for the desk's questions.
         self.engine = engine(self.target, pool=pool)
         self.reader = engine(self.target, readonly=True, pool=pool)
+        from ..store.desk_detail import Rulings
+
         self.checked: Checked | None = None
+        #: The games whole made so far, kept for their next reader (bounded).
+        self.rulings = Rulings()
         self._verifying = threading.Lock()
         from sqlalchemy.exc import SQLAlchemyError
 

@@ -134,9 +134,13 @@ class SourceRow:
     kind: str
     size: int
     stored: str
+    #: Its live tables' games as ``check`` counts them (a game written twice is one game:
+    #: :func:`referee.store.read.source_games`), not its stored game records.
     games: int
     seats: int
     findings: int
+    #: Its records of a game already recorded (in it or in a source stored before).
+    seconds: int = 0
 
 
 def sources(backend: Backend) -> list[SourceRow]:
@@ -145,15 +149,17 @@ def sources(backend: Backend) -> list[SourceRow]:
 
     from ..report.rows import when
     from ..store import schema
+    from ..store.read import source_games
 
     s = schema.sources
 
     def read(where: Any) -> list[SourceRow]:
         with where.connect() as conn, conn.begin():
-            rows = conn.execute(sa.select(s.c.id, s.c.name, s.c.kind, s.c.size, s.c.stored_us, s.c.games, s.c.seats,
-                                          s.c.findings).order_by(s.c.id.desc()).limit(500))
-            return [SourceRow(r.id, r.name, r.kind, r.size, when(r.stored_us), r.games, r.seats, r.findings)
-                    for r in rows]
+            rows = list(conn.execute(sa.select(s.c.id, s.c.name, s.c.kind, s.c.size, s.c.stored_us, s.c.seats,
+                                               s.c.findings).order_by(s.c.id.desc()).limit(500)))
+            games = source_games(conn, [r.id for r in rows])
+            return [SourceRow(r.id, r.name, r.kind, r.size, when(r.stored_us), games.get(r.id, (0, 0))[0], r.seats,
+                              r.findings, games.get(r.id, (0, 0))[1]) for r in rows]
 
     return backend.run(read)
 

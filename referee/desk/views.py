@@ -121,7 +121,7 @@ def detail(backend: Backend, who: Who, game_id: str, lang: str, audience: str = 
 
     with backend.stored() as stored:
         try:
-            found = game_detail(stored, game_id, lang, audience=audience)
+            found = game_detail(stored, game_id, lang, audience=audience, memo=backend.rulings)
         except StoreError as err:
             raise Refused(404, str(err)) from None
     backend.log(who.name, "game", [seat.player_id for seat in found.seats])

@@ -24,10 +24,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ..recall import Recall
 from .desk_records import GameDetail, GameHit
 from .read import Stored
+
+if TYPE_CHECKING:
+    from .desk_detail import Rulings
 
 ZERO = Decimal(0)
 #: The most games one search returns.
@@ -89,12 +93,14 @@ def table_around(stored: Stored | str, table: str, at: datetime, count: int = 10
 
 
 def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: str | None = None,
-                audience: str = "auditor") -> GameDetail:
+                audience: str = "auditor", memo: Rulings | None = None) -> GameDetail:
     """Game ``game_id`` whole, each seat ruled as ``explain --store --game`` rules it, in
     ``lang`` (``en``, ``fr``), for ``audience`` (``auditor``: codes and digests kept;
     ``player``: the same ruling without them). A game stored in several files: the first
     stored (its first record), or the one named ``source``. A StoreError when the store
-    has no such game; a ValueError for a language or an audience that is none of these."""
+    has no such game; a ValueError for a language or an audience that is none of these.
+    ``memo``: games whole already made, kept for the next reader (:class:`~referee.store.desk_detail.Rulings`:
+    what it keys them by, why they may be kept)."""
     from ..i18n import LANGUAGES
     from .desk_detail import detail
 
@@ -103,5 +109,5 @@ def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: st
     if audience not in ("auditor", "player"):
         raise ValueError(f"no audience {audience!r}: auditor or player")
     with opened(stored) as s, s.reading():
-        found: GameDetail = detail(s, game_id, lang, source, audience)
+        found: GameDetail = detail(s, game_id, lang, source, audience, memo)
     return found

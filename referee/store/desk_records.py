@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from ..audit.explain import Explanation, WalletMoves
 from ..audit.owed import BottomLine
@@ -44,9 +45,11 @@ class GameHit:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameSeat:
-    """A seat of a game, as ``explain --game G --player P`` rules it."""
+    """A seat of a game, as ``explain --game G --player P`` rules it (not slotted: its
+    :attr:`json` is made when first read, by the API's callers, never by the desk's
+    pages, which draw from :attr:`explanation`)."""
 
     player_id: str
     #: ``win``, ``lose``, ``push``, ``fold``, ``void``, ``cancelled`` (None: not ruled).
@@ -65,11 +68,19 @@ class GameSeat:
     bottom: BottomLine | None
     #: The full ruling, as data (None when the seat could not be ruled: ``problem`` says why).
     explanation: Explanation | None
-    #: The ruling in words, in the language asked for (``explain``'s text), and as
-    #: ``explain --format json`` gives it.
+    #: The ruling in words, in the language asked for (``explain``'s text).
     text: str
-    json: dict[str, object] | None
     problem: str | None = None
+    #: The language of :attr:`text` and :attr:`json`.
+    language: str = "en"
+
+    @cached_property
+    def json(self) -> dict[str, object] | None:
+        """The ruling as ``explain --format json`` gives it (None when not ruled)."""
+        from ..i18n import Messages
+        from ..report.ruling_json import explanation_json
+
+        return None if self.explanation is None else explanation_json(self.explanation, Messages(self.language))
 
 
 @dataclass(frozen=True, slots=True)

@@ -305,6 +305,26 @@ class Stored:
         return written[ref.sha256]
 
 
+def source_games(conn: Any, ids: list[int] | None = None) -> dict[int, tuple[int, int]]:
+    """Each source's games and second records of a game (only those of ``ids`` when
+    given), as its sessions' audit counted them (:class:`referee.audit.games.GameCounts`,
+    kept with each table session): the one count of games ``check`` says, never the
+    stored game records (a game written twice is one game). ``store info`` and the
+    desk's Watch say these."""
+    import sqlalchemy as sa
+
+    s = schema.sessions
+    query = sa.select(s.c.source_id, s.c.counts).where(s.c.counts.is_not(None))
+    if ids is not None:
+        query = query.where(s.c.source_id.in_(sorted(set(ids))))
+    found: dict[int, tuple[int, int]] = {}
+    for source, counts in conn.execute(query):
+        data = codec.loads(counts)
+        games, seconds = found.get(source, (0, 0))
+        found[source] = (games + int(data.get("games", 0)), seconds + int(data.get("second_records", 0)))
+    return found
+
+
 def _stored(r: Any) -> StoredSource:
     options = codec.loads(r.options)
     return StoredSource(r.id, r.name, r.sha256, r.kind, r.size, bool(r.readable), options.get("profile"), r.stored_us,
