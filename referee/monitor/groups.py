@@ -313,14 +313,16 @@ def _tables_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], v
     without the table's other hands: its players, or their stake band, may alert while the
     table does not. Read apart they look like players' disputes or a stake level's return;
     together they are the table's."""
-    _players_behind(g, leads, verdict, seats)
     _broad_behind(g, leads, verdict, seats)
+    _players_behind(g, leads, verdict, seats)
 
 
 def _players_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], verdict: Verdict,
                     seats: list[Seat]) -> None:
     """Players who lead groups of their own, two or more at one table whose cell is out at a
-    single test's level the same way: the table leads them."""
+    single test's level the same way: the table leads them. A table that leads a group
+    already without alerting itself (a broad lead it is behind) takes in each such player
+    alone too, when the player's excess is on the table's basis and side."""
     by_table: dict[str, list[tuple[str, str]]] = {}
     for lead in dict.fromkeys(leads.values()):
         if lead[0] != "player":
@@ -329,12 +331,24 @@ def _players_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], 
         if table is not None:
             by_table.setdefault(table, []).append(lead)
     for table, players in by_table.items():
-        if len(players) < 2 or ("table", table) in g.by_segment:
+        at = ("table", table)
+        held = g.by_segment.get(at)
+        if held is not None:  # the table is in a group: only as the lead a broad lead gave it
+            if held[0].alert or at not in leads.values():
+                continue
+            players = [p for p in players if _same_way(g, p, held[0])]
+        elif len(players) < 2 or not _table_behind(g, table, players, verdict, seats):
             continue
-        if _table_behind(g, table, players, verdict, seats):
-            for s, lead in leads.items():
-                if lead in players:
-                    leads[s] = ("table", table)
+        for s, lead in leads.items():
+            if lead in players:
+                leads[s] = at
+
+
+def _same_way(g: _Grouper, segment: tuple[str, str], head: _Alert) -> bool:
+    """Whether ``segment``'s most severe alert is a return on ``head``'s basis and bet, on its side."""
+    first = max(g.by_segment[segment], key=lambda a: a.severity)
+    return (first.test == "rtp" and first.basis == head.basis and first.bet == head.bet and first.z is not None
+            and head.z is not None and (first.z > 0) == (head.z > 0))
 
 
 #: Leads broad enough to hold a whole table's players among others': a table explains them
