@@ -229,7 +229,7 @@ class _Table:
             game["player"] = [str(c) for c in hands[0]]
         game.update({"flop": [str(c) for c in flop], "turn": str(turn), "river": str(river),
                      "dealer": [str(c) for c in dealer]})
-        seats = [self._seat(p, hand, flop, turn, river, dealer, own, cancelled and fault is None)
+        seats = [self._seat(p, hand, flop, turn, river, dealer, own, cancelled and fault is None, not cancelled)
                  for p, hand in zip(seated, hands, strict=True)]
         game["seats"] = seats
         if self.rig is not None and dealer != cards[0:2]:
@@ -267,7 +267,7 @@ class _Table:
         return kinds[self.rng.randrange(len(kinds))]
 
     def _seat(self, p: _Player, hand: list[Card], flop: list[Card], turn: Card, river: Card, dealer: list[Card],
-              own: bool, refunded: bool) -> SeatLine:
+              own: bool, refunded: bool, settled: bool = True) -> SeatLine:
         call = self._decide(p, hand, flop)
         decision: Literal["call", "fold"] = "call" if call else "fold"
         ruling = settle(self.s.profile, Deal(p.ante, hand, flop, decision, turn, river, dealer, p.bonus))
@@ -284,7 +284,8 @@ class _Table:
             wallet.append({"id": self._tx(), "kind": "refund", "amount": plain(ruling.staked)})
             seat["recorded"] = {"outcome": "void", "net": 0, "balance": plain(p.balance)}
         else:
-            short = min(self.short, ruling.returned) if ruling.net > 0 else Decimal(0)
+            # a game marked cancelled (a cancelled_paid fault) has no winner to pay short: its fault is its own
+            short = min(self.short, ruling.returned) if settled and ruling.net > 0 else Decimal(0)
             p.balance += ruling.net - short
             if ruling.returned - short:
                 wallet.append({"id": self._tx(), "kind": "credit", "amount": plain(ruling.returned - short)})

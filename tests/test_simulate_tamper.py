@@ -59,6 +59,20 @@ def test_a_short_paying_table_and_a_rigged_deal_are_what_the_manifest_says(tmp_p
     assert again == {f["game"] for f in rigged}
 
 
+def test_a_short_paying_table_with_faults_is_still_what_the_manifest_says(tmp_path: Path) -> None:
+    """With ``--faults`` beside ``--pay-short``: a game marked cancelled but paid (its own
+    fault) has no winner to pay short; every other seat paid short is found as the manifest
+    says, beside the faults."""
+    manifest = tmp_path / "m.json"
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "300", "--sessions", "2", "--seed", "3",
+                   "--faults", "0.1", "--pay-short", "T1=1", "--faults-manifest", str(manifest), "--format", "jsonl")
+    injected: list[dict[str, Any]] = json.loads(manifest.read_text())
+    assert {"pay_short", "cancelled_paid"} <= {f["kind"] for f in injected}
+    _, report = check_json(log)
+    found = Counter((f["game"], f["player"], f["code"]) for s in report["sessions"] for f in s["findings"])
+    assert found == Counter((f["game"], f["player"], f["code"]) for f in injected if f["code"] is not None)
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (("--pay-short", "T3=1"), "--pay-short needs --seats"),
     (("--seats", "3", "--pay-short", "T9=1"), "'T9': no such table is dealt (this run deals T1"),
