@@ -25,6 +25,7 @@ from .models import codes
 from .models.codes import FindingCode
 from .models.written import GameLine, SeatLine, TableLine, WalletLine
 from .rules.cards import DECK, Card
+from .rules.hands import evaluate
 from .rules.money import dumps, plain
 from .rules.profile import Profile
 from .rules.settlement import Deal, settle
@@ -39,6 +40,11 @@ TABLE_FAULTS: dict[str, tuple[FindingCode, ...]] = {
     "swapped_games": (codes.S009,),  # two games written in each other's place: the late one is out of order
 }
 ANTES = (Decimal(1), Decimal(2), Decimal(5))
+#: What ``check`` finds at a seat paid short by ``--pay-short`` (its record and wallet agreeing
+#: with each other, not with the rules): its net, its main wager's result (the Call's, else the
+#: Ante's) and its wallet's credit.
+PAY_SHORT = (codes.P004, codes.W002)
+PAY_SHORT_WAGER = {"call": codes.P002, "ante": codes.P001}
 OWN_CARDS_MAX_SEATS = 22  # 52 cards: 5 board, 2 dealer, 2 a seat
 CANCELLED_RATE = 0.01  # games cancelled (and refunded) correctly
 SPLIT_RATE = 0.02  # games written as two records (an export per seat range), cards identical
@@ -110,6 +116,14 @@ class TableSettings:
     #: ``--table``: every session at this table, one after the other (its shifts); None:
     #: session *n* at table ``Tn``, the tables side by side.
     table: str | None = None
+    #: ``--pay-short TABLE=AMOUNT``: at these tables every winning seat is paid AMOUNT short,
+    #: its record (net, the wager's result, the balances after it) and its wallet (the
+    #: credit) telling one consistent story: what the monitor's paid basis is there to see.
+    pay_short: dict[str, Decimal] = field(default_factory=dict)
+    #: ``--rig-deal TABLE``: at these tables a dealer's hand that does not qualify is dealt
+    #: again, once, after the players decided (the house's second chance): every record
+    #: consistent, the deal not random (the monitor's rules basis and deal tests see it).
+    rigged: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -150,6 +164,12 @@ class _Table:
         self.transactions = 0
         #: The game just dealt is the late one of two swapped games (``swapped_games``).
         self.swapping = False
+        #: ``--pay-short``: how short this table pays each winning seat (0: in full).
+        self.short = s.pay_short.get(self.table, Decimal(0))
+        self.shorted: list[tuple[str, FindingCode]] = []  # the game being dealt's seats paid short
+        #: ``--rig-deal``: the second chances drawn from a generator of their own, so that the
+        #: rest of the deal (every other card, who sits, how they play) is the fair table's.
+        self.rig = Random(f"rig-{s.seed}-{index}") if self.table in s.rigged else None
 
     def header(self) -> TableLine:
         return {"id": self.id, "profile": self.s.profile_reference or self.s.profile.name, "table": self.table,
@@ -191,6 +211,8 @@ class _Table:
         cards = [DECK[i] for i in rng.sample(range(52), 7 + 2 * (count if own else 1))]
         dealer, flop, turn, river = cards[0:2], cards[2:5], cards[5], cards[6]
         hands = [cards[7 + 2 * i: 9 + 2 * i] for i in range(count)] if own else [cards[7:9]] * count
+        if self.rig is not None:
+            dealer = self._rigged(dealer, [*flop, turn, river], cards)
         # the seed in the id: independent simulated logs (other seeds) never share a game id
         game_id = (f"{self.table}-{s.seed}-{number:06d}" if s.table is None
                    else f"{self.table}-{s.seed}-{self.index + 1}-{number:06d}")  # a table's shifts apart
@@ -207,9 +229,15 @@ class _Table:
             game["player"] = [str(c) for c in hands[0]]
         game.update({"flop": [str(c) for c in flop], "turn": str(turn), "river": str(river),
                      "dealer": [str(c) for c in dealer]})
-        seats = [self._seat(p, hand, flop, turn, river, dealer, own, cancelled and fault is None)
+        seats = [self._seat(p, hand, flop, turn, river, dealer, own, cancelled and fault is None, not cancelled)
                  for p, hand in zip(seated, hands, strict=True)]
         game["seats"] = seats
+        if self.rig is not None and dealer != cards[0:2]:
+            self.s.manifest.append(TableFault(self.id, game_id, None, "rigged_deal", None, None))
+        for player, wager in self.shorted:
+            for code in (*PAY_SHORT, wager):
+                self.s.manifest.append(TableFault(self.id, game_id, player, "pay_short", code, code))
+        self.shorted.clear()
         records = [game]
         if fault is not None:
             records = self._inject(fault, game, seats)
@@ -239,7 +267,7 @@ class _Table:
         return kinds[self.rng.randrange(len(kinds))]
 
     def _seat(self, p: _Player, hand: list[Card], flop: list[Card], turn: Card, river: Card, dealer: list[Card],
-              own: bool, refunded: bool) -> SeatLine:
+              own: bool, refunded: bool, settled: bool = True) -> SeatLine:
         call = self._decide(p, hand, flop)
         decision: Literal["call", "fold"] = "call" if call else "fold"
         ruling = settle(self.s.profile, Deal(p.ante, hand, flop, decision, turn, river, dealer, p.bonus))
@@ -256,14 +284,38 @@ class _Table:
             wallet.append({"id": self._tx(), "kind": "refund", "amount": plain(ruling.staked)})
             seat["recorded"] = {"outcome": "void", "net": 0, "balance": plain(p.balance)}
         else:
-            p.balance += ruling.net
-            if ruling.returned:
-                wallet.append({"id": self._tx(), "kind": "credit", "amount": plain(ruling.returned)})
+            # a game marked cancelled (a cancelled_paid fault) has no winner to pay short: its fault is its own
+            short = min(self.short, ruling.returned) if settled and ruling.net > 0 else Decimal(0)
+            p.balance += ruling.net - short
+            if ruling.returned - short:
+                wallet.append({"id": self._tx(), "kind": "credit", "amount": plain(ruling.returned - short)})
             seat["recorded"] = recorded_result(ruling, p.balance)
+            if short:
+                self._short(seat, short)
         seat["wallet"] = wallet
         seat["_returned"] = ruling.returned
         seat["_debits"] = [m["id"] for m in wallet if m["kind"] == "debit"]
         return seat
+
+    def _rigged(self, dealer: list[Card], board: list[Card], dealt: list[Card]) -> list[Card]:
+        """``--rig-deal``: the dealer's hand, dealt again once from the cards no one holds
+        when it does not qualify with the board."""
+        assert self.rig is not None
+        if self.s.profile.dealer_qualifies(evaluate([*dealer, *board]).value):
+            return dealer
+        unseen = [c for c in DECK if c not in dealt]
+        return self.rig.sample(unseen, 2)
+
+    def _short(self, seat: SeatLine, short: Decimal) -> None:
+        """``--pay-short``: a winning seat's record paid ``short`` less, as its wallet was
+        (the net, and the main wager's result: the Call's when it called, else the Ante's),
+        and said in the manifest with the findings ``check`` gives it."""
+        recorded = seat["recorded"]
+        recorded["net"] = plain(Decimal(str(recorded["net"])) - short)
+        wager: Literal["call", "ante"] = "call" if Decimal(str(recorded.get("call", 0))) else "ante"
+        recorded[wager] = plain(Decimal(str(recorded[wager])) - short)
+        # said in the manifest once the game's id is known (_game)
+        self.shorted.append((seat["player_id"], PAY_SHORT_WAGER[wager]))
 
     def _decide(self, p: _Player, hand: list[Card], flop: list[Card]) -> bool:
         if p.policy == "always-call":

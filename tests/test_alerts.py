@@ -67,8 +67,10 @@ def test_groups_are_listed_open_first_and_most_severe_first(store_url: str) -> N
     assert group["first_game"] == "T3-1-000001" and group["last_game"] == "T3-1-002200" and "since" not in group
     for n in (2, 3):
         assert run("alerts", "resolve", str(n), "--store", store_url, "--by", "bob")[0] == 0
-    code, out = run("alerts", "list", "--store", store_url, "--open")
+    code, out = run("alerts", "list", "--store", store_url, "--unresolved")
     assert code == 0 and "table T3" in out and "dealer d-2" not in out, out  # nothing waits for anyone
+    code, out = run("alerts", "list", "--store", store_url, "--open")
+    assert code == 0 and "table T3" not in out and ": none" in out, out  # open: nobody has it, as the footer says
     code, out = run("alerts", "list", "--store", store_url, "--lead", "dealer d-2", "--format", "json")
     assert code == 0 and [g["state"] for g in json.loads(out)["groups"]] == ["resolved"]
 
@@ -91,6 +93,30 @@ def test_show_names_the_segments_the_games_and_what_was_done(store_url: str, mon
     assert [(a["action"], a["by"], a["note"]) for a in doc["actions"]] == [("ack", "carol", ""),
                                                                              ("resolve", "dave", "dealer retrained")]
     assert doc["since"] == "2026-12-01T10:00:00Z" and doc["notifications"] == []
+
+
+def test_a_second_acknowledgement_is_refused_unless_forced(tmp_path: Path) -> None:
+    """Acknowledging a group someone acknowledged already would leave two people each
+    thinking it is theirs: refused (exit 2) naming who has it, unless ``--force``, which
+    keeps both and says so. ``--open`` lists the groups the footer and the JSON count as
+    open (nobody has them), ``--unresolved`` those acknowledged too."""
+    url = str(tmp_path / "a.db")
+    _with_groups(url, T3, DEALER)
+    assert run("alerts", "ack", "1", "--store", url, "--by", "alice", "--note", "on it")[0] == 0
+    code, out = run("alerts", "ack", "1", "--store", url, "--by", "bob")
+    assert code == 2 and "alert group 1 is acknowledged already, by alice at " in out, out
+    assert "referee alerts ack 1 --force" in out
+    code, out = run("alerts", "show", "1", "--store", url, "--format", "json")
+    assert [a["by"] for a in json.loads(out)["actions"]] == ["alice"]  # nothing written
+    code, out = run("alerts", "ack", "1", "--store", url, "--by", "bob", "--force", "--note", "me too")
+    assert code == 0 and "alert group 1 acknowledged by bob (also by alice at " in out, out
+    code, out = run("alerts", "show", "1", "--store", url, "--format", "json")
+    assert [(a["by"], a["note"]) for a in json.loads(out)["actions"]] == [("alice", "on it"), ("bob", "me too")]
+    code, out = run("alerts", "list", "--store", url, "--open", "--format", "json")
+    doc = json.loads(out)
+    assert code == 1 and [g["id"] for g in doc["groups"]] == [2] and doc["open"] == 1
+    code, out = run("alerts", "list", "--store", url, "--unresolved")
+    assert code == 1 and "2 groups, 1 open (not acknowledged)" in out, out
 
 
 def test_usage_and_missing_groups_are_exit_2(tmp_path: Path) -> None:

@@ -220,6 +220,48 @@ def test_simulated_seats_are_those_a_store_gives_for_the_same_log(tmp_path: Path
         assert mine[key] == stored[key], key
 
 
+def _pay_short(sessions: list[tuple[TableLine, list[GameLine]]], table: str) -> None:
+    """``table`` pays every winning seat 1 short: its wallet's credit, its records telling
+    the same story (the recorded net is the rules', the wallet moves less)."""
+    for header, games in sessions:
+        if header["table"] != table:
+            continue
+        for g in games:
+            for seat in g.get("seats", []):
+                if Decimal(str(seat.get("recorded", {}).get("net", 0))) > 0:
+                    credit = next(m for m in reversed(seat["wallet"]) if m["kind"] == "credit")
+                    credit["amount"] = Decimal(str(credit["amount"])) - 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", [(1, 2, 3, 4), (21, 22, 23, 24)])
+def test_a_stake_band_of_one_tables_players_is_led_by_the_table_paying_short(seeds: tuple[int, ...]) -> None:
+    """A newcomer's trial (vivo, four tables of 2,000 games, ``simulate --seed 1`` to ``4``
+    and ``21`` to ``24``, T3 paying every winner 1 short): the stake band of T3's Ante-1
+    players alerts (1 is their whole Ante) while T3's own paid cell, its games sharing one
+    hand, is out at a single test's level only. The band, without T3's seats, is fair: the
+    table leads it and its players, not ``stake ante <= 1``."""
+    vivo = ProfileOrigin.of_builtin("vivo").resolve().profile
+    sessions: list[tuple[TableLine, list[GameLine]]] = []
+    for seed, name in zip(seeds, TABLES, strict=True):
+        sessions += simulate_tables(TableSettings(vivo, (3, 5), 1, GAMES, seed, "mix", Decimal(0), start=START,
+                                                  table=name))
+    _pay_short(sessions, "T3")
+    seats = seats_of(sessions, vivo)
+    verdict = judge(seats)
+    groups = group_alerts(verdict, seats)
+    assert len(groups) == 1, [(g.lead, g.segments) for g in groups]
+    first = groups[0]
+    assert (first.lead, first.basis, first.test) == ("table T3", "paid", "rtp") and first.z is not None
+    assert -verdict.band.z < first.z < -2.576  # the table's cell: inside the band, out at a single test's level
+    assert "stake ante <= 1" in first.segments and first.segments[0] == "table T3"
+    assert all(s.startswith(("table T3", "player p-T3-", "stake ante <= 1")) for s in first.segments)
+    assert first.first_game is not None and first.first_game.startswith("T3-")
+    assert first.last_game is not None and first.last_game.startswith("T3-")
+    assert sum(len(g.alerts) for g in groups) == len(verdict.every_alert)  # the table's cell is no alert
+    assert all(a.segment != "table T3" for a in first.alerts)
+
+
 @pytest.mark.slow
 def test_a_table_paying_short_is_one_group_led_by_the_table_on_the_paid_basis() -> None:
     """The issue's store: of four tables, T3 pays every winning seat 1 short (its wallet's
@@ -227,14 +269,7 @@ def test_a_table_paying_short_is_one_group_led_by_the_table_on_the_paid_basis() 
     table T3 naming its first and last game. (Here its players alert and the table, whose
     games share one hand, is out at a single test's level only: it leads them still.)"""
     sessions = _tables(4)
-    for header, games in sessions:
-        if header["table"] != "T3":
-            continue
-        for g in games:
-            for seat in g.get("seats", []):
-                if Decimal(str(seat.get("recorded", {}).get("net", 0))) > 0:
-                    credit = next(m for m in reversed(seat["wallet"]) if m["kind"] == "credit")
-                    credit["amount"] = Decimal(str(credit["amount"])) - 1
+    _pay_short(sessions, "T3")
     seats = seats_of(sessions, PROFILE)
     verdict = judge(seats)
     groups = group_alerts(verdict, seats)

@@ -27,7 +27,8 @@ def alerts() -> None:
 
     Exit status of list: 0 no open group listed, 1 an open group listed (nobody has
     acknowledged or resolved it), 2 no store or a usage problem. Of show, ack and resolve:
-    0 done, 2 no such group, a group already resolved, no store or a usage problem.
+    0 done, 2 no such group, a group already resolved, a group acknowledged already (ack
+    without --force), no store or a usage problem.
     """
 
 
@@ -76,13 +77,19 @@ def _games(k: KeptGroup) -> str:
 @alerts.command("list")
 @STORE_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--open", "only_open", is_flag=True, help="Only the groups not resolved (open or acknowledged).")
+@click.option("--open", "only_open", is_flag=True,
+              help="Only the open groups (nobody has acknowledged or resolved them): --state open.")
+@click.option("--unresolved", is_flag=True, help="Only the groups not resolved (open or acknowledged).")
 @click.option("--state", "states", multiple=True, type=click.Choice(["open", "acknowledged", "resolved"]),
               help="Only the groups in this state (repeat the option).")
 @click.option("--lead", "lead", metavar="SEGMENT", help="Only the groups led by this segment ('table T3').")
 @click.option("--basis", type=click.Choice(["rules", "paid"]), help="Only the groups on this basis.")
-def list_(store: str, fmt: str, only_open: bool, states: tuple[str, ...], lead: str | None, basis: str | None) -> None:
+def list_(store: str, fmt: str, only_open: bool, unresolved: bool, states: tuple[str, ...], lead: str | None,
+          basis: str | None) -> None:
     """The kept alert groups: open first, then acknowledged, then resolved; the most severe first.
+
+    Open means nobody has acknowledged or resolved it, in the state column, the footer, the
+    JSON's "open" and --open alike; --unresolved adds the acknowledged ones.
 
     Exit status: 0 no open group listed, 1 an open group listed (one nobody has
     acknowledged or resolved: what needs someone), 2 no store or a usage problem.
@@ -90,7 +97,8 @@ def list_(store: str, fmt: str, only_open: bool, states: tuple[str, ...], lead: 
     from ..alerts.kept import ordered
 
     shown, kept = _read(store, None)
-    chosen = [k for k in ordered(kept) if (not only_open or k.state != "resolved") and (not states or k.state in states)
+    wanted = set(states) | ({"open"} if only_open else set()) | ({"open", "acknowledged"} if unresolved else set())
+    chosen = [k for k in ordered(kept) if (not wanted or k.state in wanted)
               and (lead is None or k.group.lead == lead) and (basis is None or k.group.basis == basis)]
     waiting = sum(k.state == "open" for k in chosen)
     if fmt == "json":
@@ -153,8 +161,13 @@ def _missing(shown: str, group_id: int) -> None:
     raise StoreError(f"store {shown}: no alert group {group_id} (referee alerts list --store {shown} lists them)")
 
 
-def _act(store: str, group_id: int, action: str, who: str | None, note: str) -> None:
-    """An acknowledgement or a resolution appended, chained, in one transaction (the store's lock held)."""
+def _act(store: str, group_id: int, action: str, who: str | None, note: str, force: bool = False) -> None:
+    """An acknowledgement or a resolution appended, chained, in one transaction (the store's lock held).
+
+    A group acknowledged already is refused a second acknowledgement (exit 2, naming who
+    has it and since when) unless ``force``: two people each believing they are the one on
+    it is what an acknowledgement is there to prevent; with ``force`` both are kept and the
+    message names the first."""
     from ..alerts.kept import act, groups, lock
     from ..store import StoreError
     from ..store.appended import writing
@@ -172,9 +185,22 @@ def _act(store: str, group_id: int, action: str, who: str | None, note: str) -> 
         if kept[0].state == "resolved":
             raise StoreError(f"store {shown}: alert group {group_id} is resolved already (the next "
                              "monitor --record that finds its cause again records a new group)")
+        before = [a for a in kept[0].actions if a["action"] == "ack"] if action == "ack" else []
+        if before and not force:
+            raise StoreError(f"store {shown}: alert group {group_id} is acknowledged already, {_acked(before)}; "
+                             f"referee alerts ack {group_id} --force adds yours beside it (both kept)")
         act(conn, group_id, action, by, note)
     done = "acknowledged" if action == "ack" else "resolved"
-    click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}")
+    also = f" (also {_acked(before)})" if before else ""
+    click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}{also}")
+
+
+def _acked(actions: list[dict[str, Any]]) -> str:
+    """Who acknowledged a group first, and when, and how many others since."""
+    first = actions[0]
+    more = len(actions) - 1
+    return (f"by {printable(first['who'])} at {_when(first['at_us'])}"
+            + (f" and {more} other{'s' * (more != 1)} since" if more else ""))
 
 
 def _os_user() -> str:
@@ -193,9 +219,13 @@ NOTE = click.option("--note", "note", metavar="TEXT", default="", help="What was
 @click.argument("group_id", metavar="ID", type=click.IntRange(1))
 @BY
 @NOTE
-def ack(store: str, group_id: int, who: str | None, note: str) -> None:
-    """Acknowledge alert group ID: someone is looking at it (it stays open until resolved)."""
-    _act(store, group_id, "ack", who, note)
+@click.option("--force", is_flag=True, help="Acknowledge a group someone acknowledged already (both are kept).")
+def ack(store: str, group_id: int, who: str | None, note: str, force: bool) -> None:
+    """Acknowledge alert group ID: someone is looking at it (until it is resolved).
+
+    A group acknowledged already is refused (exit 2, naming who has it) unless --force.
+    """
+    _act(store, group_id, "ack", who, note, force)
 
 
 @alerts.command()

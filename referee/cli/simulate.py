@@ -87,6 +87,54 @@ def _table_name(name: str | None) -> str | None:
     return name
 
 
+def _tampering_used(seats: str | None, export: str | None, pay_short: tuple[str, ...],
+                    rig_deal: tuple[str, ...]) -> None:
+    """``--pay-short`` and ``--rig-deal`` are a live table's, written in format 2 (a provider's
+    export carries its own shape of what was paid)."""
+    for option, given in (("--pay-short", pay_short), ("--rig-deal", rig_deal)):
+        if given and seats is None:
+            raise click.UsageError(f"{option} needs --seats (it tampers with a live table): add --seats or drop "
+                                   f"{option}")
+        if given and export is not None:
+            raise click.UsageError(f"{option} does not apply with --export (format 2 only): drop --export or "
+                                   f"{option}")
+
+
+def _dealt(option: str, name: str, dealt: list[str]) -> str:
+    """A table this run deals, else a usage error naming those it does."""
+    if name not in dealt:
+        from ..escape import printable
+
+        tables = dealt[0] if len(dealt) == 1 else f"{dealt[0]} to {dealt[-1]}"
+        raise click.BadParameter(f"{printable(name[:40])!r}: no such table is dealt (this run deals {tables}: "
+                                 "--sessions, --table)", param_hint=option)
+    return name
+
+
+def _shorts(given: tuple[str, ...], dealt: list[str], increment: Decimal) -> dict[str, Decimal]:
+    """``--pay-short TABLE=AMOUNT``: each table's shortfall, a positive multiple of the stake increment."""
+    from decimal import InvalidOperation
+
+    from ..escape import printable
+    from ..rules.money import fmt
+
+    out: dict[str, Decimal] = {}
+    for text in given:
+        name, sep, amount = text.rpartition("=")
+        try:
+            short = Decimal(amount.strip())
+        except InvalidOperation:
+            short = Decimal(-1)
+        if not sep or not short.is_finite() or short <= 0:
+            raise click.BadParameter(f"{printable(text[:60])!r}: expected TABLE=AMOUNT, an amount over 0, such as "
+                                     "T3=1", param_hint="--pay-short")
+        if short % increment:
+            raise click.BadParameter(f"{fmt(short)} is not a multiple of the profile's stake increment "
+                                     f"{fmt(increment)}", param_hint="--pay-short")
+        out[_dealt("--pay-short", name, dealt)] = short
+    return out
+
+
 def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
     """Refuse a bonus stake the profile has no bet for (it would be dealt without it)."""
     if bonus and not has_bonus:
@@ -126,11 +174,17 @@ def _bonus_offered(profile_name: str, has_bonus: bool, bonus: Decimal) -> None:
 @click.option("--table", "table_name", metavar="NAME", default=None,
               help="With --seats: every session at this table, one shift after the other [default: session n "
                    "at table Tn].")
+@click.option("--pay-short", "pay_short", metavar="TABLE=AMOUNT", multiple=True,
+              help="With --seats: table TABLE pays every winning seat AMOUNT short, its records and wallet "
+                   "agreeing (said in --faults-manifest, kind pay_short); for trying referee monitor's paid basis.")
+@click.option("--rig-deal", "rig_deal", metavar="TABLE", multiple=True,
+              help="With --seats: at table TABLE a dealer's hand that does not qualify is dealt again, once, after "
+                   "the players decided; every record consistent (said in --faults-manifest, kind rigged_deal).")
 @click.pass_context
 def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, seed: int, policy: str, ante: float,
              bonus: float, faults: float, faults_manifest: str | None, fmt: str | None, output: str | None,
              seats: str | None, seat_lines: bool, own_cards: bool, export: str | None, start: str | None,
-             table_name: str | None) -> None:
+             table_name: str | None, pay_short: tuple[str, ...], rig_deal: tuple[str, ...]) -> None:
     """Deal realistic hand histories, recorded as a correct table would, with faults on demand."""
     from decimal import Decimal
 
@@ -140,6 +194,7 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
     from ..simulate import Settings, write
 
     _options_used(ctx, seats, seat_lines, own_cards, fmt, export, start, table_name)
+    _tampering_used(seats, export, pay_short, rig_deal)
     guard([("--output", output), ("--faults-manifest", faults_manifest)], [profile_name])
     try:
         loaded = resolve_profile(profile_name)
@@ -167,6 +222,9 @@ def simulate(ctx: click.Context, profile_name: str, sessions: int, rounds: int, 
                               Decimal(str(bonus)), faults, own_cards,
                               profile_reference=settings.profile_reference, start=began,
                               table=_table_name(table_name))
+        dealt = [table.table] if table.table is not None else [f"T{n + 1}" for n in range(sessions)]
+        table.pay_short = _shorts(pay_short, dealt, profile.stake_increment)
+        table.rigged = frozenset(_dealt("--rig-deal", name, dealt) for name in rig_deal)
     with contextlib.ExitStack() as outputs:
         # Both files are committed together, the log last: an interrupted run leaves neither.
         out = outputs.enter_context(open_output(output or STDOUT))

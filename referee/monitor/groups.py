@@ -301,39 +301,122 @@ def _merge_joint(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]]) -> 
 
 def _tables_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], verdict: Verdict,
                    seats: list[Seat]) -> None:
-    """Players who alert apart, all at one table whose own cells are inside the band but
-    out at a single test's level (:data:`EXCESS_Z`) the same way: the table leads them.
+    """A table whose own cells are inside the band but out at a single test's level
+    (:data:`EXCESS_Z`) the same way leads the groups it is behind: players who alert apart,
+    all at that table (:func:`_players_behind`), and a broad lead (a stake band, a profile,
+    ``all``) whose players are all at it and which, the table's seats taken out, shows no
+    excess (:func:`_broad_behind`).
 
     Why: a table that pays every winner a little short moves each player's cells more than
     its own (a table's games share one hand, so its sum varies far more than a player's
-    share of it), and its players may alert while it does not; read apart they look like
-    players' disputes, together they are the table's."""
+    share of it), and the stake band its small players share adds those players' shortfalls
+    without the table's other hands: its players, or their stake band, may alert while the
+    table does not. Read apart they look like players' disputes or a stake level's return;
+    together they are the table's."""
+    _broad_behind(g, leads, verdict, seats)
+    _players_behind(g, leads, verdict, seats)
+
+
+def _players_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], verdict: Verdict,
+                    seats: list[Seat]) -> None:
+    """Players who lead groups of their own, two or more at one table whose cell is out at a
+    single test's level the same way: the table leads them. A table that leads a group
+    already without alerting itself (a broad lead it is behind) takes in each such player
+    alone too, when the player's excess is on the table's basis and side."""
     by_table: dict[str, list[tuple[str, str]]] = {}
     for lead in dict.fromkeys(leads.values()):
         if lead[0] != "player":
             continue
-        tables = {s.table for a in g.by_segment[lead] for s in a.seats}
-        if len(tables) == 1 and None not in tables:
-            by_table.setdefault(str(next(iter(tables))), []).append(lead)
+        table = _one_table(g, [lead])
+        if table is not None:
+            by_table.setdefault(table, []).append(lead)
     for table, players in by_table.items():
-        first = max((a for p in players for a in g.by_segment[p]), key=lambda a: a.severity)
-        if len(players) < 2 or ("table", table) in g.by_segment or first.z is None:
+        at = ("table", table)
+        held = g.by_segment.get(at)
+        if held is not None:  # the table is in a group: only as the lead a broad lead gave it
+            if held[0].alert or at not in leads.values():
+                continue
+            players = [p for p in players if _same_way(g, p, held[0])]
+        elif len(players) < 2 or not _table_behind(g, table, players, verdict, seats):
             continue
-        side = math.copysign(1.0, first.z)
-        cells = [j for j in verdict.cells if (j.cell.kind, j.cell.segment) == ("table", table)
-                 and j.cell.basis == first.basis and j.cell.bet == first.bet and j.cell.z is not None]
-        if not cells:
-            continue
-        judged = max(cells, key=lambda j: (j.cell.z or 0.0) * side)
-        cell = judged.cell
-        if cell.z is None or cell.z * side <= EXCESS_Z:
-            continue
-        held = members(seats, "table", table, cell.summed_as, cell.window, verdict.newest_us)
-        g.by_segment[("table", table)] = [_Alert("table", table, cell.bet, "rtp", cell.window, cell.basis, cell.z,
-                                                 judged.p, held, cell.summed_as, alert=False)]
         for s, lead in leads.items():
             if lead in players:
-                leads[s] = ("table", table)
+                leads[s] = at
+
+
+def _same_way(g: _Grouper, segment: tuple[str, str], head: _Alert) -> bool:
+    """Whether ``segment``'s most severe alert is a return on ``head``'s basis and bet, on its side."""
+    first = max(g.by_segment[segment], key=lambda a: a.severity)
+    return (first.test == "rtp" and first.basis == head.basis and first.bet == head.bet and first.z is not None
+            and head.z is not None and (first.z > 0) == (head.z > 0))
+
+
+#: Leads broad enough to hold a whole table's players among others': a table explains them
+#: only when what is left of them without it is fair (a dealer is a game's own segment, left
+#: as it leads).
+BROAD = ("all", "profile", "stake")
+
+
+def _broad_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], verdict: Verdict,
+                  seats: list[Seat]) -> None:
+    """A broad lead (:data:`BROAD`) whose group's players are all at one table, whose every
+    alert (its own and those under it) shows no excess with that table's seats taken out,
+    and the table's cell out at a single test's level the same way: the table leads it.
+
+    Why: a table paying every winner 1 short moves its Ante-1 players most (1 is their whole
+    Ante); their stake band adds them up without the table's larger stakes and other hands,
+    and may alert while the table's own cell, its games sharing one hand, stays inside the
+    band (issue 47: ``stake ante <= 1`` at z -4.26 led three of T3's players, T3 at -3.66)."""
+    for lead in list(dict.fromkeys(leads.values())):
+        if lead[0] not in BROAD:
+            continue
+        joined = [s for s, to in leads.items() if to == lead and s != lead]
+        players = [s for s in joined if s[0] == "player"]
+        table = _one_table(g, players) if players else None
+        if table is None:
+            continue
+        at = ("table", table)
+        if at in g.by_segment and at not in leads.values():
+            continue  # the table alerts, and joined a group of another lead: grouping has spoken
+        out = [at]
+        if any(g.excess(a, out) for s in [lead, *joined] for a in g.by_segment[s]):
+            continue
+        if at not in g.by_segment and not _table_behind(g, table, [lead, *joined], verdict, seats):
+            continue
+        for s, to in leads.items():
+            if to == lead:
+                leads[s] = at
+
+
+def _one_table(g: _Grouper, segments: list[tuple[str, str]]) -> str | None:
+    """The one table every seat of these segments' alerts was at, else None."""
+    tables = {s.table for k in segments for a in g.by_segment[k] for s in a.seats}
+    if len(tables) == 1 and None not in tables:
+        return str(next(iter(tables)))
+    return None
+
+
+def _table_behind(g: _Grouper, table: str, behind: list[tuple[str, str]], verdict: Verdict,
+                  seats: list[Seat]) -> bool:
+    """Whether ``table``'s most extreme cell on the basis and bet of the most severe alert of
+    ``behind`` is out at a single test's level (:data:`EXCESS_Z`) the same way; if so, it
+    is put among the grouped segments (not an alert: the group's headline) and True."""
+    first = max((a for k in behind for a in g.by_segment[k]), key=lambda a: a.severity)
+    if first.z is None or first.test != "rtp":
+        return False
+    side = math.copysign(1.0, first.z)
+    cells = [j for j in verdict.cells if (j.cell.kind, j.cell.segment) == ("table", table)
+             and j.cell.basis == first.basis and j.cell.bet == first.bet and j.cell.z is not None]
+    if not cells:
+        return False
+    judged = max(cells, key=lambda j: (j.cell.z or 0.0) * side)
+    cell = judged.cell
+    if cell.z is None or cell.z * side <= EXCESS_Z:
+        return False
+    held = members(seats, "table", table, cell.summed_as, cell.window, verdict.newest_us)
+    g.by_segment[("table", table)] = [_Alert("table", table, cell.bet, "rtp", cell.window, cell.basis, cell.z,
+                                             judged.p, held, cell.summed_as, alert=False)]
+    return True
 
 
 def _group(g: _Grouper, lead: tuple[str, str], joined: list[tuple[str, str]], verdict: Verdict) -> AlertGroup:
