@@ -202,6 +202,12 @@ def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: 
                        headers={"X-CSRF-Token": token})
         assert acked.status_code == 200 and acked.json()["status"] == "acknowledged"
         assert acked.json()["by"] == "risk" and acked.json()["note"] == "calling the studio"
+        twice = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "me too"}, headers={"X-CSRF-Token": token})
+        assert twice.status_code == 409  # the rule of referee alerts ack: someone has it already, said who
+        assert "acknowledged already, by risk at " in twice.json()["detail"] and "force" in twice.json()["detail"]
+        forced = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "me too", "force": True},
+                        headers={"X-CSRF-Token": token})
+        assert forced.status_code == 200 and forced.json()["note"] == "me too"  # both kept (alerts show lists them)
         done = c.post(f"/watch/{listed[0]['id']}", data={"csrf_token": token, "action": "resolve", "note": "fixed"})
         assert done.status_code == 200
         again = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={}, headers={"X-CSRF-Token": token})

@@ -184,6 +184,40 @@ def act(conn: Any, group_id: int, action: str, who: str, note: str) -> int:
                                              "note": note, "host": socket.gethostname()}])[0]
 
 
+class NotActed(Exception):
+    """Why an ``ack`` or a ``resolve`` was not recorded: ``why`` is ``missing`` (no such
+    group), ``resolved`` (its cause is dealt with; the monitor records a new group if it
+    comes back) or ``acknowledged`` (someone has it and ``force`` was not given);
+    ``before`` holds the earlier acknowledgements, first first."""
+
+    def __init__(self, why: str, group_id: int, before: list[dict[str, Any]]) -> None:
+        super().__init__(f"alert group {group_id}: {why}")
+        self.why = why
+        self.group_id = group_id
+        self.before = before
+
+
+def act_on(conn: Any, group_id: int, action: str, who: str, note: str, *,
+           force: bool = False) -> tuple[KeptGroup, list[dict[str, Any]]]:
+    """The one rule for acting on a group, for ``referee alerts`` and the desk alike (in the
+    open write transaction): the group after the action and the acknowledgements before it.
+
+    A second acknowledgement is refused unless ``force``: two people each believing they
+    are the one on it is what an acknowledgement is there to prevent; with ``force`` both
+    are kept and the caller names the first."""
+    lock(conn)
+    found = groups(conn, [group_id])
+    if not found:
+        raise NotActed("missing", group_id, [])
+    if found[0].state == "resolved":
+        raise NotActed("resolved", group_id, [])
+    before = [a for a in found[0].actions if a["action"] == "ack"] if action == "ack" else []
+    if before and not force:
+        raise NotActed("acknowledged", group_id, before)
+    act(conn, group_id, action, who, note)
+    return groups(conn, [group_id])[0], before
+
+
 def notified(conn: Any, rows: list[dict[str, object]]) -> list[int]:
     """Webhook notifications appended (in the open transaction, the lock held)."""
     return _append(conn, "alert_notifications", rows)

@@ -162,13 +162,9 @@ def _missing(shown: str, group_id: int) -> None:
 
 
 def _act(store: str, group_id: int, action: str, who: str | None, note: str, force: bool = False) -> None:
-    """An acknowledgement or a resolution appended, chained, in one transaction (the store's lock held).
-
-    A group acknowledged already is refused a second acknowledgement (exit 2, naming who
-    has it and since when) unless ``force``: two people each believing they are the one on
-    it is what an acknowledgement is there to prevent; with ``force`` both are kept and the
-    message names the first."""
-    from ..alerts.kept import act, groups, lock
+    """An acknowledgement or a resolution appended, chained, in one transaction (the store's
+    lock held), by the rule the desk follows too (:func:`referee.alerts.kept.act_on`)."""
+    from ..alerts.kept import NotActed, act_on
     from ..store import StoreError
     from ..store.appended import writing
     from ..store.engine import target
@@ -177,19 +173,18 @@ def _act(store: str, group_id: int, action: str, who: str | None, note: str, for
     if not by.strip():
         raise click.BadParameter("cannot be empty", param_hint="--by")
     shown = target(store).shown
-    with writing(store, create=False, doing=f"cannot record the {action}") as conn:
-        lock(conn)
-        kept = groups(conn, [group_id])
-        if not kept:
+    try:
+        with writing(store, create=False, doing=f"cannot record the {action}") as conn:
+            before = act_on(conn, group_id, action, by, note, force=force)[1]
+    except NotActed as refused:
+        if refused.why == "missing":
             _missing(shown, group_id)
-        if kept[0].state == "resolved":
+        if refused.why == "resolved":
             raise StoreError(f"store {shown}: alert group {group_id} is resolved already (the next "
-                             "monitor --record that finds its cause again records a new group)")
-        before = [a for a in kept[0].actions if a["action"] == "ack"] if action == "ack" else []
-        if before and not force:
-            raise StoreError(f"store {shown}: alert group {group_id} is acknowledged already, {_acked(before)}; "
-                             f"referee alerts ack {group_id} --force adds yours beside it (both kept)")
-        act(conn, group_id, action, by, note)
+                             "monitor --record that finds its cause again records a new group)") from None
+        raise StoreError(f"store {shown}: alert group {group_id} is acknowledged already, "
+                         f"{_acked(refused.before)}; referee alerts ack {group_id} --force adds yours beside it "
+                         "(both kept)") from None
     done = "acknowledged" if action == "ack" else "resolved"
     also = f" (also {_acked(before)})" if before else ""
     click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}{also}")

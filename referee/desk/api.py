@@ -122,4 +122,4 @@ def ack(alert_id: int, request: Request, who: Annotated[Who, Depends(checked)],
         _: Annotated[Who, Depends(holding("alerts"))], body: AckIn | None = None) -> AlertOut:
     """Acknowledge (or resolve) an alert group, with a note (risk)."""
     body = body or AckIn()
-    return records.ack(state(request).backend, who, alert_id, body.action, body.note)
+    return records.ack(state(request).backend, who, alert_id, body.action, body.note, body.force)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..alerts import kept
 from ..report.rows import when
 from ..rules.money import fmt
 from .backend import Backend
@@ -99,28 +100,19 @@ def export(backend: Backend, who: Who, kind: str, events: bool = False) -> tuple
 # --- alert groups (referee alerts' records) -------------------------------------------
 
 
-def alert_out(kept: Any) -> AlertOut:
-    g = kept.group
-    last = kept.actions[-1] if kept.actions else None
-    return AlertOut(id=kept.id, lead=g.lead, basis=g.basis, segments=list(g.segments), bet=g.bet, window=g.window,
+def alert_out(k: Any) -> AlertOut:
+    g = k.group
+    last = k.actions[-1] if k.actions else None
+    return AlertOut(id=k.id, lead=g.lead, basis=g.basis, segments=list(g.segments), bet=g.bet, window=g.window,
                     z=g.z, first_game=g.first_game, last_game=g.last_game, since=g.since, until=g.until,
-                    status=kept.state, note=None if last is None else str(last.get("note") or ""),
+                    status=k.state, note=None if last is None else str(last.get("note") or ""),
                     by=None if last is None else str(last.get("who") or ""))
-
-
-def _kept() -> Any:
-    try:
-        from ..alerts import kept
-    except ImportError:  # pragma: no cover - before referee alerts (issue 47) is merged
-        raise Refused(503, "this store's desk has no alert groups yet (referee alerts)") from None
-    return kept
 
 
 def bands(backend: Backend, ids: list[int]) -> dict[int, str]:
     """The band each of these groups was raised against, as kept (its words)."""
     if not ids:
         return {}
-    kept = _kept()
 
     def read(where: Any) -> dict[int, str]:
         with where.connect() as conn, conn.begin():
@@ -130,8 +122,6 @@ def bands(backend: Backend, ids: list[int]) -> dict[int, str]:
 
 
 def alerts(backend: Backend) -> AlertsOut:
-    kept = _kept()
-
     def read(where: Any) -> list[Any]:
         with where.connect() as conn, conn.begin():
             return list(kept.ordered(kept.groups(conn)))
@@ -139,22 +129,29 @@ def alerts(backend: Backend) -> AlertsOut:
     return AlertsOut(alerts=[alert_out(k) for k in backend.run(read)])
 
 
-def ack(backend: Backend, who: Who, alert_id: int, action: str, note: str) -> AlertOut:
-    """Acknowledge or resolve alert group ``alert_id`` (404 when there is none; a resolved
-    group is not acknowledged again)."""
-    kept = _kept()
-
+def ack(backend: Backend, who: Who, alert_id: int, action: str, note: str, force: bool = False) -> AlertOut:
+    """Acknowledge or resolve alert group ``alert_id`` by the rule ``referee alerts``
+    follows (:func:`referee.alerts.kept.act_on`): 404 when there is none, 409 when it is
+    resolved, or acknowledged already and ``force`` is not given (naming who has it)."""
     def write(where: Any) -> Any:
         with where.connect() as conn:
             conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE, the writers queue
             with conn.begin():
-                kept.lock(conn)
-                found = kept.groups(conn, [alert_id])
-                if not found:
-                    raise Refused(404, f"no alert group {alert_id}")
-                if found[0].state == "resolved":
-                    raise Refused(409, f"alert group {alert_id} is resolved already")
-                kept.act(conn, alert_id, action, who.name, note)
-                return kept.groups(conn, [alert_id])[0]
+                try:
+                    return kept.act_on(conn, alert_id, action, who.name, note, force=force)[0]
+                except kept.NotActed as refused:
+                    raise _refusal(refused) from None
 
     return alert_out(backend.run(write))
+
+
+def _refusal(refused: kept.NotActed) -> Refused:
+    """The desk's answer to an action :func:`referee.alerts.kept.act_on` refused."""
+    group = f"alert group {refused.group_id}"
+    if refused.why == "missing":
+        return Refused(404, f"no {group}")
+    if refused.why == "resolved":
+        return Refused(409, f"{group} is resolved already")
+    first = refused.before[0]
+    return Refused(409, f"{group} is acknowledged already, by {first['who']} at {when(first['at_us'])}; "
+                        "acknowledge again with force to add yours beside it (both kept)")

@@ -143,6 +143,8 @@ class AckIn(BaseModel):
     note: str = Field(default="", max_length=4000)
     #: ``ack`` (acknowledge) or ``resolve``.
     action: Literal["ack", "resolve"] = "ack"
+    #: Acknowledge a group someone acknowledged already (both are kept), as ``alerts ack --force``.
+    force: bool = False
 
 
 class Health(BaseModel):
