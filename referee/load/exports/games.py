@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from ...models import codes
@@ -29,8 +28,8 @@ from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from .parts import BetAt, board, grouped, line_of, shared_hand
-from .search import Getter, KeyPath
 from .plan import HASHED, ZERO, SeatPlan, game_readers
+from .search import Getter, KeyPath
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 

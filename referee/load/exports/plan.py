@@ -16,8 +16,8 @@ handed to the exact builder is read from scratch.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from ..records import ExportDict, LineDict
