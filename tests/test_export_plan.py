@@ -72,12 +72,13 @@ def _built(mapping: str, path: Path, planned: bool, monkeypatch: pytest.MonkeyPa
         reading.streams_json = True
         kind = loaded.mapping.input
         records: list[Record] = list(reading.records({kind: games}, lambda name, head: kind))
-    shown = []
+    shown: list[Any] = []
     for record in records:
         if isinstance(record, LoadProblem):
             shown.append(("problem", record.line, str(record.code), record.message, record.export_field))
         else:
-            shown.append((type(record).__name__, record.line, getattr(record, "pointer", None), _shown(record.data)))
+            shown.append((type(record).__name__, record.line, getattr(record, "pointer", None),
+                          _shown(getattr(record, "data", None))))
     return shown, set(builders[0]._found), planned_seats[0]
 
 
