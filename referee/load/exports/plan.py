@@ -30,9 +30,30 @@ ZERO = Decimal(0)
 HASHED = frozenset((str, int, Decimal))
 
 
+#: A seat's bets the plan takes: more is the exact builder's.
+_INDEXES = 16
 #: The mapping keys the plan reads.
 _READ = ("seat.player_id", "seat.decision", "seat.player", "seat.bets", "seat.returned", "seat.balance", "bet.code",
          "bet.stake", "bet.payout")
+
+
+class BetField:
+    """Where a field of a seat's ``index``-th bet is, below the seat: a getter for a
+    ``where`` (its path and line said only when a finding asks), made once an index, not
+    a path a bet."""
+
+    __slots__ = ("bets", "field", "index")
+
+    def __init__(self, field: Getter, bets: Getter, index: int) -> None:
+        self.field, self.bets, self.index = field, bets, index
+
+    def path(self, seat: str) -> str:
+        """The export's path of the field (``data[0].games[3].participants[1].bets[0].stake``)."""
+        return str(self.field.path(f"{self.bets.path(seat)}[{self.index}]"))
+
+    def line_in(self, bet: Any, line: int) -> int:
+        """The field's line in the bet (``bet``: the bet, ``line``: the bet's own)."""
+        return int(self.field.line_in(bet, line))
 
 
 class SeatPlan:
@@ -48,7 +69,10 @@ class SeatPlan:
         #: A bet's code and stake by one key (the built-in mappings'): read with ``dict.get``.
         self.code_key, self.stake_key, self.paid_key = _key(code), _key(stake), _key(self.payout)
         self.player_key, self.bets_key = _key(self.player), _key(self.bets)
-        self.bets_path = self.bets.path
+        #: Where a bet's stake and payout are, by the bet's index (the first few, made once).
+        self.stake_at = [BetField(stake, self.bets, i) for i in range(_INDEXES)]
+        payout = self.payout
+        self.paid_at = [BetField(payout, self.bets, i) for i in range(_INDEXES)] if payout is not None else []
         self.cards_of = cards.cards_of
         self.amounts = money.memo
         self.decisions = decision.memo
@@ -92,7 +116,6 @@ class SeatPlan:
         bets = data.get(bets_key) if bets_key is not None else self.bets(data)
         if type(bets) is not list:
             return None
-        base = self.bets_path(pointer)
         kinds, amounts, code_key, stake_key, paid_key = (self.kinds, self.amounts, self.code_key, self.stake_key,
                                                          self.paid_key)
         code_of, stake_of, payout_of = self.code, self.stake, self.payout
@@ -125,9 +148,11 @@ class SeatPlan:
                         return None
             entry = by_kind.get(kind)
             if entry is None:
-                at, bet_line = f"{base}[{i}]", bet.line if isinstance(bet, LineDict) else line
-                by_kind[kind] = [amount, (stake_of, at, bet, bet_line, lines), paid,
-                                 (payout_of, at, bet, bet_line, lines)]
+                if i >= _INDEXES:
+                    return None
+                bet_line = line if type(bet) is dict else bet.line if isinstance(bet, LineDict) else line
+                by_kind[kind] = [amount, (self.stake_at[i], pointer, bet, bet_line, lines), paid,
+                                 (self.paid_at[i] if paid is not None else None, pointer, bet, bet_line, lines)]
             else:
                 entry[0] += amount
                 if paid is not None:
