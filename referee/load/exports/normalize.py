@@ -90,7 +90,9 @@ class CardReader:
         if isinstance(value, str) and (" " in value.strip() or "," in value):
             value = [part for part in re.split(r"[\s,]+", value.strip()) if part]
         if isinstance(value, list):
-            return [self.card(item) for item in value]
+            tokens = self.tokens  # the usual cards, each spelt exactly: one lookup each
+            read = [tokens.get(item) if type(item) is str else None for item in value]
+            return read if None not in read else [self.card(item) for item in value]
         return value
 
 
