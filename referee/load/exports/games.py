@@ -235,23 +235,20 @@ class GameBuilder:
 
     # ------------------------------------------------------------------ seats
     def _seat_records(self, record: ExportRecord,
-                      grouped: list[ExportRecord] | None) -> Iterator[tuple[int, str, Any, Any, ExportRecord | None]]:
+                      grouped: list[ExportRecord] | None) -> list[tuple[int, str, Any, Any, ExportRecord | None]]:
         """Each seat's line, pointer, data and lines (and its record when it has one:
         a feed's row); a seat's record is made only when the exact builder reads it."""
         if grouped is not None:
-            for row in grouped:
-                yield row.line, row.pointer, row.data, row.lines, row
-            return
+            return [(row.line, row.pointer, row.data, row.lines, row) for row in grouped]
         getter = self._seats
         assert getter is not None, "a games mapping without group has seats"
         seats = getter(record.data)
         if seats is None:
-            return
+            return []
         if not isinstance(seats, list):
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base, lines = getter.path(record.pointer), record.lines
-        for i, seat in enumerate(seats):
-            yield line_of(seat, record), f"{base}[{i}]", seat, lines, None
+        return [(line_of(seat, record), f"{base}[{i}]", seat, lines, None) for i, seat in enumerate(seats)]
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
