@@ -15,7 +15,8 @@ this run (CPU time of the child, best of REPEAT, default 3):
 * for each shape, a page, JSON Lines (the page's records one a line, read by a copy of
   evolution-history with ``input: jsonl``) and the CSV feed: ``check --mapping`` against
   ``check`` of the format-2 log ``import`` wrote of the same games (issue 45's target:
-  within 1.5x; CPU of one run each, start-up included);
+  within 1.5x; CPU of one run each, start-up included, best of REPEAT, the two run in
+  turn so that a drifting load weighs on both alike);
 * the peak memory (max RSS) of ``check --mapping datafeed-csv`` at GAMES and 4 x GAMES
   games: a CSV feed streams, so it should not grow with the file.
 
@@ -94,6 +95,17 @@ def child(*args: str) -> tuple[float, float, int]:
 def best(*args: str) -> tuple[float, int]:
     runs = [child(*args) for _ in range(REPEAT)]
     return min(r[0] for r in runs), max(r[2] for r in runs)
+
+
+def paired(first: list[str], second: list[str]) -> tuple[float, float]:
+    """CPU seconds of two commands, best of REPEAT each, run in turn (first, second,
+    first...): on a shared machine whose load drifts, a ratio of runs made side by side,
+    not of one's three runs then the other's."""
+    runs: tuple[list[float], list[float]] = ([], [])
+    for _ in range(REPEAT):
+        runs[0].append(child(*first)[0])
+        runs[1].append(child(*second)[0])
+    return min(runs[0]), min(runs[1])
 
 
 def bare(work: object) -> float:
@@ -177,8 +189,8 @@ def main() -> None:
         if not written.exists():
             subprocess.run([*REFEREE, "import", "--mapping", mapping, str(path), "--output", str(written)],
                            check=True, capture_output=True, env=ENV)
-        cpu_map, _ = best("check", "--profile", "vivo", "--mapping", mapping, str(path), *out)
-        cpu_f2, _ = best("check", "--profile", "vivo", str(written), *out)
+        cpu_map, cpu_f2 = paired(["check", "--profile", "vivo", "--mapping", mapping, str(path), *out],
+                                 ["check", "--profile", "vivo", str(written), *out])
         print(f"{name}: check --mapping {cpu_map:.2f} s, check of its format-2 import {cpu_f2:.2f} s = "
               f"{cpu_map / cpu_f2:.2f}x (target 1.5x)")
     # The floor: the same games audited from format 2 (the tool's own fastest path, no

@@ -6,9 +6,10 @@ checked for change), yielding format-2 session and game records the audit takes 
 takes a format-2 log's. Modules: :mod:`.mappings` (the mapping files), :mod:`.search`
 (their expressions), :mod:`.normalize` (cards, money, times, words), :mod:`.files`
 (the records of a JSON, JSON Lines or CSV file), :mod:`.games` (records into games and
-seats), :mod:`.fields` (what a field that does not fit says), :mod:`.exported` (the
-records the audit takes), :mod:`.wallet` (a seamless-wallet log into transactions and
-the join), :mod:`.convert` (format 2 written out, for ``import``).
+seats; :mod:`.plan`, the mapping's seat and game keys compiled once), :mod:`.fields`
+(what a field that does not fit says), :mod:`.exported` (the records the audit takes),
+:mod:`.wallet` (a seamless-wallet log into transactions and the join), :mod:`.convert`
+(format 2 written out, for ``import``).
 """
 
 from __future__ import annotations

@@ -50,11 +50,8 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
     5, as ``import`` writes them): msgspec proves it on the whole-number struct, and the
     lane audits it as it audits the format-2 log written of it, without the checks a
     Decimal needs; a game with a fraction (or -0) is proven on the Decimal struct."""
-    fields: dict[str, object] = {}
-    for name in GAME_STRUCT_FIELDS:
-        if name in game:
-            value = game[name]
-            fields[name] = value.isoformat() if isinstance(value, datetime) else value
+    fields = {name: value.isoformat() if isinstance(value, datetime) else value for name, value in game.items()
+              if name in _STRUCT_FIELDS}
     decimals = False
     struct = plain_game(fields, False)
     if struct is None:
@@ -67,6 +64,7 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
     return PlainExportRecord(source, line, struct, game, pointer, decimals, escaped)
 
 
+_STRUCT_FIELDS = frozenset(GAME_STRUCT_FIELDS)
 #: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without
 #: any is written by the JSON report as it is (``PlainGameRecord.escaped``).
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from ...models import codes
@@ -29,19 +28,17 @@ from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
 from .parts import BetAt, board, grouped, line_of, shared_hand
+from .plan import HASHED, ZERO, SeatPlan, game_readers
 from .search import Getter, KeyPath
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
 
-ZERO = Decimal(0)
 GAME_CARDS = ("player", "flop", "dealer")
 #: The player hand, shared by the game's seats or each seat's own: one mapping may name
 #: both (a provider writing a shared hand at some tables and own cards at others); only a
 #: file where neither finds anything is told so (H009).
 HAND_KEYS = ("game.player", "seat.player")
 BET_KINDS = ("ante", "call", "bonus", "ignore")
-#: The types of what an amount is written as that the money reader keeps what it read of.
-_HASHED = frozenset((str, int, Decimal))
 
 
 @dataclass(slots=True)
@@ -85,6 +82,9 @@ class GameBuilder:
             WordReader(m.words.status, ("settled", "cancelled"), "status", strict=True),
             WordReader(m.words.decision, ("call", "fold"), "decision"))
         self._game_getters = [(name, getters[f"game.{name}"]) for name in GAME_KEYS if f"game.{name}" in getters]
+        #: Each game key's getter, its key and its normalizer, chosen once (:func:`.plan.game_readers`).
+        self._game_plan = game_readers(self._game_getters, self.readers.cards, self.readers.times,
+                                       self.readers.status)
         self._stake_getters = [(kind, getters[f"seat.{kind}"]) for kind in ("ante", "call", "bonus")
                                if f"seat.{kind}" in getters]
         self._player, self._decision = getters["seat.player_id"], getters["seat.decision"]
@@ -103,6 +103,9 @@ class GameBuilder:
         self._kinds: dict[str, Any] = {}
         #: Amounts read before, by (type, value): the money reader's own memo.
         self._amounts = self.readers.money.memo
+        #: The seats compiled once, when the mapping's seat keys are the plan's (:mod:`.plan`).
+        self._plan = SeatPlan(getters, self.readers.cards, self.readers.money, self.readers.decision, self._kinds,
+                              self._found) if SeatPlan.fits(getters) else None
         self.sessions = SessionMaker(self.loaded, self.reading.name, MoneyReader(m.money), self._found)
         self.document_complete = self.sessions.document_complete
 
@@ -173,7 +176,16 @@ class GameBuilder:
         seats: list[ExportDict] = []
         problems: list[LoadProblem] = []
         absent: list[Misfit] = []
-        for seat_record in self._seat_records(record, grouped):
+        plan = self._plan if game.get("status") != "cancelled" else None
+        game_id, wallet, qualified = str(game["game"]), self.wallet, self._qualified
+        for line, pointer, data, lines, seat_record in self._seat_records(record, grouped):
+            if plan is not None:
+                seat = plan.seat(data, line, pointer, lines, qualified, wallet, game_id)
+                if seat is not None:
+                    seats.append(seat)
+                    continue
+            if seat_record is None:
+                seat_record = ExportRecord(line, pointer, data, lines=lines)
             try:
                 seats.append(self._seat(seat_record, game))
             except Misfit as misfit:
@@ -201,52 +213,42 @@ class GameBuilder:
         getter = self.loaded.getters["game.id"]
         game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)
         game.where["game"] = (getter, pointer, data, line, record.lines)
-        found = self._found
-        for name, getter in self._game_getters:
+        found, lines = self._found, record.lines
+        for name, getter, key, read in self._game_plan:
             value = getter(data)
             if value is None:
                 continue
-            found.add(f"game.{name}")
-            try:
-                if name in ("started", "settled"):
-                    value = r.times.time(value)
-                elif name == "status":
-                    value = r.status.word(value)
-                elif name in GAME_CARDS or name == "board":
-                    value = r.cards.cards_of(value)
-                elif name in ("turn", "river"):
-                    value = r.cards.card(value)
-                elif name == "dealer_id":
-                    value = str(value)
-                elif name == "round" and isinstance(value, str) and value.strip().isdigit():
-                    value = int(value)
-            except Misfit as misfit:
-                raise field_misfit(getter, f"game.{name}", record, value, str(misfit)) from None
-            where = (getter, pointer, data, line, record.lines)
+            found.add(key)
+            if read is not None:
+                try:
+                    value = read(value)
+                except Misfit as misfit:
+                    raise field_misfit(getter, key, record, value, str(misfit)) from None
             if name == "board":
-                board(game, value, where)
+                board(game, value, (getter, pointer, data, line, lines))
             elif name == "dealer_qualified":
                 self._qualified = value
             else:
                 game[name] = value
-                game.where[name] = where
+                game.where[name] = (getter, pointer, data, line, lines)
         return game
 
     # ------------------------------------------------------------------ seats
-    def _seat_records(self, record: ExportRecord, grouped: list[ExportRecord] | None) -> Iterator[ExportRecord]:
+    def _seat_records(self, record: ExportRecord,
+                      grouped: list[ExportRecord] | None) -> list[tuple[int, str, Any, Any, ExportRecord | None]]:
+        """Each seat's line, pointer, data and lines (and its record when it has one:
+        a feed's row); a seat's record is made only when the exact builder reads it."""
         if grouped is not None:
-            yield from grouped
-            return
+            return [(row.line, row.pointer, row.data, row.lines, row) for row in grouped]
         getter = self._seats
         assert getter is not None, "a games mapping without group has seats"
         seats = getter(record.data)
         if seats is None:
-            return
+            return []
         if not isinstance(seats, list):
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
-        base = getter.path(record.pointer)
-        for i, seat in enumerate(seats):
-            yield ExportRecord(line_of(seat, record), f"{base}[{i}]", seat, lines=record.lines)
+        base, lines = getter.path(record.pointer), record.lines
+        return [(line_of(seat, record), f"{base}[{i}]", seat, lines, None) for i, seat in enumerate(seats)]
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers
@@ -388,7 +390,7 @@ class GameBuilder:
     def _known_amount(self, value: Any) -> Amount | None:
         """The amount ``value`` was read as before (the money reader's memo), or None."""
         kind = type(value)
-        return self._amounts.get((kind, value)) if kind in _HASHED else None
+        return self._amounts.get((kind, value)) if kind in HASHED else None
 
     def _recorded(self, record: ExportRecord, game: ExportDict, stakes: dict[str, Amount],
                   payouts: dict[str, tuple[Amount, Any]] | None) -> ExportDict | None:

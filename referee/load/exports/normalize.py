@@ -90,7 +90,9 @@ class CardReader:
         if isinstance(value, str) and (" " in value.strip() or "," in value):
             value = [part for part in re.split(r"[\s,]+", value.strip()) if part]
         if isinstance(value, list):
-            return [self.card(item) for item in value]
+            tokens = self.tokens  # the usual cards, each spelt exactly: one lookup each
+            read = [tokens.get(item) if type(item) is str else None for item in value]
+            return read if None not in read else [self.card(item) for item in value]
         return value
 
 
@@ -217,17 +219,18 @@ class WordReader:
         self.choices = choices
         self.what = what
         self.strict = strict
-        self._read: dict[str, Any] = {}
+        #: What was read, by the word as written: an export says the same few words.
+        self.memo: dict[str, Any] = {}
 
     def word(self, value: Any) -> Any:
         if not isinstance(value, str):
             return value
-        known = self._read.get(value)  # an export says the same few words: each read once
+        known = self.memo.get(value)  # an export says the same few words: each read once
         if known is not None:
             return known
         meant = self._word(value)
-        if len(self._read) < 1000:
-            self._read[value] = meant
+        if len(self.memo) < 1000:
+            self.memo[value] = meant
         return meant
 
     def _word(self, value: str) -> Any:

@@ -103,6 +103,21 @@ class KeysPath(PlainPath):
         return data
 
 
+class TwoKeysPath(PlainPath):
+    """A plain path of two keys (``roundDetails.bets``, ``dealer.uid``): two lookups,
+    written out (a loop costs as much again as the lookups)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.first, self.second = self.parts
+
+    def __call__(self, data: Any) -> Any:
+        data = data.get(self.first) if isinstance(data, dict) else None
+        return data.get(self.second) if isinstance(data, dict) else None
+
+
 Getter: TypeAlias = "PlainPath | Expression"
 
 
@@ -113,7 +128,9 @@ def compile_expression(text: str, key: str = "") -> Getter:
     if _PLAIN.match(text):  # JMESPath's own meaning, read directly (see above)
         if _KEY.match(text):
             return KeyPath(text)
-        return KeysPath(text) if "[" not in text else PlainPath(text)
+        if "[" in text:
+            return PlainPath(text)
+        return TwoKeysPath(text) if text.count(".") == 1 else KeysPath(text)
     from jmespath.exceptions import JMESPathError
 
     from .expressions import Expression
