@@ -104,3 +104,28 @@ def test_the_monitor_leads_a_short_paying_table_simulated_so(tmp_path: Path) -> 
     assert [(g["lead"], g["basis"]) for g in groups] == [("table T3", "paid")], groups
     assert groups[0]["first_game"].startswith("T3-") and groups[0]["last_game"].startswith("T3-")
     assert all(s.startswith(("table T3", "player p-3-", "stake ")) for s in groups[0]["segments"])
+
+
+@pytest.mark.slow
+def test_the_table_behind_a_stake_bands_alert_leads_it_when_no_player_is_tested(tmp_path: Path) -> None:
+    """Four tables of 1,500 games, each simulated apart (seeds 41 to 44), T3 paying every
+    winner 1 short: no player has the 1,000 games a test needs, T3's own paid cell is inside a
+    single test's level, and ``stake ante <= 1`` alerts. Taking T3's seats out leaves the band
+    fair and taking out any other table does not: the table leads (a newcomer's trial found
+    the stake band leading, its games spanning every table). The same tables played fair:
+    no group."""
+    for name, short in (("short", ("--pay-short", "T3=1")), ("fair", ())):
+        (tmp_path / name).mkdir()
+        logs = [simulate(tmp_path / name / f"t{t}.jsonl", "--seats", "3-5", "--rounds", "1500", "--seed", str(40 + t),
+                         "--start", "2026-12-01T18:00:00Z", "--table", f"T{t}", *(short if t == 3 else ()))
+                for t in range(1, 5)]
+        store = str(tmp_path / f"{name}.db")
+        assert run("check", "--store", store, "--profile", "vivo", *logs, "--quiet")[0] == (1 if short else 0)
+        code, out = run("monitor", "--store", store, "--no-cache", "--format", "json")
+        groups = json.loads(out)["alert_groups"]
+        if not short:
+            assert (code, groups) == (0, [])
+            continue
+        assert code == 1 and [(g["lead"], g["basis"]) for g in groups] == [("table T3", "paid")], groups
+        assert groups[0]["first_game"].startswith("T3-") and groups[0]["last_game"].startswith("T3-")
+        assert "stake ante <= 1" in groups[0]["segments"]
