@@ -124,7 +124,10 @@ def agrees(recorded: Recorded, ruling: Ruling) -> bool:
     expected = truth(ruling)
     if given == expected:
         return True
-    return all(value is None or value == want for value, want in zip(given, expected, strict=True))
+    for value, want in zip(given, expected, strict=True):  # noqa: SIM110 - no generator made a seat
+        if value is not None and value != want:
+            return False
+    return True
 
 
 def check_cancelled(recorded: Recorded | None, emit: Emit) -> None:
