@@ -80,3 +80,52 @@ class _Session:
 def _balance(player: Player) -> Decimal:
     balance = player.table_balance()
     return balance if balance is not None else Decimal(0)
+
+
+def test_a_round_line_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the lane off, a JSON Lines round line is decoded by msgspec alone, and the
+    audit reads the mapping its struct makes: the reader's ``json`` decoder reads only
+    the session line (before, every round line was read by it, once more after
+    msgspec's read when the lane was on and did not take the round)."""
+    from referee.load import jsonio
+    from referee.load.readers import jsonl
+
+    log = tmp_path / "log.jsonl"
+    assert run("simulate", "--rounds", "50", "--seed", "7", "--output", str(log))[0] == 0
+    read: list[int] = []
+    original = jsonio.loads_line
+
+    def counted(text: str, line: int) -> object:
+        read.append(line)
+        return original(text, line)
+
+    monkeypatch.setattr(jsonl, "loads_line", counted)
+    monkeypatch.setenv("REFEREE_FAST", "0")
+    code, out = run("check", str(log), "--format", "json")
+    assert code == 0 and '"rounds":' in out
+    assert read == [1]
+
+
+def test_the_struct_makes_the_readers_mapping(tmp_path: Path) -> None:
+    """``plain_data`` gives what the reader's decoder gives for the same line: equal
+    values of the same types all through, every mapping a LineDict on the line."""
+    from referee.audit.duplicates import same_record
+    from referee.load.jsonio import loads_line
+    from referee.load.plain import fast_round, plain_data
+    from referee.load.records import LineDict
+
+    log = tmp_path / "log.jsonl"
+    assert run("simulate", "--rounds", "300", "--seed", "9", "--faults", "0.2", "--bonus", "1",
+               "--profile", "bonus-aa", "--output", str(log))[0] == 0
+    compared = 0
+    for number, raw in enumerate(log.read_bytes().splitlines(keepends=True), start=1):
+        found = fast_round(raw)
+        if found is None:
+            continue
+        made, read = plain_data(found, number), loads_line(raw.decode(), number)
+        assert made == read and same_record(made, read) and same_record(read, made)
+        assert isinstance(made, LineDict) and made.line == number
+        recorded = made.get("recorded")
+        assert recorded is None or (isinstance(recorded, LineDict) and recorded.line == number)
+        compared += 1
+    assert compared > 200
