@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol, assert_never
 
+import msgspec
+
 from ..models import codes
 from ..models.codes import FindingCode
 from ..models.common import Recorded
@@ -20,6 +22,7 @@ from ..rules.hands import evaluate
 from ..rules.money import fmt, signed
 from ..rules.payout import Rule, Wager
 from ..rules.settlement import Ruling
+from .fast import SHARED_LINES
 
 Emit = Callable[[FindingCode, str, str, Any, Any], None]
 
@@ -82,17 +85,47 @@ def truth(ruling: Ruling) -> tuple[object, ...]:
     record is compared with, here and on the fast lane (``clean.make_entry``)."""
     player, dealer = ruling.player_hand, ruling.dealer_hand
     return (False, ruling.outcome, player.category if player else None, dealer.category if dealer else None,
-            ruling.dealer_qualified, ruling.ante, ruling.call, ruling.bonus, ruling.net, ruling.returned)
+            ruling.dealer_qualified, *_amounts(ruling))
+
+
+#: The amounts of each memoised settlement's lines (``fast.SHARED_LINES``, which keeps
+#: them alive: an id there is never another tuple's), worked out once.
+_AMOUNTS: dict[int, tuple[Decimal, ...]] = {}
+
+
+def _amounts(ruling: Ruling) -> tuple[Decimal, ...]:
+    """The ruling's Ante, Call and bonus results, net and total returned."""
+    lines = ruling.lines
+    key = id(lines)
+    known = _AMOUNTS.get(key)
+    if known is not None and SHARED_LINES.get(key) is lines:
+        return known
+    amounts = (ruling.ante, ruling.call, ruling.bonus, ruling.net, ruling.returned)
+    if SHARED_LINES.get(key) is lines:
+        _AMOUNTS[key] = amounts
+    return amounts
+
+
+#: Where the :data:`DECIDED` fields are in a ``Recorded`` (all but ``void_reason`` and
+#: ``balance``), to read them as one tuple.
+_AT = tuple(Recorded.__struct_fields__.index(name) for name in DECIDED)
+assert (0, *range(2, 11)) == _AT
+_astuple = msgspec.structs.astuple
 
 
 def agrees(recorded: Recorded, ruling: Ruling) -> bool:
     """Whether every decided field the record gives equals the ruling's (a field not
     recorded agrees): then :func:`compare_record` finds nothing, and says nothing. A
     field that differs is worded by the comparisons below, which may still accept it
-    (a fold's five-card hand)."""
-    for name, expected in zip(DECIDED, truth(ruling), strict=True):
-        value = getattr(recorded, name)
-        if value is not None and value != expected:
+    (a fold's five-card hand). A record that gives every field is compared as one
+    tuple; only one that leaves some out is read field by field."""
+    values = _astuple(recorded)
+    given = (values[0], *values[2:11])
+    expected = truth(ruling)
+    if given == expected:
+        return True
+    for value, want in zip(given, expected, strict=True):  # noqa: SIM110 - no generator made a seat
+        if value is not None and value != want:
             return False
     return True
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling
-from .owed import seat_bottom_line
+from .owed import seat_owed
 from .results import Finding, Ledger, RoundResult
 
 ZERO = Decimal(0)
@@ -217,7 +217,7 @@ def book(seat: SeatResult, *ledgers: Ledger) -> None:
     outcome = seat.outcome or "void"
     void = ruling is None or ruling.outcome == "void"
     net, staked, returned = (ZERO, ZERO, ZERO) if void or ruling is None else (seat.totals or totals_of(ruling))
-    bottom = seat_bottom_line(seat)
+    owed = seat_owed(seat)
     recorded = seat.record.recorded if seat.record is not None else None
     for ledger in ledgers:
         ledger.outcomes[outcome] = ledger.outcomes.get(outcome, 0) + 1
@@ -228,8 +228,8 @@ def book(seat: SeatResult, *ledgers: Ledger) -> None:
             ledger.staked += staked
             ledger.returned += returned
             ledger.net += net
-        if bottom is not None:
-            ledger.add_owed(bottom.owed)
+        if owed is not None:
+            ledger.add_owed(owed)
         if recorded is not None:
             ledger.add_recorded(recorded.net, recorded.balance)
 

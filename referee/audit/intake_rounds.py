@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 from pydantic import ValidationError
 
+from ..load.plain import plain_data
 from ..load.records import LoadProblem, PlainRound, RoundRecord, SessionRecord
 from ..models.common import MAX_ROUND
 from ..models.decode import convert
@@ -75,6 +77,15 @@ class RoundsIntake:
         clean = self._lane(record) if self.session.lane is not None else None
         if clean is not None:
             return clean
+        if type(record) is PlainRound and not self.keep_raw:
+            # a JSON Lines line (all of it on one line) mapped from its struct, as the reader would: read once
+            data = plain_data(record.fast, record.line)
+            try:
+                model = msgspec.convert(data, Round, strict=True)
+            except ValueError:
+                pass  # words for what is wrong: the reader's own reading, as below
+            else:
+                return self.audit(RoundRecord(record.source, record.line, data), model)
         full = record.full()
         if not isinstance(full, RoundRecord):
             from .fast import FastPathMismatch
@@ -137,8 +148,9 @@ class RoundsIntake:
             self.content.data(record.data)
         return self.audit(record)
 
-    def audit(self, record: RoundRecord) -> list[GameResult]:
-        """A round read in full: validated, then audited as a game of one seat."""
+    def audit(self, record: RoundRecord, model: Round | None = None) -> list[GameResult]:
+        """A round read in full: validated (unless its struct ``model`` is already made
+        from it), then audited as a game of one seat."""
         data = record.data
         number = round_number(data)
         s = self.session
@@ -151,7 +163,8 @@ class RoundsIntake:
         if self._copy(data, result):  # its S003 is at the record's own line
             game_emit.data = None
             return s.audit_game(GameIn(result, None, number, True, None, game_emit, [seat_in], repeated=True))
-        model = self._validate(data, record.line, number, game_emit)
+        if model is None:
+            model = self._validate(data, record.line, number, game_emit)
         seat.record = seat_in.model = model
         deal = RoundDeal(model) if model is not None else None
         return s.audit_game(GameIn(result, None, number, True, deal, game_emit, [seat_in], model))

@@ -184,3 +184,20 @@ def seat_bottom_line(seat: SeatResult) -> BottomLine | None:
     recorded = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
     return BottomLine(rules, recorded if wallet is None else wallet, balance_off(seat.findings), recorded=recorded,
                       wallet=wallet)
+
+
+def seat_owed(seat: SeatResult) -> Decimal | None:
+    """A seat's :attr:`BottomLine.owed`, as :func:`seat_bottom_line` has it, without the
+    words' parts (its balance, what each side recorded): what the ledger books of every
+    seat. None when the seat was not ruled."""
+    ruling = seat.ruling
+    if ruling is not None:
+        rules = ruling.net
+    elif seat.cancelled:
+        rules = ZERO
+    else:
+        return None
+    paid = wallet_net(seat)
+    if paid is None:
+        paid = recorded_paid(seat.record.recorded if seat.record is not None else None, ruling)
+    return ZERO if paid is None else rules - paid

@@ -37,8 +37,19 @@ class Place:
 
 
 def round_place(number: int | None) -> Place:
-    """A format-1 round's place: its number, in the message and in the finding."""
+    """A format-1 round's place: its number, in the message and in the finding. The
+    places of the usual numbers are made once (every session counts from 1)."""
+    if type(number) is int and 0 <= number < _KEPT:
+        place = _ROUND_PLACES.get(number)
+        if place is None:
+            place = _ROUND_PLACES[number] = Place(f"round {number}: ", round=number)
+        return place
     return Place(f"round {number}: " if number is not None else "", round=number)
+
+
+#: Round places kept (a frozen place is shared): numbers below this, at most this many.
+_KEPT = 100_000
+_ROUND_PLACES: dict[int, Place] = {}
 
 
 def game_place(game: str | None, player: str | None = None) -> Place:

@@ -128,6 +128,8 @@ def judge_balance(work: BalanceWork, session_findings: list[Finding]) -> bool:
     """A seat's nets on its player's chain, and its recorded balance judged on it (a
     P005 put where it would have gone, judged at once); whether there was one."""
     player = work.player
+    if _follows(player, work):
+        return False
     player.chain = advance(player.chain, work.table_net, work.ruled_net)
     if work.recorded is None:
         return False
@@ -141,6 +143,28 @@ def judge_balance(work: BalanceWork, session_findings: list[Finding]) -> bool:
     player.chain = reanchor(player.chain, work.recorded, broken is not None, emit.place.round, emit.place.game,
                             keep=work.settled_void)
     return broken is not None
+
+
+def _follows(player: Player, work: BalanceWork) -> bool:
+    """The clean seat's case, decided on the player's pieces without building a chain:
+    one trusted anchor, both nets known, no void the table paid, and no recorded balance
+    or one that follows from the anchor by either chain. Then the nets are carried on,
+    or the balance becomes the anchor, as :func:`advance` and :func:`reanchor` would
+    make them, and nothing is said; any other case (False) goes the general way."""
+    recorded, table_net, ruled_net = work.recorded, work.table_net, work.ruled_net
+    anchor = player.anchor
+    if player._chain is not None or anchor is None or table_net is None or ruled_net is None or work.settled_void:
+        return False
+    if recorded is None:  # no balance to judge: the nets carried on the anchor
+        player.since_table += table_net
+        player.since_ruled += ruled_net
+        return True
+    if anchor + (player.since_table + table_net) != recorded and anchor + (player.since_ruled + ruled_net) != recorded:
+        return False
+    place = work.emit.place
+    player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
+    player.anchor_round, player.anchor_game = place.round, place.game
+    return True
 
 
 def breaks(works: list[BalanceWork]) -> int:

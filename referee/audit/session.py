@@ -170,9 +170,11 @@ class SessionAudit:
         from ..load.plain import mode
 
         self.fast = None if mode() == "off" else mode()
-        self.memo = memo_for(loaded.profile, loaded.origin, loaded.sha256, SettleMemo) \
-            if self.fast and loaded else None
+        # The settlement memo is the one audit's, whichever path takes a game.
+        self.memo = memo_for(loaded.profile, loaded.origin, loaded.sha256, SettleMemo) if loaded else None
         self.lane: Any = None
+        #: The dealer's qualifier in words, for a K003 (worded once a session, not a seat).
+        self.qualifier = loaded.profile.dealer_qualifier.words() if loaded else ""
         if self.fast and loaded and not options.keep_raw:
             from .clean import lane_memo_for
 
@@ -281,8 +283,8 @@ class SessionAudit:
             result.number = g.number
         cancelled = deal.status == "cancelled"
         result.status = deal.status
-        result.cards = (*canonical(deal.player), *canonical(deal.flop), *canonical([deal.turn]),
-                        *canonical([deal.river]), *canonical(deal.dealer))
+        result.cards = canonical((*(deal.player or ()), *(deal.flop or ()), deal.turn, deal.river,
+                                  *(deal.dealer or ())))
         per_seat = deal.player is None
         rulings = Rulings(profile, deal, self.memo, self.fast == "verify")
         live = [s for s in g.seats if s.model is not None and not s.twice]
@@ -363,9 +365,11 @@ class SessionAudit:
         if ruling is None:
             check_cancelled(recorded, emit)
         else:
-            cards = _Cards(model.player if model.player is not None else deal.player, deal)
-            compare_record(model, ruling, emit, profile.dealer_qualifier.words(), void_detail(cards, ruling, notation),
-                           place.noun)
+            detail = None
+            if ruling.void is not None:  # the cards are read again only to say why a deal is void
+                cards = _Cards(model.player if model.player is not None else deal.player, deal)
+                detail = void_detail(cards, ruling, notation)
+            compare_record(model, ruling, emit, self.qualifier, detail, place.noun)
         net, staked, returned = seat.totals or (ZERO, stakes_of(model, profile), ZERO)
         if model.wallet is not None:
             check_wallet(model.wallet, staked, ZERO if refunded else returned, refunded, self.transactions, emit)

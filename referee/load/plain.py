@@ -28,6 +28,7 @@ import msgspec
 
 from ..models.common import RECORDED_FIELDS
 from ..models.rounds import ROUND_FIELDS
+from .records import LineDict
 
 
 def mode() -> str:
@@ -120,3 +121,22 @@ def fast_mapping(data: dict[str, object]) -> FastRound | None:
     except msgspec.ValidationError:
         return None
 
+
+def plain_data(found: FastRound, line: int) -> LineDict:
+    """The mapping the JSON Lines reader makes of the line ``found`` was decoded from,
+    made from the struct: every value the same, of the same type (a JSON number an
+    ``int`` or an exact :class:`~decimal.Decimal` both ways, no null, no key twice:
+    :func:`fast_round` proved it), each mapping a :class:`LineDict` on ``line``. Only
+    the keys' order may differ from the line's, which nothing reads of a record the
+    strict decode accepts (the did-you-mean words of one it refuses read the line again)."""
+    data = LineDict(_builtins(found, builtin_types=_KEPT))
+    data.line = line
+    recorded = data.get("recorded")
+    if recorded is not None:
+        recorded = data["recorded"] = LineDict(recorded)
+        recorded.line = line
+    return data
+
+
+_builtins = msgspec.to_builtins
+_KEPT = (Decimal,)  # amounts stay exact Decimals (unset fields are left out)

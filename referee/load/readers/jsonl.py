@@ -94,8 +94,10 @@ class _Skipped:
         return p
 
 
-def _fast_lines() -> bool:
-    """Round, game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0."""
+def _fast_tables() -> bool:
+    """Game and seat lines proven plain are decoded by msgspec unless REFEREE_FAST=0 (the
+    lane's reading of them); a round line proven plain always is (the audit's one reading
+    of it: ``audit.intake_rounds``)."""
     from ..plain import mode
 
     return mode() != "off"
@@ -108,7 +110,7 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
     the fatal problem of a file that is not a hand history, or nothing when it is skipped
     (``Reading.not_history``)."""
     skipped: _Skipped | None = None
-    plain = _fast_lines()
+    tables = _fast_tables()
     first = first_line == 1 and not have_session  # the file's first record says whether it is a hand history
     rounds = True  # the last line read plain was a round (format 1): try its decoder first
     for number, raw in enumerate(fh, start=first_line):
@@ -119,9 +121,9 @@ def records(name: str, fh: Iterable[bytes], first_line: int = 1, have_session: b
             yield LoadProblem(name, number, f"line longer than {limit} MiB: not a record")
             first = False
             continue
-        if plain and have_session and skipped is None and raw[:1] == b"{":
+        if have_session and skipped is None and raw[:1] == b"{":
             # Whatever the order and spacing of its keys: the decoders prove a line plain or refuse it.
-            found = _plain_line(name, number, raw, rounds)
+            found = _plain_line(name, number, raw, rounds, tables)
             if found is not None:
                 rounds = type(found) is PlainRound
                 yield found
@@ -217,15 +219,15 @@ def _not_a_record(data: object) -> str:
     return message
 
 
-def _plain_line(name: str, number: int, raw: bytes, rounds: bool) -> Record | None:
+def _plain_line(name: str, number: int, raw: bytes, rounds: bool, tables: bool = True) -> Record | None:
     """A round, game or seat line the fast decoders read (``referee.load.plain``,
-    ``referee.load.table``), the kind read last tried first; None: the general reader
-    reads it (a session line, anything not provably plain)."""
-    if rounds:
+    ``referee.load.table``: ``tables``), the kind read last tried first; None: the
+    general reader reads it (a session line, anything not provably plain)."""
+    if rounds or not tables:
         fast = fast_round(raw)
         if fast is not None:
             return tuple.__new__(PlainRound, (name, number, raw, fast))
-        return plain_table_line(name, number, raw) if b'"game"' in raw else None
+        return plain_table_line(name, number, raw) if tables and b'"game"' in raw else None
     if b'"game"' in raw:
         found = plain_table_line(name, number, raw)
         if found is not None:
