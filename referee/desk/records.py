@@ -154,4 +154,4 @@ def _refusal(refused: kept.NotActed) -> Refused:
         return Refused(409, f"{group} is resolved already")
     first = refused.before[0]
     return Refused(409, f"{group} is acknowledged already, by {first['who']} at {when(first['at_us'])}; "
-                        "acknowledge again with force to add yours beside it (both kept)")
+                        "the API's force adds yours beside it (both kept), as alerts ack --force")
