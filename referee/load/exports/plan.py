@@ -28,6 +28,8 @@ from .wallet import WalletJoin
 ZERO = Decimal(0)
 #: The types of what an amount is written as that the money reader keeps what it read of.
 HASHED = frozenset((str, int, Decimal))
+#: An amount the file has not read before (or not one the money reader keeps): the exact builder's.
+UNREAD = object()
 
 
 #: A seat's bets the plan takes: more is the exact builder's.
@@ -159,21 +161,10 @@ class SeatPlan:
                     entry[2] = paid + entry[2]
         if "ante" not in by_kind:
             return None
-        returned_of, balance_of = self.returned, self.balance
-        returned: Any = None
-        if returned_of is not None:
-            returned = returned_of(data)
-            if returned is not None:
-                returned = amounts.get((type(returned), returned)) if type(returned) in HASHED else None
-                if returned is None:
-                    return None
-        balance: Any = None
-        if balance_of is not None:
-            balance = balance_of(data)
-            if balance is not None:
-                balance = amounts.get((type(balance), balance)) if type(balance) in HASHED else None
-                if balance is None:
-                    return None
+        returned = _optional_amount(self.returned, data, amounts)
+        balance = _optional_amount(self.balance, data, amounts)
+        if returned is UNREAD or balance is UNREAD:
+            return None
         # every field read: the seat, its keys in the exact builder's order
         found = self.found
         seat = ExportDict()
@@ -201,7 +192,7 @@ class SeatPlan:
         if returned is not None:
             found.add("seat.returned")
             recorded["returned"] = returned
-            placed["returned"] = (returned_of, pointer, data, line, lines)
+            placed["returned"] = (self.returned, pointer, data, line, lines)
         if payout_of is not None:
             for kind, entry in by_kind.items():
                 recorded[kind] = entry[2] - entry[0]
@@ -211,11 +202,24 @@ class SeatPlan:
         if balance is not None:
             found.add("seat.balance")
             recorded["balance"] = balance
-            placed["balance"] = (balance_of, pointer, data, line, lines)
+            placed["balance"] = (self.balance, pointer, data, line, lines)
         seat["recorded"] = recorded
         if join is not None:
             seat["wallet"] = join.take(game, player)
         return seat
+
+
+def _optional_amount(getter: Getter | None, data: Any, amounts: dict[Any, Any]) -> Any:
+    """A seat's optional amount (its return, its balance) as the file read it before: None
+    when the mapping has no such key or the seat leaves it out, :data:`UNREAD` when it says
+    an amount the plan cannot take."""
+    if getter is None:
+        return None
+    value = getter(data)
+    if value is None:
+        return None
+    amount = amounts.get((type(value), value)) if type(value) in HASHED else None
+    return UNREAD if amount is None else amount
 
 
 def _key(getter: Getter | None) -> str | None:
