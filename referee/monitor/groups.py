@@ -402,8 +402,13 @@ def _only_table_out(g: _Grouper, segments: list[tuple[str, str]]) -> str | None:
     tables = sorted({str(s.table) for a in alerts for s in a.seats if s.table is not None})
     if len(tables) < 2:
         return None
-    clear = [t for t in tables if not any(g.excess(a, [("table", t)]) for a in alerts)]
-    return clear[0] if len(clear) == 1 else None
+    clear: list[str] = []
+    for t in tables:  # each table's removal tested until a second one clears: then none is the one
+        if not any(g.excess(a, [("table", t)]) for a in alerts):
+            clear.append(t)
+            if len(clear) > 1:
+                return None
+    return clear[0] if clear else None
 
 
 def _one_table(g: _Grouper, segments: list[tuple[str, str]]) -> str | None:
