@@ -83,11 +83,17 @@ class BottomLine:
     def owed(self) -> Decimal:
         """What the rules give less what the table paid: over 0 owed to the player,
         under 0 to the house; 0 when the record does not say what was paid."""
-        return ZERO if self.paid is None else self.rules - self.paid
+        return owed_of(self.rules, self.paid)
 
     @property
     def owed_to(self) -> Party | None:
         return None if self.owed == 0 else "player" if self.owed > 0 else "house"
+
+
+def owed_of(rules: Decimal, paid: Decimal | None) -> Decimal:
+    """What the rules give less what the table paid (0 when what was paid is not said):
+    the one sum :attr:`BottomLine.owed` and :func:`seat_owed` make."""
+    return ZERO if paid is None else rules - paid
 
 
 def table_paid(result: RoundResult) -> Decimal | None:
@@ -174,11 +180,8 @@ def seat_bottom_line(seat: SeatResult) -> BottomLine | None:
     """A format-2 seat's bottom line: paid is what the wallet moved when the seat has
     one, else what its record says; a cancelled game gives 0 (every stake refunded).
     None when the seat was not ruled."""
-    if seat.ruling is not None:
-        rules = seat.ruling.net
-    elif seat.cancelled:
-        rules = ZERO
-    else:
+    rules = _seat_rules(seat)
+    if rules is None:
         return None
     wallet = wallet_net(seat)
     recorded = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
@@ -190,14 +193,18 @@ def seat_owed(seat: SeatResult) -> Decimal | None:
     """A seat's :attr:`BottomLine.owed`, as :func:`seat_bottom_line` has it, without the
     words' parts (its balance, what each side recorded): what the ledger books of every
     seat. None when the seat was not ruled."""
-    ruling = seat.ruling
-    if ruling is not None:
-        rules = ruling.net
-    elif seat.cancelled:
-        rules = ZERO
-    else:
+    rules = _seat_rules(seat)
+    if rules is None:
         return None
     paid = wallet_net(seat)
     if paid is None:
-        paid = recorded_paid(seat.record.recorded if seat.record is not None else None, ruling)
-    return ZERO if paid is None else rules - paid
+        paid = recorded_paid(seat.record.recorded if seat.record is not None else None, seat.ruling)
+    return owed_of(rules, paid)
+
+
+def _seat_rules(seat: SeatResult) -> Decimal | None:
+    """What the rules give a format-2 seat: its ruled net, 0 in a cancelled game (every
+    stake refunded); None when the seat was not ruled."""
+    if seat.ruling is not None:
+        return seat.ruling.net
+    return ZERO if seat.cancelled else None
