@@ -391,3 +391,22 @@ def test_a_games_page_is_made_once_and_kept_for_its_next_reader(store: str) -> N
         assert c.get(f"/api/games/{GAME}").status_code == 200 and memo.hits == 2  # the same ruling
         assert c.get(f"/games/{GAME}?lang=fr").status_code == 200 and memo.misses == 2
         assert len(list_reads(store, subject=PLAYER, user="viewer")) - before == 4  # each read logged, kept or not
+
+
+def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chart reads the segment's newest ``WATCH_SEATS`` seats, not the whole table (a
+    table of millions of seats): with fewer than the table holds, it draws the newest games
+    only, whole, and its caption says so; with enough, it says the window is whole."""
+    from referee.desk import charts
+
+    with client(fresh) as c:
+        login(c, "risk")
+        whole = c.get("/watch").text.split('id="chart-1"')[1].split("</figure>")[0]
+        assert "Window last 1,000 games: 3 games, the whole window." in whole
+        monkeypatch.setattr(charts, "WATCH_SEATS", 6)  # the table's 8 seats: its first game (3 seats) is cut
+        cut = c.get("/watch").text.split('id="chart-1"')[1].split("</figure>")[0]
+        assert re.findall(r'xlink:href="/games/(\d+)"', cut) == ["8812345", GAME]
+        assert ("Window last 1,000 games: its newest 2 games only (this page reads a segment&#39;s newest 6 seats; "
+                "monitor --format html draws the whole window).") in cut
+        french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
+        assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french

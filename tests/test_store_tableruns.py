@@ -153,6 +153,45 @@ def test_the_monitor_reads_a_store_in_steps_as_a_whole(stores: tuple[str, str, l
     assert len(whole) > 1000 and facts(steps) == facts(whole)
 
 
+def test_a_bounded_read_is_the_newest_games_of_the_whole(store_url: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's Watch reads a segment's newest seats only (``reading.read``'s ``newest``):
+    the SQL starts at the cut (the rows from there, the runs that reach it), so it unpacks
+    far fewer seats than the table holds; and what it gives is the whole read's newest
+    games of the table, each whole, seat for seat (placed and deal-tested alike)."""
+    from referee.monitor import reading
+
+    logs = [simulate(tmp_path / f"w{seed}.jsonl", "--seats", "7", "--rounds", "60", "--seed", str(seed), "--faults",
+                     "0.1", "--table", "W1", "--format", "jsonl") for seed in (31, 32, 33)]
+    _check(store_url, [*logs, simulate(tmp_path / "other.jsonl", "--seats", "5", "--rounds", "30", "--table", "W2",
+                                       "--format", "jsonl")])
+    unpacked = [0]
+
+    def counted(real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            unpacked[0] += len(out)
+            return out
+        return call
+
+    with Stored(store_url) as stored:
+        whole = reading.seats(stored.conn)
+        mine = [s for s in whole if s.table == "W1"]
+        games = list(dict.fromkeys(s.game for s in mine))
+        assert len(games) > 150 and stored.conn.execute(sa.select(sa.func.count()).select_from(schema.runs)).scalar()
+        monkeypatch.setattr(reading, "_rows", counted(reading._rows))
+        monkeypatch.setattr(reading, "_runs", counted(reading._runs))
+        for newest in (40, 300):
+            unpacked[0] = 0
+            found, start = reading.read(stored.conn, segment=("table", "W1"), newest=newest)
+            assert start > 0 and len(found) >= newest - 7  # the newest seats, less a game cut
+            newer = list(dict.fromkeys(s.game for s in found))
+            assert newer == games[-len(newer):]  # the newest games, each whole
+            assert found == [s for s in mine if s.game in set(newer)]
+            assert unpacked[0] < len(mine) / 2, (newest, unpacked[0], len(mine))
+        assert reading.read(stored.conn, segment=("table", "W1"), newest=len(mine))[1] == 0  # not cut
+
+
 def _recalls(logs: list[str]) -> Iterator[list[str]]:
     yield ["--game", "T1-19-000043", "--last", "6"]  # a game on two lines: both records
     yield ["--session", "sim-table-vivo-19-1", "--round", "44", "--last", "9"]

@@ -6,7 +6,10 @@ is the one ``monitor --format html`` draws for it: the running net observed agai
 exact expectation and its band, over the group's window, by date when every game has a
 time (else by game). One drawing, so the two never disagree. The seats are the group's
 lead segment's only (a table's or a player's: :data:`referee.monitor.reading.SEGMENTS`),
-read and valued as the monitor reads and values them; the band is at the z the group was
+and of those only the newest :data:`WATCH_SEATS` (a bounded read: a table of millions of
+seats would make the page take minutes; the page says which window it draws, and
+``monitor --format html`` draws the whole of it), read and valued as the monitor reads
+and values them; the band is at the z the group was
 raised at (its stored band's ``|z| > ...``); each point of the observed line opens its
 game. A group of another lead (a dealer's, a profile's, every table's), a deal test's, or
 one whose seats can no longer be read, has no chart here (``monitor --format html`` draws
@@ -16,6 +19,7 @@ it from the whole store).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -24,6 +28,22 @@ from .backend import Backend
 
 #: The bets a control chart is drawn for (a deal test has none).
 CHARTED_BETS = ("ante+call", "bonus")
+#: The most seats a chart reads: the segment's newest (:func:`referee.monitor.reading.seats`'
+#: ``newest``). Why 10,000: the narrowest window (the last 1,000 games) of a table of up to
+#: seven seats a game, read and valued in about half a second on a store of 10 million seats.
+WATCH_SEATS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A group's chart and what it draws: ``games`` of the group's window, the newest;
+    ``cut`` when the read stopped at :data:`WATCH_SEATS` (older games of the segment,
+    maybe of the window too, were not read)."""
+
+    svg: Markup
+    games: int
+    window: str
+    cut: bool
 _Z = re.compile(r"\|z\| > ([0-9]+(?:\.[0-9]+)?)")
 
 
@@ -33,13 +53,14 @@ def band_z(band: str | None) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> Markup | None:
-    """The control chart of ``group`` (an :class:`~referee.desk.shapes.AlertOut`), or None
-    (see the module's docstring). A player's chart is a read of that player's records,
-    logged."""
+def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> Chart | None:
+    """The control chart of ``group`` (an :class:`~referee.desk.shapes.AlertOut`) over the
+    segment's newest :data:`WATCH_SEATS` seats, or None (see the module's docstring). A player's
+    chart is a read of that player's records, logged."""
     from ..monitor.cells import WINDOWS
-    from ..monitor.html import cell_chart
-    from ..monitor.reading import SEGMENTS, Unreadable, seats
+    from ..monitor.html import cell_chart, game_times
+    from ..monitor.reading import SEGMENTS, Unreadable, read
+    from ..monitor.series import members
     from ..monitor.valuing import value
     from ..profiles import kept_profiles
     from ..rules.hands import HandError
@@ -50,18 +71,34 @@ def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> M
     bet = "paid" if group.basis == "paid" and group.bet == "ante+call" else str(group.bet)
     with backend.stored() as stored, backend.refusing(), stored.reading():
         try:
-            found = seats(stored.conn, segment=(kind, segment))
+            found, start = read(stored.conn, segment=(kind, segment), newest=WATCH_SEATS)
             if not found:
                 return None
             with kept_profiles(stored.profiles(stored.sources())):
                 valuation = value(found)
         except (Unreadable, HandError):  # changed after it was stored: Watch lists the sources' verification
             return None
-    svg = cell_chart(found, kind, segment, bet, str(group.window), valuation.scale, valuation.scale2, band_z(band),
-                     link=_path)
+    window = str(group.window)
+    svg = cell_chart(found, kind, segment, bet, window, valuation.scale, valuation.scale2, band_z(band), link=_path)
+    times = game_times(members(found, kind, segment, bet, window, None))
     if kind == "player":
         backend.log(actor, "watch", [segment])
-    return Markup(svg)
+    return Chart(Markup(svg), len(times), window, bool(start) and not _whole(window, times, found))
+
+
+def _whole(window: str, times: list[int | None], read: list[Any]) -> bool:
+    """Whether a cut read still holds the whole of ``window``: as many games as a count
+    window counts, or a game read from before a calendar window's start (its newest
+    game's time less its span)."""
+    from ..monitor.cells import CALENDAR_WINDOWS, COUNT_WINDOWS, WINDOWS
+
+    at = WINDOWS.index(window)
+    if at < len(COUNT_WINDOWS):
+        return len(times) >= COUNT_WINDOWS[at]
+    span = CALENDAR_WINDOWS[at - len(COUNT_WINDOWS)][1]
+    newest = max((t for t in times if t is not None), default=None)
+    oldest = read[0].time_us if read else None
+    return newest is not None and oldest is not None and oldest <= newest - span
 
 
 def _path(game: str) -> str:

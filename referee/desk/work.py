@@ -107,7 +107,8 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
-        "groups": groups, "missing": missing, "charts": charts, "sources": sources, "checked": checked_,
+        "groups": groups, "missing": missing, "charts": charts, "seats_read": charts_.WATCH_SEATS,
+        "sources": sources, "checked": checked_,
         "checked_at": None if checked_ is None else when(int(checked_.at * 1e6)),
         "problems_of": lambda source: upload.problems_of(checked_, source)})
 

@@ -27,18 +27,41 @@ SEGMENTS = ("table", "player")
 
 
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
-          segment: tuple[str, str] | None = None) -> list[Seat]:
+          segment: tuple[str, str] | None = None, newest: int | None = None) -> list[Seat]:
+    """The seats :func:`read` reads (see there)."""
+    return read(conn, after, upto, segment, newest)[0]
+
+
+def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
+         segment: tuple[str, str] | None = None, newest: int | None = None) -> tuple[list[Seat], int]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen; only a segment's, a kind
     of :data:`SEGMENTS` and its value, when given: the desk's Watch draws one segment's
-    control chart without reading the whole store), in the store's order, newest last."""
+    control chart without reading the whole store), in the store's order, newest last.
+
+    ``newest``: a bounded read (the desk's Watch, whose page must not read a table of
+    millions of seats): only the seats from where the newest ``newest`` seats of the
+    segment's rows and runs start (:func:`start_of`, found by the SQL walking back from
+    the newest; the rows and runs read from there), less the oldest game read when the
+    read was cut there (it may have seats before the cut). A player's runs count their
+    other players' seats too, so a player may get fewer of their own; a game recorded
+    again whose first record is before the cut is placed at its record after it. With the seats, the
+    seat the read started at (0: it was not cut)."""
     try:
         rows_where, runs_where = _only(segment)
-        out = _rows(conn, after[0], None if upto is None else upto[0], rows_where) + _runs(
+        start = 0 if newest is None else start_of(conn, newest, rows_where, runs_where)
+        if start:  # the rows from their ids' range (one range: SQLite walks the first bound it is given)
+            import sqlalchemy as sa
+
+            r = schema.runs
+            runs_where = sa.and_(r.c.first_seat + r.c.rounds > start, *(() if runs_where is None else (runs_where,)))
+        out = _rows(conn, max(after[0], start - 1), None if upto is None else upto[0], rows_where) + _runs(
             conn, after[1], None if upto is None else upto[1], runs_where)
     except DAMAGED as err:
         raise Unreadable(f"{type(err).__name__}: {err}") from None
     out.sort(key=_ORDER)  # each seat at its own id: the store's order, rows and runs alike
+    if start:
+        out = _cut(out, start)
     first: dict[object, int] = {}
     for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
         key = seat.game
@@ -53,11 +76,56 @@ def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
     if segment is not None:  # read with their games' other seats (placed as the whole store places them), then left
         kind, value = segment
         out = [seat for seat in out if (seat.table if kind == "table" else seat.player) == value]
-    return out
+    return out, start
 
 
 #: A seat's order: read with its own id, then placed at its game's first seat.
 _ORDER = attrgetter("order")
+
+
+def start_of(conn: Any, newest: int, rows_where: Any = None, runs_where: Any = None) -> int:
+    """Where a bounded read starts (0: at the first seat, the segment has fewer seats):
+    the later of the first seat of the run at which the newest runs hold ``newest`` seats
+    and the ``newest``-th newest counted seat row's id. Both are at or before the
+    ``newest``-th newest seat of rows and runs together, so the read from there holds it
+    and every seat after it; and at most ``newest`` rows and the runs after the cut (one
+    more: the run it cuts). Each an index walk back from the newest: the runs along
+    ``ix_runs_first``, then the rows along their ids, from the runs' start only (seat
+    rows are the few games with findings: a table's runs bound how far back they are read)."""
+    import sqlalchemy as sa
+
+    s, se, g, r = schema.seats, schema.sessions, schema.games, schema.runs
+    runs = (sa.select(r.c.first_seat, r.c.rounds).select_from(r.join(se, se.c.id == r.c.session_id))
+            .order_by(r.c.first_seat.desc()))
+    if runs_where is not None:
+        runs = runs.where(runs_where)
+    held, from_runs = 0, 0
+    walked = conn.execution_options(yield_per=100).execute(runs)
+    try:
+        for first, count in walked:
+            held += count
+            if held >= newest:
+                from_runs = int(first)
+                break
+    finally:
+        walked.close()
+    rows = (sa.select(s.c.id).select_from(s.join(se, se.c.id == s.c.session_id).outerjoin(g, g.c.id == s.c.game_id))
+            .where(s.c.kind == "counted", s.c.id >= from_runs).order_by(s.c.id.desc())
+            .offset(max(0, newest - 1)).limit(1))
+    if rows_where is not None:
+        rows = rows.where(rows_where)
+    return max(int(conn.execute(rows).scalar() or 0), from_runs)
+
+
+def _cut(out: list[Seat], start: int) -> list[Seat]:
+    """A bounded read's seats (in their own order) from ``start`` on, less the game of the
+    first of them when it is a table's game (it may have seats before ``start``: a run read
+    whole, a game's rows on both sides of the cut)."""
+    out = [seat for seat in out if seat.order >= start]
+    if out and out[0].game[0] != "seat":  # type: ignore[index]
+        first = out[0].game
+        out = [seat for seat in out if seat.game != first]
+    return out
 
 
 def _whole(*amounts: object) -> None:
