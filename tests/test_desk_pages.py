@@ -410,3 +410,32 @@ def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, mo
                 "monitor --format html draws the whole window).") in cut
         french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
         assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french
+
+
+def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_path: Path) -> None:
+    """On PostgreSQL a game's page, its API answer, a search and Find each take one
+    connection from the pool and one transaction (the session looked up, the reads, the
+    read log), committed before the answer; on SQLite three short ones (the read log's
+    write is not held while a page is ruled). The reads are logged either way."""
+    from sqlalchemy import event
+
+    from referee.store.access import list_reads
+
+    url = make_store(store_url, tmp_path)
+    said: list[str] = []
+    with client(url) as c:
+        login(c, "floor")
+        backend = c.app.state.desk.backend  # type: ignore[attr-defined]
+        for made in (backend.engine, backend.reader):
+            for name in ("begin", "commit", "rollback"):
+                event.listen(made, name, lambda conn, name=name: said.append(name))
+            event.listen(made.pool, "checkout", lambda *_: said.append("checkout"))
+        for path in (f"/games/{GAME}", f"/api/games/{GAME}", f"/api/search?table={TABLE}", f"/find?table={TABLE}",
+                     f"/games/{GAME}/sheet?player={PLAYER}"):
+            said.clear()
+            assert c.get(path).status_code == 200, path
+            if backend.one:
+                assert said == ["checkout", "begin", "commit"], (path, said)
+            else:
+                assert said.count("checkout") == said.count("begin") == 3, (path, said)
+    assert len(list_reads(url, subject=PLAYER)) == 5

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from . import records, views
 from .auth import COOKIE, Session
-from .context import Refused, Who, checked, holding, lang_of, state, viewer
+from .context import Refused, Who, checked, holding, lang_of, reader, state, viewer
 from .shapes import AckIn, AlertOut, AlertsOut, CaseIn, CaseOut, CasesOut, GameOut, GamesOut, Login, Problem, SessionOut
 
 REFUSALS: dict[int | str, dict[str, object]] = {
@@ -75,7 +75,7 @@ def session(who: Annotated[Who, Depends(viewer)]) -> SessionOut:
 
 
 @router.get("/games/{game_id}", response_model=GameOut)
-def game(game_id: str, request: Request, who: Annotated[Who, Depends(viewer)],
+def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
          lang: Annotated[str | None, Query(pattern="^(en|fr)$")] = None) -> GameOut:
     """A game: each seat's player, outcome and net by the rules, what was recorded, its
     wallet, its findings and its ruling (logged as a read of each player's records)."""
@@ -83,14 +83,14 @@ def game(game_id: str, request: Request, who: Annotated[Who, Depends(viewer)],
 
 
 @router.get("/search", response_model=GamesOut)
-def search(request: Request, who: Annotated[Who, Depends(viewer)],
+def search(request: Request, who: Annotated[Who, Depends(reader)],
            filters: Annotated[views.Filters, Query()]) -> GamesOut:
     """Games by player, table, dealer, time range, game id, finding code or amount owed."""
     return views.search(state(request).backend, who, filters)
 
 
 @router.get("/recall", response_model=GamesOut)
-def recall(request: Request, who: Annotated[Who, Depends(viewer)],
+def recall(request: Request, who: Annotated[Who, Depends(reader)],
            player: Annotated[str, Query(min_length=1, max_length=200)],
            game: Annotated[str, Query(min_length=1, max_length=200)]) -> GamesOut:
     """The regulators' recall: the player's game and the nine before it."""

@@ -79,14 +79,16 @@ class Sessions:
                                                                  int(MAX_SECONDS * 1e6)))
         return Session(made.token, made.user, made.csrf, made.started_us / 1e6, made.seen_us / 1e6)
 
-    def get(self, token: str | None) -> Session | None:
-        """The session of ``token``, if it is open and has not expired (then it is seen now)."""
+    def get(self, token: str | None, conn: Any = None) -> Session | None:
+        """The session of ``token``, if it is open and has not expired (then it is seen
+        now); in ``conn``'s transaction when given (a request's one: :meth:`Backend.unit`)."""
         from ..store import logins
 
         if not token or len(token) > 200:
             return None
-        found = self._backend.run(lambda where: logins.find_login(where, token, int(IDLE_SECONDS * 1e6),
-                                                                  int(MAX_SECONDS * 1e6), self._now()))
+        found = self._backend.run(lambda where: logins.find_login(where if conn is None else conn, token,
+                                                                  int(IDLE_SECONDS * 1e6), int(MAX_SECONDS * 1e6),
+                                                                  self._now()))
         if found is None:
             return None
         return Session(token, found.user, found.csrf, found.started_us / 1e6, found.seen_us / 1e6, found.role,

@@ -41,6 +41,15 @@ class Account:
     active: bool
 
 
+class Unit:
+    """One request's connection in its one transaction (PostgreSQL: :meth:`Backend.unit`):
+    the session looked up, the page's reads and its read log all in it, committed once
+    (:meth:`Backend.commit`) before the page is answered."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+
 @dataclass(frozen=True, slots=True)
 class Checked:
     """The store's last verification as the desk ran it: when, and each problem in words."""
@@ -63,6 +72,13 @@ class Backend:
         #: the read log), one opened read-only for the desk's questions.
         self.engine = engine(self.target, pool=pool)
         self.reader = engine(self.target, readonly=True, pool=pool)
+        #: A reading page (a game, a search) in one transaction (:meth:`unit`): on
+        #: PostgreSQL, where a transaction is a round trip to begin and one to end and
+        #: writers lock only the rows they write. Not on SQLite: the read log's write
+        #: would hold the file's one write lock while the page is ruled (every other
+        #: page's log waiting for it), and a read transaction that turns into a write
+        #: fails at once when another writer committed since it began.
+        self.one = self.target.kind == "postgresql"
         from ..store.desk_detail import Rulings
 
         self.checked: Checked | None = None
@@ -105,6 +121,33 @@ class Backend:
         except (SQLAlchemyError, OSError) as err:
             raise Unavailable(self.target.scrub(f"the store {self.target.shown} failed: "
                                                 f"{type(err).__name__}")) from None
+
+    @contextmanager
+    def unit(self) -> Iterator[Unit | None]:
+        """One connection in one transaction for a reading request (None on SQLite: see
+        :attr:`one`), rolled back and given back when the block ends, whatever was not
+        committed (:meth:`commit`) undone: a page that failed logs nothing."""
+        if not self.one:
+            yield None
+            return
+        with self._errors():
+            conn = self.engine.connect()
+        try:
+            with self._errors():
+                conn.begin()
+            yield Unit(conn)
+        finally:
+            try:
+                if conn.in_transaction():
+                    conn.rollback()
+            finally:
+                conn.close()
+
+    def commit(self, unit: Unit | None) -> None:
+        """A request's one transaction committed (its read log with it), before its answer."""
+        if unit is not None:
+            with self._errors():
+                unit.conn.commit()
 
     def run(self, call: Callable[[Any], T]) -> T:
         """``call(where)``: the store's desk functions take the engine as ``where`` (each
@@ -154,13 +197,13 @@ class Backend:
         self.run(lambda conn: accounts.set_password(conn, name, password))
 
     @contextmanager
-    def stored(self) -> Iterator[Any]:
+    def stored(self, unit: Unit | None = None) -> Iterator[Any]:
         """The store opened for reading, for one request (a read transaction kept open
-        would see the store as it was)."""
+        would see the store as it was); through the request's ``unit`` when it has one."""
         from ..store.read import Stored
 
         try:
-            opened = Stored(self.text, shared=self.reader)
+            opened = Stored(self.text, shared=self.reader) if unit is None else Stored(self.text, conn=unit.conn)
         except StoreError as err:
             raise Unavailable(str(err)) from None
         with opened:
@@ -174,16 +217,18 @@ class Backend:
         except StoreError as err:
             raise Unacceptable(str(err)) from None
 
-    def log(self, actor: str, what: str, subjects: list[str]) -> None:
+    def log(self, actor: str, what: str, subjects: list[str], unit: Unit | None = None) -> None:
         """A line in the read log for each player whose records ``actor`` read (who, what,
-        whose; the store adds when), in one transaction. A player's id longer than the log
-        keeps is logged as its first characters and a digest of the whole (the page is
-        shown; the read is still logged, and told apart from another id's)."""
+        whose; the store adds when), in one transaction: the request's ``unit``, committed
+        here, when it has one. A player's id longer than the log keeps is logged as its
+        first characters and a digest of the whole (the page is shown; the read is still
+        logged, and told apart from another id's)."""
         from ..store import access
 
         whose = list(dict.fromkeys(_subject(s) for s in subjects if s))
         if whose:
-            self.run(lambda where: access.log_reads(where, actor, what, whose))
+            self.run(lambda where: access.log_reads(where if unit is None else unit.conn, actor, what, whose))
+        self.commit(unit)
 
     # --- the store's verification (Watch) ---------------------------------------------
 

@@ -8,7 +8,7 @@ The dependencies here are the door: :func:`viewer` (any logged-in user, for read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -16,7 +16,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 
 from .auth import COOKIE, Session, Sessions, Throttle, may, same_token
-from .backend import Account, Backend
+from .backend import Account, Backend, Unit
 from .words import LANG_COOKIE, d_, language, templates
 
 
@@ -44,6 +44,8 @@ class Who:
 
     session: Session
     account: Account
+    #: The request's one connection and transaction, when it has one (:func:`reader`).
+    unit: Unit | None = None
 
     @property
     def name(self) -> str:
@@ -69,14 +71,28 @@ def lang_of(request: Request) -> str:
 
 def viewer(request: Request) -> Who:
     """The logged-in user (401 without a session, or when the account is disabled or gone)."""
+    return _who(request, None)
+
+
+def reader(request: Request) -> Iterator[Who]:
+    """The logged-in user of a reading page (a game, a search): as :func:`viewer`, their
+    session looked up in the request's one transaction, which the page's reads and its
+    read log share (:meth:`Backend.unit`: on PostgreSQL one connection and one
+    transaction a page instead of three; the page commits it before it is answered)."""
+    with state(request).backend.unit() as unit:
+        yield _who(request, unit)
+
+
+def _who(request: Request, unit: Unit | None) -> Who:
     desk = state(request)
-    session = desk.sessions.get(request.cookies.get(COOKIE))
+    session = desk.sessions.get(request.cookies.get(COOKIE), None if unit is None else unit.conn)
     if session is None:
         raise Refused(401, "log in first")
     if not session.active:  # disabled since (its sessions were ended with it: one opened meanwhile)
+        desk.backend.commit(unit)  # its lookup's transaction ended first: closing the session writes its row
         desk.sessions.close(session.token)
         raise Refused(401, "log in first")
-    who = Who(session, Account(session.user, session.role, session.active))
+    who = Who(session, Account(session.user, session.role, session.active), unit)
     request.state.who = who
     return who
 

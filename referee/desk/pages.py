@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
-from .context import Refused, Who, checked, lang_of, render_page, state, viewer, words
+from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -86,7 +86,7 @@ def logout(request: Request, who: Annotated[Who, Depends(checked)]) -> Response:
 
 
 @router.get("/find")
-def find(request: Request, who: Annotated[Who, Depends(viewer)], mode: str = "search",
+def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "search",
          at: Annotated[str | None, Query(max_length=64)] = None) -> Response:
     """Find: a search (any filter), a player's recall, or a table's games around a time."""
     said = words(request)
@@ -120,7 +120,7 @@ def _time(text: str) -> datetime:
 
 
 @router.get("/games/{game_id}")
-def game(game_id: str, request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
+def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)]) -> Response:
     """A game: the bottom line first, the cards, each seat's ruling card by card."""
     lang = lang_of(request)
     d = views.detail(state(request).backend, who, game_id, lang, audience="auditor")
@@ -129,7 +129,7 @@ def game(game_id: str, request: Request, who: Annotated[Who, Depends(viewer)]) -
 
 
 @router.get("/games/{game_id}/sheet")
-def sheet(game_id: str, request: Request, who: Annotated[Who, Depends(viewer)],
+def sheet(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
           player: Annotated[str | None, Query(max_length=200)] = None, view: str = "player") -> Response:
     """The dispute sheet to print: one page, in the player's language (``?lang=``), its
     seat's ruling without codes or digests; the auditor's view (``?view=auditor``) keeps them."""

@@ -51,13 +51,13 @@ def search(backend: Backend, who: Who, f: Filters) -> GamesOut:
     """The games matching ``f``, newest first; each player listed is a read logged."""
     from ..store.desk import search_games
 
-    with backend.stored() as stored, backend.refusing():
+    with backend.stored(who.unit) as stored, backend.refusing():
         hits = search_games(stored, player=_none_if_blank(f.player), table=_none_if_blank(f.table),
                             dealer=_none_if_blank(f.dealer), since=f.since, until=f.until,
                             game=_none_if_blank(f.game), code=_none_if_blank(f.code), min_owed=f.min_owed,
                             limit=f.limit + 1, offset=f.offset)
     rows = [row(h) for h in hits[:f.limit]]
-    backend.log(who.name, "search", [p for r in rows for p in r.players])
+    backend.log(who.name, "search", [p for r in rows for p in r.players], who.unit)
     return GamesOut(games=rows, more=len(hits) > f.limit)
 
 
@@ -65,10 +65,10 @@ def around(backend: Backend, who: Who, table: str, at: datetime) -> GamesOut:
     """A table's games around a time: the ten before (and at) it, then the ten after."""
     from ..store.desk import table_around
 
-    with backend.stored() as stored, backend.refusing():
+    with backend.stored(who.unit) as stored, backend.refusing():
         hits = table_around(stored, table, at)
     rows = [row(h) for h in hits]
-    backend.log(who.name, "table", [p for r in rows for p in r.players])
+    backend.log(who.name, "table", [p for r in rows for p in r.players], who.unit)
     return GamesOut(games=rows)
 
 
@@ -77,7 +77,7 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
     from ..recall import RecallError
     from ..store.desk import recall_games
 
-    with backend.stored() as stored:
+    with backend.stored(who.unit) as stored:
         try:
             found = recall_games(stored, player, game)
         except RecallError as err:
@@ -90,7 +90,7 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
             rows.append(GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None,
                                 time=_time(view.time), players=[view.player or player],
                                 codes=sorted({f.code for f in view.findings}), owed=_owed(view)))
-    backend.log(who.name, "recall", [player])
+    backend.log(who.name, "recall", [player], who.unit)
     return GamesOut(games=rows)
 
 
@@ -119,12 +119,12 @@ def detail(backend: Backend, who: Who, game_id: str, lang: str, audience: str = 
     such game); a read of each of its players' records, logged."""
     from ..store.desk import game_detail
 
-    with backend.stored() as stored:
+    with backend.stored(who.unit) as stored:
         try:
             found = game_detail(stored, game_id, lang, audience=audience, memo=backend.rulings)
         except StoreError as err:
             raise Refused(404, str(err)) from None
-    backend.log(who.name, "game", [seat.player_id for seat in found.seats])
+    backend.log(who.name, "game", [seat.player_id for seat in found.seats], who.unit)
     return found
 
 

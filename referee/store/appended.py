@@ -75,8 +75,13 @@ def _connection(where: Where, write: bool, create: bool = True) -> Iterator[tupl
 def writing(where: Where, *, create: bool = True, doing: str = "cannot write") -> Iterator[Connection]:
     """A connection in a write transaction on ``where``, committed when the block ends
     (rolled back on an error); a database error is one line (exit 2), saying ``doing``.
-    ``create``: a missing store is made (False: it is an error, as for alerts' records)."""
+    ``create``: a missing store is made (False: it is an error, as for alerts' records).
+    A connection already in a transaction (the desk's page on PostgreSQL: one a request)
+    is written in that transaction, which its caller commits."""
     with _connection(where, write=True, create=create) as (conn, shown), _failures(shown, doing):
+        if conn.in_transaction():
+            yield conn
+            return
         before = conn.info.get("write")
         conn.info["write"] = True  # SQLite: BEGIN IMMEDIATE (the write lock first, so writers queue)
         try:
@@ -88,9 +93,14 @@ def writing(where: Where, *, create: bool = True, doing: str = "cannot write") -
 
 @contextmanager
 def reading(where: Where) -> Iterator[Connection]:
-    """A connection in a read transaction on ``where`` (ended when the block ends)."""
-    with _connection(where, write=False) as (conn, shown), _failures(shown, "cannot read"), conn.begin():
-        yield conn
+    """A connection in a read transaction on ``where`` (ended when the block ends; a
+    connection already in a transaction reads in it, left to its caller to end)."""
+    with _connection(where, write=False) as (conn, shown), _failures(shown, "cannot read"):
+        if conn.in_transaction():
+            yield conn
+            return
+        with conn.begin():
+            yield conn
 
 
 @contextmanager

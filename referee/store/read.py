@@ -77,12 +77,18 @@ class StoredSource:
 class Stored:
     """A store opened for reading (use as a context manager)."""
 
-    def __init__(self, text: str, shared: Any = None) -> None:
+    def __init__(self, text: str, shared: Any = None, conn: Any = None) -> None:
         """The store named ``text`` opened; through ``shared`` (an engine opened read-only
         on it, its schema checked, kept by the caller: ``referee serve``'s pool) when given,
-        a connection taken from it and given back at :meth:`close`."""
+        a connection taken from it and given back at :meth:`close`; read through ``conn``
+        (the caller's connection in its transaction, left to the caller to end and close:
+        the desk's page on PostgreSQL, one transaction a request) when given."""
         self.target: Target = target(text)
-        self._own = shared is None
+        self._own = shared is None and conn is None
+        self._borrowed = conn is not None
+        if conn is not None:
+            self.engine, self.conn = conn.engine, conn
+            return
         if shared is not None:
             self.engine = shared
             try:
@@ -121,6 +127,8 @@ class Stored:
         self.close()
 
     def close(self) -> None:
+        if self._borrowed:
+            return
         try:
             self.conn.close()
         finally:
