@@ -81,6 +81,9 @@ class Search:
         g = schema.games
         ids = [place for place in page if isinstance(place, int)]
         rows = {int(row.id): row for row in self.conn.execute(_sa().select(g).where(g.c.id.in_(ids)))} if ids else {}
+        runs = [place[0] for place in page if isinstance(place, tuple)]
+        self._known({int(row.source_id) for row in rows.values()} | {p.source_id for p in runs},
+                    {p.session_id for p in runs})
         made = dict(zip(ids, self._row_hits([rows[i] for i in ids]), strict=True))
         return [made[place] if isinstance(place, int) else self._run_hit(*place) if isinstance(place, tuple)
                 else place for place in page]
@@ -184,6 +187,7 @@ class Search:
                                        .where(s.c.game_id.in_(ids[start:start + 500])).order_by(s.c.id)):
                 seats.setdefault(int(x.game_id), []).append(x)
         owed = self._owed([x.id for found in seats.values() for x in found if x.findings is not None])
+        self._known({int(row.source_id) for row in rows}, set())
         hits = []
         for row in rows:
             mine = seats.get(int(row.id), [])
@@ -353,6 +357,18 @@ class Search:
         return GameHit(packed.games[game], self._table(packed.session_id), packed.dealer(game),
                        as_time(packed.time_us(game)), self._players(packed, game), (), ZERO, ZERO, ZERO,
                        self._source(packed.source_id), bool(packed.second[game]), int(packed.lines[game]))
+
+    def _known(self, sources: set[int], sessions: set[int]) -> None:
+        """The names of ``sources`` and the tables of ``sessions`` not read yet, read at
+        once (one statement each, not one a source: a page's games come from a few)."""
+        sa = _sa()
+        so, se = schema.sources, schema.sessions
+        if wanted := sorted(sources - self.names.keys()):
+            for sid, name in self.conn.execute(sa.select(so.c.id, so.c.name).where(so.c.id.in_(wanted))):
+                self.names[int(sid)] = str(name)
+        if wanted := sorted(sessions - self.tables.keys()):
+            found = dict(self.conn.execute(sa.select(se.c.id, se.c.tbl).where(se.c.id.in_(wanted))).all())
+            self.tables.update({i: found.get(i) for i in wanted})
 
     def _source(self, source_id: int) -> str:
         """A source's name (read once a search: only the page's sources are read)."""
