@@ -438,4 +438,7 @@ def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_pat
                 assert said == ["checkout", "begin", "commit"], (path, said)
             else:
                 assert said.count("checkout") == said.count("begin") == 3, (path, said)
+        said.clear()
+        assert c.get("/games/no-such-game").status_code == 404  # undone, its connection given back
+        assert said[-1] == "rollback" and backend.engine.pool.checkedout() == 0
     assert len(list_reads(url, subject=PLAYER)) == 5
