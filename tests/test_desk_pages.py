@@ -425,7 +425,7 @@ def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_pat
     said: list[str] = []
     with client(url) as c:
         login(c, "floor")
-        backend = c.app.state.desk.backend  # type: ignore[attr-defined]
+        backend = c.app.state.desk.backend
         for made in (backend.engine, backend.reader):
             for name in ("begin", "commit", "rollback"):
                 event.listen(made, name, lambda conn, name=name: said.append(name))
