@@ -30,8 +30,10 @@ from .backend import Backend
 CHARTED_BETS = ("ante+call", "bonus")
 #: The most seats a chart reads: the segment's newest (:func:`referee.monitor.reading.seats`'
 #: ``newest``). Why 10,000: the narrowest window (the last 1,000 games) of a table of up to
-#: seven seats a game, read and valued in about half a second on a store of 10 million seats.
+#: seven seats a game, read, valued and drawn in 0.6 to 0.7 s of CPU on a store of 10 million
+#: seats (the whole of a table there: 9.4 s and 447 MiB a chart; ``bench/RESULTS.md``).
 WATCH_SEATS = 10_000
+_Z = re.compile(r"\|z\| > ([0-9]+(?:\.[0-9]+)?)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,6 @@ class Chart:
     games: int
     window: str
     cut: bool
-_Z = re.compile(r"\|z\| > ([0-9]+(?:\.[0-9]+)?)")
 
 
 def band_z(band: str | None) -> float | None:
