@@ -20,7 +20,7 @@ import pytest
 
 from referee.load.exports import files, load_mapping
 from referee.load.exports.games import GameBuilder
-from referee.load.exports.plan import SeatPlan
+from referee.load.exports.plan import SeatPlan, SeatRead
 from referee.load.inputs import Source
 from referee.load.reading import Reading, Stream
 from referee.load.records import ExportDict, LoadProblem, Record
@@ -50,15 +50,15 @@ def _built(mapping: str, path: Path, planned: bool, monkeypatch: pytest.MonkeyPa
     loaded = load_mapping(mapping)
     builders: list[GameBuilder] = []
     planned_seats = [0]
-    seat = SeatPlan.seat
+    read = SeatPlan.read
 
-    def counted(plan: SeatPlan, *args: Any) -> ExportDict | None:
-        built = seat(plan, *args)
-        planned_seats[0] += built is not None
-        return built
+    def counted(plan: SeatPlan, *args: Any) -> SeatRead | None:
+        found = read(plan, *args)
+        planned_seats[0] += found is not None
+        return found
 
     with monkeypatch.context() as patch:
-        patch.setattr(SeatPlan, "seat", counted)
+        patch.setattr(SeatPlan, "read", counted)
         if not planned:
             patch.setattr(SeatPlan, "fits", staticmethod(lambda getters: False))
 

@@ -22,13 +22,13 @@ from ...models import codes
 from ...models.transaction import SeatMove
 from ..reading import Reading
 from ..records import ExportDict, LineDict, LoadProblem, Record
-from .exported import game_record
+from .exported import imported_record
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .parts import BetAt, board, grouped, line_of, shared_hand
-from .plan import HASHED, ZERO, SeatPlan, game_readers
+from .parts import BetAt, board, grouped, line_of
+from .plan import HASHED, ZERO, SeatPlan, SeatRead, game_readers
 from .search import Getter, KeyPath
 from .sessions import SessionMaker
 from .wallet import TransactionReader, WalletJoin
@@ -173,14 +173,15 @@ class GameBuilder:
             yield misfit_problem(self.reading.name, misfit, record.line)
             return False
         self._fits = True
-        seats: list[ExportDict] = []
+        seats: list[ExportDict | SeatRead] = []
         problems: list[LoadProblem] = []
         absent: list[Misfit] = []
         plan = self._plan if game.get("status") != "cancelled" else None
         game_id, wallet, qualified = str(game["game"]), self.wallet, self._qualified
         for line, pointer, data, lines, seat_record in self._seat_records(record, grouped):
-            if plan is not None:
-                seat = plan.seat(data, line, pointer, lines, qualified, wallet, game_id)
+            if plan is not None:  # without a wallet to join, the seat's record is made when asked
+                seat = plan.read(data, line, pointer, lines) if wallet is None else \
+                    plan.seat(data, line, pointer, lines, qualified, wallet, game_id)
                 if seat is not None:
                     seats.append(seat)
                     continue
@@ -197,9 +198,7 @@ class GameBuilder:
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
         yield from self.sessions.records(record)
-        shared_hand(game, seats)
-        game["seats"] = seats
-        yield game_record(self.reading.name, record.line, game, record.pointer)
+        yield imported_record(self.reading.name, record.line, record.pointer, game, seats, self._plan, qualified)
         yield from problems
         return True
 

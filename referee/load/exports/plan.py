@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..records import ExportDict, LineDict
 from .normalize import CardReader, MoneyReader, TimeReader, WordReader
@@ -98,6 +98,14 @@ class SeatPlan:
         game's dealer qualification (None: not said); ``join``: a ``--wallet`` log's
         moves by game and player, when given. A cancelled game's seat is the exact
         builder's (what it recorded depends on what it paid)."""
+        read = self.read(data, line, pointer, lines)
+        return None if read is None else self.export(read, qualified, join, game)
+
+    def read(self, data: Any, line: int, pointer: str, lines: Any) -> SeatRead | None:
+        """What the seat says, every word and amount one the file read before (the keys
+        it found counted), or None for the exact builder; its format-2 record is made
+        by :meth:`export`, when asked (``referee.load.exports.exported``: a game the
+        fast lane takes needs none)."""
         if type(data) is not dict and not isinstance(data, dict):
             return None
         player_key = self.player_key
@@ -165,8 +173,24 @@ class SeatPlan:
         balance = _optional_amount(self.balance, data, amounts)
         if returned is UNREAD or balance is UNREAD:
             return None
-        # every field read: the seat, its keys in the exact builder's order
         found = self.found
+        found.add("seat")
+        if cards is not None:
+            found.add("seat.player")
+        if bets:
+            found.add("bet")
+        if paid_found:
+            found.add("bet.payout")
+        if returned is not None:
+            found.add("seat.returned")
+        if balance is not None:
+            found.add("seat.balance")
+        return _new(SeatRead, (player, decision, cards, by_kind, returned, balance, data, line, pointer, lines))
+
+    def export(self, read: SeatRead, qualified: Any, join: WalletJoin | None, game: str) -> ExportDict:
+        """The seat's format-2 record, its keys in the exact builder's order, each with
+        where it came from (see :meth:`seat`)."""
+        player, decision, cards, by_kind, returned, balance, data, line, pointer, lines = read
         seat = ExportDict()
         seat.line = line
         where = seat.where
@@ -174,39 +198,51 @@ class SeatPlan:
         where["player_id"] = (self.player, pointer, data, line, lines)
         seat["decision"] = decision
         where["decision"] = (self.decision, pointer, data, line, lines)
-        found.add("seat")
         if cards is not None:
-            found.add("seat.player")
             seat["player"] = cards
-            where["player"] = (own, pointer, data, line, lines)
-        if bets:
-            found.add("bet")
+            where["player"] = (self.own, pointer, data, line, lines)
         for kind, entry in by_kind.items():
             seat[kind] = entry[0]
             where[kind] = entry[1]
-        if paid_found:
-            found.add("bet.payout")
         recorded = ExportDict()
         recorded.line = line
         placed = recorded.where
         if returned is not None:
-            found.add("seat.returned")
             recorded["returned"] = returned
             placed["returned"] = (self.returned, pointer, data, line, lines)
-        if payout_of is not None:
+        if self.payout is not None:
             for kind, entry in by_kind.items():
                 recorded[kind] = entry[2] - entry[0]
                 placed[kind] = entry[3]
         if qualified is not None:
             recorded["dealer_qualified"] = qualified
         if balance is not None:
-            found.add("seat.balance")
             recorded["balance"] = balance
             placed["balance"] = (self.balance, pointer, data, line, lines)
         seat["recorded"] = recorded
         if join is not None:
             seat["wallet"] = join.take(game, player)
         return seat
+
+
+class SeatRead(NamedTuple):
+    """What :meth:`SeatPlan.read` read of a seat: its words and amounts as format 2 has
+    them (``kinds``: by bet kind, ``[stake, where, paid back or None, where]``), and
+    where the seat is (its record, line, pointer and the record's lines)."""
+
+    player: str
+    decision: str
+    cards: Any
+    kinds: dict[str, list[Any]]
+    returned: Any
+    balance: Any
+    data: Any
+    line: int
+    pointer: str
+    lines: Any
+
+
+_new = tuple.__new__
 
 
 def _optional_amount(getter: Getter | None, data: Any, amounts: dict[Any, Any]) -> Any:
