@@ -99,7 +99,7 @@ def test_a_game_the_lane_takes_never_makes_its_format2_record(tmp_path: Path, sh
 
 
 def _read(player: str = "p1", stake: Any = 5, paid: Any = 10, cards: Any = None) -> SeatRead:
-    where = (None, "", {}, 1, None)
+    where: tuple[Any, ...] = (None, "", {}, 1, None)
     return SeatRead(player, "call", cards, {"ante": [stake, where, paid, where]}, None, None, {}, 3, "[0]", None)
 
 
