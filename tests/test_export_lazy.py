@@ -10,14 +10,15 @@ names) is made when the full audit, a finding or ``import`` reads it.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec import UNSET
 
 from referee.audit.intake_table import TableIntake
 from referee.load.exports.exported import PlainExportRecord, lazy_game_record
-from referee.load.exports.plan import SeatRead
 from referee.load.records import ExportDict
 
 from .conftest import ROOT, check_json, run
@@ -98,14 +99,16 @@ def test_a_game_the_lane_takes_never_makes_its_format2_record(tmp_path: Path, sh
     assert len(taken) > 0.9 * games
 
 
-def _read(player: str = "p1", stake: Any = 5, paid: Any = 10, cards: Any = None) -> SeatRead:
-    where: tuple[Any, ...] = (None, "", {}, 1, None)
-    return SeatRead(player, "call", cards, {"ante": [stake, where, paid, where]}, None, None, {}, 3, "[0]", None)
+def _seat(player: str = "p1", stake: Any = 5, net: Any = 5, cards: Any = None) -> dict[str, Any]:
+    seat = {"player_id": player, "decision": "call", "ante": stake, "recorded": {"ante": net}}
+    if cards is not None:
+        seat["player"] = cards
+    return seat
 
 
 def _game(**extra: Any) -> ExportDict:
     game = ExportDict(game="g1", status="settled", flop=["Ah", "Kd", "2c"], turn="3s", river="9h",
-                      dealer=["Qs", "Qd"], player=["Jc", "Tc"])
+                      dealer=["Qs", "Qd"])
     game.update(extra)
     return game
 
@@ -114,26 +117,30 @@ def _never() -> ExportDict:
     raise AssertionError("made")
 
 
-@pytest.mark.parametrize(("read", "qualified"), [
-    (_read(stake=10**12 + 1), None),  # beyond the struct's stake
-    (_read(paid=10**19), None),  # a net beyond its range
-    (_read(player="x" * 501), None),  # an id longer than the models take
-    (_read(player=""), None),
-    (_read(stake=__import__("decimal").Decimal("2.5")), None),  # a fraction: the Decimal struct's
-    (_read(), "yes"),  # a qualification that is no boolean
+@pytest.mark.parametrize(("seat", "qualified"), [
+    (_seat(stake=10**12 + 1), None),  # beyond the struct's stake
+    (_seat(net=10**19), None),  # a net beyond its range
+    (_seat(player="x" * 501), None),  # an id longer than the models take
+    (_seat(player=""), None),
+    (_seat(stake=Decimal("2.5")), None),  # a fraction: the Decimal struct's
+    (_seat(), "yes"),  # a qualification that is no boolean
 ])
-def test_what_msgspec_would_refuse_is_left_to_the_exact_record(read: SeatRead, qualified: Any) -> None:
-    """Where msgspec would not take the record on the whole-number struct, the lazy record
+def test_what_msgspec_would_refuse_is_left_to_the_exact_record(seat: dict[str, Any], qualified: Any) -> None:
+    """Where msgspec does not take the game on the whole-number struct, the lazy record
     is not made: the game goes the way it always went (``game_record``)."""
-    assert lazy_game_record("f", 1, _game(), "[0]", [read], qualified, _never) is None
+    assert lazy_game_record("f", 1, _game(player=["Jc", "Tc"]), "[0]", [seat], [3], qualified, _never) is None
 
 
 def test_a_lazy_record_is_the_struct_msgspec_makes_of_the_record() -> None:
+    """The game's hand written on every seat is the game's (as ``parts.shared_hand`` has
+    it); the qualification is each seat's recorded one; the record is made when asked."""
     made = _game()
-    record = lazy_game_record("f", 1, _game(), "[0]", [_read(), _read("p2", 2, 0)], False, lambda: made)
-    assert isinstance(record, PlainExportRecord) and record.seat_lines == [3, 3]
-    seats = record.plain.seats
-    assert [(s.player_id, s.ante, s.recorded.ante, s.recorded.dealer_qualified) for s in seats] == \
-        [("p1", 5, 5, False), ("p2", 2, -2, False)]
+    hand = ["Jc", "Tc"]
+    seats = [_seat(cards=list(hand)), _seat("p2", 2, -2, cards=list(hand))]
+    record = lazy_game_record("f", 1, _game(), "[0]", seats, [3, 9], False, lambda: made)
+    assert isinstance(record, PlainExportRecord) and record.seat_lines == [3, 9]
+    assert record.plain.player == hand
+    assert [(s.player_id, s.ante, s.player, s.recorded.ante, s.recorded.dealer_qualified)
+            for s in record.plain.seats] == [("p1", 5, UNSET, 5, False), ("p2", 2, UNSET, -2, False)]
     assert record.data is made  # made when first asked, once
     assert record.data is made

@@ -90,8 +90,8 @@ _Cards = Annotated[list[_Token], Meta(max_length=52)]
 _Category = Literal["royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
                     "three_of_a_kind", "two_pair", "pair", "high_card"]
 _Outcome = Literal["fold", "win", "lose", "push", "void"]
-_STAKE_INT = Annotated[int, Meta(ge=0, le=10**12)]  # STAKE_MAX
-_MONEY_INT = Annotated[int, Meta(ge=-10**18, le=10**18)]  # MONEY_MAX; pydantic allows 10^24: beyond int64, read in full
+_STAKE_INT = Annotated[int, Meta(ge=0, le=10**12)]
+_MONEY_INT = Annotated[int, Meta(ge=-10**18, le=10**18)]  # pydantic allows 10^24: beyond int64, read in full
 
 
 #: The fields of a plain seat's ``recorded``, in order: ``balance`` last, as the audit's
@@ -100,8 +100,8 @@ RECORDED_STRUCT_FIELDS = ("void", "void_reason", "outcome", "player_hand", "deal
                           "call", "bonus", "net", "returned", "balance")
 
 
-def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any], type[Any]]:
-    """The struct of a seat, of a seat line, of a game line and of a seat's ``recorded``. Amounts are whole numbers
+def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any]]:
+    """The struct of a seat, of a seat line and of a game line. Amounts are whole numbers
     in range (checked by msgspec); with ``decimals`` they may also be Decimals, which
     the audit checks as pydantic would (places, range, no -0)."""
     stake: Any = _STAKE_INT | Decimal if decimals else _STAKE_INT
@@ -129,7 +129,7 @@ def _structs(decimals: bool) -> tuple[type[Any], type[Any], type[Any], type[Any]
         ("seats", Annotated[list[seat], Meta(max_length=100_000)] | unset, UNSET),  # type: ignore[valid-type]
         ("meta", dict[str, object] | unset, UNSET)],  # kept, not audited: an import's provenance
         **opts)
-    return seat, seat_line, game, recorded
+    return seat, seat_line, game
 
 
 _WHOLE = _structs(False)
@@ -137,11 +137,6 @@ _DECIMAL = _structs(True)
 #: The seat struct whose amounts are all integers (no Decimal in it): what the store
 #: writes of such a seat is msgspec's own encoding (referee/store/codec.py).
 WHOLE_SEATS = frozenset({_WHOLE[0]})
-#: The whole-number seat and ``recorded`` structs, which an importer may make itself
-#: (``referee.load.exports.exported``) where it proves what msgspec would.
-WHOLE_SEAT, WHOLE_RECORDED = _WHOLE[0], _WHOLE[3]
-#: The bounds msgspec holds a whole-number stake and any other amount to.
-STAKE_MAX, MONEY_MAX = 10**12, 10**18
 #: The fields of a plain game line, in order (both struct families).
 GAME_STRUCT_FIELDS: tuple[str, ...] = _WHOLE[2].__struct_fields__
 #: Decoders by (kind, decimals): kind 1 a game line, 2 a seat line.

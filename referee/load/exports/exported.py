@@ -16,17 +16,9 @@ from typing import Any
 from msgspec import UNSET
 
 from ..records import ExportDict, GameRecord
-from ..table import (
-    GAME_STRUCT_FIELDS,
-    MONEY_MAX,
-    STAKE_MAX,
-    WHOLE_RECORDED,
-    WHOLE_SEAT,
-    PlainGameRecord,
-    plain_game,
-)
+from ..table import GAME_STRUCT_FIELDS, PlainGameRecord, plain_game
 from .parts import shared_hand
-from .plan import SeatPlan, SeatRead
+from .plan import SeatPlan
 
 
 class ExportGameRecord(GameRecord):
@@ -107,93 +99,64 @@ _STRUCT_FIELDS = frozenset(GAME_STRUCT_FIELDS)
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
 
-def imported_record(source: str, line: int, pointer: str, game: ExportDict, seats: list[ExportDict | SeatRead],
-                    plan: SeatPlan | None, qualified: Any) -> GameRecord:
-    """The game with its seats (each the exact builder's record, or what ``plan`` read of
-    it) as the record the audit takes: its format-2 record made only when asked where
-    the plan read every seat (:func:`lazy_game_record`), else now."""
+#: Where a seat the plan read plain is: its record, line, pointer and the record's lines.
+Place = tuple[Any, int, str, Any]
+
+
+def imported_record(source: str, line: int, pointer: str, game: ExportDict, seats: list[Any],
+                    places: list[Place | None], plan: SeatPlan | None, qualified: Any) -> GameRecord:
+    """The game with its seats as the record the audit takes. A seat is the exact
+    builder's record, or (with its place) what the plan read plain (:meth:`.plan.SeatPlan.plain`);
+    where the plan read every seat plain, the game's format-2 record is made only when
+    asked (:func:`lazy_game_record`), else now."""
     game_id = str(game["game"])
 
     def made() -> ExportDict:
-        built = [seat if type(seat) is not SeatRead or plan is None else plan.export(seat, qualified, None, game_id)
-                 for seat in seats]
-        shared_hand(game, built)  # type: ignore[arg-type]
+        built: list[Any] = []
+        for seat, place in zip(seats, places, strict=True):
+            if place is not None:
+                assert plan is not None
+                # what plain read, the plan reads again (its memos only grow): the seat's record
+                seat = plan.seat(place[0], place[1], place[2], place[3], qualified, None, game_id)
+                assert seat is not None, "a seat read plain is read by the plan"
+            built.append(seat)
+        shared_hand(game, built)
         game["seats"] = built
         return game
 
-    reads = [seat for seat in seats if type(seat) is SeatRead]
-    if reads and len(reads) == len(seats):
-        lazy = lazy_game_record(source, line, game, pointer, reads, qualified, made)
+    if seats and None not in places:
+        lazy = lazy_game_record(source, line, game, pointer, seats, [place[1] for place in places if place],
+                                qualified, made)
         if lazy is not None:
             return lazy
     return game_record(source, line, made(), pointer)
 
 
-def lazy_game_record(source: str, line: int, game: ExportDict, pointer: str, reads: list[SeatRead],
-                     qualified: Any, make: Callable[[], ExportDict]) -> PlainExportRecord | None:
-    """The imported game as :func:`game_record` would give it, its seats' structs made
-    from what the plan read (:class:`~.plan.SeatRead`) and its format-2 record only when
-    asked (``make``: the audit's full path, a finding, ``import``); None when a seat is
-    not one this proves plain on the whole-number struct (a fraction, an amount out of
-    range, a word or a qualification msgspec would refuse): then :func:`game_record`.
+def lazy_game_record(source: str, line: int, game: ExportDict, pointer: str, seats: list[dict[str, Any]],
+                     lines: list[int], qualified: Any, make: Callable[[], ExportDict]) -> PlainExportRecord | None:
+    """The imported game as :func:`game_record` gives it, from its seats as the plan
+    read them plain (``seats``, changed here: the game's qualification and hand put in
+    place), its format-2 record made only when asked (``make``: the audit's full path, a
+    finding, ``import``); None when msgspec does not prove it on the whole-number struct.
 
-    Why: a game the fast lane takes needs its structs alone; making each seat's record
-    and where each of its fields came from (what a finding names) cost more than the
-    lane's audit of it. What is proven here is what msgspec proves of the same record
-    (``load/table.py``'s whole-number structs), so the lane takes the same games."""
-    shared = None
-    if "player" not in game and all(read.cards is not None for read in reads):
-        first = reads[0].cards
-        if all(read.cards == first for read in reads):
-            shared = first  # the game's hand, written on every seat (parts.shared_hand)
-    if qualified is not None and type(qualified) is not bool:
-        return None
-    seats = []
-    for read in reads:
-        seat = _seat_struct(read, qualified, shared is None)
-        if seat is None:
-            return None
-        seats.append(seat)
+    Why: a game the fast lane takes needs its struct alone; making each seat's record,
+    and where each of its fields came from (what a finding names), cost as much as the
+    lane's audit of it. The struct is msgspec's proof of the same values, so the lane
+    takes the very games it took."""
     fields = {name: value.isoformat() if isinstance(value, datetime) else value for name, value in game.items()
               if name in _STRUCT_FIELDS}
-    if shared is not None:
-        fields["player"] = shared
-    fields["seats"] = seats  # structs: msgspec takes them as they are
+    if "player" not in fields and all("player" in seat for seat in seats):
+        first = seats[0]["player"]
+        if all(seat["player"] == first for seat in seats):  # the game's hand on every seat (parts.shared_hand)
+            fields["player"] = first
+            for seat in seats:
+                del seat["player"]
+    if qualified is not None:
+        for seat in seats:
+            seat["recorded"]["dealer_qualified"] = qualified
+    fields["seats"] = seats
     struct = plain_game(fields, False)
     if struct is None:
         return None
-    escaped = _ESCAPED.search("".join([read.player for read in reads])) is not None
-    return PlainExportRecord(source, line, struct, None, pointer, False, escaped, make, [read.line for read in reads])
-
-
-def _seat_struct(read: SeatRead, qualified: bool | None, own: bool) -> Any | None:
-    """The seat's whole-number struct, where msgspec would make the same of its record
-    (ids, words, cards and amounts within the struct's bounds); else None."""
-    player, decision, cards, kinds = read.player, read.decision, read.cards, read.kinds
-    if not 0 < len(player) <= 500 or (decision != "call" and decision != "fold"):
-        return None
-    fields: dict[str, Any] = {}
-    recorded: dict[str, Any] = {}
-    for kind, entry in kinds.items():
-        stake, paid = entry[0], entry[2]
-        if type(stake) is not int or not 0 <= stake <= STAKE_MAX:
-            return None
-        fields[kind] = stake
-        if paid is not None:
-            net = paid - stake
-            if type(net) is not int or not -MONEY_MAX <= net <= MONEY_MAX:
-                return None
-            recorded[kind] = net
-    for name, value in (("returned", read.returned), ("balance", read.balance)):
-        if value is not None:
-            if type(value) is not int or not -MONEY_MAX <= value <= MONEY_MAX:
-                return None
-            recorded[name] = value
-    if qualified is not None:
-        recorded["dealer_qualified"] = qualified
-    if own and cards is not None:
-        if type(cards) is not list or len(cards) > 52 or \
-                not all(type(card) is str and len(card) <= 16 for card in cards):
-            return None
-        fields["player"] = cards
-    return WHOLE_SEAT(player_id=player, decision=decision, recorded=WHOLE_RECORDED(**recorded), **fields)
+    escaped = _ESCAPED.search("".join([seat["player_id"] for seat in seats])) is not None
+    return PlainExportRecord(source, line, struct, None, pointer, False, escaped, make, lines)

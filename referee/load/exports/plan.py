@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..records import ExportDict, LineDict
 from .normalize import CardReader, MoneyReader, TimeReader, WordReader
@@ -98,14 +98,6 @@ class SeatPlan:
         game's dealer qualification (None: not said); ``join``: a ``--wallet`` log's
         moves by game and player, when given. A cancelled game's seat is the exact
         builder's (what it recorded depends on what it paid)."""
-        read = self.read(data, line, pointer, lines)
-        return None if read is None else self.export(read, qualified, join, game)
-
-    def read(self, data: Any, line: int, pointer: str, lines: Any) -> SeatRead | None:
-        """What the seat says, every word and amount one the file read before (the keys
-        it found counted), or None for the exact builder; its format-2 record is made
-        by :meth:`export`, when asked (``referee.load.exports.exported``: a game the
-        fast lane takes needs none)."""
         if type(data) is not dict and not isinstance(data, dict):
             return None
         player_key = self.player_key
@@ -173,6 +165,111 @@ class SeatPlan:
         balance = _optional_amount(self.balance, data, amounts)
         if returned is UNREAD or balance is UNREAD:
             return None
+        # every field read: the seat, its keys in the exact builder's order
+        found = self.found
+        seat = ExportDict()
+        seat.line = line
+        where = seat.where
+        seat["player_id"] = player
+        where["player_id"] = (self.player, pointer, data, line, lines)
+        seat["decision"] = decision
+        where["decision"] = (self.decision, pointer, data, line, lines)
+        found.add("seat")
+        if cards is not None:
+            found.add("seat.player")
+            seat["player"] = cards
+            where["player"] = (own, pointer, data, line, lines)
+        if bets:
+            found.add("bet")
+        for kind, entry in by_kind.items():
+            seat[kind] = entry[0]
+            where[kind] = entry[1]
+        if paid_found:
+            found.add("bet.payout")
+        recorded = ExportDict()
+        recorded.line = line
+        placed = recorded.where
+        if returned is not None:
+            found.add("seat.returned")
+            recorded["returned"] = returned
+            placed["returned"] = (self.returned, pointer, data, line, lines)
+        if payout_of is not None:
+            for kind, entry in by_kind.items():
+                recorded[kind] = entry[2] - entry[0]
+                placed[kind] = entry[3]
+        if qualified is not None:
+            recorded["dealer_qualified"] = qualified
+        if balance is not None:
+            found.add("seat.balance")
+            recorded["balance"] = balance
+            placed["balance"] = (self.balance, pointer, data, line, lines)
+        seat["recorded"] = recorded
+        if join is not None:
+            seat["wallet"] = join.take(game, player)
+        return seat
+
+
+    def plain(self, data: Any) -> dict[str, Any] | None:
+        """The seat as plain format 2 (a dict msgspec proves on the game's struct: no
+        ``where``, no dealer qualification, which is the game's), when every word and
+        amount of it is one the file read before, each whole; else None, and nothing is
+        counted as found. What :meth:`seat` makes of the same seat is its record, made
+        when asked (``exported.lazy_game_record``): the very same keys and values, with
+        where each came from."""
+        if type(data) is not dict and not isinstance(data, dict):
+            return None
+        player_key = self.player_key
+        player = data.get(player_key) if player_key is not None else self.player(data)
+        if type(player) is not str:
+            return None
+        said = self.decision(data)
+        decision = self.decisions.get(said) if type(said) is str else None
+        if decision is None:
+            return None
+        bets_key = self.bets_key
+        bets = data.get(bets_key) if bets_key is not None else self.bets(data)
+        if type(bets) is not list or len(bets) > _INDEXES:
+            return None
+        kinds, amounts, code_key, stake_key, paid_key = (self.kinds, self.amounts, self.code_key, self.stake_key,
+                                                         self.paid_key)
+        code_of, stake_of, payout_of = self.code, self.stake, self.payout
+        seat: dict[str, Any] = {"player_id": player, "decision": decision}
+        recorded: dict[str, Any] = {}
+        paid_found = False
+        for bet in bets:
+            is_dict = type(bet) is dict or isinstance(bet, dict)
+            said = (bet.get(code_key) if is_dict else None) if code_key is not None else code_of(bet)
+            kind = kinds.get(said) if type(said) is str else None
+            if kind is None:
+                return None
+            if kind == "ignore":
+                continue
+            value = (bet.get(stake_key) if is_dict else None) if stake_key is not None else stake_of(bet)
+            amount = amounts.get((type(value), value)) if type(value) in HASHED else None
+            if type(amount) is not int:  # a fraction is the exact record's (the Decimal struct)
+                return None
+            seat[kind] = seat.get(kind, 0) + amount
+            if payout_of is not None:
+                value = (bet.get(paid_key) if is_dict else None) if paid_key is not None else payout_of(bet)
+                if value is None:
+                    return None  # its payout read as Decimal 0: the exact record's
+                paid_found = True
+                paid = amounts.get((type(value), value)) if type(value) in HASHED else None
+                if type(paid) is not int:
+                    return None
+                recorded[kind] = recorded.get(kind, 0) + paid - amount
+        if "ante" not in seat:
+            return None
+        cards: Any = None
+        own = self.own
+        if own is not None:
+            cards = own(data)
+            if cards is not None:
+                seat["player"] = cards = self.cards_of(cards)
+        returned = _optional_amount(self.returned, data, amounts)
+        balance = _optional_amount(self.balance, data, amounts)
+        if returned is UNREAD or balance is UNREAD:
+            return None
         found = self.found
         found.add("seat")
         if cards is not None:
@@ -183,66 +280,12 @@ class SeatPlan:
             found.add("bet.payout")
         if returned is not None:
             found.add("seat.returned")
+            recorded["returned"] = returned
         if balance is not None:
             found.add("seat.balance")
-        return _new(SeatRead, (player, decision, cards, by_kind, returned, balance, data, line, pointer, lines))
-
-    def export(self, read: SeatRead, qualified: Any, join: WalletJoin | None, game: str) -> ExportDict:
-        """The seat's format-2 record, its keys in the exact builder's order, each with
-        where it came from (see :meth:`seat`)."""
-        player, decision, cards, by_kind, returned, balance, data, line, pointer, lines = read
-        seat = ExportDict()
-        seat.line = line
-        where = seat.where
-        seat["player_id"] = player
-        where["player_id"] = (self.player, pointer, data, line, lines)
-        seat["decision"] = decision
-        where["decision"] = (self.decision, pointer, data, line, lines)
-        if cards is not None:
-            seat["player"] = cards
-            where["player"] = (self.own, pointer, data, line, lines)
-        for kind, entry in by_kind.items():
-            seat[kind] = entry[0]
-            where[kind] = entry[1]
-        recorded = ExportDict()
-        recorded.line = line
-        placed = recorded.where
-        if returned is not None:
-            recorded["returned"] = returned
-            placed["returned"] = (self.returned, pointer, data, line, lines)
-        if self.payout is not None:
-            for kind, entry in by_kind.items():
-                recorded[kind] = entry[2] - entry[0]
-                placed[kind] = entry[3]
-        if qualified is not None:
-            recorded["dealer_qualified"] = qualified
-        if balance is not None:
             recorded["balance"] = balance
-            placed["balance"] = (self.balance, pointer, data, line, lines)
         seat["recorded"] = recorded
-        if join is not None:
-            seat["wallet"] = join.take(game, player)
         return seat
-
-
-class SeatRead(NamedTuple):
-    """What :meth:`SeatPlan.read` read of a seat: its words and amounts as format 2 has
-    them (``kinds``: by bet kind, ``[stake, where, paid back or None, where]``), and
-    where the seat is (its record, line, pointer and the record's lines)."""
-
-    player: str
-    decision: str
-    cards: Any
-    kinds: dict[str, list[Any]]
-    returned: Any
-    balance: Any
-    data: Any
-    line: int
-    pointer: str
-    lines: Any
-
-
-_new = tuple.__new__
 
 
 def _optional_amount(getter: Getter | None, data: Any, amounts: dict[Any, Any]) -> Any:
