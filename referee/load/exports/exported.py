@@ -94,6 +94,8 @@ def game_record(source: str, line: int, game: ExportDict, pointer: str) -> GameR
 
 
 _STRUCT_FIELDS = frozenset(GAME_STRUCT_FIELDS)
+#: The game's keys read as times (``TimeReader``): the struct holds them as ISO text.
+_TIMES = ("started", "settled")
 #: What JSON writes escaped in a string (``ensure_ascii=False``): a player id without
 #: any is written by the JSON report as it is (``PlainGameRecord.escaped``).
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
@@ -143,8 +145,13 @@ def lazy_game_record(source: str, line: int, game: ExportDict, pointer: str, sea
     and where each of its fields came from (what a finding names), cost as much as the
     lane's audit of it. The struct is msgspec's proof of the same values, so the lane
     takes the very games it took."""
-    fields = {name: value.isoformat() if isinstance(value, datetime) else value for name, value in game.items()
-              if name in _STRUCT_FIELDS}
+    fields = dict(game)  # the builder's keys are the struct's (game_record: filtered)
+    if not _STRUCT_FIELDS.issuperset(fields):
+        return None
+    for name in _TIMES:
+        value = fields.get(name)
+        if isinstance(value, datetime):
+            fields[name] = value.isoformat()
     if "player" not in fields and all("player" in seat for seat in seats):
         first = seats[0]["player"]
         if all(seat["player"] == first for seat in seats):  # the game's hand on every seat (parts.shared_hand)
