@@ -93,8 +93,8 @@ def loads_line(text: str, line: int) -> Any:
         raise JsonInputError(_reason(err, text), line) from None
 
 
-#: JSON Lines read with plain dicts (no hook): every object of a line is on that line.
-#: The C scanner of a decoder with plain dicts (exact numbers): one value from a position.
+#: The C scanner of a decoder with plain dicts (exact numbers, no hook), one value from a
+#: position: JSON Lines and CSV cells (every object of a line is on that line) and a page's records.
 _SCAN: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](
     json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant))
 _ENCODE: Callable[[Any], bytes] | None = None

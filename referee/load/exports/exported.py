@@ -141,10 +141,10 @@ def lazy_game_record(source: str, line: int, game: ExportDict, pointer: str, sea
     place), its format-2 record made only when asked (``make``: the audit's full path, a
     finding, ``import``); None when msgspec does not prove it on the whole-number struct.
 
-    Why: a game the fast lane takes needs its struct alone; making each seat's record,
-    and where each of its fields came from (what a finding names), cost as much as the
-    lane's audit of it. The struct is msgspec's proof of the same values, so the lane
-    takes the very games it took."""
+    Why: a game the fast lane takes needs its struct alone; each seat's record, with
+    where each of its fields came from (what a finding names), is work it never uses.
+    The struct is msgspec's proof of the same values, so the lane takes the very games
+    it took."""
     fields = dict(game)  # the builder's keys are the struct's (game_record: filtered)
     if not _STRUCT_FIELDS.issuperset(fields):
         return None

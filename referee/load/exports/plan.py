@@ -12,6 +12,10 @@ type, a cancelled game, a key this plan does not take) is ``None``: the exact bu
 then reads the seat, and says what does not fit exactly as it always has. Nothing is
 changed before the plan knows it succeeds (the keys found, the wallet's join), so a seat
 handed to the exact builder is read from scratch.
+
+A seat whose amounts are all whole is first read plain (:meth:`SeatPlan.plain`): the
+values msgspec proves, without where each came from; its record is made by
+:meth:`SeatPlan.seat` only when something asks for it (``exported.lazy_game_record``).
 """
 
 from __future__ import annotations
@@ -207,7 +211,6 @@ class SeatPlan:
         if join is not None:
             seat["wallet"] = join.take(game, player)
         return seat
-
 
     def plain(self, data: Any) -> dict[str, Any] | None:
         """The seat as plain format 2 (a dict msgspec proves on the game's struct: no
