@@ -62,6 +62,25 @@ def test_a_string_that_may_hold_a_quote_is_read_by_the_exact_reader() -> None:
         assert value == json.loads(text)
 
 
+@pytest.mark.parametrize("text", [' {"a": 1} ', '\t{"a": [1, 2.5]}\r\n', '{"a": 1} x', '{"a": 1}{"b": 2}', "",
+                                  "   ", "[1, 2]", '"s"', "3", '{"a": NaN}', '{"a": 1e999}', '{"a": -Infinity}',
+                                  '{"a": 1', '{"a": "x}', "nul", '{"a": 1,}', "\u00a0{}", '{"a": 1}\u00a0',
+                                  '{"a": ' + "9" * 5000 + "}"])
+def test_a_line_read_plain_gives_what_the_exact_reader_gives(text: str) -> None:
+    """The plain read is the C scanner called at the line's first non-blank character:
+    what it reads, and every line it refuses (blanks JSON does not count, more after the
+    value, a constant, a line cut short), are as :func:`loads_line` has them."""
+    try:
+        exact: Any = loads_line(text, 5)
+    except JsonInputError as err:
+        with pytest.raises(JsonInputError) as plain:
+            loads_plain(text, 5)
+        assert (plain.value.message, plain.value.line, plain.value.code) == (err.message, err.line, err.code)
+        return
+    value = loads_plain(text, 5)
+    assert value == exact and type(value) in (type(exact), dict)
+
+
 # ----------------------------------------------------------------------------- a page's records
 
 

@@ -50,15 +50,29 @@ def _built(mapping: str, path: Path, planned: bool, monkeypatch: pytest.MonkeyPa
     loaded = load_mapping(mapping)
     builders: list[GameBuilder] = []
     planned_seats = [0]
-    seat = SeatPlan.seat
+    plain, seat = SeatPlan.plain, SeatPlan.seat
 
-    def counted(plan: SeatPlan, *args: Any) -> ExportDict | None:
-        built = seat(plan, *args)
-        planned_seats[0] += built is not None
+    def counted(plan: SeatPlan, data: Any) -> dict[str, Any] | None:
+        found = plain(plan, data)
+        planned_seats[0] += found is not None
+        return found
+
+    def read(plan: SeatPlan, data: Any, *args: Any) -> ExportDict | None:
+        built = seat(plan, data, *args)
+        planned_seats[0] += built is not None and id(data) not in plained
         return built
 
+    plained: set[int] = set()  # a seat read plain is read again by seat() when its record is asked for
+
+    def counted_plain(plan: SeatPlan, data: Any) -> dict[str, Any] | None:
+        found = counted(plan, data)
+        if found is not None:
+            plained.add(id(data))
+        return found
+
     with monkeypatch.context() as patch:
-        patch.setattr(SeatPlan, "seat", counted)
+        patch.setattr(SeatPlan, "plain", counted_plain)
+        patch.setattr(SeatPlan, "seat", read)
         if not planned:
             patch.setattr(SeatPlan, "fits", staticmethod(lambda getters: False))
 

@@ -102,8 +102,9 @@ class TableIntake:
             game = _OpenGame(record, plain_id, GameResult(plain_id, None, record.source, record.line, s.id,
                                                           table=table, pointer=getattr(record, "pointer", None)))
             if plain.seats is not UNSET:
-                lines = record.data["seats"] if record.imported else None  # each seat at its own line
-                game.seats = [(item, lines[i].line if lines else record.line, record, i)
+                # an imported game's seats each at their own line (its record made only when asked)
+                lines = record.seat_lines if record.imported else None  # type: ignore[attr-defined]
+                game.seats = [(item, lines[i] if lines else record.line, record, i)
                               for i, item in enumerate(plain.seats)]
             self.open = game
             return

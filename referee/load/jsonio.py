@@ -93,8 +93,10 @@ def loads_line(text: str, line: int) -> Any:
         raise JsonInputError(_reason(err, text), line) from None
 
 
-#: JSON Lines read with plain dicts (no hook): every object of a line is on that line.
-_PLAIN_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant)
+#: The C scanner of a decoder with plain dicts (exact numbers, no hook), one value from a
+#: position: JSON Lines and CSV cells (every object of a line is on that line) and a page's records.
+_SCAN: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](
+    json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant))
 _ENCODE: Callable[[Any], bytes] | None = None
 
 
@@ -113,16 +115,23 @@ def loads_plain(text: str, line: int) -> Any:
     if '\\"' in text or "\\u0022" in text:
         return loads_line(text, line)
     try:
-        value = _PLAIN_DECODER.decode(text)
+        start = len(text) - len(text.lstrip(_BLANKS))
+        value, end = _SCAN(text, start)  # what json.loads does, without its Python frames
+        if end != len(text) and text[end:].strip(_BLANKS):
+            return loads_line(text, line)  # more after the value: its error said as the exact reader says it
         if _ENCODE is None:
             import msgspec
 
             _ENCODE = msgspec.json.Encoder(decimal_format="number").encode
         if text.count('"') == _ENCODE(value).count(b'"'):
             return value
-    except (ValueError, RecursionError, TypeError, OverflowError):
+    except (StopIteration, ValueError, RecursionError, TypeError, OverflowError):
         pass
     return loads_line(text, line)
+
+
+#: What JSON counts as blank between values (``json.decoder.WHITESPACE``).
+_BLANKS = " \t\n\r"
 
 
 def _reason(err: ValueError, text: str) -> str:
@@ -296,8 +305,6 @@ def _stamp(text: str, made: list[LineDict], first_line: int) -> None:
 # :class:`ExportParser` reads it. A record it cannot prove plain (a key given twice, a
 # string that may hold a quote, anything unusual) is read by :class:`ExportParser`.
 
-_SCAN: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](
-    json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_refuse_constant))
 _SCANSTRING: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
 
 
@@ -329,19 +336,26 @@ def scan_record(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, l
         return value, end, []
     first = next(iter(items[0]), None) if type(items[0]) is dict else None
     key = f'"{seats}"'
-    if first is None or raw.count(key) != 1 or any(type(item) is not dict or next(iter(item), None) != first
-                                                     for item in items):
-        return _walked(text, pos, seats)
-    after = raw.index(key)
-    written = json.dumps(first, ensure_ascii=False)
-    if raw.count(written, after) == len(items):  # the first key is no other key nor value there: each seat's
-        offsets = []
-        at = after
-        for _ in items:
-            at = raw.find(written, at)
-            offsets.append(pos + raw.rfind("{", 0, at))
-            at += len(written)
-        return value, end, offsets
+    after = raw.find(key)
+    if first is None or after < 0 or raw.find(key, after + len(key)) >= 0 or \
+            any(type(item) is not dict or next(iter(item), None) != first for item in items):
+        return _walked(text, pos, seats)  # the seats' key not written once, or seats that open otherwise
+    written = _WRITTEN.get(first)
+    if written is None:
+        written = json.dumps(first, ensure_ascii=False)
+        if len(_WRITTEN) < 100:
+            _WRITTEN[first] = written
+    offsets = []
+    at, size = after, len(written)
+    for _ in items:
+        at = raw.find(written, at)
+        if at < 0:
+            break
+        offsets.append(pos + raw.rfind("{", 0, at))
+        at += size
+    else:  # written exactly as many times as there are seats: the first key is no other key nor value there
+        if raw.find(written, at) < 0:
+            return value, end, offsets
     pattern = _OPENS.get(first)
     if pattern is None:
         pattern = _OPENS[first] = re.compile(r"\{[ \t\n\r]*" + re.escape(written) + r"[ \t\n\r]*:")
@@ -351,8 +365,9 @@ def scan_record(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, l
     return value, end, offsets
 
 
-#: By a seat's first key: the search for an object opening with it.
+#: By a seat's first key: the search for an object opening with it; the key as JSON writes it.
 _OPENS: dict[str, re.Pattern[str]] = {}
+_WRITTEN: dict[str, str] = {}
 
 
 def _walked(text: str, pos: int, seats: str) -> tuple[dict[str, Any], int, list[int]] | None:

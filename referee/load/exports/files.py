@@ -26,6 +26,7 @@ from .pages import Page, PageError, Shape
 
 #: A CSV cell may hold a JSON document (roundDetails): larger than this is refused.
 MAX_CELL = 1 << 20
+_new_line_dict, _update = dict.__new__, dict.update
 
 
 @dataclass(slots=True)
@@ -158,8 +159,9 @@ def _rows(reading: Reading, rows: Any, header: list[str], mapping: Mapping,
             yield LoadProblem(reading.name, line, f"row {number} has {len(row)} cells, the header {len(header)}: "
                                                   "the export changes shape here", code=codes.H008)
             continue
-        record = LineDict(zip(header, row, strict=False))  # lengths equal; every cell on the row's line
-        record.line = line
+        record = _new_line_dict(LineDict)  # LineDict(...) without its Python frames: a row's every cell on its line
+        _update(record, zip(header, row, strict=False))  # lengths equal
+        record.line, record.lines = line, {}
         if "" in row:
             for name, cell in zip(header, row, strict=True):
                 if cell == "":

@@ -22,12 +22,12 @@ from ...models import codes
 from ...models.transaction import SeatMove
 from ..reading import Reading
 from ..records import ExportDict, LineDict, LoadProblem, Record
-from .exported import game_record
+from .exported import Place, imported_record
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
 from .normalize import Amount, CardReader, Misfit, MoneyReader, TimeReader, WordReader
-from .parts import BetAt, board, grouped, line_of, shared_hand
+from .parts import BetAt, board, grouped, line_of
 from .plan import HASHED, ZERO, SeatPlan, game_readers
 from .search import Getter, KeyPath
 from .sessions import SessionMaker
@@ -173,21 +173,26 @@ class GameBuilder:
             yield misfit_problem(self.reading.name, misfit, record.line)
             return False
         self._fits = True
-        seats: list[ExportDict] = []
+        seats: list[Any] = []
+        places: list[Place | None] = []  # a seat the plan read plain: where it is
         problems: list[LoadProblem] = []
         absent: list[Misfit] = []
         plan = self._plan if game.get("status") != "cancelled" else None
         game_id, wallet, qualified = str(game["game"]), self.wallet, self._qualified
         for line, pointer, data, lines, seat_record in self._seat_records(record, grouped):
             if plan is not None:
-                seat = plan.seat(data, line, pointer, lines, qualified, wallet, game_id)
+                plain = plan.plain(data) if wallet is None else None  # its record made when asked
+                seat = plain if plain is not None else plan.seat(data, line, pointer, lines, qualified, wallet,
+                                                                  game_id)
                 if seat is not None:
                     seats.append(seat)
+                    places.append((data, line, pointer, lines) if plain is not None else None)
                     continue
             if seat_record is None:
                 seat_record = ExportRecord(line, pointer, data, lines=lines)
             try:
                 seats.append(self._seat(seat_record, game))
+                places.append(None)
             except Misfit as misfit:
                 if missing(misfit):
                     absent.append(misfit)
@@ -197,9 +202,8 @@ class GameBuilder:
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
         yield from self.sessions.records(record)
-        shared_hand(game, seats)
-        game["seats"] = seats
-        yield game_record(self.reading.name, record.line, game, record.pointer)
+        yield imported_record(self.reading.name, record.line, record.pointer, game, seats, places, self._plan,
+                              qualified)
         yield from problems
         return True
 

@@ -12,6 +12,10 @@ type, a cancelled game, a key this plan does not take) is ``None``: the exact bu
 then reads the seat, and says what does not fit exactly as it always has. Nothing is
 changed before the plan knows it succeeds (the keys found, the wallet's join), so a seat
 handed to the exact builder is read from scratch.
+
+A seat whose amounts are all whole is first read plain (:meth:`SeatPlan.plain`): the
+values msgspec proves, without where each came from; its record is made by
+:meth:`SeatPlan.seat` only when something asks for it (``exported.lazy_game_record``).
 """
 
 from __future__ import annotations
@@ -206,6 +210,84 @@ class SeatPlan:
         seat["recorded"] = recorded
         if join is not None:
             seat["wallet"] = join.take(game, player)
+        return seat
+
+    def plain(self, data: Any) -> dict[str, Any] | None:
+        """The seat as plain format 2 (a dict msgspec proves on the game's struct: no
+        ``where``, no dealer qualification, which is the game's), when every word and
+        amount of it is one the file read before, each whole; else None, and nothing is
+        counted as found. What :meth:`seat` makes of the same seat is its record, made
+        when asked (``exported.lazy_game_record``): the very same keys and values, with
+        where each came from."""
+        if type(data) is not dict and not isinstance(data, dict):
+            return None
+        player_key = self.player_key
+        player = data.get(player_key) if player_key is not None else self.player(data)
+        if type(player) is not str:
+            return None
+        said = self.decision(data)
+        decision = self.decisions.get(said) if type(said) is str else None
+        if decision is None:
+            return None
+        bets_key = self.bets_key
+        bets = data.get(bets_key) if bets_key is not None else self.bets(data)
+        if type(bets) is not list or len(bets) > _INDEXES:
+            return None
+        kinds, amounts, code_key, stake_key, paid_key = (self.kinds, self.amounts, self.code_key, self.stake_key,
+                                                         self.paid_key)
+        code_of, stake_of, payout_of = self.code, self.stake, self.payout
+        seat: dict[str, Any] = {"player_id": player, "decision": decision}
+        recorded: dict[str, Any] = {}
+        paid_found = False
+        for bet in bets:
+            is_dict = type(bet) is dict or isinstance(bet, dict)
+            said = (bet.get(code_key) if is_dict else None) if code_key is not None else code_of(bet)
+            kind = kinds.get(said) if type(said) is str else None
+            if kind is None:
+                return None
+            if kind == "ignore":
+                continue
+            value = (bet.get(stake_key) if is_dict else None) if stake_key is not None else stake_of(bet)
+            amount = amounts.get((type(value), value)) if type(value) in HASHED else None
+            if type(amount) is not int:  # a fraction is the exact record's (the Decimal struct)
+                return None
+            seat[kind] = seat.get(kind, 0) + amount
+            if payout_of is not None:
+                value = (bet.get(paid_key) if is_dict else None) if paid_key is not None else payout_of(bet)
+                if value is None:
+                    return None  # its payout read as Decimal 0: the exact record's
+                paid_found = True
+                paid = amounts.get((type(value), value)) if type(value) in HASHED else None
+                if type(paid) is not int:
+                    return None
+                recorded[kind] = recorded.get(kind, 0) + paid - amount
+        if "ante" not in seat:
+            return None
+        cards: Any = None
+        own = self.own
+        if own is not None:
+            cards = own(data)
+            if cards is not None:
+                seat["player"] = cards = self.cards_of(cards)
+        returned = _optional_amount(self.returned, data, amounts)
+        balance = _optional_amount(self.balance, data, amounts)
+        if returned is UNREAD or balance is UNREAD:
+            return None
+        found = self.found
+        found.add("seat")
+        if cards is not None:
+            found.add("seat.player")
+        if bets:
+            found.add("bet")
+        if paid_found:
+            found.add("bet.payout")
+        if returned is not None:
+            found.add("seat.returned")
+            recorded["returned"] = returned
+        if balance is not None:
+            found.add("seat.balance")
+            recorded["balance"] = balance
+        seat["recorded"] = recorded
         return seat
 
 
