@@ -21,6 +21,7 @@ from math import lcm
 
 from ..analysis.counts import DEALERS
 from ..profiles import ProfileOrigin
+from ..rules.strategy import COMPLETIONS
 from . import exact
 from .facts import Seat
 
@@ -83,7 +84,7 @@ class _Priced:
     the same over those, worked out once, not a seat."""
 
     def __init__(self, profile: str) -> None:
-        from ..rules.strategy import COMPLETIONS, Payoffs
+        from ..rules.strategy import Payoffs
 
         origin = origin_of(profile)
         self.profile = profile
@@ -160,8 +161,6 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     """One seat's figures (None: a call whose five cards were not all seen, no exact
     expectation); ``calls``: a call's figures in a situation, worked out once for the
     seats that differ only in their Bonus or deal."""
-    from ..rules.strategy import COMPLETIONS
-
     if s.called:
         if s.known is None:
             return None
