@@ -235,9 +235,12 @@ def bonus_odds(origin: ProfileOrigin) -> BonusOdds | None:
     """The Bonus's exact distribution under ``origin``'s profile (None: it has none)."""
     if origin.resolve().profile.bonus is None:
         return None
-    hit = mean = second = third = Fraction(0)
+    hands: dict[Fraction, int] = {}  # how many hands each pay (a few pays: a Fraction a pay, not a hand value)
     for value, n in five_card_values():
         pay = bonus_pay(origin, value)
+        hands[pay] = hands.get(pay, 0) + n
+    hit = mean = second = third = Fraction(0)
+    for pay, n in hands.items():
         share = Fraction(n, FIVE_CARD_HANDS)
         hit += share if pay > 0 else 0
         mean += share * pay

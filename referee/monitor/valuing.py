@@ -146,12 +146,12 @@ def value(seats: list[Seat]) -> Valuation:
     made: dict[tuple[object, ...], Figures | None] = {}
     calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus and deal
     for s in seats:
-        bonus = s.bonus_value if s.bonus_u else None
-        dealt = s.deal and s.known is not None
-        key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
+        profile, known, called = s.profile, s.known, s.called
+        dealt = s.deal and known is not None
+        key = (profile, known if called or dealt else None, called, s.bonus_value if s.bonus_u else None, dealt)
         found = made.get(key, False)
         if found is False:
-            found = made[key] = _figures(s, priced[s.profile], counted[s.profile], calls)
+            found = made[key] = _figures(s, priced[profile], counted[profile], calls)
         s.situation = found
     return Valuation(scale, scale2, scale3)
 
