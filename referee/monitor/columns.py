@@ -268,9 +268,8 @@ def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array |
     fields["variance"] = _wide_sum(key[gp_c], wide.mul(square, unit[:, sit_c]), groups)
     fields["third"] = _wide_sum(key[gp_c], wide.mul(wide.mul(square, x), third[:, sit_c]), groups)
     fields["terms"] = wide.grouped_int64(key, np.where(moves, n_valid, 0), groups)
-    # in the seats' order (``np.bincount`` adds its weights one by one, in order, from 0.0,
-    # as ``np.add.at`` does): the float of adding them one by one
-    jump = np.bincount(p, weights=wins, minlength=played)
+    jump = np.zeros(played, np.float64)
+    np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
     jump[~moves] = 0.0
     if not by_game:  # a cell's: the largest of its games' (``Sums.add``)
         by_key = np.zeros(groups, np.float64)

@@ -70,31 +70,12 @@ def mul(a: Array, b: Array) -> Array:
     return carry(out)
 
 
-#: Whole numbers under this magnitude are exact in a float64, and so is any sum of them that
-#: stays under it: what lets ``np.bincount``'s float sums (ten times as fast as ``np.add.at``)
-#: be exact sums of int64 columns.
-EXACT_FLOAT = 1 << 53
-
-
-def _summed(keys: Array, x: Array, groups: int) -> Array:
-    """An int64 column summed by ``keys``, exactly, in int64 (the caller knows that no sum
-    passes 2^62): by ``np.bincount`` in float64 when no partial sum can pass 2^53 (the
-    largest magnitude times the count under it), else by ``np.add.at``."""
-    if not x.size:
-        return np.zeros(groups, np.int64)
-    if int(np.abs(x).max()) * x.size < EXACT_FLOAT:
-        return np.bincount(keys, weights=x, minlength=groups).astype(np.int64)
-    out = np.zeros(groups, np.int64)
-    np.add.at(out, keys, x)
-    return out
-
-
 def grouped(keys: Array, x: Array, groups: int) -> Array:
     """The limbs of ``x`` summed by ``keys`` (0 to ``groups`` - 1): limbs again, not carried
     (each limb a sum of at most 2^46 limbs under 2^16 fits int64)."""
     out = np.zeros((x.shape[0], groups), np.int64)
     for k in range(x.shape[0]):
-        out[k] = _summed(keys, x[k], groups)
+        np.add.at(out[k], keys, x[k])
     return out
 
 
@@ -127,5 +108,7 @@ def grouped_int64(keys: Array, x: Array, groups: int) -> list[int]:
     counts), else as limbs."""
     x = np.asarray(x, np.int64)
     if not x.size or int(np.abs(x).max()) * x.size < 1 << 62:
-        return [int(v) for v in _summed(keys, x, groups).tolist()]
+        out = np.zeros(groups, np.int64)
+        np.add.at(out, keys, x)
+        return [int(v) for v in out.tolist()]
     return total(grouped(keys, of_int64(x), groups))
