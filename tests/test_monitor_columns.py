@@ -166,8 +166,9 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     per_game = bets.per_game
 
     def counted(c: columns.Columns, v: Valuation, bet: str, o: np.ndarray, pid: np.ndarray, alone: np.ndarray,
-                rules: bets.Games | None = None) -> bets.Games | None:
-        found = per_game(c, v, bet, o, pid, alone, rules)
+                rules: bets.Games | None = None, key: np.ndarray | None = None, groups: int = 0
+                ) -> bets.Games | None:
+        found = per_game(c, v, bet, o, pid, alone, rules, key, groups)
         made.append((bet, o.size, rules is not None))
         if bet == "paid":
             reused.append(found is not None and rules is not None and found.jump is rules.jump)

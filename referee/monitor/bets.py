@@ -48,15 +48,16 @@ class Summed:
 @dataclass(slots=True)
 class Games:
     """One bet's sums a game (numbered as the kind's ``pid``): whether the game has a seat of
-    the bet, its seats of it, each summed field as rows (limbs, or one int64 row: see
-    :func:`_rows_of`), its largest upward move, and the cross terms of the games with
-    seats in several situations."""
+    the bet, each summed field as rows (limbs, or one int64 row: see :func:`_rows_of`), its
+    largest upward move, and the cross terms of the games with seats in several
+    situations. ``key``: the fields were summed straight by each game's key (its cell)
+    instead, ``groups`` of them (a kind whose games are its own: no game's sums kept)."""
 
     has: Array
-    seats: Array
     fields: dict[str, Array]
     jump: Array
     cross: dict[int, list[int]]
+    key: Array | None = None
 
 
 def _rows_of(keys: Array, x: Array, groups: int) -> Array:
@@ -71,13 +72,19 @@ def _rows_of(keys: Array, x: Array, groups: int) -> Array:
 
 
 def per_game(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, alone: Array,
-             rules: Games | None = None) -> Games | None:
+             rules: Games | None = None, key: Array | None = None, groups: int = 0) -> Games | None:
     """One bet's sums of one kind's games (``o``: the kind's seats in order, ``pid`` each
     one's game; ``alone``: the games of one seat). None: no seat has the bet. ``rules``:
     the same games' ``ante+call`` sums, when made: the paid basis of a kind whose every
     seat says what it was paid has the very same seats, groups and figures, and differs
-    from them in what was observed alone (taken so, not made again)."""
+    from them in what was observed alone (taken so, not made again). ``key`` (each game's
+    cell, ``groups`` of them): the fields summed straight into the cells."""
     played = alone.size
+    width = played if key is None else groups
+
+    def into(games: Array) -> Array:
+        """Where the sums of items of ``games`` go: their games, or their games' cells."""
+        return games if key is None else key[games]
     sit = c.sit[o]
     if bet == "bonus":
         m = (c.bonus[o] != 0) & c.bonus_var_nz[sit]
@@ -88,33 +95,34 @@ def per_game(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, alone: Ar
     if not m.any():
         return None
     if bet == "paid" and rules is not None and m.all():
-        return Games(rules.has, rules.seats, {**rules.fields, "observed": _rows_of(pid, c.paid[o], played)},
-                     rules.jump, rules.cross)
+        return Games(rules.has, {**rules.fields, "observed": _rows_of(into(pid), c.paid[o], width)},
+                     rules.jump, rules.cross, rules.key)
     at = o[m]
     p = pid[m]
     s = sit[m]
     has = np.zeros(played, bool)
     has[p] = True
-    fields: dict[str, Array] = {}
+    to = into(p)
+    fields: dict[str, Array] = {"seats": np.bincount(to, minlength=width)[None, :]}
     if bet == "bonus":
         stake = c.bonus[at]
-        fields["staked"] = _rows_of(p, stake, played)
-        fields["observed"] = wide.grouped(p, c.product("bonus", "bonus_pay")[:, at], played)
-        fields["expected"] = wide.grouped(p, c.product("bonus", "bonus_mean")[:, at], played)
+        fields["staked"] = _rows_of(to, stake, width)
+        fields["observed"] = wide.grouped(to, c.product("bonus", "bonus_pay")[:, at], width)
+        fields["expected"] = wide.grouped(to, c.product("bonus", "bonus_mean")[:, at], width)
         unit, third, top = c.table["bonus_variance"], c.table["bonus_third"], c.bonus_top
         unit_nz = c.bonus_var_nz
         called = np.ones(at.size, bool)
         wins = stake.astype(np.float64) * top[s]
     else:
         stake = c.ante[at]
-        fields["staked"] = _rows_of(p, c.staked[at], played)
-        fields["observed"] = _rows_of(p, c.paid[at] if bet == "paid" else c.net[at], played)
-        fields["expected"] = wide.grouped(p, c.product("ante", "mean")[:, at], played)
+        fields["staked"] = _rows_of(to, c.staked[at], width)
+        fields["observed"] = _rows_of(to, c.paid[at] if bet == "paid" else c.net[at], width)
+        fields["expected"] = wide.grouped(to, c.product("ante", "mean")[:, at], width)
         known_pay = c.paid_known[at]
         owed = np.where(known_pay, c.net[at] - c.paid[at], 0)
-        fields["owed_player"] = _rows_of(p, np.maximum(owed, 0), played)
-        fields["owed_house"] = _rows_of(p, np.maximum(-owed, 0), played)
-        fields["paid_unknown"] = _rows_of(p, (~known_pay).astype(np.int64), played)
+        fields["owed_player"] = _rows_of(to, np.maximum(owed, 0), width)
+        fields["owed_house"] = _rows_of(to, np.maximum(-owed, 0), width)
+        fields["paid_unknown"] = _rows_of(to, (~known_pay).astype(np.int64), width)
         unit, third, top = c.table["variance"], c.table["third"], c.top
         unit_nz = c.var_nz
         called = c.called[at]
@@ -137,16 +145,17 @@ def per_game(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, alone: Ar
     gp_c, st_c, sit_c = g_played[counted], g_stake[counted], g_sit[counted]
     x = wide.of_int64(st_c)
     square = wide.mul(x, x)
-    fields["variance"] = wide.grouped(gp_c, wide.mul(square, unit[:, sit_c]), played)
-    fields["third"] = wide.grouped(gp_c, wide.mul(wide.mul(square, x), third[:, sit_c]), played)
-    fields["terms"] = np.where(moves, n_valid, 0)[None, :]
+    fields["variance"] = wide.grouped(into(gp_c), wide.mul(square, unit[:, sit_c]), width)
+    fields["third"] = wide.grouped(into(gp_c), wide.mul(wide.mul(square, x), third[:, sit_c]), width)
+    terms = np.where(moves, n_valid, 0)
+    fields["terms"] = terms[None, :] if key is None else _rows_of(key, terms, width)
     jump = np.zeros(played, np.float64)
     np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
     jump[~moves] = 0.0
     cross: dict[int, list[int]] = {}
     for game in np.flatnonzero(moves & (n_valid >= 2)).tolist():
         cross[game] = _cross(c, bet, game, g_played, g_stake, g_sit, valid, v)
-    return Games(has, np.bincount(p, minlength=played)[None, :], fields, jump, cross)
+    return Games(has, fields, jump, cross, key)
 
 
 def _cross(c: Columns, bet: str, game: int, g_played: Array, g_stake: Array, g_sit: Array, valid: Array,
@@ -167,18 +176,17 @@ def _cross(c: Columns, bet: str, game: int, g_played: Array, g_stake: Array, g_s
 def by_key(g: Games, key: Array, groups: int, games: Array | None = None) -> Summed:
     """The games' sums added by ``key`` (each game's key, 0 to ``groups`` - 1), only the
     games ``games`` (their numbers; None: all): their whole numbers exactly, the largest
-    of their jumps, their cross terms."""
+    of their jumps, their cross terms. (Sums made by key already, ``g.key``: that key.)"""
     if games is None:
-        has, seats, jump, fields_of = g.has, g.seats, g.jump, g.fields
+        has, jump, fields_of = g.has, g.jump, g.fields
         keys = key
     else:
-        has, seats, jump = g.has[games], g.seats[:, games], g.jump[games]
+        has, jump = g.has[games], g.jump[games]
         fields_of = {name: rows[:, games] for name, rows in g.fields.items()}
         keys = key[games]
-    fields: dict[str, list[int]] = {"games": np.bincount(keys[has], minlength=groups).tolist(),
-                                    "seats": wide.total(wide.grouped(keys, seats, groups))}
+    fields: dict[str, list[int]] = {"games": np.bincount(keys[has], minlength=groups).tolist()}
     for name, rows in fields_of.items():
-        fields[name] = wide.total(wide.grouped(keys, rows, groups))
+        fields[name] = wide.total(rows if g.key is not None else wide.grouped(keys, rows, groups))
     out = np.zeros(groups, np.float64)
     np.maximum.at(out, keys[has], jump[has])  # a cell's: the largest of its games' (``Sums.add``)
     cross: dict[int, list[int]] = {}

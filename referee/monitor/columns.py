@@ -110,9 +110,17 @@ def numbered(values: list[Any]) -> tuple[Array, list[Any]]:
 
 
 def _limbs(values: list[int]) -> Array:
-    """Figures as limbs, each distinct value made once (a Bonus's figures: a few for all)."""
-    at, distinct = numbered(values)
-    return wide.of_ints(distinct)[:, at]
+    """Figures as limbs, each distinct value made once (a Bonus's figures: a few for all);
+    figures that all fit int64 (an expectation over a 32-bit denominator) straight from
+    an int64 column."""
+    try:
+        fits = np.array(values, np.int64)
+    except OverflowError:
+        fits = None
+    if fits is None or (fits.size and int(fits.min()) == -1 << 63):  # wider than int64 (its -2^63: no |x|)
+        at, distinct = numbered(values)  # as Python's whole numbers, each distinct one once
+        return wide.of_ints(distinct)[:, at]
+    return wide.of_int64(fits)
 
 
 def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
@@ -243,7 +251,7 @@ def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out
             key[whole] = cell
             found = bets.by_key(g, key, used.size, whole)
         else:
-            mine = bets.per_game(c, v, bet, o, pid, alone, made.get("ante+call"))
+            mine = bets.per_game(c, v, bet, o, pid, alone, made.get("ante+call"), cell, used.size)
             if mine is None:
                 continue
             made[bet] = mine

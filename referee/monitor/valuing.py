@@ -184,7 +184,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     if s.deal and s.known is not None:
         c = counted[s.known]
         qualifies = COMPLETIONS - c.not_qualified
-        deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
+        deal = DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
     return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third, deal)
 
 
