@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from referee.analysis.counts import FULL, PAIRS, Block, DamagedTable, encode
-from referee.analysis.situations import CountTable, classes
+from referee.analysis.situations import CountTable
 from referee.monitor import exact
 from referee.monitor.counted import figures, served
 from referee.monitor.valuing import origin_of
@@ -93,17 +93,30 @@ def test_large_payouts_are_not_served() -> None:
     assert served((p,)) and not served((big,))
 
 
-def test_call_counted_many_equals_one_by_one() -> None:
-    """``exact.call_counted``: over the threshold, the blocks column by column; the same
-    figures as one situation at a time, in the order asked."""
+def test_call_counted_many_equals_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``exact.call_counted``: a block with more situations than ``exact._FEW`` valued
+    column by column, the others one by one; the same figures as one situation at a time,
+    in the order asked."""
+    from referee.monitor import counted
+
     rng = random.Random(47)
-    knowns = []
-    while len(knowns) < 300:
-        cards = tuple(rng.sample(range(52), 5))
-        knowns.append(cards)
+    flop = (7, 20, 33)
+    others = [c for c in range(52) if c not in flop]
+    knowns = [(*rng.sample(others, 2), *flop) for _ in range(100)]  # one flop: one class, many pairs
+    knowns += [tuple(rng.sample(range(52), 5)) for _ in range(50)]
+    blocks: list[int] = []
+    column_by_column = counted.figures
+
+    def spied(block: Block, pairs: list[int], tables: tuple[Payoffs, ...]
+              ) -> tuple[list[list[int]], list[int], list[list[int]]]:
+        blocks.append(len(pairs))
+        return column_by_column(block, pairs, tables)
+
+    monkeypatch.setattr(counted, "figures", spied)
     origin = origin_of("builtin:bonus-100")
     many = exact.call_counted(origin, knowns)
     assert list(many) == list(dict.fromkeys(knowns))
+    assert len(blocks) == 1 and blocks[0] > exact._FEW  # the flop's class alone, column by column
     one = {known: exact.call_counted(origin, [known])[known] for known in knowns}
     assert many == one
-    assert classes().locate(knowns[0])  # the situations' classes were read from the shipped table
+    assert len(blocks) == 1

@@ -9,10 +9,11 @@ arrays by the masks' bits, so that a pair's figures are sums along a row.
 
 Why it stays exact: every count is under 2^32 (stored as uint32), and the sum is over at
 most 2 × 10 + 2 terms, so a product with payouts under 2^(62 - 32 - 5) sums in int64
-without overflow; a payout table with a larger entry is not served here (None: the
-caller values those pairs one by one, as before). ``figures_under`` was 7 µs a situation
-and the offsets of a block's pairs (summed in Python on its second look-up) 0.2 s a store;
-here a block's wanted pairs cost one pass of array operations.
+without overflow; a payout table with a larger entry is not served here (``served``: the
+caller values those pairs one by one, as before; so are a block's few situations,
+``exact._FEW``). ``figures_under`` is 6.5 µs a situation; here a block costs about
+0.22 ms, however many of its 1,176 pairs are wanted (a store of 500,000 seats wants 70 a
+block; one of 10 million nearly all).
 ``tests/test_monitor_counted.py`` compares the two on every pair of several blocks.
 """
 
