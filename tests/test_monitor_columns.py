@@ -149,8 +149,9 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 47's first run: the games of the kinds that hold them whole (all, a table, a
     dealer, a profile) are summed once a bet (``bets.per_game``), a stake band's and a
-    player's apart (players at one game stake apart); the paid basis of seats that all say their pay is the rules' sums but
-    for what was observed. The cells are the seat-by-seat reference's all the same."""
+    player's apart (players at one game stake apart); the paid basis of seats that all
+    say their pay is the rules' sums but for what was observed. The cells are the
+    seat-by-seat reference's all the same."""
     from referee.monitor import bets, columns
 
     log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "300", "--sessions", "2", "--seed", "8",

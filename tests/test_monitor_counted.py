@@ -80,7 +80,7 @@ def test_a_block_whose_entries_do_not_match_its_masks() -> None:
     table = _shipped("builtin:vivo")
     assert table.load(3)
     block = table.blocks[3]
-    block.turns = block.turns[:-1]  # type: ignore[assignment]
+    block.turns = block.turns[:-1]
     with pytest.raises(DamagedTable):
         figures(block, [0], _tables("builtin:vivo"))
 
