@@ -317,8 +317,8 @@ def test_evaluate_indexes_is_evaluate_on_card_indexes() -> None:
             cards = rng.sample(range(52), n)
             assert evaluate_indexes(cards) == evaluate(cards)
             assert evaluate_indexes(bytes(cards)).value == evaluate(cards).value
-    with pytest.raises(HandError):
-        evaluate_indexes([0, 0, 1, 2, 3])  # a card given twice
+    with pytest.raises(HandError, match="a card is given twice in 2c 2c 2d 2h 2s"):
+        evaluate_indexes([0, 0, 1, 2, 3])  # a card given twice (a HandError: the monitor says a stored hand is none)
     with pytest.raises(HandError):
         evaluate_indexes([0, 1, 2, 3])  # too few
     with pytest.raises(HandError):

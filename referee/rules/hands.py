@@ -292,7 +292,9 @@ def evaluate_indexes(cards: Sequence[int]) -> HandValue:
         raise HandError(f"a hand has 5, 6 or 7 cards, each 0 to 51, got {list(cards)!r}")
     key = START + sum(map(EVAL_KEYS.__getitem__, cards))
     if (key & CARD_BITS).bit_count() != n:
-        raise _repeated(tuple(cards))
+        from .cards import DECK
+
+        raise HandError(f"a card is given twice in {' '.join(str(DECK[c]) for c in cards)}")
     if key & FLUSH_TEST:
         return _suited(key)
     return _tables().size(n)[key >> RANK_AT]
