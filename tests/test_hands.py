@@ -302,3 +302,26 @@ def test_ranks_of_reads_back_what_pack_packed() -> None:
     assert len(values) > 7000
     for value in values:
         assert pack(category_of(value), ranks_of(value)) == value
+
+
+def test_evaluate_indexes_is_evaluate_on_card_indexes() -> None:
+    """``evaluate_indexes`` (the monitor's reading: a stored game's cards are bytes) gives
+    ``evaluate``'s value for 5, 6 and 7 cards, and refuses what ``evaluate`` refuses."""
+    import random
+
+    from referee.rules.hands import evaluate_indexes
+
+    rng = random.Random(47)
+    for n in (5, 6, 7):
+        for _ in range(2_000):
+            cards = rng.sample(range(52), n)
+            assert evaluate_indexes(cards) == evaluate(cards)
+            assert evaluate_indexes(bytes(cards)).value == evaluate(cards).value
+    with pytest.raises(HandError, match="a card is given twice in 2c 2c 2d 2h 2s"):
+        evaluate_indexes([0, 0, 1, 2, 3])  # a card given twice (a HandError: the monitor says a stored hand is none)
+    with pytest.raises(HandError):
+        evaluate_indexes([0, 1, 2, 3])  # too few
+    with pytest.raises(HandError):
+        evaluate_indexes([-1, 1, 2, 3, 4])  # not a card (an index from the end otherwise)
+    with pytest.raises(IndexError):
+        evaluate_indexes([52, 1, 2, 3, 4])  # past the deck: a damaged store's byte

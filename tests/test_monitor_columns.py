@@ -143,3 +143,41 @@ def test_the_monitor_without_numpy_says_which_extra(tmp_path: Path, monkeypatch:
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails as without the extra
     code, out = run("monitor", "--store", store)
     assert code == 2 and "referee monitor needs NumPy: pip install 'referee[store]'" in out
+
+
+def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47's first run: the games of the kinds that hold them whole (all, a table, a
+    dealer, a profile) are summed once a bet (``bets.per_game``), a stake band's and a
+    player's apart (players at one game stake apart); the paid basis of seats that all
+    say their pay is the rules' sums but for what was observed. The cells are the
+    seat-by-seat reference's all the same."""
+    from referee.monitor import bets, columns
+
+    log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "300", "--sessions", "2", "--seed", "8",
+                   "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
+    store = str(tmp_path / "s.db")
+    assert run("check", "--store", store, log, "--quiet")[0] == 0
+    with Stored(store) as stored, stored.reading():
+        seats = reading.seats(stored.conn)
+        profiles = stored.profiles(stored.sources())
+    assert all(s.paid_u is not None for s in seats) and len({s.ante_u for s in seats}) > 1
+    made: list[tuple[str, int, bool]] = []
+    reused: list[bool] = []
+    per_game = bets.per_game
+
+    def counted(c: columns.Columns, v: Valuation, bet: str, o: np.ndarray, pid: np.ndarray, alone: np.ndarray,
+                rules: bets.Games | None = None, key: np.ndarray | None = None, groups: int = 0
+                ) -> bets.Games | None:
+        found = per_game(c, v, bet, o, pid, alone, rules, key, groups)
+        made.append((bet, o.size, rules is not None))
+        if bet == "paid":
+            reused.append(found is not None and rules is not None and found.jump is rules.jump)
+        return found
+
+    monkeypatch.setattr(bets, "per_game", counted)
+    with kept_profiles(profiles):
+        _same(seats)
+    # the whole games' once, the stake bands' once, the players' once (not six times: a kind each)
+    assert [n for bet, n, _ in made if bet == "ante+call"] == [len(seats)] * 3
+    assert reused == [True] * 3

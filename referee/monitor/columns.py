@@ -18,14 +18,15 @@ as they are few (a shared-hand table's callers share one situation).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
 
-from . import cells, wide
-from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums, dyadic, game_third, game_variance
+from . import bets, cells, wide
+from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums
 from .facts import STAKE_BANDS, Seat
 from .valuing import Figures, Valuation
 from .wide import Array
@@ -61,8 +62,16 @@ class Columns:
     #: Per distinct figures: whether a call's (or the Bonus's) variance is not 0.
     var_nz: Array
     bonus_var_nz: Array
-    #: A seat's stake times a figure, as limbs (``_product``), made when first needed.
+    #: A seat's stake times a figure, as limbs (:meth:`product`), made when first needed.
     products: dict[str, Array] = field(default_factory=dict)
+
+    def product(self, stake: str, figure: str) -> Array:
+        """Every seat's stake times one of its figures, as limbs: made once, whatever the kind."""
+        key = f"{stake} {figure}"
+        found = self.products.get(key)
+        if found is None:
+            found = self.products[key] = wide.mul(wide.of_int64(getattr(self, stake)), self.table[figure][:, self.sit])
+        return found
 
 
 def columns(seats: list[Seat]) -> Columns:
@@ -101,9 +110,17 @@ def numbered(values: list[Any]) -> tuple[Array, list[Any]]:
 
 
 def _limbs(values: list[int]) -> Array:
-    """Figures as limbs, each distinct value made once (a Bonus's figures: a few for all)."""
-    at, distinct = numbered(values)
-    return wide.of_ints(distinct)[:, at]
+    """Figures as limbs, each distinct value made once (a Bonus's figures: a few for all);
+    figures that all fit int64 (an expectation over a 32-bit denominator) straight from
+    an int64 column."""
+    try:
+        fits = np.array(values, np.int64)
+    except OverflowError:
+        fits = None
+    if fits is None or (fits.size and int(fits.min()) == -1 << 63):  # wider than int64 (its -2^63: no |x|)
+        at, distinct = numbered(values)  # as Python's whole numbers, each distinct one once
+        return wide.of_ints(distinct)[:, at]
+    return wide.of_int64(fits)
 
 
 def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
@@ -133,15 +150,56 @@ def named(values: list[str | None]) -> tuple[Array, list[str]]:
 
 def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Banded:
     """Every valued seat's game added to its (count band, time band) cell, per segment and
-    bet: what a run tests (``run.judge``)."""
+    bet: what a run tests (``run.judge``). A game's sums are made once a bet for every kind
+    that holds it whole (``bets``: all, a table, a dealer, a profile), filed kind by kind."""
     c = columns(seats)
     out: Banded = defaultdict(lambda: defaultdict(Sums))
     if not c.seats:
         return out
+    shared = _Shared(c, v)
     for kind in kinds:
         seg, names = segments(c, kind)
-        _kind(c, v, kind, seg, names, out)
+        _kind(c, v, kind, seg, names, out, shared)
     return out
+
+
+class _Shared:
+    """Every game's sums a bet over the store's games (the seats newest first, a game a run
+    of one game's seats: the ``all`` kind's), made when a kind that holds whole games first
+    needs them."""
+
+    def __init__(self, c: Columns, v: Valuation) -> None:
+        self.c, self.v = c, v
+        n = len(c.seats)
+        start = np.ones(n, bool)
+        start[1:] = c.game[1:] != c.game[:-1]
+        self.pid = np.cumsum(start) - 1  # each seat's game, as numbered here
+        self.sizes = np.bincount(self.pid)
+        self.bets: dict[str, bets.Games | None] = {}
+
+    def whole(self, o: Array, pid: Array) -> Array | None:
+        """Each of a kind's games (``o``, ``pid``: as ``bands`` gives them) as one of these
+        games, when each is a whole one of them (every seat of it, in the same order); None
+        when a kind's game is not (a stake band's, a player's)."""
+        if not o.size:
+            return None
+        mine = self.pid[o]
+        if ((pid[1:] == pid[:-1]) & (mine[1:] != mine[:-1])).any():
+            return None  # a kind's game of several of these (a game's seats apart in the store)
+        first = np.flatnonzero(np.diff(pid, prepend=-1))
+        games = mine[first]
+        if not np.array_equal(np.diff(np.append(first, o.size)), self.sizes[games]):
+            return None  # a kind's game holds part of a game
+        if not (np.diff(o)[pid[1:] == pid[:-1]] == 1).all():
+            return None  # not its seats one after the other, as here
+        return games
+
+    def games(self, bet: str) -> bets.Games | None:
+        if bet not in self.bets:
+            n = len(self.c.seats)
+            rules = self.games("ante+call") if bet == "paid" else None
+            self.bets[bet] = bets.per_game(self.c, self.v, bet, np.arange(n), self.pid, self.sizes == 1, rules)
+        return self.bets[bet]
 
 
 def bands(seg: Array, unit: Array, time: Array, timed: Array, segments: int) -> tuple[Array, Array, Array, Array]:
@@ -174,144 +232,34 @@ def bands(seg: Array, unit: Array, time: Array, timed: Array, segments: int) -> 
     return o, pid, cell.reshape(-1), used
 
 
-def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out: Banded) -> None:
+def _kind(c: Columns, v: Valuation, kind: str, seg: Array, names: list[str], out: Banded,
+          shared: _Shared | None = None) -> None:
     """One segment kind's cells: its seats sorted by segment (newest first within it), a
     segment's game starting where the segment or the game changes."""
     if not (seg >= 0).any():
         return
     o, pid, cell, used = bands(seg, c.game, c.time, c.timed, len(names))
     alone = np.bincount(pid, minlength=cell.size) == 1  # a game of one seat in the segment (``cells._alone``)
-    for bet in ("ante+call", "bonus", "paid"):
-        found = _bet(c, v, bet, o, pid, cell, alone, used.size)
-        if found is not None:
-            _store(found, used, kind, names, bet, out)
+    whole = None if shared is None else shared.whole(o, pid)
+    made: dict[str, bets.Games] = {}
+    for bet in bets.BETS:
+        if shared is not None and whole is not None:  # its games' sums made once for the kinds that hold them whole
+            g = shared.games(bet)
+            if g is None:
+                continue
+            key = np.full(g.has.size, -1, np.int64)
+            key[whole] = cell
+            found = bets.by_key(g, key, used.size, whole)
+        else:
+            mine = bets.per_game(c, v, bet, o, pid, alone, made.get("ante+call"), cell, used.size)
+            if mine is None:
+                continue
+            made[bet] = mine
+            found = bets.by_key(mine, cell, used.size)
+        _store(found, used, kind, names, bet, out)
 
 
-@dataclass(slots=True)
-class _Summed:
-    """One bet's sums by key (a cell, or a game of a segment): each of ``Sums``' whole
-    numbers, a list a field; the largest jump of the games under each key; the cross
-    terms of the keys that have any (as ``Sums.cross``, ``cross3``)."""
-
-    fields: dict[str, list[int]]
-    jump: Array
-    cross: dict[int, list[int]]
-
-
-def _bet(c: Columns, v: Valuation, bet: str, o: Array, pid: Array, cell: Array | None, alone: Array,
-         groups: int) -> _Summed | None:
-    """One bet's sums of one kind's games (``pid``: each seat's game, numbered), by cell
-    (``cell``: each game's among ``groups``) or, ``cell`` None, by game. None: no seat has the bet."""
-    by_game = cell is None
-    key = np.arange(alone.size) if cell is None else cell
-    sit = c.sit[o]
-    if bet == "bonus":
-        m = (c.bonus[o] != 0) & c.bonus_var_nz[sit]
-    elif bet == "paid":
-        m = c.paid_known[o]
-    else:
-        m = np.ones(o.size, bool)
-    if not m.any():
-        return None
-    at = o[m]
-    p = pid[m]
-    s = sit[m]
-    has = np.zeros(key.size, bool)
-    has[p] = True
-    seat_key = key[p]
-    fields: dict[str, list[int]] = {}
-    fields["games"] = np.bincount(key[has], minlength=groups).tolist()
-    fields["seats"] = np.bincount(seat_key, minlength=groups).tolist()
-    if bet == "bonus":
-        stake = c.bonus[at]
-        fields["staked"] = wide.grouped_int64(seat_key, stake, groups)
-        fields["observed"] = _wide_sum(seat_key, _product(c, "bonus", "bonus_pay")[:, at], groups)
-        fields["expected"] = _wide_sum(seat_key, _product(c, "bonus", "bonus_mean")[:, at], groups)
-        unit, third, top = c.table["bonus_variance"], c.table["bonus_third"], c.bonus_top
-        unit_nz = c.bonus_var_nz
-        known = c.known[at]
-        called = np.ones(at.size, bool)
-        wins = stake.astype(np.float64) * top[s]
-    else:
-        stake = c.ante[at]
-        fields["staked"] = wide.grouped_int64(seat_key, c.staked[at], groups)
-        fields["observed"] = wide.grouped_int64(seat_key, c.paid[at] if bet == "paid" else c.net[at], groups)
-        fields["expected"] = _wide_sum(seat_key, _product(c, "ante", "mean")[:, at], groups)
-        known_pay = c.paid_known[at]
-        owed = np.where(known_pay, c.net[at] - c.paid[at], 0)
-        fields["owed_player"] = wide.grouped_int64(seat_key, np.maximum(owed, 0), groups)
-        fields["owed_house"] = wide.grouped_int64(seat_key, np.maximum(-owed, 0), groups)
-        fields["paid_unknown"] = wide.grouped_int64(seat_key, (~known_pay).astype(np.int64), groups)
-        unit, third, top = c.table["variance"], c.table["third"], c.top
-        unit_nz = c.var_nz
-        known = c.known[at]
-        called = c.called[at]
-        wins = np.where(called, stake.astype(np.float64) * top[s], 0.0)
-    # a game's groups: its seats in one situation under one decision (the first one's figures)
-    g_order = np.lexsort((called, known, p))  # stable: a group's first is its newest seat
-    gp, gk, gc = p[g_order], known[g_order], called[g_order]
-    g_start = np.ones(g_order.size, bool)
-    g_start[1:] = (gp[1:] != gp[:-1]) | (gk[1:] != gk[:-1]) | (gc[1:] != gc[:-1])
-    g_first = np.flatnonzero(g_start)
-    g_stake = np.add.reduceat(stake[g_order], g_first)
-    g_sit = s[g_order][g_first]
-    g_played = gp[g_first]
-    valid = unit_nz[g_sit]
-    played = key.size
-    n_valid = np.bincount(g_played[valid], minlength=played)
-    n_moving = np.bincount(g_played[valid & (g_stake != 0)], minlength=played)
-    moves = (n_moving > 0) | (alone & (n_valid > 0))  # the game adds variance (``_close``, ``_alone``)
-    counted = valid & moves[g_played]
-    gp_c, st_c, sit_c = g_played[counted], g_stake[counted], g_sit[counted]
-    x = wide.of_int64(st_c)
-    square = wide.mul(x, x)
-    fields["variance"] = _wide_sum(key[gp_c], wide.mul(square, unit[:, sit_c]), groups)
-    fields["third"] = _wide_sum(key[gp_c], wide.mul(wide.mul(square, x), third[:, sit_c]), groups)
-    fields["terms"] = wide.grouped_int64(key, np.where(moves, n_valid, 0), groups)
-    jump = np.zeros(played, np.float64)
-    np.add.at(jump, p, wins)  # in the seats' order: the float of adding them one by one
-    jump[~moves] = 0.0
-    if not by_game:  # a cell's: the largest of its games' (``Sums.add``)
-        by_key = np.zeros(groups, np.float64)
-        np.maximum.at(by_key, key[has], jump[has])
-        jump = by_key
-    cross: dict[int, list[int]] = {}
-    for game in np.flatnonzero(moves & (n_valid >= 2)).tolist():
-        _cross(c, bet, game, g_played, g_stake, g_sit, valid, v, cross, int(key[game]))
-    return _Summed(fields, jump, cross)
-
-
-def _product(c: Columns, stake: str, figure: str) -> Array:
-    """Every seat's stake times one of its figures, as limbs: made once, whatever the kind."""
-    key = f"{stake} {figure}"
-    found = c.products.get(key)
-    if found is None:
-        found = c.products[key] = wide.mul(wide.of_int64(getattr(c, stake)), c.table[figure][:, c.sit])
-    return found
-
-
-def _cross(c: Columns, bet: str, game: int, g_played: Array, g_stake: Array, g_sit: Array, valid: Array,
-           v: Valuation, cross: dict[int, list[int]], at: int) -> None:
-    """A game with seats in several situations: its bounds on the cross terms, as
-    ``cells._close`` makes them (few games: a table dealing each seat its own cards)."""
-    mine = np.flatnonzero((g_played == game) & valid)
-    units = ("bonus_variance", "bonus_third") if bet == "bonus" else ("variance", "third")
-    groups: dict[tuple[str, object, bool], list[int]] = {}
-    for i in mine:
-        f = c.figures[int(g_sit[i])]
-        groups[(bet, int(i), True)] = [int(g_stake[i]), getattr(f, units[0]), getattr(f, units[1])]
-    _, bound = game_variance(groups, bet, v.scale2)
-    _, bound3 = game_third(groups, bet, v.scale3)
-    found = cross.setdefault(at, [0, 0])
-    found[0] += dyadic(bound)
-    found[1] += dyadic(bound3)
-
-
-def _wide_sum(keys: Array, x: Array, groups: int) -> list[int]:
-    return wide.total(wide.grouped(keys, x, groups))
-
-
-def _store(found: _Summed, used: Array, kind: str, names: list[str], bet: str, out: Banded) -> None:
+def _store(found: bets.Summed, used: Array, kind: str, names: list[str], bet: str, out: Banded) -> None:
     """The cells that hold a game of ``bet`` into ``out``."""
     for at in np.flatnonzero(np.array(found.fields["games"]) > 0).tolist():
         segment, band = divmod(int(used[at]), _BANDS)
@@ -329,19 +277,26 @@ def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Game
     c = columns(seats)
     out: Games = {}
     made: dict[bytes, Played] = {}
+    shared = _Shared(c, v)
+    shared_rows: dict[str, list[tuple[Any, ...] | None]] | None = None
     for kind in kinds:
         seg, names = segments(c, kind)
         if not (seg >= 0).any():
             continue
         o, pid, _, _ = bands(seg, c.game, c.time, c.timed, len(names))
         starts = np.flatnonzero(np.diff(pid, prepend=-1))
-        played = starts.size
-        alone = np.diff(np.append(starts, o.size)) == 1
-        summed = {bet: _bet(c, v, bet, o, pid, None, alone, played)
-                  for bet in ("ante+call", "bonus", "paid")}
-        rows = {bet: _rows(found) for bet, found in summed.items() if found is not None}
+        whole = shared.whole(o, pid)
+        if whole is not None:  # the kinds that hold whole games: each game's rows made once for all of them
+            if shared_rows is None:
+                shared_rows = _rows_by_game(lambda bet, rules: shared.games(bet), shared.sizes.size)
+            rows, at = shared_rows, whole.tolist()
+        else:
+            played = starts.size
+            alone = np.diff(np.append(starts, o.size)) == 1
+            rows = _rows_by_game(partial(bets.per_game, c, v, o=o, pid=pid, alone=alone), played)
+            at = list(range(played))
         ends = np.append(starts[1:], o.size).tolist()
-        for g, (start, end) in enumerate(zip(starts.tolist(), ends, strict=True)):
+        for g, start, end in zip(at, starts.tolist(), ends, strict=True):
             seats_of = o[start:end].tobytes()
             p = made.get(seats_of)
             if p is None:
@@ -352,12 +307,23 @@ def games(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Game
     return out
 
 
+def _rows_by_game(games_of: Callable[..., bets.Games | None], played: int
+                  ) -> dict[str, list[tuple[Any, ...] | None]]:
+    """Each bet's rows, a game each (``_rows``), from its games' sums (``games_of(bet,
+    rules)``: ``rules`` the games' ``ante+call`` sums, for the paid basis's)."""
+    found: dict[str, bets.Games | None] = {}
+    for bet in bets.BETS:
+        found[bet] = games_of(bet, rules=found.get("ante+call"))
+    every = np.arange(played)
+    return {bet: _rows(bets.by_key(g, every, played)) for bet, g in found.items() if g is not None}
+
+
 #: Sums' fields in the order its constructor takes them.
 _FIELDS = ("games", "seats", "staked", "observed", "expected", "variance", "cross", "jump", "third", "cross3", "terms",
            "owed_player", "owed_house", "paid_unknown")
 
 
-def _rows(found: _Summed) -> list[tuple[Any, ...] | None]:
+def _rows(found: bets.Summed) -> list[tuple[Any, ...] | None]:
     """Each game's sums as ``Sums``' arguments (None: the game has no seat of the bet)."""
     n = len(found.fields["games"])
     columns: list[list[Any]] = []

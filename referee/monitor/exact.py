@@ -121,17 +121,44 @@ def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
     table = _count_table(*CountTable.serving(p, qualifier))
     locate = classes().locate
     out: dict[tuple[int, ...], Counted] = {}
-    for known in knowns:
+    by_class: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    order = list(dict.fromkeys(knowns))
+    for known in order:
         index, pair = locate(known)
         if table.load(index):
-            block = table.blocks[index]
-            (value, second, third), not_qualified, turns = block.figures_under(pair, (p, sq, cu))
-            out[known] = Counted(value, second, third, not_qualified, tuple(turns))
+            by_class.setdefault(index, []).append((known, pair))
         else:  # another qualifier without its counts: counted one by one
             counts = call_counts(known[:2], known[2:5], qualifier).counts
             out[known] = Counted(p.value(counts), sq.value(counts), cu.value(counts), sum(row[0] for row in counts),
                                  tuple(sum(row) // DEALERS for row in counts))
-    return out
+    tables = (p, sq, cu)
+    many = any(len(found) > _FEW for found in by_class.values()) and many_served(tables)
+    for index, found in by_class.items():
+        block = table.blocks[index]
+        if many and len(found) > _FEW:  # a block's situations at once, column by column (``counted``)
+            from .counted import figures
+
+            (values, seconds, thirds), not_qualified, turns = figures(block, [pair for _, pair in found], tables)
+            for (known, _), *row in zip(found, values, seconds, thirds, not_qualified, turns, strict=True):
+                out[known] = Counted(row[0], row[1], row[2], row[3], tuple(row[4]))
+            continue
+        for known, pair in found:
+            (value, second, third), nq, turned = block.figures_under(pair, tables)
+            out[known] = Counted(value, second, third, nq, tuple(turned))
+    return {known: out[known] for known in order}  # in the order asked, as one by one
+
+
+#: A block's situations are valued one by one when they are this few or fewer: column by
+#: column a block costs about 0.22 ms whatever it values (small arrays' overheads), one by one
+#: 6.5 µs a situation (measured: 14 situations a block 0.09 ms one by one, 70 a block 0.46).
+_FEW = 32
+
+
+def many_served(tables: tuple[Payoffs, ...]) -> bool:
+    """Whether the situations can be valued column by column (``counted.served``)."""
+    from .counted import served
+
+    return served(tables)
 
 
 @lru_cache(maxsize=4)
@@ -210,9 +237,12 @@ def bonus_odds(origin: ProfileOrigin) -> BonusOdds | None:
     """The Bonus's exact distribution under ``origin``'s profile (None: it has none)."""
     if origin.resolve().profile.bonus is None:
         return None
-    hit = mean = second = third = Fraction(0)
+    hands: dict[Fraction, int] = {}  # how many hands each pay (a few pays: a Fraction a pay, not a hand value)
     for value, n in five_card_values():
         pay = bonus_pay(origin, value)
+        hands[pay] = hands.get(pay, 0) + n
+    hit = mean = second = third = Fraction(0)
+    for pay, n in hands.items():
         share = Fraction(n, FIVE_CARD_HANDS)
         hit += share if pay > 0 else 0
         mean += share * pay

@@ -251,9 +251,11 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None)
                 _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
     out: list[Seat] = []
     said = Said(conn)
+    figured = {i: _settled(row) for i, row in settled.items()}  # a settlement's figures, once a store
     for run in runs:
-        picks = [settled[i] for i in json.loads(run.settlements)]
-        found = _rounds(run, picks) if run.games is None else _games(run, picks)
+        ids = json.loads(run.settlements)
+        found = (_rounds(run, [settled[i] for i in ids]) if run.games is None
+                 else _games(run, [figured[i] for i in ids]))
         if not said(run.session_id):
             for seat in found:
                 seat.paid_u = None
@@ -315,32 +317,53 @@ def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
     return out
 
 
-def _games(run: Any, picks: list[Any]) -> list[Seat]:
+def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]) -> list[Seat]:
     """A run of a live table's clean games (``referee.store.tableruns``): each seat as its
     row had it (its hands its game's cards evaluated, its bonus hand's where its
-    settlement has one; the five known cards one tuple a game, as its rows share them)."""
-    from ..rules.hands import evaluate
-    from ..store.tableruns import Packed
+    settlement has one; the five known cards one tuple a game, as its rows share them).
+    Why the loops are written so: they are a first run's reading, a seat each (issue 47):
+    a settlement's figures (``settled``, by pick: :func:`_settled`) are taken from its
+    row once a store, not once a seat, and a game's five-card Bonus hand evaluated only
+    when a seat of it has one."""
+    from ..rules.hands import evaluate, evaluate_indexes
+    from ..store.tableruns import NONE, Packed
 
     packed = Packed(run)
     out: list[Seat] = []
+    append = out.append
     origin = run.origin or "builtin:vivo"
-    for game in range(packed.count):
-        cards = packed.game_cards(game)
-        known = tuple(cards[:5])
-        board = [cards[2], cards[3], cards[4], cards[5], cards[6]]
-        player = evaluate([cards[0], cards[1], *board]).value
-        dealer = evaluate([cards[7], cards[8], *board]).value
-        bonus = evaluate(list(known)).value
-        key = ("game", run.tbl, packed.games[game])
-        when, by, deal = packed.time_us(game), packed.dealer(game), not packed.second[game]
-        for place in packed.seats_of(game):
-            row = picks[packed.picks[place]]
-            if row.ante_u is None or row.main_staked_u is None or row.main_net_u is None:
+    table = run.tbl
+    players, dealers, names = packed.players, packed.dealers, packed.dealer_names
+    seat_picks, player_picks, offsets, cards = packed.picks, packed.player_picks, packed.offsets, packed.cards
+    first_seat, row_of = packed.first_seat, -run.id
+    for game, (number, second, when) in enumerate(zip(packed.games, packed.second, packed.times, strict=True)):
+        at = 9 * game
+        c = cards[at:at + 9]
+        known = (c[0], c[1], c[2], c[3], c[4])
+        player = evaluate((c[0], c[1], c[2], c[3], c[4], c[5], c[6])).value
+        dealer = evaluate((c[7], c[8], c[2], c[3], c[4], c[5], c[6])).value
+        bonus: int | None = None
+        key = ("game", table, number)
+        time_us = None if when == NONE else when
+        by, deal = names[dealers[game]], not second
+        for place in range(offsets[game], offsets[game + 1]):
+            figures = settled[seat_picks[place]]
+            if figures is None:
                 continue
-            seat_id = packed.first_seat + place
-            out.append(Seat(
-                seat_id, key, when, run.tbl, by, origin, packed.players[packed.player_picks[place]], row.ante_u,
-                row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0, row.outcome != "fold", known,
-                bonus if row.bonus_cat is not None else None, deal, player, dealer, -run.id, paid_u=row.main_net_u))
+            ante, staked, net, bonus_u, called, has_bonus = figures
+            if has_bonus and bonus is None:
+                bonus = evaluate_indexes(known).value
+            append(Seat(first_seat + place, key, time_us, table, by, origin, players[player_picks[place]], ante,
+                        staked, net, bonus_u, called, known, bonus if has_bonus else None, deal, player, dealer,
+                        row_of, paid_u=net))
     return out
+
+
+def _settled(row: Any) -> tuple[int, int, int, int, bool, bool] | None:
+    """A stored settlement's figures as a seat takes them: Ante, staked, net, Bonus
+    stake, whether it called, whether it has a Bonus hand (None: an amount is not a whole
+    number of millionths, the seat is not summed)."""
+    if row.ante_u is None or row.main_staked_u is None or row.main_net_u is None:
+        return None
+    return (row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0, row.outcome != "fold",
+            row.bonus_cat is not None)

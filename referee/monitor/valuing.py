@@ -21,6 +21,7 @@ from math import lcm
 
 from ..analysis.counts import DEALERS
 from ..profiles import ProfileOrigin
+from ..rules.strategy import COMPLETIONS
 from . import exact
 from .facts import Seat
 
@@ -83,7 +84,7 @@ class _Priced:
     the same over those, worked out once, not a seat."""
 
     def __init__(self, profile: str) -> None:
-        from ..rules.strategy import COMPLETIONS, Payoffs
+        from ..rules.strategy import Payoffs
 
         origin = origin_of(profile)
         self.profile = profile
@@ -145,12 +146,12 @@ def value(seats: list[Seat]) -> Valuation:
     made: dict[tuple[object, ...], Figures | None] = {}
     calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus and deal
     for s in seats:
-        bonus = s.bonus_value if s.bonus_u else None
-        dealt = s.deal and s.known is not None
-        key = (s.profile, s.known if s.called or dealt else None, s.called, bonus, dealt)
+        profile, known, called = s.profile, s.known, s.called
+        dealt = s.deal and known is not None
+        key = (profile, known if called or dealt else None, called, s.bonus_value if s.bonus_u else None, dealt)
         found = made.get(key, False)
         if found is False:
-            found = made[key] = _figures(s, priced[s.profile], counted[s.profile], calls)
+            found = made[key] = _figures(s, priced[profile], counted[profile], calls)
         s.situation = found
     return Valuation(scale, scale2, scale3)
 
@@ -160,8 +161,6 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     """One seat's figures (None: a call whose five cards were not all seen, no exact
     expectation); ``calls``: a call's figures in a situation, worked out once for the
     seats that differ only in their Bonus or deal."""
-    from ..rules.strategy import COMPLETIONS
-
     if s.called:
         if s.known is None:
             return None
@@ -185,7 +184,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     if s.deal and s.known is not None:
         c = counted[s.known]
         qualifies = COMPLETIONS - c.not_qualified
-        deal = DealFigures(tuple(n * DEALERS for n in c.turns), qualifies, qualifies * c.not_qualified)
+        deal = DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
     return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third, deal)
 
 

@@ -282,6 +282,24 @@ def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
     return (_R7 or _tables().ranks[7])[key >> RANK_AT]
 
 
+def evaluate_indexes(cards: Sequence[int]) -> HandValue:
+    """Value of 5, 6 or 7 cards given as indexes 0 to 51 (as a store packs them, each a
+    byte): ``evaluate``'s value, read without reading each card as a token (a first run
+    of the monitor evaluates a five-card Bonus hand a game). An index past 51 is an
+    IndexError (a damaged store), a card given twice a :class:`HandError`."""
+    n = len(cards)
+    if not 5 <= n <= 7 or min(cards) < 0:
+        raise HandError(f"a hand has 5, 6 or 7 cards, each 0 to 51, got {list(cards)!r}")
+    key = START + sum(map(EVAL_KEYS.__getitem__, cards))
+    if (key & CARD_BITS).bit_count() != n:
+        from .cards import DECK
+
+        raise HandError(f"a card is given twice in {' '.join(str(DECK[c]) for c in cards)}")
+    if key & FLUSH_TEST:
+        return _suited(key)
+    return _tables().size(n)[key >> RANK_AT]
+
+
 def _evaluate_any(cards: tuple[Any, ...]) -> HandValue:
     """Any count, any token (the path ``evaluate`` leaves for everything but 7 known cards)."""
     n = len(cards)
