@@ -126,6 +126,14 @@ class Rulings:
 
     def seat(self, seat: Any) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:
         """The seat's ruling and its (net, staked, returned)."""
+        round_: Any = getattr(self.model, "round", None)
+        if round_ is not None and round_ is seat and self.memo is not None and round_.flop is not None:
+            # a format-1 round: its own struct is the deal, settled once (no other seat asks)
+            ruling = self.memo.settle(round_)
+            if ruling is not None:
+                if self.verify:
+                    verify_ruling(ruling, self.profile, round_)
+                return ruling, totals_of(ruling)
         own = tuple(seat.player) if seat.player is not None else None
         # Stakes as written (1 and 1.0000000 are equal, not alike): a seat's lines keep its own.
         key = (seat.decision, own, str(seat.ante), str(seat.bonus))

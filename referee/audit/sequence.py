@@ -44,7 +44,7 @@ class Held:
     at_session: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Numbered:
     """How :meth:`Sequence.begin` placed a game: the number to judge (None: none, or a
     further record of a game), and whether it is the late one of two swapped games."""

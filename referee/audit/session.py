@@ -288,10 +288,12 @@ class SessionAudit:
         per_seat = deal.player is None
         rulings = Rulings(profile, deal, self.memo, self.fast == "verify")
         live = [s for s in g.seats if s.model is not None and not s.twice]
-        own = [s for s in live if s.model.player is not None]
         whole_void = None
-        if per_seat and not cancelled and len(own) > 1:
-            whole_void = cross_seat_duplicates(deal, [(f"player {s.result.player_id}", s.model.player) for s in own])
+        if per_seat and not cancelled and len(live) > 1:
+            own = [s for s in live if s.model.player is not None]
+            if len(own) > 1:
+                whole_void = cross_seat_duplicates(deal, [(f"player {s.result.player_id}", s.model.player)
+                                                          for s in own])
         for s in live:
             seat = s.result
             if cancelled:

@@ -112,6 +112,24 @@ class Ruling:
         object.__setattr__(self, "net", sum((line.result for line in self.lines), ZERO))
         object.__setattr__(self, "staked", sum((line.stake for line in self.lines), ZERO))
 
+    def alike(self, cards: Cards, player: HandValue, dealer: HandValue, bonus: HandValue | None) -> Ruling:
+        """The ruling of another deal whose settlement is this one's (its lines, outcome
+        and qualification: a memo's), with that deal's own cards and hands. Made by
+        hand, not by ``__init__``: the sums are this ruling's, and a round settled
+        from the memo made one of these every round."""
+        alike = _bare(Ruling)
+        _OUTCOME(alike, self.outcome)
+        _CARDS(alike, cards)
+        _LINES(alike, self.lines)
+        _VOID(alike, None)
+        _PLAYER(alike, player)
+        _DEALER(alike, dealer)
+        _BONUS(alike, bonus)
+        _QUALIFIED(alike, self.dealer_qualified)
+        _NET(alike, self.net)
+        _STAKED(alike, self.staked)
+        return alike
+
     def line(self, wager: Wager) -> Line | None:
         """The wager's line, or None when it was not staked."""
         for line in self.lines:
@@ -164,6 +182,15 @@ class Ruling:
     def cancelled(self) -> bool:
         """The table cancelled the game: every stake is refunded (:func:`cancelled_ruling`)."""
         return self.void is not None and self.void.kind == "cancelled"
+
+
+_bare = object.__new__
+#: Each slot's setter (a frozen dataclass is set through its slots' descriptors).
+_OUTCOME, _CARDS, _LINES, _VOID, _PLAYER, _DEALER, _BONUS, _QUALIFIED, _NET, _STAKED = (
+    Ruling.__dict__[name].__set__ for name in ("outcome", "cards", "lines", "void", "player_hand", "dealer_hand",
+                                               "bonus_hand", "dealer_qualified", "net", "staked"))
+assert set(Ruling.__slots__) == {"outcome", "cards", "lines", "void", "player_hand", "dealer_hand", "bonus_hand",
+                                 "dealer_qualified", "net", "staked"}
 
 
 def returned(kind: VoidKind, reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
