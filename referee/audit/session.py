@@ -25,7 +25,7 @@ from ..profiles import LoadedProfile, ProfileError, borrowed_name, resolve_profi
 from ..rules.profile import Profile
 from .compare import Notation, check_cancelled, compare_record, recorded_as_paid, settled_as_valid, void_detail
 from .fast import SettleMemo, memo_for
-from .games import GameCounts, GameResult, SeatResult, book, stakes_of, totals_of
+from .games import GameCounts, GameResult, SeatResult, book, seat_book, stakes_of, totals_of
 from .ledger import lose_track
 from .places import Emitter, Place
 from .players import BalanceWork, Player
@@ -393,15 +393,27 @@ class SessionAudit:
 
     def _book(self, seats: list[SeatIn]) -> None:
         """The seats the full audit took, into the session's ledger and their players'
-        (the lane books its own)."""
+        (the lane books its own). A seat ruled valid that owes nothing is counted by its
+        :class:`~referee.audit.games.Book` (its sums added once the ledger is read)."""
         for s in seats:
             seat = s.result
             if seat.copy:
                 continue
             if s.key is not None and seat.record is not None:
                 player = self.players[s.key]
-                book(seat, self.ledger, player.ledger)
-                player.ledger.closing_balance = player.balance
+                ledger = player._ledger
+                counted = seat_book(seat)
+                if counted is None:
+                    book(seat, self.ledger, player.ledger)
+                else:
+                    booked = player.booked
+                    booked[counted] = booked.get(counted, 0) + 1
+                    booked = self.booked
+                    booked[counted] = booked.get(counted, 0) + 1
+                    recorded = seat.record.recorded
+                    if recorded is not None and recorded.balance is not None:
+                        ledger.recorded_closing_balance = recorded.balance  # the session's is made at the close
+                ledger.closing_balance = player.balance
             else:
                 book(seat, self.ledger)
 
