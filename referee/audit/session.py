@@ -30,7 +30,7 @@ from .ledger import lose_track
 from .places import Emitter, Place
 from .players import BalanceWork, Player
 from .results import Finding, Ledger, PlayerLedger, SessionInfo, SessionResult
-from .seats import Rulings, canonical, cross_seat_duplicates, void_ruling
+from .seats import Rulings, SeatCards, canonical, cross_seat_duplicates, describe, void_ruling
 from .sequence import Numbered, Sequence
 from .stakes import check_stakes
 from .validation import recorded_void, unruled_nets
@@ -309,7 +309,7 @@ class SessionAudit:
         if cancelled:
             result.outcome = "cancelled"
         else:
-            _describe(result, whole_void, per_seat)
+            describe(result, whole_void, per_seat)
         ruled = [s.result.ruling for s in live if s.result.ruling is not None]
         if not ruled and not cancelled and not per_seat:
             # not one seat to rule (none listed, or none readable: H008): the shared deal is
@@ -369,7 +369,7 @@ class SessionAudit:
         else:
             detail = None
             if ruling.void is not None:  # the cards are read again only to say why a deal is void
-                cards = _Cards(model.player if model.player is not None else deal.player, deal)
+                cards = SeatCards(model.player if model.player is not None else deal.player, deal)
                 detail = void_detail(cards, ruling, notation)
             compare_record(model, ruling, emit, self.qualifier, detail, place.noun)
         net, staked, returned = seat.totals or (ZERO, stakes_of(model, profile), ZERO)
@@ -476,34 +476,3 @@ def _recorded(s: SeatIn) -> Any:
     if s.model is not None:
         return s.model.recorded
     return s.data.get("recorded") if isinstance(s.data, dict) else None
-
-
-def _describe(result: GameResult, whole_void: str | None, per_seat: bool) -> None:
-    """The game's own line of the report: its outcome and hands, when one deal says them
-    (a seat that called shows the whole deal; else the first seat ruled)."""
-    if whole_void is not None:
-        result.outcome, result.void_reason = "void", whole_void
-        return
-    ruled = [seat.ruling for seat in result.seats if seat.ruling is not None]
-    unit = next((r for r in ruled if r.outcome != "fold"), ruled[0] if ruled else None)
-    if unit is None:
-        return
-    if unit.outcome == "void":
-        if not per_seat:
-            result.outcome, result.void_reason = "void", unit.void_reason
-        return
-    result.dealer_hand, result.dealer_qualified = unit.dealer_hand, unit.dealer_qualified
-    if not per_seat:
-        result.player_hand = unit.player_hand
-        result.outcome = unit.outcome if unit.outcome != "fold" else None
-
-
-class _Cards:
-    """The cards of one seat's deal (its own hand or the shared one, and the board), as
-    :func:`~referee.audit.compare.void_detail` reads a round."""
-
-    __slots__ = ("dealer", "flop", "player", "river", "turn")
-
-    def __init__(self, player: Any, deal: Any) -> None:
-        self.player, self.flop, self.turn, self.river, self.dealer = (
-            player or [], deal.flop or [], deal.turn, deal.river, deal.dealer)
