@@ -180,7 +180,10 @@ class GameCounts:
     def add(self, kind: str, seats: int) -> None:
         self.games += 1
         self.seats += seats
-        setattr(self, kind, getattr(self, kind) + 1)
+        if kind == "counted":  # nearly every game
+            self.counted += 1
+        else:
+            setattr(self, kind, getattr(self, kind) + 1)
 
     def uncount(self, kind: str) -> None:
         """A second record of a game already counted: its seats stay (they are bets),

@@ -169,8 +169,8 @@ class Sequence:
         unless it is held, or part of an open swap)."""
         self.waiting = False
         held = self.held
-        keep = (held is not None and (held.result is result or any(r is result for r in self.held_more))) or any(
-            r is result for r in self.swapped)
+        keep = (held is not None and (held.result is result or any(r is result for r in self.held_more))) or (
+            bool(self.swapped) and any(r is result for r in self.swapped))
         out, self.released = self.released, []
         if not keep:
             out.append(result)
