@@ -21,8 +21,8 @@ from typing import Any, cast
 from ..rules.cards import SPELLINGS, CardError, parse_card, seen_cards
 from ..rules.payout import Wager
 from ..rules.profile import Profile
-from ..rules.settlement import Ruling, returned, settle
-from .fast import SettleMemo, deal_of, verify_ruling
+from ..rules.settlement import Line, Ruling, returned, settle
+from .fast import MEMO_LIMIT, SHARED_LINES, SettleMemo, deal_of, verify_ruling
 from .games import GameResult, totals_of
 
 ONE = Decimal(1)
@@ -34,10 +34,23 @@ def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
     Bonus 1) of the same cards and decision: every line's stake and net times the seat's."""
     if ante == unit.ante_stake and bonus == unit.bonus_stake:
         return unit
-    factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
-    lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
-                  for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
-    return replace(unit, lines=lines, bonus_hand=unit.bonus_hand if bonus else None)
+    shared = SHARED_LINES.get(id(unit.lines)) is unit.lines
+    key = (id(unit.lines), str(ante), str(bonus))  # stakes as written: the lines keep them
+    known = _SCALED.get(key) if shared else None
+    if known is None:
+        factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
+        lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
+                      for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
+        known = (lines, sum((line.result for line in lines), ZERO), sum((line.stake for line in lines), ZERO))
+        if shared and len(_SCALED) < MEMO_LIMIT:
+            _SCALED[key] = known  # a memoised settlement's at these stakes: its lines shared as the memo's are
+            SHARED_LINES[id(lines)] = lines
+    return unit.restaked(*known, unit.bonus_hand if bonus else None)
+
+
+#: The lines (and their net and stakes) of a memoised unit settlement (``SHARED_LINES``)
+#: at other stakes, by its lines and the stakes as written.
+_SCALED: dict[tuple[int, str, str], tuple[tuple[Line, ...], Decimal, Decimal]] = {}
 
 
 def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:

@@ -117,18 +117,27 @@ class Ruling:
         and qualification: a memo's), with that deal's own cards and hands. Made by
         hand, not by ``__init__``: the sums are this ruling's, and a round settled
         from the memo made one of these every round."""
-        alike = _bare(Ruling)
-        _OUTCOME(alike, self.outcome)
-        _CARDS(alike, cards)
-        _LINES(alike, self.lines)
-        _VOID(alike, None)
-        _PLAYER(alike, player)
-        _DEALER(alike, dealer)
-        _BONUS(alike, bonus)
-        _QUALIFIED(alike, self.dealer_qualified)
-        _NET(alike, self.net)
-        _STAKED(alike, self.staked)
-        return alike
+        return self._made(cards, self.lines, player, dealer, bonus, self.net, self.staked)
+
+    def restaked(self, lines: tuple[Line, ...], net: Decimal, staked: Decimal, bonus: HandValue | None) -> Ruling:
+        """This ruling with other stakes' ``lines`` (their sums ``net`` and ``staked``
+        given, as :func:`~referee.audit.seats.scaled` keeps them) and bonus hand."""
+        return self._made(self.cards, lines, self.player_hand, self.dealer_hand, bonus, net, staked)
+
+    def _made(self, cards: Cards, lines: tuple[Line, ...], player: HandValue | None, dealer: HandValue | None,
+              bonus: HandValue | None, net: Decimal, staked: Decimal) -> Ruling:
+        made = _bare(Ruling)
+        _OUTCOME(made, self.outcome)
+        _CARDS(made, cards)
+        _LINES(made, lines)
+        _VOID(made, self.void)
+        _PLAYER(made, player)
+        _DEALER(made, dealer)
+        _BONUS(made, bonus)
+        _QUALIFIED(made, self.dealer_qualified)
+        _NET(made, net)
+        _STAKED(made, staked)
+        return made
 
     def line(self, wager: Wager) -> Line | None:
         """The wager's line, or None when it was not staked."""
