@@ -8,6 +8,7 @@ cases check the reports, both ways)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -165,5 +166,8 @@ def test_a_full_path_seat_is_written_as_its_dict(tmp_path: Path, monkeypatch: py
             for seat in event.seats:
                 assert _seat_json(seat, dump) == dump(seat_dict(seat))
                 written += seat.ruling is not None and not seat.findings
+                for odd in ('p"1', "p\\1", "p\n1", "pé\u20281", None):  # ids JSON escapes, or not ASCII
+                    other = replace(seat, player_id=odd)
+                    assert _seat_json(other, dump) == dump(seat_dict(other))
     assert written > 100
     assert json.loads(run("check", str(log), "--format", "json")[1])["sessions"]

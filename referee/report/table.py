@@ -113,15 +113,17 @@ def _ruled_seat(seat: SeatResult, ruling: Any, dump: Callable[[Any], str]) -> st
     (``SHARED_LINES``): what it says between its own id, line and balances is a function
     of the settlement's lines, its decision and its bottom line's figures (no finding:
     no balance off), written once for each."""
-    from ..audit.owed import seat_bottom_line
+    from ..audit.owed import recorded_paid, seat_bottom_line, wallet_net
     from .base import bottom_json
 
-    bottom = seat_bottom_line(seat)
-    assert bottom is not None  # a seat ruled
     decision = seat_decision(seat)
-    key = (id(ruling.lines), ruling.outcome, decision, bottom.paid, bottom.recorded, bottom.wallet, dump)
+    # what seat_bottom_line reads besides the lines (no finding: no balance off)
+    paid = (recorded_paid(seat.record.recorded if seat.record is not None else None, ruling), wallet_net(seat))
+    key = (id(ruling.lines), ruling.outcome, decision, paid, dump)
     middle = _RULED.get(key)
     if middle is None:
+        bottom = seat_bottom_line(seat)
+        assert bottom is not None  # a seat ruled
         settlement = seat.settlement()
         assert settlement is not None
         middle = dump({"outcome": ruling.outcome, "decision": decision,
@@ -131,7 +133,13 @@ def _ruled_seat(seat: SeatResult, ruling: Any, dump: Callable[[Any], str]) -> st
             _RULED[key] = middle
     recorded = seat.recorded_balance
     kept = "null" if recorded is None else _number(recorded)
-    return (f'{{"player_id":{dump(seat.player_id)},"line":{seat.line},{middle},"balance":{_number(seat.balance)},'
+    player = seat.player_id
+    # an id JSON writes as it is (printable ASCII, no quote or backslash to escape), else as dump writes it
+    if player is not None and player.isascii() and player.isprintable() and '"' not in player and "\\" not in player:
+        named = f'"{player}"'
+    else:
+        named = dump(player)
+    return (f'{{"player_id":{named},"line":{seat.line},{middle},"balance":{_number(seat.balance)},'
             f'"recorded_balance":{kept},"findings":[]}}')
 
 
