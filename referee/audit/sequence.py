@@ -132,7 +132,13 @@ class Sequence:
         if not numbered.counted:
             return
         n = numbered.number
-        found, held = number_or_hold(self.numbering, n, repeated, void)
+        numbering = self.numbering
+        if n is not None and numbering.accept == (n,) and not repeated and not numbered.swap and self.late is None:
+            numbering.accept = (n + 1,)  # the number expected, nothing open: number_round's in-order case
+            numbering.used.add(n)
+            numbering.replay = n if void else None
+            return
+        found, held = number_or_hold(numbering, n, repeated, void)
         if numbered.swap and held is not None:  # the late one of two swapped games: out of order, whatever follows
             found, held = held.default, None
         if numbered.swap and self.swap_early is not None:
