@@ -165,7 +165,7 @@ class SessionAudit:
         #: A valid deal the table voided (V002): its number, while its replay may come.
         self.table_voided_number: int | None = None
         self.valid_voided = 0
-        #: Seats the lane booked that the session's ledger has not taken yet (``lane.Book``).
+        #: Seats booked (``games.Book``) that the session's ledger has not taken yet.
         self.booked: dict[Any, int] = {}
         from ..load.plain import mode
 
@@ -223,7 +223,7 @@ class SessionAudit:
 
     @property
     def session_ledger(self) -> Ledger:
-        """The session's ledger, with the seats the lane booked."""
+        """The session's ledger, with the seats booked by their sums."""
         if self.booked:
             for entry, count in self.booked.items():
                 entry.add(self.ledger, count)
