@@ -20,9 +20,9 @@ from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Line, Ruling
 from .compare import DECIDED, truth
-from .fast import MEMO_LIMIT, memo_for, plain_amount
-from .games import GameFingerprint, GameResult, SeatResult, round_view
-from .results import Ledger, RoundResult
+from .fast import memo_for, plain_amount
+from .games import GameFingerprint, GameResult, SeatResult, book_of, round_view
+from .results import RoundResult
 from .stakes import check_offered, check_placed
 
 ZERO = Decimal(0)
@@ -63,45 +63,6 @@ class LaneEntry:
         self.table_net = recorded_net if recorded_net is not None else self.net
         self.book = book_of(self.outcome, self.net, self.staked, self.returned, recorded_net)
         self.views: dict[str, Any] = {}
-
-
-class Book:
-    """What :func:`referee.audit.games.book` adds to a ledger for a seat the lane took;
-    a ledger may take ``count`` such seats at once (exact: the same sums seat by seat)."""
-
-    __slots__ = ("net", "outcome", "recorded_net", "returned", "staked")
-
-    def __init__(self, outcome: str, net: Decimal, staked: Decimal, returned: Decimal,
-                 recorded_net: Decimal | None) -> None:
-        self.outcome, self.net, self.staked, self.returned, self.recorded_net = (
-            outcome, net, staked, returned, recorded_net)
-
-    def add(self, ledger: Ledger, count: int) -> None:
-        ledger.outcomes[self.outcome] = ledger.outcomes.get(self.outcome, 0) + count
-        ledger.counted_rounds += count
-        ledger.staked += self.staked * count
-        ledger.returned += self.returned * count
-        ledger.net += self.net * count
-        if self.recorded_net is not None:
-            ledger.recorded_net += self.recorded_net * count
-            ledger.recorded_nets += count
-
-
-#: One :class:`Book` per distinct value (amounts as written): entries that differ only in
-#: what a ledger does not count (the hands, the stakes' spelling) share it, so a player's
-#: ledger adds each such book once, by count, when read.
-_BOOKS: dict[tuple[str, ...], Book] = {}
-
-
-def book_of(outcome: str, net: Decimal, staked: Decimal, returned: Decimal, recorded_net: Decimal | None) -> Book:
-    """The one :class:`Book` of these figures (bounded: past ``MEMO_LIMIT`` a new one)."""
-    key = (outcome, str(net), str(staked), str(returned), str(recorded_net))
-    book = _BOOKS.get(key)
-    if book is None:
-        book = Book(outcome, net, staked, returned, recorded_net)
-        if len(_BOOKS) < MEMO_LIMIT:
-            _BOOKS[key] = book
-    return book
 
 
 class CleanSeat(NamedTuple):

@@ -82,28 +82,24 @@ DECIDED = ("void", "outcome", "player_hand", "dealer_hand", "dealer_qualified", 
 
 def truth(ruling: Ruling) -> tuple[object, ...]:
     """What each of :data:`DECIDED` says of a valid deal, by its ruling: the one tuple a
-    record is compared with, here and on the fast lane (``clean.make_entry``)."""
-    player, dealer = ruling.player_hand, ruling.dealer_hand
-    return (False, ruling.outcome, player.category if player else None, dealer.category if dealer else None,
-            ruling.dealer_qualified, *_amounts(ruling))
-
-
-#: The amounts of each memoised settlement's lines (``fast.SHARED_LINES``, which keeps
-#: them alive: an id there is never another tuple's), worked out once.
-_AMOUNTS: dict[int, tuple[Decimal, ...]] = {}
-
-
-def _amounts(ruling: Ruling) -> tuple[Decimal, ...]:
-    """The ruling's Ante, Call and bonus results, net and total returned."""
+    record is compared with, here and on the fast lane (``clean.make_entry``). Worked
+    out once per memoised settlement: its lines (``fast.SHARED_LINES``, which keeps them
+    alive: an id there is never another tuple's) are one key's, and the key holds
+    everything the tuple says (the outcome, both categories, the qualification)."""
     lines = ruling.lines
     key = id(lines)
-    known = _AMOUNTS.get(key)
+    known = _TRUTHS.get(key)
     if known is not None and SHARED_LINES.get(key) is lines:
         return known
-    amounts = (ruling.ante, ruling.call, ruling.bonus, ruling.net, ruling.returned)
+    player, dealer = ruling.player_hand, ruling.dealer_hand
+    said = (False, ruling.outcome, player.category if player else None, dealer.category if dealer else None,
+            ruling.dealer_qualified, ruling.ante, ruling.call, ruling.bonus, ruling.net, ruling.returned)
     if SHARED_LINES.get(key) is lines:
-        _AMOUNTS[key] = amounts
-    return amounts
+        _TRUTHS[key] = said
+    return said
+
+
+_TRUTHS: dict[int, tuple[object, ...]] = {}
 
 
 #: Where the :data:`DECIDED` fields are in a ``Recorded`` (all but ``void_reason`` and
@@ -124,10 +120,22 @@ def agrees(recorded: Recorded, ruling: Ruling) -> bool:
     expected = truth(ruling)
     if given == expected:
         return True
-    for value, want in zip(given, expected, strict=True):  # noqa: SIM110 - no generator made a seat
+    lines = ruling.lines
+    key = (id(lines), given)  # a record that leaves out the same fields of the same settlement, agreeing again
+    if key in _AGREED and SHARED_LINES.get(key[0]) is lines:
+        return True
+    for value, want in zip(given, expected, strict=True):
         if value is not None and value != want:
             return False
+    if len(_AGREED) < _KEPT and SHARED_LINES.get(key[0]) is lines:
+        _AGREED.add(key)
     return True
+
+
+#: The decided fields of records that agree with a memoised settlement while leaving
+#: some out (by the settlement's lines, as :data:`_TRUTHS`): at most ``_KEPT``.
+_AGREED: set[tuple[int, tuple[object, ...]]] = set()
+_KEPT = 20_000
 
 
 def check_cancelled(recorded: Recorded | None, emit: Emit) -> None:

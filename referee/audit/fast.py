@@ -147,8 +147,7 @@ class SettleMemo:
                 self.memo[key] = known
                 SHARED_LINES[id(known.lines)] = known.lines
             return known
-        return Ruling(known.outcome, cards, known.lines, None, player, dealer_hand, bonus_hand,
-                      known.dealer_qualified)
+        return known.alike(cards, player, dealer_hand, bonus_hand)
 
 
 class DealFacts(Protocol):

@@ -17,6 +17,7 @@ from typing import Any
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Ruling
+from .fast import MEMO_LIMIT, SHARED_LINES
 from .owed import seat_owed
 from .results import Finding, Ledger, RoundResult
 
@@ -179,7 +180,10 @@ class GameCounts:
     def add(self, kind: str, seats: int) -> None:
         self.games += 1
         self.seats += seats
-        setattr(self, kind, getattr(self, kind) + 1)
+        if kind == "counted":  # nearly every game
+            self.counted += 1
+        else:
+            setattr(self, kind, getattr(self, kind) + 1)
 
     def uncount(self, kind: str) -> None:
         """A second record of a game already counted: its seats stay (they are bets),
@@ -232,6 +236,77 @@ def book(seat: SeatResult, *ledgers: Ledger) -> None:
             ledger.add_owed(owed)
         if recorded is not None:
             ledger.add_recorded(recorded.net, recorded.balance)
+
+
+class Book:
+    """What :func:`book` adds to a ledger for a seat ruled valid whose bottom line owes
+    nothing (:func:`seat_book`; the fast lane's seats alike): a ledger may take ``count``
+    such seats at once (exact: the same sums seat by seat), so a clean seat is counted,
+    not added up, until its ledger is read (``Player.ledger``, ``SessionAudit.session_ledger``)."""
+
+    __slots__ = ("net", "outcome", "recorded_net", "returned", "staked")
+
+    def __init__(self, outcome: str, net: Decimal, staked: Decimal, returned: Decimal,
+                 recorded_net: Decimal | None) -> None:
+        self.outcome, self.net, self.staked, self.returned, self.recorded_net = (
+            outcome, net, staked, returned, recorded_net)
+
+    def add(self, ledger: Ledger, count: int) -> None:
+        ledger.outcomes[self.outcome] = ledger.outcomes.get(self.outcome, 0) + count
+        ledger.counted_rounds += count
+        ledger.staked += self.staked * count
+        ledger.returned += self.returned * count
+        ledger.net += self.net * count
+        if self.recorded_net is not None:
+            ledger.recorded_net += self.recorded_net * count
+            ledger.recorded_nets += count
+
+
+#: One :class:`Book` per distinct value (amounts as written): entries that differ only in
+#: what a ledger does not count (the hands, the stakes' spelling) share it, so a player's
+#: ledger adds each such book once, by count, when read.
+_BOOKS: dict[tuple[str, ...], Book] = {}
+
+
+def book_of(outcome: str, net: Decimal, staked: Decimal, returned: Decimal, recorded_net: Decimal | None) -> Book:
+    """The one :class:`Book` of these figures (bounded: past ``MEMO_LIMIT`` a new one)."""
+    key = (outcome, str(net), str(staked), str(returned), str(recorded_net))
+    book = _BOOKS.get(key)
+    if book is None:
+        book = Book(outcome, net, staked, returned, recorded_net)
+        if len(_BOOKS) < MEMO_LIMIT:
+            _BOOKS[key] = book
+    return book
+
+
+def seat_book(seat: SeatResult) -> Book | None:
+    """The :class:`Book` of a seat ruled valid that owes nothing (what :func:`book` adds
+    of it is then its sums, its recorded net and its recorded balance, which the caller
+    sets); None for any other seat (:func:`book` books it). A memoised settlement's seats
+    share their books by the recorded net as written."""
+    ruling = seat.ruling
+    if ruling is None or seat.cancelled or ruling.outcome == "void":
+        return None
+    owed = seat_owed(seat)
+    if owed:
+        return None
+    recorded = seat.record.recorded if seat.record is not None else None
+    recorded_net = recorded.net if recorded is not None else None
+    lines = ruling.lines
+    key = (id(lines), None if recorded_net is None else str(recorded_net))
+    known = _SEAT_BOOKS.get(key)
+    if known is not None and SHARED_LINES.get(key[0]) is lines:
+        return known
+    net, staked, returned = seat.totals or totals_of(ruling)
+    found = book_of(ruling.outcome, net, staked, returned, recorded_net)
+    if SHARED_LINES.get(key[0]) is lines and len(_SEAT_BOOKS) < MEMO_LIMIT:
+        _SEAT_BOOKS[key] = found
+    return found
+
+
+#: The books of memoised settlements' seats, by the settlement's lines (``SHARED_LINES``
+#: keeps them alive) and the recorded net as written.
+_SEAT_BOOKS: dict[tuple[int, str | None], Book] = {}
 
 
 def round_view(game: GameResult) -> RoundResult:

@@ -40,9 +40,11 @@ class RoundDeal:
     """A round's deal as the audit reads a game's: no shared hand (the seat plays the
     round's own two cards), the board, the dealer's cards; always settled."""
 
-    __slots__ = ("dealer", "flop", "player", "river", "status", "turn")
+    __slots__ = ("dealer", "flop", "player", "river", "round", "status", "turn")
 
     def __init__(self, model: Round) -> None:
+        #: The round itself, which :meth:`~referee.audit.seats.Rulings.seat` settles as its deal.
+        self.round = model
         self.player = None
         self.flop, self.turn, self.river, self.dealer = model.flop, model.turn, model.river, model.dealer
         self.status = "settled"

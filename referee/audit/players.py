@@ -37,8 +37,8 @@ class Player:
         self.id = player_id
         start = opening if opening is not None else ZERO
         self._ledger = Ledger(opening_balance=start, closing_balance=start)
-        #: Seats the fast lane booked and the ledger has not taken yet, by their sums
-        #: (a :class:`referee.audit.lane.Book` each).
+        #: Seats booked by their sums that the ledger has not taken yet
+        #: (a :class:`referee.audit.games.Book` each: the lane's, and the full audit's clean seats).
         self.booked: dict[Any, int] = {}
         #: The balance by the rules.
         self.balance = start
@@ -70,7 +70,7 @@ class Player:
 
     @property
     def ledger(self) -> Ledger:
-        """The player's ledger, with the seats the fast lane booked."""
+        """The player's ledger, with the seats booked by their sums."""
         if self.booked:
             ledger = self._ledger
             for book, count in self.booked.items():

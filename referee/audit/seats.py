@@ -6,7 +6,9 @@ each seat's ruling is that unit ruling scaled by the seat's own Ante and Bonus (
 amount of the settlement table is a stake times odds, so scaling is exact). A seat with
 its own two cards (a format-1 round is one; so is a land-based table's seat) is settled
 with its cards and stakes; at a table of several such seats, a card dealt twice anywhere
-in the game voids the whole game.
+in the game voids the whole game. What the game's own report line says of its rulings
+(:func:`describe`) and a seat's cards as a void's words read them (:class:`SeatCards`)
+are here too.
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from ..rules.cards import SPELLINGS, CardError, parse_card, seen_cards
 from ..rules.payout import Wager
 from ..rules.profile import Profile
-from ..rules.settlement import Ruling, returned, settle
-from .fast import SettleMemo, deal_of, verify_ruling
-from .games import totals_of
+from ..rules.settlement import Line, Ruling, returned, settle
+from .fast import MEMO_LIMIT, SHARED_LINES, SettleMemo, deal_of, verify_ruling
+from .games import GameResult, totals_of
 
 ONE = Decimal(1)
 ZERO = Decimal(0)
@@ -32,10 +34,23 @@ def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
     Bonus 1) of the same cards and decision: every line's stake and net times the seat's."""
     if ante == unit.ante_stake and bonus == unit.bonus_stake:
         return unit
-    factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
-    lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
-                  for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
-    return replace(unit, lines=lines, bonus_hand=unit.bonus_hand if bonus else None)
+    shared = SHARED_LINES.get(id(unit.lines)) is unit.lines
+    key = (id(unit.lines), str(ante), str(bonus))  # stakes as written: the lines keep them
+    known = _SCALED.get(key) if shared else None
+    if known is None:
+        factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
+        lines = tuple(replace(line, stake=line.stake * factors[line.wager], result=line.result * factors[line.wager])
+                      for line in unit.lines if factors[line.wager] or line.wager is Wager.ANTE)
+        known = (lines, sum((line.result for line in lines), ZERO), sum((line.stake for line in lines), ZERO))
+        if shared and len(_SCALED) < MEMO_LIMIT:
+            _SCALED[key] = known  # a memoised settlement's at these stakes: its lines shared as the memo's are
+            SHARED_LINES[id(lines)] = lines
+    return unit.restaked(*known, unit.bonus_hand if bonus else None)
+
+
+#: The lines (and their net and stakes) of a memoised unit settlement (``SHARED_LINES``)
+#: at other stakes, by its lines and the stakes as written.
+_SCALED: dict[tuple[int, str, str], tuple[tuple[Line, ...], Decimal, Decimal]] = {}
 
 
 def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
@@ -51,8 +66,18 @@ _SPELT = {token: str(card) for token, card in SPELLINGS.items()}
 def canonical(tokens: Iterable[object] | None) -> tuple[str, ...]:
     """Card tokens in one spelling (``A♥`` and ``Ah`` are the same card); unreadable
     tokens kept as written."""
+    if not tokens:
+        return ()
+    if type(tokens) is tuple or type(tokens) is list:
+        try:  # the usual case, every token a card in one of its usual spellings: one look-up each
+            spelt = tuple(map(_SPELT.get, tokens))
+        except TypeError:  # an unhashable token: read one by one below
+            pass
+        else:
+            if None not in spelt:
+                return cast("tuple[str, ...]", spelt)  # no None in it
     out = []
-    for token in tokens or ():
+    for token in tokens:
         known = _SPELT.get(token) if type(token) is str else None
         if known is not None:  # a card in one of its usual spellings: a look-up
             out.append(known)
@@ -126,6 +151,14 @@ class Rulings:
 
     def seat(self, seat: Any) -> tuple[Ruling, tuple[Decimal, Decimal, Decimal]]:
         """The seat's ruling and its (net, staked, returned)."""
+        round_: Any = getattr(self.model, "round", None)
+        if round_ is not None and round_ is seat and self.memo is not None and round_.flop is not None:
+            # a format-1 round: its own struct is the deal, settled once (no other seat asks)
+            ruling = self.memo.settle(round_)
+            if ruling is not None:
+                if self.verify:
+                    verify_ruling(ruling, self.profile, round_)
+                return ruling, totals_of(ruling)
         own = tuple(seat.player) if seat.player is not None else None
         # Stakes as written (1 and 1.0000000 are equal, not alike): a seat's lines keep its own.
         key = (seat.decision, own, str(seat.ante), str(seat.bonus))
@@ -151,3 +184,44 @@ class Rulings:
             if decision == "call":
                 return ruling
         return next(iter(self.cache.values()), None)
+
+
+def describe(result: GameResult, whole_void: str | None, per_seat: bool) -> None:
+    """The game's own line of the report: its outcome and hands, when one deal says them
+    (a seat that called shows the whole deal; else the first seat ruled)."""
+    if whole_void is not None:
+        result.outcome, result.void_reason = "void", whole_void
+        return
+    unit = first = None
+    for seat in result.seats:
+        ruling = seat.ruling
+        if ruling is None:
+            continue
+        if first is None:
+            first = ruling
+        if ruling.outcome != "fold":
+            unit = ruling
+            break
+    if unit is None:
+        unit = first
+    if unit is None:
+        return
+    if unit.outcome == "void":
+        if not per_seat:
+            result.outcome, result.void_reason = "void", unit.void_reason
+        return
+    result.dealer_hand, result.dealer_qualified = unit.dealer_hand, unit.dealer_qualified
+    if not per_seat:
+        result.player_hand = unit.player_hand
+        result.outcome = unit.outcome if unit.outcome != "fold" else None
+
+
+class SeatCards:
+    """The cards of one seat's deal (its own hand or the shared one, and the board), as
+    :func:`~referee.audit.compare.void_detail` reads a round."""
+
+    __slots__ = ("dealer", "flop", "player", "river", "turn")
+
+    def __init__(self, player: Any, deal: Any) -> None:
+        self.player, self.flop, self.turn, self.river, self.dealer = (
+            player or [], deal.flop or [], deal.turn, deal.river, deal.dealer)

@@ -44,7 +44,7 @@ class Held:
     at_session: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Numbered:
     """How :meth:`Sequence.begin` placed a game: the number to judge (None: none, or a
     further record of a game), and whether it is the late one of two swapped games."""
@@ -132,7 +132,13 @@ class Sequence:
         if not numbered.counted:
             return
         n = numbered.number
-        found, held = number_or_hold(self.numbering, n, repeated, void)
+        numbering = self.numbering
+        if n is not None and numbering.accept == (n,) and not repeated and not numbered.swap and self.late is None:
+            numbering.accept = (n + 1,)  # the number expected, nothing open: number_round's in-order case
+            numbering.used.add(n)
+            numbering.replay = n if void else None
+            return
+        found, held = number_or_hold(numbering, n, repeated, void)
         if numbered.swap and held is not None:  # the late one of two swapped games: out of order, whatever follows
             found, held = held.default, None
         if numbered.swap and self.swap_early is not None:
@@ -169,8 +175,8 @@ class Sequence:
         unless it is held, or part of an open swap)."""
         self.waiting = False
         held = self.held
-        keep = (held is not None and (held.result is result or any(r is result for r in self.held_more))) or any(
-            r is result for r in self.swapped)
+        keep = (held is not None and (held.result is result or any(r is result for r in self.held_more))) or (
+            bool(self.swapped) and any(r is result for r in self.swapped))
         out, self.released = self.released, []
         if not keep:
             out.append(result)

@@ -25,12 +25,12 @@ from ..profiles import LoadedProfile, ProfileError, borrowed_name, resolve_profi
 from ..rules.profile import Profile
 from .compare import Notation, check_cancelled, compare_record, recorded_as_paid, settled_as_valid, void_detail
 from .fast import SettleMemo, memo_for
-from .games import GameCounts, GameResult, SeatResult, book, stakes_of, totals_of
+from .games import GameCounts, GameResult, SeatResult, book, seat_book, stakes_of, totals_of
 from .ledger import lose_track
 from .places import Emitter, Place
 from .players import BalanceWork, Player
 from .results import Finding, Ledger, PlayerLedger, SessionInfo, SessionResult
-from .seats import Rulings, canonical, cross_seat_duplicates, void_ruling
+from .seats import Rulings, SeatCards, canonical, cross_seat_duplicates, describe, void_ruling
 from .sequence import Numbered, Sequence
 from .stakes import check_stakes
 from .validation import recorded_void, unruled_nets
@@ -165,7 +165,7 @@ class SessionAudit:
         #: A valid deal the table voided (V002): its number, while its replay may come.
         self.table_voided_number: int | None = None
         self.valid_voided = 0
-        #: Seats the lane booked that the session's ledger has not taken yet (``lane.Book``).
+        #: Seats booked (``games.Book``) that the session's ledger has not taken yet.
         self.booked: dict[Any, int] = {}
         from ..load.plain import mode
 
@@ -223,7 +223,7 @@ class SessionAudit:
 
     @property
     def session_ledger(self) -> Ledger:
-        """The session's ledger, with the seats the lane booked."""
+        """The session's ledger, with the seats booked by their sums."""
         if self.booked:
             for entry, count in self.booked.items():
                 entry.add(self.ledger, count)
@@ -288,10 +288,12 @@ class SessionAudit:
         per_seat = deal.player is None
         rulings = Rulings(profile, deal, self.memo, self.fast == "verify")
         live = [s for s in g.seats if s.model is not None and not s.twice]
-        own = [s for s in live if s.model.player is not None]
         whole_void = None
-        if per_seat and not cancelled and len(own) > 1:
-            whole_void = cross_seat_duplicates(deal, [(f"player {s.result.player_id}", s.model.player) for s in own])
+        if per_seat and not cancelled and len(live) > 1:
+            own = [s for s in live if s.model.player is not None]
+            if len(own) > 1:
+                whole_void = cross_seat_duplicates(deal, [(f"player {s.result.player_id}", s.model.player)
+                                                          for s in own])
         for s in live:
             seat = s.result
             if cancelled:
@@ -307,7 +309,7 @@ class SessionAudit:
         if cancelled:
             result.outcome = "cancelled"
         else:
-            _describe(result, whole_void, per_seat)
+            describe(result, whole_void, per_seat)
         ruled = [s.result.ruling for s in live if s.result.ruling is not None]
         if not ruled and not cancelled and not per_seat:
             # not one seat to rule (none listed, or none readable: H008): the shared deal is
@@ -367,7 +369,7 @@ class SessionAudit:
         else:
             detail = None
             if ruling.void is not None:  # the cards are read again only to say why a deal is void
-                cards = _Cards(model.player if model.player is not None else deal.player, deal)
+                cards = SeatCards(model.player if model.player is not None else deal.player, deal)
                 detail = void_detail(cards, ruling, notation)
             compare_record(model, ruling, emit, self.qualifier, detail, place.noun)
         net, staked, returned = seat.totals or (ZERO, stakes_of(model, profile), ZERO)
@@ -391,15 +393,27 @@ class SessionAudit:
 
     def _book(self, seats: list[SeatIn]) -> None:
         """The seats the full audit took, into the session's ledger and their players'
-        (the lane books its own)."""
+        (the lane books its own). A seat ruled valid that owes nothing is counted by its
+        :class:`~referee.audit.games.Book` (its sums added once the ledger is read)."""
         for s in seats:
             seat = s.result
             if seat.copy:
                 continue
             if s.key is not None and seat.record is not None:
                 player = self.players[s.key]
-                book(seat, self.ledger, player.ledger)
-                player.ledger.closing_balance = player.balance
+                ledger = player._ledger
+                counted = seat_book(seat)
+                if counted is None:
+                    book(seat, self.ledger, player.ledger)
+                else:
+                    booked = player.booked
+                    booked[counted] = booked.get(counted, 0) + 1
+                    booked = self.booked
+                    booked[counted] = booked.get(counted, 0) + 1
+                    recorded = seat.record.recorded
+                    if recorded is not None and recorded.balance is not None:
+                        ledger.recorded_closing_balance = recorded.balance  # the session's is made at the close
+                ledger.closing_balance = player.balance
             else:
                 book(seat, self.ledger)
 
@@ -462,34 +476,3 @@ def _recorded(s: SeatIn) -> Any:
     if s.model is not None:
         return s.model.recorded
     return s.data.get("recorded") if isinstance(s.data, dict) else None
-
-
-def _describe(result: GameResult, whole_void: str | None, per_seat: bool) -> None:
-    """The game's own line of the report: its outcome and hands, when one deal says them
-    (a seat that called shows the whole deal; else the first seat ruled)."""
-    if whole_void is not None:
-        result.outcome, result.void_reason = "void", whole_void
-        return
-    ruled = [seat.ruling for seat in result.seats if seat.ruling is not None]
-    unit = next((r for r in ruled if r.outcome != "fold"), ruled[0] if ruled else None)
-    if unit is None:
-        return
-    if unit.outcome == "void":
-        if not per_seat:
-            result.outcome, result.void_reason = "void", unit.void_reason
-        return
-    result.dealer_hand, result.dealer_qualified = unit.dealer_hand, unit.dealer_qualified
-    if not per_seat:
-        result.player_hand = unit.player_hand
-        result.outcome = unit.outcome if unit.outcome != "fold" else None
-
-
-class _Cards:
-    """The cards of one seat's deal (its own hand or the shared one, and the board), as
-    :func:`~referee.audit.compare.void_detail` reads a round."""
-
-    __slots__ = ("dealer", "flop", "player", "river", "turn")
-
-    def __init__(self, player: Any, deal: Any) -> None:
-        self.player, self.flop, self.turn, self.river, self.dealer = (
-            player or [], deal.flop or [], deal.turn, deal.river, deal.dealer)

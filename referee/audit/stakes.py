@@ -59,15 +59,42 @@ def check_placed(ante: Decimal, bonus: Decimal, call: Decimal | None, decision: 
     """S008 and S001, which the stakes as placed decide alone (whoever plays them, with
     whatever cards): the fast lane decides them once for every seat that staked alike
     (``clean.make_entry``). The Call the rules place, for the funds check."""
-    check_stake_units(ante, bonus, call, profile.stake_increment, emit)
     placed: Decimal = ante * profile.call_multiple if decision == "call" else ZERO
+    # S008 and S001 judge the stakes' values, not their spelling: stakes found right once
+    # (under these rules) are right again, and a round of a clean log asks only that.
+    key = (ante, bonus, call, decision, profile.stake_increment, profile.call_multiple)
+    if key in _PLACED_RIGHT:
+        return placed
+    before = _Counted(emit)
+    check_stake_units(ante, bonus, call, profile.stake_increment, before)
     if call is not None and call != placed:
         if decision == "fold":
             emit(codes.S001, f"Call stake {fmt(call)} on a fold: a fold places no Call stake", "call", ZERO, call)
         else:
             emit(codes.S001, f"Call stake {fmt(call)} is not {fmt(profile.call_multiple)} × Ante {fmt(ante)}", "call",
                  placed, call)
+    elif not before.said and len(_PLACED_RIGHT) < _KEPT:
+        _PLACED_RIGHT.add(key)
     return placed
+
+
+#: Stakes (Ante, bonus, Call, decision, and the rules' increment and Call multiple) that
+#: :func:`check_placed` found right; at most ``_KEPT`` of them.
+_PLACED_RIGHT: set[tuple[Any, ...]] = set()
+_KEPT = 20_000
+
+
+class _Counted:
+    """An :class:`Emit` that says whether it was called (then the stakes are not kept)."""
+
+    __slots__ = ("emit", "said")
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit, self.said = emit, False
+
+    def __call__(self, code: FindingCode, message: str, field: str, expected: Any, recorded: Any) -> None:
+        self.said = True
+        self.emit(code, message, field, expected, recorded)
 
 
 def check_offered(bonus: Decimal, profile: Profile, emit: Emit) -> None:

@@ -14,7 +14,7 @@ from ..audit.fast import SHARED_LINES
 from ..audit.games import GameResult
 from ..audit.owed import table_paid
 from ..audit.results import Finding, InputInfo, RoundResult, SessionInfo, SessionResult, Summary
-from ..rules.money import dumps, plain
+from ..rules.money import encoder, plain
 from ..rules.settlement import Ruling
 from .base import (
     Reporter,
@@ -29,9 +29,7 @@ from .base import (
 from .spill import CleanText, write_text
 from .table import clean_game_json, game_json, session_tail
 
-
-def _dump(value: Any) -> str:
-    return dumps(value, ensure_ascii=False, separators=(",", ":"))
+_dump = encoder(ensure_ascii=False, separators=(",", ":"))
 
 
 # The middle of a round's line (outcome to bottom line), once per memoised settlement

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import UNSET
 
 from ..audit.clean import CleanGame, CleanSeat, LaneSeat, describe
-from ..audit.fast import FastPathMismatch
+from ..audit.fast import MEMO_LIMIT, SHARED_LINES, FastPathMismatch
 from ..audit.games import GameCounts, GameResult, SeatResult
 from ..audit.results import Ledger, PlayerLedger, SessionResult
 from ..load.plain import mode as fast_mode
@@ -99,9 +99,53 @@ def _seat_json(seat: SeatResult, dump: Callable[[Any], str]) -> str:
     """``dump(seat_dict(seat))``; for a seat the fast lane took, its settlement's text
     (made once, kept on the shared entry) between its own fields."""
     if type(seat) is not LaneSeat or seat.entry is None or seat.findings:
+        ruling = seat.ruling
+        if (ruling is not None and not seat.findings and not seat.copy and not seat.cancelled
+                and SHARED_LINES.get(id(ruling.lines)) is ruling.lines):
+            return _ruled_seat(seat, ruling, dump)
         return dump(seat_dict(seat))
     return _templated(seat.entry, seat.player_id, seat.line, seat.source, seat.balance, seat.recorded_balance, dump,
                       seat.plain)
+
+
+def _ruled_seat(seat: SeatResult, ruling: Any, dump: Callable[[Any], str]) -> str:
+    """``dump(seat_dict(seat))`` for a seat without findings whose settlement is a memo's
+    (``SHARED_LINES``): what it says between its own id, line and balances is a function
+    of the settlement's lines, its decision and its bottom line's figures (no finding:
+    no balance off), written once for each."""
+    from ..audit.owed import recorded_paid, seat_bottom_line, wallet_net
+    from .base import bottom_json
+
+    decision = seat_decision(seat)
+    # what seat_bottom_line reads besides the lines (no finding: no balance off)
+    paid = (recorded_paid(seat.record.recorded if seat.record is not None else None, ruling), wallet_net(seat))
+    key = (id(ruling.lines), ruling.outcome, decision, paid, dump)
+    middle = _RULED.get(key)
+    if middle is None:
+        bottom = seat_bottom_line(seat)
+        assert bottom is not None  # a seat ruled
+        settlement = seat.settlement()
+        assert settlement is not None
+        middle = dump({"outcome": ruling.outcome, "decision": decision,
+                       "settlement": {k: plain(v) for k, v in settlement.items()},
+                       "bottom_line": bottom_json(bottom)})[1:-1]
+        if len(_RULED) < MEMO_LIMIT:
+            _RULED[key] = middle
+    recorded = seat.recorded_balance
+    kept = "null" if recorded is None else _number(recorded)
+    player = seat.player_id
+    # an id JSON writes as it is (printable ASCII, no quote or backslash to escape), else as dump writes it
+    if player is not None and player.isascii() and player.isprintable() and '"' not in player and "\\" not in player:
+        named = f'"{player}"'
+    else:
+        named = dump(player)
+    return (f'{{"player_id":{named},"line":{seat.line},{middle},"balance":{_number(seat.balance)},'
+            f'"recorded_balance":{kept},"findings":[]}}')
+
+
+#: What :func:`_ruled_seat` writes of a settlement (amounts by value: ``plain`` writes
+#: equal amounts alike), by its key.
+_RULED: dict[tuple[Any, ...], str] = {}
 
 
 def _templated(entry: Any, player_id: str | None, line: int, source: Any, balance: Decimal,

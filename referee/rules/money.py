@@ -103,3 +103,18 @@ def dumps(value: object, **options: Any) -> str:
         return json.dumps(value, default=_no_decimal, **options)
     except _HasDecimal:
         return json.dumps(value, cls=ExactEncoder, **options)
+
+
+def encoder(**options: Any) -> Callable[[object], str]:
+    """:func:`dumps` with these ``options``, its two encoders made once: ``json.dumps``
+    with options makes an encoder every call, and a report writes a value a game."""
+    fast = json.JSONEncoder(default=_no_decimal, **options).encode
+    exact = ExactEncoder(**options).encode
+
+    def encode(value: object) -> str:
+        try:
+            return fast(value)
+        except _HasDecimal:
+            return exact(value)
+
+    return encode

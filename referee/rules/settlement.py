@@ -112,6 +112,33 @@ class Ruling:
         object.__setattr__(self, "net", sum((line.result for line in self.lines), ZERO))
         object.__setattr__(self, "staked", sum((line.stake for line in self.lines), ZERO))
 
+    def alike(self, cards: Cards, player: HandValue, dealer: HandValue, bonus: HandValue | None) -> Ruling:
+        """The ruling of another deal whose settlement is this one's (its lines, outcome
+        and qualification: a memo's), with that deal's own cards and hands. Made by
+        hand, not by ``__init__``: the sums are this ruling's, and a round settled
+        from the memo made one of these every round."""
+        return self._made(cards, self.lines, player, dealer, bonus, self.net, self.staked)
+
+    def restaked(self, lines: tuple[Line, ...], net: Decimal, staked: Decimal, bonus: HandValue | None) -> Ruling:
+        """This ruling with other stakes' ``lines`` (their sums ``net`` and ``staked``
+        given, as :func:`~referee.audit.seats.scaled` keeps them) and bonus hand."""
+        return self._made(self.cards, lines, self.player_hand, self.dealer_hand, bonus, net, staked)
+
+    def _made(self, cards: Cards, lines: tuple[Line, ...], player: HandValue | None, dealer: HandValue | None,
+              bonus: HandValue | None, net: Decimal, staked: Decimal) -> Ruling:
+        made = _bare(Ruling)
+        _OUTCOME(made, self.outcome)
+        _CARDS(made, cards)
+        _LINES(made, lines)
+        _VOID(made, self.void)
+        _PLAYER(made, player)
+        _DEALER(made, dealer)
+        _BONUS(made, bonus)
+        _QUALIFIED(made, self.dealer_qualified)
+        _NET(made, net)
+        _STAKED(made, staked)
+        return made
+
     def line(self, wager: Wager) -> Line | None:
         """The wager's line, or None when it was not staked."""
         for line in self.lines:
@@ -164,6 +191,15 @@ class Ruling:
     def cancelled(self) -> bool:
         """The table cancelled the game: every stake is refunded (:func:`cancelled_ruling`)."""
         return self.void is not None and self.void.kind == "cancelled"
+
+
+_bare = object.__new__
+#: Each slot's setter (a frozen dataclass is set through its slots' descriptors).
+_OUTCOME, _CARDS, _LINES, _VOID, _PLAYER, _DEALER, _BONUS, _QUALIFIED, _NET, _STAKED = (
+    Ruling.__dict__[name].__set__ for name in ("outcome", "cards", "lines", "void", "player_hand", "dealer_hand",
+                                               "bonus_hand", "dealer_qualified", "net", "staked"))
+assert set(Ruling.__slots__) == {"outcome", "cards", "lines", "void", "player_hand", "dealer_hand", "bonus_hand",
+                                 "dealer_qualified", "net", "staked"}
 
 
 def returned(kind: VoidKind, reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:

@@ -385,10 +385,10 @@ class SourceWriter:
         if not self.new:
             return False
         self.pending_games.append((self.session_id, payload))
-        if type(payload) is LaneGames:
+        if isinstance(payload, LaneGames):  # a batch of the lane's, else one game (rows.GamePayload)
             self.size += len(payload.games) + len(payload.players) // 8
         else:
-            self.size += 1 + len(payload.seats)  # type: ignore[union-attr]
+            self.size += 1 + len(payload.seats)
         return self.size >= FLUSH_ROWS
 
     def _games(self) -> None:
