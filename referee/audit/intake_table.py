@@ -103,7 +103,7 @@ class TableIntake:
                                                           table=table, pointer=getattr(record, "pointer", None)))
             if plain.seats is not UNSET:
                 # an imported game's seats each at their own line (its record made only when asked)
-                lines = record.seat_lines if record.imported else None  # type: ignore[attr-defined]
+                lines = record.seat_lines if record.imported else None
                 game.seats = [(item, lines[i] if lines else record.line, record, i)
                               for i, item in enumerate(plain.seats)]
             self.open = game

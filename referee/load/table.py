@@ -150,6 +150,7 @@ class PlainGameRecord(GameRecord):
     none); ``data``, what the general reader gives, is read from ``raw`` on demand."""
 
     __slots__ = ("decimals", "escaped", "plain", "raw")
+    seat_lines: list[int] | None = None  # an imported game's seats' lines (load/exports/exported.py)
 
     def __init__(self, source: str, line: int, plain: Any, raw: bytes, decimals: bool, escaped: bool) -> None:
         self.source, self.line, self.plain, self.raw, self.decimals = source, line, plain, raw, decimals

@@ -32,7 +32,7 @@ class Seat:
     the game's first record)."""
 
     order: int
-    game: object
+    game: tuple[object, ...]
     time_us: int | None
     table: str | None
     dealer: str | None

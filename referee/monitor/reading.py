@@ -65,7 +65,7 @@ def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
     first: dict[object, int] = {}
     for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
         key = seat.game
-        if key[0] == "seat":  # type: ignore[index]
+        if key[0] == "seat":
             continue
         placed = first.get(key)
         if placed is None:
@@ -122,7 +122,7 @@ def _cut(out: list[Seat], start: int) -> list[Seat]:
     first of them when it is a table's game (it may have seats before ``start``: a run read
     whole, a game's rows on both sides of the cut)."""
     out = [seat for seat in out if seat.order >= start]
-    if out and out[0].game[0] != "seat":  # type: ignore[index]
+    if out and out[0].game[0] != "seat":
         first = out[0].game
         out = [seat for seat in out if seat.game != first]
     return out
@@ -182,7 +182,7 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None, where: Any = None)
         _whole(ante_u, staked_u, net_u, bonus_u or 0)
         table = tbl if tbl is not None else session_tbl
         if game_row is None:
-            key: object = ("seat", row)
+            key: tuple[object, ...] = ("seat", row)
         else:
             key = ("game", table, game) if game is not None else ("row", game_row)
         if known in unpacked:
