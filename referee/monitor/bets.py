@@ -18,17 +18,14 @@ the largest of their games'; the cross terms dyadic whole numbers (``cells.dyadi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import wide
 from .cells import dyadic, game_third, game_variance
+from .seat_columns import Columns
 from .valuing import Valuation
 from .wide import Array
-
-if TYPE_CHECKING:
-    from .columns import Columns
 
 #: The bets a game is summed for.
 BETS = ("ante+call", "bonus", "paid")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
 
@@ -28,50 +27,13 @@ import numpy as np
 from . import bets, cells, wide
 from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums
 from .facts import STAKE_BANDS, Seat
+from .seat_columns import Columns
 from .valuing import Figures, Valuation
 from .wide import Array
 
 #: A Played's band as one number: count band × _TB + time band.
 _TB = len(CALENDAR_WINDOWS) + 1
 _BANDS = (len(cells.COUNT_WINDOWS) + 1) * _TB
-
-
-@dataclass(slots=True)
-class Columns:
-    """The valued seats (``situation`` a Figures), newest first, as columns; their
-    distinct figures as a table (``sit`` indexes it)."""
-
-    seats: list[Seat]
-    game: Array
-    time: Array
-    timed: Array
-    ante: Array
-    staked: Array
-    net: Array
-    paid: Array
-    paid_known: Array
-    bonus: Array
-    called: Array
-    known: Array
-    sit: Array
-    figures: list[Figures]
-    #: Per distinct figures: limbs of mean, variance, third, bonus pay, mean, variance, third.
-    table: dict[str, Array]
-    top: Array
-    bonus_top: Array
-    #: Per distinct figures: whether a call's (or the Bonus's) variance is not 0.
-    var_nz: Array
-    bonus_var_nz: Array
-    #: A seat's stake times a figure, as limbs (:meth:`product`), made when first needed.
-    products: dict[str, Array] = field(default_factory=dict)
-
-    def product(self, stake: str, figure: str) -> Array:
-        """Every seat's stake times one of its figures, as limbs: made once, whatever the kind."""
-        key = f"{stake} {figure}"
-        found = self.products.get(key)
-        if found is None:
-            found = self.products[key] = wide.mul(wide.of_int64(getattr(self, stake)), self.table[figure][:, self.sit])
-        return found
 
 
 def columns(seats: list[Seat]) -> Columns:

@@ -72,8 +72,8 @@ def _us(text: object) -> int | None:
     return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()) * MICRO
 
 
-def _seat(profile: Profile, origin: str, key: tuple[object, ...], order: int, when: int | None, table: str, dealer_id: object,
-          seat: Any, c: _Cards, deal: bool) -> Seat:
+def _seat(profile: Profile, origin: str, key: tuple[object, ...], order: int, when: int | None, table: str,
+          dealer_id: object, seat: Any, c: _Cards, deal: bool) -> Seat:
     ante, bonus = Decimal(str(seat["ante"])), Decimal(str(seat.get("bonus", 0)))
     ruling = settle(profile, Deal(ante, c.hand, c.flop, seat["decision"], c.turn, c.river, c.dealer, bonus))
     return Seat(order=order, game=key, time_us=when, table=table, dealer=None if dealer_id is None else str(dealer_id),
