@@ -152,7 +152,7 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     player's apart (players at one game stake apart); the paid basis of seats that all
     say their pay is the rules' sums but for what was observed. The cells are the
     seat-by-seat reference's all the same."""
-    from referee.monitor import bets, columns
+    from referee.monitor import bets, columns, seat_columns
 
     log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "300", "--sessions", "2", "--seed", "8",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
@@ -166,7 +166,7 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     reused: list[bool] = []
     per_game = bets.per_game
 
-    def counted(c: columns.Columns, v: Valuation, bet: str, o: np.ndarray, pid: np.ndarray, alone: np.ndarray,
+    def counted(c: seat_columns.Columns, v: Valuation, bet: str, o: np.ndarray, pid: np.ndarray, alone: np.ndarray,
                 rules: bets.Games | None = None, key: np.ndarray | None = None, groups: int = 0
                 ) -> bets.Games | None:
         found = per_game(c, v, bet, o, pid, alone, rules, key, groups)
