@@ -152,7 +152,7 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     player's apart (players at one game stake apart); the paid basis of seats that all
     say their pay is the rules' sums but for what was observed. The cells are the
     seat-by-seat reference's all the same."""
-    from referee.monitor import bets, columns, seat_columns
+    from referee.monitor import bets, seat_columns
 
     log = simulate(tmp_path / "t.jsonl", "--seats", "2-4", "--rounds", "300", "--sessions", "2", "--seed", "8",
                    "--format", "jsonl", "--profile", "bonus-100", "--bonus", "1")
