@@ -181,7 +181,7 @@ def _result(clean: CleanGame) -> GameResult:
 
 def describe(clean: CleanGame) -> tuple[str | None, HandValue | None, HandValue | None, bool | None]:
     """The game's own line (outcome, player's and dealer's hands, qualification), as the
-    full audit describes it from its reference ruling: a call's when any seat called,
+    full audit describes it (seats.describe): from a call's ruling when any seat called,
     else the first seat's; the player's hand and the outcome only of a shared hand."""
     seats = clean.seats
     seat = next((s for s in seats if s.entry.decision == "call"), seats[0])

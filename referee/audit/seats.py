@@ -178,13 +178,6 @@ class Rulings:
         """The shared deal is void (any of its rulings is: they share the cards)."""
         return any(r.outcome == "void" for (_, own, _, _), r in self.cache.items() if own is None)
 
-    def reference(self) -> Ruling | None:
-        """A ruling that shows the whole deal (a call's, when any seat called)."""
-        for (decision, _, _, _), ruling in self.cache.items():
-            if decision == "call":
-                return ruling
-        return next(iter(self.cache.values()), None)
-
 
 def describe(result: GameResult, whole_void: str | None, per_seat: bool) -> None:
     """The game's own line of the report: its outcome and hands, when one deal says them
