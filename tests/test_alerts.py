@@ -11,9 +11,10 @@ import pytest
 import sqlalchemy as sa
 
 from referee.alerts import kept
-from referee.monitor.groups import AlertGroup
+from referee.monitor.groups import AlertGroup, GroupedAlert
 from referee.store import schema
 from referee.store.engine import engine, target
+from referee.store.read import Stored
 
 from .conftest import SAMPLES, run
 
@@ -73,6 +74,8 @@ def test_groups_are_listed_open_first_and_most_severe_first(store_url: str) -> N
     assert code == 0 and "table T3" not in out and ": none" in out, out  # open: nobody has it, as the footer says
     code, out = run("alerts", "list", "--store", store_url, "--lead", "dealer d-2", "--format", "json")
     assert code == 0 and [g["state"] for g in json.loads(out)["groups"]] == ["resolved"]
+    code, out = run("alerts", "list", "--store", store_url, "--lead", "T3")  # a value alone: named whole
+    assert code == 0 and "--lead names a segment whole: did you mean 'table T3'?" in out, out
 
 
 def test_show_names_the_segments_the_games_and_what_was_done(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,6 +98,28 @@ def test_show_names_the_segments_the_games_and_what_was_done(store_url: str, mon
     assert doc["since"] == "2026-12-01T10:00:00Z" and doc["notifications"] == []
 
 
+def test_a_kept_group_reads_back_with_the_figures_the_run_gave(store_url: str) -> None:
+    """A group read back (list, show, JSON) says the lead test, p, games and alerts the
+    monitor gave it, not zeros: they have no column of their own but are in its figures."""
+    short = AlertGroup(lead="table T3", basis="paid", segments=("table T3", "player p-3-004"), z=-4.5,
+                       bet="ante+call", window="last 1,000 games", first_game="T3-1-000001",
+                       last_game="T3-1-001000", test="rtp", p=0.000113, games=1000,
+                       alerts=(GroupedAlert("table T3", "ante+call", "rtp", "last 1,000 games", "paid", -4.5, 0.000113),
+                               GroupedAlert("player p-3-004", "ante+call", "rtp", "week", "paid", -3.9, 0.0011)))
+    _with_groups(store_url, short)
+    code, out = run("alerts", "show", "1", "--store", store_url, "--format", "json")
+    assert code == 0, out
+    doc = json.loads(out)
+    assert (doc["games"], doc["p"], doc["test"]) == (1000, 0.000113, "rtp")
+    assert doc["alerts"] == [a.to_json() for a in short.alerts]
+    code, out = run("alerts", "list", "--store", store_url, "--format", "json")
+    listed = json.loads(out)["groups"][0]
+    assert (listed["games"], listed["p"], len(listed["alerts"])) == (1000, 0.000113, 2)
+    with Stored(store_url) as stored, stored.reading():
+        (group,) = kept.groups(stored.conn)
+    assert group.group == short  # every reader (the desk too) reads the group as recorded
+
+
 def test_a_second_acknowledgement_is_refused_unless_forced(tmp_path: Path) -> None:
     """Acknowledging a group someone acknowledged already would leave two people each
     thinking it is theirs: refused (exit 2) naming who has it, unless ``--force``, which
@@ -105,7 +130,7 @@ def test_a_second_acknowledgement_is_refused_unless_forced(tmp_path: Path) -> No
     assert run("alerts", "ack", "1", "--store", url, "--by", "alice", "--note", "on it")[0] == 0
     code, out = run("alerts", "ack", "1", "--store", url, "--by", "bob")
     assert code == 2 and "alert group 1 is acknowledged already, by alice at " in out, out
-    assert "referee alerts ack 1 --force" in out
+    assert f"referee alerts ack 1 --store {url} --force" in out  # the command to run, whole
     code, out = run("alerts", "show", "1", "--store", url, "--format", "json")
     assert [a["by"] for a in json.loads(out)["actions"]] == ["alice"]  # nothing written
     code, out = run("alerts", "ack", "1", "--store", url, "--by", "bob", "--force", "--note", "me too")

@@ -129,3 +129,27 @@ def test_the_table_behind_a_stake_bands_alert_leads_it_when_no_player_is_tested(
         assert code == 1 and [(g["lead"], g["basis"]) for g in groups] == [("table T3", "paid")], groups
         assert groups[0]["first_game"].startswith("T3-") and groups[0]["last_game"].startswith("T3-")
         assert "stake ante <= 1" in groups[0]["segments"]
+
+
+@pytest.mark.slow
+def test_a_short_paying_table_leads_its_stake_bands_alert_alone_or_when_it_alerts(tmp_path: Path) -> None:
+    """A risk analyst's trial: (1) one table of 1,200 games paying every winner 1 short,
+    alone in its store: its stake band alerts (the last 1,000 games, all of them the table's)
+    and its own cell does not; (2) beside two fair tables, a table paying 2 short alerts on
+    its own cell, and the stake band alerts further out. Both were led by ``stake ante <= 1``
+    (the table under it, or not named at all); the table leads, the stake band under it."""
+    def table(name: str, seed: int, *short: str) -> str:
+        return simulate(tmp_path / f"{name}.jsonl", "--seats", "2-3", "--rounds", "1200", "--seed", str(seed),
+                        "--start", "2026-12-07T00:00:00Z", "--table", name, *short)
+
+    stores = {"alone": [table("FLOOR-C", 3, "--pay-short", "FLOOR-C=1")],
+              "beside": [table("FLOOR-A", 1), table("FLOOR-B", 2), table("FLOOR-D", 4, "--pay-short", "FLOOR-D=2")]}
+    for name, logs in stores.items():
+        store = str(tmp_path / f"{name}.db")
+        assert run("check", "--store", store, *logs, "--quiet")[0] == 1
+        code, out = run("monitor", "--store", store, "--no-cache", "--format", "json")
+        groups = json.loads(out)["alert_groups"]
+        short = "FLOOR-C" if name == "alone" else "FLOOR-D"
+        assert code == 1 and [(g["lead"], g["basis"]) for g in groups] == [(f"table {short}", "paid")], groups
+        assert "stake ante <= 1" in groups[0]["segments"]
+        assert groups[0]["first_game"].startswith(short) and groups[0]["last_game"].startswith(short)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..monitor.groups import AlertGroup
+from ..monitor.groups import AlertGroup, GroupedAlert
 from ..store import chains, digest, schema
 
 #: The states a group can be in, in the order ``referee alerts list`` shows them.
@@ -223,11 +223,18 @@ def notified(conn: Any, rows: list[dict[str, object]]) -> list[int]:
     return _append(conn, "alert_notifications", rows)
 
 
-def _group_of(row: Any) -> AlertGroup:
+def _group_of(row: Any, figures: dict[str, Any]) -> AlertGroup:
+    """The group as it was recorded: its own columns, and from its figures (the group's JSON
+    as the monitor wrote it) its lead test, p, games and alerts, which have no column of
+    their own: a group read back says what the run said, not zeros."""
     z = None if row["z"] is None else float(row["z"])
+    alerts = tuple(GroupedAlert(segment=a["segment"], bet=a["bet"], test=a["test"], window=a["window"],
+                                basis=a["basis"], z=a["z"], p=a["p"]) for a in figures.get("alerts", ()))
     return AlertGroup(lead=row["lead"], basis=row["basis"], segments=tuple(json.loads(row["segments"])), z=z,
                       bet=row["bet"], window=row["window"], first_game=row["first_game"],
-                      last_game=row["last_game"], since=row["since"], until=row["until"])
+                      last_game=row["last_game"], since=row["since"], until=row["until"],
+                      test=figures.get("test", "rtp"), p=figures.get("p"), games=int(figures.get("games") or 0),
+                      alerts=alerts)
 
 
 def groups(conn: Any, ids: list[int] | None = None) -> list[KeptGroup]:
@@ -248,11 +255,14 @@ def groups(conn: Any, ids: list[int] | None = None) -> list[KeptGroup]:
             part = wanted[start:start + 500]
             for r in conn.execute(sa.select(table).where(table.c.group_id.in_(part)).order_by(table.c.id)).mappings():
                 into.setdefault(r["group_id"], []).append(dict(r))
-    return [KeptGroup(id=r["id"], raised_us=r["raised_us"], host=r["host"], version=r["version"], group=_group_of(r),
-                      figures=json.loads(r["figures"]), band=r["band"], alerts=tuple(json.loads(r["alert_ids"])),
-                      inputs_digest=r["inputs_digest"],
-                      actions=tuple(acts.get(r["id"], [])), notifications=tuple(sent.get(r["id"], [])))
-            for r in rows]
+    out = []
+    for r in rows:
+        figures = json.loads(r["figures"])
+        out.append(KeptGroup(id=r["id"], raised_us=r["raised_us"], host=r["host"], version=r["version"],
+                             group=_group_of(r, figures), figures=figures, band=r["band"],
+                             alerts=tuple(json.loads(r["alert_ids"])), inputs_digest=r["inputs_digest"],
+                             actions=tuple(acts.get(r["id"], [])), notifications=tuple(sent.get(r["id"], []))))
+    return out
 
 
 def ordered(kept: list[KeptGroup]) -> list[KeptGroup]:

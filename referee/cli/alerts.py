@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import shlex
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -101,6 +102,8 @@ def list_(store: str, fmt: str, only_open: bool, unresolved: bool, states: tuple
     chosen = [k for k in ordered(kept) if (not wanted or k.state in wanted)
               and (lead is None or k.group.lead == lead) and (basis is None or k.group.basis == basis)]
     waiting = sum(k.state == "open" for k in chosen)
+    if lead is not None and not any(k.group.lead == lead for k in kept):
+        _did_you_mean_lead(lead, kept)
     if fmt == "json":
         click.echo(json.dumps({"store": shown, "groups": [_json(k, False) for k in chosen], "open": waiting},
                               indent=2, ensure_ascii=False))
@@ -183,11 +186,21 @@ def _act(store: str, group_id: int, action: str, who: str | None, note: str, for
             raise StoreError(f"store {shown}: alert group {group_id} is resolved already (the next "
                              "monitor --record that finds its cause again records a new group)") from None
         raise StoreError(f"store {shown}: alert group {group_id} is acknowledged already, "
-                         f"{_acked(refused.before)}; referee alerts ack {group_id} --force adds yours beside it "
+                         f"{_acked(refused.before)}; referee alerts ack {group_id} --store {shlex.quote(shown)} --force "
+                         "adds yours beside it "
                          "(both kept)") from None
     done = "acknowledged" if action == "ack" else "resolved"
     also = f" (also {_acked(before)})" if before else ""
     click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}{also}")
+
+
+def _did_you_mean_lead(lead: str, kept: list[KeptGroup]) -> None:
+    """--lead names a segment whole (``table T3``): a value alone (``T3``) matches none, so
+    the leads whose value it is are named on stderr, not left to a silent 'none'."""
+    near = sorted({k.group.lead for k in kept if k.group.lead.split(" ", 1)[-1] == lead.strip()})
+    if near:
+        click.echo(f"referee: no group is led by {printable(repr(lead))}; --lead names a segment whole: did you "
+                   f"mean {' or '.join(printable(repr(n)) for n in near)}?", err=True)
 
 
 def _acked(actions: list[dict[str, Any]]) -> str:

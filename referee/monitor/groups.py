@@ -366,17 +366,22 @@ def _broad_behind(g: _Grouper, leads: dict[tuple[str, str], tuple[str, str]], ve
     Why: a table paying every winner 1 short moves its Ante-1 players most (1 is their whole
     Ante); their stake band adds them up without the table's larger stakes and other hands,
     and may alert while the table's own cell, its games sharing one hand, stays inside the
-    band (issue 47: ``stake ante <= 1`` at z -4.26 led three of T3's players, T3 at -3.66)."""
+    band (issue 47: ``stake ante <= 1`` at z -4.26 led three of T3's players, T3 at -3.66).
+    With no player under it, the table is the one all its seats were at, else the one whose
+    removal alone clears it (:func:`_only_table_out`); a table that alerts itself and was put
+    under this very lead leads it too (a risk analyst's trial: a table paying 2 short, its
+    cell at z -4.71, under ``stake ante <= 1`` at -11.55)."""
     for lead in list(dict.fromkeys(leads.values())):
         if lead[0] not in BROAD:
             continue
         joined = [s for s, to in leads.items() if to == lead and s != lead]
         players = [s for s in joined if s[0] == "player"]
-        table = _one_table(g, players) if players else _only_table_out(g, [lead, *joined])
+        every = [lead, *joined]
+        table = _one_table(g, players) if players else (_one_table(g, every) or _only_table_out(g, every))
         if table is None:
             continue
         at = ("table", table)
-        if at in g.by_segment and at not in leads.values():
+        if at in g.by_segment and leads.get(at) not in (at, lead):
             continue  # the table alerts, and joined a group of another lead: grouping has spoken
         out = [at]
         if any(g.excess(a, out) for s in [lead, *joined] for a in g.by_segment[s]):

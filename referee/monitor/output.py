@@ -8,9 +8,10 @@ from tabulate import tabulate
 
 from ..escape import escape_data, escape_property, printable
 from .bands import Band
-from .cells import Cell
+from .cells import MIN_GAMES, MIN_TERMS, Cell
 from .facts import when
 from .groups import AlertGroup
+from .randomness import MIN_DEALS
 from .run import Judged, JudgedDeal, Verdict
 
 BET_WORDS = {"ante+call": "Ante+Call", "bonus": "Bonus"}
@@ -120,8 +121,8 @@ def summary(v: Verdict) -> str:
 
 
 #: The verdict when no cell and no deal test could be made: not a pass (exit 2).
-NOTHING_TESTED = ("nothing tested: no cell has 1,000 games (and 500 calls, or Bonus stakes) and no deal test "
-                  "1,000 deals yet")
+NOTHING_TESTED = (f"nothing tested: no cell has {MIN_GAMES:,} games (and {MIN_TERMS:,} calls, or Bonus stakes) and "
+                  f"no deal test {MIN_DEALS:,} deals yet")
 
 #: How many of the cells a test repeats an alert names in words (the JSON's ``also`` has all).
 ALSO_SHOWN = 6
