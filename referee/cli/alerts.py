@@ -186,9 +186,8 @@ def _act(store: str, group_id: int, action: str, who: str | None, note: str, for
             raise StoreError(f"store {shown}: alert group {group_id} is resolved already (the next "
                              "monitor --record that finds its cause again records a new group)") from None
         raise StoreError(f"store {shown}: alert group {group_id} is acknowledged already, "
-                         f"{_acked(refused.before)}; referee alerts ack {group_id} --store {shlex.quote(shown)} --force "
-                         "adds yours beside it "
-                         "(both kept)") from None
+                         f"{_acked(refused.before)}; referee alerts ack {group_id} --store {shlex.quote(shown)} "
+                         "--force adds yours beside it (both kept)") from None
     done = "acknowledged" if action == "ack" else "resolved"
     also = f" (also {_acked(before)})" if before else ""
     click.echo(f"store {shown}: alert group {group_id} {done} by {printable(by)}{also}")
