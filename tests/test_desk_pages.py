@@ -207,7 +207,11 @@ def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: 
         assert "acknowledged already, by risk at " in twice.json()["detail"] and "force" in twice.json()["detail"]
         forced = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={"note": "me too", "force": True},
                         headers={"X-CSRF-Token": token})
-        assert forced.status_code == 200 and forced.json()["note"] == "me too"  # both kept (alerts show lists them)
+        assert forced.status_code == 200  # both kept (alerts show lists them): the first still holds it
+        assert (forced.json()["by"], forced.json()["note"], forced.json()["state"]) == ("risk", "calling the studio",
+                                                                                         "acknowledged")
+        assert [(a["action"], a["note"]) for a in forced.json()["actions"]] == [("ack", "calling the studio"),
+                                                                                ("ack", "me too")]
         done = c.post(f"/watch/{listed[0]['id']}", data={"csrf_token": token, "action": "resolve", "note": "fixed"})
         assert done.status_code == 200
         again = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={}, headers={"X-CSRF-Token": token})

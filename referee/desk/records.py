@@ -14,7 +14,7 @@ from ..report.rows import when
 from ..rules.money import fmt
 from .backend import Backend
 from .context import Refused, Who
-from .shapes import AlertOut, AlertsOut, CaseEventOut, CaseIn, CaseOut, CasesOut
+from .shapes import AlertActionOut, AlertOut, AlertsOut, CaseEventOut, CaseIn, CaseOut, CasesOut
 
 
 def case_out(case: Any) -> CaseOut:
@@ -101,12 +101,18 @@ def export(backend: Backend, who: Who, kind: str, events: bool = False) -> tuple
 
 
 def alert_out(k: Any) -> AlertOut:
+    """A kept group as the desk shows it: ``by`` and ``note`` of the action that holds it
+    (the first acknowledgement, or the resolution), as ``referee alerts`` names who has it;
+    a forced second acknowledgement is among ``actions``, not in their place."""
     g = k.group
-    last = k.actions[-1] if k.actions else None
+    holding = "resolve" if k.state == "resolved" else "ack"
+    held = next((a for a in k.actions if a["action"] == holding), None)
+    actions = [AlertActionOut(action=a["action"], by=str(a["who"]), at=when(a["at_us"]), note=str(a["note"] or ""))
+               for a in k.actions]
     return AlertOut(id=k.id, lead=g.lead, basis=g.basis, segments=list(g.segments), bet=g.bet, window=g.window,
                     z=g.z, first_game=g.first_game, last_game=g.last_game, since=g.since, until=g.until,
-                    status=k.state, note=None if last is None else str(last.get("note") or ""),
-                    by=None if last is None else str(last.get("who") or ""))
+                    status=k.state, state=k.state, note=None if held is None else str(held.get("note") or ""),
+                    by=None if held is None else str(held.get("who") or ""), games=g.games or None, actions=actions)
 
 
 def bands(backend: Backend, ids: list[int]) -> dict[int, str]:

@@ -118,6 +118,13 @@ class CasesOut(BaseModel):
     cases: list[CaseOut]
 
 
+class AlertActionOut(BaseModel):
+    action: str
+    by: str
+    at: str
+    note: str = ""
+
+
 class AlertOut(BaseModel):
     id: int
     lead: str
@@ -131,8 +138,16 @@ class AlertOut(BaseModel):
     since: str | None = None
     until: str | None = None
     status: str
+    #: ``status`` under the name ``referee alerts`` gives it.
+    state: str | None = None
+    #: Who holds the group and what they said: the first acknowledgement while acknowledged,
+    #: the resolution once resolved (as ``referee alerts`` names who has it).
     note: str | None = None
     by: str | None = None
+    #: How many games are behind the group, as the monitor counted them.
+    games: int | None = None
+    #: Every acknowledgement and resolution, oldest first.
+    actions: list[AlertActionOut] = []
 
 
 class AlertsOut(BaseModel):
