@@ -105,12 +105,22 @@ def _writing(url: str, process: subprocess.Popen[str]) -> None:
         _server_writing(url, process)
         return
     wal = Path(url + "-wal")
-    start = wal.stat().st_size if wal.exists() else 0
+    start = _size(wal)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and process.poll() is None:
-        if wal.exists() and wal.stat().st_size > start + 64 * 1024:
+        if _size(wal) > start + 64 * 1024:
             return
         time.sleep(0.02)
+
+
+def _size(wal: Path) -> int:
+    """The write-ahead log's size, 0 when there is none: SQLite removes it when the last
+    connection closes, which the check may do between a look and a stat (it opens the store
+    to read before it opens it to write)."""
+    try:
+        return wal.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _server_writing(url: str, process: subprocess.Popen[str]) -> None:
