@@ -96,12 +96,10 @@ class SeatPlan:
             return False
         return all(getters[key].plain for key in _READ if key in getters)
 
-    def seat(self, data: Any, line: int, pointer: str, lines: Any, qualified: Any, join: WalletJoin | None,
-             game: str) -> ExportDict | None:
-        """The seat of game ``game``, or None for the exact builder. ``qualified``: the
-        game's dealer qualification (None: not said); ``join``: a ``--wallet`` log's
-        moves by game and player, when given. A cancelled game's seat is the exact
-        builder's (what it recorded depends on what it paid)."""
+    def _who(self, data: Any) -> tuple[str, str] | None:
+        """The seat's player and its decision in the profile's words, read as :meth:`seat` and
+        :meth:`plain` both read them; None when either is missing or not one the file read
+        before (the exact builder's then, which says why)."""
         if type(data) is not dict and not isinstance(data, dict):
             return None
         player_key = self.player_key
@@ -110,8 +108,18 @@ class SeatPlan:
             return None
         said = self.decision(data)
         decision = self.decisions.get(said) if type(said) is str else None
-        if decision is None:
+        return None if decision is None else (player, decision)
+
+    def seat(self, data: Any, line: int, pointer: str, lines: Any, qualified: Any, join: WalletJoin | None,
+             game: str) -> ExportDict | None:
+        """The seat of game ``game``, or None for the exact builder. ``qualified``: the
+        game's dealer qualification (None: not said); ``join``: a ``--wallet`` log's
+        moves by game and player, when given. A cancelled game's seat is the exact
+        builder's (what it recorded depends on what it paid)."""
+        who = self._who(data)
+        if who is None:
             return None
+        player, decision = who
         cards: Any = None
         own = self.own
         if own is not None:
@@ -219,16 +227,10 @@ class SeatPlan:
         counted as found. What :meth:`seat` makes of the same seat is its record, made
         when asked (``exported.lazy_game_record``): the very same keys and values, with
         where each came from."""
-        if type(data) is not dict and not isinstance(data, dict):
+        who = self._who(data)
+        if who is None:
             return None
-        player_key = self.player_key
-        player = data.get(player_key) if player_key is not None else self.player(data)
-        if type(player) is not str:
-            return None
-        said = self.decision(data)
-        decision = self.decisions.get(said) if type(said) is str else None
-        if decision is None:
-            return None
+        player, decision = who
         bets_key = self.bets_key
         bets = data.get(bets_key) if bets_key is not None else self.bets(data)
         if type(bets) is not list or len(bets) > _INDEXES:
