@@ -325,3 +325,13 @@ def test_evaluate_indexes_is_evaluate_on_card_indexes() -> None:
         evaluate_indexes([-1, 1, 2, 3, 4])  # not a card (an index from the end otherwise)
     with pytest.raises(IndexError):
         evaluate_indexes([52, 1, 2, 3, 4])  # past the deck: a damaged store's byte
+
+
+def test_a_deal_given_as_indexes_that_repeats_a_card_is_a_hand_error_naming_the_cards() -> None:
+    """A store packs cards as indexes 0 to 51: a damaged run that repeats one must be
+    read as a hand that repeats a card (the readers' damage message), not fail while
+    the message names the card (a CardError: 'an int is not a card')."""
+    from referee.rules.hands import evaluate_deal
+
+    with pytest.raises(HandError, match="a card is given twice in 2c 2c 2h 2s 3c 3d 3h 3s 4c"):
+        evaluate_deal([0, 0], [2, 3], [4, 5, 6, 7, 8])

@@ -242,7 +242,19 @@ def _card_key(token: object) -> int:
 
 
 def _repeated(cards: Sequence[Any]) -> HandError:
-    return HandError(f"a card is given twice in {' '.join(str(_as_card(c)) for c in cards)}")
+    """The error of a hand that repeats a card, its cards named whatever they were given
+    as (a store packs them as indexes 0 to 51: naming one must not fail as a
+    :class:`CardError`, which would hide the repeat behind a wrong message)."""
+    return HandError(f"a card is given twice in {' '.join(_card_name(c) for c in cards)}")
+
+
+def _card_name(token: Any) -> str:
+    """A card's name for a message: an index 0 to 51 by the deck's order, else as parsed."""
+    if type(token) is int and 0 <= token < 52:
+        from .cards import DECK
+
+        return str(DECK[token])
+    return str(_as_card(token))
 
 
 def evaluate(cards: Sequence[Any] | Iterable[Any]) -> HandValue:
