@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -155,6 +156,8 @@ def sqlite_file(store: Target, create: bool) -> None:
         return
     if not path.is_file():  # a device, a pipe: never opened (a pipe would wait for a writer)
         raise StoreError(f"store {store.shown}: not a regular file (a store is one SQLite file)")
+    if _identity(path) in _HELD:
+        return  # SQLite holds it open in this process: its header was read then, and reading it would drop the locks
     try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_HEADER))
@@ -163,6 +166,27 @@ def sqlite_file(store: Target, create: bool) -> None:
     if head and head != SQLITE_HEADER:
         raise StoreError(f"store {store.shown}: not a referee store: not a SQLite database (a store is the SQLite "
                          "file check --store writes)")
+
+
+#: How many SQLite connections this process holds open on each file (device, inode).
+#: Such a file is not opened by Python's ``open`` while one is: POSIX drops every lock a
+#: process holds on a file when any descriptor of it is closed, so reading its header
+#: while a connection was open (the desk's pool, for the server's life) released
+#: SQLite's locks; another process closing its connection then took itself for the
+#: last, checkpointed and deleted the write-ahead log, and this process went on writing
+#: into a deleted file (SQLite's "How To Corrupt An SQLite Database File", 2.2). Counted,
+#: not kept, so that a file made later on a reused inode is checked as any other.
+_HELD: dict[tuple[int, int], int] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file's (device, inode), None when it cannot be read."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def engine(store: Target, readonly: bool = False, pool: int = 0) -> Engine:
@@ -187,7 +211,7 @@ def engine(store: Target, readonly: bool = False, pool: int = 0) -> Engine:
             url = url.set(database=f"file:{quote(str(url.database))}", query={"mode": "ro", "uri": "true"})
         # a pooled connection is used by one request at a time, but not always on the thread that opened it
         made: Engine = sa.create_engine(url, **pooling, connect_args={"timeout": wait, "check_same_thread": pool <= 0})
-        _sqlite_events(made, readonly, wait)
+        _sqlite_events(made, readonly, wait, store.path)
         return made
     try:
         import psycopg  # noqa: F401
@@ -200,15 +224,19 @@ def engine(store: Target, readonly: bool = False, pool: int = 0) -> Engine:
     return server
 
 
-def _sqlite_events(made: Engine, readonly: bool, wait: float) -> None:
+def _sqlite_events(made: Engine, readonly: bool, wait: float, path: Path) -> None:
     """SQLite as the store needs it: transactions begun by us (a writer's ``BEGIN
     IMMEDIATE`` takes the write lock first, so that two writers queue instead of one
     failing), the write-ahead log (readers never wait for a writer), foreign keys, and
-    a commit that reaches the disk."""
+    a commit that reaches the disk; each connection counted while open (:data:`_HELD`)."""
 
     from sqlalchemy import event
 
     def _connect(dbapi: Any, record: Any) -> None:
+        held = record.info["file"] = _identity(path)
+        if held is not None:
+            with _HELD_LOCK:
+                _HELD[held] = _HELD.get(held, 0) + 1
         dbapi.isolation_level = None
         cursor = dbapi.cursor()
         try:
@@ -223,7 +251,19 @@ def _sqlite_events(made: Engine, readonly: bool, wait: float) -> None:
     def _begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.info.get("write") else "BEGIN")
 
+    def _close(dbapi: Any, record: Any) -> None:
+        held = record.info.pop("file", None)
+        if held is not None:
+            with _HELD_LOCK:
+                left = _HELD.get(held, 0) - 1
+                if left > 0:
+                    _HELD[held] = left
+                else:
+                    _HELD.pop(held, None)
+
     event.listen(made, "connect", _connect)
+    event.listen(made, "close", _close)
+    event.listen(made, "close_detached", _close)
     event.listen(made, "begin", _begin)
 
 
