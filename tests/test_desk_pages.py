@@ -410,8 +410,8 @@ def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, mo
         monkeypatch.setattr(charts, "WATCH_SEATS", 6)  # the table's 8 seats: its first game (3 seats) is cut
         cut = c.get("/watch").text.split('id="chart-1"')[1].split("</figure>")[0]
         assert re.findall(r'xlink:href="/games/(\d+)"', cut) == ["8812345", GAME]
-        assert ("Window last 1,000 games: its newest 2 games only (this page reads a segment&#39;s newest 6 seats; "
-                "monitor --format html draws the whole window).") in cut
+        assert ("Window last 1,000 games: its newest 2 games only, of the segment&#39;s newest 5 seats (this page "
+                "reads 6 at most; monitor --format html draws the whole window).") in cut
         french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
         assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french
 
