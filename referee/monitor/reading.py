@@ -157,8 +157,10 @@ def only(segment: tuple[str, str] | None) -> tuple[Any, Any]:
                        s.c.player == value, sa.and_(s.c.player.is_(None), se.c.player == value)),
                 sa.or_(se.c.player == value, r.c.id.in_(sa.select(k.c.run_id).where(k.c.kind == "player",
                                                                                    k.c.value == value))))
-    if kind == "dealer":  # a game row's seats, and the runs that hold a game the dealer dealt
-        return g.c.dealer == value, r.c.id.in_(sa.select(d.c.run_id).where(d.c.dealer == value))
+    if kind == "dealer":  # a game row's seats, and the runs that hold a game the dealer dealt, each looked up
+        # by its key as the walk back reaches it (a dealer of years is in most runs of their tables; ``|| ''``:
+        # SQLite without statistics took the dealer's index, all their games for each run)
+        return g.c.dealer == value, sa.exists().where(d.c.run_id == r.c.id, (d.c.dealer + "") == value)
     if kind == "profile":  # a seat's profile is its session's (none given: the built-in one)
         origin = se.c.origin == value if value != DEFAULT_PROFILE else sa.or_(se.c.origin == value,
                                                                                se.c.origin.is_(None))
