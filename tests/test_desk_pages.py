@@ -410,8 +410,8 @@ def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, mo
         monkeypatch.setattr(charts, "WATCH_SEATS", 6)  # the table's 8 seats: its first game (3 seats) is cut
         cut = c.get("/watch").text.split('id="chart-1"')[1].split("</figure>")[0]
         assert re.findall(r'xlink:href="/games/(\d+)"', cut) == ["8812345", GAME]
-        assert ("Window last 1,000 games: its newest 2 games only (this page reads a segment&#39;s newest 6 seats; "
-                "monitor --format html draws the whole window).") in cut
+        assert ("Window last 1,000 games: its newest 2 games only, of the segment&#39;s newest 5 seats (this page "
+                "reads 6 at most; monitor --format html draws the whole window).") in cut
         french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
         assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french
 
@@ -446,3 +446,40 @@ def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_pat
         assert c.get("/games/no-such-game").status_code == 404  # undone, its connection given back
         assert said[-1] == "rollback" and backend.engine.pool.checkedout() == 0
     assert len(list_reads(url, subject=PLAYER)) == 5
+
+
+def test_watch_charts_a_players_and_a_dealers_group_over_their_own_newest_seats(
+        fresh: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group led by a player, or by a dealer, is charted too, over that segment's own
+    newest seats (``referee.monitor.window``): with the limit lowered to 2, the player's
+    two newest games (one seat each), not a game of the table's seven; and the caption says
+    how many seats of the segment it drew."""
+    from referee.alerts import kept
+    from referee.desk import charts
+    from referee.monitor.groups import AlertGroup
+    from referee.monitor.reading import seats
+    from referee.store.engine import engine, target
+    from referee.store.read import Stored
+
+    made = engine(target(fresh))
+    with made.connect() as conn:
+        conn.info["write"] = True
+        with conn.begin():  # the dealer's on the paid basis: their deal test's group is open on the rules'
+            kept.lock(conn)
+            ids = [i for i, _ in kept.record_groups(conn, [
+                AlertGroup(lead=lead, basis=basis, segments=(lead,), z=-5.0, bet="ante+call",
+                           window="last 1,000 games", first_game="8812345", last_game=GAME)
+                for lead, basis in ((f"player {PLAYER}", "rules"), ("dealer d-4", "paid"))], [], "99% family band")]
+    made.dispose()
+    with Stored(fresh) as stored:
+        mine = list(dict.fromkeys(s.game[2] for s in seats(stored.conn) if s.player == PLAYER))
+    assert len(mine) > 2
+    monkeypatch.setattr(charts, "WATCH_SEATS", 2)
+    with client(fresh) as c:
+        login(c, "risk")
+        page = c.get("/watch").text
+    player, dealer = (page.split(f'id="chart-{i}"')[1].split("</figure>")[0] for i in ids)
+    assert re.findall(r'xlink:href="/games/(\d+)"', player) == mine[-2:]
+    assert ("Window last 1,000 games: its newest 2 games only, of the segment&#39;s newest 2 seats (this page reads "
+            "2 at most; monitor --format html draws the whole window).") in player
+    assert "Window last 1,000 games: its newest" in dealer and "time (UTC)" in dealer

@@ -56,6 +56,8 @@ def _removed(url: str, *ids: int) -> None:
     keep = min(ids) - 1
     listed = ", ".join(str(i) for i in ids)
     _sql(url, f"DELETE FROM run_keys WHERE run_id IN (SELECT id FROM runs WHERE source_id IN ({listed}))",
+         f"DELETE FROM dealer_games WHERE run_id IN (SELECT id FROM runs WHERE source_id IN ({listed}))",
+         f"DELETE FROM game_codes WHERE game_id IN (SELECT id FROM games WHERE source_id IN ({listed}))",
          *(f"DELETE FROM {t} WHERE source_id IN ({listed})" for t in SOURCE_TABLES),
          f"DELETE FROM sources WHERE id IN ({listed})",
          f"UPDATE store_meta SET head = (SELECT chain FROM sources WHERE id = {keep}), sources = {keep}")

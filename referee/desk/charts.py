@@ -5,13 +5,14 @@ a group is a cell of the monitor that fell outside its band, and the chart that 
 is the one ``monitor --format html`` draws for it: the running net observed against the
 exact expectation and its band, over the group's window, by date when every game has a
 time (else by game). One drawing, so the two never disagree. The seats are the group's
-lead segment's only (a table's or a player's: :data:`referee.monitor.reading.SEGMENTS`),
-and of those only the newest :data:`WATCH_SEATS` (a bounded read: a table of millions of
-seats would make the page take minutes; the page says which window it draws, and
-``monitor --format html`` draws the whole of it), read and valued as the monitor reads
-and values them; the band is at the z the group was
-raised at (its stored band's ``|z| > ...``); each point of the observed line opens its
-game. A group of another lead (a dealer's, a profile's, every table's), a deal test's, or
+lead segment's only (a table's, a dealer's, a profile's, a stake band's, a player's, or
+every seat: :data:`referee.monitor.reading.SEGMENTS`), and of those only the newest
+:data:`WATCH_SEATS` (:func:`referee.monitor.window.newest`: a bounded read, as a table of
+millions of seats would make the page take minutes; whole games, exactly that many seats
+when the limit falls between two games; the page says how many games and seats it draws,
+and ``monitor --format html`` draws the whole window), read and valued as the monitor
+reads and values them; the band is at the z the group was raised at (its stored band's
+``|z| > ...``); each point of the observed line opens its game. A deal test's group, or
 one whose seats can no longer be read, has no chart here (``monitor --format html`` draws
 it from the whole store).
 """
@@ -39,13 +40,14 @@ _Z = re.compile(r"\|z\| > ([0-9]+(?:\.[0-9]+)?)")
 @dataclass(frozen=True, slots=True)
 class Chart:
     """A group's chart and what it draws: ``games`` of the group's window, the newest;
-    ``cut`` when the read stopped at :data:`WATCH_SEATS` (older games of the segment,
-    maybe of the window too, were not read)."""
+    ``seats``: the segment's newest seats read (:data:`WATCH_SEATS` at most, whole games);
+    ``cut`` when older seats of the segment, of the window too, were not read."""
 
     svg: Markup
     games: int
     window: str
     cut: bool
+    seats: int = 0
 
 
 def band_z(band: str | None) -> float | None:
@@ -60,9 +62,10 @@ def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> C
     chart is a read of that player's records, logged."""
     from ..monitor.cells import WINDOWS
     from ..monitor.html import cell_chart, game_times
-    from ..monitor.reading import SEGMENTS, Unreadable, read
+    from ..monitor.reading import SEGMENTS, Unreadable
     from ..monitor.series import members
     from ..monitor.valuing import value
+    from ..monitor.window import newest
     from ..profiles import kept_profiles
     from ..rules.hands import HandError
 
@@ -72,7 +75,8 @@ def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> C
     bet = "paid" if group.basis == "paid" and group.bet == "ante+call" else str(group.bet)
     with backend.stored() as stored, backend.refusing(), stored.reading():
         try:
-            found, start = read(stored.conn, segment=(kind, segment), newest=WATCH_SEATS)
+            read = newest(stored.conn, (kind, segment), WATCH_SEATS)
+            found = read.seats
             if not found:
                 return None
             with kept_profiles(stored.profiles(stored.sources())):
@@ -84,7 +88,7 @@ def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> C
     times = game_times(members(found, kind, segment, bet, window, None))
     if kind == "player":
         backend.log(actor, "watch", [segment])
-    return Chart(Markup(svg), len(times), window, bool(start) and not _whole(window, times, found))
+    return Chart(Markup(svg), len(times), window, read.cut and not _whole(window, times, found), len(found))
 
 
 def _whole(window: str, times: list[int | None], read: list[Any]) -> bool:

@@ -5,12 +5,16 @@ clean rounds packed in runs. The store is opened read-only (:class:`~referee.sto
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
 from ..store import DAMAGED, schema
+from .cells import KEYS
 from .facts import Seat, unpack_known
 
+#: A seat's profile when its session names none.
+DEFAULT_PROFILE = "builtin:vivo"
 #: Where a read starts and ends: (the last seat row's id, the last run's id), both included
 #: in the read that ends there and left out of the one that starts there.
 Marks = tuple[int, int]
@@ -21,9 +25,12 @@ class Unreadable(Exception):
     stored): said as such, with ``store verify`` to name it, never an internal error."""
 
 
-#: The segments whose seats can be read alone (:func:`seats`' ``segment``): a table's (its
-#: sessions'), a player's (their rows, and their runs through ``run_keys``).
-SEGMENTS = ("table", "player")
+#: The segments whose seats can be read alone (:func:`seats`' ``segment``): every kind of
+#: the monitor's cells. The SQL reads a table's (its sessions'), a player's (their rows,
+#: and their runs through ``run_keys``), a dealer's (their games' rows, and their runs
+#: through ``dealer_games``) and a profile's (its sessions') alone; a stake band's, or
+#: every seat, from every row and run (a run's seats have stakes of every band).
+SEGMENTS = ("all", "table", "dealer", "profile", "stake", "player")
 
 
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
@@ -39,44 +46,52 @@ def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
     of :data:`SEGMENTS` and its value, when given: the desk's Watch draws one segment's
     control chart without reading the whole store), in the store's order, newest last.
 
-    ``newest``: a bounded read (the desk's Watch, whose page must not read a table of
-    millions of seats): only the seats from where the newest ``newest`` seats of the
-    segment's rows and runs start (:func:`start_of`, found by the SQL walking back from
-    the newest; the rows and runs read from there), less the oldest game read when the
-    read was cut there (it may have seats before the cut). A player's runs count their
-    other players' seats too, so a player may get fewer of their own; a game recorded
-    again whose first record is before the cut is placed at its record after it. With the seats, the
-    seat the read started at (0: it was not cut)."""
+    ``newest``: a bounded read of the segment's newest ``newest`` seats
+    (:func:`referee.monitor.window.newest`, which says more); with the seats, the seat the
+    read started at (0: it was not cut)."""
+    if newest is not None:
+        from .window import newest as window
+
+        assert after == (0, 0) and upto is None, "a bounded read is of the newest seats"
+        found = window(conn, segment or ("all", "all"), newest)
+        return found.seats, found.start
+    return placed(conn, 0, segment, after, upto), 0
+
+
+def placed(conn: Any, start: int, segment: tuple[str, str] | None, after: Marks = (0, 0), upto: Marks | None = None,
+           keep: Callable[[str], bool] | None = None) -> list[Seat]:
+    """The counted seats :func:`read` reads, from the seat ``start`` on (0: all; a run
+    that reaches it is read whole: :func:`window.newest` cuts), each placed at its game's
+    first seat read. ``keep``: a player's seats only are made of a run's (its other seats
+    only place their games, as the whole store places them)."""
     try:
-        rows_where, runs_where = _only(segment)
-        start = 0 if newest is None else start_of(conn, newest, rows_where, runs_where)
+        rows_where, runs_where = only(segment)
         if start:  # the rows from their ids' range (one range: SQLite walks the first bound it is given)
             import sqlalchemy as sa
 
             r = schema.runs
             runs_where = sa.and_(r.c.first_seat + r.c.rounds > start, *(() if runs_where is None else (runs_where,)))
         out = _rows(conn, max(after[0], start - 1), None if upto is None else upto[0], rows_where) + _runs(
-            conn, after[1], None if upto is None else upto[1], runs_where)
+            conn, after[1], None if upto is None else upto[1], runs_where, keep)
     except DAMAGED as err:
         raise Unreadable(f"{type(err).__name__}: {err}") from None
     out.sort(key=_ORDER)  # each seat at its own id: the store's order, rows and runs alike
-    if start:
-        out = _cut(out, start)
     first: dict[object, int] = {}
     for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
         key = seat.game
         if key[0] == "seat":
             continue
-        placed = first.get(key)
-        if placed is None:
+        at = first.get(key)
+        if at is None:
             first[key] = seat.order
         else:
-            seat.order, seat.deal = placed, False
+            seat.order, seat.deal = at, False
     out.sort(key=_ORDER)
     if segment is not None:  # read with their games' other seats (placed as the whole store places them), then left
         kind, value = segment
-        out = [seat for seat in out if (seat.table if kind == "table" else seat.player) == value]
-    return out, start
+        key_of = KEYS[kind]
+        out = [seat for seat in out if key_of(seat) == value]
+    return out
 
 
 #: A seat's order: read with its own id, then placed at its game's first seat.
@@ -117,17 +132,6 @@ def start_of(conn: Any, newest: int, rows_where: Any = None, runs_where: Any = N
     return max(int(conn.execute(rows).scalar() or 0), from_runs)
 
 
-def _cut(out: list[Seat], start: int) -> list[Seat]:
-    """A bounded read's seats (in their own order) from ``start`` on, less the game of the
-    first of them when it is a table's game (it may have seats before ``start``: a run read
-    whole, a game's rows on both sides of the cut)."""
-    out = [seat for seat in out if seat.order >= start]
-    if out and out[0].game[0] != "seat":
-        first = out[0].game
-        out = [seat for seat in out if seat.game != first]
-    return out
-
-
 def _whole(*amounts: object) -> None:
     """Stored millionths are integers; anything else was put there after they were stored."""
     for amount in amounts:
@@ -135,14 +139,16 @@ def _whole(*amounts: object) -> None:
             raise TypeError(f"a stored amount is {amount!r}, not a whole number of millionths")
 
 
-def _only(segment: tuple[str, str] | None) -> tuple[Any, Any]:
+def only(segment: tuple[str, str] | None) -> tuple[Any, Any]:
     """The conditions on seat rows and on runs that read one segment's seats (None: all)."""
     if segment is None:
         return None, None
     import sqlalchemy as sa
 
-    s, se, g, r, k = schema.seats, schema.sessions, schema.games, schema.runs, schema.run_keys
+    s, se, g, r, k, d = schema.seats, schema.sessions, schema.games, schema.runs, schema.run_keys, schema.dealer_games
     kind, value = segment
+    if kind not in SEGMENTS:
+        raise ValueError(f"no segment {kind!r} read alone: one of {', '.join(SEGMENTS)}")
     if kind == "table":
         return sa.or_(g.c.tbl == value, sa.and_(g.c.tbl.is_(None), se.c.tbl == value)), se.c.tbl == value
     if kind == "player":  # the rows of the player's games, their other seats too (a game is placed at its first)
@@ -151,7 +157,15 @@ def _only(segment: tuple[str, str] | None) -> tuple[Any, Any]:
                        s.c.player == value, sa.and_(s.c.player.is_(None), se.c.player == value)),
                 sa.or_(se.c.player == value, r.c.id.in_(sa.select(k.c.run_id).where(k.c.kind == "player",
                                                                                    k.c.value == value))))
-    raise ValueError(f"no segment {kind!r} read alone: one of {', '.join(SEGMENTS)}")
+    if kind == "dealer":  # a game row's seats, and the runs that hold a game the dealer dealt, each looked up
+        # by its key as the walk back reaches it (a dealer of years is in most runs of their tables; ``|| ''``:
+        # SQLite without statistics took the dealer's index, all their games for each run)
+        return g.c.dealer == value, sa.exists().where(d.c.run_id == r.c.id, (d.c.dealer + "") == value)
+    if kind == "profile":  # a seat's profile is its session's (none given: the built-in one)
+        origin = se.c.origin == value if value != DEFAULT_PROFILE else sa.or_(se.c.origin == value,
+                                                                               se.c.origin.is_(None))
+        return origin, origin
+    return None, None  # a stake band's, or every seat: from every row and run
 
 
 def _rows(conn: Any, after: int = 0, upto: int | None = None, where: Any = None) -> list[Seat]:
@@ -190,7 +204,7 @@ def _rows(conn: Any, after: int = 0, upto: int | None = None, where: Any = None)
         else:
             cards = unpacked[known] = unpack_known(known)
         out.append(Seat(  # its order and whether its deal is tested: its own, until seats() places its game
-            order=row, game=key, time_us=time_us, table=table, dealer=dealer, profile=origin or "builtin:vivo",
+            order=row, game=key, time_us=time_us, table=table, dealer=dealer, profile=origin or DEFAULT_PROFILE,
             player=player if player is not None else session_player, ante_u=ante_u, staked_u=staked_u, net_u=net_u,
             bonus_u=bonus_u or 0, called=outcome != "fold", known=cards, bonus_value=bonus_value,
             deal=game_row is not None and not second, player_value=player_value, dealer_value=dealer_value,
@@ -227,9 +241,11 @@ def paid_main(record: str | None, lines: str, bonus_net_u: int | None) -> int | 
     return None if paid_u is None else paid_u - bonus
 
 
-def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None) -> list[Seat]:
+def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None,
+          keep: Callable[[str], bool] | None = None) -> list[Seat]:
     """The fast lane's clean rounds (format 1: no table, dealer or time) and a live
-    table's clean games, unpacked."""
+    table's clean games, unpacked (``keep``: of a live table's, the seats of the players
+    it keeps only, each placed at its game's first seat already)."""
     import sqlalchemy as sa
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
@@ -255,7 +271,7 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None)
     for run in runs:
         ids = json.loads(run.settlements)
         found = (_rounds(run, [settled[i] for i in ids]) if run.games is None
-                 else _games(run, [figured[i] for i in ids]))
+                 else _games(run, [figured[i] for i in ids], keep))
         if not said(run.session_id):
             for seat in found:
                 seat.paid_u = None
@@ -310,14 +326,15 @@ def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
         bonus = row.bonus_staked_u or 0
         out.append(Seat(
             order=run.first_seat + i, game=("seat", run.first_seat + i), time_us=None, table=run.tbl,
-            dealer=None, profile=run.origin or "builtin:vivo", player=run.session_player, ante_u=row.ante_u,
+            dealer=None, profile=run.origin or DEFAULT_PROFILE, player=run.session_player, ante_u=row.ante_u,
             staked_u=row.main_staked_u, net_u=row.main_net_u, bonus_u=bonus, called=row.outcome != "fold",
             known=known, bonus_value=evaluate(list(known)).value if bonus else None, row=-run.id,
             paid_u=row.main_net_u))
     return out
 
 
-def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]) -> list[Seat]:
+def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None],
+           keep: Callable[[str], bool] | None = None) -> list[Seat]:
     """A run of a live table's clean games (``referee.store.tableruns``): each seat as its
     row had it (its hands its game's cards evaluated, its bonus hand's where its
     settlement has one; the five known cards one tuple a game, as its rows share them).
@@ -331,7 +348,7 @@ def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]
     packed = Packed(run)
     out: list[Seat] = []
     append = out.append
-    origin = run.origin or "builtin:vivo"
+    origin = run.origin or DEFAULT_PROFILE
     table = run.tbl
     players, dealers, names = packed.players, packed.dealers, packed.dealer_names
     seat_picks, player_picks, offsets, cards = packed.picks, packed.player_picks, packed.offsets, packed.cards
@@ -346,6 +363,9 @@ def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]
         key = ("game", table, number)
         time_us = None if when == NONE else when
         by, deal = names[dealers[game]], not second
+        if keep is not None:
+            _kept(append, packed, game, settled, keep, (key, time_us, table, by, origin, known, deal, player, dealer))
+            continue
         for place in range(offsets[game], offsets[game + 1]):
             figures = settled[seat_picks[place]]
             if figures is None:
@@ -357,6 +377,28 @@ def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]
                         staked, net, bonus_u, called, known, bonus if has_bonus else None, deal, player, dealer,
                         row_of, paid_u=net))
     return out
+
+
+def _kept(append: Callable[[Seat], None], packed: Any, game: int,
+          settled: list[tuple[int, int, int, int, bool, bool] | None], keep: Callable[[str], bool],
+          facts: tuple[Any, ...]) -> None:
+    """A game's seats of the players ``keep`` keeps (:func:`_games`), each at the game's
+    first seat and its deal tested at that seat only, as :func:`placed` places a game read
+    whole."""
+    from ..rules.hands import evaluate_indexes
+
+    key, time_us, table, by, origin, known, deal, player, dealer = facts
+    places = range(packed.offsets[game], packed.offsets[game + 1])
+    first = packed.first_seat + next((at for at in places if settled[packed.picks[at]] is not None), places.start)
+    for place in places:
+        who = packed.players[packed.player_picks[place]]
+        figures = settled[packed.picks[place]]
+        if figures is None or not keep(who):
+            continue
+        ante, staked, net, bonus_u, called, has_bonus = figures
+        bonus = evaluate_indexes(known).value if has_bonus else None
+        append(Seat(first, key, time_us, table, by, origin, who, ante, staked, net, bonus_u, called, known, bonus,
+                    deal and packed.first_seat + place == first, player, dealer, -packed.id, paid_u=net))
 
 
 def _settled(row: Any) -> tuple[int, int, int, int, bool, bool] | None:

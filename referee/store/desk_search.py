@@ -131,10 +131,11 @@ class Search:
     def _row_batch(self, timed: bool, after: tuple[int, int] | None, size: int) -> list[Any]:
         """The next ``size`` game rows that match, after ``after`` (the last batch's time
         and id) in the answer's order; a player's through their seat rows
-        (``ix_seats_player_time``), any other along ``ix_games_tbl_time``,
+        (``ix_seats_player_time``), those with a finding code through their codes
+        (``ix_game_codes_time``), any other along ``ix_games_tbl_time``,
         ``ix_games_dealer_time`` or ``ix_games_time``."""
         sa = _sa()
-        g, s, fi = schema.games, schema.seats, schema.findings
+        g, s, c = schema.games, schema.seats, schema.game_codes
         f = self.f
         owed = f.min_owed is not None and f.min_owed > 0
         columns = [g] if owed else [g.c.id, g.c.time_us, g.c.source_id, g.c.line]
@@ -142,10 +143,17 @@ class Search:
             key_time, key_id = s.c.time_us, s.c.id
             query = sa.select(*columns, key_time.label("key_time"), key_id.label("key_id")).select_from(
                 s.join(g, g.c.id == s.c.game_id)).where(s.c.player == f.player)
+            if f.code is not None:
+                query = query.where(sa.exists().where(c.c.game_id == g.c.id, c.c.code == f.code))
+        elif f.code is not None:  # the game rows with the code, in time order (``ix_game_codes_time``)
+            key_time, key_id = c.c.time_us, c.c.game_id
+            query = sa.select(*columns, key_time.label("key_time"), key_id.label("key_id")).select_from(
+                c.join(g, g.c.id == c.c.game_id)).where(c.c.code == f.code)
         else:
             key_time, key_id = g.c.time_us, g.c.id
             query = sa.select(*columns, key_time.label("key_time"), key_id.label("key_id"))
-        query = query.where(g.c.game.is_not(None))
+        if f.player is not None or f.code is None:  # a code's rows all have a game id (``game_codes``)
+            query = query.where(g.c.game.is_not(None))
         for column, value in ((g.c.game, f.game), (g.c.tbl, f.table), (g.c.dealer, f.dealer)):
             if value is not None:
                 query = query.where(column == value)
@@ -153,9 +161,6 @@ class Search:
             query = query.where(key_time >= f.since_us)
         if f.until_us is not None:
             query = query.where(key_time < f.until_us)
-        if f.code is not None:  # ``+ 0``: SQLite without statistics took the session's index, a scan of its findings
-            query = query.where(sa.exists().where(fi.c.game == g.c.game, fi.c.code == f.code,
-                                                  (fi.c.session_id + 0) == g.c.session_id))
         if owed:  # something owed: a finding in a seat
             query = query.where(sa.exists().where(s.c.game == g.c.game, s.c.game_id == g.c.id,
                                                   s.c.findings.is_not(None)))
@@ -186,12 +191,18 @@ class Search:
             for x in self.conn.execute(sa.select(s.c.id, s.c.game_id, s.c.player, s.c.findings)
                                        .where(s.c.game_id.in_(ids[start:start + 500])).order_by(s.c.id)):
                 seats.setdefault(int(x.game_id), []).append(x)
+        coded: dict[int, set[str]] = {}  # a finding kept apart from the row's (a second record's G001): its code too
+        c = schema.game_codes
+        for start in range(0, len(ids), 500):
+            for game_id, code in self.conn.execute(sa.select(c.c.game_id, c.c.code)
+                                                   .where(c.c.game_id.in_(ids[start:start + 500]))):
+                coded.setdefault(int(game_id), set()).add(str(code))
         owed = self._owed([x.id for found in seats.values() for x in found if x.findings is not None])
         self._known({int(row.source_id) for row in rows}, set())
         hits = []
         for row in rows:
             mine = seats.get(int(row.id), [])
-            codes = {f.code for f in findings_of(row.findings)}
+            codes = {f.code for f in findings_of(row.findings)} | coded.get(int(row.id), set())
             for seat in mine:
                 codes.update(f.code for f in findings_of(seat.findings))
             to_player = sum((owed[x.id] for x in mine if owed.get(x.id, ZERO) > 0), ZERO)
@@ -227,6 +238,8 @@ class Search:
         f = self.f
         if f.player is not None or f.game is not None:
             return self._keyed_runs(want)
+        if f.dealer is not None:
+            return self._dealt(want)
         sa = _sa()
         r = schema.runs
         query = sa.select(r).where(r.c.games.is_not(None))
@@ -311,6 +324,57 @@ class Search:
                 break
             run = self.conn.execute(sa.select(r).where(r.c.id == place.id)).one()
             out += self._run_games(self.loader.intact("runs", run))
+        return out
+
+    def _dealt(self, want: int) -> list[tuple[tuple[int, int, int], Any]]:
+        """A dealer's first ``want`` clean games that match, in the answer's order: their
+        places walked along ``ix_dealer_games_time`` (a row a game) in keyset batches,
+        then, if the page is not full and no time was asked, those without a time; only
+        the runs that hold them are read."""
+        sa = _sa()
+        d, r = schema.dealer_games, schema.runs
+        f = self.f
+        query = sa.select(d.c.run_id, d.c.place, d.c.time_us).where(d.c.dealer == f.dealer)
+        if f.table is not None:
+            sessions = self._sessions(f.table)
+            if not sessions:
+                return []
+            query = query.select_from(d.join(r, r.c.id == d.c.run_id)).where(r.c.session_id.in_(sessions))
+        if f.since_us is not None:
+            query = query.where(d.c.time_us >= f.since_us)
+        if f.until_us is not None:
+            query = query.where(d.c.time_us < f.until_us)
+        places: list[Any] = []
+        for timed in (True, False):
+            if len(places) >= want or (not timed and (f.since_us is not None or f.until_us is not None)):
+                break
+            after: tuple[int, ...] | None = None
+            keys = [d.c.time_us, d.c.run_id, d.c.place] if timed else [d.c.run_id, d.c.place]
+            part = query.where(d.c.time_us.is_not(None) if timed else d.c.time_us.is_(None))
+            while len(places) < want:
+                batch = part
+                if after is not None:
+                    key = sa.tuple_(*keys)
+                    batch = batch.where(key > after if self.ascending else key < after)
+                size = want - len(places)
+                found = list(self.conn.execute(batch.order_by(*(k.asc() if self.ascending else k.desc()
+                                                                  for k in keys)).limit(size)))
+                places += found
+                if len(found) < size:
+                    break
+                last = found[-1]
+                after = (int(last.time_us), int(last.run_id), int(last.place)) if timed else \
+                    (int(last.run_id), int(last.place))
+        runs = {}
+        wanted = sorted({int(p.run_id) for p in places})
+        for start in range(0, len(wanted), 500):
+            for run in self.conn.execute(sa.select(r).where(r.c.id.in_(wanted[start:start + 500]))):
+                runs[int(run.id)] = tableruns.Packed(self.loader.intact("runs", run))
+        out: list[tuple[tuple[int, int, int], Any]] = []
+        for p in places:
+            packed, game = runs[int(p.run_id)], int(p.place)
+            if packed.dealer(game) == f.dealer:  # as the run's own bytes say (its digest checked)
+                out.append(((_time(packed.time_us(game)), packed.source_id, int(packed.lines[game])), (packed, game)))
         return out
 
     def _sessions(self, table: str) -> list[int]:

@@ -289,6 +289,22 @@ run_keys = Table(
     sqlite_with_rowid=False,
 )
 
+#: Since schema 0010: each clean game of a run by its dealer and time (a row a game; the
+#: run and the game's place in it), so that a dealer's games are found newest (or oldest)
+#: first by one walk of an index, as their game rows are (``ix_games_dealer_time``), not
+#: by unpacking every run of the times asked (the desk's search by dealer, issue 48).
+#: Derived from the run's layout (``store verify`` compares); a game without a dealer has
+#: no row.
+dealer_games = Table(
+    "dealer_games", metadata,
+    Column("run_id", BigInteger, ForeignKey("runs.id"), primary_key=True, autoincrement=False),
+    Column("place", Integer, primary_key=True, autoincrement=False),
+    Column("dealer", Text, nullable=False),
+    Column("time_us", BigInteger),
+    Index("ix_dealer_games_time", "dealer", "time_us", "run_id", "place"),
+    sqlite_with_rowid=False,
+)
+
 findings = Table(
     "findings", metadata,
     Column("id", Id, primary_key=True, autoincrement=False),
@@ -312,6 +328,20 @@ findings = Table(
     Index("ix_findings_code", "code"),
     #: Since schema 0008: a game's findings by code (the desk's search by code).
     Index("ix_findings_game", "game", "code"),
+)
+
+#: Since schema 0010: each game row's finding codes (those of its findings: the game's and
+#: its seats', once each) with its time, so that the games with a code are found newest (or
+#: oldest) first by one walk of an index, however rare the code (the desk's search by code,
+#: issue 48), not by walking every game row back in time. Derived from ``games`` and
+#: ``findings`` (``store verify`` compares).
+game_codes = Table(
+    "game_codes", metadata,
+    Column("game_id", BigInteger, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("code", Text, primary_key=True),
+    Column("time_us", BigInteger),
+    Index("ix_game_codes_time", "code", "time_us", "game_id"),
+    sqlite_with_rowid=False,
 )
 
 #: Since schema 0003: the alerts ``referee monitor --record`` raised, each with a digest of
@@ -402,6 +432,7 @@ from .schema_operations import (  # noqa: E402
 
 __all__ = [
     "Id", "alert_actions", "alert_groups", "alert_notifications", "alerts", "case_events", "cases", "chains",
-    "chunks", "desk_sessions", "findings", "games", "metadata", "profiles", "reads", "run_keys", "runs", "seats",
-    "sessions", "settlements", "sources", "store_meta", "users", "wallet_chunks", "wallet_logs",
+    "chunks", "dealer_games", "desk_sessions", "findings", "game_codes", "games", "metadata", "profiles", "reads",
+    "run_keys", "runs", "seats", "sessions", "settlements", "sources", "store_meta", "users", "wallet_chunks",
+    "wallet_logs",
 ]

@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 
 from .. import __version__
 from ..load.inputs import Source
-from . import digest, earlier, kept_profiles, readback, rows, schema, tableruns
+from . import desk_keys, digest, earlier, kept_profiles, readback, rows, schema, tableruns
 from .chunks import Chunker
 from .engine import Target
 from .inserts import write_rows
@@ -66,7 +66,7 @@ def now_us() -> int:
     return time.time_ns() // 1000
 
 
-_ORDER = ("sessions", "settlements", "games", "seats", "runs", "run_keys", "findings", "chunks")
+_ORDER = ("sessions", "settlements", "games", "seats", "runs", "run_keys", "dealer_games", "findings", "chunks")
 
 
 class SourceWriter:
@@ -180,6 +180,7 @@ class SourceWriter:
             self._refuse(name, "it changed while it was audited")
             return
         self._flush()
+        self.conn.execute(desk_keys.codes_from(self.first["games"], self.first["findings"]))
         self._chunks(wait=True)
         assert self.chunker is not None
         if self.chunker.error is not None:
@@ -370,6 +371,7 @@ class SourceWriter:
             self._time(run.time_min)
             self._time(run.time_max)
         run_id = self._take("runs")
+        self.buffers["dealer_games"] += run.dealt(run_id)
         head, tail = run.values()
         values = (run_id, self.id, run.session_id, first, run.rounds, *head, *tail)
         row_digest = digest.of(values)

@@ -31,7 +31,7 @@ import json
 import sys
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from itertools import accumulate
@@ -193,6 +193,11 @@ class Builder:
         self.picks.extend(map(translated.__getitem__, batch.picks[a:b]))
         self.rounds += b - a
 
+    def dealt(self, run_id: int) -> list[tuple[int, int, str, int | None]]:
+        """The run's ``dealer_games`` rows (:func:`dealt`): taken before :meth:`values`,
+        which may turn its arrays little-endian."""
+        return dealt(run_id, self.dealer_picks, self.times, list(self.dealers))
+
     def values(self) -> tuple[Any, ...]:
         """The run's columns from ``first_line`` to ``cards``, then from ``games`` on
         (``id``, ``source_id``, ``session_id``, ``first_seat``, ``rounds`` and ``digest``
@@ -270,6 +275,30 @@ def key_rows(runs: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
         rows += [(game, "game", run_id) for game in dict.fromkeys(found["games"])]  # a game once, however recorded
         rows += [(player, "player", run_id) for player in found["players"]]
     return rows
+
+
+def dealt(run_id: int, picks: Sequence[int], times: Sequence[int],
+          names: Sequence[str | None]) -> list[tuple[int, int, str, int | None]]:
+    """``dealer_games``' rows of a run (run id, a game's place, its dealer, its time or
+    None): ``picks`` each game's dealer among ``names``; a game without a dealer has none."""
+    return [(run_id, game, name, None if when == NONE else int(when))
+            for game, (pick, when) in enumerate(zip(picks, times, strict=True)) if (name := names[pick]) is not None]
+
+
+def stored_dealt(row: Any) -> list[tuple[int, int, str, int | None]]:
+    """The ``dealer_games`` rows a stored run of clean games gives (the migration fills
+    them, ``store verify`` compares): its dealers and times read from its layout alone."""
+    count = int(row.games)
+    data = bytes(row.layout)
+    picks, times = array("H"), array("q")
+    at = 12 * count  # past the lines (8 bytes a game) and the seats (4)
+    picks.frombytes(data[at:at + 2 * count])
+    at += 3 * count  # past the dealers (2) and the second records (1)
+    times.frombytes(data[at:at + 8 * count])
+    if _BIG:
+        picks.byteswap()
+        times.byteswap()
+    return dealt(int(row.id), picks, times, json.loads(row.names)["dealers"])
 
 
 def keys_of(names: str) -> set[tuple[str, str]]:

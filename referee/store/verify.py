@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import chains, codec, digest, schema, tableruns
+from . import chains, codec, desk_keys, digest, schema, tableruns
 from .read import Stored
 from .wallets import refs
 
@@ -83,6 +83,7 @@ def verify(stored: Stored, progress: Callable[[str], None] | None = None) -> Ver
             for run in tableruns.unfound(conn, source["id"]):
                 found.problems.append(f"{where}: {describe('runs', run)} is not found by each of its games and "
                                       "players any more (its keys changed after it was stored)")
+            found.problems += [f"{where}: {problem}" for problem in desk_keys.unfound(conn, source["id"])]
             if rows.digests.hexdigest() != source["rows_digest"]:
                 found.problems.append(f"{where}: its rows are not those stored (a row added, removed or given "
                                       "another digest)")
