@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import ROOT, SAMPLES, run
-from .desk_support import GAME, PASSWORD, PLAYER, TABLE, client, login, make_store
+from .desk_support import GAME, PASSWORD, PLAYER, TABLE, client, login, make_store, split_store
 
 pytest.importorskip("fastapi", reason="the desk needs the serve extra")
 
@@ -446,3 +446,24 @@ def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_pat
         assert c.get("/games/no-such-game").status_code == 404  # undone, its connection given back
         assert said[-1] == "rollback" and backend.engine.pool.checkedout() == 0
     assert len(list_reads(url, subject=PLAYER)) == 5
+
+
+def test_a_game_written_as_two_records_shows_every_seat(tmp_path: Path) -> None:
+    """Game 8812347 with p-1002's seat in a second record of the log: its page, its API
+    answer and the seat's sheet give that seat too, as ``explain --store --game`` does,
+    and a table's games around a time list the game once."""
+    url = split_store(str(tmp_path / "split.db"), tmp_path)
+    with client(url) as c:
+        login(c, "viewer")
+        seats = c.get(f"/api/games/{GAME}").json()["seats"]
+        assert [(s["player_id"], s["owed"]) for s in seats] == [("p-1001", "0"), (PLAYER, "+160")]
+        page = c.get(f"/games/{GAME}")
+        assert page.status_code == 200 and f'id="seat-{PLAYER}"' in page.text
+        sheet = c.get(f"/games/{GAME}/sheet", params={"player": PLAYER})
+        assert sheet.status_code == 200 and "160" in sheet.text
+        around = c.get("/find", params={"mode": "table", "table": TABLE, "at": "2026-11-29T20:22"})
+        assert re.findall(r'href="/games/(\d+)"', around.text) == ["8812344", "8812345", "8812346", GAME]
+        found = c.get("/api/search", params={"game": GAME}).json()["games"]
+        assert [g["players"] for g in found] == [["p-1001", PLAYER]]
+    code, out = run("explain", "--store", url, "--game", GAME)
+    assert [line.split(",")[1].split()[-1] for line in out.splitlines() if line.startswith("Game ")] == ["p-1001", PLAYER]

@@ -49,14 +49,14 @@ def _none_if_blank(value: str | None) -> str | None:
 
 def search(backend: Backend, who: Who, f: Filters) -> GamesOut:
     """The games matching ``f``, newest first; each player listed is a read logged."""
-    from ..store.desk import search_games
+    from ..store.desk import one_a_game, search_games
 
     with backend.stored(who.unit) as stored, backend.refusing():
         hits = search_games(stored, player=_none_if_blank(f.player), table=_none_if_blank(f.table),
                             dealer=_none_if_blank(f.dealer), since=f.since, until=f.until,
                             game=_none_if_blank(f.game), code=_none_if_blank(f.code), min_owed=f.min_owed,
                             limit=f.limit + 1, offset=f.offset)
-    rows = [row(h) for h in hits[:f.limit]]
+    rows = [row(h) for h in one_a_game(hits[:f.limit])]
     backend.log(who.name, "search", [p for r in rows for p in r.players], who.unit)
     return GamesOut(games=rows, more=len(hits) > f.limit)
 

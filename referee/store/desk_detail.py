@@ -124,14 +124,17 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     if not chosen:
         where = f" in {source}" if source is not None else ""
         raise StoreError(f"store {stored.target.shown}: no game {game_id}{where}")
+    # Every record of the game in the file it is read from, as explain --store --game
+    # reads that file: a game's seats may come in two records of a log (format 2).
+    chosen = [x for x in chosen if x.source_id == chosen[0].source_id]
     if memo is None:
-        return _made(stored, game_id, lang, audience, found, chosen[0], sources)
+        return _made(stored, game_id, lang, audience, found, chosen, sources)
     key = (game_id, source, lang, audience, tuple((*x.place(), x.row.digest) for x in found),
            tuple(sorted((x.id, x.sha256) for x in sources.values())))
     kept = memo.get(key)
     if kept is not None and _intact(stored, found):
         return kept
-    made = _made(stored, game_id, lang, audience, found, chosen[0], sources)
+    made = _made(stored, game_id, lang, audience, found, chosen, sources)
     if not made.changed:
         memo.put(key, made)
     return made
@@ -146,17 +149,20 @@ def _intact(stored: Stored, found: list[Found]) -> bool:
     return not loader.changed
 
 
-def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Found], first: Found,
+def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Found], chosen: list[Found],
           sources: dict[int, Any]) -> Any:
-    """The game whole, its seats ruled (:func:`detail` without the memo)."""
+    """The game whole, its seats ruled (:func:`detail` without the memo): the seats of
+    every record ``chosen`` (those of one file, the first stored first), as ``explain
+    --store --game`` rules every seat of every record of the game in the file it reads."""
     from ..i18n import Messages
     from ..profiles import kept_profiles
     from ..recall import SeatDetail
     from .desk_records import GameDetail
 
+    first = chosen[0]
     also = tuple(dict.fromkeys(sources[x.source_id].name for x in found if x.source_id != first.source_id))
     loader = Loader(stored)
-    views = loader.views(list(first.seats))
+    views = loader.views([seat for x in chosen for seat in x.seats])
     details = [v.detail for v in views if isinstance(v.detail, SeatDetail)]
     if not details:
         raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
