@@ -45,7 +45,7 @@ def split_log(folder: Path) -> Path:
     """``samples/table.yaml`` with game 8812347's second seat (p-1002's, owed 160) in a
     second record of the game, as format 2 allows (and the simulator writes now and then)."""
     text = (SAMPLES / "table.yaml").read_text(encoding="utf-8")
-    seat = text.rindex("      - player_id: p-1002\n        ante: 2\n        decision: call\n        recorded: {outcome: win")
+    seat = text.rindex("      - player_id: p-1002\n        ante: 2\n        decision: call\n")
     again = ('  - game: "8812347"\n    settled: 2026-11-29T20:22:15Z\n    dealer_id: d-4\n    player: [10♠, J♠]\n'
              "    flop: [Q♠, K♠, 3♦]\n    turn: 2♣\n    river: A♠\n    dealer: [8♥, 8♦]\n    seats:\n")
     log = folder / "split.yaml"
