@@ -13,6 +13,7 @@ reached (a test compares the words with ``explain --store``'s).
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC
 from typing import Any, NamedTuple
 
@@ -167,8 +168,11 @@ def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Fo
     if not details:
         raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
     messages = Messages(lang)
+    across = _across(stored, game_id, first.source_id)
     with kept_profiles(stored.profiles([sources[first.source_id]])):
-        seats = tuple(_seat(d, messages, audience) for d in details)
+        seats = tuple(_seat(d, messages, audience, tuple(f for f in across if f.session == d.info.id
+                                                          and f.player in (None, d.seat.player_id)))
+                      for d in details)
     head = details[0]
     game = head.game
     record = game.record
@@ -181,8 +185,27 @@ def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Fo
         also_in=also, changed=tuple(loader.changed))
 
 
-def _seat(d: Any, messages: Any, audience: str) -> Any:
-    """A seat ruled as ``explain`` rules it (:func:`~referee.audit.explain_table.explain_seat`)."""
+def _across(stored: Stored, game_id: str, source_id: int) -> list[Any]:
+    """The findings that compare two records of the game in its file (``G001`` other
+    cards, ``G002`` a player seated in both), as ``explain --game`` joins them to each
+    seat they concern: no record's own findings carry them (``check`` makes them from
+    every game it sees); the store keeps them among its file's findings, by game
+    (``ix_findings_game``)."""
+    import sqlalchemy as sa
+
+    from ..audit.results import Finding
+    from ..models import codes
+
+    f = schema.findings
+    rows = stored.conn.execute(sa.select(f).where(f.c.game == game_id, f.c.code.in_((codes.G001, codes.G002)),
+                                                  f.c.source_id == source_id).order_by(f.c.id))
+    return [Finding(x.code, f"{x.message}, at line {x.line}", x.file, int(x.line), x.round, x.field, None, None,
+                    x.session, game=x.game, player=x.player) for x in rows]
+
+
+def _seat(d: Any, messages: Any, audience: str, across: tuple[Any, ...] = ()) -> Any:
+    """A seat ruled as ``explain`` rules it (:func:`~referee.audit.explain_table.explain_seat`),
+    with the findings comparing two records of its game that concern it (``across``)."""
     from ..audit.explain import ExplainError
     from ..audit.explain_table import explain_seat
     from ..audit.owed import seat_bottom_line
@@ -190,7 +213,7 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
     from .desk_records import GameSeat
 
     seat = d.seat
-    findings = (*d.game.findings, *seat.findings)
+    findings = (*d.game.findings, *seat.findings, *across)
     record = seat.record
     recorded = record.recorded if record is not None else None
     bottom = seat_bottom_line(seat)
@@ -200,6 +223,8 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
         return GameSeat(seat.player_id, "cancelled" if seat.cancelled else None, None, recorded,
                         None if bottom is None else bottom.paid, None, findings, bottom, None, "", str(err),
                         messages.language)
+    if across:
+        explained = replace(explained, findings=explained.findings + across)
     ruling = explained.ruling
     return GameSeat(seat.player_id, "cancelled" if ruling.cancelled else ruling.outcome, ruling.net, recorded,
                     explained.bottom.paid, explained.wallet, explained.findings, explained.bottom, explained,
