@@ -41,6 +41,28 @@ def make_store(url: str, folder: Path) -> str:
     return url
 
 
+def split_log(folder: Path) -> Path:
+    """``samples/table.yaml`` with game 8812347's second seat (p-1002's, owed 160) in a
+    second record of the game, as format 2 allows (and the simulator writes now and then)."""
+    text = (SAMPLES / "table.yaml").read_text(encoding="utf-8")
+    seat = text.rindex("      - player_id: p-1002\n        ante: 2\n        decision: call\n")
+    again = ('  - game: "8812347"\n    settled: 2026-11-29T20:22:15Z\n    dealer_id: d-4\n    player: [10♠, J♠]\n'
+             "    flop: [Q♠, K♠, 3♦]\n    turn: 2♣\n    river: A♠\n    dealer: [8♥, 8♦]\n    seats:\n")
+    log = folder / "split.yaml"
+    log.write_text(text[:seat] + again + text[seat:], encoding="utf-8")
+    return log
+
+
+def split_store(url: str, folder: Path) -> str:
+    """``url`` made a store of :func:`split_log` alone, with an account for each role."""
+    code, out = run("check", str(split_log(folder)), "--store", url, "--quiet")
+    assert code == 1, out
+    for role in ROLES:
+        code, out = run("users", "add", role, "--role", role, "--store", url, input=PASSWORD + "\n")
+        assert code == 0, out
+    return url
+
+
 def groups(url: str) -> list[int]:
     """Two alert groups kept as ``monitor --record`` keeps them (table CH-7 paying short,
     a dealer's deal): their ids."""

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import ROOT, SAMPLES, run
-from .desk_support import GAME, PASSWORD, PLAYER, TABLE, client, login, make_store
+from .desk_support import GAME, PASSWORD, PLAYER, TABLE, client, login, make_store, split_store
 
 pytest.importorskip("fastapi", reason="the desk needs the serve extra")
 
@@ -483,3 +483,73 @@ def test_watch_charts_a_players_and_a_dealers_group_over_their_own_newest_seats(
     assert ("Window last 1,000 games: its newest 2 games only, of the segment&#39;s newest 2 seats (this page reads "
             "2 at most; monitor --format html draws the whole window).") in player
     assert "Window last 1,000 games: its newest" in dealer and "time (UTC)" in dealer
+
+
+def test_a_game_written_as_two_records_shows_every_seat(tmp_path: Path) -> None:
+    """Game 8812347 with p-1002's seat in a second record of the log: its page, its API
+    answer and the seat's sheet give that seat too, as ``explain --store --game`` does,
+    and a table's games around a time list the game once."""
+    url = split_store(str(tmp_path / "split.db"), tmp_path)
+    with client(url) as c:
+        login(c, "viewer")
+        seats = c.get(f"/api/games/{GAME}").json()["seats"]
+        assert [(s["player_id"], s["owed"]) for s in seats] == [("p-1001", "0"), (PLAYER, "+160")]
+        page = c.get(f"/games/{GAME}")
+        assert page.status_code == 200 and f'id="seat-{PLAYER}"' in page.text
+        sheet = c.get(f"/games/{GAME}/sheet", params={"player": PLAYER})
+        assert sheet.status_code == 200 and "160" in sheet.text
+        around = c.get("/find", params={"mode": "table", "table": TABLE, "at": "2026-11-29T20:22"})
+        assert re.findall(r'href="/games/(\d+)"', around.text) == ["8812344", "8812345", "8812346", GAME]
+        found = c.get("/api/search", params={"game": GAME}).json()["games"]
+        assert [g["players"] for g in found] == [["p-1001", PLAYER]]
+    code, out = run("explain", "--store", url, "--game", GAME)
+    assert code == 1
+    ruled = [line.split(",")[1].split()[-1] for line in out.splitlines() if line.startswith("Game ")]
+    assert ruled == ["p-1001", PLAYER]
+
+
+def test_a_games_page_lists_its_cases_and_a_seat_is_not_paid_twice(tmp_path: Path) -> None:
+    """A seat with a case: the game's page lists it (linked, its status, decision and
+    amount in the table's currency), the form says so, the API refuses a second case on
+    the seat with 409 naming the first (even forced while it is not closed; forced only
+    once it is closed), and Find marks the game."""
+    url = split_store(str(tmp_path / "split.db"), tmp_path)
+    with client(url) as c:
+        token = login(c, "floor")
+        ask = {"game": GAME, "player": PLAYER, "decision": "owed_to_player", "amount": "160", "note": "paid 44"}
+        assert c.post("/api/cases", json=ask, headers={"X-CSRF-Token": token}).status_code == 201
+        page = c.get(f"/games/{GAME}").text
+        listed = page[page.index('id="cases"'):page.index("</section>", page.index('id="cases"'))]
+        assert 'href="/cases/1"' in listed and PLAYER in listed and "decided" in listed and "160 EUR" in listed
+        assert "Player p-1002 has case 1 already" in page
+        twice = c.post("/api/cases", json={**ask, "amount": "4", "force": True}, headers={"X-CSRF-Token": token})
+        assert twice.status_code == 409 and "case 1 is already decided (owed_to_player 160)" in twice.json()["detail"]
+        assert c.post("/cases/1/close", data={"csrf_token": token, "note": "paid"}).status_code == 200
+        assert "Player p-1002 had case 1, closed" in c.get(f"/games/{GAME}").text
+        again = c.post("/api/cases", json={**ask, "amount": "4"}, headers={"X-CSRF-Token": token})
+        assert again.status_code == 409 and "case 1 on this game and seat is closed" in again.json()["detail"]
+        form = c.post("/cases", data={"csrf_token": token, "game": GAME, "player": PLAYER, "decision": "stands"})
+        assert form.status_code == 409 and "could pay the seat twice" in form.text
+        forced = c.post("/api/cases", json={**ask, "amount": "4", "force": True}, headers={"X-CSRF-Token": token})
+        assert forced.status_code == 201 and forced.json()["id"] == 2
+        assert [g["cases"] for g in c.get("/api/search", params={"table": TABLE}).json()["games"]] == [
+            True, False, False, False]
+        found = c.get("/find", params={"mode": "search", "table": TABLE}).text
+        assert found.count('class="mark"') == 1 and f'href="/games/{GAME}#cases"' in found
+
+
+def test_the_case_form_opens_on_the_seat_asked_for_or_the_one_owed_with_its_currency(tmp_path: Path) -> None:
+    """The form's seat is the page's ``?player=``, else the one seat owed money; its
+    decision and amount as the rules give them, in the table's currency."""
+    url = split_store(str(tmp_path / "split.db"), tmp_path)
+    with client(url) as c:
+        login(c, "floor")
+        page = c.get(f"/games/{GAME}").text
+        form = page[page.index('id="open-case"'):]
+        assert f'<option value="{PLAYER}" selected>' in form
+        assert "<option value=\"owed_to_player\" selected>an amount is owed to the player: 160 EUR</option>" in form
+        assert 'value="160"> EUR' in form
+        asked = c.get(f"/games/{GAME}", params={"player": "p-1001"}).text
+        form = asked[asked.index('id="open-case"'):]
+        assert '<option value="p-1001" selected>' in form and "<option value=\"stands\" selected>" in form
+        assert 'value="">' in form and ": 160 EUR" not in form

@@ -259,7 +259,8 @@ def test_a_tables_games_around_a_time_and_a_game_page_walk_indexes(live: tuple[s
     at = datetime(2026, 11, 15, 22, 30, tzinfo=UTC)
     _bounded(_plans(url, lambda s: table_around(s, "T2", at)))
     around = table_around(url, "T2", at)
-    mine = sorted((g for g in games if g["table"] == "T2"), key=lambda g: g["time"])
+    # A game written as two records of its log is one game around a time (its first record's).
+    mine = sorted({g["game"]: g for g in reversed(games) if g["table"] == "T2"}.values(), key=lambda g: g["time"])
     before = [g["time"] for g in mine if g["time"] <= at][-10:]
     after = [g["time"] for g in mine if g["time"] > at][:10]
     assert [h.time for h in around] == before + after

@@ -20,7 +20,8 @@ from referee.recall import RecallError
 from referee.report.recall import render_json
 from referee.rules.money import dumps
 from referee.store import StoreError
-from referee.store.desk import game_detail, recall_games, search_games, table_around
+from referee.store.desk import game_detail, one_a_game, recall_games, search_games, table_around
+from referee.store.desk_records import GameHit
 from referee.store.engine import engine, target
 from referee.store.read import Stored
 
@@ -166,7 +167,9 @@ def test_a_table_around_a_time(desk_store: str) -> None:
     assert len(around) == len(times) == 10 and times == sorted(times)
     assert sum(1 for t in times if t <= at.time) == 5
     assert at in around
-    oldest = [h for h in search_games(desk_store, table="T1", limit=500) if h.time is not None][-3:][::-1]
+    timed = [h for h in search_games(desk_store, table="T1", limit=500) if h.time is not None]
+    oldest = one_a_game(timed[::-1])[:3]  # T1-5-000002 is two records of one file: one game
+    assert [h.game for h in oldest] == ["T1-5-000001", "T1-5-000002", "T1-5-000003"]
     assert table_around(desk_store, "T1", datetime(2000, 1, 1, tzinfo=UTC), 3) == oldest
 
 
@@ -221,3 +224,48 @@ def test_a_kept_game_whose_record_changed_since_says_so(desk_store: str) -> None
             conn.execute(sa.text("UPDATE runs SET time_max_us = :t WHERE id = :r"), {"t": kept_run, "r": run_id})
         made.dispose()
     assert game_detail(desk_store, game, memo=memo).changed == ()
+
+
+def _split_games(url: str) -> dict[str, list[GameHit]]:
+    """The simulated table's games written as two records of its log (the simulator
+    writes a game's seats in two records now and then): each game's records, as found."""
+    found: dict[str, list[GameHit]] = {}
+    for hit in search_games(url, table="T1", limit=500):
+        if hit.source.endswith("live.jsonl"):
+            found.setdefault(hit.game, []).append(hit)
+    return {game: hits for game, hits in found.items() if len(hits) > 1 and all(h.players for h in hits)}
+
+
+def test_a_game_written_as_two_records_has_every_seat_of_both(desk_store: str) -> None:
+    """A game's seats in two records of a log: the game is every seat of both, ruled as
+    ``explain --store --game`` rules them (the page gave the first record's seats only)."""
+    split = _split_games(desk_store)
+    assert len(split) >= 2
+    for game, hits in split.items():
+        detail = game_detail(desk_store, game)
+        assert sorted(s.player_id for s in detail.seats) == sorted(p for h in hits for p in h.players)
+        code, out = run("explain", "--store", desk_store, "--game", game, "--format", "json")
+        assert code in (0, 1), out
+        assert [json.loads(dumps(s.json)) for s in detail.seats] == json.loads(out)["explanations"]
+
+
+def test_a_game_recorded_again_with_other_cards_says_so_on_each_seat(desk_store: str) -> None:
+    """G001 (a second record of the game with other cards; G002, a player seated in both,
+    likewise) compares two records: no record's own findings carry it, and ``explain
+    --game`` joins it to each seat it concerns; the game's page says it as explain does."""
+    [hit, *_] = search_games(desk_store, code="G001", limit=500)  # T1-5-000002 of an export: in two files
+    _, out = run("explain", "--store", desk_store, hit.source, "--game", hit.game, "--format", "json")
+    detail = game_detail(desk_store, hit.game, source=hit.source)
+    assert any(f.code == "G001" for s in detail.seats for f in s.findings), hit
+    assert [json.loads(dumps(s.json)) for s in detail.seats] == json.loads(out)["explanations"]
+    _, text = run("explain", "--store", desk_store, hit.source, "--game", hit.game)
+    assert "\n".join(s.text for s in detail.seats) == text
+
+
+def test_a_table_around_a_time_lists_a_game_of_two_records_once(desk_store: str) -> None:
+    game, hits = next(iter(_split_games(desk_store).items()))
+    assert hits[0].time is not None
+    around = table_around(desk_store, "T1", hits[0].time, count=5)
+    [one] = [h for h in around if h.game == game]
+    assert sorted(one.players) == sorted(p for h in hits for p in h.players) and not one.second
+    assert len({h.game for h in around}) == len(around) == 10

@@ -20,7 +20,7 @@ from argon2 import PasswordHasher
 from referee.store import StoreError, accounts, schema
 from referee.store.access import list_reads, log_read
 from referee.store.accounts import AccountError, add_user, authenticate, disable_user, get_user, list_users
-from referee.store.cases import CaseError, close_case, decide, get_case, list_cases, open_case
+from referee.store.cases import CaseError, CaseTaken, close_case, decide, get_case, list_cases, open_case
 from referee.store.chains import CHAINED
 from referee.store.engine import engine, target
 
@@ -221,8 +221,26 @@ def test_one_seat_has_one_case_open_at_a_time(tmp_path: Path) -> None:
         open_case(url, "g", "p", "bob")
     assert open_case(url, "g", "another", "bob").id == first.id + 1  # another seat of the game
     close_case(url, first.id, "alice")
-    assert open_case(url, "g", "p", "bob").status == "open"
+    assert open_case(url, "g", "p", "bob", force=True).status == "open"
     assert len(list_cases(url, game="g", player="p")) == 2
+
+
+def test_a_seat_whose_case_is_closed_has_another_only_when_forced(tmp_path: Path) -> None:
+    """A seat whose case was decided and closed (and perhaps paid) is refused a second
+    case, naming the first and its decision, unless the person forces it (a trial paid a
+    seat twice); an open one is refused even forced: it is decided again there."""
+    url = str(tmp_path / "a.db")
+    first = open_case(url, "g", "p", "alice")
+    decide(url, first.id, "owed_to_player", "4", "alice")
+    with pytest.raises(CaseTaken, match=rf"case {first.id} is already decided \(owed_to_player 4\)"):
+        open_case(url, "g", "p", "bob", force=True)
+    close_case(url, first.id, "alice", "paid")
+    with pytest.raises(CaseTaken, match=rf"case {first.id} on this game and seat is closed \(owed_to_player 4\): "
+                                        "a second case could pay the seat twice"):
+        open_case(url, "g", "p", "bob")
+    assert [c.id for c in list_cases(url, game="g", player="p")] == [first.id]  # nothing written
+    second = open_case(url, "g", "p", "bob", "another dispute", force=True)
+    assert second.id == first.id + 1 and second.status == "open"
 
 
 def test_cases_are_exported_for_the_regulator(store_url: str, tmp_path: Path) -> None:

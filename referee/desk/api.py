@@ -20,7 +20,7 @@ REFUSALS: dict[int | str, dict[str, object]] = {
     401: {"model": Problem, "description": "not logged in"},
     403: {"model": Problem, "description": "not this role's right, or the CSRF token is wrong"},
     404: {"model": Problem, "description": "no such record"},
-    409: {"model": Problem, "description": "already done (an alert group resolved)"},
+    409: {"model": Problem, "description": "already done (an alert group resolved, a case on the seat already)"},
     422: {"description": "a field is missing or wrong"},
     503: {"model": Problem, "description": "the store cannot be reached"},
 }

@@ -128,7 +128,7 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Unacceptable)
     async def unacceptable(request: Request, err: Unacceptable) -> Response:
-        return await refused(request, Refused(400, str(err)))
+        return await refused(request, Refused(err.status, str(err)))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> Response:

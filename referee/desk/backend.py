@@ -31,7 +31,12 @@ class Unavailable(Exception):
 
 
 class Unacceptable(Exception):
-    """The store refused what was asked (a closed case decided, a name taken): 400."""
+    """The store refused what was asked (a closed case decided, a name taken): 400; 409
+    when the seat has a case already (:class:`referee.store.cases.CaseTaken`)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,8 @@ class Backend:
         except Unacceptable:
             raise
         except StoreError as err:
+            if type(err).__name__ == "CaseTaken":
+                raise Unacceptable(str(err), 409) from None
             if type(err).__name__ in ("AccountError", "CaseError", "AlertError"):
                 raise Unacceptable(str(err)) from None
             raise Unavailable(str(err)) from None

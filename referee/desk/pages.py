@@ -120,12 +120,15 @@ def _time(text: str) -> datetime:
 
 
 @router.get("/games/{game_id}")
-def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)]) -> Response:
-    """A game: the bottom line first, the cards, each seat's ruling card by card."""
+def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
+         player: Annotated[str | None, Query(max_length=200)] = None) -> Response:
+    """A game: the bottom line first, the cases opened on it, the cards, each seat's
+    ruling card by card; the case form for ``player``'s seat (see :func:`drawn.case_form`)."""
     lang = lang_of(request)
-    d = views.detail(state(request).backend, who, game_id, lang, audience="auditor")
-    return render_page(request, "desk/game.html.j2", {"g": drawn.game(d, player=False),
-                                                      "players": [s.player_id for s in d.seats]})
+    d, found = views.detail_and_cases(state(request).backend, who, game_id, lang, audience="auditor")
+    g = drawn.game(d, player=False)
+    return render_page(request, "desk/game.html.j2", {"g": g, "cases": drawn.cases(g, found),
+                                                      "form": drawn.case_form(g, found, player)})
 
 
 @router.get("/games/{game_id}/sheet")

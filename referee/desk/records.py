@@ -55,11 +55,13 @@ def seated(backend: Backend, game: str, player: str) -> None:
         raise Refused(404, f"the store has no game {game[:80]!r} at which player {player[:80]!r} sat")
 
 
-def open_case(backend: Backend, who: Who, game: str, player: str, note: str) -> CaseOut:
+def open_case(backend: Backend, who: Who, game: str, player: str, note: str, force: bool = False) -> CaseOut:
+    """A case opened on a stored game's seat (409 when the seat has one: see
+    :func:`referee.store.cases.open_case` and its ``force``)."""
     from ..store import cases as kept
 
     seated(backend, game, player)
-    return case_out(backend.run(lambda where: kept.open_case(where, game, player, who.name, note)))
+    return case_out(backend.run(lambda where: kept.open_case(where, game, player, who.name, note, force)))
 
 
 def decide(backend: Backend, who: Who, case_id: int, decision: str, amount: Any, note: str) -> CaseOut:
@@ -80,7 +82,7 @@ def open_and_decide(backend: Backend, who: Who, body: CaseIn) -> CaseOut:
 
     amount = None if body.decision == "stands" else body.amount
     backend.run(lambda where: kept.amount_of(body.decision, amount))  # refused before anything is written
-    opened = open_case(backend, who, body.game, body.player, body.note)
+    opened = open_case(backend, who, body.game, body.player, body.note, body.force)
     return decide(backend, who, opened.id, body.decision, amount, body.note)
 
 

@@ -75,6 +75,8 @@ class GameRow(BaseModel):
     players: list[str]
     codes: list[str]
     owed: str | None
+    #: True when a case was opened on the game (open, decided or closed: ``/cases``).
+    cases: bool = False
 
 
 class GamesOut(BaseModel):
@@ -90,6 +92,9 @@ class CaseIn(BaseModel):
     note: str = Field(default="", max_length=4000)
     #: What is owed under the decision (required unless it ``stands``): an exact decimal.
     amount: Decimal | None = Field(default=None, max_digits=30, decimal_places=10)
+    #: Open it although the seat's earlier case is closed (refused otherwise, 409: it
+    #: could pay the seat twice); a case not closed on the seat is refused even so.
+    force: bool = False
 
 
 class CaseEventOut(BaseModel):

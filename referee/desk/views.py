@@ -49,14 +49,16 @@ def _none_if_blank(value: str | None) -> str | None:
 
 def search(backend: Backend, who: Who, f: Filters) -> GamesOut:
     """The games matching ``f``, newest first; each player listed is a read logged."""
-    from ..store.desk import search_games
+    from ..store.desk import one_a_game, search_games
 
     with backend.stored(who.unit) as stored, backend.refusing():
         hits = search_games(stored, player=_none_if_blank(f.player), table=_none_if_blank(f.table),
                             dealer=_none_if_blank(f.dealer), since=f.since, until=f.until,
                             game=_none_if_blank(f.game), code=_none_if_blank(f.code), min_owed=f.min_owed,
                             limit=f.limit + 1, offset=f.offset)
-    rows = [row(h) for h in hits[:f.limit]]
+        shown = one_a_game(hits[:f.limit])
+        marked = _with_cases(stored, [h.game for h in shown])
+    rows = [row(h, h.game in marked) for h in shown]
     backend.log(who.name, "search", [p for r in rows for p in r.players], who.unit)
     return GamesOut(games=rows, more=len(hits) > f.limit)
 
@@ -67,7 +69,8 @@ def around(backend: Backend, who: Who, table: str, at: datetime) -> GamesOut:
 
     with backend.stored(who.unit) as stored, backend.refusing():
         hits = table_around(stored, table, at)
-    rows = [row(h) for h in hits]
+        marked = _with_cases(stored, [h.game for h in hits])
+    rows = [row(h, h.game in marked) for h in hits]
     backend.log(who.name, "table", [p for r in rows for p in r.players], who.unit)
     return GamesOut(games=rows)
 
@@ -84,12 +87,11 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
             raise Refused(404, str(err)) from None
         except StoreError as err:
             raise Refused(404, str(err)) from None
-    rows = []
-    for match in found.matches:
-        for view in match.rows:
-            rows.append(GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None,
-                                time=_time(view.time), players=[view.player or player],
-                                codes=sorted({f.code for f in view.findings}), owed=_owed(view)))
+        views = [view for match in found.matches for view in match.rows]
+        marked = _with_cases(stored, [str(view.game) for view in views if view.game])
+    rows = [GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None, time=_time(view.time),
+                    players=[view.player or player], codes=sorted({f.code for f in view.findings}), owed=_owed(view),
+                    cases=bool(view.game) and str(view.game) in marked) for view in views]
     backend.log(who.name, "recall", [player], who.unit)
     return GamesOut(games=rows)
 
@@ -105,9 +107,18 @@ def _owed(view: Any) -> str | None:
     return fmt(abs(view.ruling.net - paid))
 
 
-def row(hit: Any) -> GameRow:
+def row(hit: Any, cases: bool = False) -> GameRow:
     return GameRow(game_id=hit.game, table=hit.table, dealer=hit.dealer, time=_time(hit.time),
-                   players=list(hit.players), codes=list(hit.codes), owed=fmt(hit.owed) if hit.owed else None)
+                   players=list(hit.players), codes=list(hit.codes), owed=fmt(hit.owed) if hit.owed else None,
+                   cases=cases)
+
+
+def _with_cases(stored: Any, games: list[str]) -> set[str]:
+    """Which of ``games`` have a case, read in the page's own transaction (one query, by
+    the cases' index ``ix_cases_game``)."""
+    from ..store.cases import games_with_cases
+
+    return games_with_cases(stored.conn, games) if games else set()
 
 
 def _time(value: datetime | None) -> str | None:
@@ -117,6 +128,14 @@ def _time(value: datetime | None) -> str | None:
 def detail(backend: Backend, who: Who, game_id: str, lang: str, audience: str = "auditor") -> Any:
     """Game ``game_id`` whole, as ``explain`` rules each seat (404 when the store has no
     such game); a read of each of its players' records, logged."""
+    return detail_and_cases(backend, who, game_id, lang, audience, cases=False)[0]
+
+
+def detail_and_cases(backend: Backend, who: Who, game_id: str, lang: str, audience: str = "auditor",
+                     cases: bool = True) -> tuple[Any, list[Any]]:
+    """:func:`detail`, and the cases opened on the game (oldest first), read in the
+    page's one transaction (its read logged as the game's)."""
+    from ..store.cases import list_cases
     from ..store.desk import game_detail
 
     with backend.stored(who.unit) as stored:
@@ -124,8 +143,9 @@ def detail(backend: Backend, who: Who, game_id: str, lang: str, audience: str = 
             found = game_detail(stored, game_id, lang, audience=audience, memo=backend.rulings)
         except StoreError as err:
             raise Refused(404, str(err)) from None
+        opened = list(reversed(list_cases(stored.conn, game=found.game))) if cases else []
     backend.log(who.name, "game", [seat.player_id for seat in found.seats], who.unit)
-    return found
+    return found, opened
 
 
 def game(backend: Backend, who: Who, game_id: str, lang: str) -> GameOut:

@@ -54,13 +54,15 @@ def _amount(text: str) -> str | None:
 def open_case(request: Request, who: Annotated[Who, Depends(checked)],
               _: Annotated[Who, Depends(holding("cases"))], game: Annotated[str, Form(max_length=200)],
               player: Annotated[str, Form(max_length=200)], decision: Annotated[str, Form(max_length=20)] = "",
-              amount: Annotated[str, Form(max_length=40)] = "", note: Note = "") -> Response:
-    """A case opened on a game and seat; its decision recorded when one is chosen."""
+              amount: Annotated[str, Form(max_length=40)] = "", note: Note = "",
+              force: Annotated[str, Form(max_length=8)] = "") -> Response:
+    """A case opened on a game and seat; its decision recorded when one is chosen (409
+    when the seat has a case already, unless ``force`` and that case is closed)."""
     backend = state(request).backend
     value = _amount(amount)
     if decision:
         backend.run(lambda where: _checked_amount(decision, value))
-    opened = records.open_case(backend, who, game, player, note)
+    opened = records.open_case(backend, who, game, player, note, force=bool(force))
     if decision:
         records.decide(backend, who, opened.id, decision, value, note)
     return RedirectResponse(f"/cases/{opened.id}", status_code=303)

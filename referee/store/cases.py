@@ -39,6 +39,12 @@ class CaseError(StoreError):
     not one (exit 2)."""
 
 
+class CaseTaken(CaseError):
+    """A case refused because its seat has one already (the desk answers 409): one not
+    closed is decided there, never beside it; one closed is opened again only when the
+    person says so (``force``): a second case could pay the seat twice."""
+
+
 @dataclass(frozen=True, slots=True)
 class CaseEvent:
     """A change of a case: ``opened``, ``decided`` or ``closed``, by whom, when, the note."""
@@ -128,16 +134,18 @@ def _amount(amount: Decimal | str) -> Decimal:
         raise CaseError(f"{text[:40]!r} is not an amount") from None
 
 
-def open_case(where: Where, game: str, player: str, by: str, note: str = "") -> Case:
+def open_case(where: Where, game: str, player: str, by: str, note: str = "", force: bool = False) -> Case:
     """A new case on ``game`` and the seat of ``player``, opened by ``by`` with ``note``.
     The game need not be in the store (a dispute may come before its export): the desk
-    checks that before offering to open one."""
+    checks that before offering to open one. A seat with a case already is refused
+    (:class:`CaseTaken`, naming it): always while that case is not closed, and when it is
+    closed unless ``force`` (a seat's dispute settled once is not paid again by mistake)."""
     game, player = _checked_id("game", game), _checked_id("player", player)
     values = {"game": game, "player": player, "opened_us": now_us(), "actor": _checked_by(by),
               "note": _checked_note(note)}
     with writing(where) as conn:
         lock(conn, ("case_events", "cases"))
-        _none_open(conn, game, player)
+        _none_open(conn, game, player, force)
         row = append(conn, "cases", values)
         _event(conn, row["id"], by, "opened", None, None, note, row["opened_us"])
         return _case(conn, row["id"])
@@ -205,17 +213,44 @@ def list_cases(where: Where, status: str | None = None, game: str | None = None,
     return [x for x in found if status is None or x.status == status]
 
 
-def _none_open(conn: Any, game: str, player: str) -> None:
-    """Refuse a second case on a seat while one is not closed: one dispute, one case (two
-    open cases on one seat could be decided two ways)."""
+def games_with_cases(where: Where, games: Iterable[str]) -> set[str]:
+    """Which of ``games`` have a case, whatever its status (by ``ix_cases_game``)."""
     import sqlalchemy as sa
 
     c = schema.cases
-    for row in conn.execute(sa.select(c.c.id).where(c.c.game == game, c.c.player == player).order_by(c.c.id)):
-        found = _case(conn, int(row.id))
+    wanted = list(dict.fromkeys(games))
+    found: set[str] = set()
+    with reading(where) as conn:
+        for start in range(0, len(wanted), 500):
+            found.update(str(x) for x in conn.execute(
+                sa.select(c.c.game).where(c.c.game.in_(wanted[start:start + 500])).distinct()).scalars())
+    return found
+
+
+def _none_open(conn: Any, game: str, player: str, force: bool) -> None:
+    """Refuse a second case on a seat while one is not closed: one dispute, one case (two
+    open cases on one seat could be decided two ways); and, unless ``force``, beside one
+    closed (its decision may have been paid: a second could pay the seat twice)."""
+    import sqlalchemy as sa
+
+    c = schema.cases
+    earlier = [_case(conn, int(row.id)) for row in
+               conn.execute(sa.select(c.c.id).where(c.c.game == game, c.c.player == player).order_by(c.c.id))]
+    for found in earlier:
         if found.status != "closed":
-            raise CaseError(f"case {found.id} is already {found.status} on this game and seat: decide or close it "
-                            "there")
+            raise CaseTaken(f"case {found.id} is already {found.status}{_decided(found)} on this game and seat: "
+                            "decide or close it there")
+    if earlier and not force:
+        last = earlier[-1]
+        raise CaseTaken(f"case {last.id} on this game and seat is closed{_decided(last)}: a second case could pay "
+                        "the seat twice; open one anyway only if it is another dispute (force)")
+
+
+def _decided(case: Case) -> str:
+    """A case's decision as a refusal names it: `` (owed_to_player 4)``."""
+    if case.decision is None:
+        return ""
+    return f" ({case.decision}{'' if case.amount is None else f' {case.amount}'})"
 
 
 def _event(conn: Any, case_id: int, by: str, kind: str, decision: str | None, amount: Decimal | None, note: str,

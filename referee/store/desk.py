@@ -87,9 +87,33 @@ def table_around(stored: Stored | str, table: str, at: datetime, count: int = 10
     count = max(0, min(count, MAX_LIMIT))
     end = epoch_us(at + timedelta(microseconds=1))
     with opened(stored) as s, s.reading():
-        before = Search(s, Filters(table=table, until_us=end)).games(count)
-        after = Search(s, Filters(table=table, since_us=end), ascending=True).games(count)
+        # Twice as many records as games asked for: a game written as two records is one game.
+        before = one_a_game(Search(s, Filters(table=table, until_us=end)).games(2 * count))[:count]
+        after = one_a_game(Search(s, Filters(table=table, since_us=end), ascending=True).games(2 * count))[:count]
     return [*reversed([hit for hit in before if hit.time is not None]), *[hit for hit in after if hit.time is not None]]
+
+
+def one_a_game(hits: list[GameHit]) -> list[GameHit]:
+    """``hits`` with the records of one game in one file made one hit, where its first
+    is: a game's seats may come in two records of a log (format 2), and the game is one
+    (its page rules every seat of both, as ``explain --store --game`` does). Its players
+    are every record's, its codes theirs, its amounts owed their sums; a game stored in
+    another file as well stays a hit of its own (its page names that file)."""
+    from dataclasses import replace
+
+    merged: dict[tuple[str, str], GameHit] = {}
+    for hit in hits:
+        key = (hit.game, hit.source)
+        kept = merged.get(key)
+        if kept is None:
+            merged[key] = hit
+            continue
+        first, then = (kept, hit) if (kept.second, kept.line) <= (hit.second, hit.line) else (hit, kept)
+        merged[key] = replace(first, players=tuple(dict.fromkeys((*first.players, *then.players))),
+                              codes=tuple(sorted({*first.codes, *then.codes})), owed=first.owed + then.owed,
+                              owed_to_player=first.owed_to_player + then.owed_to_player,
+                              owed_to_house=first.owed_to_house + then.owed_to_house)
+    return list(merged.values())
 
 
 def game_detail(stored: Stored | str, game_id: str, lang: str = "en", source: str | None = None,

@@ -13,6 +13,7 @@ reached (a test compares the words with ``explain --store``'s).
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC
 from typing import Any, NamedTuple
 
@@ -124,14 +125,17 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     if not chosen:
         where = f" in {source}" if source is not None else ""
         raise StoreError(f"store {stored.target.shown}: no game {game_id}{where}")
+    # Every record of the game in the file it is read from, as explain --store --game
+    # reads that file: a game's seats may come in two records of a log (format 2).
+    chosen = [x for x in chosen if x.source_id == chosen[0].source_id]
     if memo is None:
-        return _made(stored, game_id, lang, audience, found, chosen[0], sources)
+        return _made(stored, game_id, lang, audience, found, chosen, sources)
     key = (game_id, source, lang, audience, tuple((*x.place(), x.row.digest) for x in found),
            tuple(sorted((x.id, x.sha256) for x in sources.values())))
     kept = memo.get(key)
     if kept is not None and _intact(stored, found):
         return kept
-    made = _made(stored, game_id, lang, audience, found, chosen[0], sources)
+    made = _made(stored, game_id, lang, audience, found, chosen, sources)
     if not made.changed:
         memo.put(key, made)
     return made
@@ -146,23 +150,29 @@ def _intact(stored: Stored, found: list[Found]) -> bool:
     return not loader.changed
 
 
-def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Found], first: Found,
+def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Found], chosen: list[Found],
           sources: dict[int, Any]) -> Any:
-    """The game whole, its seats ruled (:func:`detail` without the memo)."""
+    """The game whole, its seats ruled (:func:`detail` without the memo): the seats of
+    every record ``chosen`` (those of one file, the first stored first), as ``explain
+    --store --game`` rules every seat of every record of the game in the file it reads."""
     from ..i18n import Messages
     from ..profiles import kept_profiles
     from ..recall import SeatDetail
     from .desk_records import GameDetail
 
+    first = chosen[0]
     also = tuple(dict.fromkeys(sources[x.source_id].name for x in found if x.source_id != first.source_id))
     loader = Loader(stored)
-    views = loader.views(list(first.seats))
+    views = loader.views([seat for x in chosen for seat in x.seats])
     details = [v.detail for v in views if isinstance(v.detail, SeatDetail)]
     if not details:
         raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
     messages = Messages(lang)
+    across = _across(stored, game_id, first.source_id)
     with kept_profiles(stored.profiles([sources[first.source_id]])):
-        seats = tuple(_seat(d, messages, audience) for d in details)
+        seats = tuple(_seat(d, messages, audience, tuple(f for f in across if f.session == d.info.id
+                                                          and f.player in (None, d.seat.player_id)))
+                      for d in details)
     head = details[0]
     game = head.game
     record = game.record
@@ -175,8 +185,27 @@ def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Fo
         also_in=also, changed=tuple(loader.changed))
 
 
-def _seat(d: Any, messages: Any, audience: str) -> Any:
-    """A seat ruled as ``explain`` rules it (:func:`~referee.audit.explain_table.explain_seat`)."""
+def _across(stored: Stored, game_id: str, source_id: int) -> list[Any]:
+    """The findings that compare two records of the game in its file (``G001`` other
+    cards, ``G002`` a player seated in both), as ``explain --game`` joins them to each
+    seat they concern: no record's own findings carry them (``check`` makes them from
+    every game it sees); the store keeps them among its file's findings, by game
+    (``ix_findings_game``)."""
+    import sqlalchemy as sa
+
+    from ..audit.results import Finding
+    from ..models import codes
+
+    f = schema.findings
+    rows = stored.conn.execute(sa.select(f).where(f.c.game == game_id, f.c.code.in_((codes.G001, codes.G002)),
+                                                  f.c.source_id == source_id).order_by(f.c.id))
+    return [Finding(x.code, f"{x.message}, at line {x.line}", x.file, int(x.line), x.round, x.field, None, None,
+                    x.session, game=x.game, player=x.player) for x in rows]
+
+
+def _seat(d: Any, messages: Any, audience: str, across: tuple[Any, ...] = ()) -> Any:
+    """A seat ruled as ``explain`` rules it (:func:`~referee.audit.explain_table.explain_seat`),
+    with the findings comparing two records of its game that concern it (``across``)."""
     from ..audit.explain import ExplainError
     from ..audit.explain_table import explain_seat
     from ..audit.owed import seat_bottom_line
@@ -184,7 +213,7 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
     from .desk_records import GameSeat
 
     seat = d.seat
-    findings = (*d.game.findings, *seat.findings)
+    findings = (*d.game.findings, *seat.findings, *across)
     record = seat.record
     recorded = record.recorded if record is not None else None
     bottom = seat_bottom_line(seat)
@@ -194,6 +223,8 @@ def _seat(d: Any, messages: Any, audience: str) -> Any:
         return GameSeat(seat.player_id, "cancelled" if seat.cancelled else None, None, recorded,
                         None if bottom is None else bottom.paid, None, findings, bottom, None, "", str(err),
                         messages.language)
+    if across:
+        explained = replace(explained, findings=explained.findings + across)
     ruling = explained.ruling
     return GameSeat(seat.player_id, "cancelled" if ruling.cancelled else ruling.outcome, ruling.net, recorded,
                     explained.bottom.paid, explained.wallet, explained.findings, explained.bottom, explained,
