@@ -446,3 +446,32 @@ def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_pat
         assert c.get("/games/no-such-game").status_code == 404  # undone, its connection given back
         assert said[-1] == "rollback" and backend.engine.pool.checkedout() == 0
     assert len(list_reads(url, subject=PLAYER)) == 5
+
+
+def _lang_link(page: str, lang: str) -> str:
+    import html
+
+    found = re.search(rf'<a href="([^"]+)" hreflang="{lang}">', page)
+    assert found, page
+    return html.unescape(found.group(1))
+
+
+def test_the_language_link_keeps_the_pages_whole_query(viewer: Any) -> None:
+    """The sheet's "Français" keeps its player, Find's its search: only ``lang`` changes."""
+    sheet = viewer.get(f"/games/{GAME}/sheet", params={"player": PLAYER, "lang": "en"}).text
+    assert _lang_link(sheet, "fr") == f"/games/{GAME}/sheet?player={PLAYER}&lang=fr"
+    found = viewer.get("/find", params={"mode": "search", "table": TABLE, "min_owed": "1"}).text
+    assert _lang_link(found, "fr") == f"/find?mode=search&table={TABLE}&min_owed=1&lang=fr"
+    french = viewer.get("/find", params={"lang": "fr", "table": TABLE, "player": "a&b=c"}).text
+    assert _lang_link(french, "en") == f"/find?table={TABLE}&player=a%26b%3Dc&lang=en"
+
+
+def test_a_sheet_without_a_player_lists_the_games_players_not_every_seat(viewer: Any) -> None:
+    """A sheet is one seat: asked without ``player=`` it shows no seat (no player's balance
+    beside another's) but links each player's sheet, in the page's language."""
+    page = viewer.get(f"/games/{GAME}/sheet?lang=fr")
+    assert page.status_code == 200
+    assert 'class="seat"' not in page.text and "personne ne doit rien" not in page.text
+    assert "choisissez le joueur" in page.text
+    links = re.findall(rf'href="/games/{GAME}/sheet\?player=([^&"]+)&amp;lang=fr"', page.text)
+    assert PLAYER in links and len(links) == len(set(links)) >= 2

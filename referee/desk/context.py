@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 
 from .auth import COOKIE, Session, Sessions, Throttle, may, same_token
 from .backend import Account, Backend, Unit
-from .words import LANG_COOKIE, d_, language, templates
+from .words import LANG_COOKIE, d_, lang_link, language, templates
 
 
 @dataclass
@@ -144,8 +144,10 @@ def render_page(request: Request, name: str, values: Mapping[str, Any], status: 
     """A page of the desk in the request's language; ``?lang=`` is remembered in a cookie."""
     lang = lang_of(request)
     who: Who | None = getattr(request.state, "who", None)
+    query = request.query_params.multi_items()
     page = templates(lang).get_template(name).render(
-        lang=lang, who=who, path=request.url.path, query=request.url.query, **values)
+        lang=lang, who=who, path=request.url.path, query=request.url.query,
+        lang_link=lambda code: lang_link(request.url.path, query, code), **values)
     response = HTMLResponse(page, status_code=status, headers=dict(headers or {}))
     asked = request.query_params.get("lang")
     if asked and asked == lang:

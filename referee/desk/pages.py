@@ -132,10 +132,15 @@ def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)]) -
 def sheet(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
           player: Annotated[str | None, Query(max_length=200)] = None, view: str = "player") -> Response:
     """The dispute sheet to print: one page, in the player's language (``?lang=``), its
-    seat's ruling without codes or digests; the auditor's view (``?view=auditor``) keeps them."""
+    seat's ruling without codes or digests; the auditor's view (``?view=auditor``) keeps them.
+    Without ``player=``, no sheet: the game's players, each linked to its sheet."""
     auditor = view == "auditor" and who.may("codes")
     lang = lang_of(request)
     d = views.detail(state(request).backend, who, game_id, lang, audience="auditor" if auditor else "player")
+    if not player:  # a sheet is one seat: every seat's would be every player's balance on one paper
+        return render_page(request, "desk/sheet_players.html.j2",
+                           {"game": d.game, "players": [s.player_id for s in d.seats],
+                            "view": "auditor" if auditor else None})
     g = drawn.game(d, player=not auditor, only=player)
     if player is not None and not g["seats"]:
         raise Refused(404, f"player {player[:80]!r} did not sit at game {game_id[:80]!r}")

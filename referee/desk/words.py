@@ -9,8 +9,10 @@ so a player id with markup in it is shown as text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from ..i18n import LANGUAGES, Messages
 from ..report.pages import environment
@@ -61,6 +63,13 @@ def templates(lang: str) -> Any:
     env.globals["d_"] = lambda message, **values: d_(lang, message, **values)
     env.globals["decision_words"] = DECISION_WORDS
     return env
+
+
+def lang_link(path: str, query: Iterable[tuple[str, str]], lang: str) -> str:
+    """The page at ``path`` in ``lang``: its whole query kept, only ``lang`` changed (the
+    sheet's player, Find's search: a language link that dropped them showed another page)."""
+    pairs = [(k, v) for k, v in query if k != "lang"]
+    return f"{quote(path, safe='/')}?{urlencode([*pairs, ('lang', lang)])}"
 
 
 def d_(lang: str, message: str, **values: object) -> str:
