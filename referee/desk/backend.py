@@ -31,7 +31,12 @@ class Unavailable(Exception):
 
 
 class Unacceptable(Exception):
-    """The store refused what was asked (a closed case decided, a name taken): 400."""
+    """The store refused what was asked (a closed case decided, a name taken): 400.
+    ``error`` is the store's own, whose words a page says in its reader's language."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +121,7 @@ class Backend:
             raise
         except StoreError as err:
             if type(err).__name__ in ("AccountError", "CaseError", "AlertError"):
-                raise Unacceptable(str(err)) from None
+                raise Unacceptable(err) from None
             raise Unavailable(str(err)) from None
         except (SQLAlchemyError, OSError) as err:
             raise Unavailable(self.target.scrub(f"the store {self.target.shown} failed: "
@@ -215,7 +220,7 @@ class Backend:
         try:
             yield
         except StoreError as err:
-            raise Unacceptable(str(err)) from None
+            raise Unacceptable(err) from None
 
     def log(self, actor: str, what: str, subjects: list[str], unit: Unit | None = None) -> None:
         """A line in the read log for each player whose records ``actor`` read (who, what,

@@ -20,6 +20,7 @@ from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
 from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
+from .words import decimal_text, problem_words
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -99,16 +100,18 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
         elif mode == "table" and asked.get("table") and at:
             games = views.around(state(request).backend, who, asked["table"][:200], _time(at))
         elif mode == "search":
-            filters = views.Filters.model_validate({k: v for k, v in asked.items()
-                                                    if k in views.Filters.model_fields})
+            given = {k: v for k, v in asked.items() if k in views.Filters.model_fields}
+            if "min_owed" in given:  # "4,00" as the case forms read it: one parser
+                given["min_owed"] = decimal_text(given["min_owed"], lang_of(request))
+            filters = views.Filters.model_validate(given)
             if filters.given():
                 games = views.search(state(request).backend, who, filters)
     except ValidationError as err:
-        problem = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()[:5])
+        problem = problem_words(lang_of(request), err.errors()[:5])
     except Refused as err:
         if err.status != 404:
             raise
-        problem = err.detail
+        problem = err.said(lang_of(request))
     except ValueError:
         problem = said("The time is not a date and time (for example 2026-12-06T21:30).")
     return render_page(request, "desk/find.html.j2", {"mode": mode, "asked": asked, "games": games,
@@ -143,5 +146,5 @@ def sheet(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
                             "view": "auditor" if auditor else None})
     g = drawn.game(d, player=not auditor, only=player)
     if player is not None and not g["seats"]:
-        raise Refused(404, f"player {player[:80]!r} did not sit at game {game_id[:80]!r}")
+        raise Refused(404, "player {player!r} did not sit at game {game!r}", player=player[:80], game=game_id[:80])
     return render_page(request, "desk/sheet.html.j2", {"g": g, "auditor": auditor, "player": player})

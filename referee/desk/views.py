@@ -80,10 +80,8 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
     with backend.stored(who.unit) as stored:
         try:
             found = recall_games(stored, player, game)
-        except RecallError as err:
-            raise Refused(404, str(err)) from None
-        except StoreError as err:
-            raise Refused(404, str(err)) from None
+        except (RecallError, StoreError) as err:
+            raise Refused.of(404, err) from None
     rows = []
     for match in found.matches:
         for view in match.rows:
@@ -123,7 +121,7 @@ def detail(backend: Backend, who: Who, game_id: str, lang: str, audience: str = 
         try:
             found = game_detail(stored, game_id, lang, audience=audience, memo=backend.rulings)
         except StoreError as err:
-            raise Refused(404, str(err)) from None
+            raise Refused.of(404, err) from None
     backend.log(who.name, "game", [seat.player_id for seat in found.seats], who.unit)
     return found
 

@@ -16,6 +16,7 @@ import threading
 from datetime import UTC
 from typing import Any, NamedTuple
 
+from ..errors import worded
 from . import StoreError, schema, tableruns
 from .read import Stored
 from .recall_load import Loader
@@ -122,8 +123,10 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     sources = {x.id: x for x in stored.sources(ids=[x.source_id for x in found])}
     chosen = [x for x in found if source is None or sources[x.source_id].name == source]
     if not chosen:
-        where = f" in {source}" if source is not None else ""
-        raise StoreError(f"store {stored.target.shown}: no game {game_id}{where}")
+        if source is not None:
+            raise worded(StoreError, "no game {game} in {source}", f"store {stored.target.shown}: ", game=game_id[:80],
+                         source=source)
+        raise worded(StoreError, "no game {game}", f"store {stored.target.shown}: ", game=game_id[:80])
     if memo is None:
         return _made(stored, game_id, lang, audience, found, chosen[0], sources)
     key = (game_id, source, lang, audience, tuple((*x.place(), x.row.digest) for x in found),
@@ -159,7 +162,8 @@ def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Fo
     views = loader.views(list(first.seats))
     details = [v.detail for v in views if isinstance(v.detail, SeatDetail)]
     if not details:
-        raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
+        raise worded(StoreError, "game {game} has no seat stored that can be read", f"store {stored.target.shown}: ",
+                     game=game_id)
     messages = Messages(lang)
     with kept_profiles(stored.profiles([sources[first.source_id]])):
         seats = tuple(_seat(d, messages, audience) for d in details)
