@@ -124,3 +124,34 @@ def test_every_refusal_of_the_desk_and_the_stores_words_are_in_the_french_catalo
     assert len(said) > 60
     missing = sorted(m for m in said if f"desk\x04{m}" not in catalogue)
     assert not missing
+
+
+def test_watch_says_its_segments_windows_bets_chart_and_numbers_in_french(store: str) -> None:
+    with client(store) as c:
+        login(c, "risk")
+        page = c.get("/watch?lang=fr").text
+        english = c.get("/watch?lang=en").text
+    groups = page.split('<table class="alerts">')[1].split("</table>")[0]
+    assert "<strong>table CH-7</strong>" in groups and "Ante et Call · 1\u00a0000 dernières parties" in groups
+    assert "<td>joueur p-1002</td>" in groups and ">-7,2<" in groups
+    assert "<strong>donneur d-4</strong> <span class=\"muted\">donne · jour</span>" in groups
+    chart = page.split('id="chart-1"')[1].split("</figure>")[0]
+    for said in ("Fenêtre 1\u00a0000 dernières parties : 3 parties", ">observé<", ">attendu<",  # no band: no z kept
+                 ">heure (UTC)<", ">net<"):
+        assert said in chart, said
+    for word in ("ante+call", "last 1,000", ">observed<", ">expected<", "time (UTC)", "dealer d-4"):
+        assert word not in page, word
+    # English as the monitor says it
+    assert "ante+call · last 1,000 games" in english and ">observed<" in english and ">time (UTC)<" in english
+
+
+def test_numbers_and_the_monitors_names_in_french() -> None:
+    from referee.desk.words import number, segment_words, window_words
+
+    assert [number("fr", n) for n in (2968, 10_000, "-7.2", None)] == ["2\u00a0968", "10\u00a0000", "-7,2", ""]
+    assert [number("en", n) for n in (2968, "-7.2")] == ["2,968", "-7.2"]
+    assert [segment_words("fr", s) for s in ("player p-1", "stake ante <= 1", "dealer d-3", "all all", "odd")] == [
+        "joueur p-1", "mise ante <= 1", "donneur d-3", "toutes les tables", "odd"]
+    assert [window_words("fr", w) for w in ("last 10,000 games", "week", "odd")] == [
+        "10\u00a0000 dernières parties", "semaine", "odd"]
+    assert window_words("en", "last 10,000 games") == "last 10,000 games"

@@ -413,7 +413,7 @@ def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, mo
         assert ("Window last 1,000 games: its newest 2 games only (this page reads a segment&#39;s newest 6 seats; "
                 "monitor --format html draws the whole window).") in cut
         french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
-        assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french
+        assert "Fenêtre 1\u00a0000 dernières parties : ses 2 parties les plus récentes seulement" in french
 
 
 def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_path: Path) -> None:

@@ -66,6 +66,9 @@ def templates(lang: str) -> Any:
     env.globals["d_"] = lambda message, **values: d_(lang, message, **values)
     env.globals["decision_words"] = DECISION_WORDS
     env.filters["number"] = lambda n: number(lang, n)
+    env.filters["segment"] = lambda text: segment_words(lang, text)
+    env.filters["window"] = lambda text: window_words(lang, text)
+    env.filters["bet"] = lambda text: d_(lang, str(text)) if text in BET_NAMES else text
     return env
 
 
@@ -88,10 +91,16 @@ def d_(lang: str, message: str, **values: object) -> str:
     return text.format(**said)
 
 
-def number(lang: str, n: int | Decimal | str) -> str:
+def number(lang: str, n: int | Decimal | str | None) -> str:
     """A count as ``lang`` writes it: ``2,968`` in English; ``2 968`` in French (a no-break
-    space, so a number never breaks across lines), its decimals after a comma."""
-    text = f"{Decimal(n):,}" if not isinstance(n, int) else f"{n:,}"
+    space, so a number never breaks across lines), its decimals after a comma (``-7,2``).
+    Nothing for None; a text that is no number, as it is."""
+    if n is None:
+        return ""
+    try:
+        text = f"{n:,}" if isinstance(n, int) else f"{Decimal(n):,}"
+    except ArithmeticError:
+        return str(n)
     if lang != "fr":
         return text
     whole, point, decimals = text.partition(".")
@@ -158,3 +167,30 @@ def decimal_text(text: str, lang: str) -> str:
     if lang != "fr" and len(decimals) == 3:
         return text
     return f"{whole}.{decimals}"
+
+
+#: The monitor's names of a segment's kind (``table CH-7``), a bet and a window, as Watch says them.
+SEGMENT_KINDS = ("table", "dealer", "profile", "stake", "player")
+BET_NAMES = ("ante+call", "bonus", "paid", "deal")
+CALENDAR_NAMES = ("day", "week", "month")
+_LAST = re.compile(r"last ([0-9,]+) games")
+
+
+def segment_words(lang: str, text: str | None) -> str:
+    """A monitor's segment (``table CH-7``, ``stake ante <= 1``, ``all all``) in ``lang``:
+    its kind said, its value (a table's, a player's id) as it is."""
+    kind, _, value = str(text or "").partition(" ")
+    if kind == "all":
+        return d_(lang, "every table")
+    if kind in SEGMENT_KINDS and value:
+        return d_(lang, "{kind} {value}", kind=Term(kind), value=value)
+    return str(text or "")
+
+
+def window_words(lang: str, text: str | None) -> str:
+    """A monitor's window (``last 10,000 games``, ``week``) in ``lang``."""
+    text = str(text or "")
+    last = _LAST.fullmatch(text)
+    if last:
+        return d_(lang, "last {count} games", count=Count(int(last.group(1).replace(",", ""))))
+    return d_(lang, text) if text in CALENDAR_NAMES else text

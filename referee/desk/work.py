@@ -18,7 +18,7 @@ from ..report.rows import when
 from . import charts as charts_
 from . import records, upload
 from .context import Refused, Who, checked, holding, lang_of, render_page, state, viewer
-from .words import decimal_text
+from .words import d_, decimal_text
 
 router = APIRouter(include_in_schema=False)
 MAX_UPLOAD = upload.MAX_UPLOAD
@@ -105,7 +105,9 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
     except Refused as err:
         groups, missing = [], err.detail
     bands = records.bands(backend, [a.id for a in groups[:CHARTS]])
-    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id)) for a in groups[:CHARTS]}
+    lang = lang_of(request)
+    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id), lambda w: d_(lang, w))
+              for a in groups[:CHARTS]}
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
