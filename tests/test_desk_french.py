@@ -155,3 +155,18 @@ def test_numbers_and_the_monitors_names_in_french() -> None:
     assert [window_words("fr", w) for w in ("last 10,000 games", "week", "odd")] == [
         "10\u00a0000 dernières parties", "semaine", "odd"]
     assert window_words("en", "last 10,000 games") == "last 10,000 games"
+
+
+def test_the_floors_view_of_a_game_says_findings_in_words_the_auditors_keeps_codes(store: str) -> None:
+    """docs/desk.md: the codes are the auditor's view; a floor manager reads what was
+    found in words (a code such as "P001 ante-result" means nothing at the table)."""
+    with client(store) as c:
+        login(c, "floor")
+        floor = c.get(f"/games/{GAME}?lang=fr").text
+    with client(store) as c:
+        login(c, "auditor")
+        auditor = c.get(f"/games/{GAME}?lang=fr").text
+    said = "Le résultat d&#39;Ante : la table a enregistré +40, les règles donnent +200."
+    assert said in floor
+    for code in ("P001", "P004", "W002", "ante-result", "wallet-credit"):
+        assert code not in floor and code in auditor, code

@@ -124,10 +124,13 @@ def _time(text: str) -> datetime:
 
 @router.get("/games/{game_id}")
 def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)]) -> Response:
-    """A game: the bottom line first, the cards, each seat's ruling card by card."""
+    """A game: the bottom line first, the cards, each seat's ruling card by card. The
+    auditor's view names each finding's code and the digests; every other role's says
+    the same findings and ruling in words (as ``explain --for player``)."""
     lang = lang_of(request)
-    d = views.detail(state(request).backend, who, game_id, lang, audience="auditor")
-    return render_page(request, "desk/game.html.j2", {"g": drawn.game(d, player=False),
+    codes = who.may("codes")
+    d = views.detail(state(request).backend, who, game_id, lang, audience="auditor" if codes else "player")
+    return render_page(request, "desk/game.html.j2", {"g": drawn.game(d, player=not codes), "codes": codes,
                                                       "players": [s.player_id for s in d.seats]})
 
 
