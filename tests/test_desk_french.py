@@ -4,6 +4,7 @@ decimal comma is read as the case forms read it, Watch's words and numbers are F
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,15 @@ def test_the_floors_view_of_a_game_says_findings_in_words_the_auditors_keeps_cod
     assert said in floor
     for code in ("P001", "P004", "W002", "ante-result", "wallet-credit"):
         assert code not in floor and code in auditor, code
+
+
+def test_a_screen_reader_is_told_the_cards_drawn_in_the_pages_language(store: str) -> None:
+    """A card's label is the card drawn (the French R, D, V, 10), not its English token."""
+    with client(store) as c:
+        login(c, "viewer")
+        page = c.get(f"/games/{GAME}?lang=fr").text
+        english = c.get(f"/games/{GAME}?lang=en").text
+    labels = re.findall(r'role="img" aria-label="([^"]+)"', page)
+    assert {"10♠", "V♠", "D♠", "R♠"} <= set(labels)
+    assert not {"T♠", "J♠", "Q♠", "K♠"} & set(labels)
+    assert {"10♠", "J♠", "Q♠", "K♠"} <= set(re.findall(r'role="img" aria-label="([^"]+)"', english))
