@@ -99,6 +99,12 @@ def test_a_case_form_takes_a_french_amount(tmp_path: Path) -> None:
                                         "decision": "owed_to_player", "amount": "1 000,50"}, follow_redirects=False)
         assert opened.status_code == 303, opened.text[-500:]
         assert c.get("/api/cases").json()["cases"][0]["amount"] == "1000.5"
+        page = c.get("/cases/1").text  # French punctuation: a space before the colon; the amount as French writes it
+        assert "<p class=\"bottomline\">un montant est dû au joueur : 1\u00a0000,5</p>" in page, page
+        assert "<td>décidé : un montant est dû au joueur 1\u00a0000,5</td>" in page
+        assert "1\u00a0000,5" in c.get("/cases").text
+        english = c.get("/cases/1?lang=en").text
+        assert "an amount is owed to the player: 1,000.5" in english and "decided: an amount is owed" in english
 
 
 def test_every_refusal_of_the_desk_and_the_stores_words_are_in_the_french_catalogue() -> None:
