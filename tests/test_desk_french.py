@@ -4,7 +4,9 @@ decimal comma is read as the case forms read it, Watch's words and numbers are F
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,8 @@ def test_every_refusal_a_page_shows_is_in_its_language(store: str) -> None:
         french(c, "/cases/99", 404, "pas de dossier 99")
         french(c, "/nowhere", 404, "Page introuvable")
         for amount, said in (("", "une décision « dû au joueur » demande le montant dû"),
-                             ("4 EUR", "&#39;4 EUR&#39; n&#39;est pas un montant (un nombre décimal, comme 4 ou 12,50)"),
+                             ("4 EUR", "&#39;4 EUR&#39; n&#39;est pas un montant (un nombre décimal, comme 4 ou "
+                                       "12,50)"),
                              ("0", "un montant « dû au joueur » est un nombre plus grand que 0 (au plus 6 décimales)")):
             refused = c.post("/cases", data={"csrf_token": token, "game": GAME, "player": PLAYER,
                                              "decision": "owed_to_player", "amount": amount})
@@ -107,11 +110,21 @@ def test_a_case_form_takes_a_french_amount(tmp_path: Path) -> None:
         assert "an amount is owed to the player: 1,000.5" in english and "decided: an amount is owed" in english
 
 
+def sentences(tree: ast.AST) -> Iterator[str]:
+    """The sentences a module refuses with: ``Refused(status, "...")``, ``worded(Error,
+    "...")``, an upload's ``_refused("...")``."""
+    at = {"Refused": 1, "worded": 1, "_refused": 0}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in at:
+            index = at[node.func.id]
+            words = node.args[index] if len(node.args) > index else None
+            if isinstance(words, ast.Constant) and isinstance(words.value, str):
+                yield words.value
+
+
 def test_every_refusal_of_the_desk_and_the_stores_words_are_in_the_french_catalogue() -> None:
     """Each sentence a page may refuse with: the desk's ``Refused``, the store's
     ``worded`` errors, the words of a value refused by its type, and the terms put in them."""
-    import ast
-
     from referee.desk.words import FIELD_WORDS, PROBLEM_WORDS, messages
     from referee.store.accounts import ROLES
     from referee.store.cases import DECISIONS, STATUSES
@@ -123,11 +136,7 @@ def test_every_refusal_of_the_desk_and_the_stores_words_are_in_the_french_catalo
     said |= {d.replace("_", " ") for d in DECISIONS if d != "stands"} | {"game", "player", "Not Found",
                                                                            "Method Not Allowed", "{field}: {problem}"}
     for module in (ROOT / "referee").rglob("*.py"):
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Refused", "worded"):
-                words = node.args[1] if len(node.args) > 1 else None
-                if isinstance(words, ast.Constant) and isinstance(words.value, str):
-                    said.add(words.value)
+        said |= set(sentences(ast.parse(module.read_text(encoding="utf-8"))))
     assert len(said) > 60
     missing = sorted(m for m in said if f"desk\x04{m}" not in catalogue)
     assert not missing
@@ -189,3 +198,17 @@ def test_a_screen_reader_is_told_the_cards_drawn_in_the_pages_language(store: st
     assert {"10♠", "V♠", "D♠", "R♠"} <= set(labels)
     assert not {"T♠", "J♠", "Q♠", "K♠"} & set(labels)
     assert {"10♠", "J♠", "Q♠", "K♠"} <= set(re.findall(r'role="img" aria-label="([^"]+)"', english))
+
+
+def test_an_uploads_refusals_and_limit_are_in_french(store: str) -> None:
+    with client(store, max_upload=200_000) as c:
+        token = login(c, "auditor")
+        page = c.get("/upload?lang=fr").text
+        assert "Au plus 200\u00a0000 octets" in page
+        big = c.post("/upload", data={"csrf_token": token}, files={"file": ("big.yaml", b"#" * 300_000)})
+        assert big.status_code == 413 and "la limite est de 200\u00a0000 octets" in big.text
+        named = c.post("/upload", data={"csrf_token": token}, files={"file": ("photo.exe", b"MZ")})
+        assert named.status_code == 400 and "&#39;photo.exe&#39; n&#39;est pas un journal ou un export" in named.text
+        unknown = c.post("/upload", data={"csrf_token": token, "mapping": "nope"},
+                         files={"file": ("e.json", b"[]")})
+        assert unknown.status_code == 400 and "&#39;nope&#39; n&#39;est pas une correspondance intégrée" in unknown.text

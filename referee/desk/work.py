@@ -139,8 +139,12 @@ def upload_page(request: Request, who: Annotated[Who, Depends(holding("upload"))
     return render_page(request, "desk/upload.html.j2", _upload_values(None, state(request).max_upload))
 
 
-def _upload_values(result: upload.Outcome | None, limit: int) -> dict[str, object]:
-    return {"result": result, "limit": limit, "mappings": upload.builtin_mappings(), "profiles": BUILTIN}
+def _upload_values(result: upload.Outcome | None, limit: int, lang: str = "en") -> dict[str, object]:
+    refused = None
+    if result is not None and result.refused:
+        refused = d_(lang, result.words, **result.values) if result.words else result.refused
+    return {"result": result, "refused": refused, "limit": limit, "mappings": upload.builtin_mappings(),
+            "profiles": BUILTIN}
 
 
 @router.post("/upload")
@@ -149,7 +153,7 @@ async def upload_file(request: Request, who: Annotated[Who, Depends(checked)],
     """A log or an export (with its mapping) checked and stored as ``check --store`` does."""
     desk = state(request)
     result = await upload.receive(request, desk.backend, desk.max_upload)
-    return render_page(request, "desk/upload.html.j2", _upload_values(result, desk.max_upload),
+    return render_page(request, "desk/upload.html.j2", _upload_values(result, desk.max_upload, lang_of(request)),
                        status=400 if result.refused else 200)
 
 
