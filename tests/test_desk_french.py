@@ -48,6 +48,8 @@ def test_every_refusal_a_page_shows_is_in_its_language(store: str) -> None:
         french(c, "/games/NOPE", 404, "pas de partie NOPE")
         french(c, "/cases/99", 404, "pas de dossier 99")
         french(c, "/nowhere", 404, "Page introuvable")
+        french(c, "/cases/abc", 422, "Dossier : pas un nombre entier")
+        french(c, "/cases?status=lost", 422, "État : pas une des valeurs admises")
         for amount, said in (("", "une décision « dû au joueur » demande le montant dû"),
                              ("4 EUR", "&#39;4 EUR&#39; n&#39;est pas un montant (un nombre décimal, comme 4 ou "
                                        "12,50)"),

@@ -110,7 +110,8 @@ def number(lang: str, n: int | Decimal | str | None) -> str:
 #: A field of a form or a query as its page labels it (else its name, as the API's is).
 FIELD_WORDS = {"player": "Player", "table": "Table", "dealer": "Dealer", "since": "From (UTC)", "until": "To (UTC)",
                "game": "Game id", "code": "Finding code", "min_owed": "Owed at least", "at": "Time (UTC)",
-               "amount": "Amount owed", "note": "Note", "decision": "Decision", "status": "Status"}
+               "amount": "Amount owed", "note": "Note", "decision": "Decision", "status": "Status",
+               "case_id": "Case", "name": "Name", "role": "Role", "password": "Password", "username": "User name"}
 #: What a value refused by its type says (pydantic's error types), in the desk's words:
 #: pydantic's own sentences are English, and quote its input.
 PROBLEM_WORDS = {
