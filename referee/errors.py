@@ -7,11 +7,51 @@ knowing about the command line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
 
 class UserError(Exception):
-    """A problem with the usage, an input, an output or the installation (exit 2)."""
+    """A problem with the usage, an input, an output or the installation (exit 2).
+
+    One made by :func:`worded` also keeps its sentence (``words``, a message of the
+    catalogue) and the values it was filled with, so the desk says it in its reader's
+    language; the command line says ``str(error)``, the same sentence in English."""
 
     exit_code = 2
+    words: str | None = None
+    values: Mapping[str, object] = {}
+
+
+class Term(str):
+    """A value of a sentence that is itself a word of the catalogue (a decision, a role):
+    said in the reader's language with the sentence around it."""
+
+    __slots__ = ()
+
+
+class Count(int):
+    """A count or a size in a sentence: its thousands grouped (``10,000``; in French
+    ``10 000``) wherever it is said."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec or ",")
+
+
+E = TypeVar("E", bound=UserError)
+
+
+def worded(error: type[E], words: str, prefix: str = "", **values: object) -> E:
+    """An ``error`` whose message is ``words`` (a sentence of the catalogue, context
+    ``desk``) filled with ``values``, keeping both (:class:`UserError`). ``prefix`` (the
+    store's name: ``store audit.db: ``) begins the command line's message only: the desk
+    does not show its store's file to its readers."""
+    made = error(prefix + words.format(**values))
+    made.words = words
+    made.values = dict(values)
+    return made
 
 
 class MissingDataError(UserError):

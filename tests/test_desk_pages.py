@@ -92,7 +92,8 @@ def test_a_games_page_says_the_bottom_line_first_then_the_cards_and_each_seat(vi
     assert page.count("<svg class=\"card") == 9  # a shared hand, the board, the dealer's two
     for label in ("By the rules", "Recorded", "Wallet", "The ruling, card by card", "What was found"):
         assert label in page
-    assert "Ante result: the table recorded +40, the rules give +200" in page or "P001" in page
+    # a viewer reads what was found in words; the codes are the auditor's view (test_desk_french.py)
+    assert "The Ante&#39;s result: the table recorded +40, the rules give +200." in page and "P001" not in page
 
 
 def test_french_by_asking_by_the_browser_and_remembered(store: str) -> None:
@@ -392,9 +393,12 @@ def test_a_games_page_is_made_once_and_kept_for_its_next_reader(store: str) -> N
         first = c.get(f"/games/{GAME}")
         again = c.get(f"/games/{GAME}")
         assert first.status_code == again.status_code == 200 and (memo.hits, memo.misses) == (1, 1)
-        assert c.get(f"/api/games/{GAME}").status_code == 200 and memo.hits == 2  # the same ruling
-        assert c.get(f"/games/{GAME}?lang=fr").status_code == 200 and memo.misses == 2
-        assert len(list_reads(store, subject=PLAYER, user="viewer")) - before == 4  # each read logged, kept or not
+        sheet = c.get(f"/games/{GAME}/sheet?player={PLAYER}")
+        assert sheet.status_code == 200 and memo.hits == 2  # the same ruling (a viewer's: in words, as the sheet's)
+        assert c.get(f"/api/games/{GAME}").status_code == 200 and memo.misses == 2  # the API's names the codes
+        assert c.get(f"/api/games/{GAME}").status_code == 200 and memo.hits == 3
+        assert c.get(f"/games/{GAME}?lang=fr").status_code == 200 and memo.misses == 3
+        assert len(list_reads(store, subject=PLAYER, user="viewer")) - before == 6  # each read logged, kept or not
 
 
 def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -413,7 +417,7 @@ def test_watch_reads_a_bounded_window_of_a_segment_and_says_which(fresh: str, mo
         assert ("Window last 1,000 games: its newest 2 games only, of the segment&#39;s newest 5 seats (this page "
                 "reads 6 at most; monitor --format html draws the whole window).") in cut
         french = c.get("/watch?lang=fr").text.split('id="chart-1"')[1].split("</figure>")[0]
-        assert "Fenêtre last 1,000 games : ses 2 parties les plus récentes seulement" in french
+        assert "Fenêtre 1\u00a0000 dernières parties : ses 2 parties les plus récentes seulement" in french
 
 
 def test_a_reading_page_is_one_transaction_on_postgresql(store_url: str, tmp_path: Path) -> None:
@@ -553,3 +557,32 @@ def test_the_case_form_opens_on_the_seat_asked_for_or_the_one_owed_with_its_curr
         form = asked[asked.index('id="open-case"'):]
         assert '<option value="p-1001" selected>' in form and "<option value=\"stands\" selected>" in form
         assert 'value="">' in form and ": 160 EUR" not in form
+
+
+def _lang_link(page: str, lang: str) -> str:
+    import html
+
+    found = re.search(rf'<a href="([^"]+)" hreflang="{lang}">', page)
+    assert found, page
+    return html.unescape(found.group(1))
+
+
+def test_the_language_link_keeps_the_pages_whole_query(viewer: Any) -> None:
+    """The sheet's "Français" keeps its player, Find's its search: only ``lang`` changes."""
+    sheet = viewer.get(f"/games/{GAME}/sheet", params={"player": PLAYER, "lang": "en"}).text
+    assert _lang_link(sheet, "fr") == f"/games/{GAME}/sheet?player={PLAYER}&lang=fr"
+    found = viewer.get("/find", params={"mode": "search", "table": TABLE, "min_owed": "1"}).text
+    assert _lang_link(found, "fr") == f"/find?mode=search&table={TABLE}&min_owed=1&lang=fr"
+    french = viewer.get("/find", params={"lang": "fr", "table": TABLE, "player": "a&b=c"}).text
+    assert _lang_link(french, "en") == f"/find?table={TABLE}&player=a%26b%3Dc&lang=en"
+
+
+def test_a_sheet_without_a_player_lists_the_games_players_not_every_seat(viewer: Any) -> None:
+    """A sheet is one seat: asked without ``player=`` it shows no seat (no player's balance
+    beside another's) but links each player's sheet, in the page's language."""
+    page = viewer.get(f"/games/{GAME}/sheet?lang=fr")
+    assert page.status_code == 200
+    assert 'class="seat"' not in page.text and "personne ne doit rien" not in page.text
+    assert "choisissez le joueur" in page.text
+    links = re.findall(rf'href="/games/{GAME}/sheet\?player=([^&"]+)&amp;lang=fr"', page.text)
+    assert PLAYER in links and len(links) == len(set(links)) >= 2

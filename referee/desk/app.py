@@ -27,8 +27,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from .auth import Sessions, Throttle
 from .backend import Backend, Unacceptable, Unavailable
-from .context import DeskState, Refused, Who, render_page, viewer
+from .context import DeskState, Refused, Who, lang_of, render_page, viewer
 from .shapes import Health
+from .words import d_, problem_words
 
 log = logging.getLogger("referee.desk")
 STATIC = Path(__file__).with_name("static")
@@ -118,7 +119,7 @@ def _handlers(app: FastAPI) -> None:
             from urllib.parse import quote
 
             return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
-        return render_page(request, "desk/error.html.j2", {"status": err.status, "message": err.detail},
+        return render_page(request, "desk/error.html.j2", {"status": err.status, "message": err.said(lang_of(request))},
                            status=err.status, headers=err.headers)
 
     @app.exception_handler(Unavailable)
@@ -128,7 +129,7 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Unacceptable)
     async def unacceptable(request: Request, err: Unacceptable) -> Response:
-        return await refused(request, Refused(err.status, str(err)))
+        return await refused(request, Refused.of(err.status, err.error))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> Response:
@@ -137,7 +138,7 @@ def _handlers(app: FastAPI) -> None:
                     for e in err.errors()[:20]]
         if _is_api(request):
             return JSONResponse({"detail": problems}, status_code=422)
-        message = "; ".join(f"{'.'.join(p['loc'][1:]) or p['loc'][0]}: {p['msg']}" for p in problems)
+        message = problem_words(lang_of(request), err.errors()[:20])
         return render_page(request, "desk/error.html.j2", {"status": 422, "message": message}, status=422)
 
     @app.exception_handler(StarletteHTTPException)
@@ -145,7 +146,8 @@ def _handlers(app: FastAPI) -> None:
         detail = err.detail if isinstance(err.detail, str) else "refused"
         if _is_api(request):
             return JSONResponse({"detail": detail}, status_code=err.status_code)
-        return render_page(request, "desk/error.html.j2", {"status": err.status_code, "message": detail},
+        message = d_(lang_of(request), detail)  # Starlette's own ("Not Found") in the page's language
+        return render_page(request, "desk/error.html.j2", {"status": err.status_code, "message": message},
                            status=err.status_code)
 
     @app.exception_handler(Exception)

@@ -32,10 +32,12 @@ class Unavailable(Exception):
 
 class Unacceptable(Exception):
     """The store refused what was asked (a closed case decided, a name taken): 400; 409
-    when the seat has a case already (:class:`referee.store.cases.CaseTaken`)."""
+    when the seat has a case already (:class:`referee.store.cases.CaseTaken`). ``error``
+    is the store's own, whose words a page says in its reader's language."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, error: Exception, status: int = 400) -> None:
+        super().__init__(str(error))
+        self.error = error
         self.status = status
 
 
@@ -121,9 +123,9 @@ class Backend:
             raise
         except StoreError as err:
             if type(err).__name__ == "CaseTaken":
-                raise Unacceptable(str(err), 409) from None
+                raise Unacceptable(err, 409) from None
             if type(err).__name__ in ("AccountError", "CaseError", "AlertError"):
-                raise Unacceptable(str(err)) from None
+                raise Unacceptable(err) from None
             raise Unavailable(str(err)) from None
         except (SQLAlchemyError, OSError) as err:
             raise Unavailable(self.target.scrub(f"the store {self.target.shown} failed: "
@@ -222,7 +224,7 @@ class Backend:
         try:
             yield
         except StoreError as err:
-            raise Unacceptable(str(err)) from None
+            raise Unacceptable(err) from None
 
     def log(self, actor: str, what: str, subjects: list[str], unit: Unit | None = None) -> None:
         """A line in the read log for each player whose records ``actor`` read (who, what,

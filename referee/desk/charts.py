@@ -20,6 +20,7 @@ it from the whole store).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,10 +57,12 @@ def band_z(band: str | None) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> Chart | None:
+def group_chart(backend: Backend, actor: str, group: Any, band: str | None,
+                words: Callable[[str], str] | None = None) -> Chart | None:
     """The control chart of ``group`` (an :class:`~referee.desk.shapes.AlertOut`) over the
     segment's newest :data:`WATCH_SEATS` seats, or None (see the module's docstring). A player's
-    chart is a read of that player's records, logged."""
+    chart is a read of that player's records, logged. ``words``: its legend and axes in
+    the page's language (:data:`referee.monitor.html.CHART_WORDS`)."""
     from ..monitor.cells import WINDOWS
     from ..monitor.html import cell_chart, game_times
     from ..monitor.reading import SEGMENTS, Unreadable
@@ -84,7 +87,8 @@ def group_chart(backend: Backend, actor: str, group: Any, band: str | None) -> C
         except (Unreadable, HandError):  # changed after it was stored: Watch lists the sources' verification
             return None
     window = str(group.window)
-    svg = cell_chart(found, kind, segment, bet, window, valuation.scale, valuation.scale2, band_z(band), link=_path)
+    svg = cell_chart(found, kind, segment, bet, window, valuation.scale, valuation.scale2, band_z(band), link=_path,
+                     words=words)
     times = game_times(members(found, kind, segment, bet, window, None))
     if kind == "player":
         backend.log(actor, "watch", [segment])

@@ -15,9 +15,10 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 
+from ..errors import Count, Term, UserError
 from .auth import COOKIE, Session, Sessions, Throttle, may, same_token
 from .backend import Account, Backend, Unit
-from .words import LANG_COOKIE, d_, language, templates
+from .words import LANG_COOKIE, d_, lang_link, language, templates
 
 
 @dataclass
@@ -29,13 +30,32 @@ class DeskState:
 
 
 class Refused(Exception):
-    """A request the desk will not answer: its status and a plain sentence (no trace)."""
+    """A request the desk will not answer: its status and a plain sentence (no trace).
 
-    def __init__(self, status: int, detail: str, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(detail)
+    ``detail`` is a sentence of the catalogue (context ``desk``) filled with ``values``:
+    the API answers it in English, a page in its reader's language (:meth:`said`)."""
+
+    def __init__(self, status: int, detail: str, headers: Mapping[str, str] | None = None, /,
+                 **values: object) -> None:
+        english = detail.format(**values) if values else detail
+        super().__init__(english)
         self.status = status
-        self.detail = detail
+        self.detail = english
+        self.words = detail
+        self.values = values
         self.headers = dict(headers or {})
+
+    @classmethod
+    def of(cls, status: int, err: Exception) -> Refused:
+        """``err`` (a store's refusal) as the desk's, in its words when it keeps them
+        (:func:`referee.errors.worded`)."""
+        if not isinstance(err, UserError) or err.words is None:
+            return cls(status, str(err))
+        return cls(status, err.words, **err.values)
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang``."""
+        return d_(lang, self.words, **self.values)
 
 
 @dataclass(frozen=True)
@@ -101,7 +121,7 @@ def holding(right: str) -> Callable[..., Who]:
     """A dependency: the logged-in user, who must hold ``right`` (403 otherwise)."""
     def check(who: Annotated[Who, Depends(viewer)]) -> Who:
         if not who.may(right):
-            raise Refused(403, f"your role ({who.role}) may not do this")
+            raise Refused(403, "your role ({role}) may not do this", role=Term(who.role))
         return who
 
     return check
@@ -133,10 +153,14 @@ def bounded(request: Request, kind: str) -> None:
     limit = state(request).max_upload if upload else FORM_LIMIT
     length = request.headers.get("content-length")
     if length is None or not length.isdigit():
-        raise Refused(411, f"the request must say its length (Content-Length); the limit is {limit:,} bytes")
+        raise Refused(411, "the request must say its length (Content-Length); the limit is {limit} bytes",
+                      limit=Count(limit))
     if int(length) > limit + (65536 if upload else 0):  # an upload's form fields and boundaries beside the file
-        raise Refused(413, f"the request is {int(length):,} bytes: the limit is {limit:,} bytes"
-                           + (" (referee serve --max-upload)" if upload else ""))
+        if upload:
+            raise Refused(413, "the request is {size} bytes: the limit is {limit} bytes (referee serve --max-upload)",
+                          size=Count(int(length)), limit=Count(limit))
+        raise Refused(413, "the request is {size} bytes: the limit is {limit} bytes", size=Count(int(length)),
+                      limit=Count(limit))
 
 
 def render_page(request: Request, name: str, values: Mapping[str, Any], status: int = 200,
@@ -144,8 +168,10 @@ def render_page(request: Request, name: str, values: Mapping[str, Any], status: 
     """A page of the desk in the request's language; ``?lang=`` is remembered in a cookie."""
     lang = lang_of(request)
     who: Who | None = getattr(request.state, "who", None)
+    query = request.query_params.multi_items()
     page = templates(lang).get_template(name).render(
-        lang=lang, who=who, path=request.url.path, query=request.url.query, **values)
+        lang=lang, who=who, path=request.url.path, query=request.url.query,
+        lang_link=lambda code: lang_link(request.url.path, query, code), **values)
     response = HTMLResponse(page, status_code=status, headers=dict(headers or {}))
     asked = request.query_params.get("lang")
     if asked and asked == lang:

@@ -20,6 +20,7 @@ from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
 from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
+from .words import decimal_text, problem_words
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -99,16 +100,18 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
         elif mode == "table" and asked.get("table") and at:
             games = views.around(state(request).backend, who, asked["table"][:200], _time(at))
         elif mode == "search":
-            filters = views.Filters.model_validate({k: v for k, v in asked.items()
-                                                    if k in views.Filters.model_fields})
+            given = {k: v for k, v in asked.items() if k in views.Filters.model_fields}
+            if "min_owed" in given:  # "4,00" as the case forms read it: one parser
+                given["min_owed"] = decimal_text(given["min_owed"], lang_of(request))
+            filters = views.Filters.model_validate(given)
             if filters.given():
                 games = views.search(state(request).backend, who, filters)
     except ValidationError as err:
-        problem = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()[:5])
+        problem = problem_words(lang_of(request), err.errors()[:5])
     except Refused as err:
         if err.status != 404:
             raise
-        problem = err.detail
+        problem = err.said(lang_of(request))
     except ValueError:
         problem = said("The time is not a date and time (for example 2026-12-06T21:30).")
     return render_page(request, "desk/find.html.j2", {"mode": mode, "asked": asked, "games": games,
@@ -123,11 +126,15 @@ def _time(text: str) -> datetime:
 def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
          player: Annotated[str | None, Query(max_length=200)] = None) -> Response:
     """A game: the bottom line first, the cases opened on it, the cards, each seat's
-    ruling card by card; the case form for ``player``'s seat (see :func:`drawn.case_form`)."""
+    ruling card by card; the case form for ``player``'s seat (see :func:`drawn.case_form`).
+    The auditor's view names each finding's code and the digests; every other role's says
+    the same findings and ruling in words (as ``explain --for player``)."""
     lang = lang_of(request)
-    d, found = views.detail_and_cases(state(request).backend, who, game_id, lang, audience="auditor")
-    g = drawn.game(d, player=False)
-    return render_page(request, "desk/game.html.j2", {"g": g, "cases": drawn.cases(g, found),
+    codes = who.may("codes")
+    d, found = views.detail_and_cases(state(request).backend, who, game_id, lang,
+                                      audience="auditor" if codes else "player")
+    g = drawn.game(d, player=not codes)
+    return render_page(request, "desk/game.html.j2", {"g": g, "codes": codes, "cases": drawn.cases(g, found),
                                                       "form": drawn.case_form(g, found, player)})
 
 
@@ -135,11 +142,16 @@ def game(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
 def sheet(game_id: str, request: Request, who: Annotated[Who, Depends(reader)],
           player: Annotated[str | None, Query(max_length=200)] = None, view: str = "player") -> Response:
     """The dispute sheet to print: one page, in the player's language (``?lang=``), its
-    seat's ruling without codes or digests; the auditor's view (``?view=auditor``) keeps them."""
+    seat's ruling without codes or digests; the auditor's view (``?view=auditor``) keeps them.
+    Without ``player=``, no sheet: the game's players, each linked to its sheet."""
     auditor = view == "auditor" and who.may("codes")
     lang = lang_of(request)
     d = views.detail(state(request).backend, who, game_id, lang, audience="auditor" if auditor else "player")
+    if not player:  # a sheet is one seat: every seat's would be every player's balance on one paper
+        return render_page(request, "desk/sheet_players.html.j2",
+                           {"game": d.game, "players": [s.player_id for s in d.seats],
+                            "view": "auditor" if auditor else None})
     g = drawn.game(d, player=not auditor, only=player)
     if player is not None and not g["seats"]:
-        raise Refused(404, f"player {player[:80]!r} did not sit at game {game_id[:80]!r}")
+        raise Refused(404, "player {player!r} did not sit at game {game!r}", player=player[:80], game=game_id[:80])
     return render_page(request, "desk/sheet.html.j2", {"g": g, "auditor": auditor, "player": player})

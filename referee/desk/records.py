@@ -40,7 +40,7 @@ def one(backend: Backend, who: Who, case_id: int) -> CaseOut:
 
     found = backend.run(lambda where: kept.get_case(where, case_id))
     if found is None:
-        raise Refused(404, f"no case {case_id}")
+        raise Refused(404, "no case {case}", case=case_id)
     backend.log(who.name, "case", [found.player])
     return case_out(found)
 
@@ -52,7 +52,8 @@ def seated(backend: Backend, game: str, player: str) -> None:
     with backend.stored() as stored, backend.refusing():
         hits = search_games(stored, game=game, player=player, limit=1)
     if not hits:
-        raise Refused(404, f"the store has no game {game[:80]!r} at which player {player[:80]!r} sat")
+        raise Refused(404, "the store has no game {game!r} at which player {player!r} sat", game=game[:80],
+                      player=player[:80])
 
 
 def open_case(backend: Backend, who: Who, game: str, player: str, note: str, force: bool = False) -> CaseOut:
@@ -155,11 +156,12 @@ def ack(backend: Backend, who: Who, alert_id: int, action: str, note: str, force
 
 def _refusal(refused: kept.NotActed) -> Refused:
     """The desk's answer to an action :func:`referee.alerts.kept.act_on` refused."""
-    group = f"alert group {refused.group_id}"
+    group = refused.group_id
     if refused.why == "missing":
-        return Refused(404, f"no {group}")
+        return Refused(404, "no alert group {group}", group=group)
     if refused.why == "resolved":
-        return Refused(409, f"{group} is resolved already")
+        return Refused(409, "alert group {group} is resolved already", group=group)
     first = refused.before[0]
-    return Refused(409, f"{group} is acknowledged already, by {first['who']} at {when(first['at_us'])}; "
-                        "the API's force adds yours beside it (both kept), as alerts ack --force")
+    return Refused(409, "alert group {group} is acknowledged already, by {who} at {at}; the API's force adds "
+                        "yours beside it (both kept), as alerts ack --force", group=group, who=str(first["who"]),
+                   at=when(first["at_us"]))

@@ -16,12 +16,13 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
 
+from ..errors import Count
 from ..escape import clipped
 from ..profiles import BUILTIN
 from .backend import Backend, Checked
@@ -49,6 +50,15 @@ class Outcome:
     status: int | None = None
     summary: str = ""
     stored: str = ""
+    #: The refusal's sentence (the catalogue's, context ``desk``) and its values: the page
+    #: says it in its reader's language (``check``'s own refusal is its English line).
+    words: str | None = None
+    values: dict[str, object] = field(default_factory=dict)
+
+
+def _refused(words: str, **values: object) -> Outcome:
+    """An upload refused, in words the page translates."""
+    return Outcome(refused=words.format(**values), words=words, values=values)
 
 
 def safe_name(name: str | None) -> str | None:
@@ -64,29 +74,31 @@ async def receive(request: Request, backend: Backend, limit: int) -> Outcome:
     """Read the upload (refused above ``limit`` bytes before it is parsed), then check it."""
     length = request.headers.get("content-length")
     if length is None or not length.isdigit():
-        return Outcome(refused=f"the upload must say its length (Content-Length); the limit is {limit:,} bytes")
+        return _refused("the upload must say its length (Content-Length); the limit is {limit} bytes",
+                        limit=Count(limit))
     if int(length) > limit + 65536:
-        return Outcome(refused=f"the upload is {int(length):,} bytes: the limit is {limit:,} bytes "
-                               "(referee serve --max-upload)")
+        return _refused("the upload is {size} bytes: the limit is {limit} bytes (referee serve --max-upload)",
+                        size=Count(int(length)), limit=Count(limit))
     form = await request.form(max_files=2, max_fields=8)
     log, mapping, builtin = form.get("file"), form.get("mapping_file"), str(form.get("mapping") or "").strip()
     profile = str(form.get("profile") or "").strip()
     if log is None or isinstance(log, str) or not log.filename:
-        return Outcome(refused="choose a file to upload (a log, or an export with its mapping)")
+        return _refused("choose a file to upload (a log, or an export with its mapping)")
     name = safe_name(log.filename)
     if name is None:
-        return Outcome(refused=f"{clipped(str(log.filename), 60)!r} is not a log or an export that check reads "
-                               f"(its name ends with one of {', '.join(EXTENSIONS)})")
+        return _refused("{name!r} is not a log or an export that check reads (its name ends with one of {endings})",
+                        name=clipped(str(log.filename), 60), endings=", ".join(EXTENSIONS))
     with tempfile.TemporaryDirectory(prefix="referee-upload-") as folder:
         where = Path(folder)
         data = await log.read(limit + 1)
         if len(data) > limit:
-            return Outcome(refused=f"the file is over the limit of {limit:,} bytes")
+            return _refused("the file is over the limit of {limit} bytes", limit=Count(limit))
         (where / name).write_bytes(data)
         args = ["check", name, "--format", "text", "--quiet", "--jobs", "1"]
         if profile:
             if profile not in BUILTIN:
-                return Outcome(refused=f"{clipped(profile, 60)!r} is not a built-in profile ({', '.join(BUILTIN)})")
+                return _refused("{profile!r} is not a built-in profile ({profiles})", profile=clipped(profile, 60),
+                                profiles=", ".join(BUILTIN))
             args += ["--profile", profile]
         if mapping is not None and not isinstance(mapping, str) and mapping.filename:
             text = await mapping.read(1 << 20)
@@ -94,7 +106,7 @@ async def receive(request: Request, backend: Backend, limit: int) -> Outcome:
             args += ["--mapping", "mapping.yaml"]
         elif builtin:
             if builtin not in builtin_mappings():
-                return Outcome(refused=f"{clipped(builtin, 60)!r} is not a built-in mapping")
+                return _refused("{mapping!r} is not a built-in mapping", mapping=clipped(builtin, 60))
             args += ["--mapping", builtin]
         return _check(backend, where, name, args)
 
@@ -108,7 +120,8 @@ def _check(backend: Backend, folder: Path, name: str, args: list[str]) -> Outcom
         done = subprocess.run([sys.executable, "-c", CHILD, *args], cwd=folder, env=env, capture_output=True,
                               timeout=CHECK_SECONDS, check=False)
     except subprocess.TimeoutExpired:
-        return Outcome(refused=f"checking {name} took over {CHECK_SECONDS} seconds: run check --store on it")
+        return _refused("checking {name} took over {seconds} seconds: run check --store on it", name=name,
+                        seconds=CHECK_SECONDS)
     if done.returncode not in (0, 1):
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         line = backend.target.scrub(said[-1] if said else f"check stopped (exit {done.returncode})")

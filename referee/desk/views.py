@@ -83,10 +83,8 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
     with backend.stored(who.unit) as stored:
         try:
             found = recall_games(stored, player, game)
-        except RecallError as err:
-            raise Refused(404, str(err)) from None
-        except StoreError as err:
-            raise Refused(404, str(err)) from None
+        except (RecallError, StoreError) as err:
+            raise Refused.of(404, err) from None
         views = [view for match in found.matches for view in match.rows]
         marked = _with_cases(stored, [str(view.game) for view in views if view.game])
     rows = [GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None, time=_time(view.time),
@@ -142,7 +140,7 @@ def detail_and_cases(backend: Backend, who: Who, game_id: str, lang: str, audien
         try:
             found = game_detail(stored, game_id, lang, audience=audience, memo=backend.rulings)
         except StoreError as err:
-            raise Refused(404, str(err)) from None
+            raise Refused.of(404, err) from None
         opened = list(reversed(list_cases(stored.conn, game=found.game))) if cases else []
     backend.log(who.name, "game", [seat.player_id for seat in found.seats], who.unit)
     return found, opened

@@ -9,9 +9,14 @@ so a player id with markup in it is shown as text.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, urlencode
 
+from ..errors import Count, Term
 from ..i18n import LANGUAGES, Messages
 from ..report.pages import environment
 
@@ -60,10 +65,133 @@ def templates(lang: str) -> Any:
     env = environment(messages(lang))
     env.globals["d_"] = lambda message, **values: d_(lang, message, **values)
     env.globals["decision_words"] = DECISION_WORDS
+    env.filters["number"] = lambda n: number(lang, n)
+    env.filters["segment"] = lambda text: segment_words(lang, text)
+    env.filters["window"] = lambda text: window_words(lang, text)
+    env.filters["bet"] = lambda text: d_(lang, str(text)) if text in BET_NAMES else text
     return env
 
 
+def lang_link(path: str, query: Iterable[tuple[str, str]], lang: str) -> str:
+    """The page at ``path`` in ``lang``: its whole query kept, only ``lang`` changed (the
+    sheet's player, Find's search: a language link that dropped them showed another page)."""
+    pairs = [(k, v) for k, v in query if k != "lang"]
+    return f"{quote(path, safe='/')}?{urlencode([*pairs, ('lang', lang)])}"
+
+
 def d_(lang: str, message: str, **values: object) -> str:
-    """A word of the desk (catalogue context ``desk``) in ``lang``, its ``{fields}`` filled."""
+    """A word of the desk (catalogue context ``desk``) in ``lang``, its ``{fields}`` filled:
+    a :class:`~referee.errors.Term` said in ``lang`` too, a :class:`~referee.errors.Count`
+    with its thousands grouped as ``lang`` groups them (:func:`number`)."""
     text = str(messages(lang).catalogue.pgettext(CONTEXT, message))
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    said = {k: d_(lang, v) if isinstance(v, Term) else number(lang, v) if isinstance(v, Count) else v
+            for k, v in values.items()}
+    return text.format(**said)
+
+
+def number(lang: str, n: int | Decimal | str | None) -> str:
+    """A count as ``lang`` writes it: ``2,968`` in English; ``2 968`` in French (a no-break
+    space, so a number never breaks across lines), its decimals after a comma (``-7,2``).
+    Nothing for None; a text that is no number, as it is."""
+    if n is None:
+        return ""
+    try:
+        text = f"{n:,}" if isinstance(n, int) else f"{Decimal(n):,}"
+    except ArithmeticError:
+        return str(n)
+    if lang != "fr":
+        return text
+    whole, point, decimals = text.partition(".")
+    return whole.replace(",", "\u00a0") + ("," + decimals if point else "")
+
+
+#: A field of a form or a query as its page labels it (else its name, as the API's is).
+FIELD_WORDS = {"player": "Player", "table": "Table", "dealer": "Dealer", "since": "From (UTC)", "until": "To (UTC)",
+               "game": "Game id", "code": "Finding code", "min_owed": "Owed at least", "at": "Time (UTC)",
+               "amount": "Amount owed", "note": "Note", "decision": "Decision", "status": "Status",
+               "case_id": "Case", "name": "Name", "role": "Role", "password": "Password", "username": "User name"}
+#: What a value refused by its type says (pydantic's error types), in the desk's words:
+#: pydantic's own sentences are English, and quote its input.
+PROBLEM_WORDS = {
+    "decimal_parsing": "not an amount (a decimal number, such as 4 or 12.50)",
+    "decimal_type": "not an amount (a decimal number, such as 4 or 12.50)",
+    "decimal_max_digits": "too many digits", "decimal_max_places": "too many decimals",
+    "decimal_whole_digits": "too many digits",
+    "datetime_parsing": "not a date and time (for example 2026-12-06T21:30)",
+    "datetime_from_date_parsing": "not a date and time (for example 2026-12-06T21:30)",
+    "datetime_type": "not a date and time (for example 2026-12-06T21:30)",
+    "int_parsing": "not a whole number", "int_type": "not a whole number", "int_from_float": "not a whole number",
+    "bool_parsing": "not yes or no",
+    "less_than_equal": "at most {limit}", "less_than": "under {limit}",
+    "greater_than_equal": "at least {limit}", "greater_than": "over {limit}",
+    "string_too_long": "at most {limit} characters", "string_too_short": "at least {limit} characters",
+    "missing": "required", "string_pattern_mismatch": "not one of the values taken",
+    "literal_error": "not one of the values taken", "enum": "not one of the values taken",
+}
+_LIMITS = ("le", "lt", "ge", "gt", "max_length", "min_length")
+
+
+def problem_words(lang: str, errors: Iterable[Mapping[str, Any]]) -> str:
+    """Values refused by their types (pydantic's errors), said in ``lang``: each field as
+    its page labels it and what it must be (``Dû au moins : pas un montant (...)``), never
+    the value given (it may be a password)."""
+    said = []
+    for e in errors:
+        loc = [str(p) for p in e.get("loc", ()) if not isinstance(p, int)]
+        name = loc[-1] if loc else "?"
+        field = d_(lang, FIELD_WORDS[name]) if name in FIELD_WORDS else name
+        limit = next((e.get("ctx", {}).get(k) for k in _LIMITS if k in e.get("ctx", {})), None)
+        what = PROBLEM_WORDS.get(str(e.get("type")), "not taken")
+        shown = number(lang, limit) if isinstance(limit, int | Decimal) and not isinstance(limit, bool) else limit
+        said.append(d_(lang, "{field}: {problem}", field=field, problem=d_(lang, what, limit=shown)))
+    return d_(lang, "; ").join(said)
+
+
+_GROUPED = re.compile(r"[0-9]{1,3}(?:[ \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?")
+
+
+def decimal_text(text: str, lang: str) -> str:
+    """An amount as typed on a page, as the store and the search read one (digits and a
+    point): the one parser of the case forms and Find's "Owed at least". A decimal comma
+    is read as a point (``4,50``); in French the thousands may be grouped by spaces
+    (``1 000,50``). In English a comma before exactly three digits (``1,000``) is a
+    thousands separator, not a decimal comma: left as typed, so it is refused as no
+    amount rather than read as 1. Anything else is left as typed, for the rule to refuse."""
+    text = text.strip()
+    if lang == "fr" and _GROUPED.fullmatch(text):
+        text = re.sub(r"[ \u00a0\u202f]", "", text)
+    whole, comma, decimals = text.partition(",")
+    if not comma or "." in text or "," in decimals or not decimals.isdigit():
+        return text
+    if lang != "fr" and len(decimals) == 3:
+        return text
+    return f"{whole}.{decimals}"
+
+
+#: The monitor's names of a segment's kind (``table CH-7``), a bet and a window, as Watch says them.
+SEGMENT_KINDS = ("table", "dealer", "profile", "stake", "player")
+BET_NAMES = ("ante+call", "bonus", "paid", "deal")
+CALENDAR_NAMES = ("day", "week", "month")
+_LAST = re.compile(r"last ([0-9,]+) games")
+
+
+def segment_words(lang: str, text: str | None) -> str:
+    """A monitor's segment (``table CH-7``, ``stake ante <= 1``, ``all all``) in ``lang``:
+    its kind said, its value (a table's, a player's id) as it is."""
+    kind, _, value = str(text or "").partition(" ")
+    if kind == "all":
+        return d_(lang, "every table")
+    if kind in SEGMENT_KINDS and value:
+        return d_(lang, "{kind} {value}", kind=Term(kind), value=value)
+    return str(text or "")
+
+
+def window_words(lang: str, text: str | None) -> str:
+    """A monitor's window (``last 10,000 games``, ``week``) in ``lang``."""
+    text = str(text or "")
+    last = _LAST.fullmatch(text)
+    if last:
+        return d_(lang, "last {count} games", count=Count(int(last.group(1).replace(",", ""))))
+    return d_(lang, text) if text in CALENDAR_NAMES else text

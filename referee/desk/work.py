@@ -12,11 +12,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
+from ..errors import Term
 from ..profiles import BUILTIN
 from ..report.rows import when
 from . import charts as charts_
 from . import records, upload
-from .context import Refused, Who, checked, holding, render_page, state, viewer
+from .context import Refused, Who, checked, holding, lang_of, render_page, state, viewer
+from .words import d_, decimal_text
 
 router = APIRouter(include_in_schema=False)
 MAX_UPLOAD = upload.MAX_UPLOAD
@@ -43,11 +45,11 @@ def export(kind: str, request: Request, who: Annotated[Who, Depends(viewer)], ev
     return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-def _amount(text: str) -> str | None:
-    """The form's amount as written (a decimal comma read as a point); the store's rule
-    (:func:`referee.store.cases.amount_of`) says whether it is one."""
-    text = text.strip().replace(",", ".")
-    return text or None
+def _amount(text: str, lang: str) -> str | None:
+    """The form's amount as written (:func:`referee.desk.words.decimal_text`: a decimal
+    comma read as a point); the store's rule (:func:`referee.store.cases.amount_of`) says
+    whether it is one."""
+    return decimal_text(text, lang) or None
 
 
 @router.post("/cases")
@@ -59,7 +61,7 @@ def open_case(request: Request, who: Annotated[Who, Depends(checked)],
     """A case opened on a game and seat; its decision recorded when one is chosen (409
     when the seat has a case already, unless ``force`` and that case is closed)."""
     backend = state(request).backend
-    value = _amount(amount)
+    value = _amount(amount, lang_of(request))
     if decision:
         backend.run(lambda where: _checked_amount(decision, value))
     opened = records.open_case(backend, who, game, player, note, force=bool(force))
@@ -84,7 +86,7 @@ def case(case_id: int, request: Request, who: Annotated[Who, Depends(viewer)]) -
 def decide(case_id: int, request: Request, who: Annotated[Who, Depends(checked)],
            _: Annotated[Who, Depends(holding("cases"))], decision: Annotated[str, Form(max_length=20)],
            amount: Annotated[str, Form(max_length=40)] = "", note: Note = "") -> Response:
-    records.decide(state(request).backend, who, case_id, decision, _amount(amount), note)
+    records.decide(state(request).backend, who, case_id, decision, _amount(amount, lang_of(request)), note)
     return RedirectResponse(f"/cases/{case_id}", status_code=303)
 
 
@@ -105,7 +107,9 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
     except Refused as err:
         groups, missing = [], err.detail
     bands = records.bands(backend, [a.id for a in groups[:CHARTS]])
-    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id)) for a in groups[:CHARTS]}
+    lang = lang_of(request)
+    charts = {a.id: charts_.group_chart(backend, who.name, a, bands.get(a.id), lambda w: d_(lang, w))
+              for a in groups[:CHARTS]}
     sources = upload.sources(backend)
     checked_ = backend.checked
     return render_page(request, "desk/watch.html.j2", {
@@ -119,7 +123,7 @@ def watch(request: Request, who: Annotated[Who, Depends(viewer)]) -> Response:
 def verify(request: Request, who: Annotated[Who, Depends(checked)]) -> Response:
     """Verify the store now (as ``store verify``): risk and auditors."""
     if not (who.may("alerts") or who.may("codes")):
-        raise Refused(403, f"your role ({who.role}) may not do this")
+        raise Refused(403, "your role ({role}) may not do this", role=Term(who.role))
     state(request).backend.verify()
     return RedirectResponse("/watch", status_code=303)
 
@@ -137,8 +141,12 @@ def upload_page(request: Request, who: Annotated[Who, Depends(holding("upload"))
     return render_page(request, "desk/upload.html.j2", _upload_values(None, state(request).max_upload))
 
 
-def _upload_values(result: upload.Outcome | None, limit: int) -> dict[str, object]:
-    return {"result": result, "limit": limit, "mappings": upload.builtin_mappings(), "profiles": BUILTIN}
+def _upload_values(result: upload.Outcome | None, limit: int, lang: str = "en") -> dict[str, object]:
+    refused = None
+    if result is not None and result.refused:
+        refused = d_(lang, result.words, **result.values) if result.words else result.refused
+    return {"result": result, "refused": refused, "limit": limit, "mappings": upload.builtin_mappings(),
+            "profiles": BUILTIN}
 
 
 @router.post("/upload")
@@ -147,7 +155,7 @@ async def upload_file(request: Request, who: Annotated[Who, Depends(checked)],
     """A log or an export (with its mapping) checked and stored as ``check --store`` does."""
     desk = state(request)
     result = await upload.receive(request, desk.backend, desk.max_upload)
-    return render_page(request, "desk/upload.html.j2", _upload_values(result, desk.max_upload),
+    return render_page(request, "desk/upload.html.j2", _upload_values(result, desk.max_upload, lang_of(request)),
                        status=400 if result.refused else 200)
 
 

@@ -88,18 +88,20 @@ def _alert_words(a: GroupedAlert) -> str:
 
 
 def cell_chart(seats: list[Seat], kind: str, segment: str, bet: str, window: str, scale: int, scale2: int,
-               z: float | None, newest: int | None = None, link: Callable[[str], str] | None = None) -> str:
+               z: float | None, newest: int | None = None, link: Callable[[str], str] | None = None,
+               words: Callable[[str], str] | None = None) -> str:
     """A cell's control chart (its seats among ``seats``, valued over ``scale`` and
     ``scale2``; the band at ``z`` when given): the one drawing of ``monitor --format html``
     and of the desk's Watch, which gives ``link`` (a game's id to the address of its
-    page: each point of the observed line then opens its game)."""
+    page: each point of the observed line then opens its game) and ``words`` (its
+    legend's and axes' words, :data:`CHART_WORDS`, in its reader's language)."""
     held = members(seats, kind, segment, bet, window, newest)
     points = running(held, bet, scale, scale2)
     links = None
     if link is not None:
         ids = game_ids(held)
         links = [None if ids[p.games - 1] is None else link(str(ids[p.games - 1])) for p in points]
-    return _chart(points, z, game_times(held), links)
+    return _chart(points, z, game_times(held), links, words or str)
 
 
 def game_ids(held: list[Seat]) -> list[str | None]:
@@ -129,8 +131,12 @@ def game_times(held: list[Seat]) -> list[int | None]:
     return out
 
 
+#: The words a chart draws (its legend and its axes' titles): what ``words`` says in another language.
+CHART_WORDS = ("net", "time (UTC)", "games", "observed", "expected", "band")
+
+
 def _chart(points: list[Point], z: float | None, times: list[int | None] | None = None,
-           links: list[str | None] | None = None) -> str:
+           links: list[str | None] | None = None, words: Callable[[str], str] = str) -> str:
     """The control chart: over the games, or over their dates when every game has a time
     and they follow each other in time (a segment of tables stored one after the other
     does not: its running sums are in store order, and a date axis would fold them back).
@@ -146,25 +152,26 @@ def _chart(points: list[Point], z: float | None, times: list[int | None] | None 
                   foreground_strong="#8b949e", foreground_subtle="#8b949e",
                   colors=("#0b72d9", "#d97b0b", "#8b949e", "#8b949e"), font_family="system-ui, sans-serif")
     options: dict[str, Any] = dict(style=style, js=[], disable_xml_declaration=True, show_dots=False, width=960,
-                                   height=320, y_title="net", legend_at_bottom=True, truncate_legend=-1,
+                                   height=320, y_title=words("net"), legend_at_bottom=True, truncate_legend=-1,
                                    explicit_size=False, print_values=False, show_x_guides=False)
     x: list[Any]
     if dated:
-        chart = pygal.DateTimeLine(x_title="time (UTC)", x_label_rotation=20,
+        chart = pygal.DateTimeLine(x_title=words("time (UTC)"), x_label_rotation=20,
                                    x_value_formatter=lambda d: d.strftime("%Y-%m-%d %H:%M"), **options)
         x = [datetime.fromtimestamp((t or 0) / 1e6, UTC).replace(tzinfo=None) for t in at]
     else:
-        chart = pygal.XY(x_title="games", x_value_formatter=lambda v: f"{v:,.0f}", **options)
+        chart = pygal.XY(x_title=words("games"), x_value_formatter=lambda v: f"{v:,.0f}", **options)
         x = [p.games for p in points]
     observed: list[Any] = [(at, p.observed) for at, p in zip(x, points, strict=True)]
     if links is None:
-        chart.add("observed", observed)
+        chart.add(words("observed"), observed)
     else:  # a dot a point, each opening its game
-        chart.add("observed", [value if href is None else {"value": value, "xlink": {"href": href, "target": "_self"}}
-                               for value, href in zip(observed, links, strict=True)], show_dots=True, dots_size=2.5)
-    chart.add("expected", [(at, p.expected) for at, p in zip(x, points, strict=True)])
+        dots = [value if href is None else {"value": value, "xlink": {"href": href, "target": "_self"}}
+                for value, href in zip(observed, links, strict=True)]
+        chart.add(words("observed"), dots, show_dots=True, dots_size=2.5)
+    chart.add(words("expected"), [(at, p.expected) for at, p in zip(x, points, strict=True)])
     if z is not None:
-        chart.add("band", [(at, p.expected + z * p.sd) for at, p in zip(x, points, strict=True)],
+        chart.add(words("band"), [(at, p.expected + z * p.sd) for at, p in zip(x, points, strict=True)],
                   stroke_style={"dasharray": "4, 4"})
         # the band's lower edge: no title, no legend entry of its own (it was an unlabelled grey box)
         chart.add(None, [(at, p.expected - z * p.sd) for at, p in zip(x, points, strict=True)],

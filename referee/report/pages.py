@@ -86,7 +86,8 @@ def status_words(status: str, m: Messages) -> str:
 
 def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
     """A small playing card as inline SVG: the rank above its suit, hearts and diamonds
-    red; a card not seen (or not a card) is drawn face down with its token."""
+    red; a card not seen (or not a card) is drawn face down with its token. A screen
+    reader is told the card drawn (``10♠``; French ``R♥``), not its English token (``T♠``)."""
     if card is None:
         label = html.escape(token or "??")
         return (f'<svg class="card back" viewBox="0 0 40 56" width="30" height="42" role="img" aria-label="{label}">'
@@ -96,7 +97,7 @@ def svg_card(card: Card | None, m: Messages, token: str | None = None) -> str:
     rank = m.rank(card.rank)
     colour = "red" if suit in "♥♦" else "black"
     return (f'<svg class="card {colour}" viewBox="0 0 40 56" width="30" height="42" role="img" '
-            f'aria-label="{html.escape(card.symbol)}"><rect x="1" y="1" width="38" height="54" rx="4"/>'
+            f'aria-label="{html.escape(rank + suit)}"><rect x="1" y="1" width="38" height="54" rx="4"/>'
             f'<text x="20" y="24" text-anchor="middle" font-size="{16 if len(rank) > 1 else 19}">{rank}</text>'
             f'<text x="20" y="47" text-anchor="middle" font-size="20">{suit}</text></svg>')
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Count, worded
 from . import StoreError, schema
 from .appended import Where, now_us, reading, writing
 from .logins import close_logins
@@ -79,8 +80,8 @@ def check_name(name: str) -> str:
     if not NAME.fullmatch(name):
         from ..escape import printable
 
-        raise AccountError(f"{printable(name[:80])!r} is not an account name (1 to 64 letters, digits, '.', '-', "
-                           "'_' or '@', starting with a letter or digit)")
+        raise worded(AccountError, "{name!r} is not an account name (1 to 64 letters, digits, '.', '-', '_' or '@', "
+                     "starting with a letter or digit)", name=printable(name[:80]))
     return name
 
 
@@ -88,15 +89,16 @@ def check_role(role: str) -> str:
     if role not in ROLES:
         from ..spelling import did_you_mean
 
-        raise AccountError(f"{role[:40]!r} is not a role (one of {', '.join(ROLES)}){did_you_mean(role, ROLES)}")
+        raise worded(AccountError, "{role!r} is not a role (one of {roles}){hint}", role=role[:40],
+                     roles=", ".join(ROLES), hint=did_you_mean(role, ROLES))
     return role
 
 
 def check_password(password: str) -> str:
     if len(password) < MIN_PASSWORD:
-        raise AccountError(f"a password has {MIN_PASSWORD} characters at least")
+        raise worded(AccountError, "a password has {least} characters at least", least=MIN_PASSWORD)
     if len(password) > MAX_PASSWORD:
-        raise AccountError(f"a password has {MAX_PASSWORD} characters at most")
+        raise worded(AccountError, "a password has {most} characters at most", most=Count(MAX_PASSWORD))
     return password
 
 
@@ -115,7 +117,7 @@ def add_user(where: Where, name: str, role: str, password: str) -> User:
     u = schema.users
     with writing(where) as conn:
         if conn.execute(sa.select(u.c.id).where(u.c.name == name)).first() is not None:
-            raise AccountError(f"an account {name} exists already")
+            raise worded(AccountError, "an account {name} exists already", name=name)
         now = now_us()
         values = {"id": (conn.execute(sa.select(sa.func.max(u.c.id))).scalar() or 0) + 1, "name": name, "role": role,
                   "password": hashed, "disabled": 0, "created_us": now, "changed_us": now}
@@ -191,7 +193,7 @@ def _change(where: Where, name: str, **values: Any) -> User:
     with writing(where) as conn:
         done = conn.execute(u.update().where(u.c.name == name).values(changed_us=now_us(), **values))
         if done.rowcount != 1:
-            raise AccountError(f"no account {name}")
+            raise worded(AccountError, "no account {name}", name=name[:80])
         row = conn.execute(sa.select(u).where(u.c.name == name)).one()
         close_logins(conn, name)
     return _user(row)

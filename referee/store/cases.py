@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from ..errors import Count, Term, worded
 from . import StoreError, schema
 from .appended import Where, append, lock, now_us, reading, writing
 
@@ -78,13 +79,14 @@ class Case:
 
 def _checked_id(what: str, value: str) -> str:
     if not value or len(value) > MAX_ID or not value.isprintable():
-        raise CaseError(f"a case needs a {what} id (printable, 1 to {MAX_ID} characters)")
+        raise worded(CaseError, "a case needs a {what} id (printable, 1 to {most} characters)", what=Term(what),
+                     most=MAX_ID)
     return value
 
 
 def _checked_note(note: str) -> str:
     if len(note) > MAX_NOTE:
-        raise CaseError(f"a note has {MAX_NOTE} characters at most")
+        raise worded(CaseError, "a note has {most} characters at most", most=Count(MAX_NOTE))
     return note
 
 
@@ -100,17 +102,19 @@ def amount_of(decision: str, amount: Decimal | str | None) -> Decimal | None:
     if decision not in DECISIONS:
         from ..spelling import did_you_mean
 
-        raise CaseError(f"{decision[:40]!r} is not a decision (one of {', '.join(DECISIONS)})"
-                        f"{did_you_mean(decision, DECISIONS)}")
+        raise worded(CaseError, "{decision!r} is not a decision (one of {decisions}){hint}", decision=decision[:40],
+                     decisions=", ".join(DECISIONS), hint=did_you_mean(decision, DECISIONS))
     if decision == "stands":
         if amount not in (None, "") and _amount(amount) != 0:
-            raise CaseError("the table's payment stands: no amount is owed (leave the amount out)")
+            raise worded(CaseError, "the table's payment stands: no amount is owed (leave the amount out)")
         return None
     if amount is None or str(amount).strip() == "":
-        raise CaseError(f"a decision {decision.replace('_', ' ')} needs the amount owed")
+        raise worded(CaseError, "a decision {decision} needs the amount owed",
+                     decision=Term(decision.replace("_", " ")))
     value = _amount(amount)
     if not value.is_finite() or value <= 0 or int(value.as_tuple().exponent) < -6:
-        raise CaseError(f"an amount {decision.replace('_', ' ')} is a number over 0 (at most 6 decimals)")
+        raise worded(CaseError, "an amount {decision} is a number over 0 (at most 6 decimals)",
+                     decision=Term(decision.replace("_", " ")))
     return value
 
 
@@ -127,7 +131,8 @@ def _amount(amount: Decimal | str) -> Decimal:
     if not _AMOUNT.fullmatch(text):
         from ..escape import printable
 
-        raise CaseError(f"{printable(text[:40])!r} is not an amount (a decimal number, such as 4 or 12.50)")
+        raise worded(CaseError, "{amount!r} is not an amount (a decimal number, such as 4 or 12.50)",
+                     amount=printable(text[:40]))
     try:
         return Decimal(text)
     except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
@@ -162,7 +167,7 @@ def decide(where: Where, case_id: int, decision: str, amount: Decimal | str | No
         lock(conn, ("case_events", "cases"))
         found = _case(conn, case_id)
         if found.status == "closed":
-            raise CaseError(f"case {case_id} is closed")
+            raise worded(CaseError, "case {case} is closed", case=case_id)
         _event(conn, case_id, _checked_by(by), "decided", decision, value, note)
         return _case(conn, case_id)
 
@@ -174,7 +179,7 @@ def close_case(where: Where, case_id: int, by: str, note: str = "") -> Case:
         lock(conn, ("case_events", "cases"))
         found = _case(conn, case_id)
         if found.status == "closed":
-            raise CaseError(f"case {case_id} is closed already")
+            raise worded(CaseError, "case {case} is closed already", case=case_id)
         _event(conn, case_id, _checked_by(by), "closed", None, None, note)
         return _case(conn, case_id)
 
@@ -238,12 +243,13 @@ def _none_open(conn: Any, game: str, player: str, force: bool) -> None:
                conn.execute(sa.select(c.c.id).where(c.c.game == game, c.c.player == player).order_by(c.c.id))]
     for found in earlier:
         if found.status != "closed":
-            raise CaseTaken(f"case {found.id} is already {found.status}{_decided(found)} on this game and seat: "
-                            "decide or close it there")
+            raise worded(CaseTaken, "case {case} is already {status}{decided} on this game and seat: decide or close "
+                         "it there", case=found.id, status=Term(found.status), decided=_decided(found))
     if earlier and not force:
         last = earlier[-1]
-        raise CaseTaken(f"case {last.id} on this game and seat is closed{_decided(last)}: a second case could pay "
-                        "the seat twice; open one anyway only if it is another dispute (force)")
+        raise worded(CaseTaken, "case {case} on this game and seat is closed{decided}: a second case could pay the "
+                     "seat twice; open one anyway only if it is another dispute (force)", case=last.id,
+                     decided=_decided(last))
 
 
 def _decided(case: Case) -> str:
@@ -266,7 +272,7 @@ def _case(conn: Any, case_id: int) -> Case:
     c, e = schema.cases, schema.case_events
     row = conn.execute(sa.select(c).where(c.c.id == case_id)).first()
     if row is None:
-        raise CaseError(f"no case {case_id}")
+        raise worded(CaseError, "no case {case}", case=case_id)
     return _made(row, conn.execute(sa.select(e).where(e.c.case_id == case_id).order_by(e.c.id)))
 
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 from datetime import UTC
 from typing import Any, NamedTuple
 
+from ..errors import worded
 from . import StoreError, schema, tableruns
 from .read import Stored
 from .recall_load import Loader
@@ -123,8 +124,10 @@ def detail(stored: Stored, game_id: str, lang: str, source: str | None, audience
     sources = {x.id: x for x in stored.sources(ids=[x.source_id for x in found])}
     chosen = [x for x in found if source is None or sources[x.source_id].name == source]
     if not chosen:
-        where = f" in {source}" if source is not None else ""
-        raise StoreError(f"store {stored.target.shown}: no game {game_id}{where}")
+        if source is not None:
+            raise worded(StoreError, "no game {game} in {source}", f"store {stored.target.shown}: ", game=game_id[:80],
+                         source=source)
+        raise worded(StoreError, "no game {game}", f"store {stored.target.shown}: ", game=game_id[:80])
     # Every record of the game in the file it is read from, as explain --store --game
     # reads that file: a game's seats may come in two records of a log (format 2).
     chosen = [x for x in chosen if x.source_id == chosen[0].source_id]
@@ -166,7 +169,8 @@ def _made(stored: Stored, game_id: str, lang: str, audience: str, found: list[Fo
     views = loader.views([seat for x in chosen for seat in x.seats])
     details = [v.detail for v in views if isinstance(v.detail, SeatDetail)]
     if not details:
-        raise StoreError(f"store {stored.target.shown}: game {game_id} has no seat stored that can be read")
+        raise worded(StoreError, "game {game} has no seat stored that can be read", f"store {stored.target.shown}: ",
+                     game=game_id)
     messages = Messages(lang)
     across = _across(stored, game_id, first.source_id)
     with kept_profiles(stored.profiles([sources[first.source_id]])):
