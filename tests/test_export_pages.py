@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.load import reading
-from referee.load.exports.pages import Page, PageError
+from referee.load.exports.pages import Page, PageError, _Text
 from referee.load.jsonio import JsonInputError, loads_document
 
 from .conftest import ROOT, Write, check_json, run
@@ -157,3 +157,22 @@ def test_a_page_above_the_hand_history_cap_is_read(write: Write, monkeypatch: py
 def test_amounts_in_a_streamed_page_stay_exact() -> None:
     ((_, _, value),) = _records('{"data": [{"games": [{"stake": 0.30000000000000004, "n": 10}]}]}')
     assert value == {"stake": Decimal("0.30000000000000004"), "n": 10}
+
+
+def test_a_record_s_seat_lines_counted_in_one_loop_are_line_at_s() -> None:
+    """``_Text.lines_at`` (a page record's seats) gives what ``line_at`` gives of each
+    position, from wherever the last count stopped, a position before it included."""
+    source = "a\nb\n\nccc\nd\n" * 40
+    positions = [3, 4, 9, 9, 30, 2, 100, 101, 250]
+
+    def one_by_one() -> list[int]:
+        text = _Text(io.BytesIO(source.encode()), 1 << 20)
+        text.more()
+        text.line_at(5)
+        return [text.line_at(pos) for pos in positions]
+
+    text = _Text(io.BytesIO(source.encode()), 1 << 20)
+    text.more()
+    text.line_at(5)
+    assert text.lines_at(positions) == one_by_one() == [source.count("\n", 0, pos) + 1 for pos in positions]
+    assert text.line_at(260) == source.count("\n", 0, 260) + 1  # the count goes on from where it stopped

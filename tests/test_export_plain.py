@@ -81,6 +81,36 @@ def test_a_line_read_plain_gives_what_the_exact_reader_gives(text: str) -> None:
     assert value == exact and type(value) in (type(exact), dict)
 
 
+def _typed(value: Any) -> Any:
+    """The value with each scalar's type beside it: 1 and Decimal(1) are not the same read."""
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    return (type(value).__name__, value)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1.50, "b": -0, "c": -0.0, "d": 1e5, "e": 12345678901234567890123, "f": [true, false, null]}',
+    '{"n": ' + "7" * 4000 + "}",  # the longest whole number read as an int
+    '{"n": ' + "7" * 4001 + "}",  # one digit more: a Decimal, out of any range
+    '{"pad": "' + "x" * 5000 + '", "n": 12}',  # long, its numbers short
+    '{"a": "\\ud800"}', '{"a": "caf\\u00e9 \u00e9"}', '[[[[[[1]]]]]]', "[" * 3000 + "]" * 3000])
+def test_a_line_read_plain_has_the_exact_reader_s_numbers_and_strings(text: str) -> None:
+    """msgspec reads a line (:func:`loads_plain`): each number has the type and value
+    the exact reader gives it (a fraction a Decimal of its text, a whole number an int
+    up to MAX_DIGITS digits, a Decimal beyond), each string its characters (a lone
+    surrogate msgspec refuses is the scanner's); too deep is the exact reader's error."""
+    try:
+        exact: Any = loads_line(text, 5)
+    except JsonInputError as err:
+        with pytest.raises(JsonInputError) as plain:
+            loads_plain(text, 5)
+        assert (plain.value.message, plain.value.line) == (err.message, err.line)
+        return
+    assert _typed(loads_plain(text, 5)) == _typed(exact)
+
+
 # ----------------------------------------------------------------------------- a page's records
 
 

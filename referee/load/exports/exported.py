@@ -101,8 +101,16 @@ _TIMES = ("started", "settled")
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
 
-#: Where a seat the plan read plain is: its record, line, pointer and the record's lines.
-Place = tuple[Any, int, str, Any]
+#: Where a seat the plan read plain is: its record, line, where (base and index:
+#: :func:`pointer_of`) and the record's lines.
+Place = tuple[Any, int, str, int, Any]
+
+
+def pointer_of(base: str, index: int) -> str:
+    """A seat's pointer: the ``index``-th of the list at ``base`` (``data[0].games[3].participants[1]``),
+    or ``base`` itself when ``index`` is negative (a feed's row: ``row 5``); made only
+    when something names the seat, not for every seat read."""
+    return base if index < 0 else f"{base}[{index}]"
 
 
 def imported_record(source: str, line: int, pointer: str, game: ExportDict, seats: list[Any],
@@ -119,7 +127,8 @@ def imported_record(source: str, line: int, pointer: str, game: ExportDict, seat
             if place is not None:
                 assert plan is not None
                 # what plain read, the plan reads again (its memos only grow): the seat's record
-                seat = plan.seat(place[0], place[1], place[2], place[3], qualified, None, game_id)
+                seat = plan.seat(place[0], place[1], pointer_of(place[2], place[3]), place[4], qualified, None,
+                                 game_id)
                 assert seat is not None, "a seat read plain is read by the plan"
             built.append(seat)
         shared_hand(game, built)

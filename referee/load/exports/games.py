@@ -22,7 +22,7 @@ from ...models import codes
 from ...models.transaction import SeatMove
 from ..reading import Reading
 from ..records import ExportDict, LineDict, LoadProblem, Record
-from .exported import Place, imported_record
+from .exported import Place, imported_record, pointer_of
 from .fields import field_misfit, misfit_problem, missing, required, text_id
 from .files import ExportRecord
 from .mappings import LoadedMapping
@@ -179,17 +179,20 @@ class GameBuilder:
         absent: list[Misfit] = []
         plan = self._plan if game.get("status") != "cancelled" else None
         game_id, wallet, qualified = str(game["game"]), self.wallet, self._qualified
-        for line, pointer, data, lines, seat_record in self._seat_records(record, grouped):
+        for line, base, index, data, lines, seat_record in self._seat_records(record, grouped):
             if plan is not None:
                 plain = plan.plain(data) if wallet is None else None  # its record made when asked
-                seat = plain if plain is not None else plan.seat(data, line, pointer, lines, qualified, wallet,
-                                                                  game_id)
+                if plain is not None:
+                    seats.append(plain)
+                    places.append((data, line, base, index, lines))
+                    continue
+                seat = plan.seat(data, line, pointer_of(base, index), lines, qualified, wallet, game_id)
                 if seat is not None:
                     seats.append(seat)
-                    places.append((data, line, pointer, lines) if plain is not None else None)
+                    places.append(None)
                     continue
             if seat_record is None:
-                seat_record = ExportRecord(line, pointer, data, lines=lines)
+                seat_record = ExportRecord(line, pointer_of(base, index), data, lines=lines)
             try:
                 seats.append(self._seat(seat_record, game))
                 places.append(None)
@@ -201,7 +204,9 @@ class GameBuilder:
             if absent and not seats:  # not one seat of the file's first game fits: the mapping is not its
                 raise _Unfit(str(absent[0]))
             self._seat_fits = bool(seats)
-        yield from self.sessions.records(record)
+        opened = self.sessions.opened(record)
+        if opened is not None:
+            yield opened
         yield imported_record(self.reading.name, record.line, record.pointer, game, seats, places, self._plan,
                               qualified)
         yield from problems
@@ -239,11 +244,13 @@ class GameBuilder:
 
     # ------------------------------------------------------------------ seats
     def _seat_records(self, record: ExportRecord,
-                      grouped: list[ExportRecord] | None) -> list[tuple[int, str, Any, Any, ExportRecord | None]]:
-        """Each seat's line, pointer, data and lines (and its record when it has one:
-        a feed's row); a seat's record is made only when the exact builder reads it."""
+                      grouped: list[ExportRecord] | None) -> list[tuple[int, str, int, Any, Any, ExportRecord | None]]:
+        """Each seat's line, where it is (a base and its index there: :func:`.exported.pointer_of`,
+        its pointer made only when something names it), data and lines (and its record
+        when it has one: a feed's row); a seat's record is made only when the exact
+        builder reads it."""
         if grouped is not None:
-            return [(row.line, row.pointer, row.data, row.lines, row) for row in grouped]
+            return [(row.line, row.pointer, -1, row.data, row.lines, row) for row in grouped]
         getter = self._seats
         assert getter is not None, "a games mapping without group has seats"
         seats = getter(record.data)
@@ -252,7 +259,9 @@ class GameBuilder:
         if not isinstance(seats, list):
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base, lines = getter.path(record.pointer), record.lines
-        return [(line_of(seat, record), f"{base}[{i}]", seat, lines, None) for i, seat in enumerate(seats)]
+        known = lines.known if lines is not None else {}  # the seats' lines, found as the record was read
+        return [(known.get(id(seat)) or line_of(seat, record), base, i, seat, lines, None)
+                for i, seat in enumerate(seats)]
 
     def _seat(self, record: ExportRecord, game: ExportDict) -> ExportDict:
         r = self.readers

@@ -126,6 +126,19 @@ class _Text:
         self._mark = pos
         return self._mark_line
 
+    def lines_at(self, positions: list[int]) -> list[int]:
+        """:meth:`line_at` of each of ``positions`` (a record's seats), in one loop."""
+        count, mark, line = self.text.count, self._mark, self._mark_line
+        lines = []
+        for pos in positions:
+            if pos < mark:
+                mark, line = 0, self.line
+            line += count("\n", mark, pos)
+            mark = pos
+            lines.append(line)
+        self._mark, self._mark_line = mark, line
+        return lines
+
     def fail(self, expected: str) -> PageError:
         column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
         found = self.text[self.pos: self.pos + 1] or "the end of the file"
@@ -317,7 +330,7 @@ class Page:
             return None
         value, end, offsets = found
         line = text.line_at(start)
-        known = {id(seat): text.line_at(at) for seat, at in zip(value[seats], offsets, strict=True)} \
+        known = {id(seat): at for seat, at in zip(value[seats], text.lines_at(offsets), strict=True)} \
             if offsets else {}
         text.pos = end
         return PageRecord(pointer, line, value, None, RecordLines(text.text[start:end], line, value, known))

@@ -9,10 +9,9 @@ starts a new session, as format 2's session lines do.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-from ..records import LineDict, Record, SessionRecord
+from ..records import LineDict, SessionRecord
 from .fields import FieldMisfit, field_misfit
 from .files import ExportRecord
 from .mappings import LoadedMapping
@@ -24,7 +23,7 @@ NO_PROFILE = "(game.profile found nothing)"
 
 
 class SessionMaker:
-    """The session records of one export file, in its order (:meth:`records` at each game)."""
+    """The session records of one export file, in its order (:meth:`opened` at each game)."""
 
     def __init__(self, loaded: LoadedMapping, name: str, money: MoneyReader, found: set[str]) -> None:
         self.loaded = loaded
@@ -34,40 +33,43 @@ class SessionMaker:
         self._found = found
         self._session: tuple[Any, ...] | None = None
         self._sessions = 0
+        #: The session keys' getters, looked up once (not by name at each record).
+        self._keys = [(name, loaded.getters.get(f"session.{name}")) for name in ("id", "table", "currency")]
+        self._profile = loaded.getters.get("game.profile")
 
-    def records(self, record: ExportRecord) -> Iterator[Record]:
-        """The session record ``record`` opens, when its session differs from the last one's."""
-        getters, header = self.loaded.getters, self.loaded.mapping.session
-        values = {}
-        for name in ("id", "table", "currency"):
-            getter = getters.get(f"session.{name}")
-            value = getter(record.data) if getter is not None else None
+    def opened(self, record: ExportRecord) -> SessionRecord | None:
+        """The session record ``record`` opens, when its session differs from the last
+        one's; else None (a function, not a generator: it is asked at every game)."""
+        header, data = self.loaded.mapping.session, record.data
+        values = []
+        for name, getter in self._keys:
+            value = getter(data) if getter is not None else None
             if value is None and record.document is not None:  # what the document says once, for all
                 value = self._document_value("session" if name == "id" else name, record)
-            values[name] = None if value is None else str(value)
-        profile = self._profile_of(record) or header.profile
-        if profile is None and "game.profile" in getters:  # the game names none, the mapping none for all:
+            values.append(None if value is None else str(value))
+        profile = (self._profile_of(record) if self._profile is not None else None) or header.profile
+        if profile is None and self._profile is not None:  # the game names none, the mapping none for all:
             profile = NO_PROFILE  # never the default; H005 unless --profile pins every session
-        key = (values["id"], values["table"], values["currency"], profile)
+        key = (values[0], values[1], values[2], profile)
         if key == self._session:
-            return
+            return None
         self._session = key
         self._sessions += 1
         name = self.name
-        data = LineDict()
-        data.line = record.line
-        data["id"] = values["id"] or (name if self._sessions == 1 else f"{name}#{self._sessions}")
-        for k in ("table", "currency"):
-            if values[k] is not None:
-                data[k] = values[k]
+        session = LineDict()
+        session.line = record.line
+        session["id"] = values[0] or (name if self._sessions == 1 else f"{name}#{self._sessions}")
+        for k, value in (("table", values[1]), ("currency", values[2])):
+            if value is not None:
+                session[k] = value
         if profile is not None:
-            data["profile"] = profile
+            session["profile"] = profile
         if record.document is not None and self.loaded.mapping.document is not None:
             balances = self._opening_balances(record)
             if balances is not None:
-                data["opening_balances"] = balances
-        data["meta"] = {"export": {"mapping": self.loaded.name, "mapping_sha256": self.loaded.sha256}}
-        yield SessionRecord(name, record.line, data, self._sessions - 1, format=2)
+                session["opening_balances"] = balances
+        session["meta"] = {"export": {"mapping": self.loaded.name, "mapping_sha256": self.loaded.sha256}}
+        return SessionRecord(name, record.line, session, self._sessions - 1, format=2)
 
     def document_complete(self, document: dict[str, Any]) -> bool:
         """Whether ``document`` (a page read so far, its records left out) gives every
@@ -118,7 +120,7 @@ class SessionMaker:
         """``game.profile``: the game's variant, through ``words.profile`` (a word not
         listed is a profile's name or file); None when the mapping has none or the
         record says none (the session's profile then)."""
-        getter = self.loaded.getters.get("game.profile")
+        getter = self._profile
         value = getter(record.data) if getter is not None else None
         if value is None:
             return None
