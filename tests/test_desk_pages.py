@@ -586,3 +586,24 @@ def test_a_sheet_without_a_player_lists_the_games_players_not_every_seat(viewer:
     assert "choisissez le joueur" in page.text
     links = re.findall(rf'href="/games/{GAME}/sheet\?player=([^&"]+)&amp;lang=fr"', page.text)
     assert PLAYER in links and len(links) == len(set(links)) >= 2
+
+
+def test_find_pages_through_a_search_of_more_games_than_a_page(viewer: Any) -> None:
+    """A floor manager's trial: "More games match" with no way on. A search of more games
+    than its page links the next page (the same search, its offset moved on) and back,
+    in the page's language, until the last game."""
+    import html
+
+    first = viewer.get("/find", params={"mode": "search", "table": TABLE, "limit": "2"}).text
+    shown = re.findall(r'<td><a href="/games/(\d+)">', first)
+    assert len(shown) == 2 and "narrow the search" not in first and 'rel="prev"' not in first
+    after = html.unescape(re.search(r'<a href="([^"]+)" rel="next">Next games</a>', first).group(1))
+    assert after == f"/find?mode=search&table={TABLE}&limit=2&offset=2"
+    second = viewer.get(after).text
+    more = re.findall(r'<td><a href="/games/(\d+)">', second)
+    assert len(more) == 2 and not set(more) & set(shown) and 'rel="next"' not in second
+    assert "Found games from number 3 on." in second
+    back = html.unescape(re.search(r'<a href="([^"]+)" rel="prev">', second).group(1))
+    assert re.findall(r'<td><a href="/games/(\d+)">', viewer.get(back).text) == shown
+    french = viewer.get(after + "&lang=fr").text
+    assert "Parties précédentes" in french and "Parties trouvées à partir du numéro 3." in french

@@ -20,7 +20,7 @@ from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
 from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
-from .words import decimal_text, problem_words
+from .words import decimal_text, page_link, problem_words
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -94,6 +94,7 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
     asked = {k: v for k, v in request.query_params.items() if v != ""}
     games = None
     problem = None
+    pages: dict[str, str | None] = {}
     try:
         if mode == "recall" and asked.get("player") and asked.get("game"):
             games = views.recall(state(request).backend, who, asked["player"][:200], asked["game"][:200])
@@ -106,6 +107,7 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
             filters = views.Filters.model_validate(given)
             if filters.given():
                 games = views.search(state(request).backend, who, filters)
+                pages = _pages(request, filters, games.more)
     except ValidationError as err:
         problem = problem_words(lang_of(request), err.errors()[:5])
     except Refused as err:
@@ -114,8 +116,17 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
         problem = err.said(lang_of(request))
     except ValueError:
         problem = said("The time is not a date and time (for example 2026-12-06T21:30).")
-    return render_page(request, "desk/find.html.j2", {"mode": mode, "asked": asked, "games": games,
+    return render_page(request, "desk/find.html.j2", {"mode": mode, "asked": asked, "games": games, "pages": pages,
                                                       "problem": problem}, status=200 if problem is None else 400)
+
+
+def _pages(request: Request, filters: views.Filters, more: bool) -> dict[str, str | None]:
+    """A search's next and previous pages (the same query, its offset moved by its limit),
+    with where this page starts: a search of more games than a page pages through them."""
+    query = request.query_params.multi_items()
+    return {"next": page_link("/find", query, filters.offset + filters.limit) if more else None,
+            "previous": page_link("/find", query, max(filters.offset - filters.limit, 0)) if filters.offset else None,
+            "first": str(filters.offset + 1)}
 
 
 def _time(text: str) -> datetime:

@@ -79,6 +79,17 @@ def lang_link(path: str, query: Iterable[tuple[str, str]], lang: str) -> str:
     return f"{quote(path, safe='/')}?{urlencode([*pairs, ('lang', lang)])}"
 
 
+def page_link(path: str, query: Iterable[tuple[str, str]], offset: int) -> str | None:
+    """The page at ``path`` with its whole query kept and ``offset`` changed (Find's next
+    and previous pages of a search); None for an offset before the first game."""
+    if offset < 0:
+        return None
+    pairs = [(k, v) for k, v in query if k != "offset"]
+    if offset:
+        pairs.append(("offset", str(offset)))
+    return f"{quote(path, safe='/')}?{urlencode(pairs)}"
+
+
 def d_(lang: str, message: str, **values: object) -> str:
     """A word of the desk (catalogue context ``desk``) in ``lang``, its ``{fields}`` filled:
     a :class:`~referee.errors.Term` said in ``lang`` too, a :class:`~referee.errors.Count`
