@@ -181,3 +181,28 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     # the whole games' once, the stake bands' once, the players' once (not six times: a kind each)
     assert [n for bet, n, _ in made if bet == "ante+call"] == [len(seats)] * 3
     assert reused == [True] * 3
+
+
+def test_a_games_deal_seat_shares_its_figures_with_the_seats_alike() -> None:
+    """Issue 47's first run: a game's deal is valued apart from its seats' figures
+    (``Seat.deal_figures``, one a distinct deal), so that the deal's seat shares one
+    ``Figures`` with its game's other seats alike (one key a game, not two); folded seats
+    of a profile, dealt or not, share one. The sums and deal tests are as before."""
+    from referee.rules.hands import evaluate
+
+    cards = [0, 13, 26, 39, 5, 18, 31, 44, 7]
+    known = tuple(cards[:5])
+    game = [Seat(order=1, game=("game", "T1", 1), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                 player=f"p-{k}", ante_u=1_000_000, staked_u=3_000_000 if called else 1_000_000, net_u=-1_000_000,
+                 bonus_u=0, called=called, known=known, deal=k == 0, player_value=evaluate(cards[:7]).value,
+                 dealer_value=evaluate(cards[2:9]).value, row=k + 1, paid_u=-1_000_000)
+            for k, called in enumerate((True, True, False))]
+    folded = [Seat(order=1, game=("game", "T1", 2), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                   player="p-9", ante_u=1_000_000, staked_u=1_000_000, net_u=-1_000_000, bonus_u=0, called=False,
+                   known=(1, 2, 3, 4, 6), deal=True, player_value=None, dealer_value=None, row=9)]
+    seats = [*game, *folded]
+    _same(seats)
+    assert game[0].situation is game[1].situation  # the deal's seat and the other caller: one Figures
+    assert game[2].situation is folded[0].situation  # folds, dealt or not
+    assert game[0].deal_figures is not None and folded[0].deal_figures is not None
+    assert game[1].deal_figures is None and game[2].deal_figures is None

@@ -22,7 +22,7 @@ from . import wide
 from .columns import _BANDS, _TB, bands, named
 from .facts import Seat
 from .randomness import DEAL_KINDS, DealBanded, DealSums, _Facts
-from .valuing import Figures
+from .valuing import DealFigures
 from .wide import Array
 
 _CATEGORIES = 10
@@ -32,8 +32,7 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal's counts added to its (count band, time band) cell, per segment: what
     what a run tests (``run.judge``)."""
     out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
-    dealt = [s for s in reversed(seats)
-             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    dealt = [s for s in reversed(seats) if s.deal and isinstance(s.deal_figures, DealFigures)]
     if not dealt:
         return out
     n = len(dealt)
@@ -52,9 +51,8 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     for i, s in enumerate(dealt):  # a deal's figures (``randomness._deal``), one deal a game
         if s.player_value is None or s.dealer_value is None:
             continue
-        f = s.situation
-        assert isinstance(f, Figures) and f.deal is not None
-        m = f.deal
+        m = s.deal_figures
+        assert isinstance(m, DealFigures)
         qualifier, odds, pays = facts.profile(s.profile)
         seen[i] = True
         player[i] = s.player_value >> CATEGORY_SHIFT

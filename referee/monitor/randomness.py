@@ -142,13 +142,12 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
     once, whichever kinds hold it: its table, its dealer and all)."""
     facts = _Facts()
     out: Deals = defaultdict(list)
-    dealt = [s for s in reversed(seats)
-             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    dealt = [s for s in reversed(seats) if s.deal and isinstance(s.deal_figures, DealFigures)]
     made: list[DealSums] = []
     for s in dealt:
         d = DealSums()
-        assert isinstance(s.situation, Figures) and s.situation.deal is not None
-        _deal(d, s, s.situation.deal, facts)
+        assert isinstance(s.deal_figures, DealFigures)
+        _deal(d, s, s.deal_figures, facts)
         made.append(d)
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}

@@ -7,8 +7,9 @@ A call's figures come from its situation's outcome counts (``exact.Counted``: th
 raw moments over the payouts' D = scale × the 1,070,190 completions, D², D³); a fold's
 from the profile's fold line (certain); the Bonus's from its exact odds over the
 2,598,960 five-card hands (``exact.bonus_odds``). Distinct situations are valued once,
-and seats alike (the same profile, situation, decision, Bonus hand and deal) share one
-:class:`Figures`.
+and seats alike (the same profile, situation, decision and Bonus hand) share one
+:class:`Figures`; a game's deal (``Seat.deal``) has its own :class:`DealFigures`
+(``Seat.deal_figures``), one a distinct deal.
 """
 
 from __future__ import annotations
@@ -51,8 +52,6 @@ class Figures:
     #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
     third: int = 0
     bonus_third: int = 0
-    #: The deal's exact figures given the five known cards (``Seat.deal`` only).
-    deal: DealFigures | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +129,9 @@ def value(seats: list[Seat]) -> Valuation:
     :class:`Figures` to each seat's ``situation``: whole numbers over denominators that
     every profile's figures divide (each a multiple of its payouts' D = scale × the
     1,070,190 completions, its square and its cube). Seats alike (the same profile,
-    situation, decision, Bonus hand and deal) share one :class:`Figures`."""
+    situation, decision and Bonus hand) share one :class:`Figures`: a game's deal seat its
+    game's other seats' (why the deal is apart, in ``Seat.deal_figures``: a key a game,
+    not two, 2.2 s of 13.7 at 500,000 seats)."""
     wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
     for s in seats:
         if (s.called or s.deal) and s.known is not None:
@@ -144,23 +145,34 @@ def value(seats: list[Seat]) -> Valuation:
     counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
                for profile, p in priced.items()}
     made: dict[tuple[object, ...], Figures | None] = {}
-    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus and deal
+    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus
+    deals: dict[tuple[str, tuple[int, ...]], DealFigures] = {}
     for s in seats:
         profile, known, called = s.profile, s.known, s.called
-        dealt = s.deal and known is not None
-        key = (profile, known if called or dealt else None, called, s.bonus_value if s.bonus_u else None, dealt)
+        key = (profile, known if called else None, called, s.bonus_value if s.bonus_u else None)
         found = made.get(key, False)
         if found is False:
             found = made[key] = _figures(s, priced[profile], counted[profile], calls)
         s.situation = found
+        if s.deal and known is not None:
+            deal = deals.get((profile, known))
+            if deal is None:
+                deal = deals[(profile, known)] = deal_figures(counted[profile][known])
+            s.deal_figures = deal
     return Valuation(scale, scale2, scale3)
+
+
+def deal_figures(c: exact.Counted) -> DealFigures:
+    """A deal's exact expectations from its five known cards' counts."""
+    qualifies = COMPLETIONS - c.not_qualified
+    return DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
 
 
 def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
              calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]]) -> Figures | None:
     """One seat's figures (None: a call whose five cards were not all seen, no exact
     expectation); ``calls``: a call's figures in a situation, worked out once for the
-    seats that differ only in their Bonus or deal."""
+    seats that differ only in their Bonus."""
     if s.called:
         if s.known is None:
             return None
@@ -180,12 +192,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
         b_mean, b_variance, b_top, b_third = p.bonus
         pay, b_top = p.pay(s.bonus_value), b_top - b_mean / p.scale
-    deal = None
-    if s.deal and s.known is not None:
-        c = counted[s.known]
-        qualifies = COMPLETIONS - c.not_qualified
-        deal = DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
-    return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third, deal)
+    return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third)
 
 
 @lru_cache(maxsize=32)
