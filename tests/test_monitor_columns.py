@@ -206,3 +206,34 @@ def test_a_games_deal_seat_shares_its_figures_with_the_seats_alike() -> None:
     assert game[2].situation is folded[0].situation  # folds, dealt or not
     assert game[0].deal_figures is not None and folded[0].deal_figures is not None
     assert game[1].deal_figures is None and game[2].deal_figures is None
+
+
+def test_a_deals_figures_are_its_five_cards_counts_read_when_asked() -> None:
+    """A deal's expectations are read from its five cards' counts (``DealFigures``: nothing
+    made a deal), the very fractions ``exact.call_moments`` gives; two games dealing the
+    same five cards share them."""
+    from fractions import Fraction
+
+    from referee.monitor import exact
+    from referee.profiles import ProfileOrigin
+    from referee.rules.strategy import COMPLETIONS
+
+    knowns = [(0, 13, 26, 39, 5), (51, 50, 49, 48, 47), (0, 13, 26, 39, 5)]
+    seats = [Seat(order=i, game=("game", "T1", i), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                  player="p", ante_u=1_000_000, staked_u=1_000_000, net_u=-1_000_000, bonus_u=0, called=False,
+                  known=known, deal=True, row=i) for i, known in enumerate(knowns)]
+    value(seats)
+    assert seats[0].deal_figures is seats[2].deal_figures
+    moments = exact.call_moments(ProfileOrigin.of_builtin("vivo"), knowns)
+    for s in seats:
+        m, d = moments[cast_known(s)], s.deal_figures
+        assert isinstance(d, exact.Counted)
+        assert Fraction(d.qualifies, COMPLETIONS) == m.qualifies
+        assert d.deal_variance == d.qualifies * (COMPLETIONS - d.qualifies)
+        assert tuple(Fraction(c, COMPLETIONS) for c in d.categories) == m.categories
+
+
+def cast_known(s: Seat) -> tuple[int, ...]:
+    assert s.known is not None
+    return s.known
+

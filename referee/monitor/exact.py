@@ -111,6 +111,25 @@ class Counted:
         return (self.third * COMPLETIONS * COMPLETIONS - 3 * self.first * self.second * COMPLETIONS
                 + 2 * self.first ** 3)
 
+    # The deal's exact expectations given these five known cards (the monitor's deal tests,
+    # ``valuing.DealFigures``), as whole numbers over COMPLETIONS: read from the counts when
+    # asked, so that a first run makes nothing a deal (issue 47).
+
+    @property
+    def categories(self) -> tuple[int, ...]:
+        """How many completions end in each of the player's final categories (high card first)."""
+        return tuple(n * DEALERS for n in self.turns)
+
+    @property
+    def qualifies(self) -> int:
+        """How many completions the dealer qualifies in."""
+        return COMPLETIONS - self.not_qualified
+
+    @property
+    def deal_variance(self) -> int:
+        """P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal's qualifying."""
+        return (COMPLETIONS - self.not_qualified) * self.not_qualified
+
 
 def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Counted]:
     """Calling in each situation ``knowns`` under ``origin``'s profile, exact, in whole numbers."""

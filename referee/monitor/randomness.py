@@ -39,7 +39,7 @@ from ..rules.strategy import COMPLETIONS
 from . import exact
 from .cells import COUNT_WINDOWS, WINDOWS
 from .facts import Seat
-from .valuing import DealFigures, Figures, exact_int, origin_of
+from .valuing import DealFigures, exact_int, origin_of
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
@@ -199,7 +199,7 @@ def _deal(d: DealSums, s: Seat, m: DealFigures, facts: _Facts) -> None:
     d.dealer[_ORDER[Category.of(s.dealer_value)]] += 1
     d.qualified += s.dealer_value >= qualifier
     d.q_expected += m.qualifies
-    d.q_variance += m.variance
+    d.q_variance += m.deal_variance
     if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1

@@ -8,8 +8,8 @@ raw moments over the payouts' D = scale × the 1,070,190 completions, D², D³);
 from the profile's fold line (certain); the Bonus's from its exact odds over the
 2,598,960 five-card hands (``exact.bonus_odds``). Distinct situations are valued once,
 and seats alike (the same profile, situation, decision and Bonus hand) share one
-:class:`Figures`; a game's deal (``Seat.deal``) has its own :class:`DealFigures`
-(``Seat.deal_figures``), one a distinct deal.
+:class:`Figures`; a game's deal (``Seat.deal``) has its five cards' counts
+(:data:`DealFigures`, in ``Seat.deal_figures``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
-from ..analysis.counts import DEALERS
 from ..profiles import ProfileOrigin
 from ..rules.strategy import COMPLETIONS
 from . import exact
@@ -54,16 +53,13 @@ class Figures:
     bonus_third: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class DealFigures:
-    """A deal's exact expectations given its five known cards, as whole numbers over
-    COMPLETIONS: how many completions end in each of the player's final categories (high
-    card first), how many the dealer qualifies in, and that count times the others
-    (P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal)."""
-
-    categories: tuple[int, ...]
-    qualifies: int
-    variance: int
+#: A deal's exact expectations given its five known cards, as whole numbers over
+#: COMPLETIONS: how many completions end in each of the player's final categories (high
+#: card first, ``categories``), how many the dealer qualifies in (``qualifies``), and that
+#: count times the others (``deal_variance``: P(qualifies) × P(not) over COMPLETIONS², the
+#: variance of one deal). Its five cards' counts themselves, read when asked (nothing made
+#: a deal: a first run has a hundred thousand of them).
+DealFigures = exact.Counted
 
 
 @dataclass(slots=True)
@@ -146,7 +142,6 @@ def value(seats: list[Seat]) -> Valuation:
                for profile, p in priced.items()}
     made: dict[tuple[object, ...], Figures | None] = {}
     calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus
-    deals: dict[tuple[str, tuple[int, ...]], DealFigures] = {}
     for s in seats:
         profile, known, called = s.profile, s.known, s.called
         key = (profile, known if called else None, called, s.bonus_value if s.bonus_u else None)
@@ -155,17 +150,8 @@ def value(seats: list[Seat]) -> Valuation:
             found = made[key] = _figures(s, priced[profile], counted[profile], calls)
         s.situation = found
         if s.deal and known is not None:
-            deal = deals.get((profile, known))
-            if deal is None:
-                deal = deals[(profile, known)] = deal_figures(counted[profile][known])
-            s.deal_figures = deal
+            s.deal_figures = counted[profile][known]
     return Valuation(scale, scale2, scale3)
-
-
-def deal_figures(c: exact.Counted) -> DealFigures:
-    """A deal's exact expectations from its five known cards' counts."""
-    qualifies = COMPLETIONS - c.not_qualified
-    return DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
 
 
 def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
