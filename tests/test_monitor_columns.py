@@ -237,3 +237,24 @@ def cast_known(s: Seat) -> tuple[int, ...]:
     assert s.known is not None
     return s.known
 
+
+def test_a_runs_hands_valued_at_once_are_evaluates_one_by_one() -> None:
+    """A live table's run's hands valued at once (``reading._hand_values``, NumPy): the
+    player's seven cards, the dealer's and the five known, each ``evaluate``'s value; a
+    run with a card past 51 or a game holding a card twice is left to ``evaluate`` one
+    by one (None), so that a damaged run is refused in its words, as before."""
+    from referee.rules.hands import evaluate, evaluate_indexes
+
+    rng = random.Random(11)
+    games = 3_000
+    cards = bytes(c for _ in range(games) for c in rng.sample(range(52), 9))
+    found = reading._hand_values(cards, games)
+    assert found is not None
+    for g in range(games):
+        c = cards[9 * g:9 * g + 9]
+        assert found[0][g] == evaluate(tuple(c[:7])).value
+        assert found[1][g] == evaluate((c[7], c[8], *c[2:7])).value
+        assert found[2][g] == evaluate_indexes(c[:5]).value
+    assert reading._hand_values(cards[:9] + bytes([1, 2, 3, 4, 5, 6, 7, 8, 1]), 2) is None  # a card twice
+    assert reading._hand_values(bytes([1, 2, 3, 4, 5, 6, 7, 8, 60]), 1) is None  # past 51
+    assert reading._hand_values(b"", 0) is None
