@@ -35,6 +35,7 @@ from fractions import Fraction
 from ..analysis.distributions import binomial_cdf, binomial_sf, chi2_sf
 from ..rules.category import Category
 from ..rules.hands import evaluate
+from ..rules.profile import BonusRule
 from ..rules.strategy import COMPLETIONS
 from . import exact
 from .cells import COUNT_WINDOWS, WINDOWS
@@ -167,6 +168,7 @@ class _Facts:
     def __init__(self) -> None:
         self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
         self.paid: dict[tuple[str, int], bool] = {}
+        self.rules: dict[str, BonusRule | None] = {}
 
     def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
         if text not in self.profiles:
@@ -182,7 +184,9 @@ class _Facts:
         key = (profile, value)
         found = self.paid.get(key)
         if found is None:
-            found = self.paid[key] = exact.bonus_pay(origin_of(profile), value) > 0
+            if profile not in self.rules:  # resolved once a profile, not once a five-card value
+                self.rules[profile] = origin_of(profile).resolve().profile.bonus
+            found = self.paid[key] = exact.bonus_pay_under(self.rules[profile], value) > 0
         return found
 
 

@@ -88,6 +88,7 @@ class _Priced:
         self.d = payoffs.scale * COMPLETIONS
         self.fold = Fraction(payoffs.fold, payoffs.scale)
         self.odds = exact.bonus_odds(origin)
+        self.rule = origin.resolve().profile.bonus
         self.means: list[int] = [self.d]
         self.variances: list[int] = [self.d ** 2]
         self.thirds: list[int] = [self.d ** 3]
@@ -101,6 +102,7 @@ class _Priced:
         self.fold_mean = 0
         self.bonus: tuple[int, int, float, int] | None = None
         self.pays: dict[int, int] = {}
+        self.scaled_pays: dict[Fraction, int] = {}
         self.scale = 1
 
     def scaled(self, scale: int, scale2: int, scale3: int) -> None:
@@ -116,7 +118,11 @@ class _Priced:
         """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
         found = self.pays.get(value)
         if found is None:
-            found = self.pays[value] = exact_int(exact.bonus_pay(self.origin, value) * self.scale)
+            pay = exact.bonus_pay_under(self.rule, value)
+            found = self.scaled_pays.get(pay)
+            if found is None:  # a few pays, thousands of five-card values: each pay scaled once
+                found = self.scaled_pays[pay] = exact_int(pay * self.scale)
+            self.pays[value] = found
         return found
 
 
@@ -142,12 +148,19 @@ def value(seats: list[Seat]) -> Valuation:
                for profile, p in priced.items()}
     made: dict[tuple[object, ...], Figures | None] = {}
     calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus
+    last: tuple[object, ...] = ()
+    found: Figures | None = None
     for s in seats:
         profile, known, called = s.profile, s.known, s.called
-        key = (profile, known if called else None, called, s.bonus_value if s.bonus_u else None)
-        found = made.get(key, False)
-        if found is False:
-            found = made[key] = _figures(s, priced[profile], counted[profile], calls)
+        bonus = s.bonus_value if s.bonus_u else None
+        if not (last and last[1] is known and last[2] == called and last[3] == bonus and last[0] == profile):
+            # not as the seat before (a game's seats, one after the other, share their five cards)
+            key = (profile, known if called else None, called, bonus)
+            if key in made:
+                found = made[key]
+            else:
+                found = made[key] = _figures(s, priced[profile], counted[profile], calls)
+            last = (profile, known, called, bonus)
         s.situation = found
         if s.deal and known is not None:
             s.deal_figures = counted[profile][known]
