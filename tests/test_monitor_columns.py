@@ -126,6 +126,24 @@ def test_wide_numbers_are_exact() -> None:
     assert wide.total(wide.of_ints(big)) == big
 
 
+def test_wide_products_in_pairs_are_the_exact_products_in_limbs() -> None:
+    """``wide.mul`` takes one side's limbs two at a time: every product of numbers of 16 to
+    144 bits, at the extremes of their signed range too, is the exact one, in as many limbs
+    as before (the two sides' together), each under 2^16 but the signed top one."""
+    rng = random.Random(8)
+    for la in range(1, 10):
+        for lb in range(1, 10):
+            low, high = -(1 << (16 * la - 1)), (1 << (16 * la - 1)) - 1
+            xs = [low, high, low, -1, 0, *(rng.randint(low, high) for _ in range(20))]
+            lo2, hi2 = -(1 << (16 * lb - 1)), (1 << (16 * lb - 1)) - 1
+            ys = [lo2, lo2, hi2, hi2, lo2, *(rng.randint(lo2, hi2) for _ in range(20))]
+            a, b = wide.of_ints(xs), wide.of_ints(ys)
+            product = wide.mul(a, b)
+            assert product.shape[0] == a.shape[0] + b.shape[0]
+            assert ((product[:-1] >= 0) & (product[:-1] <= wide.MASK)).all()
+            assert wide.total(product) == [x * y for x, y in zip(xs, ys, strict=True)]
+
+
 def test_wide_sums_do_not_overflow_where_int64_would() -> None:
     """A million stakes of 2^31 - 1 squared: 2^81 and more, past int64's 2^63."""
     x = np.full(1_000_000, (1 << 31) - 1, np.int64)
