@@ -276,3 +276,29 @@ def test_a_runs_hands_valued_at_once_are_evaluates_one_by_one() -> None:
     assert reading._hand_values(cards[:9] + bytes([1, 2, 3, 4, 5, 6, 7, 8, 1]), 2) is None  # a card twice
     assert reading._hand_values(bytes([1, 2, 3, 4, 5, 6, 7, 8, 60]), 1) is None  # past 51
     assert reading._hand_values(b"", 0) is None
+
+
+def test_a_games_seats_placed_at_its_first_as_one_by_one(tmp_path: Path) -> None:
+    """``reading.read`` places a game's seats at its first seat read (its deal there),
+    taking a run's next seat of a game as its neighbour's and sorting only when a game
+    was met again apart: the seats of a store with faults (games recorded again, seat
+    rows beside runs) are those of placing every seat by looking its game up."""
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "200", "--sessions", "2", "--seed", "5",
+                   "--format", "jsonl", "--faults", "0.05")
+    store = str(tmp_path / "s.db")
+    assert run("check", "--store", store, log, "--quiet")[0] == 1
+    with Stored(store) as stored, stored.reading():
+        found = reading.seats(stored.conn)
+        raw = reading._rows(stored.conn) + reading._runs(stored.conn)
+    raw.sort(key=lambda s: s.order)
+    first: dict[object, int] = {}
+    for seat in raw:
+        if seat.game[0] == "seat":
+            continue
+        if seat.game in first:
+            seat.order, seat.deal = first[seat.game], False
+        else:
+            first[seat.game] = seat.order
+    raw.sort(key=lambda s: s.order)
+    assert any(s.game[0] == "game" and s.row > 0 for s in found)  # seat rows of games beside the runs
+    assert [(s.order, s.game, s.deal, s.row) for s in found] == [(s.order, s.game, s.deal, s.row) for s in raw]

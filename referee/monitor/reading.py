@@ -63,16 +63,26 @@ def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
     if start:
         out = _cut(out, start)
     first: dict[object, int] = {}
+    last: object = None
+    at = 0
+    moved = False
     for seat in out:  # a game's seats at its first seat read (its deal tested there), in rows or in runs
         key = seat.game
+        if key is last:  # the next seat of the game just met (a run's seats share one key a game)
+            seat.order, seat.deal = at, False
+            continue
         if key[0] == "seat":
+            last = None  # a seat between two of a game's: that game's next seat is looked up (and sorted)
             continue
         placed = first.get(key)
         if placed is None:
-            first[key] = seat.order
+            first[key] = at = seat.order
+            last = key
         else:
             seat.order, seat.deal = placed, False
-    out.sort(key=_ORDER)
+            last, at, moved = key, placed, True
+    if moved:  # else each seat is in its place already (a game's seats one after the other, placed at its first)
+        out.sort(key=_ORDER)
     if segment is not None:  # read with their games' other seats (placed as the whole store places them), then left
         kind, value = segment
         out = [seat for seat in out if (seat.table if kind == "table" else seat.player) == value]
