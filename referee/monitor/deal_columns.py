@@ -67,11 +67,11 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
         mine = seen & (profile == number)
         bonus[mine] = True
         hits_expected[mine], hits_variance[mine] = pays
-        name = profiles[number]
-        for i in np.flatnonzero(mine).tolist():  # a deal's five cards' Bonus value (its seat's, else evaluated)
-            s = dealt[i]
-            value = s.bonus_value if s.bonus_value is not None else evaluate(list(cast(tuple[int, ...], s.known))).value
-            hits[i] = facts.pays(name, value)
+        at = np.flatnonzero(mine)
+        values = _bonus_values([dealt[i] for i in at.tolist()])
+        distinct, where = np.unique(np.array(values, np.int64), return_inverse=True)
+        name = profiles[number]  # whether the Bonus pays: once a distinct five-card value
+        hits[at] = np.array([facts.pays(name, v) for v in distinct.tolist()], np.int64)[where.reshape(-1)]
     time = np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n)
     timed = np.fromiter((s.time_us is not None for s in dealt), bool, n)
     each = np.arange(n)  # a deal is a game of its own: ranked one by one
@@ -107,6 +107,27 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
             d.player_expected = [expectations[c][j] for c in range(_CATEGORIES)]
             out[(kind, labels[segment])][divmod(band, _TB)] = d
     return out
+
+
+def _bonus_values(dealt: list[Seat]) -> list[int]:
+    """Each deal's five known cards' value (the Bonus hand): its seat's own where it has
+    one, else evaluated, all at once (``rules.batch``) when every card is 0 to 51 and none
+    given twice, else one by one by ``evaluate`` (which refuses what it refuses)."""
+    values = [s.bonus_value for s in dealt]
+    missing = [k for k, v in enumerate(values) if v is None]
+    if not missing:
+        return cast(list[int], values)
+    cards = np.array([dealt[k].known for k in missing], np.int64).reshape(len(missing), -1)
+    bits = np.left_shift(1, cards) if cards.size and int(cards.min()) >= 0 and int(cards.max()) <= 51 else None
+    if cards.shape[1] == 5 and bits is not None and (np.bitwise_or.reduce(bits, axis=1) == bits.sum(axis=1)).all():
+        from ..rules.batch import evaluate_batch
+
+        found = evaluate_batch(cards, check=False).tolist()
+    else:
+        found = [evaluate(list(cast(tuple[int, ...], dealt[k].known))).value for k in missing]
+    for k, value in zip(missing, found, strict=True):
+        values[k] = value
+    return cast(list[int], values)
 
 
 def _counts(at: Array, category: Array, cells: int) -> list[list[int]]:
