@@ -302,3 +302,19 @@ def test_a_games_seats_placed_at_its_first_as_one_by_one(tmp_path: Path) -> None
     raw.sort(key=lambda s: s.order)
     assert any(s.game[0] == "game" and s.row > 0 for s in found)  # seat rows of games beside the runs
     assert [(s.order, s.game, s.deal, s.row) for s in found] == [(s.order, s.game, s.deal, s.row) for s in raw]
+
+
+def test_seats_sharing_their_cards_object_under_two_profiles_are_each_valued() -> None:
+    """``value`` looks a game's cards up once (its seats, one after the other, share one
+    tuple), but seat rows share one tuple a stored value across sessions: a seat of
+    another profile with the very same object is valued under its own profile."""
+    known = (0, 13, 26, 39, 5)
+    seats = [Seat(order=i, game=("seat", i), time_us=None, table=None, dealer=None, profile=profile, player="p",
+                  ante_u=1_000_000, staked_u=3_000_000, net_u=-3_000_000, bonus_u=0, called=True, known=known,
+                  deal=True, row=i)
+             for i, profile in enumerate(("builtin:vivo", "builtin:bonus-100", "builtin:vivo"))]
+    v = value(seats)
+    means = [getattr(s.situation, "mean", None) for s in seats]
+    assert None not in means and means[0] == means[2] != means[1]
+    assert all(s.deal_figures is not None for s in seats)
+    assert _flat(banded(seats, v)) == _flat(seat_by_seat(seats, v))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from operator import attrgetter
 
 from ..profiles import ProfileOrigin
 from ..rules.strategy import COMPLETIONS
@@ -135,10 +136,13 @@ def value(seats: list[Seat]) -> Valuation:
     game's other seats' (why the deal is apart, in ``Seat.deal_figures``: a key a game,
     not two, 2.2 s of 13.7 at 500,000 seats)."""
     wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
+    seen: tuple[object, object] = (None, None)
     for s in seats:
-        if (s.called or s.deal) and s.known is not None:
-            wanted[s.profile].add(s.known)
-    priced = {profile: _Priced(profile) for profile in sorted({s.profile for s in seats})}
+        known = s.known
+        if (s.called or s.deal) and known is not None and (known is not seen[0] or s.profile != seen[1]):
+            wanted[s.profile].add(known)  # once a game (its seats, one after the other, share their cards)
+            seen = (known, s.profile)
+    priced = {profile: _Priced(profile) for profile in sorted(set(map(attrgetter("profile"), seats)))}
     scale = lcm(1, *(x for p in priced.values() for x in p.means))
     scale2 = lcm(1, *(x for p in priced.values() for x in p.variances))
     scale3 = lcm(1, *(x for p in priced.values() for x in p.thirds))
