@@ -262,10 +262,15 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None)
     out: list[Seat] = []
     said = Said(conn)
     figured = {i: _settled(row) for i, row in settled.items()}  # a settlement's figures, once a store
+    valued = _every_hand(runs)
+    at = 0
     for run in runs:
         ids = json.loads(run.settlements)
-        found = (_rounds(run, [settled[i] for i in ids]) if run.games is None
-                 else _games(run, [figured[i] for i in ids]))
+        if run.games is None:
+            found = _rounds(run, [settled[i] for i in ids])
+        else:
+            found = _games(run, [figured[i] for i in ids], valued, at)
+            at += int(run.games)
         if not said(run.session_id):
             for seat in found:
                 seat.paid_u = None
@@ -327,7 +332,8 @@ def _rounds(run: Any, picks: list[Any]) -> list[Seat]:
     return out
 
 
-def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]) -> list[Seat]:
+def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None],
+           valued: tuple[list[int], list[int], list[int]] | None = None, at: int = 0) -> list[Seat]:
     """A run of a live table's clean games (``referee.store.tableruns``): each seat as its
     row had it (its hands its game's cards evaluated, its bonus hand's where its
     settlement has one; the five known cards one tuple a game, as its rows share them).
@@ -346,17 +352,17 @@ def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]
     players, dealers, names = packed.players, packed.dealers, packed.dealer_names
     seat_picks, player_picks, offsets, cards = packed.picks, packed.player_picks, packed.offsets, packed.cards
     first_seat, row_of = packed.first_seat, -run.id
-    valued = _hand_values(cards, packed.count)
+    if valued is None:
+        valued, at = _hand_values(cards, packed.count), 0
     for game, (number, second, when) in enumerate(zip(packed.games, packed.second, packed.times, strict=True)):
-        at = 9 * game
-        c = cards[at:at + 9]
+        c = cards[9 * game:9 * game + 9]
         known = (c[0], c[1], c[2], c[3], c[4])
         bonus: int | None = None
         if valued is None:
             player = evaluate((c[0], c[1], c[2], c[3], c[4], c[5], c[6])).value
             dealer = evaluate((c[7], c[8], c[2], c[3], c[4], c[5], c[6])).value
         else:
-            player, dealer = valued[0][game], valued[1][game]
+            player, dealer = valued[0][at + game], valued[1][at + game]
         key = ("game", table, number)
         time_us = None if when == NONE else when
         by, deal = names[dealers[game]], not second
@@ -366,11 +372,26 @@ def _games(run: Any, settled: list[tuple[int, int, int, int, bool, bool] | None]
                 continue
             ante, staked, net, bonus_u, called, has_bonus = figures
             if has_bonus and bonus is None:
-                bonus = evaluate_indexes(known).value if valued is None else valued[2][game]
+                bonus = evaluate_indexes(known).value if valued is None else valued[2][at + game]
             append(Seat(first_seat + place, key, time_us, table, by, origin, players[player_picks[place]], ante,
                         staked, net, bonus_u, called, known, bonus if has_bonus else None, deal, player, dealer,
                         row_of, paid_u=net))
     return out
+
+
+def _every_hand(runs: list[Any]) -> tuple[list[int], list[int], list[int]] | None:
+    """Every live table's run's hands valued at once (:func:`_hand_values`), the runs one
+    after the other; None (each run then valued on its own, a damaged one refused as
+    before, where it was): a run whose cards are not its games' or do not read."""
+    try:
+        tabled = [run for run in runs if run.games is not None]
+        cards = [bytes(run.cards) for run in tabled]
+        games = [int(run.games) for run in tabled]
+    except (TypeError, ValueError):
+        return None
+    if not all(len(c) == 9 * g for c, g in zip(cards, games, strict=True)):
+        return None
+    return _hand_values(b"".join(cards), sum(games))
 
 
 def _hand_values(cards: bytes, games: int) -> tuple[list[int], list[int], list[int]] | None:
