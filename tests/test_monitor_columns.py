@@ -337,3 +337,17 @@ def test_every_runs_hands_valued_at_once_are_each_runs() -> None:
     assert found == tuple([v for a in alone if a is not None for v in a[k]] for k in range(3))
     assert reading._every_hand([SimpleNamespace(games=2, cards=bytes(9))]) is None  # 9 cards, not 18
     assert reading._every_hand([SimpleNamespace(games=1, cards=None)]) is None
+
+
+def test_numbering_by_a_sort_is_numbering_by_a_dict() -> None:
+    """The columns number the seats' situations (by their objects' ids) by a sort
+    (``numbered_ints``), in the order first met, as ``numbered``'s dict does: the figures'
+    table keeps its order."""
+    from referee.monitor.columns import numbered, numbered_ints
+
+    rng = random.Random(2)
+    for _ in range(100):
+        ids = np.array([rng.randint(0, 40) for _ in range(rng.randint(0, 100))], np.int64)
+        number, first = numbered_ints(ids)
+        assert number.tolist() == numbered(ids.tolist())[0].tolist()
+        assert ids[first].tolist() == numbered(ids.tolist())[1]

@@ -44,9 +44,8 @@ def columns(seats: list[Seat]) -> Columns:
     valued = [s for s in reversed(seats) if isinstance(s.situation, Figures)]
     n = len(valued)
     situations = list(map(_SITUATION, valued))
-    sit, figures = numbered(list(map(id, situations)))
-    by_id = dict(zip(map(id, situations), situations, strict=True))
-    table = cast(list[Figures], [by_id[i] for i in figures])  # each a Figures: ``valued``'s test
+    sit, first = numbered_ints(np.fromiter(map(id, situations), np.int64, n))  # an object's id: its number
+    table = cast(list[Figures], [situations[i] for i in first.tolist()])  # each a Figures: ``valued``'s test
     times = list(map(_TIME, valued))
     paid = list(map(_PAID, valued))
 
@@ -73,6 +72,18 @@ _NOT_NONE = partial(operator.is_not, None)
 
 #: The figures summed exactly, as limbs.
 _WIDE = ("mean", "variance", "third", "bonus_pay", "bonus_mean", "bonus_variance", "bonus_third")
+
+
+def numbered_ints(values: Array) -> tuple[Array, Array]:
+    """:func:`numbered` of an int64 column, by a sort (not a dict a value): each value's
+    number among the distinct values in the order first met, and where each was first met."""
+    if not values.size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    _, first, where = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[where.reshape(-1)], first[order]
 
 
 def numbered(values: list[Any]) -> tuple[Array, list[Any]]:
