@@ -322,21 +322,22 @@ def test_seats_sharing_their_cards_object_under_two_profiles_are_each_valued() -
 
 def test_every_runs_hands_valued_at_once_are_each_runs() -> None:
     """``reading._every_hand``: the live tables' runs' hands at once, one run after the
-    other, each run's as valued alone; None (each run then alone) when a run's cards
-    are not its games' or do not read."""
+    other, each run's as valued alone; None (every game then evaluated one by one) when a
+    run's cards are not its games' or do not read, or the games are too few to be worth it."""
     from types import SimpleNamespace
 
     rng = random.Random(12)
     runs = [SimpleNamespace(games=g, cards=bytes(c for _ in range(g) for c in rng.sample(range(52), 9)))
             for g in (3, 1, 5)]
     runs.insert(1, SimpleNamespace(games=None, cards=b""))  # a run of format-1 rounds: not a table's
-    found = reading._every_hand(runs)
+    found = reading._every_hand(runs, 0)
     assert found is not None
     alone = [reading._hand_values(r.cards, r.games) for r in runs if r.games is not None]
     assert all(a is not None for a in alone)
     assert found == tuple([v for a in alone if a is not None for v in a[k]] for k in range(3))
-    assert reading._every_hand([SimpleNamespace(games=2, cards=bytes(9))]) is None  # 9 cards, not 18
-    assert reading._every_hand([SimpleNamespace(games=1, cards=None)]) is None
+    assert reading._every_hand([SimpleNamespace(games=2, cards=bytes(9))], 0) is None  # 9 cards, not 18
+    assert reading._every_hand([SimpleNamespace(games=1, cards=None)], 0) is None
+    assert reading._every_hand(runs) is None  # fewer games than a batch is worth
 
 
 def test_numbering_by_a_sort_is_numbering_by_a_dict() -> None:
