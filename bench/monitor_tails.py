@@ -157,7 +157,7 @@ def selective(calls: int, seed: int) -> None:
 
 
 def qualification(seats: list[Seat], n: int) -> None:
-    qualifies = [s.situation.deal.qualifies for s in seats[-n:]]  # type: ignore[attr-defined]
+    qualifies = [s.deal_figures.qualifies for s in seats[-n:]]  # type: ignore[attr-defined]
     chances = np.array(qualifies) / COMPLETIONS
     exact_mean = Fraction(sum(qualifies), COMPLETIONS)
     dist = np.zeros(len(chances) + 1)

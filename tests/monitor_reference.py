@@ -23,7 +23,7 @@ from referee.monitor.cells import (
 )
 from referee.monitor.facts import Seat
 from referee.monitor.randomness import DEAL_KINDS, Deals, DealSums
-from referee.monitor.valuing import Figures, Valuation
+from referee.monitor.valuing import DealFigures, Figures, Valuation
 
 
 @dataclass(slots=True)
@@ -115,9 +115,10 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
         key = keys[kind]
         for s in reversed(seats):
             segment = key(s)
-            if not s.deal or segment is None or not isinstance(s.situation, Figures) or s.situation.deal is None:
+            if not s.deal or segment is None or not isinstance(s.situation, Figures) \
+                    or not isinstance(s.deal_figures, DealFigures):
                 continue
             d = DealSums()
-            randomness._deal(d, s, s.situation.deal, facts)
+            randomness._deal(d, s, s.deal_figures, facts)
             out[(kind, segment)].append((s.time_us, d))
     return out

@@ -126,6 +126,24 @@ def test_wide_numbers_are_exact() -> None:
     assert wide.total(wide.of_ints(big)) == big
 
 
+def test_wide_products_in_pairs_are_the_exact_products_in_limbs() -> None:
+    """``wide.mul`` takes one side's limbs two at a time: every product of numbers of 16 to
+    144 bits, at the extremes of their signed range too, is the exact one, in as many limbs
+    as before (the two sides' together), each under 2^16 but the signed top one."""
+    rng = random.Random(8)
+    for la in range(1, 10):
+        for lb in range(1, 10):
+            low, high = -(1 << (16 * la - 1)), (1 << (16 * la - 1)) - 1
+            xs = [low, high, low, -1, 0, *(rng.randint(low, high) for _ in range(20))]
+            lo2, hi2 = -(1 << (16 * lb - 1)), (1 << (16 * lb - 1)) - 1
+            ys = [lo2, lo2, hi2, hi2, lo2, *(rng.randint(lo2, hi2) for _ in range(20))]
+            a, b = wide.of_ints(xs), wide.of_ints(ys)
+            product = wide.mul(a, b)
+            assert product.shape[0] == a.shape[0] + b.shape[0]
+            assert ((product[:-1] >= 0) & (product[:-1] <= wide.MASK)).all()
+            assert wide.total(product) == [x * y for x, y in zip(xs, ys, strict=True)]
+
+
 def test_wide_sums_do_not_overflow_where_int64_would() -> None:
     """A million stakes of 2^31 - 1 squared: 2^81 and more, past int64's 2^63."""
     x = np.full(1_000_000, (1 << 31) - 1, np.int64)
@@ -181,3 +199,156 @@ def test_whole_games_are_summed_once_for_every_kind_that_holds_them(tmp_path: Pa
     # the whole games' once, the stake bands' once, the players' once (not six times: a kind each)
     assert [n for bet, n, _ in made if bet == "ante+call"] == [len(seats)] * 3
     assert reused == [True] * 3
+
+
+def test_a_games_deal_seat_shares_its_figures_with_the_seats_alike() -> None:
+    """Issue 47's first run: a game's deal is valued apart from its seats' figures
+    (``Seat.deal_figures``, one a distinct deal), so that the deal's seat shares one
+    ``Figures`` with its game's other seats alike (one key a game, not two); folded seats
+    of a profile, dealt or not, share one. The sums and deal tests are as before."""
+    from referee.rules.hands import evaluate
+
+    cards = [0, 13, 26, 39, 5, 18, 31, 44, 7]
+    known = tuple(cards[:5])
+    game = [Seat(order=1, game=("game", "T1", 1), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                 player=f"p-{k}", ante_u=1_000_000, staked_u=3_000_000 if called else 1_000_000, net_u=-1_000_000,
+                 bonus_u=0, called=called, known=known, deal=k == 0, player_value=evaluate(cards[:7]).value,
+                 dealer_value=evaluate(cards[2:9]).value, row=k + 1, paid_u=-1_000_000)
+            for k, called in enumerate((True, True, False))]
+    folded = [Seat(order=1, game=("game", "T1", 2), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                   player="p-9", ante_u=1_000_000, staked_u=1_000_000, net_u=-1_000_000, bonus_u=0, called=False,
+                   known=(1, 2, 3, 4, 6), deal=True, player_value=None, dealer_value=None, row=9)]
+    seats = [*game, *folded]
+    _same(seats)
+    assert game[0].situation is game[1].situation  # the deal's seat and the other caller: one Figures
+    assert game[2].situation is folded[0].situation  # folds, dealt or not
+    assert game[0].deal_figures is not None and folded[0].deal_figures is not None
+    assert game[1].deal_figures is None and game[2].deal_figures is None
+
+
+def test_a_deals_figures_are_its_five_cards_counts_read_when_asked() -> None:
+    """A deal's expectations are read from its five cards' counts (``DealFigures``: nothing
+    made a deal), the very fractions ``exact.call_moments`` gives; two games dealing the
+    same five cards share them."""
+    from fractions import Fraction
+
+    from referee.monitor import exact
+    from referee.profiles import ProfileOrigin
+    from referee.rules.strategy import COMPLETIONS
+
+    knowns = [(0, 13, 26, 39, 5), (51, 50, 49, 48, 47), (0, 13, 26, 39, 5)]
+    seats = [Seat(order=i, game=("game", "T1", i), time_us=None, table="T1", dealer="d", profile="builtin:vivo",
+                  player="p", ante_u=1_000_000, staked_u=1_000_000, net_u=-1_000_000, bonus_u=0, called=False,
+                  known=known, deal=True, row=i) for i, known in enumerate(knowns)]
+    value(seats)
+    assert seats[0].deal_figures is seats[2].deal_figures
+    moments = exact.call_moments(ProfileOrigin.of_builtin("vivo"), knowns)
+    for s in seats:
+        m, d = moments[cast_known(s)], s.deal_figures
+        assert isinstance(d, exact.Counted)
+        assert Fraction(d.qualifies, COMPLETIONS) == m.qualifies
+        assert d.deal_variance == d.qualifies * (COMPLETIONS - d.qualifies)
+        assert tuple(Fraction(c, COMPLETIONS) for c in d.categories) == m.categories
+
+
+def cast_known(s: Seat) -> tuple[int, ...]:
+    assert s.known is not None
+    return s.known
+
+
+def test_a_runs_hands_valued_at_once_are_evaluates_one_by_one() -> None:
+    """A live table's run's hands valued at once (``reading._hand_values``, NumPy): the
+    player's seven cards, the dealer's and the five known, each ``evaluate``'s value; a
+    run with a card past 51 or a game holding a card twice is left to ``evaluate`` one
+    by one (None), so that a damaged run is refused in its words, as before."""
+    from referee.rules.hands import evaluate, evaluate_indexes
+
+    rng = random.Random(11)
+    games = 3_000
+    cards = bytes(c for _ in range(games) for c in rng.sample(range(52), 9))
+    found = reading._hand_values(cards, games)
+    assert found is not None
+    for g in range(games):
+        c = cards[9 * g:9 * g + 9]
+        assert found[0][g] == evaluate(tuple(c[:7])).value
+        assert found[1][g] == evaluate((c[7], c[8], *c[2:7])).value
+        assert found[2][g] == evaluate_indexes(c[:5]).value
+    assert reading._hand_values(cards[:9] + bytes([1, 2, 3, 4, 5, 6, 7, 8, 1]), 2) is None  # a card twice
+    assert reading._hand_values(bytes([1, 2, 3, 4, 5, 6, 7, 8, 60]), 1) is None  # past 51
+    assert reading._hand_values(b"", 0) is None
+
+
+def test_a_games_seats_placed_at_its_first_as_one_by_one(tmp_path: Path) -> None:
+    """``reading.read`` places a game's seats at its first seat read (its deal there),
+    taking a run's next seat of a game as its neighbour's and sorting only when a game
+    was met again apart: the seats of a store with faults (games recorded again, seat
+    rows beside runs) are those of placing every seat by looking its game up."""
+    log = simulate(tmp_path / "t.jsonl", "--seats", "3-5", "--rounds", "200", "--sessions", "2", "--seed", "5",
+                   "--format", "jsonl", "--faults", "0.05")
+    store = str(tmp_path / "s.db")
+    assert run("check", "--store", store, log, "--quiet")[0] == 1
+    with Stored(store) as stored, stored.reading():
+        found = reading.seats(stored.conn)
+        raw = reading._rows(stored.conn) + reading._runs(stored.conn)
+    raw.sort(key=lambda s: s.order)
+    first: dict[object, int] = {}
+    for seat in raw:
+        if seat.game[0] == "seat":
+            continue
+        if seat.game in first:
+            seat.order, seat.deal = first[seat.game], False
+        else:
+            first[seat.game] = seat.order
+    raw.sort(key=lambda s: s.order)
+    assert any(s.game[0] == "game" and s.row > 0 for s in found)  # seat rows of games beside the runs
+    assert [(s.order, s.game, s.deal, s.row) for s in found] == [(s.order, s.game, s.deal, s.row) for s in raw]
+
+
+def test_seats_sharing_their_cards_object_under_two_profiles_are_each_valued() -> None:
+    """``value`` looks a game's cards up once (its seats, one after the other, share one
+    tuple), but seat rows share one tuple a stored value across sessions: a seat of
+    another profile with the very same object is valued under its own profile."""
+    known = (0, 13, 26, 39, 5)
+    seats = [Seat(order=i, game=("seat", i), time_us=None, table=None, dealer=None, profile=profile, player="p",
+                  ante_u=1_000_000, staked_u=3_000_000, net_u=-3_000_000, bonus_u=0, called=True, known=known,
+                  deal=True, row=i)
+             for i, profile in enumerate(("builtin:vivo", "builtin:bonus-100", "builtin:vivo"))]
+    v = value(seats)
+    means = [getattr(s.situation, "mean", None) for s in seats]
+    assert None not in means and means[0] == means[2] != means[1]
+    assert all(s.deal_figures is not None for s in seats)
+    assert _flat(banded(seats, v)) == _flat(seat_by_seat(seats, v))
+
+
+def test_every_runs_hands_valued_at_once_are_each_runs() -> None:
+    """``reading._every_hand``: the live tables' runs' hands at once, one run after the
+    other, each run's as valued alone; None (every game then evaluated one by one) when a
+    run's cards are not its games' or do not read, or the games are too few to be worth it."""
+    from types import SimpleNamespace
+
+    rng = random.Random(12)
+    runs = [SimpleNamespace(games=g, cards=bytes(c for _ in range(g) for c in rng.sample(range(52), 9)))
+            for g in (3, 1, 5)]
+    runs.insert(1, SimpleNamespace(games=None, cards=b""))  # a run of format-1 rounds: not a table's
+    found = reading._every_hand(runs, 0)
+    assert found is not None
+    alone = [reading._hand_values(r.cards, r.games) for r in runs if r.games is not None]
+    assert all(a is not None for a in alone)
+    assert found == tuple([v for a in alone if a is not None for v in a[k]] for k in range(3))
+    assert reading._every_hand([SimpleNamespace(games=2, cards=bytes(9))], 0) is None  # 9 cards, not 18
+    assert reading._every_hand([SimpleNamespace(games=1, cards=None)], 0) is None
+    assert reading._every_hand(runs) is None  # fewer games than a batch is worth
+
+
+def test_numbering_by_a_sort_is_numbering_by_a_dict() -> None:
+    """The columns number the seats' situations (by their objects' ids) by a sort
+    (``numbered_ints``), in the order first met, as ``numbered``'s dict does: the figures'
+    table keeps its order."""
+    from referee.monitor.columns import numbered, numbered_ints
+
+    rng = random.Random(2)
+    for _ in range(100):
+        ids = np.array([rng.randint(0, 40) for _ in range(rng.randint(0, 100))], np.int64)
+        number, first = numbered_ints(ids)
+        assert number.tolist() == numbered(ids.tolist())[0].tolist()
+        assert ids[first].tolist() == numbered(ids.tolist())[1]

@@ -120,3 +120,17 @@ def test_call_counted_many_equals_one_by_one(monkeypatch: pytest.MonkeyPatch) ->
     one = {known: exact.call_counted(origin, [known])[known] for known in knowns}
     assert many == one
     assert len(blocks) == 1
+
+
+def test_situations_located_at_once_are_located_one_by_one() -> None:
+    """Issue 47's first run locates its situations at once (``counted.located``): each
+    one's flop class and hole pair as ``Classes.locate`` gives it; knowns it does not take
+    (a card past 51 or given twice) are left to ``locate`` one by one (None)."""
+    from referee.analysis.situations import classes
+    from referee.monitor.counted import located
+
+    rng = random.Random(4)
+    knowns = [tuple(rng.sample(range(52), 5)) for _ in range(5_000)]
+    assert located(classes(), knowns) == [classes().locate(k) for k in knowns]
+    assert located(classes(), [(1, 2, 3, 4, 60)]) is None
+    assert located(classes(), [(1, 2, 3, 4, 1)]) is None

@@ -17,9 +17,11 @@ as they are few (a shared-hand table's callers share one situation).
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
+from operator import attrgetter
 from typing import Any, cast
 
 import numpy as np
@@ -38,30 +40,50 @@ _BANDS = (len(cells.COUNT_WINDOWS) + 1) * _TB
 
 def columns(seats: list[Seat]) -> Columns:
     """The valued seats of ``seats`` (in the store's order) as columns, newest first."""
+    # each field read by ``attrgetter`` (a C loop, not a Python one a seat: issue 47's first run)
     valued = [s for s in reversed(seats) if isinstance(s.situation, Figures)]
     n = len(valued)
-    sit, figures = numbered([id(s.situation) for s in valued])
-    by_id = {id(s.situation): s.situation for s in valued}
-    table = cast(list[Figures], [by_id[i] for i in figures])  # each a Figures: ``valued``'s test
-    times = [s.time_us for s in valued]
-    paid = [s.paid_u for s in valued]
+    situations = list(map(_SITUATION, valued))
+    sit, first = numbered_ints(np.fromiter(map(id, situations), np.int64, n))  # an object's id: its number
+    table = cast(list[Figures], [situations[i] for i in first.tolist()])  # each a Figures: ``valued``'s test
+    times = list(map(_TIME, valued))
+    paid = list(map(_PAID, valued))
 
-    def ints(values: list[Any]) -> Array:
+    def ints(values: Iterable[Any]) -> Array:
         return np.fromiter(values, np.int64, n)
 
+    def field(name: str) -> Array:
+        return ints(map(attrgetter(name), valued))
+
+    timed = np.fromiter(map(_NOT_NONE, times), bool, n)
+    paid_known = np.fromiter(map(_NOT_NONE, paid), bool, n)
     return Columns(
-        valued, numbered([s.game for s in valued])[0], ints([0 if t is None else t for t in times]),
-        np.fromiter([t is not None for t in times], bool, n), ints([s.ante_u for s in valued]),
-        ints([s.staked_u for s in valued]), ints([s.net_u for s in valued]), ints([p or 0 for p in paid]),
-        np.fromiter([p is not None for p in paid], bool, n), ints([s.bonus_u for s in valued]),
-        np.fromiter([s.called for s in valued], bool, n), numbered([s.known for s in valued])[0], sit, table,
+        valued, numbered(list(map(_GAME, valued)))[0], ints(t or 0 for t in times), timed, field("ante_u"),
+        field("staked_u"), field("net_u"), ints(p or 0 for p in paid), paid_known, field("bonus_u"),
+        np.fromiter(map(_CALLED, valued), bool, n), numbered(list(map(_KNOWN, valued)))[0], sit, table,
         {name: _limbs([getattr(f, name) for f in table]) for name in _WIDE},
         np.array([f.top for f in table], np.float64), np.array([f.bonus_top for f in table], np.float64),
         np.array([f.variance != 0 for f in table], bool), np.array([f.bonus_variance != 0 for f in table], bool))
 
 
+_SITUATION, _TIME, _PAID, _GAME, _CALLED, _KNOWN = map(attrgetter, ("situation", "time_us", "paid_u", "game", "called",
+                                                                   "known"))
+_NOT_NONE = partial(operator.is_not, None)
+
 #: The figures summed exactly, as limbs.
 _WIDE = ("mean", "variance", "third", "bonus_pay", "bonus_mean", "bonus_variance", "bonus_third")
+
+
+def numbered_ints(values: Array) -> tuple[Array, Array]:
+    """:func:`numbered` of an int64 column, by a sort (not a dict a value): each value's
+    number among the distinct values in the order first met, and where each was first met."""
+    if not values.size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    _, first, where = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[where.reshape(-1)], first[order]
 
 
 def numbered(values: list[Any]) -> tuple[Array, list[Any]]:
@@ -97,7 +119,7 @@ def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
         number = np.zeros(len(STAKE_BANDS), np.int64)
         number[order] = np.arange(order.size)
         return number[band], [STAKE_BANDS[i][1] for i in order.tolist()]
-    return named([getattr(s, kind) for s in c.seats])  # table, dealer, profile, player: the seat's own
+    return named(list(map(attrgetter(kind), c.seats)))  # table, dealer, profile, player: the seat's own
 
 
 def named(values: list[str | None]) -> tuple[Array, list[str]]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..analysis.counts import COMPLETIONS, DEALERS, LOSE, NOT_QUALIFIED, TIE, WIN, Block, DamagedTable
+from ..analysis.counts import COMPLETIONS, DEALERS, LOSE, NOT_QUALIFIED, PERMS, TIE, WIN, Block, Classes, DamagedTable
 from .wide import Array
 
 if TYPE_CHECKING:
@@ -94,3 +94,30 @@ def figures(block: Block, pairs: Sequence[int], tables: Sequence[Payoffs]
             value += tied * table[0][TIE] + (COMPLETIONS - not_qualified - won - tied) * table[0][LOSE]
         values.append(value.tolist())
     return values, not_qualified.tolist(), wanted_turns.tolist()
+
+
+def located(classes: Classes, knowns: Sequence[tuple[int, ...]]) -> list[tuple[int, int]] | None:
+    """``classes.locate`` of every one of ``knowns`` (two private cards and a flop) at once:
+    each one's flop class and hole-pair index, exactly as one by one (the flop's class and
+    suit permutation read from the shipped places by its colex rank, the hole cards
+    relabelled, then placed among the 49 cards the canonical flop leaves). None, the
+    caller then locating them one by one as before (and refusing what it refuses): no
+    shipped places, or a card past 51 or given twice."""
+    if classes.places is None or not knowns:
+        return None
+    k = np.array(knowns, np.int64).reshape(len(knowns), -1)
+    if k.shape[1] != 5 or int(k.min()) < 0 or int(k.max()) > 51:
+        return None
+    s = np.sort(k, axis=1)
+    if (s[:, 1:] == s[:, :-1]).any():
+        return None
+    a, b, c = np.sort(k[:, 2:5], axis=1).T
+    rank = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+    index = np.asarray(classes.places[0], np.int64)[rank]
+    perm = np.array(PERMS, np.int64)[np.asarray(classes.places[1], np.int64)[rank]]
+    hole = (k[:, :2] & ~3) | np.take_along_axis(perm, k[:, :2] & 3, axis=1)
+    hole.sort(axis=1)
+    canon = np.array(classes.flops, np.int64)[index]
+    i = hole[:, 0] - (canon < hole[:, :1]).sum(axis=1)
+    j = hole[:, 1] - (canon < hole[:, 1:]).sum(axis=1)
+    return list(zip(index.tolist(), (i * (97 - i) // 2 + j - i - 1).tolist(), strict=True))

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
 
+from ..analysis.counts import DEALERS
 from ..rules.category import CATEGORY_SHIFT
 from ..rules.hands import evaluate
+from ..rules.strategy import COMPLETIONS
 from . import wide
-from .columns import _BANDS, _TB, bands, named
+from .columns import _BANDS, _TB, bands, named, numbered
 from .facts import Seat
 from .randomness import DEAL_KINDS, DealBanded, DealSums, _Facts
-from .valuing import Figures
+from .valuing import DealFigures
 from .wide import Array
 
 _CATEGORIES = 10
@@ -32,41 +35,43 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal's counts added to its (count band, time band) cell, per segment: what
     what a run tests (``run.judge``)."""
     out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
-    dealt = [s for s in reversed(seats)
-             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    dealt = [s for s in reversed(seats) if s.deal and isinstance(s.deal_figures, DealFigures)]
     if not dealt:
         return out
     n = len(dealt)
     facts = _Facts()
-    seen = np.zeros(n, bool)
-    player = np.zeros(n, np.int64)
-    dealer = np.zeros(n, np.int64)
-    qualified = np.zeros(n, np.int64)
-    expected = np.zeros((_CATEGORIES, n), np.int64)
-    q_expected = np.zeros(n, np.int64)
-    q_variance = np.zeros(n, np.int64)
+    # a deal's figures (``randomness._deal``), one deal a game, as columns: its hands' values,
+    # its five cards' counts (whole numbers under 2^41: int64), its profile's facts
+    player_value = [s.player_value for s in dealt]
+    dealer_value = [s.dealer_value for s in dealt]
+    seen = np.fromiter((p is not None and d is not None for p, d in zip(player_value, dealer_value, strict=True)),
+                       bool, n)
+    player = np.fromiter((0 if v is None else v for v in player_value), np.int64, n) >> CATEGORY_SHIFT
+    dealt_value = np.fromiter((0 if v is None else v for v in dealer_value), np.int64, n)
+    dealer = dealt_value >> CATEGORY_SHIFT
+    counts = [cast(DealFigures, s.deal_figures) for s in dealt]
+    expected = np.array([c.turns for c in counts], np.int64).reshape(n, _CATEGORIES).T * DEALERS
+    not_qualified = np.fromiter((c.not_qualified for c in counts), np.int64, n)
+    q_expected = COMPLETIONS - not_qualified
+    q_variance = q_expected * not_qualified
+    profile, profiles = numbered([s.profile for s in dealt])
+    facts_of = [facts.profile(p) for p in profiles]
+    qualified = (dealt_value >= np.array([q for q, _, _ in facts_of], np.int64)[profile]).astype(np.int64)
     bonus = np.zeros(n, bool)
     hits = np.zeros(n, np.int64)
     hits_expected = np.zeros(n, np.int64)
     hits_variance = np.zeros(n, np.int64)
-    for i, s in enumerate(dealt):  # a deal's figures (``randomness._deal``), one deal a game
-        if s.player_value is None or s.dealer_value is None:
+    for number, (_, odds, pays) in enumerate(facts_of):
+        if odds is None or pays is None:
             continue
-        f = s.situation
-        assert isinstance(f, Figures) and f.deal is not None
-        m = f.deal
-        qualifier, odds, pays = facts.profile(s.profile)
-        seen[i] = True
-        player[i] = s.player_value >> CATEGORY_SHIFT
-        dealer[i] = s.dealer_value >> CATEGORY_SHIFT
-        qualified[i] = s.dealer_value >= qualifier
-        expected[:, i] = m.categories
-        q_expected[i], q_variance[i] = m.qualifies, m.variance
-        if odds is not None and pays is not None and s.known is not None:
-            value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
-            bonus[i] = True
-            hits[i] = facts.pays(s.profile, value)
-            hits_expected[i], hits_variance[i] = pays
+        mine = seen & (profile == number)
+        bonus[mine] = True
+        hits_expected[mine], hits_variance[mine] = pays
+        at = np.flatnonzero(mine)
+        values = _bonus_values([dealt[i] for i in at.tolist()])
+        distinct, where = np.unique(np.array(values, np.int64), return_inverse=True)
+        name = profiles[number]  # whether the Bonus pays: once a distinct five-card value
+        hits[at] = np.array([facts.pays(name, v) for v in distinct.tolist()], np.int64)[where.reshape(-1)]
     time = np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n)
     timed = np.fromiter((s.time_us is not None for s in dealt), bool, n)
     each = np.arange(n)  # a deal is a game of its own: ranked one by one
@@ -102,6 +107,27 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
             d.player_expected = [expectations[c][j] for c in range(_CATEGORIES)]
             out[(kind, labels[segment])][divmod(band, _TB)] = d
     return out
+
+
+def _bonus_values(dealt: list[Seat]) -> list[int]:
+    """Each deal's five known cards' value (the Bonus hand): its seat's own where it has
+    one, else evaluated, all at once (``rules.batch``) when every card is 0 to 51 and none
+    given twice, else one by one by ``evaluate`` (which refuses what it refuses)."""
+    values = [s.bonus_value for s in dealt]
+    missing = [k for k, v in enumerate(values) if v is None]
+    if not missing:
+        return cast(list[int], values)
+    cards = np.array([dealt[k].known for k in missing], np.int64).reshape(len(missing), -1)
+    bits = np.left_shift(1, cards) if cards.size and int(cards.min()) >= 0 and int(cards.max()) <= 51 else None
+    if cards.shape[1] == 5 and bits is not None and (np.bitwise_or.reduce(bits, axis=1) == bits.sum(axis=1)).all():
+        from ..rules.batch import evaluate_batch
+
+        found = evaluate_batch(cards, check=False).tolist()
+    else:
+        found = [evaluate(list(cast(tuple[int, ...], dealt[k].known))).value for k in missing]
+    for k, value in zip(missing, found, strict=True):
+        values[k] = value
+    return cast(list[int], values)
 
 
 def _counts(at: Array, category: Array, cells: int) -> list[list[int]]:

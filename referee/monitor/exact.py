@@ -26,6 +26,7 @@ from ..analysis.situations import CountTable, classes
 from ..profiles import ProfileOrigin
 from ..rules.category import Category
 from ..rules.hands import evaluate
+from ..rules.profile import BonusRule
 from ..rules.strategy import COMPLETIONS, Payoffs, call_counts
 
 FIVE_CARD_HANDS = comb(52, 5)
@@ -111,6 +112,25 @@ class Counted:
         return (self.third * COMPLETIONS * COMPLETIONS - 3 * self.first * self.second * COMPLETIONS
                 + 2 * self.first ** 3)
 
+    # The deal's exact expectations given these five known cards (the monitor's deal tests,
+    # ``valuing.DealFigures``), as whole numbers over COMPLETIONS: read from the counts when
+    # asked, so that a first run makes nothing a deal (issue 47).
+
+    @property
+    def categories(self) -> tuple[int, ...]:
+        """How many completions end in each of the player's final categories (high card first)."""
+        return tuple(n * DEALERS for n in self.turns)
+
+    @property
+    def qualifies(self) -> int:
+        """How many completions the dealer qualifies in."""
+        return COMPLETIONS - self.not_qualified
+
+    @property
+    def deal_variance(self) -> int:
+        """P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal's qualifying."""
+        return (COMPLETIONS - self.not_qualified) * self.not_qualified
+
 
 def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Counted]:
     """Calling in each situation ``knowns`` under ``origin``'s profile, exact, in whole numbers."""
@@ -123,9 +143,14 @@ def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
     out: dict[tuple[int, ...], Counted] = {}
     by_class: dict[int, list[tuple[tuple[int, ...], int]]] = {}
     order = list(dict.fromkeys(knowns))
-    for known in order:
-        index, pair = locate(known)
-        if table.load(index):
+    places = _located(order)
+    loaded: dict[int, bool] = {}
+    for at, known in enumerate(order):
+        index, pair = locate(known) if places is None else places[at]
+        served = loaded.get(index)
+        if served is None:  # a class's block looked for once, not once a situation
+            served = loaded[index] = table.load(index)
+        if served:
             by_class.setdefault(index, []).append((known, pair))
         else:  # another qualifier without its counts: counted one by one
             counts = call_counts(known[:2], known[2:5], qualifier).counts
@@ -146,6 +171,18 @@ def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
             (value, second, third), nq, turned = block.figures_under(pair, tables)
             out[known] = Counted(value, second, third, nq, tuple(turned))
     return {known: out[known] for known in order}  # in the order asked, as one by one
+
+
+def _located(knowns: list[tuple[int, ...]]) -> list[tuple[int, int]] | None:
+    """Every situation's class and hole pair at once (``counted.located``: NumPy, which a
+    first run over many situations has), else None (located one by one)."""
+    if len(knowns) <= _FEW:
+        return None
+    try:
+        from .counted import located
+    except ImportError:  # pragma: no cover - the store extra brings NumPy
+        return None
+    return located(classes(), knowns)
 
 
 #: A block's situations are valued one by one when they are this few or fewer: column by
@@ -225,7 +262,12 @@ class BonusOdds:
 
 def bonus_pay(origin: ProfileOrigin, value: int) -> Fraction:
     """What a unit Bonus stake nets on five cards of ``value`` (the stake's loss when unpaid)."""
-    rule = origin.resolve().profile.bonus
+    return bonus_pay_under(origin.resolve().profile.bonus, value)
+
+
+def bonus_pay_under(rule: BonusRule | None, value: int) -> Fraction:
+    """:func:`bonus_pay` under a profile's Bonus rule read once (a first run asks for
+    thousands of five-card values: the profile resolved once, not once a value)."""
     if rule is None:
         return Fraction(0)
     odds = rule.paytable.get(Category.of(value))

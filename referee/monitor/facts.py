@@ -52,6 +52,10 @@ class Seat:
     row: int = 0
     #: Filled by the monitor: the seat's exact figures (see ``valuing.Valuation``).
     situation: object = None
+    #: Filled by the monitor for a ``deal`` seat whose five cards are known: the deal's exact
+    #: expectations (``valuing.DealFigures``), apart from ``situation``, so that the deal's
+    #: seat shares its figures with its game's other seats alike (one key a game, not two).
+    deal_figures: object = None
     #: What the seat was paid on the main game, in millionths: what it was paid in all (its
     #: wallet's moves where it has a wallet, else its record's net: ``audit.owed.seat_paid``,
     #: as ``check`` reads it) less the Bonus net the rules give. None: nothing says what it

@@ -35,11 +35,12 @@ from fractions import Fraction
 from ..analysis.distributions import binomial_cdf, binomial_sf, chi2_sf
 from ..rules.category import Category
 from ..rules.hands import evaluate
+from ..rules.profile import BonusRule
 from ..rules.strategy import COMPLETIONS
 from . import exact
 from .cells import COUNT_WINDOWS, WINDOWS
 from .facts import Seat
-from .valuing import DealFigures, Figures, exact_int, origin_of
+from .valuing import DealFigures, exact_int, origin_of
 
 DEAL_KINDS = ("all", "table", "dealer")
 TESTS = ("player categories", "dealer categories", "dealer qualification", "bonus hits")
@@ -142,13 +143,12 @@ def deals(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> Deals:
     once, whichever kinds hold it: its table, its dealer and all)."""
     facts = _Facts()
     out: Deals = defaultdict(list)
-    dealt = [s for s in reversed(seats)
-             if s.deal and isinstance(s.situation, Figures) and s.situation.deal is not None]
+    dealt = [s for s in reversed(seats) if s.deal and isinstance(s.deal_figures, DealFigures)]
     made: list[DealSums] = []
     for s in dealt:
         d = DealSums()
-        assert isinstance(s.situation, Figures) and s.situation.deal is not None
-        _deal(d, s, s.situation.deal, facts)
+        assert isinstance(s.deal_figures, DealFigures)
+        _deal(d, s, s.deal_figures, facts)
         made.append(d)
     keys: dict[str, Callable[[Seat], str | None]] = {"all": lambda s: "all", "table": lambda s: s.table,
                                                      "dealer": lambda s: s.dealer}
@@ -168,6 +168,7 @@ class _Facts:
     def __init__(self) -> None:
         self.profiles: dict[str, tuple[int, exact.BonusOdds | None, tuple[int, int] | None]] = {}
         self.paid: dict[tuple[str, int], bool] = {}
+        self.rules: dict[str, BonusRule | None] = {}
 
     def profile(self, text: str) -> tuple[int, exact.BonusOdds | None, tuple[int, int] | None]:
         if text not in self.profiles:
@@ -183,7 +184,9 @@ class _Facts:
         key = (profile, value)
         found = self.paid.get(key)
         if found is None:
-            found = self.paid[key] = exact.bonus_pay(origin_of(profile), value) > 0
+            if profile not in self.rules:  # resolved once a profile, not once a five-card value
+                self.rules[profile] = origin_of(profile).resolve().profile.bonus
+            found = self.paid[key] = exact.bonus_pay_under(self.rules[profile], value) > 0
         return found
 
 
@@ -200,7 +203,7 @@ def _deal(d: DealSums, s: Seat, m: DealFigures, facts: _Facts) -> None:
     d.dealer[_ORDER[Category.of(s.dealer_value)]] += 1
     d.qualified += s.dealer_value >= qualifier
     d.q_expected += m.qualifies
-    d.q_variance += m.variance
+    d.q_variance += m.deal_variance
     if odds is not None and bonus is not None and s.known is not None:
         value = s.bonus_value if s.bonus_value is not None else evaluate(list(s.known)).value
         d.bonus_deals += 1

@@ -22,14 +22,14 @@ def members(seats: list[Seat], kind: str, segment: str, bet: str, window: str, n
     # not at the store's (``newest``, kept for the callers that pass it)
     newest = max((s.time_us for s in seats if s.time_us is not None and key(s) == segment
                   and isinstance(s.situation, Figures)
-                  and (bet != "deal" or (s.deal and s.situation.deal is not None))), default=None)
+                  and (bet != "deal" or (s.deal and s.deal_figures is not None))), default=None)
     rank, last = -1, None
     for s in reversed(seats):
         f = s.situation
         if key(s) != segment or not isinstance(f, Figures):
             continue
         if bet == "deal":
-            if not s.deal or f.deal is None:
+            if not s.deal or s.deal_figures is None:
                 continue
             rank += 1
         elif s.game != last:

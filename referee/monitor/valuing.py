@@ -7,8 +7,9 @@ A call's figures come from its situation's outcome counts (``exact.Counted``: th
 raw moments over the payouts' D = scale × the 1,070,190 completions, D², D³); a fold's
 from the profile's fold line (certain); the Bonus's from its exact odds over the
 2,598,960 five-card hands (``exact.bonus_odds``). Distinct situations are valued once,
-and seats alike (the same profile, situation, decision, Bonus hand and deal) share one
-:class:`Figures`.
+and seats alike (the same profile, situation, decision and Bonus hand) share one
+:class:`Figures`; a game's deal (``Seat.deal``) has its five cards' counts
+(:data:`DealFigures`, in ``Seat.deal_figures``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from operator import attrgetter
 
-from ..analysis.counts import DEALERS
 from ..profiles import ProfileOrigin
 from ..rules.strategy import COMPLETIONS
 from . import exact
@@ -51,20 +52,15 @@ class Figures:
     #: The third cumulants (central moments) per unit, over ``Valuation.scale3``.
     third: int = 0
     bonus_third: int = 0
-    #: The deal's exact figures given the five known cards (``Seat.deal`` only).
-    deal: DealFigures | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DealFigures:
-    """A deal's exact expectations given its five known cards, as whole numbers over
-    COMPLETIONS: how many completions end in each of the player's final categories (high
-    card first), how many the dealer qualifies in, and that count times the others
-    (P(qualifies) × P(not) over COMPLETIONS²: the variance of one deal)."""
-
-    categories: tuple[int, ...]
-    qualifies: int
-    variance: int
+#: A deal's exact expectations given its five known cards, as whole numbers over
+#: COMPLETIONS: how many completions end in each of the player's final categories (high
+#: card first, ``categories``), how many the dealer qualifies in (``qualifies``), and that
+#: count times the others (``deal_variance``: P(qualifies) × P(not) over COMPLETIONS², the
+#: variance of one deal). Its five cards' counts themselves, read when asked (nothing made
+#: a deal: a first run has a hundred thousand of them).
+DealFigures = exact.Counted
 
 
 @dataclass(slots=True)
@@ -93,6 +89,7 @@ class _Priced:
         self.d = payoffs.scale * COMPLETIONS
         self.fold = Fraction(payoffs.fold, payoffs.scale)
         self.odds = exact.bonus_odds(origin)
+        self.rule = origin.resolve().profile.bonus
         self.means: list[int] = [self.d]
         self.variances: list[int] = [self.d ** 2]
         self.thirds: list[int] = [self.d ** 3]
@@ -106,6 +103,7 @@ class _Priced:
         self.fold_mean = 0
         self.bonus: tuple[int, int, float, int] | None = None
         self.pays: dict[int, int] = {}
+        self.scaled_pays: dict[Fraction, int] = {}
         self.scale = 1
 
     def scaled(self, scale: int, scale2: int, scale3: int) -> None:
@@ -121,7 +119,11 @@ class _Priced:
         """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
         found = self.pays.get(value)
         if found is None:
-            found = self.pays[value] = exact_int(exact.bonus_pay(self.origin, value) * self.scale)
+            pay = exact.bonus_pay_under(self.rule, value)
+            found = self.scaled_pays.get(pay)
+            if found is None:  # a few pays, thousands of five-card values: each pay scaled once
+                found = self.scaled_pays[pay] = exact_int(pay * self.scale)
+            self.pays[value] = found
         return found
 
 
@@ -130,12 +132,17 @@ def value(seats: list[Seat]) -> Valuation:
     :class:`Figures` to each seat's ``situation``: whole numbers over denominators that
     every profile's figures divide (each a multiple of its payouts' D = scale × the
     1,070,190 completions, its square and its cube). Seats alike (the same profile,
-    situation, decision, Bonus hand and deal) share one :class:`Figures`."""
+    situation, decision and Bonus hand) share one :class:`Figures`: a game's deal seat its
+    game's other seats' (why the deal is apart, in ``Seat.deal_figures``: a key a game,
+    not two, 2.2 s of 13.7 at 500,000 seats)."""
     wanted: dict[str, set[tuple[int, ...]]] = defaultdict(set)
+    seen: tuple[object, object] = (None, None)
     for s in seats:
-        if (s.called or s.deal) and s.known is not None:
-            wanted[s.profile].add(s.known)
-    priced = {profile: _Priced(profile) for profile in sorted({s.profile for s in seats})}
+        known = s.known
+        if (s.called or s.deal) and known is not None and (known is not seen[0] or s.profile != seen[1]):
+            wanted[s.profile].add(known)  # once a game (its seats, one after the other, share their cards)
+            seen = (known, s.profile)
+    priced = {profile: _Priced(profile) for profile in sorted(set(map(attrgetter("profile"), seats)))}
     scale = lcm(1, *(x for p in priced.values() for x in p.means))
     scale2 = lcm(1, *(x for p in priced.values() for x in p.variances))
     scale3 = lcm(1, *(x for p in priced.values() for x in p.thirds))
@@ -144,15 +151,23 @@ def value(seats: list[Seat]) -> Valuation:
     counted = {profile: exact.call_counted(p.origin, sorted(wanted.get(profile, ())))
                for profile, p in priced.items()}
     made: dict[tuple[object, ...], Figures | None] = {}
-    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus and deal
+    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}  # a call's, whatever its Bonus
+    last: tuple[object, ...] = ()
+    found: Figures | None = None
     for s in seats:
         profile, known, called = s.profile, s.known, s.called
-        dealt = s.deal and known is not None
-        key = (profile, known if called or dealt else None, called, s.bonus_value if s.bonus_u else None, dealt)
-        found = made.get(key, False)
-        if found is False:
-            found = made[key] = _figures(s, priced[profile], counted[profile], calls)
+        bonus = s.bonus_value if s.bonus_u else None
+        if not (last and last[1] is known and last[2] == called and last[3] == bonus and last[0] == profile):
+            # not as the seat before (a game's seats, one after the other, share their five cards)
+            key = (profile, known if called else None, called, bonus)
+            if key in made:
+                found = made[key]
+            else:
+                found = made[key] = _figures(s, priced[profile], counted[profile], calls)
+            last = (profile, known, called, bonus)
         s.situation = found
+        if s.deal and known is not None:
+            s.deal_figures = counted[profile][known]
     return Valuation(scale, scale2, scale3)
 
 
@@ -160,7 +175,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
              calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]]) -> Figures | None:
     """One seat's figures (None: a call whose five cards were not all seen, no exact
     expectation); ``calls``: a call's figures in a situation, worked out once for the
-    seats that differ only in their Bonus or deal."""
+    seats that differ only in their Bonus."""
     if s.called:
         if s.known is None:
             return None
@@ -180,12 +195,7 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
     if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
         b_mean, b_variance, b_top, b_third = p.bonus
         pay, b_top = p.pay(s.bonus_value), b_top - b_mean / p.scale
-    deal = None
-    if s.deal and s.known is not None:
-        c = counted[s.known]
-        qualifies = COMPLETIONS - c.not_qualified
-        deal = DealFigures(tuple(map(DEALERS.__mul__, c.turns)), qualifies, qualifies * c.not_qualified)
-    return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third, deal)
+    return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third)
 
 
 @lru_cache(maxsize=32)

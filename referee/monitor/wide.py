@@ -62,12 +62,24 @@ def carry(x: Array) -> Array:
 
 
 def mul(a: Array, b: Array) -> Array:
-    """The products of two columns of limbs, element by element, as limbs (carried)."""
-    out = np.zeros((a.shape[0] + b.shape[0], a.shape[1]), np.int64)
-    for i in range(a.shape[0]):
-        for j in range(b.shape[0]):
-            out[i + j] += a[i] * b[j]
-    return carry(out)
+    """The products of two columns of limbs, element by element, as limbs (carried).
+
+    Why in pairs: ``a``'s limbs are taken two at a time (a 32-bit digit, the top one
+    signed, times a limb of ``b`` is under 2^48 in magnitude, and at most a few such
+    products add up at one place), so that a product costs half the passes over the
+    columns it had one limb at a time (issue 47's first run: the sums' variances and
+    third cumulants are such products, a seat or a group each)."""
+    if a.shape[0] < b.shape[0]:
+        a, b = b, a
+    la, lb = a.shape[0], b.shape[0]
+    out = np.zeros((la + lb + 1, a.shape[1]), np.int64)
+    for i in range(0, la, 2):
+        digit = a[i] if i + 1 == la else a[i] + (a[i + 1] << BITS)
+        for j in range(lb):
+            out[i + j] += digit * b[j]
+    carry(out)
+    out[-2] += out[-1] << BITS  # the extra top limb (0 or -1: the product fits la + lb limbs) folded in, signed
+    return out[:-1]
 
 
 def grouped(keys: Array, x: Array, groups: int) -> Array:
