@@ -37,9 +37,20 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
     >>> did_you_mean("G2", ["g1", "g2"]), did_you_mean("carl", ["carol", "bob"]), did_you_mean("g3", ["g1", "g2"])
     ("; did you mean 'g2'?", "; did you mean 'carol'?", '')
     """
+    meant = closest(word, names)
+    return f"; did you mean {meant!r}?" if meant is not None else ""
+
+
+def closest(word: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` that ``word`` was meant to be (:func:`did_you_mean`'s rule: a
+    change of case first, else one edit), None when none or several are.
+
+    >>> closest("t7", ["T5", "T7"]), closest("T8", ["T5", "T7"])
+    ('T7', None)
+    """
     folded = word.casefold()
     names = [name for name in names if name != word]
     close = {name for name in names if name.casefold() == folded}  # a change of case first
     if not close:
         close = {name for name in names if one_edit(folded, name.casefold())}
-    return f"; did you mean {close.pop()!r}?" if len(close) == 1 else ""
+    return close.pop() if len(close) == 1 else None

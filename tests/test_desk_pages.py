@@ -597,13 +597,35 @@ def test_find_pages_through_a_search_of_more_games_than_a_page(viewer: Any) -> N
     first = viewer.get("/find", params={"mode": "search", "table": TABLE, "limit": "2"}).text
     shown = re.findall(r'<td><a href="/games/(\d+)">', first)
     assert len(shown) == 2 and "narrow the search" not in first and 'rel="prev"' not in first
-    after = html.unescape(re.search(r'<a href="([^"]+)" rel="next">Next games</a>', first).group(1))
+    nexts = re.findall(r'<a href="([^"]+)" rel="next">Next games</a>', first)
+    assert len(nexts) == 1
+    after = html.unescape(nexts[0])
     assert after == f"/find?mode=search&table={TABLE}&limit=2&offset=2"
     second = viewer.get(after).text
     more = re.findall(r'<td><a href="/games/(\d+)">', second)
     assert len(more) == 2 and not set(more) & set(shown) and 'rel="next"' not in second
     assert "Found games from number 3 on." in second
-    back = html.unescape(re.search(r'<a href="([^"]+)" rel="prev">', second).group(1))
+    backs = re.findall(r'<a href="([^"]+)" rel="prev">', second)
+    assert len(backs) == 1
+    back = html.unescape(backs[0])
     assert re.findall(r'<td><a href="/games/(\d+)">', viewer.get(back).text) == shown
     french = viewer.get(after + "&lang=fr").text
     assert "Parties précédentes" in french and "Parties trouvées à partir du numéro 3." in french
+
+
+def test_a_search_at_a_table_no_game_was_stored_at_says_the_table_meant(viewer: Any) -> None:
+    """A floor manager's trial: ``t7`` found nothing where the table is T7. A search that
+    finds nothing at a table the store does not have names the stored table meant (a
+    change of case, or one slip), linked; the API says it in ``did_you_mean``."""
+    import html
+
+    asked = viewer.get("/api/search", params={"table": TABLE.lower()}).json()
+    assert asked["games"] == [] and asked["did_you_mean"] == {"table": TABLE}
+    assert viewer.get("/api/search", params={"table": "CH7"}).json()["did_you_mean"] == {"table": TABLE}
+    assert viewer.get("/api/search", params={"table": "XX-1"}).json()["did_you_mean"] == {}
+    page = viewer.get("/find", params={"mode": "search", "table": TABLE.lower(), "code": "P001"}).text
+    link = re.search(r'No game matches\. <a href="([^"]+)">Did you mean table ([^<]+)\?</a>', page)
+    assert link and link.group(2) == TABLE
+    assert html.unescape(link.group(1)) == f"/find?mode=search&code=P001&table={TABLE}"
+    french = viewer.get("/find", params={"mode": "search", "table": TABLE.lower(), "lang": "fr"}).text
+    assert f"Vouliez-vous dire la table {TABLE} ?" in french

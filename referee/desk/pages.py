@@ -20,7 +20,7 @@ from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
 from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
-from .words import decimal_text, page_link, problem_words
+from .words import changed_link, decimal_text, page_link, problem_words
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -107,7 +107,7 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
             filters = views.Filters.model_validate(given)
             if filters.given():
                 games = views.search(state(request).backend, who, filters)
-                pages = _pages(request, filters, games.more)
+                pages = _pages(request, filters, games.more, games.did_you_mean.get("table"))
     except ValidationError as err:
         problem = problem_words(lang_of(request), err.errors()[:5])
     except Refused as err:
@@ -120,11 +120,14 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
                                                       "problem": problem}, status=200 if problem is None else 400)
 
 
-def _pages(request: Request, filters: views.Filters, more: bool) -> dict[str, str | None]:
+def _pages(request: Request, filters: views.Filters, more: bool, meant: str | None = None) -> dict[str, str | None]:
     """A search's next and previous pages (the same query, its offset moved by its limit),
-    with where this page starts: a search of more games than a page pages through them."""
+    with where this page starts: a search of more games than a page pages through them;
+    and the same search at the table ``meant`` (a search that found nothing at a table
+    no game was stored at: ``t7`` for T7)."""
     query = request.query_params.multi_items()
     return {"next": page_link("/find", query, filters.offset + filters.limit) if more else None,
+            "meant": None if meant is None else changed_link("/find", query, "table", meant),
             "previous": page_link("/find", query, max(filters.offset - filters.limit, 0)) if filters.offset else None,
             "first": str(filters.offset + 1)}
 

@@ -83,6 +83,9 @@ class GamesOut(BaseModel):
     games: list[GameRow]
     #: True when more games matched than were returned (narrow the search).
     more: bool = False
+    #: When nothing matched a table no game was stored at: the stored table meant, by
+    #: filter (``{"table": "T7"}`` for ``t7``: a change of case or one slip of the hand).
+    did_you_mean: dict[str, str] = {}
 
 
 class CaseIn(BaseModel):

@@ -49,18 +49,22 @@ def _none_if_blank(value: str | None) -> str | None:
 
 def search(backend: Backend, who: Who, f: Filters) -> GamesOut:
     """The games matching ``f``, newest first; each player listed is a read logged."""
-    from ..store.desk import one_a_game, search_games
+    from ..store.desk import meant_table, one_a_game, search_games
 
+    table = _none_if_blank(f.table)
+    meant: dict[str, str] = {}
     with backend.stored(who.unit) as stored, backend.refusing():
-        hits = search_games(stored, player=_none_if_blank(f.player), table=_none_if_blank(f.table),
+        hits = search_games(stored, player=_none_if_blank(f.player), table=table,
                             dealer=_none_if_blank(f.dealer), since=f.since, until=f.until,
                             game=_none_if_blank(f.game), code=_none_if_blank(f.code), min_owed=f.min_owed,
                             limit=f.limit + 1, offset=f.offset)
         shown = one_a_game(hits[:f.limit])
         marked = _with_cases(stored, [h.game for h in shown])
+        if not hits and table is not None and (found := meant_table(stored, table)) is not None:
+            meant["table"] = found
     rows = [row(h, h.game in marked) for h in shown]
     backend.log(who.name, "search", [p for r in rows for p in r.players], who.unit)
-    return GamesOut(games=rows, more=len(hits) > f.limit)
+    return GamesOut(games=rows, more=len(hits) > f.limit, did_you_mean=meant)
 
 
 def around(backend: Backend, who: Who, table: str, at: datetime) -> GamesOut:

@@ -79,6 +79,13 @@ def lang_link(path: str, query: Iterable[tuple[str, str]], lang: str) -> str:
     return f"{quote(path, safe='/')}?{urlencode([*pairs, ('lang', lang)])}"
 
 
+def changed_link(path: str, query: Iterable[tuple[str, str]], key: str, value: str) -> str:
+    """The page at ``path`` with its whole query kept and ``key`` set to ``value`` (a
+    search's did-you-mean: the same search at the table meant, from its first page)."""
+    pairs = [(k, v) for k, v in query if k not in (key, "offset")]
+    return f"{quote(path, safe='/')}?{urlencode([*pairs, (key, value)])}"
+
+
 def page_link(path: str, query: Iterable[tuple[str, str]], offset: int) -> str | None:
     """The page at ``path`` with its whole query kept and ``offset`` changed (Find's next
     and previous pages of a search); None for an offset before the first game."""

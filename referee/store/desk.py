@@ -65,6 +65,23 @@ def search_games(stored: Stored | str, player: str | None = None, table: str | N
         return Search(s, filters).games(offset + limit, offset)
 
 
+def meant_table(stored: Stored | str, table: str) -> str | None:
+    """The stored table ``table`` was meant to be when no table has that name: the one
+    that differs only in case, or else by one slip of the hand (``t7``, ``T 7``: T7);
+    None when the store has ``table`` itself, or none or several such."""
+    import sqlalchemy as sa
+
+    from ..spelling import closest
+    from . import schema
+
+    se = schema.sessions
+    with opened(stored) as s, s.reading():
+        names = [str(n) for n in s.conn.execute(sa.select(se.c.tbl).where(se.c.tbl.is_not(None)).distinct()).scalars()]
+    if table in names:
+        return None
+    return closest(table, names)
+
+
 def recall_games(stored: Stored | str, player: str, game: str, last: int = 10) -> Recall:
     """The regulators' recall: the player's game ``game`` and the nine (``last - 1``)
     before it, across sessions, as ``recall --store --player P --game G`` gives it (the
