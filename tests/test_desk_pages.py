@@ -217,6 +217,16 @@ def test_watch_lists_the_alert_groups_and_risk_acknowledges_and_resolves(fresh: 
         assert done.status_code == 200
         again = c.post(f"/api/alerts/{listed[0]['id']}/ack", json={}, headers={"X-CSRF-Token": token})
         assert again.status_code == 409
+        # Watch keeps who acted, when and what they said, every action once resolved, and
+        # says on what basis each group was raised (a risk analyst's trial found none of it)
+        row = c.get("/watch").text.split(f'id="alert-{listed[0]["id"]}"')[1].split("</tr>")[0]
+        assert "what the seats were paid" in row
+        said = re.findall(r'<span class="muted action">([^<]+)</span>', row)
+        assert [re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "T", x) for x in said] == [
+            "acknowledged by risk at T (UTC): calling the studio", "acknowledged by risk at T (UTC): me too",
+            "resolved by risk at T (UTC): fixed"]
+        french = c.get("/watch", params={"lang": "fr"}).text.split(f'id="alert-{listed[0]["id"]}"')[1]
+        assert "ce qui a été payé aux places" in french and "résolu par risk le " in french
         assert c.post("/api/alerts/999/ack", json={}, headers={"X-CSRF-Token": token}).status_code == 404
     code, out = run("alerts", "list", "--store", fresh)
     assert code == 1 and "resolved" in out and "1 open" in out  # the same records as referee alerts
