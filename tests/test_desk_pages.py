@@ -136,6 +136,9 @@ def test_the_sheet_is_the_players_without_codes_and_the_auditors_with_them(store
         for code in ("P001", "P004", "W002", "samples/table.yaml:"):
             assert code not in sheet
         assert 'id="seat-p-1001"' not in sheet  # only the player asked about
+        assert "réglée le 2026-11-29 à 20:22:15 (UTC)" in sheet  # the game's time said as what it is
+        english = c.get(f"/games/{GAME}/sheet?player={PLAYER}&lang=en").text
+        assert "settled on 2026-11-29 at 20:22:15 (UTC)" in english and "2026-11-29T20:22:15Z" not in english
         assert c.get(f"/games/{GAME}/sheet?player=nobody").status_code == 404
     with client(store) as c:
         login(c, "auditor")
