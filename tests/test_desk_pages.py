@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,25 @@ def test_recall_gives_the_players_game_and_those_before_it(viewer: Any) -> None:
     assert missing.status_code == 404
     page = viewer.get("/find", params={"mode": "recall", "player": PLAYER, "game": GAME})
     assert page.status_code == 200 and page.text.count('href="/games/') == 3
+
+
+def test_the_desks_recall_gives_each_seats_decision_net_and_balance_as_referee_recall_does(
+        viewer: Any, store: str) -> None:
+    """A floor manager's trial: the desk's recall had empty columns and none of what
+    ``referee recall`` gives. Each row now has the player's decision, the rules' net and
+    their balance by the rules, the very figures of ``referee recall --format json``; a
+    recall asked without its game says what it needs."""
+    code, out = run("recall", "--store", store, "--player", PLAYER, "--game", GAME, "--format", "json")
+    assert code in (0, 1), out
+    rounds = json.loads(out)["recalls"][0]["rounds"]
+    rows = viewer.get("/api/recall", params={"player": PLAYER, "game": GAME}).json()["games"]
+    assert [(r["game_id"], r["decision"], Decimal(r["net"]), Decimal(r["balance"])) for r in rows] == [
+        (x["game"], x["decision"], Decimal(str(x["settlement"]["net"])), Decimal(str(x["balance"]))) for x in rounds]
+    page = viewer.get("/find", params={"mode": "recall", "player": PLAYER, "game": GAME, "lang": "en"}).text
+    assert "Balance by the rules" in page and f'href="/games/{GAME}?player={PLAYER}"' in page
+    assert "<td class=\"n\">+204</td>" in page and "<td class=\"n\">412</td>" in page
+    alone = viewer.get("/find", params={"mode": "recall", "player": PLAYER})
+    assert alone.status_code == 400 and "A recall needs the player and one of their games" in alone.text
 
 
 def test_a_tables_games_around_a_time(viewer: Any) -> None:

@@ -98,6 +98,9 @@ def find(request: Request, who: Annotated[Who, Depends(reader)], mode: str = "se
     try:
         if mode == "recall" and asked.get("player") and asked.get("game"):
             games = views.recall(state(request).backend, who, asked["player"][:200], asked["game"][:200])
+        elif mode == "recall" and (asked.get("player") or asked.get("game")):
+            problem = said(
+                "A recall needs the player and one of their games: that game and the nine before it are shown.")
         elif mode == "table" and asked.get("table") and at:
             games = views.around(state(request).backend, who, asked["table"][:200], _time(at))
         elif mode == "search":

@@ -77,10 +77,17 @@ class GameRow(BaseModel):
     owed: str | None
     #: True when a case was opened on the game (open, decided or closed: ``/cases``).
     cases: bool = False
+    #: A recall's row (the player's own seat, as ``referee recall`` gives it): their
+    #: decision, the rules' net of the seat and the player's balance by the rules after it.
+    decision: str | None = None
+    net: str | None = None
+    balance: str | None = None
 
 
 class GamesOut(BaseModel):
     games: list[GameRow]
+    #: A recall (one player's seats: their decision, net and balance), not a list of games.
+    recall: bool = False
     #: True when more games matched than were returned (narrow the search).
     more: bool = False
     #: When nothing matched a table no game was stored at: the stored table meant, by

@@ -93,9 +93,11 @@ def recall(backend: Backend, who: Who, player: str, game: str) -> GamesOut:
         marked = _with_cases(stored, [str(view.game) for view in views if view.game])
     rows = [GameRow(game_id=str(view.game or view.number or "?"), table=None, dealer=None, time=_time(view.time),
                     players=[view.player or player], codes=sorted({f.code for f in view.findings}), owed=_owed(view),
-                    cases=bool(view.game) and str(view.game) in marked) for view in views]
+                    cases=bool(view.game) and str(view.game) in marked, decision=view.decision,
+                    net=None if view.ruling is None else signed(view.ruling.net), balance=fmt(view.balance))
+            for view in views]
     backend.log(who.name, "recall", [player], who.unit)
-    return GamesOut(games=rows)
+    return GamesOut(games=rows, recall=True)
 
 
 def _owed(view: Any) -> str | None:
