@@ -130,11 +130,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
             profile, (player_cards[0], player_cards[1], deal.flop[0], deal.flop[1], deal.flop[2]))
         if bonused is not None:
             bonus_hand, bonus_facts = bonused
-    ante, call = seat.ante, seat.call
-    stakes: tuple[Any, ...] = (ante, call, bonus)
-    if type(ante) is Decimal or type(call) is Decimal or type(bonus) is Decimal:  # as written: a ruling keeps them so
-        stakes = tuple(s if type(s) is int else str(s) for s in stakes)
-    settled = settlement_key(seat.decision, stakes, player_hand, hands[1], memo.floor, bonus_facts)
+    settled = settlement_key(seat.decision, (seat.ante, seat.call, bonus), player_hand, hands[1], memo.floor,
+                             bonus_facts)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
     key_ = (settled, recorded_key)
