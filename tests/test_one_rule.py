@@ -29,6 +29,7 @@ from .conftest import run
 #: Each rule's function: its module and name.
 RULES: list[tuple[str, str]] = [
     ("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (fast.settlement_key's, seats.py's)
+    ("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
 ]
 
 
