@@ -30,6 +30,8 @@ from .conftest import run
 RULES: list[tuple[str, str]] = [
     ("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (fast.settlement_key's, seats.py's)
     ("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
+    ("referee.audit.players", "follows"),  # P005: the balance chain
+    ("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
 ]
 
 

@@ -50,6 +50,7 @@ from .clean import (
     recorded_balance,
 )
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
+from .players import carry, follows
 from .seats import Rulings
 from .stakes import covers
 from .wallet import wallet_totals
@@ -158,13 +159,9 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     if seated is not None and player_id in seated:
         return None  # seated twice: G002
     player = session.players.get(key) or session.player(key)
-    if player._chain is not None:
-        return None  # a chain of several anchors, or a lost one: the full audit judges
-    anchor = player.anchor
     net = entry.net
-    if balance is not None and anchor is not None and anchor + (player.since_table + entry.table_net) != balance \
-            and anchor + (player.since_ruled + net) != balance:
-        return None  # P005
+    if not follows(player, balance, entry.table_net, net):
+        return None  # P005, or a chain of several anchors: the full audit judges
     stake = player.stake
     if profile.fixed_stakes and stake is not None and entry.ante != stake:
         return None  # S002, or the stake changing: the full audit judges
@@ -185,12 +182,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
             player._antes[entry.ante] = player._antes.get(entry.ante, 0) + 1
         player.stake = player.last_ante = entry.ante
     player.balance += net
-    if balance is not None:
-        player.anchor, player.since_table, player.since_ruled = balance, ZERO, ZERO
-        player.anchor_round, player.anchor_game = where
-    elif anchor is not None:
-        player.since_table += entry.table_net
-        player.since_ruled += net
+    carry(player, balance, entry.table_net, net, *where)
     booked = player.booked
     book = entry.book
     booked[book] = booked.get(book, 0) + 1
