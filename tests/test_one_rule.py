@@ -26,12 +26,14 @@ from referee.audit import fast
 
 from .conftest import run
 
-#: Each rule's function: its module and name.
-RULES: list[tuple[str, str]] = [
+#: Each rule's function: its module and name (and the formats whose logs ask it: a
+#: format-1 round has no wallet).
+RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]]] = [
     ("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (fast.settlement_key's, seats.py's)
     ("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
     ("referee.audit.players", "follows"),  # P005: the balance chain
     ("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
+    ("referee.audit.wallet", "wallet_right", (2,)),  # W001-W004: a seat's wallet
 ]
 
 
@@ -70,8 +72,10 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
     return made
 
 
-@pytest.mark.parametrize("format", [1, 2])
-@pytest.mark.parametrize(("module", "name"), RULES, ids=[rule[1] for rule in RULES])
+CASES = [(rule[0], rule[1], format) for rule in RULES for format in (rule[2] if len(rule) == 3 else (1, 2))]
+
+
+@pytest.mark.parametrize(("module", "name", "format"), CASES, ids=[f"{case[1]}-{case[2]}" for case in CASES])
 def test_the_lane_and_the_full_audit_ask_the_one_rule(module: str, name: str, format: int, logs: dict[int, Path],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     reports = {}

@@ -53,7 +53,7 @@ from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .players import carry, follows
 from .seats import Rulings
 from .stakes import covers
-from .wallet import wallet_totals
+from .wallet import wallet_right
 
 ZERO = Decimal(0)
 _MISSING: Any = object()
@@ -215,18 +215,13 @@ def _new_entry(memo: LaneMemo, key: tuple[Any, ...], seat: Any, player_cards: An
 
 
 def _wallet_ids(seat: Any, entry: LaneEntry, transactions: set[str]) -> list[str] | bool | None:
-    """A seat's wallet ids when its moves are the stakes and the return, none seen
-    before (None: no wallet); False when the full audit must judge it."""
+    """A seat's wallet ids when W001-W004 find nothing (:func:`~.wallet.wallet_right`;
+    None: no wallet); False when the full audit must judge it."""
     wallet = getattr(seat, "wallet", UNSET)
     if wallet is UNSET:
         return None
-    debit, credit, back = wallet_totals(wallet)
-    if debit != entry.staked or credit != entry.returned or back:
-        return False
-    ids = [move.id for move in wallet]
-    if len(set(ids)) != len(ids) or not transactions.isdisjoint(ids):
-        return False  # W004
-    return ids
+    ids = wallet_right(wallet, entry.staked, entry.returned, False, transactions)
+    return False if ids is None else ids
 
 
 def commit_game(session: Any, number: Any, counted: bool, game_id: str | None, seats: int) -> None:
