@@ -34,6 +34,9 @@ RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]]] = [
     ("referee.audit.players", "follows"),  # P005: the balance chain
     ("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
     ("referee.audit.wallet", "wallet_right", (2,)),  # W001-W004: a seat's wallet
+    ("referee.audit.stakes", "stake_holds"),  # S002: fixed stakes
+    ("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted
+    ("referee.audit.stakes", "funds_short"),  # S007: a Call needs funds
 ]
 
 

@@ -52,7 +52,7 @@ from .clean import (
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .players import carry, follows
 from .seats import Rulings
-from .stakes import covers
+from .stakes import funds_short, keep_stake, stake_holds
 from .wallet import wallet_right
 
 ZERO = Decimal(0)
@@ -162,10 +162,9 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     net = entry.net
     if not follows(player, balance, entry.table_net, net):
         return None  # P005, or a chain of several anchors: the full audit judges
-    stake = player.stake
-    if profile.fixed_stakes and stake is not None and entry.ante != stake:
+    if not stake_holds(profile, player, entry.ante):
         return None  # S002, or the stake changing: the full audit judges
-    if profile.call_requires_funds and entry.decision == "call" and player.funded and not covers(player, entry.needed):
+    if funds_short(profile, player, entry.decision, entry.needed):
         return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
@@ -175,12 +174,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         session.transactions.update(ids)
     if seated is not None and player_id is not None:
         seated.add(player_id)
-    if profile.fixed_stakes:  # as ledger.stake_check: the stake is the Ante as this seat wrote it
-        if stake is not None:
-            player.same += 1
-        else:
-            player._antes[entry.ante] = player._antes.get(entry.ante, 0) + 1
-        player.stake = player.last_ante = entry.ante
+    keep_stake(profile, player, entry.ante)
     player.balance += net
     carry(player, balance, entry.table_net, net, *where)
     booked = player.booked
