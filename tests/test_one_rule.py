@@ -27,8 +27,9 @@ from referee.audit import fast
 from .conftest import run
 
 #: Each rule's function: its module and name (and the formats whose logs ask it: a
-#: format-1 round has no wallet).
-RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]]] = [
+#: format-1 round has no wallet; and the full audit's module that asks it, when not
+#: ``session.py``).
+RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]] | tuple[str, str, tuple[int, ...], str]] = [
     ("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (fast.settlement_key's, seats.py's)
     ("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
     ("referee.audit.players", "follows"),  # P005: the balance chain
@@ -37,6 +38,7 @@ RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]]] = [
     ("referee.audit.stakes", "stake_holds"),  # S002: fixed stakes
     ("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted
     ("referee.audit.stakes", "funds_short"),  # S007: a Call needs funds
+    ("referee.audit.duplicates", "seat_once", (2,), "intake_table.py"),  # G002: a player seated twice in a game
 ]
 
 
@@ -75,14 +77,15 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
     return made
 
 
-CASES = [(rule[0], rule[1], format) for rule in RULES for format in (rule[2] if len(rule) == 3 else (1, 2))]
+CASES = [(rule[0], rule[1], format, rule[3] if len(rule) == 4 else "session.py")
+         for rule in RULES for format in (rule[2] if len(rule) >= 3 else (1, 2))]
 
 
-@pytest.mark.parametrize(("module", "name", "format"), CASES, ids=[f"{case[1]}-{case[2]}" for case in CASES])
-def test_the_lane_and_the_full_audit_ask_the_one_rule(module: str, name: str, format: int, logs: dict[int, Path],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("module", "name", "format", "full"), CASES, ids=[f"{case[1]}-{case[2]}" for case in CASES])
+def test_the_lane_and_the_full_audit_ask_the_one_rule(module: str, name: str, format: int, full: str,
+                                                      logs: dict[int, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     reports = {}
-    for mode, asker in (("1", "lane.py"), ("0", "session.py")):
+    for mode, asker in (("1", "lane.py"), ("0", full)):
         monkeypatch.setenv("REFEREE_FAST", mode)
         monkeypatch.setattr(fast, "_MEMOS", {})  # the lane's entries made again: each asks again
         with monkeypatch.context() as patched:

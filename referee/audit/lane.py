@@ -49,6 +49,7 @@ from .clean import (
     recorded_amounts_ok,
     recorded_balance,
 )
+from .duplicates import seat_once
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .players import carry, follows
 from .seats import Rulings
@@ -156,8 +157,6 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         return None
     if key is None:
         return None
-    if seated is not None and player_id in seated:
-        return None  # seated twice: G002
     player = session.players.get(key) or session.player(key)
     net = entry.net
     if not follows(player, balance, entry.table_net, net):
@@ -169,11 +168,11 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
         return None
+    if seated is not None and player_id is not None and not seat_once(seated, player_id):
+        return None  # seated twice: G002 (the last check: it seats the player)
     # Every check passed: the seat's effects, as the full audit has them.
     if ids:
         session.transactions.update(ids)
-    if seated is not None and player_id is not None:
-        seated.add(player_id)
     keep_stake(profile, player, entry.ante)
     player.balance += net
     carry(player, balance, entry.table_net, net, *where)
