@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -26,35 +26,47 @@ from referee.audit import fast
 
 from .conftest import run
 
-#: Each rule's function: its module and name (and the formats whose logs ask it: a
-#: format-1 round has no wallet; and the full audit's module that asks it, when not
-#: ``session.py``).
-RULES: list[tuple[str, str] | tuple[str, str, tuple[int, ...]] | tuple[str, str, tuple[int, ...], str]] = [
-    ("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (fast.settlement_key's, seats.py's)
-    ("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
-    ("referee.audit.players", "follows"),  # P005: the balance chain
-    ("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
-    ("referee.audit.wallet", "wallet_right", (2,)),  # W001-W004: a seat's wallet
-    ("referee.audit.stakes", "stake_holds"),  # S002: fixed stakes
-    ("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted
-    ("referee.audit.stakes", "funds_short"),  # S007: a Call needs funds
-    ("referee.audit.duplicates", "seat_once", (2,), "intake_table.py"),  # G002: a player seated twice in a game
+
+class Rule(NamedTuple):
+    """A rule's function (its module and name), the formats whose logs ask it (a
+    format-1 round has no wallet), and what is on the stack when the lane asks it and
+    when the full audit does (a file, or a function: the reports' own)."""
+
+    module: str
+    name: str
+    formats: tuple[int, ...] = (1, 2)
+    lane: str = "lane.py"
+    full: str = "session.py"
+
+
+RULES = [
+    Rule("referee.audit.fast", "as_written"),  # the stakes in a settlement's key (settlement_key's, seats.py's)
+    Rule("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
+    Rule("referee.audit.players", "follows"),  # P005: the balance chain
+    Rule("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
+    Rule("referee.audit.wallet", "wallet_right", (2,)),  # W001-W004: a seat's wallet
+    Rule("referee.audit.stakes", "stake_holds"),  # S002: fixed stakes
+    Rule("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted
+    Rule("referee.audit.stakes", "funds_short"),  # S007: a Call needs funds
+    Rule("referee.audit.duplicates", "seat_once", (2,), full="intake_table.py"),  # G002: seated twice in a game
+    # what the table paid, as a seat's bottom line says: the JSON report's clean seat and a ruled one
+    Rule("referee.audit.owed", "paid_by_lines", (2,), lane="_templated", full="_ruled_seat"),
 ]
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: str, name: str) -> Counter[str]:
     """Every binding of ``module.name`` in the package replaced by a spy that counts, for
-    each file of the package, the calls made with it on the stack."""
+    each file and function, the calls made with it on the stack."""
     original: Callable[..., Any] = getattr(importlib.import_module(module), name)
     callers: Counter[str] = Counter()
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         frame: FrameType | None = sys._getframe(1)
-        files = set()
+        seen: set[str] = set()
         while frame is not None:
-            files.add(Path(frame.f_code.co_filename).name)
+            seen.update((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
             frame = frame.f_back
-        callers.update(files)
+        callers.update(seen)
         return original(*args, **kwargs)
 
     for loaded in list(sys.modules.values()):
@@ -77,22 +89,21 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
     return made
 
 
-CASES = [(rule[0], rule[1], format, rule[3] if len(rule) == 4 else "session.py")
-         for rule in RULES for format in (rule[2] if len(rule) >= 3 else (1, 2))]
+CASES = [(rule, format) for rule in RULES for format in rule.formats]
 
 
-@pytest.mark.parametrize(("module", "name", "format", "full"), CASES, ids=[f"{case[1]}-{case[2]}" for case in CASES])
-def test_the_lane_and_the_full_audit_ask_the_one_rule(module: str, name: str, format: int, full: str,
-                                                      logs: dict[int, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("rule", "format"), CASES, ids=[f"{rule.name}-{format}" for rule, format in CASES])
+def test_the_lane_and_the_full_audit_ask_the_one_rule(rule: Rule, format: int, logs: dict[int, Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     reports = {}
-    for mode, asker in (("1", "lane.py"), ("0", full)):
+    for mode, asker in (("1", rule.lane), ("0", rule.full)):
         monkeypatch.setenv("REFEREE_FAST", mode)
         monkeypatch.setattr(fast, "_MEMOS", {})  # the lane's entries made again: each asks again
         with monkeypatch.context() as patched:
-            callers = _spy(patched, module, name)
+            callers = _spy(patched, rule.module, rule.name)
             code, reports[mode] = run("check", "--format", "json", "--jobs", "1", str(logs[format]))
         assert code == 0
         assert callers[asker] > 0, (mode, dict(callers))
         if mode == "0":
-            assert callers["lane.py"] == 0
+            assert callers["lane.py"] == 0 and callers[rule.lane] == 0
     assert reports["1"] == reports["0"]
