@@ -47,7 +47,7 @@ _FirstRecord = tuple[tuple[str, ...] | None, set[str] | tuple[str, ...], str, in
 
 
 def seat_once(seated: set[str], player_id: str) -> bool:
-    """G002's test within a game: whether ``player_id`` is not seated yet among
+    """The test of G002 within a game: whether ``player_id`` is not seated yet among
     ``seated`` (the game's players so far: this record's and earlier records'), and then
     it is. A second seat of a player is not settled again. The full audit
     (``intake_table``, which then words the G002) and the fast lane (``lane.take_seat``)

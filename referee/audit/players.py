@@ -160,7 +160,7 @@ def _follows(player: Player, work: BalanceWork) -> bool:
 
 
 def follows(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_net: Decimal) -> bool:
-    """P005's test on the player's pieces: the chain is one trusted anchor (or nothing
+    """The test of P005 on the player's pieces: the chain is one trusted anchor (or nothing
     anchors it yet), and the seat records no balance, or one that follows from the
     anchor by the nets the table recorded or by the rules'. The full audit
     (:func:`judge_balance`) and the fast lane (``lane.take_seat``) both ask it; a seat

@@ -57,7 +57,7 @@ def check_stakes(seat: Any, profile: Profile, player: Player, void: bool, emit: 
 
 
 def stake_holds(profile: Profile, player: Player, ante: Decimal) -> bool:
-    """S002's cheap case: the profile does not fix stakes, or the player has none yet,
+    """The cheap case of S002: the profile does not fix stakes, or the player has none yet,
     or this Ante is it; then nothing is said and :func:`keep_stake` counts the seat.
     Otherwise the counts decide (:func:`~.ledger.stake_check`: one finding per change).
     The full audit (:func:`check_stakes`) and the fast lane (``lane.take_seat``) both ask it."""
