@@ -49,6 +49,9 @@ RULES = [
     Rule("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted
     Rule("referee.audit.stakes", "funds_short"),  # S007: a Call needs funds
     Rule("referee.audit.duplicates", "seat_once", (2,), full="intake_table.py"),  # G002: seated twice in a game
+    # a number in order (S003, S004, S009 say nothing): a round's lane, a game's
+    Rule("referee.audit.ledger", "in_order", (1,), lane="lane_round"),
+    Rule("referee.audit.ledger", "in_order", (2,), lane="commit_game"),
     # what the table paid, as a seat's bottom line says: the JSON report's clean seat and a ruled one
     Rule("referee.audit.owed", "paid_by_lines", (2,), lane="_templated", full="_ruled_seat"),
 ]

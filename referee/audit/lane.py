@@ -51,6 +51,7 @@ from .clean import (
 )
 from .duplicates import seat_once
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
+from .ledger import in_order
 from .players import carry, follows
 from .seats import Rulings
 from .stakes import funds_short, keep_stake, stake_holds
@@ -221,10 +222,7 @@ def commit_game(session: Any, number: Any, counted: bool, game_id: str | None, s
     """The game's own effects once every seat was taken: its number, its record in the
     session, its count."""
     if counted:
-        numbering = session.seq.numbering
-        numbering.accept = (number + 1,)
-        numbering.used.add(number)
-        numbering.replay = None
+        in_order(session.seq.numbering, number)
     if game_id is not None:
         session.seq.seen.add(game_id)
     counts = session.counts
