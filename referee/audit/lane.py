@@ -129,8 +129,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     bonus_facts: tuple[Any, ...] = ()
     bonus_hand = None
     if bonus is not UNSET and bonus:
-        bonused = shared[1] if shared is not None else bonus_key(
-            profile, (player_cards[0], player_cards[1], deal.flop[0], deal.flop[1], deal.flop[2]))
+        bonused = (shared if shared is not None else shared_facts(memo, hands, player_cards, deal.flop))[1]
         if bonused is not None:
             bonus_hand, bonus_facts = bonused
     settled = settlement_key(seat.decision, (seat.ante, seat.call, bonus), player_hand, hands[1], memo.floor,
