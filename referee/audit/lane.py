@@ -18,15 +18,19 @@ A seat is proven clean when:
   its record's checks depend on (decision, stakes as written, both categories,
   qualification, the comparison of the hands, the bonus hand, and every recorded field
   but the balance), is clean: the stake checks find nothing and every recorded field
-  equals the ruling's (the strict reading of :func:`~referee.audit.compare.compare_record`);
-* its player is not seated twice, its recorded balance follows from the player's single
-  anchor (by the nets the table recorded or by the rules, which are equal here), the
-  fixed-stake and funds checks pass against the player's state, and its wallet moves the
-  stakes and the return and names no transaction seen before.
+  equals the ruling's (:func:`~referee.audit.compare.fields_agree`);
+* the full audit's own tests of the player's state pass: its recorded balance follows
+  from the player's single anchor (:func:`~referee.audit.players.follows`), its stake
+  holds (:func:`~referee.audit.stakes.stake_holds`), its funds cover a Call
+  (:func:`~referee.audit.stakes.funds_short`), its wallet is right
+  (:func:`~referee.audit.wallet.wallet_right`) and its player is not seated twice
+  (:func:`~referee.audit.duplicates.seat_once`).
 
 The entry is made once from the real settlement (:class:`~referee.audit.seats.Rulings`)
-and the real checks. ``REFEREE_FAST=verify`` runs the full audit beside every game the
-lane takes and raises if the two differ in anything: result, findings, or state.
+and the real checks; no rule is decided here by code of its own (a seat a test does not
+clear goes to the full audit, which words the finding). ``REFEREE_FAST=verify`` runs
+the full audit beside every game the lane takes and raises if the two differ in
+anything: result, findings, or state.
 """
 
 from __future__ import annotations
