@@ -44,6 +44,7 @@ RULES = [
     Rule("referee.audit.compare", "fields_agree"),  # P004 and every field a ruling decides (V002, P001-P007, K001-K003)
     Rule("referee.audit.players", "follows"),  # P005: the balance chain
     Rule("referee.audit.players", "carry"),  # the chain moved on by a seat that follows
+    Rule("referee.audit.players", "count_book"),  # a clean seat booked in the ledgers
     Rule("referee.audit.wallet", "wallet_right", (2,)),  # W001-W004: a seat's wallet
     Rule("referee.audit.stakes", "stake_holds"),  # S002: fixed stakes
     Rule("referee.audit.stakes", "keep_stake"),  # a seat at the player's stake counted

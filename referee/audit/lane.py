@@ -56,7 +56,7 @@ from .clean import (
 from .duplicates import seat_once
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
 from .ledger import in_order
-from .players import carry, follows
+from .players import carry, count_book, follows
 from .seats import Rulings
 from .stakes import funds_short, keep_stake, stake_holds
 from .wallet import wallet_right
@@ -180,15 +180,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     keep_stake(profile, player, entry.ante)
     player.balance += net
     carry(player, balance, entry.table_net, net, *where)
-    booked = player.booked
-    book = entry.book
-    booked[book] = booked.get(book, 0) + 1
-    booked = session.booked
-    booked[book] = booked.get(book, 0) + 1
-    ledger = player._ledger
-    ledger.closing_balance = player.balance
-    if balance is not None:
-        ledger.recorded_closing_balance = balance
+    count_book(player, session.booked, entry.book, balance)
     return tuple.__new__(CleanSeat, (entry, player_id, line, player.balance, balance, seat, player_hand, bonus_hand,
                                      source, index))
 

@@ -107,6 +107,21 @@ class Player:
         return self._chain.table_balance
 
 
+def count_book(player: Player, booked: dict[Any, int], book: Any, recorded: Decimal | None) -> None:
+    """A seat ruled valid that owes nothing, counted by its ``book``
+    (``games.seat_book``) for its player's ledger and the session's (``booked``), its
+    sums added only when a ledger is read; the player's closing balance, and the
+    recorded one when the seat records one. The full audit (``SessionAudit._book``) and
+    the fast lane (``lane.take_seat``) book such a seat by it."""
+    mine = player.booked
+    mine[book] = mine.get(book, 0) + 1
+    booked[book] = booked.get(book, 0) + 1
+    ledger = player._ledger
+    ledger.closing_balance = player.balance
+    if recorded is not None:
+        ledger.recorded_closing_balance = recorded  # the session's is made at the close
+
+
 @dataclass(slots=True)
 class BalanceWork:
     """A seat's part in its player's balance chain, judged at once or, for a game that
