@@ -38,7 +38,7 @@ class LaneEntry:
     views (a reporter may keep there what it writes of this settlement, once)."""
 
     __slots__ = ("ante", "bonus", "bonus_hand", "book", "call_stake", "clean", "dealer_category", "decision", "lines",
-                 "needed", "net", "outcome", "player_category", "qualified", "returned", "ruling", "staked",
+                 "net", "outcome", "player_category", "qualified", "returned", "ruling", "staked",
                  "table_net", "views")
 
     def __init__(self, ruling: Ruling, clean: bool, ante: Decimal, bonus: Decimal, decision: str,
@@ -55,7 +55,6 @@ class LaneEntry:
         self.bonus = bonus
         self.bonus_hand = ruling.bonus_hand is not None
         self.decision = decision
-        self.needed = ante + bonus + ruling.call_stake
         self.player_category = ruling.player_hand.category if ruling.player_hand else None
         self.dealer_category = ruling.dealer_hand.category if ruling.dealer_hand else None
         self.qualified = ruling.dealer_qualified

@@ -86,7 +86,7 @@ def as_written(stakes: tuple[Any, ...]) -> tuple[Any, ...]:
     ``audit/seats.py``."""
     for stake in stakes:
         if type(stake) is Decimal:
-            return tuple(s if type(s) is int else str(s) for s in stakes)
+            return tuple([s if type(s) is int else str(s) for s in stakes])
     return stakes
 
 

@@ -167,7 +167,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         return None  # P005, or a chain of several anchors: the full audit judges
     if not stake_holds(profile, player, entry.ante):
         return None  # S002, or the stake changing: the full audit judges
-    if funds_short(profile, player, entry.decision, entry.needed):
+    if funds_short(profile, player, entry.decision, entry.ante, entry.bonus, entry.call_stake):
         return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:

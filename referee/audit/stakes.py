@@ -133,10 +133,8 @@ def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed:
     """S007 only when no reading of the balance covers the call: neither the rules'
     balance nor the table's (an earlier wrong payment is its own finding). A void deal
     risks nothing and is not checked; nor is a player whose opening balance is unknown."""
-    if void:
-        return
-    needed = seat.ante + seat.bonus + placed
-    if funds_short(profile, player, seat.decision, needed):
+    if not void and funds_short(profile, player, seat.decision, seat.ante, seat.bonus, placed):
+        needed = seat.ante + seat.bonus + placed
         table = player.table_balance()
         best = player.balance if table is None else max(player.balance, table)
         kept = f" (as the table kept it {fmt(table)})" if table is not None and table != player.balance else ""
@@ -144,12 +142,15 @@ def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed:
              "decision", needed, best)
 
 
-def funds_short(profile: Profile, player: Player, decision: str, needed: Decimal) -> bool:
+def funds_short(profile: Profile, player: Player, decision: str, ante: Decimal, bonus: Decimal,
+                call: Decimal) -> bool:
     """The test of S007: the profile needs funds for a Call, the seat calls, the
     player's opening balance is known, and the balance does not :func:`cover <covers>`
-    the ``needed`` stakes. The full audit (:func:`check_funds`, which then words it) and
-    the fast lane (``lane.take_seat``) both ask it."""
-    return profile.call_requires_funds and decision == "call" and player.funded and not covers(player, needed)
+    its stakes (``call``: the Call the rules place; summed only when the rest holds).
+    The full audit (:func:`check_funds`, which then words it) and the fast lane
+    (``lane.take_seat``) both ask it."""
+    return (profile.call_requires_funds and decision == "call" and player.funded
+            and not covers(player, ante + bonus + call))
 
 
 def covers(player: Player, needed: Decimal) -> bool:
