@@ -19,7 +19,7 @@ from ..rules.cards import SPELLINGS
 from ..rules.hands import HandValue
 from ..rules.profile import Profile
 from ..rules.settlement import Cards, Line, Ruling
-from .compare import DECIDED, truth
+from .compare import fields_agree, truth
 from .fast import memo_for, plain_amount
 from .games import GameFingerprint, GameResult, SeatResult, book_of, round_view
 from .results import RoundResult
@@ -38,7 +38,7 @@ class LaneEntry:
     views (a reporter may keep there what it writes of this settlement, once)."""
 
     __slots__ = ("ante", "bonus", "bonus_hand", "book", "call_stake", "clean", "dealer_category", "decision", "lines",
-                 "needed", "net", "outcome", "player_category", "qualified", "returned", "ruling", "staked",
+                 "net", "outcome", "player_category", "qualified", "returned", "ruling", "staked",
                  "table_net", "views")
 
     def __init__(self, ruling: Ruling, clean: bool, ante: Decimal, bonus: Decimal, decision: str,
@@ -55,7 +55,6 @@ class LaneEntry:
         self.bonus = bonus
         self.bonus_hand = ruling.bonus_hand is not None
         self.decision = decision
-        self.needed = ante + bonus + ruling.call_stake
         self.player_category = ruling.player_hand.category if ruling.player_hand else None
         self.dealer_category = ruling.dealer_hand.category if ruling.dealer_hand else None
         self.qualified = ruling.dealer_qualified
@@ -314,26 +313,19 @@ def _checks_silent(profile: Profile, seat: Any, ante: Decimal, bonus: Decimal, c
 
 
 def _record_agrees(recorded: Any, ruling: Ruling) -> bool:
-    """Every recorded field but the balance (and the table's own words for a void)
-    equals the ruling's, strictly (a fold's five-card ``player_hand`` is left to the full
-    audit: it depends on the flop)."""
+    """The record's struct agrees with the ruling by the full audit's own test
+    (:func:`~referee.audit.compare.fields_agree`), once its amounts are ones the models
+    read as written (the words and flags are typed by the struct: a word equal to the
+    ruling's is one the models accept). A format-2 struct's ``void_reason`` (the
+    table's own words) and every struct's ``balance`` are not decided by the ruling."""
     if recorded is UNSET:
         return True
-    expected_of = dict(zip(DECIDED, truth(ruling), strict=True))
-    for name in recorded.__struct_fields__[:-1]:
-        value = getattr(recorded, name)
-        if value is UNSET or name == "void_reason":
-            continue
-        expected = expected_of[name]
-        if type(value) is str:  # a word: equal to the ruling's, it is one the models accept
-            if value != expected:
-                return False
-        elif type(value) is bool:
-            if value is not expected:
-                return False
-        elif plain_amount(value, -MAX_AMOUNT) is None or value != expected:
+    values = astuple(recorded)
+    given = values[:10] if len(values) == 11 else (values[0], *values[2:11])
+    for value in given[5:]:
+        if value is not UNSET and plain_amount(value, -MAX_AMOUNT) is None:
             return False
-    return True
+    return fields_agree(given, truth(ruling), UNSET)
 
 
 def recorded_balance(recorded: Any) -> Decimal | Literal[False] | None:

@@ -111,10 +111,9 @@ _astuple = msgspec.structs.astuple
 
 def agrees(recorded: Recorded, ruling: Ruling) -> bool:
     """Whether every decided field the record gives equals the ruling's (a field not
-    recorded agrees): then :func:`compare_record` finds nothing, and says nothing. A
-    field that differs is worded by the comparisons below, which may still accept it
-    (a fold's five-card hand). A record that gives every field is compared as one
-    tuple; only one that leaves some out is read field by field."""
+    recorded agrees: :func:`fields_agree`): then :func:`compare_record` finds nothing,
+    and says nothing. A record that gives every field is compared as one tuple; one
+    that leaves the same fields of the same settlement out is remembered as agreeing."""
     values = _astuple(recorded)
     given = (values[0], *values[2:11])
     expected = truth(ruling)
@@ -124,12 +123,22 @@ def agrees(recorded: Recorded, ruling: Ruling) -> bool:
     key = (id(lines), given)  # a record that leaves out the same fields of the same settlement, agreeing again
     if key in _AGREED and SHARED_LINES.get(key[0]) is lines:
         return True
-    for value, want in zip(given, expected, strict=True):
-        if value is not None and value != want:
-            return False
+    if not fields_agree(given, expected):
+        return False
     if len(_AGREED) < _KEPT and SHARED_LINES.get(key[0]) is lines:
         _AGREED.add(key)
     return True
+
+
+def fields_agree(given: tuple[object, ...], expected: tuple[object, ...], absent: object = None) -> bool:
+    """The test of every finding a valid deal's record can have against its ruling (V002,
+    P001-P004, P006, P007, K001-K003): each field of :data:`DECIDED` the record gives
+    (``absent``: how a field not given reads) equals the ruling's :func:`truth`. The full
+    audit (:func:`agrees`) and the fast lane (``clean.make_entry``, on a record's struct,
+    ``absent`` UNSET) both ask it; a field that differs is worded by the comparisons
+    below, which may still accept it (a fold's five-card hand)."""
+    return given == expected or all(value is absent or value == want
+                                    for value, want in zip(given, expected, strict=True))
 
 
 #: The decided fields of records that agree with a memoised settlement while leaving

@@ -45,6 +45,18 @@ def same_record(a: Any, b: Any) -> bool:
 _FirstRecord = tuple[tuple[str, ...] | None, set[str] | tuple[str, ...], str, int]
 
 
+
+def seat_once(seated: set[str], player_id: str) -> bool:
+    """The test of G002 within a game: whether ``player_id`` is not seated yet among
+    ``seated`` (the game's players so far: this record's and earlier records'), and then
+    it is. A second seat of a player is not settled again. The full audit
+    (``intake_table``, which then words the G002) and the fast lane (``lane.take_seat``)
+    both ask it."""
+    if player_id in seated:
+        return False
+    seated.add(player_id)
+    return True
+
 class GameIndex:
     """Every game id of the audit, across sessions and files: a game recorded twice (two
     lines, two files, two exports) must carry the same cards and no player twice.

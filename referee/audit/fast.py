@@ -77,17 +77,31 @@ def memo_for(profile: Profile, origin: object, sha256: str, kind: type[M]) -> M:
     return memo
 
 
+def as_written(stakes: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Stakes as written, for a memo's key: ``1`` and ``1.0`` are equal but not alike (a
+    ruling keeps each as written, and a report writes it so). Whole numbers as they are
+    (the lane's usual case, no text made), and every stake by its text once one is a
+    Decimal. The one spelling of stakes in every memo of a settlement:
+    :func:`settlement_key`'s, and the seat rulings' and scaled lines' of
+    ``audit/seats.py``."""
+    for stake in stakes:
+        if type(stake) is Decimal:
+            return tuple([s if type(s) is int else str(s) for s in stakes])
+    return stakes
+
+
 def settlement_key(decision: str, stakes: tuple[Any, ...], player: HandValue, dealer: HandValue, floor: int,
                    bonus: tuple[Any, ...] = ()) -> tuple[Any, ...]:
-    """What a settlement depends on, and nothing else: the decision, the stakes as
-    written (``1`` and ``1.0`` are different keys: a ruling keeps them), both hands'
-    categories, the dealer's qualification (``floor``: the profile's qualifier as a hand
-    value), the comparison of the hands, and the bonus hand's :func:`bonus_key` (empty
-    when no bonus is staked). Not the cards, which almost never repeat. The one key of
-    every memoised settlement: :class:`SettleMemo`'s and the lane's entries."""
+    """What a settlement depends on, and nothing else: the decision, the stakes
+    (:func:`as_written`), both hands' categories, the dealer's qualification
+    (``floor``: the profile's qualifier as a hand value), the comparison of the hands,
+    and the bonus hand's :func:`bonus_key` (empty when no bonus is staked). Not the
+    cards, which almost never repeat. The one key of every memoised settlement:
+    :class:`SettleMemo`'s and the lane's entries (which add the Call as written, that
+    the stake checks read)."""
     pv, dv = player.value, dealer.value
-    return (decision, stakes, player.category, dealer.category, dv >= floor, 1 if pv > dv else 0 if pv == dv else -1,
-            bonus)
+    return (decision, as_written(stakes), player.category, dealer.category, dv >= floor,
+            1 if pv > dv else 0 if pv == dv else -1, bonus)
 
 
 def bonus_key(profile: Profile, cards: Any) -> tuple[HandValue, tuple[Any, ...]] | None:
@@ -135,7 +149,7 @@ class SettleMemo:
         bonus = model.bonus
         bonused = bonus_key(profile, (p1, p2, f1, f2, f3)) if bonus else None
         bonus_hand, bonus_facts = bonused if bonused is not None else (None, ())
-        key = settlement_key(model.decision, (str(model.ante), str(bonus)), player, dealer_hand, self.floor,
+        key = settlement_key(model.decision, (model.ante, bonus), player, dealer_hand, self.floor,
                              bonus_facts)
         cards = Cards((p1, p2), (f1, f2, f3), t, r, (d1, d2))
         known = self.memo.get(key)

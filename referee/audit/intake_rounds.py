@@ -27,6 +27,7 @@ from .clean import CleanGame
 from .duplicates import Content, is_copy
 from .games import GameResult, SeatResult
 from .lane import take_seat
+from .ledger import in_order
 from .places import Emitter, round_place
 from .results import Finding
 from .session import GameIn, Header, Options, SeatIn, SessionAudit
@@ -130,10 +131,7 @@ class RoundsIntake:
                          (n, None))
         if seat is None:
             return None
-        numbering = s.seq.numbering
-        numbering.accept = (n + 1,)
-        numbering.used.add(n)
-        numbering.replay = None
+        in_order(s.seq.numbering, n)
         counts = s.counts
         counts.games += 1
         counts.counted += 1

@@ -28,6 +28,7 @@ from ..models.table import GAME_FIELDS, SEAT_FIELDS, TABLE_SESSION_FIELDS, Game,
 from ..rules.hands import HandValue
 from ..rules.settlement import Ruling
 from .clean import CleanGame, CleanSeat, LaneSeat, cards_of
+from .duplicates import seat_once
 from .fast import plain_amount
 from .games import GameResult, SeatResult
 from .lane import Deal, commit_game, deal_hands, game_plain, shared_facts, take_seat
@@ -261,12 +262,11 @@ class TableIntake:
             if player is not None and player in seated:
                 seat_in.twice = True
             return seat_in
-        if model.player_id in seated:
+        if not seat_once(seated, model.player_id):
             emit(codes.G002, f"seated twice in game {game.id}: this seat is not settled again", "player_id", None,
                  model.player_id)
             seat_in.twice = True
             return seat_in
-        seated.add(model.player_id)
         seat.record = seat_in.model = model
         seat.copy = model.player_id in earlier
         return seat_in

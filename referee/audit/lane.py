@@ -18,15 +18,19 @@ A seat is proven clean when:
   its record's checks depend on (decision, stakes as written, both categories,
   qualification, the comparison of the hands, the bonus hand, and every recorded field
   but the balance), is clean: the stake checks find nothing and every recorded field
-  equals the ruling's (the strict reading of :func:`~referee.audit.compare.compare_record`);
-* its player is not seated twice, its recorded balance follows from the player's single
-  anchor (by the nets the table recorded or by the rules, which are equal here), the
-  fixed-stake and funds checks pass against the player's state, and its wallet moves the
-  stakes and the return and names no transaction seen before.
+  equals the ruling's (:func:`~referee.audit.compare.fields_agree`);
+* the full audit's own tests of the player's state pass: its recorded balance follows
+  from the player's single anchor (:func:`~referee.audit.players.follows`), its stake
+  holds (:func:`~referee.audit.stakes.stake_holds`), its funds cover a Call
+  (:func:`~referee.audit.stakes.funds_short`), its wallet is right
+  (:func:`~referee.audit.wallet.wallet_right`) and its player is not seated twice
+  (:func:`~referee.audit.duplicates.seat_once`).
 
 The entry is made once from the real settlement (:class:`~referee.audit.seats.Rulings`)
-and the real checks. ``REFEREE_FAST=verify`` runs the full audit beside every game the
-lane takes and raises if the two differ in anything: result, findings, or state.
+and the real checks; no rule is decided here by code of its own (a seat a test does not
+clear goes to the full audit, which words the finding). ``REFEREE_FAST=verify`` runs
+the full audit beside every game the lane takes and raises if the two differ in
+anything: result, findings, or state.
 """
 
 from __future__ import annotations
@@ -49,10 +53,13 @@ from .clean import (
     recorded_amounts_ok,
     recorded_balance,
 )
+from .duplicates import seat_once
 from .fast import MEMO_LIMIT, bonus_key, settlement_key
+from .ledger import in_order
+from .players import carry, count_book, follows
 from .seats import Rulings
-from .stakes import covers
-from .wallet import wallet_totals
+from .stakes import funds_short, keep_stake, stake_holds
+from .wallet import wallet_right
 
 ZERO = Decimal(0)
 _MISSING: Any = object()
@@ -126,15 +133,11 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     bonus_facts: tuple[Any, ...] = ()
     bonus_hand = None
     if bonus is not UNSET and bonus:
-        bonused = shared[1] if shared is not None else bonus_key(
-            profile, (player_cards[0], player_cards[1], deal.flop[0], deal.flop[1], deal.flop[2]))
+        bonused = (shared if shared is not None else shared_facts(memo, hands, player_cards, deal.flop))[1]
         if bonused is not None:
             bonus_hand, bonus_facts = bonused
-    ante, call = seat.ante, seat.call
-    stakes: tuple[Any, ...] = (ante, call, bonus)
-    if type(ante) is Decimal or type(call) is Decimal or type(bonus) is Decimal:  # as written: a ruling keeps them so
-        stakes = tuple(s if type(s) is int else str(s) for s in stakes)
-    settled = settlement_key(seat.decision, stakes, player_hand, hands[1], memo.floor, bonus_facts)
+    settled = settlement_key(seat.decision, (seat.ante, seat.call, bonus), player_hand, hands[1], memo.floor,
+                             bonus_facts)
     recorded = seat.recorded
     recorded_key = None if recorded is UNSET else astuple(recorded)[:-1]
     key_ = (settled, recorded_key)
@@ -158,51 +161,26 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
         return None
     if key is None:
         return None
-    if seated is not None and player_id in seated:
-        return None  # seated twice: G002
     player = session.players.get(key) or session.player(key)
-    if player._chain is not None:
-        return None  # a chain of several anchors, or a lost one: the full audit judges
-    anchor = player.anchor
     net = entry.net
-    if balance is not None and anchor is not None and anchor + (player.since_table + entry.table_net) != balance \
-            and anchor + (player.since_ruled + net) != balance:
-        return None  # P005
-    stake = player.stake
-    if profile.fixed_stakes and stake is not None and entry.ante != stake:
+    if not follows(player, balance, entry.table_net, net):
+        return None  # P005, or a chain of several anchors: the full audit judges
+    if not stake_holds(profile, player, entry.ante):
         return None  # S002, or the stake changing: the full audit judges
-    if profile.call_requires_funds and entry.decision == "call" and player.funded and not covers(player, entry.needed):
+    if funds_short(profile, player, entry.decision, entry.ante, entry.bonus, entry.call_stake):
         return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
         return None
+    if seated is not None and player_id is not None and not seat_once(seated, player_id):
+        return None  # seated twice: G002 (the last check: it seats the player)
     # Every check passed: the seat's effects, as the full audit has them.
     if ids:
         session.transactions.update(ids)
-    if seated is not None and player_id is not None:
-        seated.add(player_id)
-    if profile.fixed_stakes:  # as ledger.stake_check: the stake is the Ante as this seat wrote it
-        if stake is not None:
-            player.same += 1
-        else:
-            player._antes[entry.ante] = player._antes.get(entry.ante, 0) + 1
-        player.stake = player.last_ante = entry.ante
+    keep_stake(profile, player, entry.ante)
     player.balance += net
-    if balance is not None:
-        player.anchor, player.since_table, player.since_ruled = balance, ZERO, ZERO
-        player.anchor_round, player.anchor_game = where
-    elif anchor is not None:
-        player.since_table += entry.table_net
-        player.since_ruled += net
-    booked = player.booked
-    book = entry.book
-    booked[book] = booked.get(book, 0) + 1
-    booked = session.booked
-    booked[book] = booked.get(book, 0) + 1
-    ledger = player._ledger
-    ledger.closing_balance = player.balance
-    if balance is not None:
-        ledger.recorded_closing_balance = balance
+    carry(player, balance, entry.table_net, net, *where)
+    count_book(player, session.booked, entry.book, balance)
     return tuple.__new__(CleanSeat, (entry, player_id, line, player.balance, balance, seat, player_hand, bonus_hand,
                                      source, index))
 
@@ -226,28 +204,20 @@ def _new_entry(memo: LaneMemo, key: tuple[Any, ...], seat: Any, player_cards: An
 
 
 def _wallet_ids(seat: Any, entry: LaneEntry, transactions: set[str]) -> list[str] | bool | None:
-    """A seat's wallet ids when its moves are the stakes and the return, none seen
-    before (None: no wallet); False when the full audit must judge it."""
+    """A seat's wallet ids when W001-W004 find nothing (:func:`~.wallet.wallet_right`;
+    None: no wallet); False when the full audit must judge it."""
     wallet = getattr(seat, "wallet", UNSET)
     if wallet is UNSET:
         return None
-    debit, credit, back = wallet_totals(wallet)
-    if debit != entry.staked or credit != entry.returned or back:
-        return False
-    ids = [move.id for move in wallet]
-    if len(set(ids)) != len(ids) or not transactions.isdisjoint(ids):
-        return False  # W004
-    return ids
+    ids = wallet_right(wallet, entry.staked, entry.returned, False, transactions)
+    return False if ids is None else ids
 
 
 def commit_game(session: Any, number: Any, counted: bool, game_id: str | None, seats: int) -> None:
     """The game's own effects once every seat was taken: its number, its record in the
     session, its count."""
     if counted:
-        numbering = session.seq.numbering
-        numbering.accept = (number + 1,)
-        numbering.used.add(number)
-        numbering.replay = None
+        in_order(session.seq.numbering, number)
     if game_id is not None:
         session.seq.seen.add(game_id)
     counts = session.counts

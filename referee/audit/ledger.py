@@ -200,10 +200,11 @@ def number_round(state: Numbering, n: int | None, repeated: bool, voided: bool) 
         return NumberFinding(codes.S003, f"round {n} is recorded twice: the same record again", expected)
     if n is None:
         n = expected
-    finding: NumberFinding | None = None
     if n in state.accept:
-        state.accept = (n + 1,)
-    elif n == state.replay:
+        in_order(state, n, voided)
+        return None
+    finding: NumberFinding | None = None
+    if n == state.replay:
         pass  # the replay of the void deal just dealt: the sequence goes on from where that deal left it
     elif n in used:
         finding = NumberFinding(codes.S003, f"round number {n} is used twice (expected {expected})", expected)
@@ -221,6 +222,17 @@ def number_round(state: Numbering, n: int | None, repeated: bool, voided: bool) 
     used.add(n)
     state.replay = n if voided else None
     return finding
+
+
+def in_order(state: Numbering, n: int, voided: bool = False) -> None:
+    """A number the sequence expects next (``n in state.accept``): nothing is said, the
+    number after it is expected, and ``n`` may be replayed only when its deal is void.
+    The one step of :func:`number_round`'s in-order case, which the full audit's
+    sequence (``Sequence.number``) and the fast lane (``lane.commit_game``,
+    ``intake_rounds``) take too."""
+    state.accept = (n + 1,)
+    state.used.add(n)
+    state.replay = n if voided else None
 
 
 @dataclass(frozen=True, slots=True)

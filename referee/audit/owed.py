@@ -108,24 +108,23 @@ def recorded_paid(recorded: Recorded | None, ruling: Ruling | None) -> Decimal |
     the recorded net can be read (the stakes are not known)."""
     if recorded is None:
         return None
-    if recorded.net is not None:
-        return recorded.net
-    if ruling is None:
-        return None
-    return paid_by_lines(recorded, ruling.lines)
+    return recorded.net if ruling is None else paid_by_lines(recorded, ruling.lines)
 
 
-def paid_by_lines(recorded: Recorded, lines: tuple[Line, ...]) -> Decimal | None:
+def paid_by_lines(recorded: Recorded, lines: tuple[Line, ...], absent: object = None) -> Decimal | None:
     """What a record says the table paid, given the ruling's lines (:func:`recorded_paid`:
     the recorded net, else the return less the stakes, else every wager's result; a deal
     recorded void with no amounts, 0). Apart so that the monitor, which keeps a seat's
-    lines but not its ruling, reads it exactly as ``check`` does."""
-    if recorded.net is not None:
+    lines but not its ruling, reads it exactly as ``check`` does, and the JSON report's
+    clean seats (``report/table.py``) ask it whether the record says: their struct's
+    field not recorded reads ``absent`` (UNSET), its amounts may be whole numbers."""
+    if recorded.net is not absent:
         return recorded.net
-    if recorded.returned is not None:
-        return recorded.returned - sum((line.stake for line in lines), ZERO)
+    returned: Any = recorded.returned  # a Decimal, or the struct's whole number
+    if returned is not absent:
+        return Decimal(returned) - sum((line.stake for line in lines), ZERO)
     parts = [getattr(recorded, line.wager.value) for line in lines]
-    if parts and all(p is not None for p in parts):
+    if parts and all(p is not absent for p in parts):
         return sum(parts, ZERO)
     if recorded.void:
         return ZERO

@@ -107,6 +107,21 @@ class Player:
         return self._chain.table_balance
 
 
+def count_book(player: Player, booked: dict[Any, int], book: Any, recorded: Decimal | None) -> None:
+    """A seat ruled valid that owes nothing, counted by its ``book``
+    (``games.seat_book``) for its player's ledger and the session's (``booked``), its
+    sums added only when a ledger is read; the player's closing balance, and the
+    recorded one when the seat records one. The full audit (``SessionAudit._book``) and
+    the fast lane (``lane.take_seat``) book such a seat by it."""
+    mine = player.booked
+    mine[book] = mine.get(book, 0) + 1
+    booked[book] = booked.get(book, 0) + 1
+    ledger = player._ledger
+    ledger.closing_balance = player.balance
+    if recorded is not None:
+        ledger.recorded_closing_balance = recorded  # the session's is made at the close
+
+
 @dataclass(slots=True)
 class BalanceWork:
     """A seat's part in its player's balance chain, judged at once or, for a game that
@@ -146,25 +161,43 @@ def judge_balance(work: BalanceWork, session_findings: list[Finding]) -> bool:
 
 
 def _follows(player: Player, work: BalanceWork) -> bool:
-    """The clean seat's case, decided on the player's pieces without building a chain:
-    one trusted anchor, both nets known, no void the table paid, and no recorded balance
-    or one that follows from the anchor by either chain. Then the nets are carried on,
-    or the balance becomes the anchor, as :func:`advance` and :func:`reanchor` would
-    make them, and nothing is said; any other case (False) goes the general way."""
+    """The clean seat's case, decided on the player's pieces without building a chain
+    (:func:`follows`): both nets known, no void the table paid. Then the chain is
+    carried on (:func:`carry`) as :func:`advance` and :func:`reanchor` would make it,
+    and nothing is said; any other case (False) goes the general way."""
     recorded, table_net, ruled_net = work.recorded, work.table_net, work.ruled_net
-    anchor = player.anchor
-    if player._chain is not None or anchor is None or table_net is None or ruled_net is None or work.settled_void:
-        return False
-    if recorded is None:  # no balance to judge: the nets carried on the anchor
-        player.since_table += table_net
-        player.since_ruled += ruled_net
-        return True
-    if anchor + (player.since_table + table_net) != recorded and anchor + (player.since_ruled + ruled_net) != recorded:
+    if table_net is None or ruled_net is None or work.settled_void or not follows(player, recorded, table_net,
+                                                                                     ruled_net):
         return False
     place = work.emit.place
-    player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
-    player.anchor_round, player.anchor_game = place.round, place.game
+    carry(player, recorded, table_net, ruled_net, place.round, place.game)
     return True
+
+
+def follows(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_net: Decimal) -> bool:
+    """The test of P005 on the player's pieces: the chain is one trusted anchor (or nothing
+    anchors it yet), and the seat records no balance, or one that follows from the
+    anchor by the nets the table recorded or by the rules'. The full audit
+    (:func:`judge_balance`) and the fast lane (``lane.take_seat``) both ask it; a seat
+    it does not clear is judged on the whole chain (:func:`~.ledger.judge`), which
+    words the finding."""
+    if player._chain is not None:
+        return False
+    anchor = player.anchor
+    return (recorded is None or anchor is None or anchor + (player.since_table + table_net) == recorded
+            or anchor + (player.since_ruled + ruled_net) == recorded)
+
+
+def carry(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_net: Decimal, round: int | None,
+          game: str | None) -> None:
+    """The chain after a seat that :func:`follows`: its recorded balance the new anchor
+    (recorded at ``round`` or ``game``), else its nets carried on from the anchor."""
+    if recorded is not None:
+        player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
+        player.anchor_round, player.anchor_game = round, game
+    elif player.anchor is not None:
+        player.since_table += table_net
+        player.since_ruled += ruled_net
 
 
 def breaks(works: list[BalanceWork]) -> int:

@@ -22,7 +22,7 @@ from ..rules.cards import SPELLINGS, CardError, parse_card, seen_cards
 from ..rules.payout import Wager
 from ..rules.profile import Profile
 from ..rules.settlement import Line, Ruling, returned, settle
-from .fast import MEMO_LIMIT, SHARED_LINES, SettleMemo, deal_of, verify_ruling
+from .fast import MEMO_LIMIT, SHARED_LINES, SettleMemo, as_written, deal_of, verify_ruling
 from .games import GameResult, totals_of
 
 ONE = Decimal(1)
@@ -35,7 +35,7 @@ def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
     if ante == unit.ante_stake and bonus == unit.bonus_stake:
         return unit
     shared = SHARED_LINES.get(id(unit.lines)) is unit.lines
-    key = (id(unit.lines), str(ante), str(bonus))  # stakes as written: the lines keep them
+    key = (id(unit.lines), *as_written((ante, bonus)))  # the lines keep the stakes as written
     known = _SCALED.get(key) if shared else None
     if known is None:
         factors = {Wager.ANTE: ante, Wager.CALL: ante, Wager.BONUS: bonus}
@@ -50,7 +50,7 @@ def scaled(unit: Ruling, ante: Decimal, bonus: Decimal) -> Ruling:
 
 #: The lines (and their net and stakes) of a memoised unit settlement (``SHARED_LINES``)
 #: at other stakes, by its lines and the stakes as written.
-_SCALED: dict[tuple[int, str, str], tuple[tuple[Line, ...], Decimal, Decimal]] = {}
+_SCALED: dict[tuple[Any, ...], tuple[tuple[Line, ...], Decimal, Decimal]] = {}
 
 
 def void_ruling(reason: str, ante: Decimal, call_stake: Decimal, bonus: Decimal) -> Ruling:
@@ -160,8 +160,7 @@ class Rulings:
                     verify_ruling(ruling, self.profile, round_)
                 return ruling, totals_of(ruling)
         own = tuple(seat.player) if seat.player is not None else None
-        # Stakes as written (1 and 1.0000000 are equal, not alike): a seat's lines keep its own.
-        key = (seat.decision, own, str(seat.ante), str(seat.bonus))
+        key = (seat.decision, own, *as_written((seat.ante, seat.bonus)))  # a seat's lines keep its stakes
         found = self.seats.get(key)
         if found is None:
             if own is None:

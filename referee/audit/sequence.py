@@ -23,7 +23,16 @@ from typing import Any
 
 from ..models.codes import FindingCode
 from .games import GameResult
-from .ledger import HeldNumber, Numbering, number_or_hold, number_round, replay_after_swap, settle_held, swapped
+from .ledger import (
+    HeldNumber,
+    Numbering,
+    in_order,
+    number_or_hold,
+    number_round,
+    replay_after_swap,
+    settle_held,
+    swapped,
+)
 from .places import Emitter
 from .players import BalanceWork, breaks, judge_balance
 from .results import Finding
@@ -134,9 +143,7 @@ class Sequence:
         n = numbered.number
         numbering = self.numbering
         if n is not None and numbering.accept == (n,) and not repeated and not numbered.swap and self.late is None:
-            numbering.accept = (n + 1,)  # the number expected, nothing open: number_round's in-order case
-            numbering.used.add(n)
-            numbering.replay = n if void else None
+            in_order(numbering, n, void)  # the number expected, nothing open: number_round's in-order case
             return
         found, held = number_or_hold(numbering, n, repeated, void)
         if numbered.swap and held is not None:  # the late one of two swapped games: out of order, whatever follows

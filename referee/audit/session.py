@@ -28,7 +28,7 @@ from .fast import SettleMemo, memo_for
 from .games import GameCounts, GameResult, SeatResult, book, seat_book, stakes_of, totals_of
 from .ledger import lose_track
 from .places import Emitter, Place
-from .players import BalanceWork, Player
+from .players import BalanceWork, Player, count_book
 from .results import Finding, Ledger, PlayerLedger, SessionInfo, SessionResult
 from .seats import Rulings, SeatCards, canonical, cross_seat_duplicates, describe, void_ruling
 from .sequence import Numbered, Sequence
@@ -401,19 +401,13 @@ class SessionAudit:
                 continue
             if s.key is not None and seat.record is not None:
                 player = self.players[s.key]
-                ledger = player._ledger
                 counted = seat_book(seat)
                 if counted is None:
                     book(seat, self.ledger, player.ledger)
+                    player._ledger.closing_balance = player.balance
                 else:
-                    booked = player.booked
-                    booked[counted] = booked.get(counted, 0) + 1
-                    booked = self.booked
-                    booked[counted] = booked.get(counted, 0) + 1
                     recorded = seat.record.recorded
-                    if recorded is not None and recorded.balance is not None:
-                        ledger.recorded_closing_balance = recorded.balance  # the session's is made at the close
-                ledger.closing_balance = player.balance
+                    count_book(player, self.booked, counted, recorded.balance if recorded is not None else None)
             else:
                 book(seat, self.ledger)
 

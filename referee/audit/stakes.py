@@ -44,7 +44,9 @@ def check_stakes(seat: Any, profile: Profile, player: Player, void: bool, emit: 
     """Every stake check of one seat, in order; ``void``: the deal is void (it risks
     nothing: the funds are not checked)."""
     placed = check_placed(seat.ante, seat.bonus, seat.call, seat.decision, profile, emit)
-    if profile.fixed_stakes:
+    if stake_holds(profile, player, seat.ante):
+        keep_stake(profile, player, seat.ante)
+    else:
         player.stake, odd = stake_check(player.antes, player.stake, seat.ante, player.last_ante)
         player.last_ante = seat.ante
         if odd is not None:
@@ -52,6 +54,28 @@ def check_stakes(seat: Any, profile: Profile, player: Player, void: bool, emit: 
                  f"profile {profile.name} fixes stakes", "ante", odd, seat.ante)
     check_offered(seat.bonus, profile, emit)
     check_funds(seat, profile, player, void, placed, emit)
+
+
+def stake_holds(profile: Profile, player: Player, ante: Decimal) -> bool:
+    """The cheap case of S002: the profile does not fix stakes, or the player has none yet,
+    or this Ante is it; then nothing is said and :func:`keep_stake` counts the seat.
+    Otherwise the counts decide (:func:`~.ledger.stake_check`: one finding per change).
+    The full audit (:func:`check_stakes`) and the fast lane (``lane.take_seat``) both ask it."""
+    stake = player.stake
+    return not profile.fixed_stakes or stake is None or ante == stake
+
+
+def keep_stake(profile: Profile, player: Player, ante: Decimal) -> None:
+    """A seat whose Ante :func:`stake_holds`, counted as :func:`~.ledger.stake_check`
+    counts it (a seat at the player's stake by ``same``, added to the counts only when
+    something reads them): the stake is then the Ante as this seat wrote it."""
+    if not profile.fixed_stakes:
+        return
+    if player.stake is not None:
+        player.same += 1
+    else:
+        player._antes[ante] = player._antes.get(ante, 0) + 1
+    player.stake = player.last_ante = ante
 
 
 def check_placed(ante: Decimal, bonus: Decimal, call: Decimal | None, decision: str, profile: Profile,
@@ -109,10 +133,8 @@ def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed:
     """S007 only when no reading of the balance covers the call: neither the rules'
     balance nor the table's (an earlier wrong payment is its own finding). A void deal
     risks nothing and is not checked; nor is a player whose opening balance is unknown."""
-    if not profile.call_requires_funds or seat.decision != "call" or void or not player.funded:
-        return
-    needed = seat.ante + seat.bonus + placed
-    if not covers(player, needed):
+    if not void and funds_short(profile, player, seat.decision, seat.ante, seat.bonus, placed):
+        needed = seat.ante + seat.bonus + placed
         table = player.table_balance()
         best = player.balance if table is None else max(player.balance, table)
         kept = f" (as the table kept it {fmt(table)})" if table is not None and table != player.balance else ""
@@ -120,9 +142,19 @@ def check_funds(seat: Any, profile: Profile, player: Player, void: bool, placed:
              "decision", needed, best)
 
 
+def funds_short(profile: Profile, player: Player, decision: str, ante: Decimal, bonus: Decimal,
+                call: Decimal) -> bool:
+    """The test of S007: the profile needs funds for a Call, the seat calls, the
+    player's opening balance is known, and the balance does not :func:`cover <covers>`
+    its stakes (``call``: the Call the rules place; summed only when the rest holds).
+    The full audit (:func:`check_funds`, which then words it) and the fast lane
+    (``lane.take_seat``) both ask it."""
+    return (profile.call_requires_funds and decision == "call" and player.funded
+            and not covers(player, ante + bonus + call))
+
+
 def covers(player: Player, needed: Decimal) -> bool:
-    """The test of S007: some reading of the player's balance covers ``needed``, the rules'
-    or the table's where it can be known (an earlier wrong payment is its own finding);
-    here and on the fast lane (``lane.take_seat``)."""
+    """Some reading of the player's balance covers ``needed``, the rules' or the table's
+    where it can be known (an earlier wrong payment is its own finding)."""
     table = player.table_balance()
     return (player.balance if table is None else max(player.balance, table)) >= needed

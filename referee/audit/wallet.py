@@ -21,7 +21,12 @@ ZERO = Decimal(0)
 def check_wallet(moves: list[Any], staked: Decimal, returned: Decimal, refunded: bool, transactions: set[str],
                  emit: Emit) -> None:
     """The seat's wallet moves against its stakes and returns; ``transactions``: the
-    session's ids so far (this seat's are added)."""
+    session's ids so far (this seat's are added). Worded only when :func:`wallet_right`
+    finds something."""
+    ids = wallet_right(moves, staked, returned, refunded, transactions)
+    if ids is not None:
+        transactions.update(ids)
+        return
     for move in moves:
         if move.id in transactions:
             emit(codes.W004, f"wallet transaction {move.id} is used twice in this session", "wallet", None, move.id)
@@ -40,9 +45,26 @@ def check_wallet(moves: list[Any], staked: Decimal, returned: Decimal, refunded:
              expected, back)
 
 
+def wallet_right(moves: Any, staked: Decimal, returned: Decimal, refunded: bool,
+                 transactions: set[str]) -> list[str] | None:
+    """The test of W001-W004: the moves' ids when no id is given twice or was seen
+    before in the session (``transactions``, left as it is), the debits are the stakes,
+    the credits what the rules return (``returned``) and the cancels and refunds every
+    stake of a void or cancelled game (``refunded``), nothing of a settled one; None
+    when any of them is wrong. The full audit (:func:`check_wallet`, which then words
+    each) and the fast lane (``lane.take_seat``) both ask it."""
+    ids = [move.id for move in moves]
+    if len(set(ids)) != len(ids) or not transactions.isdisjoint(ids):
+        return None
+    debit, credit, back = wallet_totals(moves)
+    if debit != staked or credit != returned or back != (staked if refunded else ZERO):
+        return None
+    return ids
+
+
 def wallet_totals(moves: Any) -> tuple[Decimal, Decimal, Decimal]:
     """The debits, the credits, and the cancels and refunds of a seat's wallet moves:
-    what W001, W002 and W003 compare, here and on the fast lane (``lane.take_seat``)."""
+    what W001, W002 and W003 compare."""
     debit = credit = back = ZERO
     for move in moves:
         kind = move.kind

@@ -202,17 +202,14 @@ def _clean_seat(seat: CleanSeat, dump: Callable[[Any], str]) -> str:
 
 
 def _paid_known(fast: Any, entry: Any) -> tuple[bool, bool]:
-    """Whether a lane seat's record says what the table paid, and whether its wallet
-    does, as :func:`~referee.audit.owed.seat_bottom_line` reads them: a record with a
-    net, a return, or every wager's result; a wallet that moved money."""
-    wallet = getattr(fast, "wallet", None) not in (None, UNSET)
+    """Whether a lane seat's record says what the table paid and whether its wallet
+    does, as :func:`~referee.audit.owed.seat_bottom_line` reads them (the record by
+    :func:`~referee.audit.owed.paid_by_lines` itself; a wallet, whatever it moved)."""
+    from ..audit.owed import paid_by_lines
+
     recorded = fast.recorded
-    if recorded in (None, UNSET):
-        return False, wallet
-    if recorded.net not in (None, UNSET) or recorded.returned not in (None, UNSET):
-        return True, wallet
-    parts = [getattr(recorded, line.wager.value) for line in entry.lines]
-    return bool(parts) and all(p not in (None, UNSET) for p in parts), wallet
+    said = recorded is not UNSET and paid_by_lines(recorded, entry.lines, UNSET) is not None
+    return said, getattr(fast, "wallet", UNSET) is not UNSET
 
 
 def _number(amount: Decimal) -> str:
