@@ -165,9 +165,11 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     net = entry.net
     if not follows(player, balance, entry.table_net, net):
         return None  # P005, or a chain of several anchors: the full audit judges
-    if not stake_holds(profile, player, entry.ante):
+    # (a rule the profile does not apply is not asked: a call a seat saved)
+    if profile.fixed_stakes and not stake_holds(profile, player, entry.ante):
         return None  # S002, or the stake changing: the full audit judges
-    if funds_short(profile, player, entry.decision, entry.ante, entry.bonus, entry.call_stake):
+    if profile.call_requires_funds and funds_short(profile, player, entry.decision, entry.ante, entry.bonus,
+                                                   entry.call_stake):
         return None  # S007
     ids = _wallet_ids(seat, entry, session.transactions)
     if ids is False:
@@ -177,7 +179,8 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     # Every check passed: the seat's effects, as the full audit has them.
     if ids:
         session.transactions.update(ids)
-    keep_stake(profile, player, entry.ante)
+    if profile.fixed_stakes:
+        keep_stake(profile, player, entry.ante)
     player.balance += net
     carry(player, balance, entry.table_net, net, *where)
     count_book(player, session.booked, entry.book, balance)
