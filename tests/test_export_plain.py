@@ -23,7 +23,8 @@ import pytest
 from referee.load.exports.exported import PlainExportRecord, game_record
 from referee.load.exports.normalize import MoneyReader
 from referee.load.exports.pages import Page, PageError
-from referee.load.jsonio import JsonInputError, RecordLines, loads_document, loads_line, loads_plain
+from referee.load.jsonio import JsonInputError, RecordLines, loads_document, loads_line
+from referee.load.jsonplain import loads_plain
 from referee.load.records import ExportDict, LineDict
 from referee.models.mapping import Money
 

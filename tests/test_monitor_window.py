@@ -82,6 +82,7 @@ def test_a_players_window_holds_exactly_their_newest_seats(store_url: str, tmp_p
     with Stored(store_url) as stored:
         whole = reading.seats(stored.conn)
         mine = [seat for seat in whole if seat.player == "p-W1-003"]
-        found, start = reading.read(stored.conn, segment=("player", "p-W1-003"), newest=limit)
+        cut = window.newest(stored.conn, ("player", "p-W1-003"), limit)
+        found, start = cut.seats, cut.start
         assert start > 0 and len(found) == limit
         assert found == mine[-limit:]

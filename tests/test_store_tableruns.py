@@ -159,7 +159,7 @@ def test_a_bounded_read_is_the_newest_games_of_the_whole(store_url: str, tmp_pat
     the SQL starts at the cut (the rows from there, the runs that reach it), so it unpacks
     far fewer seats than the table holds; and what it gives is the whole read's newest
     games of the table, each whole, seat for seat (placed and deal-tested alike)."""
-    from referee.monitor import reading
+    from referee.monitor import reading, window
 
     logs = [simulate(tmp_path / f"w{seed}.jsonl", "--seats", "7", "--rounds", "60", "--seed", str(seed), "--faults",
                      "0.1", "--table", "W1", "--format", "jsonl") for seed in (31, 32, 33)]
@@ -183,13 +183,14 @@ def test_a_bounded_read_is_the_newest_games_of_the_whole(store_url: str, tmp_pat
         monkeypatch.setattr(reading, "_runs", counted(reading._runs))
         for newest in (40, 300):
             unpacked[0] = 0
-            found, start = reading.read(stored.conn, segment=("table", "W1"), newest=newest)
+            cut = window.newest(stored.conn, ("table", "W1"), newest)
+            found, start = cut.seats, cut.start
             assert start > 0 and len(found) >= newest - 7  # the newest seats, less a game cut
             newer = list(dict.fromkeys(s.game for s in found))
             assert newer == games[-len(newer):]  # the newest games, each whole
             assert found == [s for s in mine if s.game in set(newer)]
             assert unpacked[0] < len(mine) / 2, (newest, unpacked[0], len(mine))
-        assert reading.read(stored.conn, segment=("table", "W1"), newest=len(mine))[1] == 0  # not cut
+        assert window.newest(stored.conn, ("table", "W1"), len(mine)).start == 0  # not cut
 
 
 def _recalls(logs: list[str]) -> Iterator[list[str]]:

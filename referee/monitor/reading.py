@@ -34,27 +34,19 @@ SEGMENTS = ("all", "table", "dealer", "profile", "stake", "player")
 
 
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
-          segment: tuple[str, str] | None = None, newest: int | None = None) -> list[Seat]:
+          segment: tuple[str, str] | None = None) -> list[Seat]:
     """The seats :func:`read` reads (see there)."""
-    return read(conn, after, upto, segment, newest)[0]
+    return read(conn, after, upto, segment)[0]
 
 
 def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
-         segment: tuple[str, str] | None = None, newest: int | None = None) -> tuple[list[Seat], int]:
+         segment: tuple[str, str] | None = None) -> tuple[list[Seat], int]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen; only a segment's, a kind
-    of :data:`SEGMENTS` and its value, when given: the desk's Watch draws one segment's
-    control chart without reading the whole store), in the store's order, newest last.
-
-    ``newest``: a bounded read of the segment's newest ``newest`` seats
-    (:func:`referee.monitor.window.newest`, which says more); with the seats, the seat the
-    read started at (0: it was not cut)."""
-    if newest is not None:
-        from .window import newest as window
-
-        assert after == (0, 0) and upto is None, "a bounded read is of the newest seats"
-        found = window(conn, segment or ("all", "all"), newest)
-        return found.seats, found.start
+    of :data:`SEGMENTS` and its value, when given), in the store's order, newest last;
+    with the seat the read started at (0: the whole store). A bounded read of a
+    segment's newest seats (the desk's Watch draws one segment's control chart without
+    reading the whole store) is :func:`referee.monitor.window.newest`'s."""
     return placed(conn, 0, segment, after, upto), 0
 
 

@@ -19,7 +19,8 @@ from typing import Any
 
 from ...models import codes
 from ...models.mapping import Mapping
-from ..jsonio import JsonInputError, RecordLines, loads_plain
+from ..jsonio import JsonInputError, RecordLines
+from ..jsonplain import loads_plain
 from ..reading import Reading, Stream
 from ..records import LineDict, LoadProblem
 from .pages import Page, PageError, Shape
