@@ -35,24 +35,17 @@ SEGMENTS = ("all", "table", "dealer", "profile", "stake", "player")
 
 def seats(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
           segment: tuple[str, str] | None = None) -> list[Seat]:
-    """The seats :func:`read` reads (see there)."""
-    return read(conn, after, upto, segment)[0]
-
-
-def read(conn: Any, after: Marks = (0, 0), upto: Marks | None = None,
-         segment: tuple[str, str] | None = None) -> tuple[list[Seat], int]:
     """Every counted seat of the store (those stored after ``after`` and up to ``upto``
     when given: the monitor's cache reads what it has not seen; only a segment's, a kind
-    of :data:`SEGMENTS` and its value, when given), in the store's order, newest last;
-    with the seat the read started at (0: the whole store). A bounded read of a
-    segment's newest seats (the desk's Watch draws one segment's control chart without
-    reading the whole store) is :func:`referee.monitor.window.newest`'s."""
-    return placed(conn, 0, segment, after, upto), 0
+    of :data:`SEGMENTS` and its value, when given), in the store's order, newest last. A
+    bounded read of a segment's newest seats (the desk's Watch draws one segment's
+    control chart without reading the whole store) is :func:`referee.monitor.window.newest`'s."""
+    return placed(conn, 0, segment, after, upto)
 
 
 def placed(conn: Any, start: int, segment: tuple[str, str] | None, after: Marks = (0, 0), upto: Marks | None = None,
            keep: Callable[[str], bool] | None = None) -> list[Seat]:
-    """The counted seats :func:`read` reads, from the seat ``start`` on (0: all; a run
+    """The counted seats :func:`seats` reads, from the seat ``start`` on (0: all; a run
     that reaches it is read whole: :func:`window.newest` cuts), each placed at its game's
     first seat read. ``keep``: a player's seats only are made of a run's (its other seats
     only place their games, as the whole store places them)."""
