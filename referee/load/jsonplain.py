@@ -11,9 +11,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from .jsonio import _BLANKS, _SCAN, MAX_DIGITS, loads_line
-
-_ENCODE: Callable[[Any], bytes] | None = None
+from .jsonio import _BLANKS, _SCAN, MAX_DIGITS, _same_quotes, loads_line
 
 
 def loads_plain(text: str, line: int) -> Any:
@@ -34,19 +32,18 @@ def loads_plain(text: str, line: int) -> Any:
     the scanner keeps as a Decimal: a text long enough to hold one that has one, and
     any text msgspec refuses, is the scanner's (:func:`_scanned_plain`), whose errors
     are the exact reader's."""
-    global _ENCODE, _DECODE
+    global _DECODE
     if '\\"' in text or "\\u0022" in text:
         return loads_line(text, line)
-    if _DECODE is None or _ENCODE is None:
+    if _DECODE is None:
         import msgspec
 
         _DECODE = msgspec.json.Decoder(float_hook=Decimal).decode
-        _ENCODE = msgspec.json.Encoder(decimal_format="number").encode
     if len(text) > MAX_DIGITS and max(map(len, _DIGITS.findall(text)), default=0) > MAX_DIGITS:
         return _scanned_plain(text, line)
     try:
         value = _DECODE(text)
-        if text.count('"') == _ENCODE(value).count(b'"'):
+        if _same_quotes(text, value):
             return value
     except (ValueError, RecursionError, TypeError, OverflowError):  # msgspec's errors are ValueErrors
         return _scanned_plain(text, line)
@@ -55,13 +52,12 @@ def loads_plain(text: str, line: int) -> Any:
 
 def _scanned_plain(text: str, line: int) -> Any:
     """:func:`loads_plain` by the standard library's C scanner."""
-    assert _ENCODE is not None
     try:
         start = len(text) - len(text.lstrip(_BLANKS))
         value, end = _SCAN(text, start)  # what json.loads does, without its Python frames
         if end != len(text) and text[end:].strip(_BLANKS):
             return loads_line(text, line)  # more after the value: its error said as the exact reader says it
-        if text.count('"') == _ENCODE(value).count(b'"'):
+        if _same_quotes(text, value):
             return value
     except (StopIteration, ValueError, RecursionError, TypeError, OverflowError):
         pass
