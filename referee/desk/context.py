@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse
 from ..errors import Count, Term, UserError
 from .auth import COOKIE, Session, Sessions, Throttle, may, same_token
 from .backend import Account, Backend, Unit
-from .words import LANG_COOKIE, d_, lang_link, language, templates
+from .words import LANG_COOKIE, d_, language, query_link, templates
 
 
 @dataclass
@@ -171,7 +171,7 @@ def render_page(request: Request, name: str, values: Mapping[str, Any], status: 
     query = request.query_params.multi_items()
     page = templates(lang).get_template(name).render(
         lang=lang, who=who, path=request.url.path, query=request.url.query,
-        lang_link=lambda code: lang_link(request.url.path, query, code), **values)
+        lang_link=lambda code: query_link(request.url.path, query, lang=code), **values)
     response = HTMLResponse(page, status_code=status, headers=dict(headers or {}))
     asked = request.query_params.get("lang")
     if asked and asked == lang:

@@ -20,7 +20,7 @@ from . import drawn, views
 from .api import log_in, set_session
 from .auth import COOKIE, same_token
 from .context import Refused, Who, checked, lang_of, reader, render_page, state, viewer, words
-from .words import changed_link, decimal_text, page_link, problem_words
+from .words import decimal_text, problem_words, query_link
 
 router = APIRouter(include_in_schema=False)
 LOGIN_COOKIE = "referee_login"
@@ -129,9 +129,10 @@ def _pages(request: Request, filters: views.Filters, more: bool, meant: str | No
     and the same search at the table ``meant`` (a search that found nothing at a table
     no game was stored at: ``t7`` for T7)."""
     query = request.query_params.multi_items()
-    return {"next": page_link("/find", query, filters.offset + filters.limit) if more else None,
-            "meant": None if meant is None else changed_link("/find", query, "table", meant),
-            "previous": page_link("/find", query, max(filters.offset - filters.limit, 0)) if filters.offset else None,
+    before = max(filters.offset - filters.limit, 0)
+    return {"next": query_link("/find", query, offset=str(filters.offset + filters.limit)) if more else None,
+            "meant": None if meant is None else query_link("/find", query, table=meant, offset=None),
+            "previous": query_link("/find", query, offset=str(before) if before else None) if filters.offset else None,
             "first": str(filters.offset + 1)}
 
 

@@ -72,28 +72,14 @@ def templates(lang: str) -> Any:
     return env
 
 
-def lang_link(path: str, query: Iterable[tuple[str, str]], lang: str) -> str:
-    """The page at ``path`` in ``lang``: its whole query kept, only ``lang`` changed (the
-    sheet's player, Find's search: a language link that dropped them showed another page)."""
-    pairs = [(k, v) for k, v in query if k != "lang"]
-    return f"{quote(path, safe='/')}?{urlencode([*pairs, ('lang', lang)])}"
-
-
-def changed_link(path: str, query: Iterable[tuple[str, str]], key: str, value: str) -> str:
-    """The page at ``path`` with its whole query kept and ``key`` set to ``value`` (a
-    search's did-you-mean: the same search at the table meant, from its first page)."""
-    pairs = [(k, v) for k, v in query if k not in (key, "offset")]
-    return f"{quote(path, safe='/')}?{urlencode([*pairs, (key, value)])}"
-
-
-def page_link(path: str, query: Iterable[tuple[str, str]], offset: int) -> str | None:
-    """The page at ``path`` with its whole query kept and ``offset`` changed (Find's next
-    and previous pages of a search); None for an offset before the first game."""
-    if offset < 0:
-        return None
-    pairs = [(k, v) for k, v in query if k != "offset"]
-    if offset:
-        pairs.append(("offset", str(offset)))
+def query_link(path: str, query: Iterable[tuple[str, str]], **changed: str | None) -> str:
+    """The page at ``path`` with its whole query kept but the ``changed`` keys, each set to
+    its value after the rest (None: left out). Why one function: a link that dropped the
+    query showed another page (the sheet's language link lost its player, Find's its
+    search); the language links, Find's next and previous pages and its did-you-mean
+    all keep it so."""
+    pairs = [(k, v) for k, v in query if k not in changed]
+    pairs += [(k, v) for k, v in changed.items() if v is not None]
     return f"{quote(path, safe='/')}?{urlencode(pairs)}"
 
 
