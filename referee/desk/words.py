@@ -18,6 +18,7 @@ from urllib.parse import quote, urlencode
 
 from ..errors import Count, Term
 from ..i18n import LANGUAGES, Messages
+from ..monitor.cells import BETS, CALENDAR_WINDOWS, KINDS
 from ..report.pages import environment
 
 LANG_COOKIE = "referee_lang"
@@ -174,10 +175,11 @@ def decimal_text(text: str, lang: str) -> str:
     return f"{whole}.{decimals}"
 
 
-#: The monitor's names of a segment's kind (``table CH-7``), a bet and a window, as Watch says them.
-SEGMENT_KINDS = ("table", "dealer", "profile", "stake", "player")
-BET_NAMES = ("ante+call", "bonus", "paid", "deal")
-CALENDAR_NAMES = ("day", "week", "month")
+#: The monitor's names of a segment's kind (``table CH-7``), a bet (its sums' and the
+#: deal test's) and a calendar window, which Watch says in its reader's language.
+SEGMENT_KINDS = tuple(kind for kind in KINDS if kind != "all")
+BET_NAMES = (*BETS, "deal")
+CALENDAR_NAMES = tuple(name for name, _ in CALENDAR_WINDOWS)
 _LAST = re.compile(r"last ([0-9,]+) games")
 
 
