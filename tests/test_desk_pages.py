@@ -586,6 +586,8 @@ def test_the_case_form_opens_on_the_seat_asked_for_or_the_one_owed_with_its_curr
         form = page[page.index('id="open-case"'):]
         assert f'<option value="{PLAYER}" selected>' in form
         assert "<option value=\"owed_to_player\" selected>an amount is owed to the player: 160 EUR</option>" in form
+        french = c.get(f"/games/{GAME}", params={"lang": "fr"}).text  # French punctuation: a space before the colon
+        assert "selected>un montant est dû au joueur : 160 EUR</option>" in french[french.index('id="open-case"'):]
         assert 'value="160"> EUR' in form
         asked = c.get(f"/games/{GAME}", params={"player": "p-1001"}).text
         form = asked[asked.index('id="open-case"'):]
