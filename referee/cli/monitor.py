@@ -91,7 +91,7 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
             verdict = (None if no_cache or fmt == "html" or timed
                        else _cached(stored, cache, band_name, correction, kinds))
             if verdict is None or verdict.alerting:  # an alert's groups and games: from the seats themselves
-                seats, full, groups = _whole(stored, band_name, correction, kinds, span)
+                seats, full, groups = _whole(stored, band_name, correction, kinds, span, fmt == "html")
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
             from ..store import StoreError  # cards are no hand: changed after it was stored
@@ -184,24 +184,45 @@ def _told(done: int, total: int) -> None:
 
 
 def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...],
-           span: tuple[int | None, int | None] = (None, None)) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
+           span: tuple[int | None, int | None] = (None, None), shown: bool = False
+           ) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
     """Every seat of the store read and valued (those of games in ``span`` when given:
     microseconds since the epoch, both ends included), the verdict on them and its alerts
-    by cause."""
+    by cause. The verdict from the seats read as columns (``monitor.stored_columns``: no
+    ``Seat`` a seat, issue 47's fast first run); the seats themselves read too only when
+    something needs them (an alert's groups and games, ``shown``: an HTML page's charts),
+    else none given back."""
     from dataclasses import replace
 
     from ..monitor import reading
     from ..monitor.groups import group_alerts
-    from ..monitor.run import judge
+    from ..monitor.run import judge, judge_table
+    from ..monitor.stored_columns import read_table
+    from ..monitor.valuing import value
     from ..profiles import kept_profiles
 
-    seats = reading.seats(stored.conn)
     since, until = span
-    if since is not None or until is not None:
-        seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
-                 and (until is None or s.time_us <= until)]
+    table = read_table(stored.conn)
     with kept_profiles(stored.profiles(stored.sources())):
-        verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
+        if table is not None:
+            if since is not None or until is not None:  # the games of the span, placed as in the whole store
+                within = table.timed.copy()
+                if since is not None:
+                    within &= table.time >= since
+                if until is not None:
+                    within &= table.time <= until
+                table = table.take(within)
+            verdict = replace(judge_table(table, band_name, correction, kinds), since_us=since, until_us=until)
+            if not (verdict.alerting or shown):
+                return [], verdict, []
+        seats = reading.seats(stored.conn)
+        if since is not None or until is not None:
+            seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
+                     and (until is None or s.time_us <= until)]
+        if table is None:  # a run whose hands cannot be valued at once: seat by seat, its own words
+            verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
+        else:
+            value(seats)
         return seats, verdict, group_alerts(verdict, seats)
 
 

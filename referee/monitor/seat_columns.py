@@ -14,7 +14,8 @@ from .wide import Array
 @dataclass(slots=True)
 class Columns:
     """The valued seats (``situation`` a Figures), newest first, as columns; their
-    distinct figures as a table (``sit`` indexes it)."""
+    distinct figures as a table (``sit`` indexes it). ``seats``: the seats themselves
+    when made from them (the cache's games name their first seat's game), else empty."""
 
     seats: list[Seat]
     game: Array
@@ -39,6 +40,12 @@ class Columns:
     bonus_var_nz: Array
     #: A seat's stake times a figure, as limbs (:meth:`product`), made when first needed.
     products: dict[str, Array] = field(default_factory=dict)
+    #: The seats' names by kind (table, dealer, profile, player) as numbers (-1: none) into
+    #: their names, when read as columns (``stored_columns``: ``seats`` then empty).
+    named: dict[str, tuple[Array, list[str]]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.ante.size)
 
     def product(self, stake: str, figure: str) -> Array:
         """Every seat's stake times one of its figures, as limbs: made once, whatever the kind."""
