@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from operator import attrgetter
 from typing import Any, cast
@@ -29,7 +29,7 @@ import numpy as np
 from . import bets, cells, wide
 from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums
 from .facts import STAKE_BANDS, Seat
-from .seat_columns import Columns
+from .seat_columns import FIELDS, Columns, FigureTable
 from .valuing import Figures, Valuation
 from .wide import Array
 
@@ -64,18 +64,21 @@ def columns(seats: list[Seat]) -> Columns:
 
 
 def made(seats: list[Seat], game: Array, time: Array, timed: Array, amounts: tuple[Array, ...], known: Array,
-         sit: Array, table: list[Figures], named: dict[str, tuple[Array, list[str]]] | None = None) -> Columns:
+         sit: Array, table: Sequence[Figures], named: dict[str, tuple[Array, list[str]]] | None = None) -> Columns:
     """:class:`Columns` from the valued seats' columns (newest first) and their distinct
     figures (``sit`` indexes ``table``): the figures' limbs made once a distinct figures.
     ``amounts``: Ante, staked, net, paid (0 where unknown), whether paid is known, Bonus
     stake, whether called."""
     ante, staked, net, paid, paid_known, bonus, called = amounts
+    if isinstance(table, FigureTable):  # valued as columns: a list a field
+        field = cast(dict[str, list[Any]], table.fields)
+    else:
+        field = {name: [getattr(f, name) for f in table] for name in FIELDS}
     return Columns(
         seats, game, time, timed, ante, staked, net, paid, paid_known, bonus, called, known, sit, table,
-        {name: _limbs([getattr(f, name) for f in table]) for name in _WIDE},
-        np.array([f.top for f in table], np.float64), np.array([f.bonus_top for f in table], np.float64),
-        np.array([f.variance != 0 for f in table], bool), np.array([f.bonus_variance != 0 for f in table], bool),
-        named=named or {})
+        {name: _limbs(field[name]) for name in _WIDE}, np.array(field["top"], np.float64),
+        np.array(field["bonus_top"], np.float64), np.array([x != 0 for x in field["variance"]], bool),
+        np.array([x != 0 for x in field["bonus_variance"]], bool), named=named or {})
 
 
 _SITUATION, _TIME, _PAID, _GAME, _CALLED, _KNOWN = map(attrgetter, ("situation", "time_us", "paid_u", "game", "called",

@@ -3,12 +3,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from . import wide
 from .facts import Seat
 from .valuing import Figures
 from .wide import Array
+
+
+#: A Figures' fields in the order its constructor takes them.
+FIELDS = ("mean", "variance", "bonus_pay", "bonus_mean", "bonus_variance", "top", "bonus_top", "third", "bonus_third")
+
+
+class FigureTable(Sequence[Figures]):
+    """Distinct figures as columns (a list a field of :data:`FIELDS`), a ``Figures`` made
+    only when one is asked for (a game's cross terms: few); what ``valued_columns`` values
+    a store's keys into, with no ``Figures`` a key (one a game on a first run)."""
+
+    def __init__(self, fields: dict[str, list[int] | list[float]]) -> None:
+        self.fields = fields
+
+    def __len__(self) -> int:
+        return len(self.fields["mean"])
+
+    @overload
+    def __getitem__(self, at: int) -> Figures: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[Figures]: ...
+
+    def __getitem__(self, at: int | slice) -> Figures | Sequence[Figures]:
+        if isinstance(at, slice):
+            return [self[i] for i in range(len(self))[at]]
+        return Figures(*(self.fields[name][at] for name in FIELDS))  # type: ignore[arg-type]
+
+    def taken(self, at: list[int]) -> FigureTable:
+        """The figures ``at``, in that order."""
+        return FigureTable({name: [values[i] for i in at] for name, values in self.fields.items()})
 
 
 @dataclass(slots=True)
@@ -30,7 +63,7 @@ class Columns:
     called: Array
     known: Array
     sit: Array
-    figures: list[Figures]
+    figures: Sequence[Figures]
     #: Per distinct figures: limbs of mean, variance, third, bonus pay, mean, variance, third.
     table: dict[str, Array]
     top: Array

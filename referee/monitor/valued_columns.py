@@ -14,16 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import lcm
+from typing import Any
 
 import numpy as np
 
+from ..rules.strategy import COMPLETIONS
 from . import exact
 from .columns import made, numbered_ints
 from .deal_columns import Deals
-from .facts import Seat
-from .seat_columns import Columns
+from .seat_columns import FIELDS, Columns, FigureTable
 from .stored_columns import NO, SeatTable, unpacked
-from .valuing import Figures, Valuation, _figures, _Priced
+from .valuing import Valuation, _Priced, _top
 from .wide import Array
 
 
@@ -31,14 +32,15 @@ from .wide import Array
 class Valued:
     """A table's valuation: the denominators, each seat's figures as a number into
     ``figures`` (-1: none, a call whose five cards were not all seen), and each seat's
-    five cards' counts under its profile (``counted``, by the number ``situation`` gives;
-    -1: not wanted) for the deals."""
+    situation (its profile and five cards: ``situation``, -1 when not wanted) with each
+    situation's counts for the deals (``turns``, ``not_qualified``: ``exact.Counted``'s)."""
 
     valuation: Valuation
     sit: Array
-    figures: list[Figures]
+    figures: FigureTable
     situation: Array
-    counted: list[exact.Counted]
+    turns: Array
+    not_qualified: Array
 
 
 def distinct(*keys: Array) -> tuple[Array, Array]:
@@ -59,7 +61,9 @@ def distinct(*keys: Array) -> tuple[Array, Array]:
 
 
 def value_table(t: SeatTable) -> Valued:
-    """Every seat's figures (``valuing.value``'s, exactly), with no ``Seat`` a seat."""
+    """Every seat's figures (``valuing.value``'s, exactly), with no ``Seat`` a seat: each
+    distinct situation's counts once (``exact.counted_arrays``), each distinct key's
+    figures once, as columns (``FigureTable``)."""
     profiles = t.names["profile"]
     present = np.unique(t.profile).tolist()
     priced = {profiles[p]: _Priced(profiles[p]) for p in sorted(present, key=profiles.__getitem__)}
@@ -73,34 +77,74 @@ def value_table(t: SeatTable) -> Valued:
     situation = np.full(len(t), -1, np.int64)
     number, first = distinct(t.profile[wanted], t.known[wanted])
     situation[wanted] = number
-    sp, sk = t.profile[wanted][first], t.known[wanted][first]
-    cards = [tuple(row) for row in unpacked(sk).tolist()]
-    counted: list[exact.Counted] = [None] * first.size  # type: ignore[list-item]  # each filled below
-    by_profile: dict[str, dict[tuple[int, ...], exact.Counted]] = {}
+    sp = t.profile[wanted][first]
+    cards = [tuple(row) for row in unpacked(t.known[wanted][first]).tolist()]
+    size = first.size
+    moments = np.zeros((4, size), np.int64)
+    turns = np.zeros((size, 10), np.int64)
+    calls: list[tuple[int, int, int, float]] = [(0, 0, 0, 0.0)] * size
     for p in np.unique(sp).tolist():
-        at = np.flatnonzero(sp == p).tolist()
-        name = profiles[p]
-        found = by_profile[name] = exact.call_counted(priced[name].origin, sorted(cards[i] for i in at))
-        for i in at:
-            counted[i] = found[cards[i]]
+        at = np.flatnonzero(sp == p)
+        found, turns[at] = exact.counted_arrays(priced[profiles[p]].origin, [cards[i] for i in at.tolist()])
+        moments[3, at] = found[3]
+        for i, call in zip(at.tolist(), _calls(found, priced[profiles[p]]), strict=True):
+            calls[i] = call
     # a seat's figures: its key's (``valuing.value``), each distinct key once
     bonus = np.where(t.bonus != 0, t.bonus_value, NO)
-    key_known = np.where(t.called, t.known, NO)
-    key, first_key = distinct(t.profile, key_known, t.called.astype(np.int64), bonus)
-    calls: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, float]] = {}
-    made_: list[Figures | None] = []
-    knowns = [tuple(row) for row in unpacked(key_known[first_key]).tolist()]
-    for p, k, c, b, cards in zip(t.profile[first_key].tolist(), key_known[first_key].tolist(),
-                                 t.called[first_key].tolist(), bonus[first_key].tolist(), knowns, strict=True):
-        name = profiles[p]
-        seat = Seat(0, (), None, None, None, name, None, 0, 0, 0, 0 if b == NO else 1, c, None if k == NO else cards,
-                    None if b == NO else b)
-        made_.append(_figures(seat, priced[name], by_profile.get(name, {}), calls))
-    valued = np.array([f is not None for f in made_], bool)
-    renumber = np.cumsum(valued) - 1
-    sit = np.where(valued[key], renumber[key], -1) if key.size else key
-    figures = [f for f in made_ if f is not None]
-    return Valued(Valuation(scale, scale2, scale3), sit, figures, situation, counted)
+    key, first_key = distinct(t.profile, np.where(t.called, t.known, NO), t.called.astype(np.int64), bonus)
+    kp, kc, ks, kb = t.profile[first_key], t.called[first_key], situation[first_key], bonus[first_key]
+    kept = ~(kc & (ks < 0))  # a call whose five cards were not all seen: no exact expectation
+    kp, kc, ks, kb = kp[kept], kc[kept], ks[kept], kb[kept]
+    of = [priced.get(name) for name in profiles]
+    folds = [(0, 0, 0, 0.0) if q is None else _fold(q) for q in of]
+    figured = calls + folds  # a situation's call, then a profile's fold
+    rows = [figured[i] for i in np.where(kc, ks, size + kp).tolist()]
+    fields: dict[str, list[Any]] = dict(zip(("mean", "variance", "third", "top"),
+                                            (list(x) for x in zip(*rows, strict=True)), strict=False))
+    if not rows:
+        fields = {name: [] for name in ("mean", "variance", "third", "top")}
+    bonuses: dict[tuple[int, int], tuple[int, int, int, float, int]] = {}
+    b_rows = [_bonus(bonuses, of[p], p, b) for p, b in zip(kp.tolist(), kb.tolist(), strict=True)]
+    for name, values in zip(("bonus_pay", "bonus_mean", "bonus_variance", "bonus_top", "bonus_third"),
+                            zip(*b_rows, strict=True) if b_rows else [()] * 5, strict=True):
+        fields[name] = list(values)
+    renumber = np.cumsum(kept) - 1
+    sit = np.where(kept[key], renumber[key], -1) if key.size else key
+    return Valued(Valuation(scale, scale2, scale3), sit, FigureTable(fields), situation, turns, moments[3])
+
+
+def _bonus(made: dict[tuple[int, int], tuple[int, int, int, float, int]], p: _Priced | None, profile: int,
+           value: int) -> tuple[int, int, int, float, int]:
+    """A key's Bonus figures (``valuing._figures``'): its pay, mean, variance, largest
+    upward move and third cumulant; all 0 without a Bonus hand or a Bonus rule."""
+    found = made.get((profile, value))
+    if found is None:
+        if value == NO or p is None or p.bonus is None:
+            found = (0, 0, 0, 0.0, 0)
+        else:
+            b_mean, b_variance, b_top, b_third = p.bonus
+            found = (p.pay(value), b_mean, b_variance, b_top - b_mean / p.scale, b_third)
+        made[(profile, value)] = found
+    return found
+
+
+def _calls(found: Array, p: _Priced) -> list[tuple[int, int, int, float]]:
+    """A call's figures in each situation of one profile (``valuing._figures``': its mean,
+    variance and third cumulant over the common denominators, its largest upward move),
+    from its counts' moments (``exact.counted_arrays``)."""
+    f1, f2, f3 = p.factors
+    top, scale, n = _top(p.profile), p.scale, COMPLETIONS
+    out = []
+    for first, second, third in zip(*(found[k].tolist() for k in range(3)), strict=True):
+        mean = first * f1
+        out.append((mean, (second * n - first * first) * f2,
+                    (third * n * n - 3 * first * second * n + 2 * first ** 3) * f3, top - mean / scale))
+    return out
+
+
+def _fold(p: _Priced) -> tuple[int, int, int, float]:
+    """A fold's figures (certain: the fold line, no variance)."""
+    return p.fold_mean, 0, 0, _top(p.profile) - p.fold_mean / p.scale
 
 
 def columns_of(t: SeatTable, v: Valued) -> Columns:
@@ -108,7 +152,7 @@ def columns_of(t: SeatTable, v: Valued) -> Columns:
     situations and five cards numbered as first met."""
     at = np.flatnonzero(v.sit >= 0)[::-1]
     sit, first = numbered_ints(v.sit[at])
-    table = [v.figures[i] for i in v.sit[at][first].tolist()]
+    table = v.figures.taken(v.sit[at][first].tolist())
     known, _ = numbered_ints(t.known[at])
     paid_known = t.paid_known[at]
     amounts = (t.ante[at], t.staked[at], t.net[at], np.where(paid_known, t.paid[at], 0), paid_known, t.bonus[at],
@@ -122,11 +166,9 @@ def deals_of(t: SeatTable, v: Valued) -> Deals:
     """The deals (``Seat.deal`` with its five cards' counts) newest first, as
     ``deal_columns.banded`` reads them of seats."""
     at = np.flatnonzero(t.deal & (v.situation >= 0))[::-1]
-    counted = [v.counted[i] for i in v.situation[at].tolist()]
-    n = at.size
-    return Deals(t.player_value[at], t.dealer_value[at],
-                 np.array([c.turns for c in counted], np.int64).reshape(n, 10),
-                 np.fromiter((c.not_qualified for c in counted), np.int64, n), (t.profile[at], t.names["profile"]),
+    situation = v.situation[at]
+    return Deals(t.player_value[at], t.dealer_value[at], v.turns[situation], v.not_qualified[situation],
+                 (t.profile[at], t.names["profile"]),
                  t.five[at], unpacked(t.known[at]).tolist(), np.where(t.timed[at], t.time[at], 0), t.timed[at],
                  {kind: (getattr(t, kind)[at], t.names[kind]) for kind in ("table", "dealer")})
 
