@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from referee.monitor import output, reading
+from referee.monitor.exact import Counted
 from referee.monitor.facts import Seat
 from referee.monitor.run import judge, judge_table
 from referee.monitor.stored_columns import NO, SeatTable, read_table, unpacked
@@ -90,11 +91,13 @@ def _same_as_seats(url: str) -> tuple[list[Seat], SeatTable]:
             at = int(valued.sit[i])
             assert (None if at < 0 else valued.figures[at]) == s.situation
             assert isinstance(s.situation, Figures | None)
-            if s.deal_figures is not None:
+            if isinstance(s.deal_figures, Counted):
                 situation = int(valued.situation[i])
                 assert situation >= 0 and s.deal
-                assert valued.turns[situation].tolist() == list(s.deal_figures.turns)  # type: ignore[attr-defined]
-                assert int(valued.not_qualified[situation]) == s.deal_figures.not_qualified  # type: ignore[attr-defined]
+                assert valued.turns[situation].tolist() == list(s.deal_figures.turns)
+                assert int(valued.not_qualified[situation]) == s.deal_figures.not_qualified
+            else:
+                assert s.deal_figures is None
         assert output.to_json(judge_table(table), url, []) == output.to_json(judge(seats), url, [])
     return seats, table
 
@@ -146,7 +149,9 @@ def test_a_run_whose_cards_cannot_be_valued_at_once_is_read_seat_by_seat(tmp_pat
     _checked(url, _live(tmp_path, "live"))
     made = engine(target(url))
     with made.begin() as conn:
-        cards = bytearray(conn.execute(sa.text("SELECT cards FROM runs ORDER BY id LIMIT 1")).scalar())
+        stored_cards = conn.execute(sa.text("SELECT cards FROM runs ORDER BY id LIMIT 1")).scalar()
+        assert stored_cards is not None
+        cards = bytearray(stored_cards)
         cards[0] = 60
         conn.execute(sa.text("UPDATE runs SET cards = :c WHERE id = (SELECT MIN(id) FROM runs)"), {"c": bytes(cards)})
     made.dispose()

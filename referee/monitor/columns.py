@@ -71,7 +71,7 @@ def made(seats: list[Seat], game: Array, time: Array, timed: Array, amounts: tup
     stake, whether called."""
     ante, staked, net, paid, paid_known, bonus, called = amounts
     if isinstance(table, FigureTable):  # valued as columns: a list a field
-        field = cast(dict[str, list[Any]], table.fields)
+        field = table.fields
     else:
         field = {name: [getattr(f, name) for f in table] for name in FIELDS}
     return Columns(

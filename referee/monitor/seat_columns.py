@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import Any, overload
 
 from . import wide
 from .facts import Seat
 from .valuing import Figures
 from .wide import Array
-
 
 #: A Figures' fields in the order its constructor takes them.
 FIELDS = ("mean", "variance", "bonus_pay", "bonus_mean", "bonus_variance", "top", "bonus_top", "third", "bonus_third")
@@ -22,7 +21,7 @@ class FigureTable(Sequence[Figures]):
     only when one is asked for (a game's cross terms: few); what ``valued_columns`` values
     a store's keys into, with no ``Figures`` a key (one a game on a first run)."""
 
-    def __init__(self, fields: dict[str, list[int] | list[float]]) -> None:
+    def __init__(self, fields: dict[str, list[Any]]) -> None:
         self.fields = fields
 
     def __len__(self) -> int:
@@ -37,7 +36,7 @@ class FigureTable(Sequence[Figures]):
     def __getitem__(self, at: int | slice) -> Figures | Sequence[Figures]:
         if isinstance(at, slice):
             return [self[i] for i in range(len(self))[at]]
-        return Figures(*(self.fields[name][at] for name in FIELDS))  # type: ignore[arg-type]
+        return Figures(**{name: self.fields[name][at] for name in FIELDS})
 
     def taken(self, at: list[int]) -> FigureTable:
         """The figures ``at``, in that order."""

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..store import DAMAGED, schema
+from ..store import DAMAGED
 from . import reading
 from .facts import Seat
 from .wide import Array
@@ -67,7 +67,7 @@ class SeatTable:
 
     def take(self, at: Array) -> SeatTable:
         """The seats ``at`` (indexes or a mask), the same names."""
-        return SeatTable(*(getattr(self, f.name)[at] for f in _COLUMNS), names=self.names)
+        return SeatTable(**{f.name: getattr(self, f.name)[at] for f in _COLUMNS}, names=self.names)
 
 
 _COLUMNS = [f for f in fields(SeatTable) if f.name != "names"]
@@ -108,7 +108,8 @@ class _Builder:
             dtype = bool if name in ("timed", "called", "deal", "paid_known") else np.int64
             return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
 
-        return SeatTable(*(joined(f.name) for f in _COLUMNS), names={k: list(v) for k, v in self.names.items()})
+        names = {kind: list(pool) for kind, pool in self.names.items()}
+        return SeatTable(**{f.name: joined(f.name) for f in _COLUMNS}, names=names)
 
 
 def from_seats(seats: list[Seat], into: _Builder | None = None) -> SeatTable | None:
@@ -182,7 +183,7 @@ def _tables(b: _Builder, runs: list[Any], settled: dict[int, Any], said: reading
     count = sum(p.count for p in packs)
     if not all(len(p.cards) == 9 * p.count for p in packs):
         return False
-    valued = reading._hand_values(cards, count) if count else ([], [], [])
+    valued = _hands(cards, count)
     if valued is None:
         return False
     player_v, dealer_v, five_v = (np.asarray(v, np.int64) for v in valued)
@@ -204,7 +205,8 @@ def _tables(b: _Builder, runs: list[Any], settled: dict[int, Any], said: reading
         game, pick = game[keep], pick[keep]
         place = np.flatnonzero(keep)
         table = run.tbl
-        games = np.array([b.game(("game", table, number)) for number in p.games], np.int64)
+        known = b.games  # a game's number: as ``_Builder.game``, inlined (a first run meets one a game)
+        games = np.array([known.setdefault(("game", table, number), len(known)) for number in p.games], np.int64)
         times = np.asarray(p.times, np.int64)
         players = np.array([b.name("player", name) for name in p.players], np.int64)
         dealers = np.array([b.name("dealer", name) for name in p.dealer_names], np.int64)
@@ -222,6 +224,27 @@ def _tables(b: _Builder, runs: list[Any], settled: dict[int, Any], said: reading
               paid_known=np.full(n, said(run.session_id), bool))
         at += g
     return True
+
+
+def _hands(cards: bytes, count: int) -> tuple[list[int], list[int], list[int]] | None:
+    """The games' hand values (the player's seven cards, the dealer's, the five known), as
+    ``reading`` values them: at once (``reading._hand_values``) from ``reading.BATCH_GAMES``
+    games on, else one by one (the batch's tables cost more than a few games'
+    evaluations). None: a card past 51 or twice in a game."""
+    if count >= reading.BATCH_GAMES:
+        return reading._hand_values(cards, count)
+    from ..rules.hands import evaluate, evaluate_indexes
+
+    c = np.frombuffer(cards, np.uint8, 9 * count).reshape(count, 9).astype(np.int64)
+    bits = np.left_shift(1, np.minimum(c, 63), dtype=np.int64)
+    if count and (int(c.max()) > 51 or (np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1)).any()):
+        return None
+    out: tuple[list[int], list[int], list[int]] = ([], [], [])
+    for g in c.tolist():
+        out[0].append(evaluate(g[:7]).value)
+        out[1].append(evaluate([g[7], g[8], *g[2:7]]).value)
+        out[2].append(evaluate_indexes(tuple(g[:5])).value)
+    return out
 
 
 def place(t: SeatTable) -> SeatTable:

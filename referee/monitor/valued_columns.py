@@ -22,7 +22,7 @@ from ..rules.strategy import COMPLETIONS
 from . import exact
 from .columns import made, numbered_ints
 from .deal_columns import Deals
-from .seat_columns import FIELDS, Columns, FigureTable
+from .seat_columns import Columns, FigureTable
 from .stored_columns import NO, SeatTable, unpacked
 from .valuing import Valuation, _Priced, _top
 from .wide import Array
@@ -151,15 +151,15 @@ def columns_of(t: SeatTable, v: Valued) -> Columns:
     """The valued seats as ``columns.columns`` makes them of seats: newest first, the
     situations and five cards numbered as first met."""
     at = np.flatnonzero(v.sit >= 0)[::-1]
-    sit, first = numbered_ints(v.sit[at])
-    table = v.figures.taken(v.sit[at][first].tolist())
+    # ``sit`` as numbered by value_table (every key's figures some valued seat's): its order
+    # is no sum's (a seat's figures looked up by it, each distinct value's limbs alike)
     known, _ = numbered_ints(t.known[at])
     paid_known = t.paid_known[at]
     amounts = (t.ante[at], t.staked[at], t.net[at], np.where(paid_known, t.paid[at], 0), paid_known, t.bonus[at],
                t.called[at])
     names = {kind: (getattr(t, kind)[at], t.names[kind]) for kind in ("table", "dealer", "profile", "player")}
-    return made([], t.game[at], np.where(t.timed[at], t.time[at], 0), t.timed[at], amounts, known, sit, table,
-                names)
+    return made([], t.game[at], np.where(t.timed[at], t.time[at], 0), t.timed[at], amounts, known, v.sit[at],
+                v.figures, names)
 
 
 def deals_of(t: SeatTable, v: Valued) -> Deals:
