@@ -179,3 +179,23 @@ def test_a_seat_dropped_from_the_columns_changes_the_verdict(tmp_path: Path, mis
         table.net[len(table) // 2] += 1
     with kept_profiles(profiles):
         assert output.to_json(judge_table(table), url, []) != output.to_json(judge(seats), url, [])
+
+
+def test_a_game_met_again_apart_is_placed_at_its_first_seat() -> None:
+    """``place`` as ``reading.placed``: seats sorted by their own ids, a game's later seats
+    (met again after another game's) placed at its first seat, in their order, and only
+    that first seat's deal tested; a game's seats in one run stay together."""
+    from referee.monitor.stored_columns import _Builder, place
+
+    b = _Builder()
+    games = [b.game(("game", "T1", g)) for g in ("a", "b", "a", "c", "b", "a")]
+    n = len(games)
+    zeros, ones = np.zeros(n, np.int64), np.ones(n, bool)
+    b.add(order=np.array([10, 20, 30, 40, 50, 60]), game=np.array(games), time=zeros, timed=~ones, table=zeros,
+          dealer=zeros, profile=zeros, player=np.arange(n), ante=zeros, staked=zeros, net=np.arange(n), bonus=zeros,
+          called=ones, known=zeros, bonus_value=zeros, five=zeros, deal=ones, player_value=zeros,
+          dealer_value=zeros, paid=zeros, paid_known=ones)
+    placed = place(b.table())
+    assert placed.net.tolist() == [0, 2, 5, 1, 4, 3]  # a's three seats at 10, b's two at 20, c at 40
+    assert placed.order.tolist() == [10, 10, 10, 20, 20, 40]
+    assert placed.deal.tolist() == [True, False, False, True, False, True]
