@@ -185,6 +185,7 @@ def recall_queries(files: list[str]) -> Iterator[list[str]]:
     yield ["--session", "t1/a", "--round", "999"]
 
 
+@pytest.mark.slow
 def test_recall_from_the_store_is_recall_from_the_files(stored: tuple[str, list[str]]) -> None:
     url, files = stored
     asked = 0
