@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from click.testing import CliRunner
@@ -40,6 +40,34 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no
     """Decision tables built by tests go to a temporary cache, never the user's."""
     mp = pytest.MonkeyPatch()
     mp.setenv("REFEREE_CACHE_DIR", str(tmp_path_factory.mktemp("referee-cache")))
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _argon2_proved_once() -> Iterator[None]:
+    """A password proved against an Argon2id hash is proved once a test process: the same
+    hash and password again are not worked out again (about 0.3 s of CPU each, and the
+    desk's tests sign the same accounts in hundreds of times). Verifying is a function of
+    the hash (salt and parameters in it) and the password alone, so the answer is the one
+    argon2 gave; a refused password is worked out every time (the decoy of an unknown name
+    too), and ``PasswordHasher.verify`` is still called (a test may spy on it)."""
+    try:
+        from argon2 import PasswordHasher
+    except ImportError:
+        yield
+        return
+    verify = PasswordHasher.verify
+    proved: set[tuple[str | bytes, str | bytes]] = set()
+
+    def once(self: PasswordHasher, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        if (hash, password) not in proved:
+            verify(self, hash, password)  # raises when the password is not the hash's
+            proved.add((hash, password))
+        return True
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(PasswordHasher, "verify", once)
     yield
     mp.undo()
 
