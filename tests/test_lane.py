@@ -179,3 +179,31 @@ def test_a_balance_fault_leaves_only_its_own_round_off_the_lane(step: int, carri
         outputs.add(run("check", "--format", "json", "--jobs", "1", str(log)))
     assert len(outputs) == 1 and next(iter(outputs))[0] == 1
 
+
+
+@pytest.mark.parametrize(("numbers", "code"), [((1, 2, 4, 5, 6), "S004"), ((1, 2, 2, 4, 5), "S003")])
+def test_a_misnumbered_round_holds_back_only_itself(numbers: tuple[int, ...], code: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number that is off holds its round until the next number says what it was
+    (one finding); the next round, which settles it (``Sequence.settle_by``), takes the
+    lane, the held round released before it. The report is the same with the lane off
+    and verified."""
+    log = tmp_path / "numbers.jsonl"
+    code_, _ = run("simulate", "--sessions", "1", "--rounds", "5", "--seed", "21", "--format", "jsonl",
+                   "--output", str(log))
+    assert code_ == 0
+    given = iter(numbers)
+    log.write_text(re.sub(r'^\{"round":\d+,', lambda m: f'{{"round":{next(given)},',
+                          log.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    events = _events(log)
+    games = [e.number for e in events if isinstance(e, GameResult)]
+    order = [r.number for e in events if isinstance(e, (GameResult, CleanGames))
+             for r in (e if isinstance(e, CleanGames) else [e])]
+    assert games == [numbers[2]] and order == list(numbers)
+    held = next(e for e in events if isinstance(e, GameResult))
+    assert [f.code for f in round_view(held).findings] == [code]
+    outputs = set()
+    for mode in ("0", "1", "verify"):
+        monkeypatch.setenv("REFEREE_FAST", mode)
+        outputs.add(run("check", "--format", "json", "--jobs", "1", str(log)))
+    assert len(outputs) == 1 and next(iter(outputs))[0] == 1

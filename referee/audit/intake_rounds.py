@@ -11,6 +11,7 @@ round line that cannot be read but shows its number (present, nets unknown).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -72,13 +73,18 @@ class RoundsIntake:
     def info(self) -> Any:
         return self.session.info
 
-    def take_plain(self, record: PlainRound) -> CleanGame | list[GameResult]:
-        """A round the fast decode read: on the lane when it is provably clean, else
-        through the full audit (the reader's own reading of the line)."""
+    def take_plain(self, record: PlainRound) -> CleanGame | Sequence[GameResult | CleanGame]:
+        """A round the fast decode read: on the lane when it is provably clean (after the
+        games its number released: a held round it settled), else through the full audit
+        (the reader's own reading of the line)."""
         if self.content is not None:
             self.content.fast(record.fast)
         clean = self._lane(record) if self.session.lane is not None else None
         if clean is not None:
+            seq = self.session.seq
+            if seq.released:
+                released, seq.released = seq.released, []
+                return [*released, clean]
             return clean
         if type(record) is PlainRound and not self.keep_raw:
             # a JSON Lines line (all of it on one line) mapped from its struct, as the reader would: read once
@@ -100,13 +106,20 @@ class RoundsIntake:
         """The round on the lane when its place is plain (as :func:`~.lane.game_plain`
         has it for a game of one seat with no id) and its nine cards are known and
         distinct; written out here, not through ``game_plain`` and ``deal_hands``: this
-        is the one hot loop of a clean format-1 log, and each call costs."""
+        is the one hot loop of a clean format-1 log, and each call costs. A round held
+        for its number (the one before) is settled by this one's number first, as the
+        full audit's ``Sequence.begin`` would (:meth:`~.sequence.Sequence.settle_by`),
+        unless this round may be its copy (the same number) or its swapped partner."""
         s = self.session
         fast = record.fast
         n = fast.round
         seq = s.seq
-        if (n > MAX_ROUND or seq.held is not None or seq.late is not None or s.table_voided_number is not None
-                or n not in seq.numbering.accept):
+        if n > MAX_ROUND or seq.late is not None or s.table_voided_number is not None:
+            return None
+        held = seq.held
+        if held is not None and (n == held.number.number or not seq.settle_by(n)):
+            return None
+        if n not in seq.numbering.accept:
             return None
         flop, turn, river, dealer, player = fast.flop, fast.turn, fast.river, fast.dealer, fast.player
         if dealer is UNSET or turn is UNSET or river is UNSET or flop is UNSET or player is UNSET or len(flop) != 3:
