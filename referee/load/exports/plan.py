@@ -395,7 +395,7 @@ def game_readers(getters: list[tuple[str, Getter]], cards: CardReader, times: Ti
                  status: WordReader) -> list[tuple[str, Getter, str, Read]]:
     """Each game key of the mapping (``game.started``...) with its getter, its full key
     and its normalizer, chosen once for the file rather than by name for each record."""
-    by_name: dict[str, Read] = {"started": times.time, "settled": times.time, "status": status.word,
+    by_name: dict[str, Read] = {"started": times.reader(), "settled": times.reader(), "status": status.word,
                                 "player": cards.cards_of, "flop": cards.cards_of, "dealer": cards.cards_of,
                                 "board": cards.cards_of, "turn": cards.card, "river": cards.card,
                                 "dealer_id": str, "round": _round}
