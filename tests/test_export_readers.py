@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.load.exports.normalize import Misfit, TimeReader
-from referee.load.exports.search import PickedPath, compile_expression
+from referee.load.exports.search import PickedPath, ThreeKeysPath, compile_expression
 from referee.models.mapping import Times
 
 _KEY = st.sampled_from(["a", "b"])
@@ -49,3 +49,12 @@ def test_an_iso_time_read_in_one_step_is_what_the_time_reader_reads(value: Any) 
 def test_other_times_are_read_by_the_time_reader_itself() -> None:
     reader = TimeReader(Times(kind="epoch-ms"))
     assert reader.reader() == reader.time
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOC, _KEY, _KEY, _KEY)
+def test_three_keys_read_exactly_as_jmespath(doc: Any, first: str, second: str, third: str) -> None:
+    text = f"{first}.{second}.{third}"
+    getter = compile_expression(text)
+    assert isinstance(getter, ThreeKeysPath)
+    assert getter(doc) == jmespath.search(text, doc)

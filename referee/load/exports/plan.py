@@ -378,7 +378,7 @@ def _keys(getter: Getter | None) -> tuple[str] | tuple[str, str] | None:
     if isinstance(getter, KeyPath):
         return (getter.key,)
     if isinstance(getter, TwoKeysPath):
-        return (getter.first, getter.second)
+        return (str(getter.first), str(getter.second))
     return None
 
 
