@@ -13,9 +13,9 @@ STORE is changed by ``--add``: give it a copy. The cache is made beside it, anew
 Makes (once, kept in ``--dir``) a store of simulated live tables, ``referee simulate
 --seats 3-5`` under ``bonus-100`` with a Bonus stake (every bet and test at work), checked
 into a SQLite store; then runs the monitor in this process, timing each phase (CPU and
-wall seconds): reading the seat facts (SQL), valuing the distinct situations (the shipped
-outcome counts), the sums by segment and window with the deal's tests and the bands, and
-the report. The
+wall seconds): reading the seat facts (SQL, straight into columns: ``stored_columns``),
+valuing the distinct situations (the shipped outcome counts) and keys, the sums by segment
+and window with the deal's tests and the bands, and the report. The
 figure a seat is the total over the seats; the 10-million figure is extrapolated from it
 (linear in seats; the valuing is linear in the distinct situations, at most one a seat).
 """
@@ -29,9 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-from referee.monitor import output, reading
-from referee.monitor.run import judge
-from referee.monitor.valuing import value
+from referee.monitor import output
+from referee.monitor.run import judge_table
+from referee.monitor.stored_columns import read_table
+from referee.monitor.valued_columns import value_table
 from referee.profiles import kept_profiles
 from referee.store.read import Stored
 
@@ -111,27 +112,30 @@ def main() -> None:
 
 
 def measure(db: Path) -> None:
-    """The monitor over the store ``db`` in this process, phase by phase."""
+    """The monitor over the store ``db`` in this process, phase by phase, as ``referee
+    monitor --no-cache`` makes its verdict: the seats read as columns (``stored_columns``),
+    valued (``valued_columns``), summed and tested (``run.judge_table``)."""
     clock = Clock()
     with Stored(str(db)) as stored, stored.reading():
-        seats = reading.seats(stored.conn)
+        table = read_table(stored.conn)
         profiles = stored.profiles(stored.sources())
-    clock.lap("read the seat facts (SQL)")
+    assert table is not None, "a run whose hands cannot be valued at once"
+    clock.lap("read the seat facts (SQL, into columns)")
     with kept_profiles(profiles):
-        valuation = value(seats)
-        clock.lap(f"value {len({(s.profile, s.known) for s in seats}):,} distinct situations")
-        verdict = judge(seats, valuation=valuation)
+        valued = value_table(table)
+        clock.lap(f"value {int(valued.turns.shape[0]):,} distinct situations, {len(valued.figures):,} keys")
+        verdict = judge_table(table, valued=valued)
         clock.lap(f"sum and test {len(verdict.cells):,} cells and {len(verdict.deals):,} deal tests")
         output.text(verdict, str(db))
         clock.lap("write the report (text)")
-    n = len(seats)
+    n = len(table)
     cpu = sum(r[1] for r in clock.rows)
     wall = sum(r[2] for r in clock.rows)
     load = os.getloadavg()[0]
     print(f"monitor over {n:,} stored seats ({verdict.games:,} games), {db.stat().st_size / 1e6:.0f} MB SQLite; "
           f"load average {load:.1f} on {os.cpu_count()} cores")
     for name, c, w in clock.rows:
-        print(f"  {name}: {c:.2f} s CPU, {w:.2f} s wall")
+        print(f"  {name}: {c:.2f} s CPU ({c / n * 1e6:.1f} µs a seat), {w:.2f} s wall")
     per = cpu / n
     print(f"  total {cpu:.2f} s CPU ({per * 1e6:.1f} µs a seat), {wall:.2f} s wall; at 10,000,000 seats about "
           f"{per * 1e7:.0f} s CPU")

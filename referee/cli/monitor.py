@@ -91,7 +91,8 @@ def monitor(store: str, fmt: str, output: str, band_name: str, correction: str, 
             verdict = (None if no_cache or fmt == "html" or timed
                        else _cached(stored, cache, band_name, correction, kinds))
             if verdict is None or verdict.alerting:  # an alert's groups and games: from the seats themselves
-                seats, full, groups = _whole(stored, band_name, correction, kinds, span)
+                seats, full, groups = _whole(stored, band_name, correction, kinds, span,
+                                             fmt == "html" or verdict is not None)
                 verdict = full
         except (Unreadable, HandError) as err:  # a stored seat that does not read as one, or whose
             from ..store import StoreError  # cards are no hand: changed after it was stored
@@ -184,24 +185,46 @@ def _told(done: int, total: int) -> None:
 
 
 def _whole(stored: Any, band_name: str, correction: str, kinds: tuple[str, ...],
-           span: tuple[int | None, int | None] = (None, None)) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
+           span: tuple[int | None, int | None] = (None, None), needed: bool = False
+           ) -> tuple[list[Seat], Verdict, list[AlertGroup]]:
     """Every seat of the store read and valued (those of games in ``span`` when given:
     microseconds since the epoch, both ends included), the verdict on them and its alerts
-    by cause."""
+    by cause. ``needed``: the seats are needed whatever the verdict (an HTML page's charts,
+    or the cache's verdict alerts: its groups and games), read and judged one by one as
+    before; else the verdict is made from the seats read as columns
+    (``monitor.stored_columns``: no ``Seat`` a seat, issue 47's fast first run), and the
+    seats read too only when it alerts (else none given back)."""
     from dataclasses import replace
 
     from ..monitor import reading
     from ..monitor.groups import group_alerts
-    from ..monitor.run import judge
+    from ..monitor.run import judge, judge_table
+    from ..monitor.stored_columns import read_table
+    from ..monitor.valuing import value
     from ..profiles import kept_profiles
 
-    seats = reading.seats(stored.conn)
     since, until = span
-    if since is not None or until is not None:
-        seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
-                 and (until is None or s.time_us <= until)]
+    table = None if needed else read_table(stored.conn)
     with kept_profiles(stored.profiles(stored.sources())):
-        verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
+        if table is not None:
+            if since is not None or until is not None:  # the games of the span, placed as in the whole store
+                within = table.timed.copy()
+                if since is not None:
+                    within &= table.time >= since
+                if until is not None:
+                    within &= table.time <= until
+                table = table.take(within)
+            verdict = replace(judge_table(table, band_name, correction, kinds), since_us=since, until_us=until)
+            if not verdict.alerting:
+                return [], verdict, []
+        seats = reading.seats(stored.conn)
+        if since is not None or until is not None:
+            seats = [s for s in seats if s.time_us is not None and (since is None or s.time_us >= since)
+                     and (until is None or s.time_us <= until)]
+        if table is None:  # seats needed, or a run whose hands cannot be valued at once: seat by seat
+            verdict = replace(judge(seats, band_name, correction, kinds), since_us=since, until_us=until)
+        else:
+            value(seats)
         return seats, verdict, group_alerts(verdict, seats)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from operator import attrgetter
 from typing import Any, cast
@@ -29,7 +29,7 @@ import numpy as np
 from . import bets, cells, wide
 from .cells import CALENDAR_WINDOWS, KINDS, Banded, Games, Played, Sums
 from .facts import STAKE_BANDS, Seat
-from .seat_columns import Columns
+from .seat_columns import FIELDS, Columns, FigureTable
 from .valuing import Figures, Valuation
 from .wide import Array
 
@@ -57,13 +57,28 @@ def columns(seats: list[Seat]) -> Columns:
 
     timed = np.fromiter(map(_NOT_NONE, times), bool, n)
     paid_known = np.fromiter(map(_NOT_NONE, paid), bool, n)
+    return made(valued, numbered(list(map(_GAME, valued)))[0], ints(t or 0 for t in times), timed,
+                (field("ante_u"), field("staked_u"), field("net_u"), ints(p or 0 for p in paid), paid_known,
+                 field("bonus_u"), np.fromiter(map(_CALLED, valued), bool, n)),
+                numbered(list(map(_KNOWN, valued)))[0], sit, table)
+
+
+def made(seats: list[Seat], game: Array, time: Array, timed: Array, amounts: tuple[Array, ...], known: Array,
+         sit: Array, table: Sequence[Figures], named: dict[str, tuple[Array, list[str]]] | None = None) -> Columns:
+    """:class:`Columns` from the valued seats' columns (newest first) and their distinct
+    figures (``sit`` indexes ``table``): the figures' limbs made once a distinct figures.
+    ``amounts``: Ante, staked, net, paid (0 where unknown), whether paid is known, Bonus
+    stake, whether called."""
+    ante, staked, net, paid, paid_known, bonus, called = amounts
+    if isinstance(table, FigureTable):  # valued as columns: a list a field
+        field = table.fields
+    else:
+        field = {name: [getattr(f, name) for f in table] for name in FIELDS}
     return Columns(
-        valued, numbered(list(map(_GAME, valued)))[0], ints(t or 0 for t in times), timed, field("ante_u"),
-        field("staked_u"), field("net_u"), ints(p or 0 for p in paid), paid_known, field("bonus_u"),
-        np.fromiter(map(_CALLED, valued), bool, n), numbered(list(map(_KNOWN, valued)))[0], sit, table,
-        {name: _limbs([getattr(f, name) for f in table]) for name in _WIDE},
-        np.array([f.top for f in table], np.float64), np.array([f.bonus_top for f in table], np.float64),
-        np.array([f.variance != 0 for f in table], bool), np.array([f.bonus_variance != 0 for f in table], bool))
+        seats, game, time, timed, ante, staked, net, paid, paid_known, bonus, called, known, sit, table,
+        {name: _limbs(field[name]) for name in _WIDE}, np.array(field["top"], np.float64),
+        np.array(field["bonus_top"], np.float64), np.array([x != 0 for x in field["variance"]], bool),
+        np.array([x != 0 for x in field["bonus_variance"]], bool), named=named or {})
 
 
 _SITUATION, _TIME, _PAID, _GAME, _CALLED, _KNOWN = map(attrgetter, ("situation", "time_us", "paid_u", "game", "called",
@@ -110,7 +125,7 @@ def _limbs(values: list[int]) -> Array:
 def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
     """Each seat's segment of ``kind`` as a number (-1: none), and the segments' names."""
     if kind == "all":
-        return np.zeros(len(c.seats), np.int64), ["all"]
+        return np.zeros(len(c), np.int64), ["all"]
     if kind == "stake":  # the bands numbered as first met, newest first, as the names of other kinds are
         uppers = np.array([u for u, _ in STAKE_BANDS if u is not None], np.int64)
         band = np.searchsorted(uppers, c.ante, side="left")
@@ -119,7 +134,21 @@ def segments(c: Columns, kind: str) -> tuple[Array, list[str]]:
         number = np.zeros(len(STAKE_BANDS), np.int64)
         number[order] = np.arange(order.size)
         return number[band], [STAKE_BANDS[i][1] for i in order.tolist()]
+    if kind in c.named:  # read as columns: the names' numbers numbered as first met, newest first
+        return renamed(*c.named[kind])
     return named(list(map(attrgetter(kind), c.seats)))  # table, dealer, profile, player: the seat's own
+
+
+def renamed(ids: Array, names: list[str]) -> tuple[Array, list[str]]:
+    """:func:`named` of names given as numbers into ``names`` (-1: none): each segment's
+    number among those met, in the order first met, and their names."""
+    out = np.full(ids.size, -1, np.int64)
+    some = ids >= 0
+    if not some.any():
+        return out, []
+    number, first = numbered_ints(ids[some])
+    out[some] = number
+    return out, [names[i] for i in ids[some][first].tolist()]
 
 
 def named(values: list[str | None]) -> tuple[Array, list[str]]:
@@ -136,9 +165,13 @@ def banded(seats: list[Seat], v: Valuation, kinds: Iterable[str] = KINDS) -> Ban
     """Every valued seat's game added to its (count band, time band) cell, per segment and
     bet: what a run tests (``run.judge``). A game's sums are made once a bet for every kind
     that holds it whole (``bets``: all, a table, a dealer, a profile), filed kind by kind."""
-    c = columns(seats)
+    return banded_columns(columns(seats), v, kinds)
+
+
+def banded_columns(c: Columns, v: Valuation, kinds: Iterable[str] = KINDS) -> Banded:
+    """:func:`banded` of seats already made columns (``columns``, or ``valued_columns``)."""
     out: Banded = defaultdict(lambda: defaultdict(Sums))
-    if not c.seats:
+    if not len(c):
         return out
     shared = _Shared(c, v)
     for kind in kinds:
@@ -154,7 +187,7 @@ class _Shared:
 
     def __init__(self, c: Columns, v: Valuation) -> None:
         self.c, self.v = c, v
-        n = len(c.seats)
+        n = len(c)
         start = np.ones(n, bool)
         start[1:] = c.game[1:] != c.game[:-1]
         self.pid = np.cumsum(start) - 1  # each seat's game, as numbered here
@@ -180,7 +213,7 @@ class _Shared:
 
     def games(self, bet: str) -> bets.Games | None:
         if bet not in self.bets:
-            n = len(self.c.seats)
+            n = len(self.c)
             rules = self.games("ante+call") if bet == "paid" else None
             self.bets[bet] = bets.per_game(self.c, self.v, bet, np.arange(n), self.pid, self.sizes == 1, rules)
         return self.bets[bet]

@@ -58,6 +58,14 @@ def figures(block: Block, pairs: Sequence[int], tables: Sequence[Payoffs]
     pair), the completions the dealer does not qualify in, and its turn-and-river pairs
     ending in each category (high card first): ``Block.figures_under``'s, exactly.
     The tables must be :func:`served` and fit the block's layout."""
+    values, not_qualified, turns = figure_arrays(block, pairs, tables)
+    return [v.tolist() for v in values], not_qualified.tolist(), turns.tolist()
+
+
+def figure_arrays(block: Block, pairs: Sequence[int], tables: Sequence[Payoffs]
+                  ) -> tuple[list[Array], Array, Array]:
+    """:func:`figures` as int64 arrays (a pair a row of ``turns``): what a first run puts
+    into its columns without a Python number a situation."""
     layout = block.layout
     masks = np.asarray(block.masks, dtype=np.int64)
     cats = ((masks[:, None] >> _BIT) & 1).astype(bool)
@@ -76,7 +84,7 @@ def figures(block: Block, pairs: Sequence[int], tables: Sequence[Payoffs]
     not_qualified = nq.sum(axis=1)
     won = win.sum(axis=1)
     lines = [members[0] for members in layout.groups]
-    values: list[list[int]] = []
+    values: list[Array] = []
     if layout.ties_by_group:
         tie = columns[2]
         by_group = np.zeros((want.size, count), np.int64)
@@ -92,8 +100,8 @@ def figures(block: Block, pairs: Sequence[int], tables: Sequence[Payoffs]
         else:
             table = payoffs.table
             value += tied * table[0][TIE] + (COMPLETIONS - not_qualified - won - tied) * table[0][LOSE]
-        values.append(value.tolist())
-    return values, not_qualified.tolist(), wanted_turns.tolist()
+        values.append(value)
+    return values, not_qualified, wanted_turns
 
 
 def located(classes: Classes, knowns: Sequence[tuple[int, ...]]) -> list[tuple[int, int]] | None:

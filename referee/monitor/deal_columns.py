@@ -12,7 +12,8 @@ and band with group-bys, exactly (``wide``: the expectations' sums may pass 2^63
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -22,7 +23,7 @@ from ..rules.category import CATEGORY_SHIFT
 from ..rules.hands import evaluate
 from ..rules.strategy import COMPLETIONS
 from . import wide
-from .columns import _BANDS, _TB, bands, named, numbered
+from .columns import _BANDS, _TB, bands, named, numbered, renamed
 from .facts import Seat
 from .randomness import DEAL_KINDS, DealBanded, DealSums, _Facts
 from .valuing import DealFigures
@@ -34,27 +35,65 @@ _CATEGORIES = 10
 def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     """Each deal's counts added to its (count band, time band) cell, per segment: what
     what a run tests (``run.judge``)."""
-    out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
     dealt = [s for s in reversed(seats) if s.deal and isinstance(s.deal_figures, DealFigures)]
-    if not dealt:
-        return out
     n = len(dealt)
+
+    def some(values: Iterable[int | None]) -> Array:
+        return np.fromiter((NO if v is None else v for v in values), np.int64, n)
+
+    counts = [cast(DealFigures, s.deal_figures) for s in dealt]
+    return banded_deals(Deals(
+        some(s.player_value for s in dealt), some(s.dealer_value for s in dealt),
+        np.array([c.turns for c in counts], np.int64).reshape(n, _CATEGORIES),
+        np.fromiter((c.not_qualified for c in counts), np.int64, n), numbered([s.profile for s in dealt]),
+        some(s.bonus_value for s in dealt), [cast(tuple[int, ...], s.known) for s in dealt],
+        np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n),
+        np.fromiter((s.time_us is not None for s in dealt), bool, n),
+        {kind: named([getattr(s, kind) for s in dealt]) for kind in ("table", "dealer")}), kinds)
+
+
+#: A value not known (a hand not seen, a Bonus hand not evaluated yet).
+NO = -1
+
+
+@dataclass(slots=True)
+class Deals:
+    """The deals (a game's first seat, whose five known cards have their counts), newest
+    first, as columns: the player's and the dealer's hand values (``NO``: not seen), the
+    five cards' counts (``DealFigures``' turns and not_qualified), the profile and the
+    table and dealer as numbers into their names (-1: none), the five cards' Bonus value
+    (``NO``: evaluated from ``known`` when asked), the time."""
+
+    player_value: Array
+    dealer_value: Array
+    turns: Array
+    not_qualified: Array
+    profile: tuple[Array, list[str]]
+    five: Array
+    known: Sequence[Sequence[int]]
+    time: Array
+    timed: Array
+    segments: dict[str, tuple[Array, list[str]]]
+
+
+def banded_deals(deals: Deals, kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
+    """:func:`banded` of deals already made columns (:class:`Deals`)."""
+    out: DealBanded = defaultdict(lambda: defaultdict(DealSums))
+    n = deals.time.size
+    if not n:
+        return out
     facts = _Facts()
     # a deal's figures (``randomness._deal``), one deal a game, as columns: its hands' values,
     # its five cards' counts (whole numbers under 2^41: int64), its profile's facts
-    player_value = [s.player_value for s in dealt]
-    dealer_value = [s.dealer_value for s in dealt]
-    seen = np.fromiter((p is not None and d is not None for p, d in zip(player_value, dealer_value, strict=True)),
-                       bool, n)
-    player = np.fromiter((0 if v is None else v for v in player_value), np.int64, n) >> CATEGORY_SHIFT
-    dealt_value = np.fromiter((0 if v is None else v for v in dealer_value), np.int64, n)
+    seen = (deals.player_value != NO) & (deals.dealer_value != NO)
+    player = np.where(seen, deals.player_value, 0) >> CATEGORY_SHIFT
+    dealt_value = np.where(seen, deals.dealer_value, 0)
     dealer = dealt_value >> CATEGORY_SHIFT
-    counts = [cast(DealFigures, s.deal_figures) for s in dealt]
-    expected = np.array([c.turns for c in counts], np.int64).reshape(n, _CATEGORIES).T * DEALERS
-    not_qualified = np.fromiter((c.not_qualified for c in counts), np.int64, n)
+    expected = deals.turns.T * DEALERS
+    not_qualified = deals.not_qualified
     q_expected = COMPLETIONS - not_qualified
     q_variance = q_expected * not_qualified
-    profile, profiles = numbered([s.profile for s in dealt])
+    profile, profiles = renamed(*deals.profile)
     facts_of = [facts.profile(p) for p in profiles]
     qualified = (dealt_value >= np.array([q for q, _, _ in facts_of], np.int64)[profile]).astype(np.int64)
     bonus = np.zeros(n, bool)
@@ -68,18 +107,17 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
         bonus[mine] = True
         hits_expected[mine], hits_variance[mine] = pays
         at = np.flatnonzero(mine)
-        values = _bonus_values([dealt[i] for i in at.tolist()])
-        distinct, where = np.unique(np.array(values, np.int64), return_inverse=True)
+        values = _bonus_values(deals.five[at], [deals.known[i] for i in at.tolist()])
+        distinct, where = np.unique(values, return_inverse=True)
         name = profiles[number]  # whether the Bonus pays: once a distinct five-card value
         hits[at] = np.array([facts.pays(name, v) for v in distinct.tolist()], np.int64)[where.reshape(-1)]
-    time = np.fromiter((0 if s.time_us is None else s.time_us for s in dealt), np.int64, n)
-    timed = np.fromiter((s.time_us is not None for s in dealt), bool, n)
+    time, timed = deals.time, deals.timed
     each = np.arange(n)  # a deal is a game of its own: ranked one by one
     for kind in kinds:
         if kind == "all":
             seg, labels = np.zeros(n, np.int64), ["all"]
         else:
-            seg, labels = named([getattr(s, kind) for s in dealt])
+            seg, labels = renamed(*deals.segments[kind])
         if not (seg >= 0).any():
             continue
         o, pid, cell, used = bands(seg, each, time, timed, len(labels))
@@ -109,25 +147,25 @@ def banded(seats: list[Seat], kinds: Iterable[str] = DEAL_KINDS) -> DealBanded:
     return out
 
 
-def _bonus_values(dealt: list[Seat]) -> list[int]:
+def _bonus_values(given: Array, known: Sequence[Sequence[int]]) -> Array:
     """Each deal's five known cards' value (the Bonus hand): its seat's own where it has
-    one, else evaluated, all at once (``rules.batch``) when every card is 0 to 51 and none
-    given twice, else one by one by ``evaluate`` (which refuses what it refuses)."""
-    values = [s.bonus_value for s in dealt]
-    missing = [k for k, v in enumerate(values) if v is None]
+    one (``given``, ``NO`` where none), else evaluated, all at once (``rules.batch``) when
+    every card is 0 to 51 and none given twice, else one by one by ``evaluate`` (which
+    refuses what it refuses)."""
+    values = np.array(given, np.int64)
+    missing = np.flatnonzero(values == NO).tolist()
     if not missing:
-        return cast(list[int], values)
-    cards = np.array([dealt[k].known for k in missing], np.int64).reshape(len(missing), -1)
+        return values
+    cards = np.array([known[k] for k in missing], np.int64).reshape(len(missing), -1)
     bits = np.left_shift(1, cards) if cards.size and int(cards.min()) >= 0 and int(cards.max()) <= 51 else None
     if cards.shape[1] == 5 and bits is not None and (np.bitwise_or.reduce(bits, axis=1) == bits.sum(axis=1)).all():
         from ..rules.batch import evaluate_batch
 
-        found = evaluate_batch(cards, check=False).tolist()
+        found = evaluate_batch(cards, check=False)
     else:
-        found = [evaluate(list(cast(tuple[int, ...], dealt[k].known))).value for k in missing]
-    for k, value in zip(missing, found, strict=True):
-        values[k] = value
-    return cast(list[int], values)
+        found = np.array([evaluate(list(known[k])).value for k in missing], np.int64)
+    values[missing] = found
+    return values
 
 
 def _counts(at: Array, category: Array, cells: int) -> list[list[int]]:

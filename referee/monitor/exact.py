@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, prod
+from typing import Any
 
 from ..analysis.counts import DEALERS
 from ..analysis.situations import CountTable, classes
@@ -171,6 +172,60 @@ def call_counted(origin: ProfileOrigin, knowns: Iterable[tuple[int, ...]]) -> di
             (value, second, third), nq, turned = block.figures_under(pair, tables)
             out[known] = Counted(value, second, third, nq, tuple(turned))
     return {known: out[known] for known in order}  # in the order asked, as one by one
+
+
+def counted_arrays(origin: ProfileOrigin, knowns: list[tuple[int, ...]]) -> tuple[Any, Any]:
+    """:func:`call_counted` of distinct ``knowns`` as columns, in their order: a (4, n)
+    array of each one's first, second and third raw moments and not-qualified completions,
+    and a (n, 10) array of its turns (``Counted``'s fields), with no ``Counted`` a
+    situation (issue 47: a first run values one a game). int64 when the payouts are small
+    enough for the column-by-column sums (``counted.served``: every moment then fits),
+    else whole numbers of any size (dtype object)."""
+    import numpy as np
+
+    profile = origin.resolve().profile
+    p = Payoffs.of(profile)
+    tables = (p, _squared(p), _cubed(p))
+    n = len(knowns)
+    many = n > _FEW and many_served(tables)
+    out = np.zeros((4, n), np.int64 if many else object)
+    turns = np.zeros((n, 10), np.int64)
+    if not many:
+        for at, c in enumerate(call_counted(origin, knowns).values()):
+            out[:, at] = (c.first, c.second, c.third, c.not_qualified)
+            turns[at] = c.turns
+        return out, turns
+    from .counted import figure_arrays
+
+    table = _count_table(*CountTable.serving(p, profile.dealer_qualifier.floor()))
+    places = _located(knowns)
+    locate = classes().locate
+    where = np.array([locate(k) for k in knowns] if places is None else places, np.int64).reshape(n, 2)
+    order = np.argsort(where[:, 0], kind="stable")
+    index = where[order, 0]
+    starts = np.flatnonzero(np.diff(index, prepend=-1))
+    for start, end in zip(starts.tolist(), [*starts[1:].tolist(), n], strict=True):
+        ats = order[start:end]
+        block_at = int(index[start])
+        if not table.load(block_at):  # another qualifier without its counts: counted one by one
+            found = call_counted(origin, [knowns[at] for at in ats.tolist()])
+            for at, c in zip(ats.tolist(), found.values(), strict=True):
+                out[:, at] = (c.first, c.second, c.third, c.not_qualified)
+                turns[at] = c.turns
+            continue
+        block = table.blocks[block_at]
+        pairs = where[ats, 1].tolist()
+        if ats.size > _FEW:  # a block's situations at once, column by column (``counted``)
+            values, not_qualified, turned = figure_arrays(block, pairs, tables)
+            out[:3, ats] = values
+            out[3, ats] = not_qualified
+            turns[ats] = turned
+            continue
+        for at, pair in zip(ats.tolist(), pairs, strict=True):
+            (value, second, third), nq, row = block.figures_under(pair, tables)
+            out[:, at] = (value, second, third, nq)
+            turns[at] = row
+    return out, turns
 
 
 def _located(knowns: list[tuple[int, ...]]) -> list[tuple[int, int]] | None:

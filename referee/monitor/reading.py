@@ -241,6 +241,30 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None,
     """The fast lane's clean rounds (format 1: no table, dealer or time) and a live
     table's clean games, unpacked (``keep``: of a live table's, the seats of the players
     it keeps only, each placed at its game's first seat already)."""
+    runs, settled = stored_runs(conn, after, upto, where)
+    out: list[Seat] = []
+    said = Said(conn)
+    figured = {i: _settled(row) for i, row in settled.items()}  # a settlement's figures, once a store
+    valued = _every_hand(runs)
+    at = 0
+    for run in runs:
+        ids = json.loads(run.settlements)
+        if run.games is None:
+            found = _rounds(run, [settled[i] for i in ids])
+        else:
+            found = _games(run, [figured[i] for i in ids], keep, valued, at)
+            at += int(run.games)
+        if not said(run.session_id):
+            for seat in found:
+                seat.paid_u = None
+        out += found
+    return out
+
+
+def stored_runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None
+                ) -> tuple[list[Any], dict[int, Any]]:
+    """The stored runs (after the run ``after``, up to ``upto``, those ``where`` picks), in
+    the store's order, with their settlements' rows by id (amounts checked whole)."""
     import sqlalchemy as sa
 
     r, se, st = schema.runs, schema.sessions, schema.settlements
@@ -260,23 +284,7 @@ def _runs(conn: Any, after: int = 0, upto: int | None = None, where: Any = None,
             settled[row.id] = row
             if row.ante_u is not None and row.main_staked_u is not None and row.main_net_u is not None:
                 _whole(row.ante_u, row.main_staked_u, row.main_net_u, row.bonus_staked_u or 0)
-    out: list[Seat] = []
-    said = Said(conn)
-    figured = {i: _settled(row) for i, row in settled.items()}  # a settlement's figures, once a store
-    valued = _every_hand(runs)
-    at = 0
-    for run in runs:
-        ids = json.loads(run.settlements)
-        if run.games is None:
-            found = _rounds(run, [settled[i] for i in ids])
-        else:
-            found = _games(run, [figured[i] for i in ids], keep, valued, at)
-            at += int(run.games)
-        if not said(run.session_id):
-            for seat in found:
-                seat.paid_u = None
-        out += found
-    return out
+    return runs, settled
 
 
 class Said:

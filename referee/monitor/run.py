@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import randomness
 from .bands import Band, band, cell_p
@@ -11,6 +12,10 @@ from .cells import KINDS, Banded, Cell, cells, newest_of
 from .facts import Seat
 from .randomness import DealTest
 from .valuing import Valuation, value
+
+if TYPE_CHECKING:
+    from .stored_columns import SeatTable
+    from .valued_columns import Valued
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,22 @@ def judge(seats: list[Seat], band_name: str = "99", correction: str = "sidak",
     return decide(Summed(banded, deals, valuation, len(seats), len({s.game for s in seats}), newest,
                          sum(1 for s in seats if s.paid_u is None)),
                   band_name, correction, kinds)
+
+
+def judge_table(table: SeatTable, band_name: str = "99", correction: str = "sidak",
+                kinds: Iterable[str] = KINDS, valued: Valued | None = None) -> Verdict:
+    """:func:`judge` of seats read as columns (``stored_columns.read_table``): the same
+    verdict, no ``Seat`` a seat (issue 47: a fast first run); ``valued``: the table was
+    valued already (``valued_columns.value_table``)."""
+    from .columns import banded_columns
+    from .deal_columns import banded_deals
+    from .valued_columns import columns_of, counts, deals_of, value_table
+
+    kinds = tuple(kinds)
+    valued = valued or value_table(table)
+    banded = banded_columns(columns_of(table, valued), valued.valuation, kinds)
+    deals = banded_deals(deals_of(table, valued), [k for k in randomness.DEAL_KINDS if k in kinds])
+    return decide(Summed(banded, deals, valued.valuation, *counts(table)), band_name, correction, kinds)
 
 
 @dataclass(frozen=True, slots=True)

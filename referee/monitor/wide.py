@@ -15,6 +15,7 @@ numbers, however wide. Nothing here rounds.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,8 @@ def of_ints(values: list[int]) -> Array:
     """Python whole numbers (any size, any sign) as limbs: shape (L, len(values))."""
     if not values:
         return np.zeros((1, 0), np.int64)
-    n = needed(max(abs(v) for v in values))
-    raw = b"".join(v.to_bytes(2 * n, "little", signed=True) for v in values)
+    n = needed(max(map(abs, values)))  # ``map``: a C loop a value (a first run has one a situation)
+    raw = b"".join(map(partial(int.to_bytes, length=2 * n, byteorder="little", signed=True), values))
     out = np.frombuffer(raw, "<u2").reshape(len(values), n).T.astype(np.int64)
     out[n - 1] = np.frombuffer(raw, "<i2").reshape(len(values), n)[:, n - 1]
     return out
