@@ -16,7 +16,9 @@ this run (CPU time of the child, best of REPEAT, default 3):
   evolution-history with ``input: jsonl``) and the CSV feed: ``check --mapping`` against
   ``check`` of the format-2 log ``import`` wrote of the same games (issue 45's target:
   within 1.5x; CPU of one run each, start-up included, best of REPEAT, the two run in
-  turn so that a drifting load weighs on both alike);
+  turn so that a drifting load weighs on both alike; both ``--jobs 1``, as an export is
+  always audited in one process and a format-2 log of a megabyte or more would otherwise
+  be cut into chunks for workers whose start-up only that side would pay);
 * the peak memory (max RSS) of ``check --mapping datafeed-csv`` at GAMES and 4 x GAMES
   games: a CSV feed streams, so it should not grow with the file.
 
@@ -179,7 +181,11 @@ def main() -> None:
     print(f"import of the page alone {cpu_import:.2f} s = {cpu_import / bare(lambda: json_page(page)):.1f}x the bare "
           f"parse; check of the format-2 log it wrote {cpu_check:.2f} s = "
           f"{cpu_check / bare(lambda: json_lines(imported)):.1f}x a bare json.loads of its lines")
-    # Issue 45: each shape against the format-2 audit of the same games (what import wrote).
+    # Issue 45: each shape against the format-2 audit of the same games (what import wrote),
+    # both in one process: an export is always audited in this process, where a format-2
+    # log of a megabyte or more is cut into chunks audited by --jobs workers (the cores),
+    # whose own start-up would be counted on the format-2 side only.
+    one = [*out, "--jobs", "1"]
     shapes = [("page", "evolution-history", page),
               ("JSON Lines", str(lines_mapping(work / "evolution-lines.yaml")),
                as_lines(page, work / f"evolution-{games}.jsonl")),
@@ -189,8 +195,8 @@ def main() -> None:
         if not written.exists():
             subprocess.run([*REFEREE, "import", "--mapping", mapping, str(path), "--output", str(written)],
                            check=True, capture_output=True, env=ENV)
-        cpu_map, cpu_f2 = paired(["check", "--profile", "vivo", "--mapping", mapping, str(path), *out],
-                                 ["check", "--profile", "vivo", str(written), *out])
+        cpu_map, cpu_f2 = paired(["check", "--profile", "vivo", "--mapping", mapping, str(path), *one],
+                                 ["check", "--profile", "vivo", str(written), *one])
         print(f"{name}: check --mapping {cpu_map:.2f} s, check of its format-2 import {cpu_f2:.2f} s = "
               f"{cpu_map / cpu_f2:.2f}x (target 1.5x)")
     # The floor: the same games audited from format 2 (the tool's own fastest path, no

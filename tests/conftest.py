@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from click.testing import CliRunner
@@ -40,6 +40,34 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no
     """Decision tables built by tests go to a temporary cache, never the user's."""
     mp = pytest.MonkeyPatch()
     mp.setenv("REFEREE_CACHE_DIR", str(tmp_path_factory.mktemp("referee-cache")))
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _argon2_proved_once() -> Iterator[None]:
+    """A password proved against an Argon2id hash is proved once a test process: the same
+    hash and password again are not worked out again (about 0.3 s of CPU each, and the
+    desk's tests sign the same accounts in hundreds of times). Verifying is a function of
+    the hash (salt and parameters in it) and the password alone, so the answer is the one
+    argon2 gave; a refused password is worked out every time (the decoy of an unknown name
+    too), and ``PasswordHasher.verify`` is still called (a test may spy on it)."""
+    try:
+        from argon2 import PasswordHasher
+    except ImportError:
+        yield
+        return
+    verify = PasswordHasher.verify
+    proved: set[tuple[str | bytes, str | bytes]] = set()
+
+    def once(self: PasswordHasher, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        if (hash, password) not in proved:
+            verify(self, hash, password)  # raises when the password is not the hash's
+            proved.add((hash, password))
+        return True
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(PasswordHasher, "verify", once)
     yield
     mp.undo()
 
@@ -86,9 +114,14 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules with slow tests first, each module kept whole (its module-scoped
-    fixtures are made once a worker): pytest-xdist hands out tests in this order, so a
-    two-minute test starts early instead of running alone at the end while the other
-    worker waits."""
-    slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
+    """The heaviest modules first, each kept whole: with ``-n``, pytest-xdist hands each
+    test file whole to one worker (``--dist loadfile`` in pyproject.toml), in this order,
+    so that a module's fixtures (a store, a server, a virtual environment) are made once a
+    run and a long module starts early instead of running alone at the end while the
+    other worker waits. A module's weight: 25 a slow test (from 5 s to 50 s on one core),
+    one any other (most take a fraction of a second)."""
+    weight: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        weight[module] = weight.get(module, 0) + (25 if item.get_closest_marker("slow") else 1)
+    items.sort(key=lambda item: -weight[item.nodeid.split("::")[0]])

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
-from .conftest import ROOT, SAMPLES
+from .conftest import ROOT, SAMPLES, run
 from .test_ci_outputs import validate_sarif
 
 DOCS = ROOT / "docs" / "ci.md"
@@ -178,10 +178,9 @@ def test_the_pre_commit_hook_sees_every_staged_log_in_one_run(ci: dict[str, Any]
     logs = []
     for seed in range(1, 9):
         log = scratch / "hand-histories" / f"day-{seed}.jsonl"
-        made = subprocess.run([sys.executable, "-m", "referee", "simulate", "--seats", "2", "--rounds", "3",
-                               "--seed", str(seed), "--output", str(log)], capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
-        assert made.returncode == 0
+        # made in this process: the logs are the hook's input, not what it tests
+        made, out = run("simulate", "--seats", "2", "--rounds", "3", "--seed", str(seed), "--output", str(log))
+        assert made == 0, out
         logs.append(log)
     resent = logs[0].read_text(encoding="utf-8").splitlines()[2]  # day 1's second game
     assert json.loads(resent)["game"] == "T1-1-000002"
@@ -205,10 +204,10 @@ def test_the_pre_commit_hook_sees_every_staged_log_in_one_run(ci: dict[str, Any]
     shutil.copy(SAMPLES / "disputed.yaml", scratch / "disputed.yaml")  # no suffix, not under hand-histories/
     shutil.copy(SAMPLES / "disputed.yaml", scratch / "day-2.hh.yaml")
     git("add", "-A", cwd=scratch)
-    run = [sys.executable, "-m", "pre_commit", "run", "referee-check", "--files"]
-    good = subprocess.run([*run, "hand-histories/good.yaml", ".github/workflows/ci.yml", "disputed.yaml"],
+    hook = [sys.executable, "-m", "pre_commit", "run", "referee-check", "--files"]
+    good = subprocess.run([*hook, "hand-histories/good.yaml", ".github/workflows/ci.yml", "disputed.yaml"],
                           cwd=scratch, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert good.returncode == 0 and "Passed" in good.stdout, good.stdout + good.stderr
-    bad = subprocess.run([*run, "day-2.hh.yaml"], cwd=scratch, env=env, capture_output=True, text=True,
+    bad = subprocess.run([*hook, "day-2.hh.yaml"], cwd=scratch, env=env, capture_output=True, text=True,
                          timeout=900, check=False)
     assert bad.returncode == 1 and "P002" in bad.stdout, bad.stdout + bad.stderr

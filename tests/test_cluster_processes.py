@@ -7,6 +7,7 @@ scheduler gone; a worker running another referee; ``--cluster local:2``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -136,11 +137,19 @@ def command(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=BOUND * 2)
 
 
+@functools.cache
+def one_process(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command(*args, "--jobs", "1")``: the one-process check a cluster's run is compared
+    with, run once a test process for the same arguments in the same folder (the module's
+    logs are made once: the JSON report is the reference of two tests)."""
+    return command(*args, "--jobs", "1", cwd=cwd)
+
+
 @pytest.mark.parametrize(("fmt", "profile"), [("json", None), ("text", None), ("junit", "house.yaml")])
 def test_the_fault_logs_through_a_real_cluster(real: Cluster, logs: Path, fmt: str, profile: str | None) -> None:
     """Relative names (the workers run in /), a relative --profile: byte for byte."""
     args = ["check", "--format", fmt, *(["--profile", profile] if profile else []), "logs"]
-    one = command(*args, "--jobs", "1", cwd=logs)
+    one = one_process(*args, cwd=logs)
     there = command(*args, "--cluster", real.address, cwd=logs)
     assert one.returncode == there.returncode == 1 and there.stderr == ""
     assert strip(fmt, one.stdout) == strip(fmt, there.stdout) and len(one.stdout) > 10_000
@@ -262,7 +271,7 @@ def processes_marked(mark: str) -> list[int]:
 def test_a_local_cluster_started_by_the_command(logs: Path) -> None:
     """``--cluster local:2``: two worker processes for the run, none left after it."""
     mark = uuid.uuid4().hex
-    one = command("check", "--format", "json", "--jobs", "1", "logs", cwd=logs)
+    one = one_process("check", "--format", "json", "logs", cwd=logs)
     there = subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", "--cluster", "local:2",
                             "logs"], cwd=logs, capture_output=True, text=True, timeout=BOUND * 2,
                            env={**os.environ, "REFEREE_TEST_MARK": mark})

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from referee.store import schema
 from referee.store.engine import engine, target
 
@@ -32,6 +34,7 @@ def report(out: str) -> str:
     return "".join(line for line in out.splitlines(keepends=True) if not line.startswith("referee: store "))
 
 
+@pytest.mark.slow
 def test_the_cluster_stores_what_one_process_stores(tmp_path: Path, dask_cluster: str, store_url: str) -> None:
     log = seats_log(tmp_path / "seats.jsonl", 3, 300, 31, "0.2")  # chunked: a few hundred KiB
     again = second_records(log, tmp_path / "again.jsonl")  # G001/G002 against the stored games

@@ -128,6 +128,7 @@ def test_a_risk_analyst_acknowledges_an_alert_in_the_browser(live: str) -> None:
         browser.close()
 
 
+@pytest.mark.slow
 def test_the_cookie_is_secure_behind_a_proxy_that_says_tls(tmp_path: Path) -> None:
     """uvicorn believes X-Forwarded-Proto from --forwarded-allow-ips only."""
     import httpx

@@ -173,6 +173,7 @@ def test_the_login_form_needs_its_own_token(store: str) -> None:
         assert "referee_session=" in done.headers["set-cookie"]
 
 
+@pytest.mark.slow
 def test_failed_logins_are_held_back_per_user_and_per_address(store: str) -> None:
     from referee.desk.auth import Throttle
 

@@ -145,3 +145,65 @@ def test_verify_compares_the_numbers_used_as_values(tmp_path: Path, monkeypatch:
     full = run("check", "--format", "json", "--jobs", "1", str(log))
     monkeypatch.setenv("REFEREE_FAST", "verify")
     assert run("check", "--format", "json", "--jobs", "1", str(log)) == full and full[0] == 1
+
+
+@pytest.mark.parametrize(("step", "carried"), [(7, False), (5, True)])
+def test_a_balance_fault_leaves_only_its_own_round_off_the_lane(step: int, carried: bool, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A balance that breaks the chain (one P005) leaves two anchors behind it; the next
+    round's balance, which follows from one of them, is judged on that chain by the
+    cheap test (``players.follows``) and takes the lane: a slip the table corrected, or
+    a wrong balance it carried on, puts only its own round through the full audit. The
+    report is the same with the lane off and verified."""
+    log = tmp_path / "slip.jsonl"
+    code, _ = run("simulate", "--sessions", "1", "--rounds", "6", "--seed", "21", "--format", "jsonl",
+                  "--output", str(log))
+    assert code == 0
+
+    def shifted(match: re.Match[str]) -> str:  # round 2's balance off by ``step`` (and every later one's)
+        number, balance = int(match[1]), int(match[3])
+        moved = number == 2 or (carried and number > 2)
+        return f'"round":{number},{match[2]}"balance":{balance + step if moved else balance}}}}}'
+
+    text = re.sub(r'"round":(\d+),(.*)"balance":(-?\d+)\}\}', shifted, log.read_text(encoding="utf-8"))
+    assert text != log.read_text(encoding="utf-8")
+    log.write_text(text, encoding="utf-8")
+    events = _events(log)
+    full = [e for e in events if isinstance(e, GameResult)]
+    clean = [r.number for e in events if isinstance(e, CleanGames) for r in e]
+    assert [g.number for g in full] == [2] and [f.code for f in round_view(full[0]).findings] == ["P005"]
+    assert clean == [1, 3, 4, 5, 6]
+    outputs = set()
+    for mode in ("0", "1", "verify"):
+        monkeypatch.setenv("REFEREE_FAST", mode)
+        outputs.add(run("check", "--format", "json", "--jobs", "1", str(log)))
+    assert len(outputs) == 1 and next(iter(outputs))[0] == 1
+
+
+
+@pytest.mark.parametrize(("numbers", "code"), [((1, 2, 4, 5, 6), "S004"), ((1, 2, 2, 4, 5), "S003")])
+def test_a_misnumbered_round_holds_back_only_itself(numbers: tuple[int, ...], code: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number that is off holds its round until the next number says what it was
+    (one finding); the next round, which settles it (``Sequence.settle_by``), takes the
+    lane, the held round released before it. The report is the same with the lane off
+    and verified."""
+    log = tmp_path / "numbers.jsonl"
+    code_, _ = run("simulate", "--sessions", "1", "--rounds", "5", "--seed", "21", "--format", "jsonl",
+                   "--output", str(log))
+    assert code_ == 0
+    given = iter(numbers)
+    log.write_text(re.sub(r'^\{"round":\d+,', lambda m: f'{{"round":{next(given)},',
+                          log.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    events = _events(log)
+    games = [e.number for e in events if isinstance(e, GameResult)]
+    order = [r.number for e in events if isinstance(e, (GameResult, CleanGames))
+             for r in (e if isinstance(e, CleanGames) else [e])]
+    assert games == [numbers[2]] and order == list(numbers)
+    held = next(e for e in events if isinstance(e, GameResult))
+    assert [f.code for f in round_view(held).findings] == [code]
+    outputs = set()
+    for mode in ("0", "1", "verify"):
+        monkeypatch.setenv("REFEREE_FAST", mode)
+        outputs.add(run("check", "--format", "json", "--jobs", "1", str(log)))
+    assert len(outputs) == 1 and next(iter(outputs))[0] == 1

@@ -118,6 +118,7 @@ def _grow(url: str, tmp_path: Path, seed: int) -> None:
     assert code == 0, out
 
 
+@pytest.mark.slow
 def test_monitor_through_its_cache_reports_what_the_whole_store_does(store_url: str, tmp_path: Path) -> None:
     cache = str(tmp_path / "monitor.sqlite")
     for seed in (1, 2, 3):
@@ -135,6 +136,7 @@ def fast_json(url: str, cache: str) -> str:
     return out
 
 
+@pytest.mark.slow
 def test_a_cache_of_another_store_or_of_a_game_stored_again_starts_again(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     cache = str(tmp_path / "monitor.sqlite")
@@ -171,6 +173,7 @@ def test_an_unusable_cache_is_said_and_the_report_is_the_same(tmp_path: Path) ->
     assert out.endswith(whole)
 
 
+@pytest.mark.slow
 def test_a_first_run_reads_the_store_in_steps_of_whole_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store, cache = str(tmp_path / "s.db"), tmp_path / "monitor.sqlite"
     for seed in (7, 8, 9):
@@ -244,6 +247,7 @@ def test_the_cache_and_the_whole_store_agree_on_logs_with_faults(tmp_path: Path,
                 "monitor", "--store", store, "--no-cache", "--format", fmt), (seed, fmt)
 
 
+@pytest.mark.slow
 def test_a_cache_whose_disk_fills_keeps_its_last_step_and_the_report_is_whole(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
@@ -268,6 +272,7 @@ def test_a_cache_whose_disk_fills_keeps_its_last_step_and_the_report_is_whole(tm
     assert fast_json(store, str(cache)) == run("monitor", "--store", store, "--no-cache", "--format", "json")[1]
 
 
+@pytest.mark.slow
 def test_two_monitors_on_one_cache_at_once_take_turns(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -284,6 +289,7 @@ def test_two_monitors_on_one_cache_at_once_take_turns(tmp_path: Path) -> None:
     assert state is not None and state.sources == 2 and state.seats == json.loads(whole)["seats"]
 
 
+@pytest.mark.slow
 def test_a_run_reports_the_bands_of_the_state_it_read_whatever_another_run_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.store.read import Stored

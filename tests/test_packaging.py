@@ -45,11 +45,13 @@ def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
 
 @pytest.fixture
 def no_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """An installation without its data folder."""
+    """An installation without its data folder, and nothing of it kept by this process
+    (a simulation of optimal play earlier in the same worker keeps the table it chose)."""
     empty = tmp_path / "referee"
     empty.mkdir()
     monkeypatch.setattr(sheet, "shipped_folder", lambda: empty)
     monkeypatch.setattr(sheet, "_DECISIONS", {})
+    monkeypatch.setattr(sheet, "_TABLE_FOR", {})
 
 
 @pytest.mark.usefixtures("no_data")

@@ -6,6 +6,7 @@ clean and faulty, with runs of clean rounds, verbatim copies, void deals and rep
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -87,11 +88,12 @@ def _halved(record: Any, key: str = "") -> Any:
     return record
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def stored(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
-    """A store of many logs, and the logs in the order they were stored."""
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Many logs, in the order they are stored: made once a module, for both engines (the
+    same paths, so that what the files answer is asked once: ``from_files``)."""
     tmp = tmp_path_factory.mktemp("logs")
-    files = [
+    return [
         simulate(tmp / "faulty.jsonl", "--sessions", "2", "--rounds", "30", "--seed", "7", "--faults", "0.3",
                  "--format", "jsonl"),
         simulate(tmp / "clean.jsonl", "--sessions", "1", "--rounds", "25", "--seed", "8", "--format", "jsonl"),
@@ -104,23 +106,37 @@ def stored(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         *_live_lines(tmp),
         *sorted(str(p) for p in SAMPLES.iterdir() if p.suffix in (".yaml", ".jsonl")),
     ]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def stored(request: pytest.FixtureRequest, logs: list[str],
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
+    """A store of the logs, and the logs in the order they were stored."""
     admin = None
     if request.param == "sqlite":
-        url = str(tmp / "audit.db")
+        url = str(tmp_path_factory.mktemp("store") / "audit.db")
     else:
         admin = postgres_admin()
         url = new_database(admin)
     try:
-        code, out = run("check", "--store", url, "--jobs", "2", *files)
+        code, out = run("check", "--store", url, "--jobs", "2", *logs)
         assert code in (0, 1), out
-        yield url, files
+        yield url, logs
     finally:
         if admin is not None:
             drop_database(admin, url)
 
 
+@functools.cache
+def from_files(*args: str) -> tuple[int, str]:
+    """``run(*args)`` on the files, asked once a module's worker: the files' answer does
+    not depend on the engine whose answer it is compared with (the logs are made once a
+    module, so both engines' tests ask with the same paths)."""
+    return run(*args)
+
+
 def _sessions(files: list[str]) -> list[dict[str, Any]]:
-    _, out = run("check", "--format", "json", *files)
+    _, out = from_files("check", "--format", "json", *files)
     return list(json.loads(out)["sessions"])
 
 
@@ -169,11 +185,12 @@ def recall_queries(files: list[str]) -> Iterator[list[str]]:
     yield ["--session", "t1/a", "--round", "999"]
 
 
+@pytest.mark.slow
 def test_recall_from_the_store_is_recall_from_the_files(stored: tuple[str, list[str]]) -> None:
     url, files = stored
     asked = 0
     for query in recall_queries(files):
-        _same(run("recall", *files, *query), run("recall", "--store", url, *query))
+        _same(from_files("recall", *files, *query), run("recall", "--store", url, *query))
         asked += 1
     assert asked > 50
 
@@ -181,14 +198,14 @@ def test_recall_from_the_store_is_recall_from_the_files(stored: tuple[str, list[
 def test_recall_as_json_and_as_a_page(stored: tuple[str, list[str]]) -> None:
     url, files = stored
     for query in (["--session", "t1/a", "--round", "10"], ["--game", "T1-10-000005", "--last", "2"]):
-        code, out = run("recall", "--format", "json", *files, *query)
+        code, out = from_files("recall", "--format", "json", *files, *query)
         stored_code, stored_out = run("recall", "--format", "json", "--store", url, *query)
         assert stored_code == code
         a, b = json.loads(out), json.loads(stored_out)
         assert b["searched"].pop("store") is not None
         a.pop("searched"), b.pop("searched")
         assert a == b
-        code, page = run("recall", "--format", "html", "--lang", "fr", *files, *query)
+        code, page = from_files("recall", "--format", "html", "--lang", "fr", *files, *query)
         stored_code, stored_page = run("recall", "--format", "html", "--lang", "fr", "--store", url, *query)
         assert stored_code == code
         cut = re.compile(r"<p[^>]*>[^<]*(searched|examin)[^<]*</p>")
@@ -215,7 +232,7 @@ def test_explain_from_the_store_is_explain_of_the_file(stored: tuple[str, list[s
                     args = ["--round", str(n), "--session", session["id"]]
                     for fmt in ("text", "json"):
                         assert run("explain", "--store", url, file, *args, "--format", fmt) == \
-                            run("explain", file, *args, "--format", fmt)
+                            from_files("explain", file, *args, "--format", fmt)
                     asked += 1
             else:
                 for g in session["games"][:: max(1, len(session["games"]) // 2)]:
@@ -223,7 +240,7 @@ def test_explain_from_the_store_is_explain_of_the_file(stored: tuple[str, list[s
                         continue
                     args = ["--game", g["game"], "--session", session["id"]]
                     assert run("explain", "--store", url, file, *args, "--lang", "fr") == \
-                        run("explain", file, *args, "--lang", "fr")
+                        from_files("explain", file, *args, "--lang", "fr")
                     asked += 1
     assert asked > 20
 
@@ -231,7 +248,7 @@ def test_explain_from_the_store_is_explain_of_the_file(stored: tuple[str, list[s
 def test_explain_finds_the_file_in_the_store(stored: tuple[str, list[str]]) -> None:
     url, files = stored
     assert run("explain", "--store", url, "--round", "12", "--session", "t2/b") == \
-        run("explain", files[5], "--round", "12", "--session", "t2/b")
+        from_files("explain", files[5], "--round", "12", "--session", "t2/b")
     code, out = run("explain", "--store", url, "--game", "8812347")
     assert code == 2 and "is in several stored files" in out
     code, out = run("explain", "--store", url, "--game", "no-such-game")
@@ -243,12 +260,13 @@ def test_stats_and_report_from_the_store_are_those_of_the_files(stored: tuple[st
     url, files = stored
     for args in ([], ["--table", "T1"], ["--since", "2026-11-28T00:00", "--until", "2026-11-29T21:10"],
                  ["--dealer", "d-2", "--format", "json"]):
-        assert run("stats", "--store", url, "--no-decisions", *args) == run("stats", "--no-decisions", *files, *args)
+        assert run("stats", "--store", url, "--no-decisions", *args) == \
+            from_files("stats", "--no-decisions", *files, *args)
     for args in (["--table", "T9"], ["--dealer", "d-22"]):  # no game had it: said, with those they had
         code, out = run("stats", "--store", url, "--no-decisions", *args)
         assert code == 2 and f"{args[0]} {args[1]}: no game of the inputs had it" in out and "the games had" in out
-        assert (code, out) == run("stats", "--no-decisions", *files, *args)
-    code, page = run("report", "--lang", "en", "-o", "-", *files)
+        assert (code, out) == from_files("stats", "--no-decisions", *files, *args)
+    code, page = from_files("report", "--lang", "en", "-o", "-", *files)
     stored_code, stored_page = run("report", "--lang", "en", "-o", "-", "--store", url)
     assert stored_code == code and normalize(stored_page) == normalize(page)
 

@@ -11,6 +11,7 @@ round line that cannot be read but shows its number (present, nets unknown).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -72,9 +73,10 @@ class RoundsIntake:
     def info(self) -> Any:
         return self.session.info
 
-    def take_plain(self, record: PlainRound) -> CleanGame | list[GameResult]:
-        """A round the fast decode read: on the lane when it is provably clean, else
-        through the full audit (the reader's own reading of the line)."""
+    def take_plain(self, record: PlainRound) -> CleanGame | Sequence[GameResult | CleanGame]:
+        """A round the fast decode read: on the lane when it is provably clean (after the
+        games its number released: a held round it settled), else through the full audit
+        (the reader's own reading of the line)."""
         if self.content is not None:
             self.content.fast(record.fast)
         clean = self._lane(record) if self.session.lane is not None else None
@@ -96,18 +98,19 @@ class RoundsIntake:
             raise FastPathMismatch(f"line {record.line}: the fast decode read a line the reader refuses")
         return self.audit(full)
 
-    def _lane(self, record: PlainRound) -> CleanGame | None:
+    def _lane(self, record: PlainRound) -> CleanGame | list[GameResult | CleanGame] | None:
         """The round on the lane when its place is plain (as :func:`~.lane.game_plain`
         has it for a game of one seat with no id) and its nine cards are known and
         distinct; written out here, not through ``game_plain`` and ``deal_hands``: this
-        is the one hot loop of a clean format-1 log, and each call costs."""
+        is the one hot loop of a clean format-1 log, and each call costs. A round held
+        for its number (the one before) is settled first (:meth:`_after_held`)."""
         s = self.session
         fast = record.fast
         n = fast.round
         seq = s.seq
         if (n > MAX_ROUND or seq.held is not None or seq.late is not None or s.table_voided_number is not None
                 or n not in seq.numbering.accept):
-            return None
+            return self._after_held(record) if seq.held is not None else None
         flop, turn, river, dealer, player = fast.flop, fast.turn, fast.river, fast.dealer, fast.player
         if dealer is UNSET or turn is UNSET or river is UNSET or flop is UNSET or player is UNSET or len(flop) != 3:
             return None
@@ -119,6 +122,23 @@ class RoundsIntake:
 
             return verified_round(self, record, hands)
         return self.lane_round(record, hands)
+
+    def _after_held(self, record: PlainRound) -> list[GameResult | CleanGame] | None:
+        """The round after one held for its number: this round's number settles it, as
+        the full audit's ``Sequence.begin`` would first (:meth:`~.sequence.Sequence.settle_by`;
+        not when this round may be its copy, the same number, or its swapped partner),
+        then the round on the lane, the held round released before it. None when the
+        lane does not take it (the full audit then finds nothing left to settle)."""
+        seq = self.session.seq
+        n = record.fast.round
+        assert seq.held is not None
+        if n > MAX_ROUND or n == seq.held.number.number or not seq.settle_by(n):
+            return None
+        clean = self._lane(record)
+        if clean is None:
+            return None
+        released, seq.released = seq.released, []
+        return [*released, *(clean if isinstance(clean, list) else [clean])]
 
     def lane_round(self, record: PlainRound, hands: tuple[HandValue, HandValue]) -> CleanGame | None:
         """The round on the lane (its game's numbering plain, its hands known): its one

@@ -20,7 +20,7 @@ A seat is proven clean when:
   but the balance), is clean: the stake checks find nothing and every recorded field
   equals the ruling's (:func:`~referee.audit.compare.fields_agree`);
 * the full audit's own tests of the player's state pass: its recorded balance follows
-  from the player's single anchor (:func:`~referee.audit.players.follows`), its stake
+  from the player's chain (:func:`~referee.audit.players.follows`), its stake
   holds (:func:`~referee.audit.stakes.stake_holds`), its funds cover a Call
   (:func:`~referee.audit.stakes.funds_short`), its wallet is right
   (:func:`~referee.audit.wallet.wallet_right`) and its player is not seated twice
@@ -164,7 +164,7 @@ def take_seat(session: Any, memo: LaneMemo, seat: Any, player_cards: Any, hands:
     player = session.players.get(key) or session.player(key)
     net = entry.net
     if not follows(player, balance, entry.table_net, net):
-        return None  # P005, or a chain of several anchors: the full audit judges
+        return None  # P005: the full audit words it
     # (a rule the profile does not apply is not asked: a call a seat saved)
     if profile.fixed_stakes and not stake_holds(profile, player, entry.ante):
         return None  # S002, or the stake changing: the full audit judges

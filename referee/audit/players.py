@@ -175,14 +175,17 @@ def _follows(player: Player, work: BalanceWork) -> bool:
 
 
 def follows(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_net: Decimal) -> bool:
-    """The test of P005 on the player's pieces: the chain is one trusted anchor (or nothing
-    anchors it yet), and the seat records no balance, or one that follows from the
-    anchor by the nets the table recorded or by the rules'. The full audit
-    (:func:`judge_balance`) and the fast lane (``lane.take_seat``) both ask it; a seat
-    it does not clear is judged on the whole chain (:func:`~.ledger.judge`), which
-    words the finding."""
-    if player._chain is not None:
-        return False
+    """The test of P005: the seat records no balance, or one that follows from an anchor
+    of the player's chain by the nets the table recorded or by the rules'. Decided on
+    the player's pieces when the chain is one trusted anchor (or nothing anchors it
+    yet); on the chain itself, by :func:`~.ledger.judge`, when a break or a void the
+    table paid left several (a finding's neighbours are then not thrown off the cheap
+    path). The full audit (:func:`judge_balance`) and the fast lane
+    (``lane.take_seat``) both ask it; a seat it does not clear is judged the general
+    way, which words the finding."""
+    chain = player._chain
+    if chain is not None:
+        return recorded is None or judge(advance(chain, table_net, ruled_net), recorded) is None
     anchor = player.anchor
     return (recorded is None or anchor is None or anchor + (player.since_table + table_net) == recorded
             or anchor + (player.since_ruled + ruled_net) == recorded)
@@ -191,7 +194,14 @@ def follows(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_
 def carry(player: Player, recorded: Decimal | None, table_net: Decimal, ruled_net: Decimal, round: int | None,
           game: str | None) -> None:
     """The chain after a seat that :func:`follows`: its recorded balance the new anchor
-    (recorded at ``round`` or ``game``), else its nets carried on from the anchor."""
+    (recorded at ``round`` or ``game``), else its nets carried on from the anchor; a
+    chain of several anchors moved on as :func:`judge_balance` moves it (``advance``,
+    then ``reanchor`` on a balance that broke nothing)."""
+    chain = player._chain
+    if chain is not None:
+        chain = advance(chain, table_net, ruled_net)
+        player.chain = chain if recorded is None else reanchor(chain, recorded, False, round, game)
+        return
     if recorded is not None:
         player.anchor, player.since_table, player.since_ruled = recorded, ZERO, ZERO
         player.anchor_round, player.anchor_game = round, game

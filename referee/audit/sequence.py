@@ -135,6 +135,23 @@ class Sequence:
             self.swapped.append(result)
         return Numbered(n, counts, swap)
 
+    def settle_by(self, number: int) -> bool:
+        """What :meth:`begin` does first for a game numbered ``number`` that is neither a
+        further record of a game nor the previous record again: the held game's verdict,
+        now that the next number is known, its results waiting in ``released``. False,
+        with nothing changed, when a swap is open or the two may be swapped (``begin``
+        decides those). The lane asks it, so that a misnumbered round holds back only
+        itself, not the round that settles it."""
+        if self.late is not None:
+            return False
+        held = self.held
+        if held is None:
+            return True
+        if swapped(held.number, number):
+            return False
+        self._settle(number)
+        return True
+
     def number(self, numbered: Numbered, result: GameResult, void: bool, repeated: bool, emit: Emitter) -> None:
         """Judge the game's number (once it is ruled: a void deal's number may be
         replayed): a finding now, or the game held for the next number's verdict."""

@@ -87,6 +87,7 @@ class GameBuilder:
                                        self.readers.status)
         self._stake_getters = [(kind, getters[f"seat.{kind}"]) for kind in ("ante", "call", "bonus")
                                if f"seat.{kind}" in getters]
+        self._id = getters["game.id"]
         self._player, self._decision = getters["seat.player_id"], getters["seat.decision"]
         self._own, self._bets = getters.get("seat.player"), getters.get("seat.bets")
         self._returned, self._balance = getters.get("seat.returned"), getters.get("seat.balance")
@@ -219,9 +220,10 @@ class GameBuilder:
         game.line = line
         game.notation = r.cards
         self._qualified = None
-        getter = self.loaded.getters["game.id"]
-        game["game"] = text_id(required(getter, "game.id", record), getter, "game.id", record)
-        game.where["game"] = (getter, pointer, data, line, record.lines)
+        value = self._id(data)
+        game["game"] = value if type(value) is str else text_id(required(self._id, "game.id", record), self._id,
+                                                                "game.id", record)
+        game.where["game"] = (self._id, pointer, data, line, record.lines)
         found, lines = self._found, record.lines
         for name, getter, key, read in self._game_plan:
             value = getter(data)
@@ -259,7 +261,10 @@ class GameBuilder:
         if not isinstance(seats, list):
             raise field_misfit(getter, "seats", record, seats, "expected the list of the game's seats")
         base, lines = getter.path(record.pointer), record.lines
-        known = lines.known if lines is not None else {}  # the seats' lines, found as the record was read
+        if lines is None:  # a record on one line (JSON Lines), or of LineDicts (each knows its line)
+            return [(seat.line if isinstance(seat, LineDict) else record.line, base, i, seat, None, None)
+                    for i, seat in enumerate(seats)]
+        known = lines.known  # the seats' lines, found as the record was read
         return [(known.get(id(seat)) or line_of(seat, record), base, i, seat, lines, None)
                 for i, seat in enumerate(seats)]
 

@@ -170,6 +170,24 @@ class TimeReader:
         self.times = times
         self.zone: Any = zone(times.zone) if times.zone else UTC
 
+    def reader(self) -> Any:
+        """The function a time of this mapping is read by: :meth:`iso` for ISO 8601 times
+        with their offset (the usual export), chosen once for the file, else :meth:`time`."""
+        return self.iso if self.times.kind == "iso8601" else self.time
+
+    def iso(self, value: Any) -> datetime:
+        """:meth:`time` of an ``iso8601`` time in one step where it is one with its offset
+        as written (no blank around it); anything else is :meth:`time`'s, which says why
+        it is not read."""
+        if type(value) is str:
+            try:
+                moment = _FROM_ISO(value)
+            except ValueError:
+                return self.time(value)
+            if moment.tzinfo is not None:
+                return moment
+        return self.time(value)
+
     def time(self, value: Any) -> datetime:
         kind = self.times.kind
         if kind in ("epoch-s", "epoch-ms"):
@@ -197,6 +215,9 @@ class TimeReader:
                 raise Misfit(f"{value!r} has no UTC offset: say times.kind: naive and times.zone in the mapping")
             moment = moment.replace(tzinfo=self.zone)
         return moment
+
+
+_FROM_ISO = datetime.fromisoformat
 
 
 @lru_cache(maxsize=16)

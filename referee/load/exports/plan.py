@@ -26,7 +26,7 @@ from typing import Any
 
 from ..records import ExportDict, LineDict
 from .normalize import CardReader, MoneyReader, TimeReader, WordReader
-from .search import Getter, KeyPath
+from .search import Getter, KeyPath, TwoKeysPath
 from .wallet import WalletJoin
 
 ZERO = Decimal(0)
@@ -75,6 +75,7 @@ class SeatPlan:
         #: A bet's code and stake by one key (the built-in mappings'): read with ``dict.get``.
         self.code_key, self.stake_key, self.paid_key = _key(code), _key(stake), _key(self.payout)
         self.player_key, self.bets_key = _key(self.player), _key(self.bets)
+        self.returned_key = _key(self.returned)
         #: Where a bet's stake and payout are, by the bet's index (the first few, made once).
         self.stake_at = [BetField(stake, self.bets, i) for i in range(_INDEXES)]
         payout = self.payout
@@ -84,6 +85,13 @@ class SeatPlan:
         self.decisions = decision.memo
         self.kinds = kinds
         self.found = found
+        #: The paths :meth:`plain` reads with ``dict.get``: one key or two, else None (the getter's).
+        self.decision_keys, self.own_keys = _keys(self.decision), _keys(self.own)
+        self.tokens = cards.tokens
+        #: The money reader's amounts written as text, by their text (:func:`_memo`).
+        self.known: dict[str, Any] = {}
+        #: Whether "seat" and "bet" are yet to be counted as found.
+        self.unseen = True
 
     @staticmethod
     def fits(getters: dict[str, Getter]) -> bool:
@@ -226,62 +234,105 @@ class SeatPlan:
         amount of it is one the file read before, each whole; else None, and nothing is
         counted as found. What :meth:`seat` makes of the same seat is its record, made
         when asked (``exported.lazy_game_record``): the very same keys and values, with
-        where each came from."""
-        who = self._who(data)
-        if who is None:
+        where each came from.
+
+        Written out in one function (each path of one or two keys read by ``dict.get``
+        here, the memos held as locals): it is the mapped audit's hottest loop, a call a
+        seat, and each getter, normalizer and helper called from it cost as much again
+        as the reading itself (issue 45's speed)."""
+        if not isinstance(data, dict):
             return None
-        player, decision = who
-        bets_key = self.bets_key
-        bets = data.get(bets_key) if bets_key is not None else self.bets(data)
+        key = self.player_key
+        player = data.get(key) if key is not None else self.player(data)
+        if type(player) is not str:
+            return None
+        keys = self.decision_keys
+        if keys is None:
+            said: Any = self.decision(data)
+        else:
+            said = data.get(keys[0])
+            if len(keys) == 2:
+                said = said.get(keys[1]) if isinstance(said, dict) else None
+        decision = self.decisions.get(said) if type(said) is str else None
+        if decision is None:
+            return None
+        key = self.bets_key
+        bets = data.get(key) if key is not None else self.bets(data)
         if type(bets) is not list or len(bets) > _INDEXES:
             return None
-        kinds, amounts, code_key, stake_key, paid_key = (self.kinds, self.amounts, self.code_key, self.stake_key,
-                                                         self.paid_key)
-        code_of, stake_of, payout_of = self.code, self.stake, self.payout
+        kinds, memo, known = self.kinds, self.amounts, self.known
+        code_key, stake_key, paid_key = self.code_key, self.stake_key, self.paid_key
+        payout_of = self.payout
         seat: dict[str, Any] = {"player_id": player, "decision": decision}
         recorded: dict[str, Any] = {}
-        paid_found = False
         for bet in bets:
-            is_dict = type(bet) is dict or isinstance(bet, dict)
-            said = (bet.get(code_key) if is_dict else None) if code_key is not None else code_of(bet)
+            is_dict = isinstance(bet, dict)
+            said = (bet.get(code_key) if is_dict else None) if code_key is not None else self.code(bet)
             kind = kinds.get(said) if type(said) is str else None
             if kind is None:
                 return None
             if kind == "ignore":
                 continue
-            value = (bet.get(stake_key) if is_dict else None) if stake_key is not None else stake_of(bet)
-            amount = amounts.get((type(value), value)) if type(value) in HASHED else None
+            value = (bet.get(stake_key) if is_dict else None) if stake_key is not None else self.stake(bet)
+            amount = known.get(value) if type(value) is str else None
+            if amount is None:
+                amount = _memo(memo, known, value)
             if type(amount) is not int:  # a fraction is the exact record's (the Decimal struct)
                 return None
-            seat[kind] = seat.get(kind, 0) + amount
+            had = seat.get(kind)
+            seat[kind] = amount if had is None else had + amount
             if payout_of is not None:
                 value = (bet.get(paid_key) if is_dict else None) if paid_key is not None else payout_of(bet)
                 if value is None:
                     return None  # its payout read as Decimal 0: the exact record's
-                paid_found = True
-                paid = amounts.get((type(value), value)) if type(value) in HASHED else None
+                paid = known.get(value) if type(value) is str else None
+                if paid is None:
+                    paid = _memo(memo, known, value)
                 if type(paid) is not int:
                     return None
-                recorded[kind] = recorded.get(kind, 0) + paid - amount
+                had = recorded.get(kind)
+                recorded[kind] = paid - amount if had is None else had + paid - amount
         if "ante" not in seat:
             return None
         cards: Any = None
         own = self.own
         if own is not None:
-            cards = own(data)
+            keys = self.own_keys
+            if keys is None:
+                cards = own(data)
+            else:
+                cards = data.get(keys[0])
+                if len(keys) == 2:
+                    cards = cards.get(keys[1]) if isinstance(cards, dict) else None
             if cards is not None:
-                seat["player"] = cards = self.cards_of(cards)
-        returned = _optional_amount(self.returned, data, amounts)
-        balance = _optional_amount(self.balance, data, amounts)
-        if returned is UNREAD or balance is UNREAD:
-            return None
+                tokens = self.tokens
+                read = [tokens.get(item) if type(item) is str else None for item in cards] \
+                    if type(cards) is list else None
+                seat["player"] = cards = read if read is not None and None not in read else self.cards_of(cards)
+        returned = balance = None
+        getter = self.returned
+        if getter is not None:
+            key = self.returned_key
+            value = data.get(key) if key is not None else getter(data)
+            if value is not None:
+                returned = known.get(value) if type(value) is str else None
+                if returned is None:
+                    returned = _memo(memo, known, value)
+                if returned is None:
+                    return None
+        getter = self.balance
+        if getter is not None:
+            value = getter(data)
+            if value is not None:
+                balance = known.get(value) if type(value) is str else None
+                if balance is None:
+                    balance = _memo(memo, known, value)
+                if balance is None:
+                    return None
         found = self.found
-        found.add("seat")
         if cards is not None:
             found.add("seat.player")
-        if bets:
-            found.add("bet")
-        if paid_found:
+        if payout_of is not None:  # the Ante's payout was read
             found.add("bet.payout")
         if returned is not None:
             found.add("seat.returned")
@@ -289,8 +340,24 @@ class SeatPlan:
         if balance is not None:
             found.add("seat.balance")
             recorded["balance"] = balance
+        if self.unseen:  # "seat" and "bet" (a seat here has its Ante bet) found once for all
+            found.add("seat")
+            found.add("bet")
+            self.unseen = False
         seat["recorded"] = recorded
         return seat
+
+
+def _memo(memo: dict[Any, Any], known: dict[str, Any], value: Any) -> Any:
+    """What the money reader read ``value`` as before (None: not read, or not an amount
+    it keeps); an amount written as text is then kept in ``known``, looked up by its
+    text alone at the next seat (no key of its type made for each amount)."""
+    if type(value) not in HASHED:
+        return None
+    amount = memo.get((type(value), value))
+    if amount is not None and type(value) is str and len(known) < 100_000:
+        known[value] = amount
+    return amount
 
 
 def _optional_amount(getter: Getter | None, data: Any, amounts: dict[Any, Any]) -> Any:
@@ -306,6 +373,15 @@ def _optional_amount(getter: Getter | None, data: Any, amounts: dict[Any, Any]) 
     return UNREAD if amount is None else amount
 
 
+def _keys(getter: Getter | None) -> tuple[str] | tuple[str, str] | None:
+    """The key, or the two keys, ``getter`` reads (``dict.get`` then reads them), or None."""
+    if isinstance(getter, KeyPath):
+        return (getter.key,)
+    if isinstance(getter, TwoKeysPath):
+        return (str(getter.first), str(getter.second))
+    return None
+
+
 def _key(getter: Getter | None) -> str | None:
     """The one key ``getter`` reads (``dict.get`` then reads it), or None."""
     return getter.key if isinstance(getter, KeyPath) else None
@@ -319,7 +395,7 @@ def game_readers(getters: list[tuple[str, Getter]], cards: CardReader, times: Ti
                  status: WordReader) -> list[tuple[str, Getter, str, Read]]:
     """Each game key of the mapping (``game.started``...) with its getter, its full key
     and its normalizer, chosen once for the file rather than by name for each record."""
-    by_name: dict[str, Read] = {"started": times.time, "settled": times.time, "status": status.word,
+    by_name: dict[str, Read] = {"started": times.reader(), "settled": times.reader(), "status": status.word,
                                 "player": cards.cards_of, "flop": cards.cards_of, "dealer": cards.cards_of,
                                 "board": cards.cards_of, "turn": cards.card, "river": cards.card,
                                 "dealer_id": str, "round": _round}

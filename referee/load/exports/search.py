@@ -118,6 +118,43 @@ class TwoKeysPath(PlainPath):
         return data.get(self.second) if isinstance(data, dict) else None
 
 
+class ThreeKeysPath(PlainPath):
+    """A plain path of three keys (``result.dealer.cards``), written out as :class:`TwoKeysPath`."""
+
+    __slots__ = ("first", "second", "third")
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.first, self.second, self.third = self.parts
+
+    def __call__(self, data: Any) -> Any:
+        data = data.get(self.first) if isinstance(data, dict) else None
+        data = data.get(self.second) if isinstance(data, dict) else None
+        return data.get(self.third) if isinstance(data, dict) else None
+
+
+class PickedPath(PlainPath):
+    """A plain path of a key, an index and a key (``decisions[-1].type``: a seat's last
+    decision): written out, as :class:`TwoKeysPath` (read at every seat)."""
+
+    __slots__ = ("first", "index", "second")
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        first, index, second = self.parts
+        self.first, self.index, self.second = str(first), int(index), str(second)
+
+    def __call__(self, data: Any) -> Any:
+        data = data.get(self.first) if isinstance(data, dict) else None
+        if not isinstance(data, list):
+            return None
+        try:
+            data = data[self.index]
+        except IndexError:
+            return None
+        return data.get(self.second) if isinstance(data, dict) else None
+
+
 Getter: TypeAlias = "PlainPath | Expression"
 
 
@@ -129,8 +166,10 @@ def compile_expression(text: str, key: str = "") -> Getter:
         if _KEY.match(text):
             return KeyPath(text)
         if "[" in text:
-            return PlainPath(text)
-        return TwoKeysPath(text) if text.count(".") == 1 else KeysPath(text)
+            path = PlainPath(text)
+            kinds = tuple(type(part) for part in path.parts)
+            return PickedPath(text) if kinds == (str, int, str) else path
+        return {1: TwoKeysPath, 2: ThreeKeysPath}.get(text.count("."), KeysPath)(text)
     from jmespath.exceptions import JMESPathError
 
     from .expressions import Expression
