@@ -89,6 +89,18 @@ def fold_moments(origin: ProfileOrigin) -> Moments:
     return Moments(value, value * value, third=value ** 3)
 
 
+def variance(first: int, second: int) -> int:
+    """The variance of a call's net over D² (D = payoffs.scale × COMPLETIONS), from its
+    first two raw moments over D and D² (``Counted``'s): E[X²] − E[X]²."""
+    return second * COMPLETIONS - first * first
+
+
+def third_central(first: int, second: int, third: int) -> int:
+    """The third central moment of a call's net over D³, from its raw moments over D, D²,
+    D³: E[X³] − 3 E[X] E[X²] + 2 E[X]³."""
+    return third * COMPLETIONS * COMPLETIONS - 3 * first * second * COMPLETIONS + 2 * first ** 3
+
+
 @dataclass(frozen=True, slots=True)
 class Counted:
     """Calling in one situation as whole numbers: the net's first three raw moments over
@@ -105,13 +117,12 @@ class Counted:
     turns: tuple[int, ...]
 
     def variance(self) -> int:
-        """The variance over D² (D = payoffs.scale × COMPLETIONS): E[X²] − E[X]²."""
-        return self.second * COMPLETIONS - self.first * self.first
+        """The variance over D² (D = payoffs.scale × COMPLETIONS): :func:`variance`."""
+        return variance(self.first, self.second)
 
     def third_central(self) -> int:
-        """The third central moment over D³: E[X³] − 3 E[X] E[X²] + 2 E[X]³."""
-        return (self.third * COMPLETIONS * COMPLETIONS - 3 * self.first * self.second * COMPLETIONS
-                + 2 * self.first ** 3)
+        """The third central moment over D³: :func:`third_central`."""
+        return third_central(self.first, self.second, self.third)
 
     # The deal's exact expectations given these five known cards (the monitor's deal tests,
     # ``valuing.DealFigures``), as whole numbers over COMPLETIONS: read from the counts when
@@ -191,9 +202,7 @@ def counted_arrays(origin: ProfileOrigin, knowns: list[tuple[int, ...]]) -> tupl
     out = np.zeros((4, n), np.int64 if many else object)
     turns = np.zeros((n, 10), np.int64)
     if not many:
-        for at, c in enumerate(call_counted(origin, knowns).values()):
-            out[:, at] = (c.first, c.second, c.third, c.not_qualified)
-            turns[at] = c.turns
+        _put(out, turns, range(n), call_counted(origin, knowns).values())
         return out, turns
     from .counted import figure_arrays
 
@@ -208,10 +217,7 @@ def counted_arrays(origin: ProfileOrigin, knowns: list[tuple[int, ...]]) -> tupl
         ats = order[start:end]
         block_at = int(index[start])
         if not table.load(block_at):  # another qualifier without its counts: counted one by one
-            found = call_counted(origin, [knowns[at] for at in ats.tolist()])
-            for at, c in zip(ats.tolist(), found.values(), strict=True):
-                out[:, at] = (c.first, c.second, c.third, c.not_qualified)
-                turns[at] = c.turns
+            _put(out, turns, ats.tolist(), call_counted(origin, [knowns[at] for at in ats.tolist()]).values())
             continue
         block = table.blocks[block_at]
         pairs = where[ats, 1].tolist()
@@ -226,6 +232,14 @@ def counted_arrays(origin: ProfileOrigin, knowns: list[tuple[int, ...]]) -> tupl
             out[:, at] = (value, second, third, nq)
             turns[at] = row
     return out, turns
+
+
+def _put(out: Any, turns: Any, ats: Iterable[int], found: Iterable[Counted]) -> None:
+    """Situations counted one by one (``Counted``s) put into :func:`counted_arrays`'
+    columns at ``ats``."""
+    for at, c in zip(ats, found, strict=True):
+        out[:, at] = (c.first, c.second, c.third, c.not_qualified)
+        turns[at] = c.turns
 
 
 def _located(knowns: list[tuple[int, ...]]) -> list[tuple[int, int]] | None:

@@ -450,14 +450,22 @@ def _hand_values(cards: bytes, games: int) -> tuple[list[int], list[int], list[i
     if not games or len(cards) < 9 * games:
         return None
     c = np.frombuffer(cards, np.uint8, 9 * games).reshape(games, 9).astype(np.intp)
-    if int(c.max()) > 51:
-        return None
-    bits = np.left_shift(1, c, dtype=np.int64)
-    if (np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1)).any():
+    if not dealt_once(c):
         return None
     return (evaluate_batch(c[:, :7], check=False).tolist(),
             evaluate_batch(c[:, [7, 8, 2, 3, 4, 5, 6]], check=False).tolist(),
             evaluate_batch(c[:, :5], check=False).tolist())
+
+
+def dealt_once(c: Any) -> bool:
+    """Every game's nine card indexes (a row of ``c``) under 52 and none twice: what the
+    hands valued at once need (``evaluate`` refuses the others in its own words)."""
+    import numpy as np
+
+    if c.size and int(c.max()) > 51:
+        return False
+    bits = np.left_shift(1, c, dtype=np.int64)
+    return not (np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1)).any()
 
 
 def _settled(row: Any) -> tuple[int, int, int, int, bool, bool] | None:

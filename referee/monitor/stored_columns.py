@@ -236,8 +236,7 @@ def _hands(cards: bytes, count: int) -> tuple[list[int], list[int], list[int]] |
     from ..rules.hands import evaluate, evaluate_indexes
 
     c = np.frombuffer(cards, np.uint8, 9 * count).reshape(count, 9).astype(np.int64)
-    bits = np.left_shift(1, np.minimum(c, 63), dtype=np.int64)
-    if count and (int(c.max()) > 51 or (np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1)).any()):
+    if not reading.dealt_once(c):
         return None
     out: tuple[list[int], list[int], list[int]] = ([], [], [])
     for g in c.tolist():

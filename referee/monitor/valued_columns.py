@@ -18,13 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.strategy import COMPLETIONS
 from . import exact
 from .columns import made, numbered_ints
 from .deal_columns import Deals
 from .seat_columns import Columns, FigureTable
 from .stored_columns import NO, SeatTable, unpacked
-from .valuing import Valuation, _Priced, _top
+from .valuing import Valuation, _Priced
 from .wide import Array
 
 
@@ -96,7 +95,7 @@ def value_table(t: SeatTable) -> Valued:
     kept = ~(kc & (ks < 0))  # a call whose five cards were not all seen: no exact expectation
     kp, kc, ks, kb = kp[kept], kc[kept], ks[kept], kb[kept]
     of = [priced.get(name) for name in profiles]
-    folds = [(0, 0, 0, 0.0) if q is None else _fold(q) for q in of]
+    folds = [(0, 0, 0, 0.0) if q is None else q.folded() for q in of]
     figured = calls + folds  # a situation's call, then a profile's fold
     rows = [figured[i] for i in np.where(kc, ks, size + kp).tolist()]
     fields: dict[str, list[Any]] = dict(zip(("mean", "variance", "third", "top"),
@@ -115,36 +114,19 @@ def value_table(t: SeatTable) -> Valued:
 
 def _bonus(made: dict[tuple[int, int], tuple[int, int, int, float, int]], p: _Priced | None, profile: int,
            value: int) -> tuple[int, int, int, float, int]:
-    """A key's Bonus figures (``valuing._figures``'): its pay, mean, variance, largest
-    upward move and third cumulant; all 0 without a Bonus hand or a Bonus rule."""
+    """A key's Bonus figures (``_Priced.bonus_figures``), once a profile and five-card value."""
     found = made.get((profile, value))
     if found is None:
-        if value == NO or p is None or p.bonus is None:
-            found = (0, 0, 0, 0.0, 0)
-        else:
-            b_mean, b_variance, b_top, b_third = p.bonus
-            found = (p.pay(value), b_mean, b_variance, b_top - b_mean / p.scale, b_third)
-        made[(profile, value)] = found
+        found = made[(profile, value)] = (0, 0, 0, 0.0, 0) if p is None else p.bonus_figures(
+            None if value == NO else value)
     return found
 
 
 def _calls(found: Array, p: _Priced) -> list[tuple[int, int, int, float]]:
-    """A call's figures in each situation of one profile (``valuing._figures``': its mean,
-    variance and third cumulant over the common denominators, its largest upward move),
-    from its counts' moments (``exact.counted_arrays``)."""
-    f1, f2, f3 = p.factors
-    top, scale, n = _top(p.profile), p.scale, COMPLETIONS
-    out = []
-    for first, second, third in zip(*(found[k].tolist() for k in range(3)), strict=True):
-        mean = first * f1
-        out.append((mean, (second * n - first * first) * f2,
-                    (third * n * n - 3 * first * second * n + 2 * first ** 3) * f3, top - mean / scale))
-    return out
-
-
-def _fold(p: _Priced) -> tuple[int, int, int, float]:
-    """A fold's figures (certain: the fold line, no variance)."""
-    return p.fold_mean, 0, 0, _top(p.profile) - p.fold_mean / p.scale
+    """A call's figures in each situation of one profile (``_Priced.call``), from its
+    counts' moments (``exact.counted_arrays``)."""
+    return [p.call(first, second, third) for first, second, third in zip(*(found[k].tolist() for k in range(3)),
+                                                                          strict=True)]
 
 
 def columns_of(t: SeatTable, v: Valued) -> Columns:

@@ -115,6 +115,28 @@ class _Priced:
             self.bonus = (exact_int(self.odds.mean * scale), exact_int(self.odds.variance * scale2),
                           _bonus_top(self.profile), exact_int(self.odds.third_central * scale3))
 
+    def call(self, first: int, second: int, third: int) -> tuple[int, int, int, float]:
+        """A call's figures in a situation whose net's raw moments are these
+        (``exact.Counted``'s): its mean, variance and third cumulant over the common
+        denominators, and its largest upward move. One rule for a seat valued as an
+        object (:func:`_figures`) and as a column (``valued_columns``)."""
+        f1, f2, f3 = self.factors
+        mean = first * f1
+        return (mean, exact.variance(first, second) * f2, exact.third_central(first, second, third) * f3,
+                _top(self.profile) - mean / self.scale)
+
+    def folded(self) -> tuple[int, int, int, float]:
+        """A fold's figures: the fold line, certain (no variance), its largest upward move."""
+        return self.fold_mean, 0, 0, _top(self.profile) - self.fold_mean / self.scale
+
+    def bonus_figures(self, value: int | None) -> tuple[int, int, int, float, int]:
+        """A staked Bonus's figures on five cards of ``value``: its pay, mean, variance,
+        largest upward move and third cumulant; all 0 without a hand or a Bonus rule."""
+        if value is None or self.bonus is None:
+            return 0, 0, 0, 0.0, 0
+        b_mean, b_variance, b_top, b_third = self.bonus
+        return self.pay(value), b_mean, b_variance, b_top - b_mean / self.scale, b_third
+
     def pay(self, value: int) -> int:
         """What a unit Bonus stake nets on five cards of ``value``, over the common ``scale``."""
         found = self.pays.get(value)
@@ -182,19 +204,14 @@ def _figures(s: Seat, p: _Priced, counted: dict[tuple[int, ...], exact.Counted],
         call = calls.get((s.profile, s.known))
         if call is None:
             c = counted[s.known]
-            f1, f2, f3 = p.factors
-            mean = c.first * f1
-            call = calls[(s.profile, s.known)] = (mean, c.variance() * f2, c.third_central() * f3,
-                                                  _top(s.profile) - mean / p.scale)
+            call = calls[(s.profile, s.known)] = p.call(c.first, c.second, c.third)
         mean, variance, third, top = call
     else:
-        mean, variance, third = p.fold_mean, 0, 0
-        top = _top(s.profile) - mean / p.scale
+        mean, variance, third, top = p.folded()
     pay = b_mean = b_variance = b_third = 0
     b_top = 0.0
-    if s.bonus_u and s.bonus_value is not None and p.bonus is not None:
-        b_mean, b_variance, b_top, b_third = p.bonus
-        pay, b_top = p.pay(s.bonus_value), b_top - b_mean / p.scale
+    if s.bonus_u and s.bonus_value is not None:
+        pay, b_mean, b_variance, b_top, b_third = p.bonus_figures(s.bonus_value)
     return Figures(mean, variance, pay, b_mean, b_variance, top, b_top, third, b_third)
 
 
